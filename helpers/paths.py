@@ -1,0 +1,36 @@
+"""Project paths, anchored on the location of this package (never the working directory).
+
+Papermill and nbval start kernels in whatever directory they were launched from, so notebooks
+must not build paths from ``os.getcwd()``. Everything here is derived from ``__file__``.
+
+``SUBJEVAL_REPORTS_DIR`` (environment) redirects report outputs, which the test-suite uses to
+keep smoke runs away from the committed reports.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT: Path = Path(__file__).resolve().parent.parent
+NOTEBOOKS: Path = ROOT / "notebooks"
+PARAMS: Path = ROOT / "params"
+DATA: Path = ROOT / "data"
+DATA_RAW: Path = DATA / "raw"
+DATA_EXTERNAL: Path = DATA / "external"
+DATA_INTERIM: Path = DATA / "interim"
+
+
+def reports_dir(profile: str = "default") -> Path:
+    """Folder that receives figures, tables and metrics for a parameter profile.
+
+    The default profile writes to ``reports/`` (the canonical, committed results); any other
+    profile writes to ``reports/<profile>/`` so that e.g. the ``ci`` smoke runs never overwrite the
+    canonical numbers. ``SUBJEVAL_REPORTS_DIR`` overrides the root.
+    """
+    root = Path(os.environ.get("SUBJEVAL_REPORTS_DIR", ROOT / "reports"))
+    if not profile or profile == "default":
+        return root
+    if not profile.replace("-", "").replace("_", "").isalnum():
+        raise ValueError(f"profile must be a simple name like 'ci' or 'real', got {profile!r}")
+    return root / profile
