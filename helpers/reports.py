@@ -128,3 +128,19 @@ class Reporter:
         """Write the notebook's key numbers as sorted, indented JSON (NaN -> null)."""
         text = json.dumps(_jsonable(metrics), indent=2, sort_keys=True, allow_nan=False) + "\n"
         return atomic_write_text(self.metrics_path, text)
+
+
+def environment_report(packages=("numpy", "pandas", "scipy", "matplotlib", "seaborn", "papermill",
+                                 "krippendorff")) -> str:
+    """One line per package version, for the last (``NBVAL_IGNORE_OUTPUT``) cell of a notebook."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    lines = [f"python {platform.python_version()} ({platform.system()} {platform.machine()})"]
+    for name in packages:
+        try:
+            lines.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            lines.append(f"{name} (not installed)")
+    lines.append(f"helpers {version('subjective-ir-eval')}")
+    return "\n".join(lines)

@@ -1,0 +1,65 @@
+# Two commands for users (see README):  make reproduce   and   make test
+# Everything else is for developers.  Set-up is automatic: a .venv is created on first use.
+
+PYTHON  ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+PROFILE ?= default
+
+# Offline machines (CI here): use the verbatim mirror of the public data when it sits beside the
+# checkout. Users with internet need nothing; downloads then come from the upstream addresses.
+MIRROR_DIR := $(abspath $(CURDIR)/../shared/data/mirror)
+ifneq ($(wildcard $(MIRROR_DIR)),)
+export SUBJEVAL_DATA_MIRROR ?= $(MIRROR_DIR)
+endif
+export PYTHONHASHSEED := 0
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help venv venv-test reproduce test refresh data bench lock clean
+
+help:
+	@echo "make reproduce [PROFILE=default|real|paper]  run every notebook, write reports/"
+	@echo "make test                                    unit + hygiene tests, nbval, smoke runs"
+	@echo "make data                                    download (and verify) all public datasets"
+	@echo "make refresh [NB='01 02']                    regenerate committed notebook outputs"
+	@echo "make bench                                   benchmarks against peer tools"
+
+$(VENV)/.runtime: pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e .
+	@touch $@
+
+$(VENV)/.test: $(VENV)/.runtime
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	@touch $@
+
+venv: $(VENV)/.runtime
+venv-test: $(VENV)/.test
+
+reproduce: venv
+	$(PY) -m helpers notebooks run --profile $(PROFILE)
+
+# Unit tests, notebook hygiene, papermill smoke runs (params/ci and params/real) and nbval on
+# the committed notebooks, in one pytest session. Smoke-run and nbval outputs go to reports/ci/.
+test: venv-test
+	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests notebooks \
+		--nbval-lax --nbval-current-env --sanitize-with tests/nbval_sanitize.cfg
+
+refresh: venv
+	$(PY) -m helpers notebooks refresh $(NB)
+
+data: venv
+	$(PY) -m helpers data fetch --all
+
+bench: venv-test
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+lock:
+	rm -rf /tmp/subjeval-lock && $(PYTHON) -m venv /tmp/subjeval-lock
+	/tmp/subjeval-lock/bin/pip install --quiet '.[test]'
+	/tmp/subjeval-lock/bin/pip freeze --exclude subjective-ir-eval > constraints.body
+	{ sed -n '1,3p' constraints.txt; cat constraints.body; } > constraints.txt.new && mv constraints.txt.new constraints.txt && rm constraints.body
+
+clean:
+	rm -rf reports/executed reports/html reports/ci
