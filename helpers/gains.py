@@ -82,7 +82,7 @@ def _validate(ratings, d_max=None) -> tuple[np.ndarray, list]:
     bad = rated & (values != np.round(values))
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(f"{_item(i)}: rating {values[i, j]!r} of assessor {j} is not an integer")
+        raise ValueError(f"{_item(i)}: rating {values[i, j]:g} of assessor {j} is not an integer")
     low = rated & (values < 0)
     high = rated & (values > d_max) if d_max is not None else np.zeros_like(rated)
     if low.any() or high.any():

@@ -1,0 +1,10 @@
+"""Shared test fixtures. Tests never write into the committed reports/ folder."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_reports(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path_factory.mktemp("reports")))

@@ -1,0 +1,89 @@
+"""helpers.pipeline and helpers.reports: parameters, cleaning, atomic and byte-stable outputs."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from helpers import paths, pipeline, reports  # noqa: E402
+
+
+def test_default_profile_has_no_parameters():
+    assert pipeline.load_parameters(pipeline.discover(["01"])[0], "default") == {}
+
+
+def test_profile_contradiction_is_rejected(tmp_path, monkeypatch):
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("profile: real\n")
+    monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    with pytest.raises(ValueError, match="contradicts its folder 'ci'"):
+        pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+
+
+def test_unknown_notebook_selection():
+    with pytest.raises(SystemExit, match="no notebook matches"):
+        pipeline.discover(["99"])
+
+
+def test_clean_strips_volatile_keeps_outputs_and_tags():
+    nb = {"metadata": {"papermill": {"duration": 1.0}, "kernelspec": {"name": "x"}},
+          "cells": [{"cell_type": "code", "execution_count": 1, "source": "x",
+                     "metadata": {"tags": ["parameters"], "papermill": {"start_time": "t"},
+                                  "execution": {"iopub.status.busy": "t"}},
+                     "outputs": [{"output_type": "stream", "name": "stdout", "text": "1\n"}]},
+                    {"cell_type": "code", "execution_count": 2, "source": "y = 1",
+                     "metadata": {"tags": ["injected-parameters"]}, "outputs": []}]}
+    out = pipeline.clean(nb)
+    assert "papermill" not in out["metadata"] and out["metadata"]["kernelspec"]["name"] == "python3"
+    assert len(out["cells"]) == 1
+    cell = out["cells"][0]
+    assert cell["metadata"] == {"tags": ["parameters"]} and cell["outputs"] and cell["execution_count"] == 1
+    assert "papermill" in nb["metadata"], "clean must not mutate its input"
+
+
+def test_reports_dir_profiles(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    assert paths.reports_dir("default") == tmp_path
+    assert paths.reports_dir("real") == tmp_path / "real"
+    with pytest.raises(ValueError, match="simple name"):
+        paths.reports_dir("../x")
+
+
+def test_figures_are_byte_stable_and_metrics_are_strict_json(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    rep = reports.Reporter("07_demo", "default")
+    blobs = []
+    for _ in range(2):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], [1, 0])
+        pdf, png = rep.save_fig(fig, "line")
+        plt.close(fig)
+        blobs.append((pdf.read_bytes(), png.read_bytes()))
+    assert blobs[0] == blobs[1]
+    assert b"CreationDate" not in blobs[0][0]
+    path = rep.save_metrics({"x": float("nan"), "y": 1})
+    assert json.loads(path.read_text()) == {"x": None, "y": 1}
+    assert path == tmp_path / "metrics" / "07_demo.json"
+
+
+def test_atomic_write_leaves_nothing_on_failure(tmp_path):
+    class Boom(bytes):
+        pass
+
+    target = tmp_path / "a" / "file.txt"
+    reports.atomic_write_text(target, "old")
+    with pytest.raises(TypeError):
+        reports.atomic_write_bytes(target, object())  # not bytes: fails mid-write
+    assert target.read_text() == "old"
+    assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
+
+
+def test_reporter_rejects_bad_names():
+    with pytest.raises(ValueError, match="NN_name"):
+        reports.Reporter("gains")
