@@ -40,6 +40,9 @@ __all__ = [
     "bootstrap_topics",
     "annotation_rounds",
     "relevant_in_top_k",
+    "pairs_from_qrels",
+    "one_rating_per_item",
+    "pairs_within_items",
 ]
 
 METHODS = ("eq4", "eq5")
@@ -505,3 +508,67 @@ def relevant_in_top_k(run: pd.DataFrame, qrels: pd.DataFrame, k: int, *, thresho
     merged["prm"] = np.where(judged, parr[lvi], 0.0)
     return (merged.groupby(["run_id", "query_id"], sort=True, observed=True)[["binary", "prm"]]
             .sum().reset_index())
+
+
+# ----------------------------------------------------------------------------------------------
+# building double judgments from qrels / multi-assessor ratings
+# ----------------------------------------------------------------------------------------------
+def _check_unique(df: pd.DataFrame, name: str) -> None:
+    dup = df.duplicated(["query_id", "doc_id"])
+    if dup.any():
+        row = df.loc[dup].iloc[0]
+        raise ValueError(f"{name} has {int(dup.sum())} repeated (query_id, doc_id) item(s), e.g. "
+                         f"({row['query_id']}, {row['doc_id']}); one level per item expected")
+
+
+def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame) -> pd.DataFrame:
+    """Double judgments from two qrels tables: the items both judged, as ``query_id, doc_id, u1, u2``.
+
+    Each table needs ``query_id, doc_id, relevance`` with one row per item. Items judged by only
+    one side are left out (they are not double judgments). Rows are sorted by topic and document.
+    """
+    for name, df in (("qrels_u1", qrels_u1), ("qrels_u2", qrels_u2)):
+        miss = [c for c in ("query_id", "doc_id", "relevance") if c not in df.columns]
+        if miss:
+            raise ValueError(f"{name} is missing column(s) {miss}")
+        _check_unique(df, name)
+    a = qrels_u1[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u1"})
+    b = qrels_u2[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u2"})
+    out = a.merge(b, on=["query_id", "doc_id"], how="inner")
+    return out.sort_values(["query_id", "doc_id"], kind="stable").reset_index(drop=True)
+
+
+def _shuffled_ranks(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    miss = [c for c in ("query_id", "doc_id", "rating") if c not in ratings.columns]
+    if miss:
+        raise ValueError(f"ratings is missing column(s) {miss} (expected query_id, doc_id, "
+                         f"assessor, rating)")
+    rng = _check_rng(rng)
+    shuffled = ratings.iloc[rng.permutation(len(ratings))]
+    shuffled = shuffled.sort_values(["query_id", "doc_id"], kind="stable")
+    return shuffled.assign(_k=shuffled.groupby(["query_id", "doc_id"], sort=False).cumcount())
+
+
+def one_rating_per_item(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Pick one rating per item uniformly at random: ``query_id, doc_id, relevance`` (+ ``assessor``).
+
+    Turns multi-assessor ratings (tidy ``query_id, doc_id, assessor, rating``) into one qrels, so
+    that every item counts once in Eq. (4)/(5) however many assessors rated it.
+    """
+    r = _shuffled_ranks(ratings, rng)
+    first = r[r["_k"] == 0].drop(columns="_k").rename(columns={"rating": "relevance"})
+    return first.reset_index(drop=True)
+
+
+def pairs_within_items(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Double judgments from two different assessors of the same item, drawn at random.
+
+    For every item with at least two ratings, two of them are drawn without replacement and
+    assigned to ``u1``/``u2`` in random order; items with a single rating are left out.
+    Returns ``query_id, doc_id, u1, u2``.
+    """
+    r = _shuffled_ranks(ratings, rng)
+    keys = ["query_id", "doc_id"]
+    a = r.loc[r["_k"] == 0, keys + ["rating"]].rename(columns={"rating": "u1"})
+    b = r.loc[r["_k"] == 1, keys + ["rating"]].rename(columns={"rating": "u2"})
+    return a.merge(b, on=keys, how="inner").reset_index(drop=True)

@@ -325,3 +325,47 @@ def test_relevant_in_top_k_p_length_mismatch():
     run = pd.DataFrame({"run_id": "r", "query_id": ["q1"], "doc_id": ["a"], "rank": [1]})
     with pytest.raises(ValueError, match="p has 2 levels but T = 2 needs 3"):
         prm.relevant_in_top_k(run, qrels, 1, threshold=2, p=[0, 1], T=2)
+
+
+# --------------------------------------------------------------------------- building pairs
+def test_pairs_from_qrels_keeps_common_items():
+    q1 = pd.DataFrame({"query_id": ["a", "a", "b"], "doc_id": ["x", "y", "x"], "relevance": [2, 0, 1]})
+    q2 = pd.DataFrame({"query_id": ["a", "b", "b"], "doc_id": ["x", "x", "z"], "relevance": [1, 1, 3]})
+    out = prm.pairs_from_qrels(q1, q2)
+    assert out.to_dict("list") == {"query_id": ["a", "b"], "doc_id": ["x", "x"], "u1": [2, 1],
+                                   "u2": [1, 1]}
+
+
+def test_pairs_from_qrels_rejects_repeated_items():
+    q1 = pd.DataFrame({"query_id": ["a", "a"], "doc_id": ["x", "x"], "relevance": [2, 0]})
+    with pytest.raises(ValueError, match=r"qrels_u1 has 1 repeated .*\(a, x\)"):
+        prm.pairs_from_qrels(q1, q1.iloc[:1])
+
+
+def _ratings() -> pd.DataFrame:
+    # item (q,1) rated 0,1,2 by A,B,C; item (q,2) rated 3 by A only; item (q,3) rated 1,1 by B,C
+    return pd.DataFrame({"query_id": "q", "doc_id": [1, 1, 1, 2, 3, 3],
+                         "assessor": ["A", "B", "C", "A", "B", "C"], "rating": [0, 1, 2, 3, 1, 1]})
+
+
+def test_one_rating_per_item():
+    out = prm.one_rating_per_item(_ratings(), np.random.default_rng(0)).set_index("doc_id")
+    assert sorted(out.index) == [1, 2, 3]
+    assert out.loc[2, "relevance"] == 3 and out.loc[3, "relevance"] == 1
+    assert out.loc[1, "relevance"] in {0, 1, 2}
+    # every rating of item 1 gets picked sometimes (uniform: 1/3 each over 300 seeds)
+    picks = {int(prm.one_rating_per_item(_ratings(), np.random.default_rng(s))
+                 .set_index("doc_id").loc[1, "relevance"]) for s in range(300)}
+    assert picks == {0, 1, 2}
+
+
+def test_pairs_within_items():
+    out = prm.pairs_within_items(_ratings(), np.random.default_rng(1)).set_index("doc_id")
+    assert sorted(out.index) == [1, 3]          # item 2 has a single rating
+    assert (out.loc[3, "u1"], out.loc[3, "u2"]) == (1, 1)
+    assert out.loc[1, "u1"] != out.loc[1, "u2"]  # two different assessors of item 1
+
+
+def test_ratings_need_columns():
+    with pytest.raises(ValueError, match=r"missing column\(s\) \['rating'\]"):
+        prm.one_rating_per_item(_ratings().drop(columns="rating"), np.random.default_rng(0))
