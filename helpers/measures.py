@@ -1,0 +1,1128 @@
+"""Graded-relevance evaluation measures with NTCIREVAL's definitions, vectorised over lists.
+
+Two layers:
+
+* :func:`evaluate_arrays` is the array-level core. It scores *n* ranked lists at once from a
+  ``(n_lists, depth)`` matrix of gains (NaN past each list's end) and a ``(n_lists, k)`` matrix
+  of ideal gains. It knows nothing about documents, topics or runs, so the diversity module can
+  feed it global gains (D-measures) or DIN's rank-dependent gains.
+* :func:`evaluate` maps tidy qrels/run tables onto those arrays (gain lookup, ordering, condensed
+  lists, missing topics) and returns a tidy ``run_id, query_id, measure, value`` table;
+  :func:`to_matrix` pivots one measure to topics x runs for :mod:`helpers.stats`.
+
+Measure names follow NTCIREVAL (Sakai): parameters in parentheses, cutoff after ``@``, e.g.
+``Q``, ``Q@10``, ``Q(beta=0.5)``, ``nDCG(b=10)@10``, ``RBP(p=0.8)``, ``iRBU(p=0.99)@10``.
+:class:`MeasureSpec` parses such names and is reusable by other modules with their own
+registry of :class:`MeasureDef` entries.
+
+Definitions
+-----------
+Notation follows Sakai's survey of NTCIR graded-relevance measures (``sakai_ntcir_graded_
+relevance_survey``, Sec. 2.1): ``g(r)`` is the gain of the document at rank ``r`` (0 for
+judged non-relevant and unjudged documents), ``I(r) = [g(r) > 0]``, ``C(r) = sum_{i<=r} I(i)``,
+``cg(r) = sum_{i<=r} g(i)``; ``g*(r)`` and ``cg*(r)`` are the same for the ideal list (all judged
+relevant documents by decreasing gain; ``cg*`` stays constant past rank ``R``); ``R`` is the
+number of judged relevant documents; ``gmax`` is the highest gain (see ``gmax`` below).
+
+=====================  =========================================================================
+``AP``, ``AP@l``        ``sum_{r<=l} I(r) C(r)/r`` divided by ``R`` (``AP``) or ``min(l, R)``
+                        (``AP@l``, NTCIREVAL); ``AP(norm=R)@l`` divides by ``R`` like
+                        trec_eval's ``map_cut``.
+``Q``, ``Q@l``          survey Eq. (1)-(3): ``sum I(r) BR(r)`` over ``R`` or ``min(l, R)``, with the
+                        blended ratio ``BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(r))``,
+                        ``beta = 1`` by default; ``Q(norm=R)@l`` divides by ``R``.
+``P+``, ``P+@l``        survey Eq. (4): ``sum_{r<=rp} I(r) BR(r) / C(rp)`` where the preferred rank
+                        ``rp`` is the first rank holding the highest gain found in the (top ``l``
+                        of the) list; 0 if no relevant document is retrieved.
+``RR``, ``RR@l``        ``1/r1`` for the first relevant rank ``r1`` (0 if none).
+``MSnDCG@l``            ``sum g(r)/log2(r+1)`` over the same for the ideal list, both to rank ``l``
+                        (Burges et al. 2005; trec_eval's ``ndcg_cut``).
+``nDCG(b=2)@l``         original Jarvelin-Kekalainen nDCG: discount ``log_b(r)`` for ``r > b``,
+                        none for ``r <= b`` (NTCIREVAL's ``orig_dcglog``); ``b=e`` gives ln.
+``nG@1``                ``g(1)/g*(1)`` (no discounting, no cumulation).
+``nCG@l``               ``cg(l)/cg*(l)``.
+``ERR@l``, ``nERR@l``   Chapelle et al. 2009 with NTCIREVAL's stop probability
+                        ``s(r) = g(r)/(gmax + 1)``: ``ERR = sum s(r) prod_{i<r}(1-s(i)) / r``;
+                        ``nERR`` divides by the ideal list's ERR at the same cutoff.
+``RBP(p=0.95)[@l]``     ``(1-p) sum p^(r-1) g(r) / gmax`` (Moffat and Zobel 2008 with graded gains).
+``EBR(beta=1)[@l]``     NCU with ERR's stopping distribution and BR as utility (Zeng and Sakai,
+                        Table 1): ``sum s(r) prod_{i<r}(1-s(i)) BR(r)``; not normalised.
+``iRBU(p=0.99,e=0)[@l]``  intentwise RBU (Zeng and Sakai, Table 1; Amigo et al. 2018):
+                        ``sum p^r s(r) prod_{i<r}(1-s(i))``; with ``e > 0`` the effort term
+                        ``e sum_{r=1}^{l} p^r`` of their Eq. (6) is subtracted (single intent).
+``Hit@l``, ``P@l``      ``[C(l) > 0]`` and ``C(l)/l``.
+=====================  =========================================================================
+
+Cutoffs beyond a list's length behave as in NTCIREVAL: a list shorter than ``l`` is padded with
+non-relevant documents (so ``P@l`` still divides by ``l``), and the ideal list stops at ``R``.
+A measure name without a cutoff uses the whole list (NTCIREVAL reports ``AP``, ``Q``, ``P+``,
+``RR``, ``RBP``, ``ERR`` and ``EBR`` this way).
+
+Conventions of :func:`evaluate` (each has a test)
+------------------------------------------------
+* **Relevance** is ``gain > 0``. Unjudged documents have gain 0 (non-relevant, as in NTCIREVAL
+  and trec_eval), or are removed before ranks are counted with ``condensed=True`` (NTCIREVAL's
+  ``-j`` condensed lists, Sakai 2007).
+* **gmax** (used by ERR, nERR, RBP, EBR, iRBU): with relevance levels it is the largest gain of
+  the gain mapping, as NTCIREVAL ``compute -g`` does (``gains=None`` means ``-g 1:2:...:Lmax``
+  for the highest level in the qrels); with real-valued ``gain`` columns it is the topic's highest
+  judged gain, as NTCIREVAL ``gcompute`` does. ``gmax="topic"`` or a number overrides this.
+* **Ordering**: with a ``rank`` column documents are ranked by increasing rank (NTCIREVAL reads
+  the list in file order); remaining ties, and runs without ranks, are ordered by decreasing
+  ``score`` then decreasing ``doc_id``, which is trec_eval's order. ``order_by="score"`` ignores
+  ``rank`` (trec_eval).
+* **Duplicates**: a document twice in one ranked list raises ``ValueError`` naming run, topic and
+  document (NTCIREVAL silently counts it twice, trec_eval keeps both); ``duplicates="keep_first"``
+  keeps the highest-ranked copy. A (topic, document) pair judged twice in the qrels raises.
+* **Topics without relevant documents** are skipped (NTCIREVAL refuses to score them; every
+  measure is 0/0). ``no_relevant="zero"`` scores them 0 (trec_eval, ir_measures);
+  ``"nan"`` keeps them as NaN.
+* **Topics of the qrels missing from a run** score 0 on every measure (NTCIREVAL's scripts give
+  such topics an empty result file; ir_measures also scores 0). ``missing="skip"`` drops them
+  (trec_eval without ``-c``).
+* **Topics in a run but not in the qrels** are ignored.
+* Identifiers are compared as strings (``1`` and ``"1"`` are the same topic).
+* Negative relevance levels (TREC's ``-2`` junk) are judged non-relevant (gain 0).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "MeasureDef",
+    "MeasureSpec",
+    "MEASURES",
+    "parse_measures",
+    "parse_gain_spec",
+    "evaluate_arrays",
+    "evaluate",
+    "to_matrix",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Measure names
+# ---------------------------------------------------------------------------------------------
+
+#: Cutoff policies of a :class:`MeasureDef`.
+#: ``"optional"``: ``X`` is the whole-list measure, ``X@l`` the truncated one;
+#: ``"expand"``: as optional, but the CLI's ``--cutoffs`` expands a bare ``X`` into ``X@l`` for
+#: every cutoff (NTCIREVAL reports these measures only at cutoffs);
+#: ``"required"``: ``X@l`` only; ``"one"``: only ``X@1``.
+CUTOFF_POLICIES = ("optional", "expand", "required", "one")
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """Registry entry describing one measure family for :meth:`MeasureSpec.parse`.
+
+    Parameters
+    ----------
+    name : str
+        Name as written before ``(`` or ``@`` (case-sensitive, e.g. ``"nDCG"``).
+    params : mapping
+        Parameter names and default values (floats, or strings for symbolic options).
+    cutoff : {"optional", "expand", "required", "one"}
+        Whether ``@l`` may, must or must be ``@1`` (see :data:`CUTOFF_POLICIES`).
+    summary : str
+        One line for error messages and ``--help``.
+    check : callable, optional
+        ``check(params: dict, cutoff: int | None)`` raising ``ValueError`` for bad values; it
+        receives the parameters with defaults filled in.
+    """
+
+    name: str
+    params: Mapping[str, float | str] = field(default_factory=dict)
+    cutoff: str = "optional"
+    summary: str = ""
+    check: Callable[[dict, int | None], None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.cutoff not in CUTOFF_POLICIES:
+            raise ValueError(f"cutoff policy must be one of {CUTOFF_POLICIES}, got {self.cutoff!r}")
+
+    def usage(self) -> str:
+        """Name with its parameters and cutoff, e.g. ``'Q(beta=1)[@l]'``."""
+        text = self.name
+        if self.params:
+            text += "(" + ",".join(f"{k}={_fmt_value(v)}" for k, v in self.params.items()) + ")"
+        return text + {"optional": "[@l]", "expand": "[@l]", "required": "@l", "one": "@1"}[self.cutoff]
+
+
+_NAME_RE = re.compile(
+    r"^(?P<name>[^\s()@=,]+)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<cutoff>\S+))?$"
+)
+
+
+def _fmt_value(value: float | str) -> str:
+    if isinstance(value, str):
+        return value
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def _parse_value(text: str) -> float | str:
+    text = text.strip()
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    if not math.isfinite(value):
+        raise ValueError(f"parameter values must be finite, got {text!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """A parsed measure name: family, explicit parameters and cutoff.
+
+    ``str(spec)`` is the canonical label used in result tables: the family name, the parameters
+    the user wrote (sorted, numbers without trailing ``.0``) and ``@l``; defaults are not added,
+    so ``"Q"`` stays ``"Q"`` and ``"Q(beta=1)"`` stays ``"Q(beta=1)"``. ``spec[name]`` returns a
+    parameter with its registry default filled in.
+
+    Examples
+    --------
+    >>> s = MeasureSpec.parse("nDCG(b=10)@10")
+    >>> s.name, s.cutoff, s["b"], str(s)
+    ('nDCG', 10, 10.0, 'nDCG(b=10)@10')
+    """
+
+    name: str
+    params: tuple[tuple[str, float | str], ...] = ()
+    cutoff: int | None = None
+    defaults: tuple[tuple[str, float | str], ...] = field(default=(), compare=False, repr=False)
+
+    def __str__(self) -> str:
+        text = self.name
+        if self.params:
+            text += "(" + ",".join(f"{k}={_fmt_value(v)}" for k, v in self.params) + ")"
+        if self.cutoff is not None:
+            text += f"@{self.cutoff}"
+        return text
+
+    def __getitem__(self, key: str) -> float | str:
+        explicit = dict(self.params)
+        if key in explicit:
+            return explicit[key]
+        defaults = dict(self.defaults)
+        if key in defaults:
+            return defaults[key]
+        raise KeyError(f"{self.name} has no parameter {key!r}")
+
+    @property
+    def resolved(self) -> dict[str, float | str]:
+        """All parameters, defaults filled in."""
+        out = dict(self.defaults)
+        out.update(self.params)
+        return out
+
+    @classmethod
+    def parse(cls, text: "str | MeasureSpec",
+              supported: Mapping[str, MeasureDef] | None = None) -> "MeasureSpec":
+        """Parse ``NAME[(k=v,...)][@l]`` against a registry (default: :data:`MEASURES`).
+
+        Raises
+        ------
+        ValueError
+            For a malformed name, an unknown family (the message lists the supported ones), an
+            unknown or repeated parameter, a bad parameter value, or a cutoff that is not a
+            positive integer or not allowed for the family.
+        """
+        registry = MEASURES if supported is None else supported
+        if isinstance(text, MeasureSpec):
+            if text.name not in registry:
+                raise ValueError(_unknown_message(text.name, registry))
+            text = str(text)
+        if not isinstance(text, str):
+            raise ValueError(f"a measure name must be a string, got {type(text).__name__}: {text!r}")
+        m = _NAME_RE.match(text.strip())
+        if m is None:
+            raise ValueError(
+                f"cannot parse measure name {text!r}: expected NAME, NAME@cutoff or "
+                f"NAME(param=value,...)@cutoff, e.g. 'Q@10' or 'nDCG(b=10)@10'")
+        name = m.group("name")
+        if name not in registry:
+            raise ValueError(_unknown_message(name, registry))
+        mdef = registry[name]
+        params: dict[str, float | str] = {}
+        if m.group("params") is not None and m.group("params").strip():
+            for item in m.group("params").split(","):
+                if "=" not in item:
+                    raise ValueError(f"{text!r}: parameter {item.strip()!r} must look like name=value")
+                key, value = (s.strip() for s in item.split("=", 1))
+                if key not in mdef.params:
+                    allowed = ", ".join(mdef.params) if mdef.params else "none"
+                    raise ValueError(f"{text!r}: {name} has no parameter {key!r} "
+                                     f"(supported parameters: {allowed})")
+                if key in params:
+                    raise ValueError(f"{text!r}: parameter {key!r} given twice")
+                params[key] = _parse_value(value)
+        cutoff = None
+        if m.group("cutoff") is not None:
+            raw = m.group("cutoff")
+            if not raw.isdigit() or int(raw) < 1:
+                raise ValueError(f"{text!r}: the cutoff after '@' must be a positive integer, got {raw!r}")
+            cutoff = int(raw)
+        if mdef.cutoff == "required" and cutoff is None:
+            raise ValueError(f"{text!r}: {name} needs a cutoff, e.g. {name}@10")
+        if mdef.cutoff == "one" and cutoff != 1:
+            raise ValueError(f"{text!r}: {name} is only defined at cutoff 1 ({name}@1)")
+        full = dict(mdef.params)
+        full.update(params)
+        if mdef.check is not None:
+            try:
+                mdef.check(full, cutoff)
+            except ValueError as exc:
+                raise ValueError(f"{text!r}: {exc}") from None
+        return cls(name=name, params=tuple(sorted(params.items())), cutoff=cutoff,
+                   defaults=tuple(mdef.params.items()))
+
+
+def _unknown_message(name: str, registry: Mapping[str, MeasureDef]) -> str:
+    return (f"unknown measure {name!r}; supported: "
+            + ", ".join(d.usage() for d in registry.values()))
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on commas/whitespace that are not inside parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if depth == 0 and (ch == "," or ch.isspace()):
+            if cur:
+                out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def parse_measures(measures: "str | MeasureSpec | Iterable[str | MeasureSpec]",
+                   supported: Mapping[str, MeasureDef] | None = None) -> list[MeasureSpec]:
+    """Parse one or several measure names (a list, or one string separated by spaces/commas).
+
+    Duplicates (same canonical label) are dropped, keeping the first. An empty selection raises
+    ``ValueError``.
+    """
+    if isinstance(measures, (str, MeasureSpec)):
+        items: list = _split_top_level(measures) if isinstance(measures, str) else [measures]
+    else:
+        items = []
+        for m in measures:
+            items.extend(_split_top_level(m) if isinstance(m, str) else [m])
+    specs, seen = [], set()
+    for item in items:
+        spec = MeasureSpec.parse(item, supported)
+        if str(spec) not in seen:
+            seen.add(str(spec))
+            specs.append(spec)
+    if not specs:
+        raise ValueError("no measure given; e.g. measures=['AP', 'Q', 'nDCG@10']")
+    return specs
+
+
+def _check_beta(p: dict, cutoff: int | None) -> None:
+    if not isinstance(p["beta"], float) or p["beta"] < 0:
+        raise ValueError(f"beta must be a number >= 0, got {p['beta']!r}")
+
+
+def _check_norm(p: dict, cutoff: int | None) -> None:
+    if p["norm"] not in ("min", "R"):
+        raise ValueError(f"norm must be 'min' (divide by min(l, R), NTCIREVAL) or 'R' "
+                         f"(divide by R, trec_eval map_cut), got {p['norm']!r}")
+
+
+def _check_q(p: dict, cutoff: int | None) -> None:
+    _check_beta(p, cutoff)
+    _check_norm(p, cutoff)
+
+
+def _log_base(b: float | str) -> float:
+    return math.e if b == "e" else float(b)
+
+
+def _check_b(p: dict, cutoff: int | None) -> None:
+    b = p["b"]
+    if b == "e":
+        return
+    if not isinstance(b, float) or b <= 1:
+        raise ValueError(
+            f"the log base b must be a number > 1 or 'e', got {b!r} (NTCIREVAL's '-logb 0' for "
+            "natural log is not accepted: its C and Python versions disagree at rank 2; write b=e)")
+
+
+def _check_p_open(p: dict, cutoff: int | None) -> None:
+    if not isinstance(p["p"], float) or not 0 < p["p"] < 1:
+        raise ValueError(f"persistence p must be in (0, 1), got {p['p']!r}")
+
+
+def _check_rbu(p: dict, cutoff: int | None) -> None:
+    if not isinstance(p["p"], float) or not 0 < p["p"] <= 1:
+        raise ValueError(f"p must be in (0, 1], got {p['p']!r}")
+    if not isinstance(p["e"], float) or p["e"] < 0:
+        raise ValueError(f"effort e must be a number >= 0, got {p['e']!r}")
+    if p["e"] > 0 and cutoff is None:
+        raise ValueError("the effort term e*sum_{r<=l} p^r needs a cutoff, e.g. iRBU(e=0.01)@10")
+
+
+#: Measures known to :func:`evaluate` and :func:`evaluate_arrays`.
+MEASURES: dict[str, MeasureDef] = {
+    d.name: d
+    for d in [
+        MeasureDef("AP", {"norm": "min"}, "optional", "average precision", _check_norm),
+        MeasureDef("Q", {"beta": 1.0, "norm": "min"}, "optional", "Q-measure", _check_q),
+        MeasureDef("P+", {"beta": 1.0}, "optional", "P-plus", _check_beta),
+        MeasureDef("RR", {}, "optional", "reciprocal rank"),
+        MeasureDef("MSnDCG", {}, "expand", "Microsoft nDCG (trec_eval ndcg_cut)"),
+        MeasureDef("nDCG", {"b": 2.0}, "expand", "original Jarvelin-Kekalainen nDCG", _check_b),
+        MeasureDef("nG", {}, "one", "normalised gain at rank 1"),
+        MeasureDef("nCG", {}, "expand", "normalised cumulative gain"),
+        MeasureDef("ERR", {}, "optional", "expected reciprocal rank"),
+        MeasureDef("nERR", {}, "expand", "normalised ERR"),
+        MeasureDef("RBP", {"p": 0.95}, "optional", "rank-biased precision / gmax", _check_p_open),
+        MeasureDef("EBR", {"beta": 1.0}, "optional", "expected blended ratio", _check_beta),
+        MeasureDef("iRBU", {"p": 0.99, "e": 0.0}, "expand", "intentwise rank-biased utility",
+                   _check_rbu),
+        MeasureDef("Hit", {}, "required", "1 if a relevant document is in the top l"),
+        MeasureDef("P", {}, "required", "precision at l"),
+    ]
+}
+
+# ---------------------------------------------------------------------------------------------
+# Array-level core
+# ---------------------------------------------------------------------------------------------
+
+_BLOCK_ELEMENTS = 1 << 18  # rows per block * depth: keeps the working arrays in cache
+
+
+def _as_2d(name: str, a, allow_nan: bool) -> np.ndarray:
+    arr = np.asarray(a, dtype=float)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (n_lists, ranks), got shape {arr.shape}")
+    if np.isinf(arr).any():
+        i, j = np.argwhere(np.isinf(arr))[0]
+        raise ValueError(f"{name}[{i}, {j}] is infinite; gains must be finite")
+    if not allow_nan and np.isnan(arr).any():
+        i, j = np.argwhere(np.isnan(arr))[0]
+        raise ValueError(f"{name}[{i}, {j}] is NaN")
+    with np.errstate(invalid="ignore"):
+        neg = arr < 0
+    if neg.any():
+        i, j = np.argwhere(neg)[0]
+        raise ValueError(f"{name}[{i}, {j}] = {arr[i, j]!r} is negative; gains must be >= 0")
+    return arr
+
+
+def _compact(gains: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Move the kept entries of each row to the front (order preserved), NaN after."""
+    order = np.argsort(~keep, axis=1, kind="stable")
+    out = np.take_along_axis(gains, order, axis=1)
+    out[~np.take_along_axis(keep, order, axis=1)] = np.nan
+    return out
+
+
+def _discount_ms(n: int) -> np.ndarray:
+    return 1.0 / np.log2(np.arange(2, n + 2, dtype=float))
+
+
+def _discount_orig(n: int, b: float) -> np.ndarray:
+    r = np.arange(1, n + 1, dtype=float)
+    # NTCIREVAL orig_dcglog: no discount for r == 1 or r <= b, else log_b(r).
+    with np.errstate(divide="ignore"):
+        logs = np.log(r) / math.log(b)
+    return 1.0 / np.where((r == 1) | (r <= b), 1.0, logs)
+
+
+class _Block:
+    """Cumulative quantities of one block of lists, computed lazily and cached."""
+
+    def __init__(self, g: np.ndarray, ideal: np.ndarray, gmax: np.ndarray):
+        self.g = g                      # (n, D) gains, 0 past the end of each list
+        self.ideal = ideal              # (n, K) ideal gains, sorted descending, 0-padded
+        self.gmax = gmax                # (n,)
+        self.n, self.D = g.shape
+        self.K = ideal.shape[1]
+        self.R = (ideal > 0).sum(axis=1)
+        self.ranks = np.arange(1, self.D + 1, dtype=float)
+        self._cache: dict = {}
+
+    # -- helpers ------------------------------------------------------------------------------
+    def col(self, cutoff: int | None) -> int:
+        """Column of a cumulative (n, D) array holding the value at ``cutoff``."""
+        return self.D - 1 if cutoff is None else min(cutoff, self.D) - 1
+
+    def at(self, cum: np.ndarray, cutoff: int | None) -> np.ndarray:
+        return cum[:, self.col(cutoff)]
+
+    def ideal_at(self, cum: np.ndarray, cutoff: int | None) -> np.ndarray:
+        if cum.shape[1] == 0:
+            return np.zeros(self.n)
+        j = cum.shape[1] - 1 if cutoff is None else min(cutoff, cum.shape[1]) - 1
+        return cum[:, j]
+
+    def cached(self, key, fn):
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    # -- shared quantities --------------------------------------------------------------------
+    @cached_property
+    def rel(self) -> np.ndarray:
+        return self.g > 0
+
+    @cached_property
+    def C(self) -> np.ndarray:
+        return np.cumsum(self.rel, axis=1, dtype=float)
+
+    @cached_property
+    def cg(self) -> np.ndarray:
+        return np.cumsum(self.g, axis=1)
+
+    @cached_property
+    def icg_full(self) -> np.ndarray:
+        return np.cumsum(self.ideal, axis=1)
+
+    @cached_property
+    def icg(self) -> np.ndarray:
+        """cg*(r) for r = 1..D (constant past the ideal list's end)."""
+        if self.K >= self.D:
+            return self.icg_full[:, : self.D]
+        out = np.empty((self.n, self.D))
+        out[:, : self.K] = self.icg_full
+        out[:, self.K:] = self.icg_full[:, -1:] if self.K else 0.0
+        return out
+
+    def br(self, beta: float) -> np.ndarray:
+        return self.cached(("BR", beta), lambda: (self.C + beta * self.cg)
+                           / (self.ranks + beta * self.icg))
+
+    @cached_property
+    def stop(self) -> np.ndarray:
+        """ERR stop probability s(r) = g(r) / (gmax + 1)."""
+        return self.g / (self.gmax[:, None] + 1.0)
+
+    @cached_property
+    def reach(self) -> np.ndarray:
+        """prod_{i<r} (1 - s(i)): probability of reaching rank r."""
+        out = np.empty_like(self.stop)
+        out[:, 0] = 1.0
+        np.cumprod(1.0 - self.stop[:, :-1], axis=1, out=out[:, 1:])
+        return out
+
+    @cached_property
+    def first_rel(self) -> np.ndarray:
+        """0-based index of the first relevant document, D if none."""
+        has = self.rel.any(axis=1)
+        return np.where(has, self.rel.argmax(axis=1), self.D)
+
+    # -- measures -----------------------------------------------------------------------------
+    def measure(self, spec: MeasureSpec) -> np.ndarray:
+        name, l = spec.name, spec.cutoff
+        R = self.R.astype(float)
+        if name in ("AP", "Q"):
+            if name == "AP":
+                cum = self.cached("APcum", lambda: np.cumsum(
+                    np.where(self.rel, self.C / self.ranks, 0.0), axis=1))
+            else:
+                beta = float(spec["beta"])
+                cum = self.cached(("Qcum", beta), lambda: np.cumsum(
+                    np.where(self.rel, self.br(beta), 0.0), axis=1))
+            den = R if (l is None or spec["norm"] == "R") else np.minimum(l, R)
+            return self.at(cum, l) / den
+        if name == "P+":
+            beta = float(spec["beta"])
+            cum = self.cached(("Qcum", beta), lambda: np.cumsum(
+                np.where(self.rel, self.br(beta), 0.0), axis=1))
+            k = self.col(l) + 1
+            top = self.g[:, :k]
+            best = top.max(axis=1)
+            rp = (top == best[:, None]).argmax(axis=1)[:, None]
+            num = np.take_along_axis(cum, rp, axis=1)[:, 0]
+            den = np.take_along_axis(self.C, rp, axis=1)[:, 0]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(best > 0, num / np.where(den > 0, den, 1.0), 0.0)
+        if name == "RR":
+            k = self.col(l) + 1
+            fr = self.first_rel
+            return np.where(fr < k, 1.0 / (fr + 1.0), 0.0)
+        if name in ("MSnDCG", "nDCG"):
+            if name == "MSnDCG":
+                key, disc = "ms", _discount_ms
+            else:
+                b = _log_base(spec["b"])
+                key, disc = ("orig", b), (lambda n, b=b: _discount_orig(n, b))
+            cum = self.cached(("DCG", key), lambda: np.cumsum(self.g * disc(self.D), axis=1))
+            icum = self.cached(("IDCG", key), lambda: np.cumsum(self.ideal * disc(self.K), axis=1))
+            return self.at(cum, l) / self.ideal_at(icum, l)
+        if name == "nG":
+            return self.g[:, 0] / (self.ideal[:, 0] if self.K else np.zeros(self.n))
+        if name == "nCG":
+            return self.at(self.cg, l) / self.ideal_at(self.icg_full, l)
+        if name in ("ERR", "nERR"):
+            cum = self.cached("ERRcum", lambda: np.cumsum(
+                self.stop * self.reach / self.ranks, axis=1))
+            err = self.at(cum, l)
+            if name == "ERR":
+                return err
+
+            def ideal_err():
+                s = self.ideal / (self.gmax[:, None] + 1.0)
+                reach = np.ones_like(s)
+                if self.K > 1:
+                    np.cumprod(1.0 - s[:, :-1], axis=1, out=reach[:, 1:])
+                return np.cumsum(s * reach / np.arange(1, self.K + 1), axis=1)
+
+            return err / self.ideal_at(self.cached("IERRcum", ideal_err), l)
+        if name == "RBP":
+            p = float(spec["p"])
+            cum = self.cached(("RBPcum", p), lambda: np.cumsum(
+                self.g * p ** (self.ranks - 1.0), axis=1))
+            return (1.0 - p) * self.at(cum, l) / self.gmax
+        if name == "EBR":
+            beta = float(spec["beta"])
+            cum = self.cached(("EBRcum", beta), lambda: np.cumsum(
+                self.br(beta) * self.reach * self.stop, axis=1))
+            return self.at(cum, l)
+        if name == "iRBU":
+            p, e = float(spec["p"]), float(spec["e"])
+            cum = self.cached(("iRBUcum", p), lambda: np.cumsum(
+                p ** self.ranks * self.reach * self.stop, axis=1))
+            value = self.at(cum, l)
+            if e:
+                value = value - e * float(np.sum(p ** np.arange(1, l + 1, dtype=float)))
+            return value
+        if name == "Hit":
+            return (self.at(self.C, l) > 0).astype(float)
+        if name == "P":
+            return self.at(self.C, l) / l
+        raise ValueError(_unknown_message(name, MEASURES))  # pragma: no cover - parse() guards
+
+
+def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
+                    ranked_judged=None) -> dict[str, np.ndarray]:
+    """Score many ranked lists given their gains: the engine behind :func:`evaluate`.
+
+    Parameters
+    ----------
+    ranked_gains : array_like, shape (n_lists, depth)
+        Gain of the document at each rank, list by list; 0 for judged non-relevant *and* for
+        unjudged documents; ``NaN`` pads each list past its end (NaN is only allowed as a suffix,
+        so an all-NaN row is an empty list). A 1-D array is one list. Gains must be finite and
+        >= 0. Gains may depend on the rank (DIN-measures): nothing is looked up here.
+    ideal_gains : array_like, shape (n_lists, k)
+        Gains of all judged relevant items of each list's topic (the ideal list). Need not be
+        sorted (it is sorted in decreasing order here); zeros or NaN pad rows to a common ``k``.
+        ``R`` is the number of positive entries. Rows with ``R = 0`` give NaN for every measure.
+    measures : str, MeasureSpec or iterable of them
+        Names as in :data:`MEASURES`, e.g. ``["AP", "Q@10", "nERR@10"]``.
+    gmax : float or array_like of shape (n_lists,), optional
+        Highest gain, used by ERR, nERR, RBP, EBR and iRBU (stop probability ``g/(gmax+1)``,
+        RBP normalisation). Default: the highest ideal gain of each row, as NTCIREVAL
+        ``gcompute`` does. Pass the top of the gain scale for NTCIREVAL ``compute`` semantics.
+    ranked_judged : array_like of bool, shape (n_lists, depth), optional
+        If given, entries marked False (unjudged documents) are *removed* before ranks are
+        counted: NTCIREVAL's condensed lists (``-j``; Sakai 2007). Leave it out to treat
+        unjudged documents as non-relevant.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        One float array of shape (n_lists,) per measure, keyed by the canonical label
+        (``str(MeasureSpec)``), in the order requested.
+
+    Notes
+    -----
+    Every measure is a gather from prefix sums over ranks computed once per block of lists
+    (O(n_lists x depth) memory per block, O(depth) work per list and measure family; only the
+    ideal lists are sorted). See the module docstring for the definitions and cutoff rules.
+
+    Raises
+    ------
+    ValueError
+        For arrays of the wrong dimension or inconsistent shapes, negative or infinite gains,
+        NaN in the middle of a list, a non-positive ``gmax`` for a list with relevant items, or
+        an unknown measure name.
+    """
+    specs = parse_measures(measures)
+    g = _as_2d("ranked_gains", ranked_gains, allow_nan=True)
+    ideal = _as_2d("ideal_gains", ideal_gains, allow_nan=True)
+    n = g.shape[0]
+    if ideal.shape[0] != n:
+        raise ValueError(f"ranked_gains has {n} lists but ideal_gains has {ideal.shape[0]} rows")
+    if ranked_judged is not None:
+        judged = np.asarray(ranked_judged)
+        if judged.ndim == 1:
+            judged = judged[None, :]
+        if judged.shape != g.shape:
+            raise ValueError(f"ranked_judged has shape {judged.shape}, ranked_gains {g.shape}")
+        if judged.dtype != bool:
+            raise ValueError(f"ranked_judged must be a boolean array, got dtype {judged.dtype}")
+        g = _compact(g, judged & ~np.isnan(g))
+    nan = np.isnan(g)
+    if nan.any():
+        # NaN may only pad the end of a list: once NaN, NaN for the rest of the row.
+        bad = nan[:, :-1] & ~nan[:, 1:]
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise ValueError(f"ranked_gains[{i}, {j}] is NaN but rank {j + 2} of list {i} is not: "
+                             "NaN may only pad the end of a list")
+        g = np.where(nan, 0.0, g)
+    if g.shape[1] == 0:
+        g = np.zeros((n, 1))
+    ideal = -np.sort(-np.nan_to_num(ideal, nan=0.0), axis=1)
+    # drop all-zero trailing columns of the ideal matrix
+    k = int((ideal > 0).sum(axis=1).max()) if n and ideal.size else 0
+    ideal = ideal[:, :k]
+    R = (ideal > 0).sum(axis=1)
+    if gmax is None:
+        gm = ideal[:, 0].copy() if k else np.zeros(n)
+    else:
+        gm = np.broadcast_to(np.asarray(gmax, dtype=float), (n,)).copy()
+        if not np.isfinite(gm).all():
+            raise ValueError("gmax must be finite")
+        bad = (gm <= 0) & (R > 0)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"gmax must be > 0 for lists with relevant items; list {i} has gmax {gm[i]!r}")
+    gm[R == 0] = 1.0  # placeholder; those rows become NaN below
+    # Trim columns no measure needs: if every measure has a cutoff, ranks past the largest one
+    # never matter.
+    cutoffs = [s.cutoff for s in specs]
+    depth = g.shape[1]
+    if all(c is not None for c in cutoffs):
+        depth = max(1, min(depth, max(cutoffs)))
+        g = g[:, :depth]
+    out = {str(s): np.empty(n) for s in specs}
+    rows = max(1, _BLOCK_ELEMENTS // max(depth, k, 1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for start in range(0, n, rows):
+            sl = slice(start, min(n, start + rows))
+            block = _Block(g[sl], ideal[sl], gm[sl])
+            for s in specs:
+                out[str(s)][sl] = block.measure(s)
+    for v in out.values():
+        v[R == 0] = np.nan
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Tidy tables
+# ---------------------------------------------------------------------------------------------
+
+def parse_gain_spec(gains: "str | Mapping[int, float]") -> dict[int, float]:
+    """Turn an NTCIREVAL ``-g`` string (``"1:2:3"``: L1->1, L2->2, L3->3) or a dict into a
+    ``{level: gain}`` mapping (L0 -> 0 added).
+
+    Raises
+    ------
+    ValueError
+        For an unparsable string, negative or non-integer levels, a non-zero gain for L0, a
+        gain <= 0 for a level >= 1 (NTCIREVAL would count such documents as relevant with zero
+        gain), or gains that decrease with the level (NTCIREVAL rejects them too).
+    """
+    if isinstance(gains, str):
+        parts = gains.split(":")
+        try:
+            values = [float(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"gain spec {gains!r} must be numbers separated by ':', "
+                             "one per level from L1 up, e.g. '1:2:3'") from None
+        mapping = {i + 1: v for i, v in enumerate(values)}
+    elif isinstance(gains, Mapping):
+        mapping = {}
+        for key, v in gains.items():
+            if isinstance(key, (bool, np.bool_)) or not float(key).is_integer():
+                raise ValueError(f"gain mapping keys must be integer levels, got {key!r}")
+            mapping[int(key)] = float(v)
+    else:
+        raise ValueError(f"gains must be a '1:2:3' string or a {{level: gain}} dict, got {gains!r}")
+    if any(k < 0 for k in mapping):
+        raise ValueError(f"gain mapping levels must be >= 0, got {sorted(mapping)}")
+    if mapping.get(0, 0.0) != 0.0:
+        raise ValueError(f"L0 (judged non-relevant) must have gain 0, got {mapping[0]!r}")
+    mapping[0] = 0.0
+    for level, v in sorted(mapping.items()):
+        if not math.isfinite(v):
+            raise ValueError(f"gain for L{level} must be finite, got {v!r}")
+        if level >= 1 and v <= 0:
+            raise ValueError(f"gain for L{level} must be > 0, got {v!r} (a relevant level with "
+                             "gain 0 would be relevant in NTCIREVAL but not here)")
+    levels = sorted(mapping)
+    for a, b in zip(levels, levels[1:]):
+        if mapping[b] < mapping[a]:
+            raise ValueError(f"gains must not decrease with the level: L{a}={mapping[a]} > "
+                             f"L{b}={mapping[b]}")
+    return mapping
+
+
+def _require_columns(df, name: str, required: Sequence[str]) -> None:
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} lacks column(s) {missing}; it has {list(df.columns)}")
+
+
+def _str_ids(series: pd.Series, what: str) -> np.ndarray:
+    if series.isna().any():
+        i = int(np.flatnonzero(series.isna().to_numpy())[0])
+        raise ValueError(f"{what} has a missing value at row {i}")
+    return series.astype(str).to_numpy(dtype=object)
+
+
+def _natural_order(ids: np.ndarray) -> np.ndarray:
+    """Sort topic ids numerically if they all look like integers, else as strings."""
+    ids = np.asarray(ids, dtype=object)
+    if len(ids) and all(s.isdigit() for s in ids):
+        return ids[np.lexsort((ids.astype(str), np.array([int(s) for s in ids])))]
+    return np.array(sorted(ids), dtype=object)
+
+
+def _qrels_gains(qrels: pd.DataFrame, gains, gmax) -> tuple[np.ndarray, np.ndarray | None]:
+    """Gain per qrels row and, for level-based qrels, the global gmax."""
+    has_rel, has_gain = "relevance" in qrels.columns, "gain" in qrels.columns
+    if has_rel == has_gain:
+        raise ValueError("qrels needs exactly one of the columns 'relevance' (integer levels) "
+                         f"or 'gain' (real-valued gains); it has {list(qrels.columns)}")
+    if has_gain:
+        if gains is not None:
+            raise ValueError("gains= maps relevance levels to gains; qrels already has a 'gain' "
+                             "column, so leave gains out")
+        g = pd.to_numeric(qrels["gain"], errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(g) | (g < 0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"qrels 'gain' must be finite and >= 0; row {i} has "
+                             f"{qrels['gain'].iloc[i]!r}")
+        return g, None
+    lv = pd.to_numeric(qrels["relevance"], errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(lv) | (lv != np.round(lv))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"qrels 'relevance' must hold integer levels; row {i} has "
+                         f"{qrels['relevance'].iloc[i]!r}")
+    lv = lv.astype(np.int64)
+    pos = lv > 0
+    if gains is None:
+        top = int(lv.max()) if len(lv) else 0
+        mapping = {i: float(i) for i in range(0, max(top, 1) + 1)}
+    else:
+        mapping = parse_gain_spec(gains)
+    table_max = max(mapping)
+    unknown = pos & ((lv > table_max) | ~np.isin(lv, list(mapping)))
+    if unknown.any():
+        i = int(np.flatnonzero(unknown)[0])
+        raise ValueError(f"qrels row {i} has relevance level L{lv[i]}, which the gain mapping "
+                         f"does not cover (levels {sorted(k for k in mapping if k > 0)})")
+    lut = np.zeros(table_max + 1)
+    for k, v in mapping.items():
+        lut[k] = v
+    g = np.where(pos, lut[np.clip(lv, 0, table_max)], 0.0)
+    return g, np.asarray(max(mapping.values()), dtype=float)
+
+
+def _order_rows(keys: list[np.ndarray]) -> np.ndarray | None:
+    """Permutation sorting rows by ``keys`` (most significant first, ascending), or None if
+    the rows are already in that order (the usual case for TREC runs: checked in O(n))."""
+    n = len(keys[0])
+    if n < 2:
+        return None
+    undecided = np.ones(n - 1, dtype=bool)
+    wrong = np.zeros(n - 1, dtype=bool)
+    for k in keys:
+        a, b = k[:-1], k[1:]
+        wrong |= undecided & (a > b)
+        undecided &= a == b
+    if not wrong.any():
+        return None
+    return np.lexsort(tuple(reversed(keys)))
+
+
+def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
+             gains: "str | Mapping[int, float] | None" = None,
+             gmax: "float | str | None" = None,
+             condensed: bool = False,
+             order_by: str = "rank",
+             duplicates: str = "error",
+             no_relevant: str = "skip",
+             missing: str = "zero",
+             depth: int | None = None) -> pd.DataFrame:
+    """Evaluate one or many runs against graded qrels with NTCIREVAL's measure definitions.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` and either ``relevance`` (integer levels, mapped through
+        ``gains``) or ``gain`` (real-valued gains used as they are, e.g. unanimity-aware or PRM
+        gains). Each (query_id, doc_id) at most once.
+    run : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``rank`` and/or ``score``, optionally ``run_id``
+        (several runs at once; without it the run is called ``"run"``).
+    measures : str or iterable of str
+        Measure names, see the module docstring and :data:`MEASURES`.
+    gains : str or dict, optional
+        Level-to-gain mapping for ``relevance`` qrels: NTCIREVAL's ``"1:2:3"`` (L1->1, L2->2,
+        L3->3) or ``{1: 1.0, 2: 2.0, 3: 3.0}``. L0 and negative levels get 0. Default: linear
+        (gain = level), i.e. ``-g 1:2:...:Lmax``.
+    gmax : float or "topic", optional
+        Highest gain for ERR/nERR/RBP/EBR/iRBU. Default: top of the gain mapping for levels
+        (NTCIREVAL ``compute``), the topic's highest gain for a ``gain`` column (``gcompute``).
+    condensed : bool
+        Remove unjudged documents before counting ranks (NTCIREVAL ``-j``).
+    order_by : {"rank", "score"}
+        ``"rank"`` (default): increasing ``rank`` when the run has one, ties and rank-less runs
+        by decreasing score then decreasing doc_id; ``"score"``: trec_eval's order, rank ignored.
+    duplicates : {"error", "keep_first"}
+        A document retrieved twice for one topic by one run raises ``ValueError`` (default) or
+        keeps only its highest-ranked copy.
+    no_relevant : {"skip", "zero", "nan"}
+        Topics whose qrels hold no relevant document: dropped (NTCIREVAL, default), scored 0
+        (trec_eval, ir_measures) or kept as NaN.
+    missing : {"zero", "skip"}
+        Qrels topics a run did not answer: scored 0 (NTCIREVAL, ir_measures; default) or
+        dropped (trec_eval).
+    depth : int, optional
+        Keep only the first ``depth`` documents of every list before condensing (the doc limit
+        of NTCIREVAL's ``TRECsplitruns``). Default: all.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run_id``, ``query_id``, ``measure``, ``value``; runs in order of first
+        appearance, topics in natural order, measures in the order requested.
+
+    Raises
+    ------
+    ValueError
+        For missing columns, missing identifiers, non-integer levels or negative/non-finite
+        gains, a level the gain mapping does not cover, a pair judged twice, a document retrieved
+        twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown options or
+        measure names.
+    """
+    specs = parse_measures(measures)
+    for opt, val, allowed in [("order_by", order_by, ("rank", "score")),
+                              ("duplicates", duplicates, ("error", "keep_first")),
+                              ("no_relevant", no_relevant, ("skip", "zero", "nan")),
+                              ("missing", missing, ("zero", "skip"))]:
+        if val not in allowed:
+            raise ValueError(f"{opt} must be one of {allowed}, got {val!r}")
+    if depth is not None and (not isinstance(depth, (int, np.integer)) or depth < 1):
+        raise ValueError(f"depth must be a positive integer, got {depth!r}")
+    if not isinstance(condensed, (bool, np.bool_)):
+        raise ValueError(f"condensed must be True or False, got {condensed!r}")
+
+    # ---- qrels ------------------------------------------------------------------------------
+    _require_columns(qrels, "qrels", ["query_id", "doc_id"])
+    q_topic = _str_ids(qrels["query_id"], "qrels 'query_id'")
+    q_doc = _str_ids(qrels["doc_id"], "qrels 'doc_id'")
+    q_gain, scale_max = _qrels_gains(qrels, gains, gmax)
+    dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        raise ValueError(f"qrels judge document {q_doc[i]!r} twice for topic {q_topic[i]!r}")
+    topics = _natural_order(pd.unique(q_topic))
+    n_topics = len(topics)
+    if n_topics == 0:
+        raise ValueError("qrels is empty: there is nothing to evaluate against")
+    topic_index = pd.Index(topics)
+    q_tcode = topic_index.get_indexer(q_topic)
+
+    # ideal gains per topic: (n_topics, k) sorted descending
+    relmask = q_gain > 0
+    R_topic = np.bincount(q_tcode[relmask], minlength=n_topics)
+    k = int(R_topic.max()) if n_topics else 0
+    ideal_topic = np.zeros((n_topics, max(k, 1)))
+    if k:
+        t, gsel = q_tcode[relmask], q_gain[relmask]
+        o = np.lexsort((-gsel, t))
+        t, gsel = t[o], gsel[o]
+        starts = np.searchsorted(t, np.arange(n_topics))
+        ideal_topic[t, np.arange(len(t)) - starts[t]] = gsel
+    if gmax is None:
+        gmax_topic = (np.full(n_topics, float(scale_max)) if scale_max is not None
+                      else ideal_topic[:, 0].copy())
+    elif isinstance(gmax, str):
+        if gmax != "topic":
+            raise ValueError(f"gmax must be a positive number, 'topic' or None, got {gmax!r}")
+        gmax_topic = ideal_topic[:, 0].copy()
+    else:
+        gv = float(gmax)
+        if not math.isfinite(gv) or gv <= 0:
+            raise ValueError(f"gmax must be a positive number, 'topic' or None, got {gmax!r}")
+        gmax_topic = np.full(n_topics, gv)
+    gmax_topic[R_topic == 0] = 1.0
+
+    # ---- run --------------------------------------------------------------------------------
+    _require_columns(run, "run", ["query_id", "doc_id"])
+    if "rank" not in run.columns and "score" not in run.columns:
+        raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
+    if "run_id" in run.columns:
+        r_codes, run_ids = pd.factorize(pd.Series(_str_ids(run["run_id"], "run 'run_id'")))
+        run_ids = np.asarray(run_ids, dtype=object)
+    else:
+        r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
+    n_runs = len(run_ids)
+    r_topic = _str_ids(run["query_id"], "run 'query_id'")
+    r_tcode = topic_index.get_indexer(r_topic)
+    if run["doc_id"].isna().any():
+        _str_ids(run["doc_id"], "run 'doc_id'")
+    r_doc = run["doc_id"].astype(str)
+    rank = score = None
+    if "rank" in run.columns and order_by == "rank":
+        rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
+        if np.isnan(rank).any():
+            i = int(np.flatnonzero(np.isnan(rank))[0])
+            raise ValueError(f"run 'rank' must be numeric; row {i} has {run['rank'].iloc[i]!r}")
+    if "score" in run.columns:
+        score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
+        if np.isnan(score).any():
+            i = int(np.flatnonzero(np.isnan(score))[0])
+            raise ValueError(f"run 'score' must be numeric; row {i} has {run['score'].iloc[i]!r}")
+    elif order_by == "score":
+        raise ValueError("order_by='score' needs a 'score' column in the run")
+
+    keep = r_tcode >= 0  # topics not in the qrels are ignored
+    present = np.zeros(n_runs * n_topics, dtype=bool)
+    list_id = (np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode)[keep]
+    present[np.unique(list_id)] = True
+    d_codes, d_uniques = pd.factorize(r_doc[keep] if not keep.all() else r_doc, sort=True)
+    d_codes = np.asarray(d_codes, dtype=np.int64)
+    rank_k = rank[keep] if rank is not None else None
+    score_k = score[keep] if score is not None else None
+    keys = [list_id] + ([rank_k] if rank_k is not None else []) \
+        + ([-score_k] if score_k is not None else []) + [-d_codes]
+    order = _order_rows(keys)
+    if order is not None:
+        list_id, d_codes = list_id[order], d_codes[order]
+        keep_rows = np.flatnonzero(keep)[order]
+    else:
+        keep_rows = np.flatnonzero(keep)
+
+    # duplicates
+    n_docs = max(len(d_uniques), 1)
+    pair = list_id * n_docs + d_codes
+    sp = np.sort(pair)
+    if len(sp) > 1 and (sp[1:] == sp[:-1]).any():
+        if duplicates == "error":
+            dup_key = sp[1:][sp[1:] == sp[:-1]][0]
+            lid, dc = divmod(int(dup_key), n_docs)
+            rid, tid = divmod(lid, n_topics)
+            raise ValueError(f"run {run_ids[rid]!r} retrieves document {d_uniques[dc]!r} more than "
+                             f"once for topic {topics[tid]!r} (pass duplicates='keep_first' to keep "
+                             "the highest-ranked copy)")
+        first = ~pd.Series(pair).duplicated(keep="first").to_numpy()
+        list_id, d_codes, pair, keep_rows = list_id[first], d_codes[first], pair[first], keep_rows[first]
+
+    # gains of the retrieved documents
+    qd = pd.Index(d_uniques).get_indexer(q_doc)
+    qok = qd >= 0
+    q_pair = q_tcode[qok].astype(np.int64) * n_docs + qd[qok]
+    hit = pd.Index(q_pair).get_indexer(d_codes + (list_id % n_topics) * n_docs) if len(q_pair) \
+        else np.full(len(d_codes), -1)
+    judged = hit >= 0
+    gain = np.where(judged, q_gain[qok][np.where(judged, hit, 0)] if len(q_pair) else 0.0, 0.0)
+
+    # positions within each list
+    def positions(lid: np.ndarray) -> np.ndarray:
+        if len(lid) == 0:
+            return np.zeros(0, dtype=np.int64)
+        idx = np.arange(len(lid))
+        start = np.r_[0, np.flatnonzero(lid[1:] != lid[:-1]) + 1]
+        lengths = np.diff(np.r_[start, len(lid)])
+        return idx - np.repeat(start, lengths)
+
+    pos = positions(list_id)
+    if depth is not None:
+        sel = pos < depth
+        list_id, gain, judged, pos = list_id[sel], gain[sel], judged[sel], pos[sel]
+    if condensed:
+        list_id, gain = list_id[judged], gain[judged]
+        pos = positions(list_id)
+    if all(s.cutoff is not None for s in specs):
+        sel = pos < max(s.cutoff for s in specs)
+        list_id, gain, pos = list_id[sel], gain[sel], pos[sel]
+    width = int(pos.max()) + 1 if len(pos) else 1
+    n_lists = n_runs * n_topics
+    matrix = np.full((n_lists, width), np.nan)
+    matrix[list_id, pos] = gain
+
+    list_topic = np.tile(np.arange(n_topics), n_runs)
+    scores = evaluate_arrays(matrix, ideal_topic[list_topic], specs, gmax=gmax_topic[list_topic])
+
+    # ---- conventions and tidy output --------------------------------------------------------
+    no_rel = R_topic[list_topic] == 0
+    keep_list = np.ones(n_lists, dtype=bool)
+    if missing == "skip":
+        keep_list &= present
+    if no_relevant == "skip":
+        keep_list &= ~no_rel
+    labels = [str(s) for s in specs]
+    values = np.stack([scores[lab] for lab in labels], axis=1)  # (n_lists, n_measures)
+    if no_relevant == "zero":
+        values[no_rel] = 0.0
+    values = values[keep_list]
+    kept = np.flatnonzero(keep_list)
+    n_m = len(labels)
+    out = pd.DataFrame({
+        "run_id": pd.Series(np.repeat(run_ids[kept // n_topics], n_m), dtype="str"),
+        "query_id": pd.Series(np.repeat(topics[kept % n_topics], n_m), dtype="str"),
+        "measure": pd.Series(np.tile(np.array(labels, dtype=object), len(kept)), dtype="str"),
+        "value": values.ravel(),
+    })
+    return out
+
+
+def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFrame:
+    """Pivot one measure of :func:`evaluate`'s output to a topics x runs matrix.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
+    measure : str or MeasureSpec
+        Label as it appears in ``results["measure"]`` (e.g. ``"nDCG@10"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``query_id`` (order of first appearance), columns ``run_id`` (order of first
+        appearance), values the scores; NaN where a run has no score for a topic (e.g.
+        ``missing="skip"``).
+
+    Raises
+    ------
+    ValueError
+        If columns are missing, the measure is not in ``results`` (the message lists those
+        that are) or a (query_id, run_id) pair occurs twice.
+    """
+    _require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    label = str(measure)
+    sub = results[results["measure"] == label]
+    if sub.empty:
+        have = ", ".join(pd.unique(results["measure"]).astype(str))
+        raise ValueError(f"measure {label!r} is not in the results; available: {have or 'none'}")
+    if sub.duplicated(["query_id", "run_id"]).any():
+        row = sub[sub.duplicated(["query_id", "run_id"])].iloc[0]
+        raise ValueError(f"results hold {label!r} twice for run {row['run_id']!r}, "
+                         f"topic {row['query_id']!r}")
+    mat = sub.pivot(index="query_id", columns="run_id", values="value")
+    mat = mat.reindex(index=pd.unique(sub["query_id"]), columns=pd.unique(sub["run_id"]))
+    mat.index.name, mat.columns.name = "query_id", "run_id"
+    return mat
