@@ -43,6 +43,7 @@ __all__ = [
     "pairs_from_qrels",
     "one_rating_per_item",
     "pairs_within_items",
+    "gain_qrels",
 ]
 
 METHODS = ("eq4", "eq5")
@@ -572,3 +573,32 @@ def pairs_within_items(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.Da
     a = r.loc[r["_k"] == 0, keys + ["rating"]].rename(columns={"rating": "u1"})
     b = r.loc[r["_k"] == 1, keys + ["rating"]].rename(columns={"rating": "u2"})
     return a.merge(b, on=keys, how="inner").reset_index(drop=True)
+
+
+def gain_qrels(qrels: pd.DataFrame, gains: Mapping[int, float]) -> pd.DataFrame:
+    """Qrels with a real-valued ``gain`` column from a ``{level: gain}`` mapping.
+
+    :func:`helpers.measures.evaluate` accepts such qrels as they are. This is the way to use PRM
+    gains with it: a level mapping there must give L0 gain 0 and every other level a positive
+    gain, whereas the PRM gives level 0 the (possibly non-zero) gain ``p_{R|0}`` (paper,
+    Sect. 3.4.5) and binary gains give levels below ``theta`` gain 0. A document with gain 0
+    is non-relevant; unjudged documents (absent from ``qrels``) keep gain 0.
+
+    Raises
+    ------
+    ValueError
+        If ``relevance`` is missing, holds a level the mapping lacks, or a gain is negative or NaN.
+    """
+    if "relevance" not in qrels.columns:
+        raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")
+    g = {int(k): float(v) for k, v in gains.items()}
+    bad = [k for k, v in g.items() if not np.isfinite(v) or v < 0]
+    if bad:
+        raise ValueError(f"gains must be finite and >= 0; level(s) {bad} are not")
+    lv = _as_levels(qrels["relevance"], "relevance")
+    missing = sorted(set(lv.tolist()) - set(g))
+    if missing:
+        raise ValueError(f"qrels has level(s) {missing} that the gain mapping {sorted(g)} lacks")
+    out = qrels.drop(columns="relevance").copy()
+    out["gain"] = pd.Series(lv).map(g).to_numpy(dtype=float)
+    return out

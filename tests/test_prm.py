@@ -369,3 +369,35 @@ def test_pairs_within_items():
 def test_ratings_need_columns():
     with pytest.raises(ValueError, match=r"missing column\(s\) \['rating'\]"):
         prm.one_rating_per_item(_ratings().drop(columns="rating"), np.random.default_rng(0))
+
+
+# --------------------------------------------------------------------------- gains for measures
+def test_gain_qrels_maps_levels():
+    q = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"], "relevance": [0, 3, 1]})
+    out = prm.gain_qrels(q, {0: 0.01, 1: 0.04, 2: 0.27, 3: 0.53})
+    assert out["gain"].tolist() == [0.01, 0.53, 0.04]
+    assert "relevance" not in out.columns
+
+
+def test_gain_qrels_sparse_mapping():
+    q = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "relevance": [0, 4]})
+    assert prm.gain_qrels(q, {0: 0.0, 4: 2.0})["gain"].tolist() == [0.0, 2.0]
+
+
+def test_gain_qrels_rejects_uncovered_level_and_bad_gain():
+    q = pd.DataFrame({"query_id": "q", "doc_id": ["a"], "relevance": [3]})
+    with pytest.raises(ValueError, match=r"level\(s\) \[3\] that the gain mapping"):
+        prm.gain_qrels(q, {0: 0.0, 1: 1.0})
+    with pytest.raises(ValueError, match=r"level\(s\) \[1\] are not"):
+        prm.gain_qrels(q, {0: 0.0, 1: -1.0, 3: 1.0})
+
+
+def test_gain_qrels_with_measure_engine():
+    measures = pytest.importorskip("helpers.measures")
+    # one topic, docs a (level 3), b (level 0); run ranks b then a.
+    q = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "relevance": [3, 0]})
+    run = pd.DataFrame({"run_id": "r", "query_id": "q", "doc_id": ["b", "a"], "rank": [1, 2]})
+    res = measures.evaluate(prm.gain_qrels(q, {0: 0.1, 1: 0.2, 2: 0.3, 3: 0.5}), run, ["MSnDCG@2"])
+    # DCG = 0.1/log2(2) + 0.5/log2(3); ideal = 0.5 + 0.1/log2(3)
+    expected = (0.1 + 0.5 / np.log2(3)) / (0.5 + 0.1 / np.log2(3))
+    assert res["value"].iloc[0] == pytest.approx(expected)
