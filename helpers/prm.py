@@ -44,6 +44,7 @@ __all__ = [
     "one_rating_per_item",
     "pairs_within_items",
     "gain_qrels",
+    "mean_scores",
 ]
 
 METHODS = ("eq4", "eq5")
@@ -602,3 +603,19 @@ def gain_qrels(qrels: pd.DataFrame, gains: Mapping[int, float]) -> pd.DataFrame:
     out = qrels.drop(columns="relevance").copy()
     out["gain"] = pd.Series(lv).map(g).to_numpy(dtype=float)
     return out
+
+
+def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, float],
+                measure: str = "MSnDCG@10", **evaluate_kw) -> pd.Series:
+    """Mean score per run over the qrels' topics, with level gains applied by :func:`gain_qrels`.
+
+    Thin wrapper: :func:`helpers.measures.evaluate` on ``gain_qrels(qrels, gains)`` (topics without
+    a positive gain score 0, ``no_relevant="zero"``, unless overridden), pivoted with
+    :func:`helpers.measures.to_matrix` and averaged over topics. Returns a Series indexed by
+    ``run_id``, sorted by run id.
+    """
+    from helpers import measures
+
+    evaluate_kw.setdefault("no_relevant", "zero")
+    res = measures.evaluate(gain_qrels(qrels, gains), run, [measure], **evaluate_kw)
+    return measures.to_matrix(res, measure).mean(axis=0).sort_index()

@@ -401,3 +401,17 @@ def test_gain_qrels_with_measure_engine():
     # DCG = 0.1/log2(2) + 0.5/log2(3); ideal = 0.5 + 0.1/log2(3)
     expected = (0.1 + 0.5 / np.log2(3)) / (0.5 + 0.1 / np.log2(3))
     assert res["value"].iloc[0] == pytest.approx(expected)
+
+
+def test_mean_scores_by_hand():
+    pytest.importorskip("helpers.measures")
+    q = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "a"],
+                      "relevance": [3, 1, 1]})
+    run = pd.DataFrame({"run_id": ["r1"] * 3 + ["r2"] * 3,
+                        "query_id": ["q1", "q1", "q2"] * 2, "doc_id": ["a", "b", "a", "b", "a", "a"],
+                        "rank": [1, 2, 1, 1, 2, 1]})
+    # binary at theta=3: q1 ideal = [a]; r1 puts a first -> 1, r2 second -> 1/log2(3);
+    # q2 has no level-3 document -> 0 for both (no_relevant="zero")
+    got = prm.mean_scores(q, run, prm.binary_gains(3, 3), "MSnDCG@2")
+    assert got.index.tolist() == ["r1", "r2"]
+    assert got.to_numpy() == pytest.approx([0.5, 0.5 / np.log2(3)])
