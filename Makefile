@@ -44,7 +44,7 @@ reproduce: venv
 # the committed notebooks, in one pytest session. Smoke-run and nbval outputs go to reports/ci/.
 test: venv-test
 	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests notebooks \
-		--nbval-lax --nbval-current-env --sanitize-with tests/nbval_sanitize.cfg
+		--nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 refresh: venv
 	$(PY) -m helpers notebooks refresh $(NB)
