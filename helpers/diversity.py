@@ -62,8 +62,10 @@ RBU family (Amigo et al., SIGIR 2018; Zeng & Sakai Eq. 6; NTCIREVAL ``compute -r
     ``iRBU(p)@l`` = ``sum_i Pr(i|q) sum_{r<=l} p^r Pstop_i(r) prod_{k<r}(1 - Pstop_i(k))`` with
     ``Pstop_i = g_i / (gmax + 1)``, ``gmax`` the highest gain of the *gain mapping* (e.g. 15 for
     L0-L4 and ``2^x - 1``; NTCIREVAL ``compute`` uses ``gv[maxrl]``), over intents with a
-    relevant document. ``RBU(p, e)@l`` = ``iRBU(p)@l - e sum_{r=1}^{n} p^r`` with
-    ``n = min(l, run length)`` (effort is paid for documents actually shown), e = 0.01, p = 0.99.
+    relevant document (the intentwise values come from :mod:`helpers.measures`' ``iRBU``).
+    ``RBU(p, e)@l`` = ``iRBU(p)@l - e sum_{r=1}^{l} p^r`` (Eq. 6 as printed: the effort term runs
+    to the cutoff even for a shorter list, as ``helpers.measures``' single-intent ``iRBU(e>0)``),
+    e = 0.01, p = 0.99.
 
 Conventions (decided here; each has a test)
 -------------------------------------------
@@ -365,10 +367,10 @@ def _prepare(dqrels, intents, run, depth, gains, prob_sum) -> _Data:
         if prob_sum == "error":
             raise ValueError(msg)
         if prob_sum == "renormalise":
-            warnings.warn(msg + "; renormalised (prob_sum='keep' uses them as given, like NTCIREVAL)", UserWarning, stacklevel=3)
             zero = off.index[off == 0]
             if len(zero):
                 raise ValueError(f"intent probabilities of query {zero[0]!r} are all 0: cannot renormalise")
+            warnings.warn(msg + "; renormalised (prob_sum='keep' uses them as given, like NTCIREVAL)", UserWarning, stacklevel=3)
             it["prob"] = it["prob"] / it["query_id"].map(sums)
         elif prob_sum != "keep":
             raise ValueError(f"prob_sum must be 'renormalise', 'error' or 'keep', got {prob_sum!r}")
@@ -480,9 +482,11 @@ def _adhoc(base: str, ranked: np.ndarray, ideal: np.ndarray, cutoff: int, gmax: 
     from helpers import measures as _m
 
     name = {"nDCG": f"MSnDCG@{cutoff}", "Q": f"Q@{cutoff}", "nERR": f"nERR@{cutoff}",
-            "EBR": f"EBR@{cutoff}", "RBP": f"RBP(p={p!r})@{cutoff}", "P+": "P+"}[base]
+            "EBR": f"EBR@{cutoff}", "RBP": f"RBP(p={p!r})@{cutoff}", "P+": f"P+@{cutoff}",
+            "iRBU": f"iRBU(p={p!r})@{cutoff}"}[base]
     out = _m.evaluate_arrays(ranked, ideal, [name], gmax=gmax)
-    return np.asarray(out[name], dtype=float)
+    (values,) = out.values()
+    return np.asarray(values, dtype=float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -693,14 +697,14 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         gg = run_gg(din)[:, :l]
         return _adhoc(base, gg, ideal_g[tl], l, hgain[tl], p)
 
-    def intentwise(base, l, p):
+    def intentwise(base, l, p, gmax_value=None):
         """(L, M) intentwise measure values (NaN-free: 0 where the intent has no relevant doc)."""
         ranked = np.moveaxis(RG[:, :l, :], 2, 1).reshape(L * M, -1)
         ii = intent_ideal()
         idx = (tl[:, None] * M + np.arange(M)[None, :]).reshape(-1)
         ideal = ii[idx]
-        gm = ideal[:, 0]
-        ok = gm > 0
+        gm = ideal[:, 0] if gmax_value is None else np.full(len(ideal), gmax_value)
+        ok = ideal[:, 0] > 0
         out = np.zeros(L * M)
         if ok.any():
             out[ok] = _adhoc(base, ranked[ok], ideal[ok], l, gm[ok], p)
@@ -758,16 +762,9 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         elif fam == "RBU":
             p = s.param("p")
             gm = float(gmax) if gmax is not None else data.gmax_mapping
-            stop = RG[:, :l, :] / (gm + 1.0)                              # (L, l, M)
-            dsat = np.cumprod(1.0 - stop, axis=1)
-            prev = np.concatenate([np.ones((L, 1, M)), dsat[:, :-1]], axis=1)
-            disc = p ** np.arange(1, stop.shape[1] + 1)
-            irbu_i = np.einsum("lrm,r->lm", stop * prev, disc)
-            v = (P * HR * irbu_i).sum(1)
+            v = (P * HR * intentwise("iRBU", l, p, gmax_value=gm)).sum(1)
             if s.name == "RBU":
-                n = np.minimum(data.run_len, l)
-                effort = p * (1.0 - p ** n) / (1.0 - p)
-                v = v - s.param("e") * effort
+                v = v - s.param("e") * float(np.sum(p ** np.arange(1, l + 1, dtype=float)))
         else:  # pragma: no cover - parse_measure guards the families
             raise AssertionError(fam)
         v = np.asarray(v, dtype=float).copy()
