@@ -35,3 +35,100 @@ def test_bad_input(kwargs, message):
         ratings.uniform_ratings(**args)
     with pytest.raises(ValueError, match="relevance"):
         ratings.simulate_ratings(pd.DataFrame({"x": [1]}), 2, 2, np.random.default_rng(0))
+
+
+# --------------------------------------------------------------------------------------------
+# stc_like_collection
+
+
+@pytest.fixture(scope="module")
+def stc():
+    return ratings.stc_like_collection(np.random.default_rng(20170901))
+
+
+def test_stc_like_collection_has_the_shape_of_ntcir12_stc_chinese(stc):
+    assert stc.qrels["query_id"].nunique() == 100
+    assert stc.run["query_id"].nunique() == 100
+    assert stc.run["run_id"].nunique() == 44
+    assert set(stc.teams) == set(stc.run["run_id"])
+    per_team = pd.Series(stc.teams).value_counts()
+    assert len(per_team) == 16
+    assert per_team.between(1, 4).all() and per_team.sum() == 44
+    assert set(stc.qrels["relevance"]) == {0, 1, 2}
+    assert list(stc.qrels.columns) == ["query_id", "doc_id", "relevance"]
+    assert list(stc.run.columns) == ["run_id", "query_id", "doc_id", "rank"]
+
+
+def test_stc_like_runs_are_top10_lists_and_the_pool_is_exactly_judged(stc):
+    sizes = stc.run.groupby(["run_id", "query_id"]).size()
+    assert (sizes == 10).all() and len(sizes) == 44 * 100
+    ranks = stc.run.groupby(["run_id", "query_id"])["rank"].apply(lambda r: sorted(r) == list(range(1, 11)))
+    assert ranks.all()
+    assert not stc.run.duplicated(["run_id", "query_id", "doc_id"]).any()
+    pooled = set(zip(stc.run["query_id"], stc.run["doc_id"]))
+    judged = set(zip(stc.qrels["query_id"], stc.qrels["doc_id"]))
+    assert pooled == judged and len(judged) == len(stc.qrels)
+    # every topic has a relevant pooled item, so no topic is skipped by the measures
+    assert (stc.qrels.groupby("query_id")["relevance"].max() > 0).all()
+
+
+def test_stc_like_run_quality_varies_by_team(stc):
+    from helpers import measures
+
+    res = measures.evaluate(stc.qrels, stc.run, ["nG@1"], gains="1:3")
+    means = measures.to_matrix(res, "nG@1").mean()
+    quality = pd.Series(stc.quality)[means.index]
+    assert np.corrcoef(means, quality)[0, 1] > 0.8  # better latent quality -> better scores
+    team = pd.Series(stc.teams)[means.index]
+    between = means.groupby(team.to_numpy()).mean().std()
+    within = means.groupby(team.to_numpy()).std().dropna().mean()
+    assert between > 1.5 * within  # runs of a team resemble each other
+
+
+def test_stc_like_collection_is_deterministic_and_fast():
+    import time
+
+    start = time.perf_counter()
+    a = ratings.stc_like_collection(np.random.default_rng(5))
+    assert time.perf_counter() - start < 1.0
+    b = ratings.stc_like_collection(np.random.default_rng(5))
+    c = ratings.stc_like_collection(np.random.default_rng(6))
+    pd.testing.assert_frame_equal(a.qrels, b.qrels)
+    pd.testing.assert_frame_equal(a.run, b.run)
+    assert a.teams == b.teams and a.quality == b.quality
+    assert not a.run["doc_id"].equals(c.run["doc_id"])
+
+
+def test_stc_like_collection_options():
+    c = ratings.stc_like_collection(np.random.default_rng(0), n_topics=7, team_sizes=(1, 2), depth=3,
+                                    n_candidates=5)
+    assert c.run.shape == (3 * 7 * 3, 4)
+    assert sorted(pd.Series(c.teams).value_counts().tolist()) == [1, 2]
+    assert c.qrels.groupby("query_id").size().max() <= 5
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"rng": 1}, "Generator"),
+    ({"n_topics": 0}, "n_topics"),
+    ({"depth": 2.5}, "depth"),
+    ({"n_candidates": 5, "depth": 10}, "at least depth"),
+    ({"team_sizes": (2, 0)}, "team_sizes"),
+    ({"team_sizes": []}, "team_sizes"),
+    ({"team_sizes": (1,) * 26}, "at most 25"),
+    ({"relevant_share": (0.0, 1.0)}, "relevant_share"),
+    ({"l2_share": (1.0, -1.0)}, "l2_share"),
+    ({"team_skill": (0.5, -0.1)}, "team_skill"),
+    ({"run_spread": -1.0}, "run_spread"),
+    ({"team_correlation": 1.5}, "team_correlation"),
+])
+def test_stc_like_collection_bad_input(kwargs, message):
+    args = {"rng": np.random.default_rng(0)} | kwargs
+    rng = args.pop("rng")
+    with pytest.raises(ValueError, match=message):
+        ratings.stc_like_collection(rng, **args)
+
+
+def test_stc_like_collection_is_reachable_lazily():
+    import helpers.simulate as sim
+
+    assert sim.stc_like_collection is ratings.stc_like_collection

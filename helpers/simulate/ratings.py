@@ -8,10 +8,13 @@ probably *under*-states the effect of unanimity (real assessors agree more).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["uniform_ratings", "simulate_ratings", "spread_grid"]
+__all__ = ["uniform_ratings", "simulate_ratings", "spread_grid", "STCLikeCollection",
+           "stc_like_collection", "STC_TEAM_SIZES"]
 
 
 def _check(n, d_max, rng) -> None:
@@ -82,3 +85,187 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
                          "share_ties_broken": summary["share_broken"],
                          "items": summary["items"]})
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# an STC-like test collection (stands in for the licensed NTCIR-12 STC Chinese data)
+
+#: Runs per team of the default collection: 16 teams, 44 runs, 1-4 runs per team (the size of
+#: the NTCIR-12 STC Chinese subtask, Sakai 2017 Sec. 4; the per-team split is ours).
+STC_TEAM_SIZES: tuple[int, ...] = (4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 1, 1, 1)
+
+_TEAM_NAMES = ("Alder", "Birch", "Cedar", "Daphne", "Elm", "Fir", "Ginkgo", "Hazel", "Ivy",
+               "Juniper", "Kapok", "Larch", "Maple", "Nutmeg", "Olive", "Pine", "Quince", "Rowan",
+               "Sage", "Teak", "Umbra", "Vetch", "Willow", "Yew", "Zelkova")
+
+
+@dataclass(frozen=True)
+class STCLikeCollection:
+    """A simulated test collection: graded qrels of the pooled documents, runs and teams.
+
+    Attributes
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id, relevance`` (levels 0, 1, 2 = L0, L1, L2), one row per pooled item.
+    run : DataFrame
+        ``run_id, query_id, doc_id, rank`` (ranks 1..depth), every run answers every topic.
+    teams : dict
+        ``run_id -> team``.
+    quality : dict
+        ``run_id -> latent effectiveness`` used to generate the run (for documentation/tests).
+    """
+
+    qrels: pd.DataFrame
+    run: pd.DataFrame
+    teams: dict = field(default_factory=dict)
+    quality: dict = field(default_factory=dict)
+
+
+def _positive_int(name: str, value) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def stc_like_collection(rng: np.random.Generator, *, n_topics: int = 100,
+                        team_sizes=STC_TEAM_SIZES, depth: int = 10, n_candidates: int = 200,
+                        relevant_share: tuple[float, float] = (1.0, 4.0),
+                        l2_share: tuple[float, float] = (2.0, 3.0),
+                        team_skill: tuple[float, float] = (0.5, 0.25), run_spread: float = 0.1,
+                        team_correlation: float = 0.5) -> STCLikeCollection:
+    """Seeded stand-in for the NTCIR-12 STC Chinese collection used by Sakai (EVIA 2017, Sec. 4).
+
+    The real data (100 topics, 44 runs from 16 teams, L0/L1/L2 judgments of the pooled runs) is
+    licensed by NTCIR, so notebooks default to this simulation of the same shape:
+
+    1. **Topics and candidates.** Each of ``n_topics`` topics has ``n_candidates`` candidate
+       documents. A topic's share of relevant candidates is drawn from
+       ``Beta(*relevant_share)`` (topics differ in difficulty); each relevant candidate is L2 with
+       a per-topic probability drawn from ``Beta(*l2_share)``, else L1; the rest are L0.
+    2. **Teams and runs.** Team ``k`` has ``team_sizes[k]`` runs (default
+       :data:`STC_TEAM_SIZES`: 16 teams, 44 runs, 1-4 runs each). A team's skill is drawn from
+       ``Normal(*team_skill)``, and each of its runs adds ``Normal(0, run_spread)``, so runs of a
+       team are similar while teams differ: some pairs of teams are far apart (significantly
+       different), many are close.
+    3. **Rankings.** Run ``r`` scores candidate ``d`` of topic ``t`` as
+       ``quality_r * level_td + e_rtd`` and returns the ``depth`` highest (ranks 1..depth). The
+       noise is standard normal, mixed from a component shared by the team and one of the run
+       (``corr(e_r, e_r') = team_correlation`` for runs of the same team), so runs of a team
+       also retrieve similar documents.
+    4. **Pooling.** The qrels hold exactly the union of every run's top ``depth`` per topic (the
+       pooled items), with their levels. A topic whose pool happens to contain no relevant item
+       gets its best-scored pooled item (by the best run) promoted to L1, so that every topic
+       can be evaluated (NTCIREVAL skips topics without relevant items).
+
+    Everything is vectorised over runs x topics x candidates (well under a second for the
+    defaults) and depends only on ``rng``'s state.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of all randomness (e.g. ``np.random.default_rng(seed)``).
+    n_topics : int, default 100
+    team_sizes : sequence of int, default :data:`STC_TEAM_SIZES`
+        Runs per team (each >= 1); at most 25 teams (team names are fixed words).
+    depth : int, default 10
+        Length of every ranked list, which is also the pool depth.
+    n_candidates : int, default 200
+        Candidate documents per topic; must be at least ``depth``.
+    relevant_share, l2_share : (float, float)
+        Beta parameters (both > 0) of the per-topic share of relevant candidates and of L2 among
+        them.
+    team_skill : (float, float)
+        Mean and standard deviation (>= 0) of the team skills.
+    run_spread : float
+        Standard deviation (>= 0) of a run's quality around its team's skill.
+    team_correlation : float in [0, 1]
+        Correlation of the ranking noise of two runs of the same team.
+
+    Returns
+    -------
+    STCLikeCollection
+        ``qrels`` (``query_id, doc_id, relevance``), ``run`` (``run_id, query_id, doc_id,
+        rank``), ``teams`` (``run_id -> team``) and ``quality`` (``run_id -> latent quality``).
+        Topic ids are ``q001``..; document ids ``q001-d017`` (unique over the collection); run ids
+        ``<Team>-C-R<k>`` in the style of STC (e.g. ``Birch-C-R2``).
+
+    Examples
+    --------
+    >>> c = stc_like_collection(np.random.default_rng(0))
+    >>> c.run["run_id"].nunique(), c.qrels["query_id"].nunique(), len(set(c.teams.values()))
+    (44, 100, 16)
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), "
+                         f"got {type(rng).__name__}")
+    n_topics = _positive_int("n_topics", n_topics)
+    depth = _positive_int("depth", depth)
+    n_candidates = _positive_int("n_candidates", n_candidates)
+    if n_candidates < depth:
+        raise ValueError(f"n_candidates ({n_candidates}) must be at least depth ({depth})")
+    sizes = list(team_sizes) if not isinstance(team_sizes, (str, bytes)) else None
+    if not sizes or any(isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1
+                        for k in sizes):
+        raise ValueError(f"team_sizes must be a non-empty sequence of positive integers, got {team_sizes!r}")
+    if len(sizes) > len(_TEAM_NAMES):
+        raise ValueError(f"team_sizes lists {len(sizes)} teams; at most {len(_TEAM_NAMES)} are supported")
+    for name, (a, b) in (("relevant_share", relevant_share), ("l2_share", l2_share)):
+        if not (np.isfinite([a, b]).all() and a > 0 and b > 0):
+            raise ValueError(f"{name} must be two Beta parameters > 0, got {(a, b)!r}")
+    mu, sd = team_skill
+    if not (np.isfinite([mu, sd]).all() and sd >= 0):
+        raise ValueError(f"team_skill must be (mean, sd) with finite mean and sd >= 0, got {team_skill!r}")
+    if not (np.isfinite(run_spread) and run_spread >= 0):
+        raise ValueError(f"run_spread must be a finite number >= 0, got {run_spread!r}")
+    if not 0.0 <= team_correlation <= 1.0:
+        raise ValueError(f"team_correlation must lie in [0, 1], got {team_correlation!r}")
+
+    n_teams = len(sizes)
+    team_of = np.repeat(np.arange(n_teams), sizes)  # team index of every run
+    n_runs = team_of.size
+    # 1. candidates' levels
+    share = rng.beta(*relevant_share, size=(n_topics, 1))
+    p_l2 = rng.beta(*l2_share, size=(n_topics, 1))
+    u = rng.random((n_topics, n_candidates))
+    relevant = u < share
+    level = np.where(relevant, 1 + (rng.random((n_topics, n_candidates)) < p_l2), 0).astype(np.int64)
+    # 2. run qualities
+    skill = rng.normal(mu, sd, size=n_teams)
+    quality = skill[team_of] + rng.normal(0.0, run_spread, size=n_runs)
+    # 3. rankings: scores (runs, topics, candidates), top `depth` in decreasing score
+    shared = rng.standard_normal((n_teams, n_topics, n_candidates))
+    own = rng.standard_normal((n_runs, n_topics, n_candidates))
+    noise = np.sqrt(team_correlation) * shared[team_of] + np.sqrt(1.0 - team_correlation) * own
+    score = quality[:, None, None] * level[None] + noise
+    top = np.argpartition(-score, depth - 1, axis=2)[:, :, :depth]
+    order = np.argsort(-np.take_along_axis(score, top, axis=2), axis=2, kind="stable")
+    ranked = np.take_along_axis(top, order, axis=2)  # (runs, topics, depth) candidate indices
+    # 4. pooling
+    pooled = np.zeros((n_topics, n_candidates), dtype=bool)
+    t_idx = np.broadcast_to(np.arange(n_topics)[None, :, None], ranked.shape)
+    pooled[t_idx.ravel(), ranked.ravel()] = True
+    no_rel = ~(pooled & (level > 0)).any(axis=1)
+    if no_rel.any():
+        best = int(np.argmax(quality))
+        level[no_rel, ranked[best, no_rel, 0]] = 1
+
+    width = max(3, len(str(n_topics)))
+    topic_ids = np.array([f"q{t + 1:0{width}d}" for t in range(n_topics)], dtype=object)
+    cwidth = max(3, len(str(n_candidates)))
+    cand_ids = np.array([f"d{c:0{cwidth}d}" for c in range(n_candidates)], dtype=object)
+    run_no = np.concatenate([np.arange(1, k + 1) for k in sizes])
+    run_ids = np.array([f"{_TEAM_NAMES[t]}-C-R{k}" for t, k in zip(team_of, run_no)], dtype=object)
+
+    qt, qc = np.nonzero(pooled)
+    qrels = pd.DataFrame({"query_id": pd.Series(topic_ids[qt], dtype="str"),
+                          "doc_id": pd.Series(topic_ids[qt] + "-" + cand_ids[qc], dtype="str"),
+                          "relevance": level[qt, qc]})
+    r_idx, t_i, k_i = np.indices(ranked.shape).reshape(3, -1)
+    c_i = ranked.reshape(-1)
+    run = pd.DataFrame({"run_id": pd.Series(run_ids[r_idx], dtype="str"),
+                        "query_id": pd.Series(topic_ids[t_i], dtype="str"),
+                        "doc_id": pd.Series(topic_ids[t_i] + "-" + cand_ids[c_i], dtype="str"),
+                        "rank": k_i + 1})
+    teams = {str(r): _TEAM_NAMES[t] for r, t in zip(run_ids, team_of)}
+    return STCLikeCollection(qrels=qrels, run=run, teams=teams,
+                             quality={str(r): float(q) for r, q in zip(run_ids, quality)})

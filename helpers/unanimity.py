@@ -1,0 +1,288 @@
+"""Does unanimity-aware gain change evaluation conclusions? Analysis steps of notebook 02.
+
+Sakai (EVIA 2017, Sec. 4-5) replaces every judged item of a test collection by ``N`` ratings on
+``0..Dmax``, evaluates every run with gains computed from those ratings twice — raw gain (RawG,
+the sum of the ratings) and unanimity-aware gain (UG, Eq. 2) — and asks whether the two agree:
+
+* on the ranking of all runs by mean score (Kendall's tau with a 95% CI; Table 2), and
+* on the significance of differences between the best run of every team (randomised Tukey HSD,
+  ``B = 5000``; a *discrepancy* is a pair significant at ``alpha`` under one gain but not under
+  the other; Table 3).
+
+The functions here do one variant (one set of ratings) at a time; the notebook loops over the
+``Dmax x N`` grid. Gains are fed to :func:`helpers.measures.evaluate` through the qrels' ``gain``
+column (NTCIREVAL's ``gcompute``: ``gmax`` is each topic's highest gain), as the paper did.
+
+Conventions
+-----------
+* Runs are cut to their first ``depth`` documents (the paper evaluates the top 10).
+* Topics without any positive gain are skipped by the measure engine (NTCIREVAL). UG is 0 exactly
+  when RawG is 0, so RawG and UG always score the same topics.
+* Kendall's tau is tau-b with the asymptotic CI of :func:`helpers.stats.kendall_tau_ci`.
+* Significance is ``p < alpha`` (strict), as in :func:`helpers.stats.discrepancies`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from helpers import gains as _gains
+from helpers import measures as _measures
+from helpers import stats as _stats
+
+__all__ = [
+    "TEAM_RULE",
+    "team_of_run",
+    "top_k",
+    "condense",
+    "best_run_per_team",
+    "gain_qrels",
+    "compare_gains",
+    "tau_layout",
+    "spread_shares",
+]
+
+#: How a run's team is read from its name when a collection gives no team list (TREC DL 2019).
+TEAM_RULE = ("team = the run name up to its first '-' or '_', without trailing digits "
+             "(runid2 -> runid, TUW19 -> TUW), then looked up in an override map")
+
+
+def team_of_run(run_ids: Sequence[str], overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Team of every run, by :data:`TEAM_RULE`.
+
+    Parameters
+    ----------
+    run_ids : sequence of str
+        Run names, e.g. ``["ICT-BERT2", "bm25base_p", "runid3"]``.
+    overrides : mapping, optional
+        Prefix (after stripping digits) -> team, applied last, e.g. ``{"bm25base": "anserini",
+        "bm25tuned": "anserini"}`` to put the organisers' baselines in one team.
+
+    Returns
+    -------
+    dict
+        ``run_id -> team``.
+
+    Examples
+    --------
+    >>> team_of_run(["ICT-BERT2", "runid2", "bm25base_p"], {"bm25base": "anserini"})
+    {'ICT-BERT2': 'ICT', 'runid2': 'runid', 'bm25base_p': 'anserini'}
+    """
+    overrides = dict(overrides or {})
+    out = {}
+    for run in run_ids:
+        if not isinstance(run, str) or not run.strip():
+            raise ValueError(f"run ids must be non-empty strings, got {run!r}")
+        prefix = re.split(r"[-_]", run, maxsplit=1)[0]
+        stem = prefix.rstrip("0123456789") or prefix
+        out[run] = overrides.get(stem, stem)
+    return out
+
+
+def _check_run(run: pd.DataFrame) -> None:
+    need = {"run_id", "query_id", "doc_id", "rank"}
+    if not isinstance(run, pd.DataFrame) or not need.issubset(run.columns):
+        have = list(run.columns) if isinstance(run, pd.DataFrame) else type(run).__name__
+        raise ValueError(f"run must be a DataFrame with columns {sorted(need)}, got {have}")
+
+
+def _check_depth(depth) -> int:
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise ValueError(f"depth must be a positive integer, got {depth!r}")
+    return int(depth)
+
+
+def top_k(run: pd.DataFrame, depth: int = 10) -> pd.DataFrame:
+    """The first ``depth`` documents of every (run, topic) list, by increasing ``rank``.
+
+    Ties in ``rank`` keep file order. Ranks are renumbered ``1..`` within each list.
+    """
+    _check_run(run)
+    depth = _check_depth(depth)
+    ordered = run.sort_values(["run_id", "query_id", "rank"], kind="stable")
+    pos = ordered.groupby(["run_id", "query_id"], sort=False).cumcount()
+    out = ordered[pos.to_numpy() < depth].copy()
+    out["rank"] = pos[pos < depth].to_numpy() + 1
+    return out.reset_index(drop=True)
+
+
+def condense(run: pd.DataFrame, qrels: pd.DataFrame, depth: int = 10) -> pd.DataFrame:
+    """Condensed lists (Sakai 2007): drop unjudged documents, then keep the first ``depth``.
+
+    This is NTCIREVAL's ``-j`` followed by the top-``depth`` cut, so every list is filled with
+    judged documents as far as the run retrieved them. Used when the qrels are a subset of the
+    pool (e.g. only the items every assessor rated), where unjudged-as-nonrelevant would punish
+    runs for documents nobody rated.
+    """
+    _check_run(run)
+    if not {"query_id", "doc_id"}.issubset(qrels.columns):
+        raise ValueError(f"qrels need columns query_id and doc_id, got {list(qrels.columns)}")
+    judged = pd.MultiIndex.from_arrays([qrels["query_id"].astype(str), qrels["doc_id"].astype(str)])
+    key = pd.MultiIndex.from_arrays([run["query_id"].astype(str), run["doc_id"].astype(str)])
+    return top_k(run[key.isin(judged)], depth)
+
+
+def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[str]:
+    """The run with the highest mean score of each team (the paper's one run per team).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Topics x runs (e.g. :func:`helpers.measures.to_matrix` of mean nG@1 under the official
+        gains); the column mean is the run's score. Ties go to the run listed first.
+    teams : mapping
+        ``run_id -> team``; every column of ``scores`` must have a team.
+
+    Returns
+    -------
+    list of str
+        One run per team, teams in order of first appearance among the columns.
+    """
+    missing = [r for r in scores.columns if r not in teams]
+    if missing:
+        raise ValueError(f"no team for runs {missing[:5]} (teams mapping has {len(teams)} runs)")
+    means = scores.mean(axis=0)
+    team = pd.Series([teams[r] for r in scores.columns], index=scores.columns)
+    best = {}
+    for run, t in team.items():
+        if t not in best or means[run] > means[best[t]]:
+            best[t] = run
+    return list(best.values())
+
+
+def gain_qrels(qrels: pd.DataFrame, gain) -> pd.DataFrame:
+    """``query_id, doc_id, gain`` for :func:`helpers.measures.evaluate`'s gain column."""
+    g = np.asarray(gain, dtype=float)
+    if g.shape != (len(qrels),):
+        raise ValueError(f"gain must hold one value per qrels row ({len(qrels)}), got shape {g.shape}")
+    return pd.DataFrame({"query_id": qrels["query_id"].to_numpy(), "doc_id": qrels["doc_id"].to_numpy(),
+                         "gain": g})
+
+
+def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p: float,
+                  measures: Sequence[str], hsd_runs: Sequence[str], B: int, alpha: float,
+                  rng: np.random.Generator, *, level: float = 0.95) -> dict:
+    """RawG vs UG on one set of ratings: Kendall's tau of all runs and HSD discrepancies.
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id`` of the rated items (other columns are ignored).
+    run : DataFrame
+        ``run_id, query_id, doc_id, rank``, already cut to the evaluation depth.
+    ratings : array, shape (len(qrels), N)
+        Ratings of every qrels row on ``0..d_max`` (NaN = not rated).
+    d_max, p : int, float
+        UG's parameters (Sakai 2017, Eq. 2).
+    measures : sequence of str
+        Measure names for :func:`helpers.measures.evaluate`, e.g. ``["nG@1", "P+", "nERR@10"]``.
+    hsd_runs : sequence of str
+        Runs compared by the randomised Tukey HSD (the paper: the best run of each team).
+    B : int
+        HSD trials (the paper: 5000).
+    alpha : float
+        Significance level of the discrepancy count (the paper: 0.05).
+    rng : numpy.random.Generator
+        Drives the HSD. For each measure one seed is drawn from it and both RawG's and UG's
+        tests use that seed (common random numbers: the same permutations), so a pair whose
+        scores are identical under both gains can never be a discrepancy by Monte Carlo chance.
+    level : float
+        Confidence level of the tau interval.
+
+    Returns
+    -------
+    dict
+        ``tau``: DataFrame (one row per measure: ``measure, tau, low, high, runs, topics``);
+        ``discrepancies``: DataFrame of :func:`helpers.stats.discrepancies` with a ``measure``
+        column; ``significant``: DataFrame ``measure, RawG, UG`` (significant pairs of each);
+        ``scores``: ``{(gain, measure): topics x runs DataFrame}``.
+    """
+    ratings = np.asarray(ratings, dtype=float)
+    if ratings.ndim != 2 or ratings.shape[0] != len(qrels):
+        raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x N array, got shape {ratings.shape}")
+    hsd_runs = list(hsd_runs)
+    if len(hsd_runs) < 2:
+        raise ValueError(f"hsd_runs needs at least 2 runs, got {hsd_runs}")
+    measures = list(measures)
+    gain_of = {"RawG": _gains.raw_gain(ratings, d_max),
+               "UG": _gains.unanimity_aware_gain(ratings, d_max, p)}
+    scores = {}
+    for label, g in gain_of.items():
+        res = _measures.evaluate(gain_qrels(qrels, g), run, measures)
+        for m in measures:
+            scores[(label, m)] = _measures.to_matrix(res, m)
+    missing = sorted(set(hsd_runs) - set(scores[("RawG", measures[0])].columns))
+    if missing:
+        raise ValueError(f"hsd_runs {missing[:5]} are not in the run")
+    tau_rows, disc, sig = [], [], []
+    for m in measures:
+        raw, ug = scores[("RawG", m)], scores[("UG", m)]
+        ci = _stats.kendall_tau_ci(raw.mean().to_numpy(), ug.mean().reindex(raw.columns).to_numpy(), level)
+        tau_rows.append({"measure": m, "tau": ci.tau, "low": ci.low, "high": ci.high,
+                         "runs": raw.shape[1], "topics": raw.shape[0]})
+        # Common random numbers: both tests see the same permutations, so identical score
+        # matrices give identical p-values and Monte Carlo noise cannot fake a discrepancy.
+        seed = int(rng.integers(2**63 - 1))
+        h_raw = _stats.randomised_tukey_hsd(raw[hsd_runs], B, np.random.default_rng(seed))
+        h_ug = _stats.randomised_tukey_hsd(ug[hsd_runs], B, np.random.default_rng(seed))
+        d = _stats.discrepancies(h_raw, h_ug, alpha, ("RawG", "UG"))
+        d.insert(0, "measure", m)
+        disc.append(d)
+        sig.append({"measure": m, "RawG": int((h_raw["p_value"] < alpha).sum()),
+                    "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
+    return {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
+            "significant": pd.DataFrame(sig), "scores": scores}
+
+
+def _fmt(x: float) -> str:
+    """Sakai's style: ``.987``, ``1``, ``1.007`` (three decimals, no leading zero)."""
+    r = round(float(x), 3)
+    if r == int(r):
+        return str(int(r))
+    s = f"{r:.3f}"
+    return s.replace("0.", ".", 1) if s.startswith("0.") else s.replace("-0.", "-.", 1)
+
+
+def tau_layout(tau: pd.DataFrame, measures: Sequence[str]) -> pd.DataFrame:
+    """Sakai's Table 2 layout: one panel per measure, rows Dmax, columns N, "tau [low, high]".
+
+    Parameters
+    ----------
+    tau : DataFrame
+        Columns ``measure, d_max, n, tau, low, high``.
+    measures : sequence of str
+        Panel order.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``measure, Dmax`` and one ``N = n`` column per N, cells like ``.987 [.968, 1.007]``.
+    """
+    need = {"measure", "d_max", "n", "tau", "low", "high"}
+    if not need.issubset(tau.columns):
+        raise ValueError(f"tau needs columns {sorted(need)}, got {list(tau.columns)}")
+    cell = tau.assign(cell=[f"{_fmt(t)} [{_fmt(lo)}, {_fmt(hi)}]"
+                            for t, lo, hi in zip(tau["tau"], tau["low"], tau["high"])])
+    wide = cell.pivot(index=["measure", "d_max"], columns="n", values="cell")
+    wide = wide.reindex(pd.MultiIndex.from_product([list(measures), sorted(tau["d_max"].unique())],
+                                                   names=["measure", "d_max"]))
+    wide.columns = [f"N = {n}" for n in wide.columns]
+    return wide.reset_index().rename(columns={"d_max": "Dmax"})
+
+
+def spread_shares(ratings, d_max: int) -> pd.Series:
+    """Share of items at each spread ``D = max - min`` (0..d_max), over items with RawG > 0.
+
+    Non-relevant items (all zeros) are left out: UG leaves them at 0 whatever their spread.
+    """
+    r = np.asarray(ratings, dtype=float)
+    keep = _gains.raw_gain(r, d_max) > 0
+    if not keep.any():
+        raise ValueError("no item has a positive raw gain; nothing to summarise")
+    d = _gains.spread(r[keep], d_max).astype(int)
+    counts = np.bincount(d, minlength=int(d_max) + 1)
+    return pd.Series(counts / counts.sum(), index=pd.RangeIndex(int(d_max) + 1, name="D"), name="share")

@@ -1,0 +1,148 @@
+"""helpers.unanimity: the analysis steps of notebook 02 (Sakai 2017, Tables 2 and 3)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import gains, unanimity
+from helpers.simulate import ratings as sim
+
+
+def test_team_of_run_rule_and_overrides():
+    runs = ["ICT-BERT2", "ICT-CKNRM_B", "TUW19-p1-f", "UNH_bm25", "runid2", "runid5", "bm25base_p",
+            "bm25tuned_rm3_p", "test1", "srchvrs_ps_run1"]
+    teams = unanimity.team_of_run(runs, {"bm25base": "anserini", "bm25tuned": "anserini"})
+    assert teams == {"ICT-BERT2": "ICT", "ICT-CKNRM_B": "ICT", "TUW19-p1-f": "TUW", "UNH_bm25": "UNH",
+                     "runid2": "runid", "runid5": "runid", "bm25base_p": "anserini",
+                     "bm25tuned_rm3_p": "anserini", "test1": "test", "srchvrs_ps_run1": "srchvrs"}
+    # a name made of digits only keeps them rather than becoming empty
+    assert unanimity.team_of_run(["42-x"]) == {"42-x": "42"}
+
+
+def test_team_of_run_bad_input():
+    with pytest.raises(ValueError, match="non-empty strings"):
+        unanimity.team_of_run(["ok", ""])
+
+
+def _run():
+    return pd.DataFrame({"run_id": ["A"] * 4 + ["B"] * 3,
+                         "query_id": ["1", "1", "1", "2", "1", "1", "2"],
+                         "doc_id": ["x", "y", "z", "u", "y", "w", "u"],
+                         "rank": [3, 1, 2, 1, 1, 2, 1]})
+
+
+def test_top_k_orders_by_rank_and_renumbers():
+    out = unanimity.top_k(_run(), 2)
+    a1 = out[(out.run_id == "A") & (out.query_id == "1")]
+    assert a1["doc_id"].tolist() == ["y", "z"] and a1["rank"].tolist() == [1, 2]
+    assert len(out) == 6  # A/1: 2, A/2: 1, B/1: 2, B/2: 1
+
+
+def test_condense_drops_unjudged_before_cutting():
+    qrels = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["x", "w", "u"], "relevance": [1, 0, 2]})
+    out = unanimity.condense(_run(), qrels, 1)
+    # A/1 ranks y (unjudged), z (unjudged), x: condensed list starts at x
+    assert out.set_index(["run_id", "query_id"])["doc_id"].to_dict() == {
+        ("A", "1"): "x", ("A", "2"): "u", ("B", "1"): "w", ("B", "2"): "u"}
+    assert (out["rank"] == 1).all()
+
+
+@pytest.mark.parametrize("depth", [0, 1.5, True])
+def test_depth_must_be_positive_int(depth):
+    with pytest.raises(ValueError, match="depth"):
+        unanimity.top_k(_run(), depth)
+
+
+def test_run_columns_checked():
+    with pytest.raises(ValueError, match="columns"):
+        unanimity.top_k(_run().drop(columns="rank"), 3)
+    with pytest.raises(ValueError, match="qrels need"):
+        unanimity.condense(_run(), pd.DataFrame({"doc_id": ["x"]}))
+
+
+def test_best_run_per_team():
+    scores = pd.DataFrame({"a1": [0.1, 0.3], "a2": [0.4, 0.4], "b1": [0.9, 0.1], "c1": [0.0, 0.0]})
+    best = unanimity.best_run_per_team(scores, {"a1": "A", "a2": "A", "b1": "B", "c1": "C"})
+    assert best == ["a2", "b1", "c1"]
+    with pytest.raises(ValueError, match="no team"):
+        unanimity.best_run_per_team(scores, {"a1": "A"})
+
+
+def test_gain_qrels_checks_length():
+    q = pd.DataFrame({"query_id": ["1"], "doc_id": ["x"], "relevance": [1]})
+    assert unanimity.gain_qrels(q, [2.5])["gain"].tolist() == [2.5]
+    with pytest.raises(ValueError, match="one value per qrels row"):
+        unanimity.gain_qrels(q, [1.0, 2.0])
+
+
+@pytest.fixture(scope="module")
+def small():
+    c = sim.stc_like_collection(np.random.default_rng(3), n_topics=30, team_sizes=(2, 2, 1, 1, 1))
+    run = unanimity.top_k(c.run, 10)
+    best = unanimity.best_run_per_team(
+        pd.DataFrame({r: [q] for r, q in c.quality.items()}), c.teams)
+    return c, run, best
+
+
+def test_compare_gains_identical_gains_give_tau_one_and_no_discrepancy(small):
+    c, run, best = small
+    # every relevant item is rated (0, Dmax, L, L): D = Dmax, so UG = RawG item by item
+    level = c.qrels["relevance"].to_numpy().astype(float)
+    r = np.stack([0 * level, 2.0 * (level > 0), level, level], axis=1)
+    assert np.array_equal(gains.unanimity_aware_gain(r, 2, 0.2), gains.raw_gain(r))
+    out = unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ["nG@1", "P+", "nERR@10"], best, 200, 0.05,
+                                  np.random.default_rng(0))
+    assert np.allclose(out["tau"][["tau", "low", "high"]].to_numpy(), 1.0)
+    assert out["discrepancies"].empty
+    assert (out["significant"]["RawG"] == out["significant"]["UG"]).all()
+    assert (out["tau"]["runs"] == 7).all() and (out["tau"]["topics"] == 30).all()
+    for m in ["nG@1", "P+", "nERR@10"]:
+        pd.testing.assert_frame_equal(out["scores"][("RawG", m)], out["scores"][("UG", m)])
+
+
+def test_compare_gains_detects_a_reordering(small):
+    c, run, best = small
+    rng = np.random.default_rng(1)
+    r = sim.simulate_ratings(c.qrels, 5, 8, rng)
+    out = unanimity.compare_gains(c.qrels, run, r, 8, 1.0, ["nG@1"], best, 200, 0.05, rng)
+    raw = out["scores"][("RawG", "nG@1")].mean()
+    ug = out["scores"][("UG", "nG@1")].mean()
+    assert not np.allclose(raw, ug)
+    from scipy.stats import kendalltau
+
+    assert out["tau"]["tau"].iloc[0] == pytest.approx(kendalltau(raw, ug[raw.index]).statistic)
+    # UG of every item, recomputed, matches what was fed to the measures
+    ug_items = gains.unanimity_aware_gain(r, 8, 1.0)
+    assert (ug_items >= gains.raw_gain(r)).all()
+
+
+def test_compare_gains_bad_input(small):
+    c, run, best = small
+    r = np.zeros((len(c.qrels), 3))
+    with pytest.raises(ValueError, match="ratings must be"):
+        unanimity.compare_gains(c.qrels, run, r[:-1], 2, 0.2, ["nG@1"], best, 10, 0.05, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="at least 2 runs"):
+        unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ["nG@1"], best[:1], 10, 0.05, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="not in the run"):
+        unanimity.compare_gains(c.qrels, run, sim.simulate_ratings(c.qrels, 3, 2, np.random.default_rng(0)),
+                                2, 0.2, ["nG@1"], best + ["nope"], 10, 0.05, np.random.default_rng(0))
+
+
+def test_tau_layout_follows_the_paper():
+    tau = pd.DataFrame({"measure": ["nG@1"] * 4, "d_max": [2, 2, 4, 4], "n": [5, 10, 5, 10],
+                        "tau": [0.987, 1.0, 0.9921, 1.0], "low": [0.968, 1.0, 0.976, 0.995],
+                        "high": [1.0071, 1.0, 1.005, 1.005]})
+    out = unanimity.tau_layout(tau, ["nG@1"])
+    assert out.columns.tolist() == ["measure", "Dmax", "N = 5", "N = 10"]
+    assert out.iloc[0].tolist() == ["nG@1", 2, ".987 [.968, 1.007]", "1 [1, 1]"]
+    assert out.iloc[1, 2] == ".992 [.976, 1.005]"
+    with pytest.raises(ValueError, match="columns"):
+        unanimity.tau_layout(tau.drop(columns="low"), ["nG@1"])
+
+
+def test_spread_shares():
+    r = np.array([[0, 0, 0], [2, 2, 2], [0, 1, 2], [1, 2, 2]], dtype=float)
+    s = unanimity.spread_shares(r, 2)
+    assert s.tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 3])  # the all-zero item is left out
+    with pytest.raises(ValueError, match="positive raw gain"):
+        unanimity.spread_shares(np.zeros((2, 2)), 2)
