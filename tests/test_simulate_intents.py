@@ -1,0 +1,82 @@
+"""helpers.simulate.intents.intent_collection: shape, determinism, documented properties, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.simulate import intent_collection
+from helpers.simulate.intents import IntentCollection
+
+
+@pytest.fixture(scope="module")
+def coll():
+    return intent_collection(np.random.default_rng(7))
+
+
+def test_default_collection_has_documented_shape(coll):
+    assert isinstance(coll, IntentCollection)
+    assert coll.intents["query_id"].nunique() == 100
+    per_topic = coll.intents.groupby("query_id").size()
+    assert per_topic.min() >= 2 and per_topic.max() <= 10
+    assert set(coll.intents["kind"]) == {"inf", "nav"}
+    assert np.allclose(coll.intents.groupby("query_id")["prob"].sum(), 1.0)
+    assert set(coll.dqrels["relevance"].unique()) == {0, 1, 2, 3, 4}
+    assert coll.runs["run_id"].nunique() == 15
+    assert list(coll.run_params.columns) == ["run_id", "skill", "diversity", "focus"]
+    sizes = coll.runs.groupby(["run_id", "query_id"]).size()
+    assert (sizes == 100).all() and len(sizes) == 1500
+
+
+def test_every_intent_has_a_relevant_document_and_nav_intents_few(coll):
+    rel = coll.dqrels[coll.dqrels["relevance"] > 0]
+    counts = rel.groupby("intent_id").size().reindex(coll.intents["intent_id"]).fillna(0)
+    assert (counts > 0).all()
+    nav = coll.intents.loc[coll.intents["kind"] == "nav", "intent_id"]
+    assert counts.loc[nav].max() <= 3
+    assert rel[rel["intent_id"].isin(nav)]["relevance"].min() >= 3
+
+
+def test_runs_are_valid_rankings(coll):
+    r = coll.runs
+    assert not r.duplicated(["run_id", "query_id", "doc_id"]).any()
+    assert not r.duplicated(["run_id", "query_id", "rank"]).any()
+    # scores decrease with rank inside each list
+    d = r.sort_values(["run_id", "query_id", "rank"]).groupby(["run_id", "query_id"])["score"].diff()
+    assert (d.dropna() <= 0).all()
+
+
+def test_deterministic_per_seed_and_seed_sensitive():
+    a = intent_collection(np.random.default_rng(3), n_topics=5, n_runs=3, depth=20)
+    b = intent_collection(np.random.default_rng(3), n_topics=5, n_runs=3, depth=20)
+    c = intent_collection(np.random.default_rng(4), n_topics=5, n_runs=3, depth=20)
+    pd.testing.assert_frame_equal(a.runs, b.runs)
+    pd.testing.assert_frame_equal(a.dqrels, b.dqrels)
+    assert not a.runs["doc_id"].equals(c.runs["doc_id"])
+
+
+def test_skilled_runs_beat_poor_runs(coll):
+    from helpers import diversity
+
+    res = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, ["D#-nDCG@10"])
+    mean = res.groupby("run_id")["value"].mean()
+    assert mean["R15"] > mean["R01"] + 0.1
+
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"n_topics": 0}, "n_topics must be an integer >= 1"),
+    ({"min_intents": 3, "max_intents": 2}, "max_intents"),
+    ({"dirichlet_alpha": 0}, "dirichlet_alpha"),
+    ({"p_nav": 1.5}, "p_nav must be a probability"),
+    ({"level_probs": (0.5, 0.5, 0.5, 0.5)}, "level_probs"),
+    ({"depth": 2.5}, "depth must be an integer"),
+])
+def test_bad_arguments(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        intent_collection(np.random.default_rng(0), **kw)
+
+
+def test_rng_must_be_a_generator():
+    with pytest.raises(ValueError, match="numpy.random.Generator"):
+        intent_collection(0)
