@@ -23,8 +23,8 @@ Relevance question ("overall, which SERP is more relevant?")
 Diversity question ("which SERP satisfies more of the users who might have issued the query?")
     ``U_div(s) = sum_i w_aqi (1 - exp(-saturation * sum_r disc(r) x_i(r) / 4))`` with ``x_i(r)``
     the level (0-4): the weighted share of satisfied intents, a coverage utility with strongly
-    diminishing returns (one L2 document at rank 1 already satisfies 1 - e^-1.5 = 78% of an
-    intent's users at ``saturation = 3``).
+    diminishing returns (one L2 document at rank 1 already satisfies 1 - e^-0.75 = 53% of an
+    intent's users at ``saturation = 1.5``, two such documents at ranks 1-2 71%).
 Noisy comparison
     ``y = (U(left) - U(right)) / scale + pair_effect * v_p + sigma * m_a * e_pa`` where ``scale``
     is the standard deviation over pairs of the assessor-averaged utility difference (so
@@ -178,10 +178,10 @@ def preference_judgments(
     sigma: tuple[float, float] = (1.0, 1.0),
     p_equal: float = 0.1,
     interpretation_concentration: float = 20.0,
-    saturation: float = 3.0,
+    saturation: float = 1.5,
     assessor_spread: float = 0.35,
     equal_spread: float = 0.5,
-    question_correlation: float = 0.9,
+    question_correlation: float = 0.97,
     pair_effect: float = 0.4,
     alpha_tol: float = 1e-3,
 ) -> PreferenceJudgments:
