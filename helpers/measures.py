@@ -787,6 +787,53 @@ def _str_ids(series: pd.Series, what: str) -> np.ndarray:
     return series.astype(str).to_numpy(dtype=object)
 
 
+def _factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes and unique string values of an identifier column.
+
+    Values are compared as strings (``1`` and ``"1"`` are one id). With ``sort=True`` the codes
+    follow the string order of the ids (Python's code-point order, which is trec_eval's strcmp
+    order for UTF-8). Columns that change rarely (run and topic ids of a sorted run) are
+    factorised block by block, which is several times faster than hashing every row.
+    """
+    arr = series.to_numpy(dtype=object)
+    n = len(arr)
+    codes = uniques = None
+    if blocky and n > 1024:
+        try:
+            change = np.empty(n, dtype=bool)
+            change[0] = True
+            change[1:] = arr[1:] != arr[:-1]
+        except (TypeError, ValueError):  # pd.NA cannot be compared
+            change = None
+        if change is not None:
+            starts = np.flatnonzero(change)
+            if len(starts) * 8 < n:
+                bcodes, uniques = pd.factorize(arr[starts])
+                codes = np.repeat(bcodes, np.diff(np.append(starts, n)))
+    if codes is None:
+        codes, uniques = pd.factorize(arr)
+    codes = np.asarray(codes, dtype=np.int64)
+    if (codes < 0).any():
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"{what} has a missing value at row {i}")
+    as_str = np.array([u if isinstance(u, str) else str(u) for u in uniques], dtype=object)
+    if sort or len(set(as_str)) != len(as_str):
+        remap, as_str = pd.factorize(as_str, sort=sort)
+        codes = np.asarray(remap, dtype=np.int64)[codes]
+        as_str = np.asarray(as_str, dtype=object)
+    return codes, as_str
+
+
+def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
+    """0-based position of each row within its list; rows must be grouped by ``list_id``."""
+    first = np.full(n_lists, -1, dtype=np.int64)
+    if len(list_id):
+        boundary = np.flatnonzero(np.r_[True, list_id[1:] != list_id[:-1]])
+        first[list_id[boundary]] = boundary
+    return np.arange(len(list_id), dtype=np.int64) - first[list_id]
+
+
 def _natural_order(ids: np.ndarray) -> np.ndarray:
     """Sort topic ids numerically if they all look like integers, else as strings."""
     ids = np.asarray(ids, dtype=object)
@@ -974,16 +1021,13 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     if "rank" not in run.columns and "score" not in run.columns:
         raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
     if "run_id" in run.columns:
-        r_codes, run_ids = pd.factorize(pd.Series(_str_ids(run["run_id"], "run 'run_id'")))
-        run_ids = np.asarray(run_ids, dtype=object)
+        r_codes, run_ids = _factorize_ids(run["run_id"], "run 'run_id'")
     else:
         r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
     n_runs = len(run_ids)
-    r_topic = _str_ids(run["query_id"], "run 'query_id'")
-    r_tcode = topic_index.get_indexer(r_topic)
-    if run["doc_id"].isna().any():
-        _str_ids(run["doc_id"], "run 'doc_id'")
-    r_doc = run["doc_id"].astype(str)
+    rq_codes, rq_uniques = _factorize_ids(run["query_id"], "run 'query_id'")
+    r_tcode = topic_index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
+    del rq_codes
     rank = score = None
     if "rank" in run.columns and order_by == "rank":
         rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
@@ -999,62 +1043,62 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         raise ValueError("order_by='score' needs a 'score' column in the run")
 
     keep = r_tcode >= 0  # topics not in the qrels are ignored
+    all_kept = bool(keep.all())
+    list_id = np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode
+    del r_codes, r_tcode
+    if not all_kept:
+        list_id = list_id[keep]
     present = np.zeros(n_runs * n_topics, dtype=bool)
-    list_id = (np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode)[keep]
-    present[np.unique(list_id)] = True
-    d_codes, d_uniques = pd.factorize(r_doc[keep] if not keep.all() else r_doc, sort=True)
-    d_codes = np.asarray(d_codes, dtype=np.int64)
-    rank_k = rank[keep] if rank is not None else None
-    score_k = score[keep] if score is not None else None
-    keys = [list_id] + ([rank_k] if rank_k is not None else []) \
-        + ([-score_k] if score_k is not None else []) + [-d_codes]
+    present[list_id] = True
+    d_codes, d_uniques = _factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
+                                        "run 'doc_id'", sort=True, blocky=False)
+    keys = [list_id]
+    if rank is not None:
+        keys.append(rank if all_kept else rank[keep])
+    if score is not None:
+        keys.append(-(score if all_kept else score[keep]))
+    keys.append(-d_codes)
     order = _order_rows(keys)
+    del keys, rank, score
     if order is not None:
         list_id, d_codes = list_id[order], d_codes[order]
-        keep_rows = np.flatnonzero(keep)[order]
-    else:
-        keep_rows = np.flatnonzero(keep)
+    del order
 
-    # duplicates
+    # duplicates: a (list, document) pair twice
     n_docs = max(len(d_uniques), 1)
     pair = list_id * n_docs + d_codes
     sp = np.sort(pair)
-    if len(sp) > 1 and (sp[1:] == sp[:-1]).any():
+    dup = sp[1:] == sp[:-1]
+    if dup.any():
         if duplicates == "error":
-            dup_key = sp[1:][sp[1:] == sp[:-1]][0]
-            lid, dc = divmod(int(dup_key), n_docs)
+            lid, dc = divmod(int(sp[1:][dup][0]), n_docs)
             rid, tid = divmod(lid, n_topics)
             raise ValueError(f"run {run_ids[rid]!r} retrieves document {d_uniques[dc]!r} more than "
                              f"once for topic {topics[tid]!r} (pass duplicates='keep_first' to keep "
                              "the highest-ranked copy)")
         first = ~pd.Series(pair).duplicated(keep="first").to_numpy()
-        list_id, d_codes, pair, keep_rows = list_id[first], d_codes[first], pair[first], keep_rows[first]
+        list_id, d_codes = list_id[first], d_codes[first]
+    del sp, dup, pair
 
-    # gains of the retrieved documents
+    # gains of the retrieved documents (unjudged: -1 -> gain 0)
     qd = pd.Index(d_uniques).get_indexer(q_doc)
     qok = qd >= 0
     q_pair = q_tcode[qok].astype(np.int64) * n_docs + qd[qok]
-    hit = pd.Index(q_pair).get_indexer(d_codes + (list_id % n_topics) * n_docs) if len(q_pair) \
-        else np.full(len(d_codes), -1)
+    hit = (pd.Index(q_pair).get_indexer(list_id % n_topics * n_docs + d_codes) if len(q_pair)
+           else np.full(len(list_id), -1))
+    del d_codes
     judged = hit >= 0
-    gain = np.where(judged, q_gain[qok][np.where(judged, hit, 0)] if len(q_pair) else 0.0, 0.0)
+    gain = np.append(q_gain[qok], 0.0)[hit]  # hit == -1 picks the appended 0
+    del hit
 
-    # positions within each list
-    def positions(lid: np.ndarray) -> np.ndarray:
-        if len(lid) == 0:
-            return np.zeros(0, dtype=np.int64)
-        idx = np.arange(len(lid))
-        start = np.r_[0, np.flatnonzero(lid[1:] != lid[:-1]) + 1]
-        lengths = np.diff(np.r_[start, len(lid)])
-        return idx - np.repeat(start, lengths)
-
-    pos = positions(list_id)
+    pos = _positions(list_id, n_runs * n_topics)
     if depth is not None:
         sel = pos < depth
         list_id, gain, judged, pos = list_id[sel], gain[sel], judged[sel], pos[sel]
     if condensed:
         list_id, gain = list_id[judged], gain[judged]
-        pos = positions(list_id)
+        pos = _positions(list_id, n_runs * n_topics)
+    del judged
     if all(s.cutoff is not None for s in specs):
         sel = pos < max(s.cutoff for s in specs)
         list_id, gain, pos = list_id[sel], gain[sel], pos[sel]
@@ -1062,9 +1106,11 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     n_lists = n_runs * n_topics
     matrix = np.full((n_lists, width), np.nan)
     matrix[list_id, pos] = gain
+    del list_id, gain, pos
 
     list_topic = np.tile(np.arange(n_topics), n_runs)
     scores = evaluate_arrays(matrix, ideal_topic[list_topic], specs, gmax=gmax_topic[list_topic])
+    del matrix
 
     # ---- conventions and tidy output --------------------------------------------------------
     no_rel = R_topic[list_topic] == 0

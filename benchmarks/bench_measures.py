@@ -1,0 +1,232 @@
+"""Benchmark of helpers.measures against pytrec_eval, ir_measures and pyNTCIREVAL.
+
+Run from the repository root (``make bench``)::
+
+    python benchmarks/bench_measures.py [--topics 100] [--runs 50] [--depth 1000] [--seed 0]
+
+A seeded synthetic collection (default 100 topics x 50 runs x 1000 retrieved documents, 300
+judged documents per topic on L0-L3) is evaluated by
+
+* this engine, from tidy DataFrames (ordering, gain lookup and all included): nDCG@10 alone,
+  Q alone, and the full measure list at cutoffs 10 and 1000;
+* pytrec_eval, ``ndcg_cut.10`` from its native dict-of-dicts input (building the dicts is
+  timed separately and *not* charged to it);
+* ir_measures, ``nDCG@10`` from DataFrames, one run at a time;
+* pyNTCIREVAL, Q and nERR@10, on a subset of lists, extrapolated linearly to the full size
+  (its Q costs O(depth^2) per list).
+
+Prints a markdown table of wall times, ratios and peak memory (tracemalloc, measured in a
+separate call so that tracing does not slow the timed one). Takes about a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from helpers import measures as M  # noqa: E402
+
+FULL_BASE = ["AP", "Q", "P+", "RR", "RBP", "ERR", "EBR", "nG@1"]
+FULL_CUT = ["AP", "Q", "MSnDCG", "nDCG", "nCG", "ERR", "nERR", "RBP", "EBR", "iRBU", "Hit", "P"]
+
+
+def full_measure_list(cutoffs=(10, 1000)) -> list[str]:
+    return FULL_BASE + [f"{m}@{c}" for c in cutoffs for m in FULL_CUT]
+
+
+def make_collection(n_topics: int, n_runs: int, depth: int, seed: int):
+    rng = np.random.default_rng(seed)
+    pool = 20 * depth
+    judged = np.stack([rng.choice(pool, size=300, replace=False) for _ in range(n_topics)])
+    levels = rng.choice(4, size=judged.shape, p=[0.55, 0.25, 0.15, 0.05])
+    qrels = pd.DataFrame({
+        "query_id": np.repeat([f"{t + 1}" for t in range(n_topics)], judged.shape[1]),
+        "doc_id": [f"doc{d:06d}" for d in judged.ravel()],
+        "relevance": levels.ravel(),
+    })
+    docs = np.empty((n_runs, n_topics, depth), dtype=np.int64)
+    for r in range(n_runs):
+        for t in range(n_topics):
+            # each run retrieves some judged documents and many unjudged ones
+            k = int(rng.integers(20, 200))
+            mix = np.concatenate([rng.choice(judged[t], size=k, replace=False),
+                                  rng.choice(pool, size=depth * 2)])
+            docs[r, t] = pd.unique(mix)[:depth]
+    scores = -np.sort(-rng.random(docs.shape), axis=2)  # TREC runs list scores in decreasing order
+    run = pd.DataFrame({
+        "run_id": np.repeat([f"run{r:02d}" for r in range(n_runs)], n_topics * depth),
+        "query_id": np.tile(np.repeat([f"{t + 1}" for t in range(n_topics)], depth), n_runs),
+        "doc_id": [f"doc{d:06d}" for d in docs.ravel()],
+        "rank": np.tile(np.arange(1, depth + 1), n_runs * n_topics),
+        "score": scores.ravel(),
+    })
+    run = run.astype({"run_id": "str", "query_id": "str", "doc_id": "str"})
+    qrels = qrels.astype({"query_id": "str", "doc_id": "str"})
+    return qrels, run
+
+
+def timed(fn, repeat: int = 1):
+    best = np.inf
+    out = None
+    for _ in range(repeat):
+        gc.collect()
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def peak_mib(fn) -> float:
+    gc.collect()
+    tracemalloc.start()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2 ** 20
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--topics", type=int, default=100)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--depth", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ntcir-lists", type=int, default=6,
+                    help="lists scored by pyNTCIREVAL before extrapolating (default 6)")
+    args = ap.parse_args(argv)
+
+    t0 = time.perf_counter()
+    qrels, run = make_collection(args.topics, args.runs, args.depth, args.seed)
+    n_lists = args.topics * args.runs
+    print(f"collection: {args.topics} topics x {args.runs} runs x {args.depth} docs "
+          f"({len(run):,} run rows, {len(qrels):,} judgments), built in "
+          f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    full = full_measure_list()
+
+    rows = []  # (what, tool, seconds, peak MiB or None)
+
+    # --- this engine ------------------------------------------------------------------------
+    t_ndcg, _ = timed(lambda: M.evaluate(qrels, run, ["MSnDCG@10"]), repeat=3)
+    t_q, _ = timed(lambda: M.evaluate(qrels, run, ["Q"]), repeat=3)
+    t_full, res = timed(lambda: M.evaluate(qrels, run, full), repeat=3)
+    t_arrays = None
+    mem_full = peak_mib(lambda: M.evaluate(qrels, run, full))
+    mem_ndcg = peak_mib(lambda: M.evaluate(qrels, run, ["MSnDCG@10"]))
+
+    # --- pytrec_eval --------------------------------------------------------------------------
+    import pytrec_eval
+
+    t_build = time.perf_counter()
+    qd: dict = {}
+    for q, d, rel in qrels.itertuples(index=False):
+        qd.setdefault(q, {})[d] = int(rel)
+    rdicts = []
+    for _, g in run.groupby("run_id", sort=False):
+        rd: dict = {}
+        for q, d, s in zip(g["query_id"], g["doc_id"], g["score"]):
+            rd.setdefault(q, {})[d] = float(s)
+        rdicts.append(rd)
+    t_build = time.perf_counter() - t_build
+
+    def trec():
+        ev = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10"})
+        return [ev.evaluate(rd) for rd in rdicts]
+
+    t_trec, trec_out = timed(trec, repeat=3)
+    mem_trec = peak_mib(trec)
+    # agreement check on the benchmark data itself
+    ours = M.to_matrix(M.evaluate(qrels, run, ["MSnDCG@10"], order_by="score"), "MSnDCG@10")
+    diff = max(abs(ours.loc[q, rid] - v["ndcg_cut_10"])
+               for rid, out in zip(ours.columns, trec_out) for q, v in out.items())
+
+    # --- ir_measures ------------------------------------------------------------------------
+    import ir_measures
+
+    def irm():
+        out = []
+        for _, g in run.groupby("run_id", sort=False):
+            out.extend(ir_measures.iter_calc([ir_measures.nDCG @ 10], qrels,
+                                             g[["query_id", "doc_id", "score"]]))
+        return out
+
+    t_irm, _ = timed(irm, repeat=1)
+
+    # --- pyNTCIREVAL (subset, extrapolated) --------------------------------------------------
+    from pyNTCIREVAL import Labeler
+    from pyNTCIREVAL.metrics import QMeasure, nERR
+
+    grades = [1, 2, 3]
+    rel_by_topic = {q: dict(zip(g["doc_id"], g["relevance"].astype(int)))
+                    for q, g in qrels.groupby("query_id")}
+    sub = run[run["run_id"] == run["run_id"].iloc[0]]
+    lists = [(q, list(g["doc_id"])) for q, g in sub.groupby("query_id", sort=False)]
+    lists = lists[: args.ntcir_lists]
+
+    def ntcir(metric_factory):
+        out = []
+        for q, docs in lists:
+            lab = Labeler(rel_by_topic[q])
+            x = lab.compute_per_level_doc_num(len(grades) + 1)
+            out.append(metric_factory(x).compute(lab.label(docs)))
+        return out
+
+    t_ntq, ntq = timed(lambda: ntcir(lambda x: QMeasure(x, grades, 1.0)))
+    t_ntn, _ = timed(lambda: ntcir(lambda x: nERR(x, grades, 10)))
+    scale = n_lists / len(lists)
+    t_ntq_full, t_ntn_full = t_ntq * scale, t_ntn * scale
+    t_nerr, _ = timed(lambda: M.evaluate(qrels, run, ["nERR@10"]), repeat=3)
+    q_mat = M.to_matrix(M.evaluate(qrels, sub, ["Q"], gains="1:2:3"), "Q")
+    q_diff = max(abs(q_mat.loc[q, sub["run_id"].iloc[0]] - v) for (q, _), v in zip(lists, ntq))
+
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    # --- report -------------------------------------------------------------------------------
+    def r(x):
+        return f"{x:.2f}"
+
+    print()
+    print(f"Benchmark: {args.topics} topics x {args.runs} runs x {args.depth} documents "
+          f"(seed {args.seed}; {len(full)} measures in the full list).")
+    print()
+    print("| task | this engine (s) | peer | peer (s) | ratio engine/peer |")
+    print("|---|---:|---|---:|---:|")
+    print(f"| nDCG@10 (MSnDCG@10) | {t_ndcg:.2f} | pytrec_eval ndcg_cut.10 | {t_trec:.2f} "
+          f"| {t_ndcg / t_trec:.2f} |")
+    print(f"| full list ({len(full)} measures, cutoffs 10 and 1000) | {t_full:.2f} "
+          f"| pytrec_eval ndcg_cut.10 alone | {t_trec:.2f} | {t_full / t_trec:.2f} |")
+    print(f"| nDCG@10 | {t_ndcg:.2f} | ir_measures nDCG@10 | {t_irm:.2f} | {t_ndcg / t_irm:.3f} |")
+    print(f"| Q | {t_q:.2f} | pyNTCIREVAL Q (extrapolated from {len(lists)} lists) "
+          f"| {t_ntq_full:.0f} | 1/{t_ntq_full / t_q:.0f} |")
+    print(f"| nERR@10 | {t_nerr:.2f} | pyNTCIREVAL nERR@10 (extrapolated) | {t_ntn_full:.1f} "
+          f"| 1/{t_ntn_full / t_nerr:.0f} |")
+    print()
+    print("| memory | peak (MiB) |")
+    print("|---|---:|")
+    print(f"| this engine, full list (tracemalloc) | {mem_full:.0f} |")
+    print(f"| this engine, nDCG@10 (tracemalloc) | {mem_ndcg:.0f} |")
+    print(f"| pytrec_eval ndcg_cut.10 (tracemalloc; C++ heap not traced) | {mem_trec:.0f} |")
+    print(f"| whole benchmark process (max RSS) | {maxrss:.0f} |")
+    print()
+    print(f"pytrec_eval input dicts took {t_build:.1f} s to build (not charged to pytrec_eval).")
+    print(f"Agreement on this data: max |MSnDCG@10 - ndcg_cut_10| = {diff:.1e}; "
+          f"max |Q - pyNTCIREVAL Q| = {q_diff:.1e}.")
+    ok_full = t_full <= t_trec
+    ok_q = t_ntq_full / t_q >= 100
+    print(f"Targets: full list <= pytrec_eval nDCG@10: {'met' if ok_full else 'NOT met'}; "
+          f"Q >= 100x faster than pyNTCIREVAL: {'met' if ok_q else 'NOT met'}.")
+    print(f"Total benchmark time {time.perf_counter() - t0:.0f} s.", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
