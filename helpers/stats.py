@@ -65,9 +65,10 @@ __all__ = [
 #: staying far below any difference between means that is not a float artefact.
 DEFAULT_RTOL = 1e-10
 
-#: Memory budget for one chunk of Monte Carlo trials (bytes).  Chunks of a few MiB keep the
-#: permuted block in cache between the shuffle and the reduction.
-DEFAULT_CHUNK_BYTES = 4 * 2**20
+#: Memory budget for one chunk of Monte Carlo trials (bytes).  Small chunks keep the keys and
+#: the permuted block in the CPU's L2 cache between the sort, the gather and the reduction;
+#: on the benchmark machine 512 KiB ran the "sort" engine twice as fast as 1-4 MiB chunks.
+DEFAULT_CHUNK_BYTES = 512 * 2**10
 
 _P_VALUE_KINDS = ("phipson_smyth", "discpower")
 
@@ -244,6 +245,32 @@ def _iter_chunks(total: int, size: int, progress: bool, desc: str):
         yield s, min(size, total - s)
 
 
+def _permuted_block(x: np.ndarray, rng: np.random.Generator, engine: str, out: np.ndarray) -> np.ndarray:
+    """Fill ``out`` (shape (k, n, m)) with k copies of x, each row independently permuted.
+
+    ``engine="sort"``: one random 64-bit key per cell with the column index in its low
+    ceil(log2 m) bits; sorting each row of keys gives a uniform random permutation (up to
+    ties among the random high bits, broken by column order).  ``engine="permuted"``: numpy's
+    Fisher-Yates ``Generator.permuted`` along the last axis.  Both consume the generator in
+    C order (trial by trial), so splitting trials into chunks does not change the draws.
+    """
+    k, (n, m) = out.shape[0], x.shape
+    if engine == "permuted":
+        out[...] = x
+        return rng.permuted(out, axis=2, out=out)
+    bits = max(1, (m - 1).bit_length())
+    low = np.uint64((1 << bits) - 1)
+    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(k, n, m), dtype=np.uint64, endpoint=True)
+    keys &= ~low
+    keys |= np.arange(m, dtype=np.uint64)
+    keys.sort(axis=2)
+    keys &= low
+    idx = keys.view(np.int64)
+    idx += (np.arange(n, dtype=np.int64) * m)[:, None]
+    np.take(x.ravel(), idx, out=out)
+    return out
+
+
 def randomised_tukey_hsd(
     scores: Any,
     B: int = 5000,
@@ -252,6 +279,7 @@ def randomised_tukey_hsd(
     *,
     method: str = "monte_carlo",
     p_value: str = "phipson_smyth",
+    engine: str = "sort",
     rtol: float = DEFAULT_RTOL,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     max_exact: int = 2_000_000,
@@ -290,13 +318,23 @@ def randomised_tukey_hsd(
         exact-level test whose p-value is never 0 (Phipson & Smyth 2010).  ``"discpower"``:
         ``count / B`` as in Discpower/Carterette (can be 0).  Exact mode always gives
         ``count / N`` over the N enumerated arrangements (observed one included).
+    engine : {"sort", "permuted"}
+        How the Monte Carlo permutations are drawn (both are vectorised over a chunk of trials x
+        topics x systems).  ``"sort"`` (default, about 1.5-2x faster): one random 64-bit key per
+        cell whose low ceil(log2 m) bits are replaced by the column index; sorting each row
+        (numpy's SIMD sort) yields a uniform random permutation, up to ties among the random
+        high bits (probability below m^2 / 2^(65 - ceil(log2 m)) per row, about 5e-15 for m = 51;
+        a tie is broken by column order).  ``"permuted"``: numpy's Fisher-Yates
+        ``rng.permuted(..., axis=2)``, exactly uniform.  The engines consume the generator
+        differently, so the same seed gives different (equally valid) p-values.
     rtol : float, default 1e-10
         Tolerance for ties: a trial counts when ``T >= |d| - rtol * max|score|``.  Discrete
         scores give ranges that equal |d| in exact arithmetic but differ from it in the last
         float bits; without the tolerance those ties would be dropped at random.
-    chunk_bytes : int, default 4 MiB
-        Memory budget of one chunk of trials (``chunk * n_topics * n_systems * 8`` bytes); at
-        least one trial per chunk.
+    chunk_bytes : int, default 512 KiB
+        Memory budget of one chunk of trials (``chunk * n_topics * n_systems * 8`` bytes; the
+        ``"sort"`` engine holds a second array of that size for the keys); at least one trial
+        per chunk.
     max_exact : int, default 2,000,000
         Refuse ``method="exact"`` when (m!)^(n-1) exceeds this.
 
@@ -312,15 +350,19 @@ def randomised_tukey_hsd(
 
     Notes
     -----
-    Implementation: each chunk tiles the matrix to (chunk, n, m), shuffles the last axis with
-    ``rng.permuted`` (Fisher-Yates in C, one independent permutation per topic and trial), sums
-    over topics and takes max - min; sums rather than means are compared (the 1/n factor
-    cancels).  The cost is dominated by generating the permutations themselves
-    (``benchmarks/bench_stats.py``).
+    Implementation: each chunk draws one independent permutation per (trial, topic) for all
+    its trials at once (see ``engine``), gathers the permuted scores into a (chunk, n, m) block,
+    sums over topics and takes max - min; sums rather than means are compared (the 1/n factor
+    cancels).  All pairs are counted at once by sorting the thresholds |d| and using
+    ``searchsorted`` on each chunk's ranges.  The generator is consumed trial by trial, so the
+    result does not depend on ``chunk_bytes``.  The cost is dominated by generating the
+    permutations themselves (``benchmarks/bench_stats.py``).
     """
     x, systems, _ = _score_matrix(scores)
     if method not in ("monte_carlo", "exact"):
         raise ValueError(f"method must be 'monte_carlo' or 'exact', got {method!r}")
+    if engine not in ("sort", "permuted"):
+        raise ValueError(f"engine must be 'sort' or 'permuted', got {engine!r}")
     _check_p_kind(p_value)
     rtol = _check_rtol(rtol)
     n, m = x.shape
@@ -351,9 +393,7 @@ def randomised_tukey_hsd(
         chunk = max(1, min(B, int(chunk_bytes) // (n * m * 8)))
         buf = np.empty((chunk, n, m), dtype=np.float64)
         for _, size in _iter_chunks(B, chunk, progress, "randomised Tukey HSD"):
-            blk = buf[:size]
-            blk[...] = x
-            rng.permuted(blk, axis=2, out=blk)
+            blk = _permuted_block(x, rng, engine, buf[:size])
             s = blk.sum(axis=1)
             accumulate(s.max(axis=1) - s.min(axis=1))
         total = B
@@ -408,7 +448,7 @@ def randomised_tukey_hsd(
     out.attrs.update(
         {
             "B": int(total),
-            "method": method,
+            "method": method if method == "exact" else f"monte_carlo ({engine})",
             "p_value_definition": p_def,
             "residual_variance": ve,
             "n_topics": n,

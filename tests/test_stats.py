@@ -143,12 +143,15 @@ def test_tolerance_is_needed_for_discrete_float_ties():
     assert mismatches > 0
 
 
+@pytest.mark.parametrize("engine", ["sort", "permuted"])
 @pytest.mark.parametrize("kind", ["phipson_smyth", "discpower"])
-def test_monte_carlo_agrees_with_exact_within_binomial_error(kind):
+def test_monte_carlo_agrees_with_exact_within_binomial_error(kind, engine):
     mat = INT_MATRICES[1] / 10.0
     exact = _p_by_pair(st.randomised_tukey_hsd(mat, method="exact"))
     B = 20000
-    mc = _p_by_pair(st.randomised_tukey_hsd(mat, B=B, rng=np.random.default_rng(2017), p_value=kind))
+    mc = _p_by_pair(
+        st.randomised_tukey_hsd(mat, B=B, rng=np.random.default_rng(2017), p_value=kind, engine=engine)
+    )
     for pair, p in exact.items():
         se = math.sqrt(p * (1 - p) / B)
         assert abs(mc[pair] - p) <= 4.5 * se + 2.0 / B, (pair, mc[pair], p)
@@ -164,6 +167,31 @@ def test_monte_carlo_large_matrix_against_exact_two_system_case():
     assert abs(p_mc - p_exact) <= 4.5 * math.sqrt(p_exact * (1 - p_exact) / B) + 2.0 / B
     p_ex = st.randomised_tukey_hsd(ints / 4.0, method="exact").p_value.iloc[0]
     assert p_ex == pytest.approx(p_exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["sort", "permuted"])
+@pytest.mark.parametrize("m", [3, 4])
+def test_engines_draw_uniform_permutations(engine, m):
+    # rows 0..m-1 in every topic: the permuted row *is* the permutation; all m! equally likely
+    n, k = 50, 200
+    x = np.tile(np.arange(m, dtype=float), (n, 1))
+    out = st._permuted_block(x, np.random.default_rng(1), engine, np.empty((k, n, m)))
+    rows = out.reshape(-1, m).astype(int)
+    assert (np.sort(rows, axis=1) == np.arange(m)).all()  # each row is a permutation
+    codes = rows @ (m ** np.arange(m))
+    perm_codes = [sum(p[i] * m**i for i in range(m)) for p in permutations(range(m))]
+    counts = np.array([np.count_nonzero(codes == c) for c in perm_codes])
+    assert counts.sum() == n * k
+    assert sps.chisquare(counts).pvalue > 1e-4
+    # topics are permuted independently: joint law of two topics' first entries is uniform
+    pair = out[:, 0, 0].astype(int) * m + out[:, 1, 0].astype(int)
+    assert sps.chisquare(np.bincount(pair, minlength=m * m)).pvalue > 1e-4
+
+
+def test_sort_engine_gathers_from_the_right_topic():
+    x = np.arange(12.0).reshape(4, 3) * 10.0
+    out = st._permuted_block(x, np.random.default_rng(0), "sort", np.empty((5, 4, 3)))
+    np.testing.assert_array_equal(np.sort(out, axis=2), np.broadcast_to(x, (5, 4, 3)))
 
 
 def test_p_value_definitions_are_consistent():
@@ -248,9 +276,10 @@ def test_constant_topic_does_not_change_p_values():
     np.testing.assert_allclose(a.p_value, b.p_value, rtol=1e-12)
 
 
-def test_reproducible_and_independent_of_chunk_size():
+@pytest.mark.parametrize("engine", ["sort", "permuted"])
+def test_reproducible_and_independent_of_chunk_size(engine):
     mat = np.random.default_rng(3).random((17, 6))
-    kw = dict(B=777)
+    kw = dict(B=777, engine=engine)
     a = st.randomised_tukey_hsd(mat, rng=np.random.default_rng(42), **kw)
     b = st.randomised_tukey_hsd(mat, rng=np.random.default_rng(42), **kw)
     pd.testing.assert_frame_equal(a, b)
@@ -311,6 +340,7 @@ def test_tukey_bad_scores(bad, match):
         (dict(rng=None), "explicit rng"),
         (dict(rng=np.random.RandomState(0)), "numpy.random.Generator"),
         (dict(method="perm"), "method must be"),
+        (dict(engine="argsort"), "engine must be"),
         (dict(p_value="naive"), "p_value must be"),
         (dict(rtol=-1.0), "rtol"),
         (dict(chunk_bytes=0), "chunk_bytes"),
