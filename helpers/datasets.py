@@ -330,7 +330,7 @@ class ChecksumError(FetchError):
     """A downloaded file's sha256 differs from the pinned one (nothing was kept)."""
 
 
-_VERIFIED: dict[Path, tuple[int, int]] = {}
+_VERIFIED: dict[Path, tuple[int, int, str]] = {}
 
 
 def _sha256_file(path: Path) -> str:
@@ -347,7 +347,7 @@ def _is_verified(path: Path, rf: RemoteFile) -> bool:
         st = path.stat()
     except FileNotFoundError:
         return False
-    stamp = (st.st_size, st.st_mtime_ns)
+    stamp = (st.st_size, st.st_mtime_ns, rf.sha256)
     if _VERIFIED.get(path) == stamp:
         return True
     if st.st_size == rf.size and _sha256_file(path) == rf.sha256:
@@ -417,6 +417,9 @@ def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, con
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
     try:
         digest = hashlib.sha256()
+        received = 0
+        headers = getattr(src, "headers", None)
+        announced = headers.get("Content-Length") if headers is not None else None
         with src, os.fdopen(fd, "wb") as out:
             while True:
                 try:
@@ -428,6 +431,10 @@ def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, con
                     break
                 digest.update(block)
                 out.write(block)
+                received += len(block)
+            if announced is not None and announced.isdigit() and int(announced) != received:
+                raise FetchError(f"{ds.id}: download of {rf.path} from {where} was interrupted: "
+                                 f"received {received} of {announced} bytes")
             out.flush()
             os.fsync(out.fileno())
         got = digest.hexdigest()
@@ -440,7 +447,7 @@ def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, con
             os.unlink(tmp)
         raise
     st = dest.stat()
-    _VERIFIED[dest] = (st.st_size, st.st_mtime_ns)
+    _VERIFIED[dest] = (st.st_size, st.st_mtime_ns, rf.sha256)
 
 
 def _dataset(dataset_id: str) -> Dataset:
