@@ -217,8 +217,9 @@ def residual_variance(scores: Any) -> float:
     Returns
     -------
     float
-        V_E (0.0 when the matrix is exactly additive, e.g. every system equals a topic effect
-        plus a constant).
+        V_E (0.0 when the matrix is additive, i.e. every score is a topic effect plus a system
+        effect; values below the float rounding floor ``(16 * eps * max|x|)^2`` are reported
+        as 0.0 rather than as rounding noise, so that ES_HSD becomes inf instead of ~1e15).
     """
     x, _, _ = _score_matrix(scores)
     return _residual_variance(x)
@@ -227,7 +228,10 @@ def residual_variance(scores: Any) -> float:
 def _residual_variance(x: np.ndarray) -> float:
     n, m = x.shape
     r = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
-    return float(np.sum(r * r) / ((n - 1) * (m - 1)))
+    ve = float(np.sum(r * r) / ((n - 1) * (m - 1)))
+    # residuals of an exactly additive matrix are pure rounding noise (~eps * max|x|)
+    floor = (16 * np.finfo(np.float64).eps * float(np.max(np.abs(x)))) ** 2
+    return 0.0 if ve <= floor else ve
 
 
 # --------------------------------------------------------------------------------------------
@@ -365,6 +369,9 @@ def randomised_tukey_hsd(
         raise ValueError(f"engine must be 'sort' or 'permuted', got {engine!r}")
     _check_p_kind(p_value)
     rtol = _check_rtol(rtol)
+    B = _check_B(B)
+    if isinstance(chunk_bytes, (bool, np.bool_)) or not isinstance(chunk_bytes, (int, np.integer)) or chunk_bytes < 1:
+        raise ValueError(f"chunk_bytes must be a positive integer, got {chunk_bytes!r}")
     n, m = x.shape
     sums = x.sum(axis=0)
     scale = float(np.max(np.abs(x)))
@@ -386,10 +393,7 @@ def randomised_tukey_hsd(
         counts_sorted[:] += np.cumsum(hist[::-1])[::-1][1:]
 
     if method == "monte_carlo":
-        B = _check_B(B)
         rng = _check_rng(rng, "randomised_tukey_hsd(method='monte_carlo')")
-        if not isinstance(chunk_bytes, (int, np.integer)) or chunk_bytes < 1:
-            raise ValueError(f"chunk_bytes must be a positive integer, got {chunk_bytes!r}")
         chunk = max(1, min(B, int(chunk_bytes) // (n * m * 8)))
         buf = np.empty((chunk, n, m), dtype=np.float64)
         for _, size in _iter_chunks(B, chunk, progress, "randomised Tukey HSD"):
@@ -554,6 +558,7 @@ def paired_randomisation_test(
         raise ValueError(f"method must be 'auto', 'exact' or 'monte_carlo', got {method!r}")
     _check_p_kind(p_value)
     rtol = _check_rtol(rtol)
+    B = _check_B(B)
     n = d.size
     obs = abs(d.sum())
     thr = obs - rtol * float(np.max(np.abs(d))) * n
@@ -570,7 +575,6 @@ def paired_randomisation_test(
             signs = 1.0 - 2.0 * ((k[:, None] >> bits) & 1)
             count += int(np.count_nonzero(np.abs(signs @ d) >= thr))
         return PairedTestResult(float(d.mean()), count / total, n, "exact sign-flip", total)
-    B = _check_B(B)
     rng = _check_rng(rng, "paired_randomisation_test(Monte Carlo)")
     chunk = max(1, min(B, int(chunk_bytes) // (n * 8)))
     count = 0

@@ -353,6 +353,13 @@ def test_tukey_bad_arguments(kwargs, match):
         st.randomised_tukey_hsd(np.random.default_rng(0).random((4, 3)), **args)
 
 
+def test_exact_validates_B_too():
+    with pytest.raises(ValueError, match="B must be >= 1"):
+        st.randomised_tukey_hsd(INT_MATRICES[0], method="exact", B=0)
+    with pytest.raises(ValueError, match="B must be >= 1"):
+        st.paired_randomisation_test([0.1, 0.2, 0.3], [0.3, 0.1, 0.2], method="exact", B=0)
+
+
 def test_exact_refuses_large_enumeration():
     with pytest.raises(ValueError, match="max_exact"):
         st.randomised_tukey_hsd(np.random.default_rng(0).random((12, 4)), method="exact")
@@ -392,8 +399,12 @@ def test_residual_variance_matches_statsmodels(seed, shape):
 
 
 def test_residual_variance_zero_for_additive_matrix():
-    mat = np.add.outer([0.1, 0.5, 0.2], [0.0, 0.3, 0.6, 0.1])
-    assert st.residual_variance(mat) == pytest.approx(0.0, abs=1e-15)
+    mat = np.add.outer([1, 5, 2], [0, 3, 6, 3]) / 4.0  # exact in binary floating point
+    assert st.residual_variance(mat) == 0.0
+    res = st.randomised_tukey_hsd(mat, method="exact")
+    pair_equal = (res.system_a == 1) & (res.system_b == 3)  # columns 1 and 3 are identical
+    assert np.isnan(res.loc[pair_equal, "es_hsd"]).all()
+    assert np.isinf(res.loc[~pair_equal, "es_hsd"]).all()
 
 
 def test_residual_variance_bad_input():
