@@ -885,21 +885,41 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax) -> tuple[np.ndarray, np.ndarr
     return g, np.asarray(max(mapping.values()), dtype=float)
 
 
-def _order_rows(keys: list[np.ndarray]) -> np.ndarray | None:
-    """Permutation sorting rows by ``keys`` (most significant first, ascending), or None if
-    the rows are already in that order (the usual case for TREC runs: checked in O(n))."""
-    n = len(keys[0])
+def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Ranks 0..k-1 of the values of ``key`` (equal values share a rank) and k."""
+    uniq, inv = np.unique(key, return_inverse=True)
+    return inv.astype(np.int64), len(uniq)
+
+
+def _order_rows(list_id: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
+    """Permutation grouping rows by ``list_id`` and sorting each list by ``keys`` (most
+    significant first, ascending), or None if the rows already are (the usual case for TREC
+    runs, checked in O(n): lists contiguous, in any order, and sorted within)."""
+    n = len(list_id)
     if n < 2:
         return None
-    undecided = np.ones(n - 1, dtype=bool)
-    wrong = np.zeros(n - 1, dtype=bool)
+    same = list_id[1:] == list_id[:-1]
+    n_lists = np.count_nonzero(np.bincount(list_id))
+    if n - int(same.sum()) == n_lists:  # each list is one contiguous block
+        undecided = same.copy()
+        wrong = np.zeros(n - 1, dtype=bool)
+        for k in keys:
+            a, b = k[:-1], k[1:]
+            wrong |= undecided & (a > b)
+            undecided &= a == b
+        if not wrong.any():
+            return None
+    # one int64 composite key when the dense ranks fit in 63 bits, else lexsort
+    parts = [(list_id.astype(np.int64), int(list_id.max()) + 1)]
     for k in keys:
-        a, b = k[:-1], k[1:]
-        wrong |= undecided & (a > b)
-        undecided &= a == b
-    if not wrong.any():
-        return None
-    return np.lexsort(tuple(reversed(keys)))
+        parts.append(_dense_codes(k) if k.dtype.kind == "f" else
+                     (k - k.min(), int(k.max() - k.min()) + 1))
+    if sum(math.log2(max(size, 2)) for _, size in parts) < 62:
+        composite = np.zeros(n, dtype=np.int64)
+        for codes, size in parts:
+            composite = composite * size + codes
+        return np.argsort(composite, kind="stable")
+    return np.lexsort(tuple(reversed([list_id] + keys)))
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
@@ -1052,13 +1072,13 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     present[list_id] = True
     d_codes, d_uniques = _factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
                                         "run 'doc_id'", sort=True, blocky=False)
-    keys = [list_id]
+    keys = []
     if rank is not None:
         keys.append(rank if all_kept else rank[keep])
     if score is not None:
         keys.append(-(score if all_kept else score[keep]))
     keys.append(-d_codes)
-    order = _order_rows(keys)
+    order = _order_rows(list_id, keys)
     del keys, rank, score
     if order is not None:
         list_id, d_codes = list_id[order], d_codes[order]
