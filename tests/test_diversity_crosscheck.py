@@ -291,7 +291,9 @@ def _pyndeval(dqrels, runs, measures, alpha=0.5, beta=0.5):
     rows = []
     for run_id, rr in runs.groupby("run_id"):
         rr = rr.sort_values(["query_id", "rank"])
-        res = pyndeval.ndeval(qrels, [(r.query_id, r.doc_id, float(r.score)) for r in rr.itertuples()],
+        # score = -rank: pyndeval re-sorts by (-score, docno ascending), so tied scores would
+        # otherwise be ordered differently from the run's ranks (trec_eval: docno descending)
+        res = pyndeval.ndeval(qrels, [(r.query_id, r.doc_id, -float(r.rank)) for r in rr.itertuples()],
                               measures=measures, alpha=alpha, beta=beta)
         for q, vals in res.items():
             for m, v in vals.items():
@@ -329,3 +331,71 @@ def test_ndeval_graded_levels_are_binarised_like_pyndeval():
     got = diversity.evaluate(dqrels, intents, runs, ["alpha-nDCG@10", "ERR-IA@20", "P-IA@10"])
     merged = ref.merge(got, on=["run_id", "query_id", "measure"])
     assert np.allclose(merged.value, merged.expected, atol=1e-9, rtol=0)
+
+
+def test_ndeval_measures_on_trec_web_2012_baselines_match_pyndeval():
+    """The real TREC Web 2012 diversity qrels and two Indri baselines (needs the public data)."""
+    from helpers import datasets
+
+    try:
+        dqrels = datasets.load_diversity_qrels("trec-web-2012")
+        intents = datasets.load_intents("trec-web-2012")
+        runs = datasets.load_runs("trec-web-2012")
+    except Exception as exc:  # noqa: BLE001 - offline machine without the mirror
+        pytest.skip(f"TREC Web 2012 data unavailable: {exc}")
+    runs = runs[runs["run_id"].isin(["ql-cata", "rm-catb-filtered"])]
+    ms = ["alpha-nDCG@20", "ERR-IA@20", "nERR-IA@20", "P-IA@20", "strec@20", "NRBP", "nNRBP"]
+    ref = _pyndeval(dqrels, runs, ms)
+    got = diversity.evaluate(dqrels, intents, runs, ms)
+    merged = ref.merge(got, on=["run_id", "query_id", "measure"])
+    assert len(merged) == len(ref) > 0
+    assert np.allclose(merged.value, merged.expected, atol=1e-9, rtol=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# NTCIREVAL README.diversity (version 190111): the published example, topic 0001 of the sample
+# files Dtest.DINprob / Dtest.Dqrels / TRECRUN, evaluated at cutoff 10
+# ---------------------------------------------------------------------------------------------
+
+def readme_topic_0001():
+    """Topic 0001 of NTCIREVAL's sample data, reduced to what the measures depend on.
+
+    Dtest.DINprob: intent 1 (0.5714, nav), 2 (0.2857, nav), 3 (0.1429, inf). Dtest.Dqrels has 93
+    L1-relevant documents (the README's jrel=93): 68 relevant to intents {2, 3}, 13 to {2}, 10
+    to {3} and 2 to {1, 3} (counted from the file). TRECRUN's top 10 for 0001 holds judged L0
+    documents except rank 3 ({2, 3}), rank 4 ({2}) and rank 5 ({2, 3}). Document names are
+    replaced by placeholders; DIN-splitqrels' default gains are linear (L1 -> 1).
+    """
+    rows = []
+    groups = {"23": ("2", "3"), "2": ("2",), "3": ("3",), "13": ("1", "3")}
+    counts = {"23": 68, "2": 13, "3": 10, "13": 2}
+    for g, n in counts.items():
+        for k in range(n):
+            rows += [("0001", i, f"rel{g}-{k:02d}", 1) for i in groups[g]]
+    nonrel = [f"nonrel-{k}" for k in range(7)]
+    rows += [("0001", "1", d, 0) for d in nonrel]
+    dqrels = pd.DataFrame(rows, columns=["query_id", "intent_id", "doc_id", "relevance"])
+    intents = pd.DataFrame([("0001", "1", 0.5714, "nav"), ("0001", "2", 0.2857, "nav"),
+                            ("0001", "3", 0.1429, "inf")], columns=["query_id", "intent_id", "prob", "kind"])
+    top10 = nonrel[:2] + ["rel23-00", "rel2-00", "rel23-01"] + nonrel[2:]
+    run = pd.DataFrame({"run_id": "TRECRUN", "query_id": "0001", "doc_id": top10, "rank": range(1, 11)})
+    return dqrels, intents, run
+
+
+# (measure, value printed in README.diversity: Dnev file / DINnev file of topic 0001)
+README_0001 = [
+    ("I-rec@10", 0.6667), ("D-Q@10", 0.1263), ("D-nDCG@10", 0.2085), ("D-RBP@10", 0.0687),
+    ("D-nERR@10", 0.2402), ("D-EBR@10", 0.2114), ("D#-Q@10", 0.3965), ("D#-nDCG@10", 0.4376),
+    ("DIN-Q@10", 0.0627), ("DIN-nDCG@10", 0.1117), ("DIN#-Q@10", 0.3647), ("DIN#-nDCG@10", 0.3892),
+]
+
+
+@pytest.mark.parametrize("rounding", [False, True])
+def test_ntcireval_readme_diversity_example(rounding):
+    dqrels, intents, run = readme_topic_0001()
+    got = diversity.evaluate(dqrels, intents, run, [m for m, _ in README_0001], gains="1",
+                             prob_sum="keep", ntcireval_rounding=rounding)
+    got = got.set_index("measure")["value"]
+    for m, published in README_0001:
+        # printed with %.4f; D# combines the already rounded I-rec and D values
+        assert abs(got[m] - published) <= 1e-4, (m, got[m], published)
