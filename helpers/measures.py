@@ -453,8 +453,10 @@ def _discount_orig(n: int, b: float) -> np.ndarray:
 class _Block:
     """Cumulative quantities of one block of lists, computed lazily and cached."""
 
-    def __init__(self, g: np.ndarray, ideal: np.ndarray, gmax: np.ndarray):
+    def __init__(self, g: np.ndarray, ideal: np.ndarray, gmax: np.ndarray,
+                 pref: np.ndarray | None = None):
         self.g = g                      # (n, D) gains, 0 past the end of each list
+        self.pref = g if pref is None else pref  # what P+'s preferred rank maximises
         self.ideal = ideal              # (n, K) ideal gains, sorted descending, 0-padded
         self.gmax = gmax                # (n,)
         self.n, self.D = g.shape
@@ -551,9 +553,10 @@ class _Block:
             cum = self.cached(("Qcum", beta), lambda: np.cumsum(
                 np.where(self.rel, self.br(beta), 0.0), axis=1))
             k = self.col(l) + 1
-            top = self.g[:, :k]
+            top = np.where(self.rel[:, :k], self.pref[:, :k], -np.inf)
             best = top.max(axis=1)
             rp = (top == best[:, None]).argmax(axis=1)[:, None]
+            best = np.where(self.rel[:, :k].any(axis=1), 1.0, 0.0)
             num = np.take_along_axis(cum, rp, axis=1)[:, 0]
             den = np.take_along_axis(self.C, rp, axis=1)[:, 0]
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -616,7 +619,7 @@ class _Block:
 
 
 def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
-                    ranked_judged=None) -> dict[str, np.ndarray]:
+                    ranked_judged=None, preference=None) -> dict[str, np.ndarray]:
     """Score many ranked lists given their gains: the engine behind :func:`evaluate`.
 
     Parameters
@@ -640,6 +643,11 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         If given, entries marked False (unjudged documents) are *removed* before ranks are
         counted: NTCIREVAL's condensed lists (``-j``; Sakai 2007). Leave it out to treat
         unjudged documents as non-relevant.
+    preference : array_like, shape (n_lists, depth), optional
+        Values whose maximum over the relevant retrieved documents defines P+'s preferred rank
+        (the first rank holding it). Default: the gains (NTCIREVAL ``gcompute``). NTCIREVAL
+        ``compute`` uses relevance levels, which differs only when two levels share a gain;
+        :func:`evaluate` passes the levels then.
 
     Returns
     -------
@@ -666,6 +674,10 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
     n = g.shape[0]
     if ideal.shape[0] != n:
         raise ValueError(f"ranked_gains has {n} lists but ideal_gains has {ideal.shape[0]} rows")
+    if preference is not None:
+        preference = _as_2d("preference", preference, allow_nan=True)
+        if preference.shape != g.shape:
+            raise ValueError(f"preference has shape {preference.shape}, ranked_gains {g.shape}")
     if ranked_judged is not None:
         judged = np.asarray(ranked_judged)
         if judged.ndim == 1:
@@ -674,7 +686,10 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
             raise ValueError(f"ranked_judged has shape {judged.shape}, ranked_gains {g.shape}")
         if judged.dtype != bool:
             raise ValueError(f"ranked_judged must be a boolean array, got dtype {judged.dtype}")
-        g = _compact(g, judged & ~np.isnan(g))
+        keep = judged & ~np.isnan(g)
+        g = _compact(g, keep)
+        if preference is not None:
+            preference = _compact(preference, keep)
     nan = np.isnan(g)
     if nan.any():
         # NaN may only pad the end of a list: once NaN, NaN for the rest of the row.
@@ -709,12 +724,17 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
     if all(c is not None for c in cutoffs):
         depth = max(1, min(depth, max(cutoffs)))
         g = g[:, :depth]
+    pref = None
+    if preference is not None:
+        pref = np.zeros(g.shape)
+        w = min(g.shape[1], preference.shape[1])
+        pref[:, :w] = np.nan_to_num(preference[:, :w], nan=0.0)
     out = {str(s): np.empty(n) for s in specs}
     rows = max(1, _BLOCK_ELEMENTS // max(depth, k, 1))
     with np.errstate(invalid="ignore", divide="ignore"):
         for start in range(0, n, rows):
             sl = slice(start, min(n, start + rows))
-            block = _Block(g[sl], ideal[sl], gm[sl])
+            block = _Block(g[sl], ideal[sl], gm[sl], None if pref is None else pref[sl])
             for s in specs:
                 out[str(s)][sl] = block.measure(s)
     for v in out.values():
@@ -842,8 +862,10 @@ def _natural_order(ids: np.ndarray) -> np.ndarray:
     return np.array(sorted(ids), dtype=object)
 
 
-def _qrels_gains(qrels: pd.DataFrame, gains, gmax) -> tuple[np.ndarray, np.ndarray | None]:
-    """Gain per qrels row and, for level-based qrels, the global gmax."""
+def _qrels_gains(qrels: pd.DataFrame, gains, gmax
+                 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Gain per qrels row; for level-based qrels also the global gmax, and the levels when two
+    relevant levels share a gain (P+'s preferred rank then follows levels, as in NTCIREVAL)."""
     has_rel, has_gain = "relevance" in qrels.columns, "gain" in qrels.columns
     if has_rel == has_gain:
         raise ValueError("qrels needs exactly one of the columns 'relevance' (integer levels) "
@@ -858,7 +880,7 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax) -> tuple[np.ndarray, np.ndarr
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"qrels 'gain' must be finite and >= 0; row {i} has "
                              f"{qrels['gain'].iloc[i]!r}")
-        return g, None
+        return g, None, None
     lv = pd.to_numeric(qrels["relevance"], errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(lv) | (lv != np.round(lv))
     if bad.any():
@@ -882,7 +904,9 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax) -> tuple[np.ndarray, np.ndarr
     for k, v in mapping.items():
         lut[k] = v
     g = np.where(pos, lut[np.clip(lv, 0, table_max)], 0.0)
-    return g, np.asarray(max(mapping.values()), dtype=float)
+    positive = [v for k, v in sorted(mapping.items()) if k > 0]
+    tied = len(set(positive)) < len(positive)
+    return g, np.asarray(max(mapping.values()), dtype=float), (np.maximum(lv, 0) if tied else None)
 
 
 def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
@@ -999,7 +1023,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     _require_columns(qrels, "qrels", ["query_id", "doc_id"])
     q_topic = _str_ids(qrels["query_id"], "qrels 'query_id'")
     q_doc = _str_ids(qrels["doc_id"], "qrels 'doc_id'")
-    q_gain, scale_max = _qrels_gains(qrels, gains, gmax)
+    q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
     dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
@@ -1109,27 +1133,36 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     del d_codes
     judged = hit >= 0
     gain = np.append(q_gain[qok], 0.0)[hit]  # hit == -1 picks the appended 0
+    level = None if q_level is None else np.append(q_level[qok], 0)[hit].astype(float)
     del hit
 
     pos = _positions(list_id, n_runs * n_topics)
     if depth is not None:
         sel = pos < depth
         list_id, gain, judged, pos = list_id[sel], gain[sel], judged[sel], pos[sel]
+        level = None if level is None else level[sel]
     if condensed:
         list_id, gain = list_id[judged], gain[judged]
+        level = None if level is None else level[judged]
         pos = _positions(list_id, n_runs * n_topics)
     del judged
     if all(s.cutoff is not None for s in specs):
         sel = pos < max(s.cutoff for s in specs)
         list_id, gain, pos = list_id[sel], gain[sel], pos[sel]
+        level = None if level is None else level[sel]
     width = int(pos.max()) + 1 if len(pos) else 1
     n_lists = n_runs * n_topics
     matrix = np.full((n_lists, width), np.nan)
     matrix[list_id, pos] = gain
-    del list_id, gain, pos
+    pref = None
+    if level is not None:
+        pref = np.zeros((n_lists, width))
+        pref[list_id, pos] = level
+    del list_id, gain, pos, level
 
     list_topic = np.tile(np.arange(n_topics), n_runs)
-    scores = evaluate_arrays(matrix, ideal_topic[list_topic], specs, gmax=gmax_topic[list_topic])
+    scores = evaluate_arrays(matrix, ideal_topic[list_topic], specs, gmax=gmax_topic[list_topic],
+                             preference=pref)
     del matrix
 
     # ---- conventions and tidy output --------------------------------------------------------

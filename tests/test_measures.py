@@ -593,3 +593,19 @@ def test_mixed_int_and_str_ids_are_one_id():
     assert uniq.tolist() == ["1", "2"] and codes[:4].tolist() == [0, 0, 1, 1]
     codes, uniq = M._factorize_ids(pd.Series(["b", "a", "c"]), "x", sort=True)
     assert uniq.tolist() == ["a", "b", "c"] and codes.tolist() == [1, 0, 2]
+
+
+def test_pin_p_plus_preferred_rank_with_tied_gains():
+    """NTCIREVAL compute picks P+'s preferred rank by relevance level, gcompute by gain; they
+    differ only when two levels share a gain (here -g 1:2:2), and evaluate follows compute."""
+    qrels = pd.DataFrame({"query_id": "1", "doc_id": ["a", "b", "c"], "relevance": [2, 3, 1]})
+    run = pd.DataFrame({"query_id": "1", "doc_id": ["c", "a", "b"], "rank": [1, 2, 3]})
+    br1, br2, br3 = (1 + 1) / (1 + 2), (2 + 3) / (2 + 4), (3 + 5) / (3 + 5)
+    by_level, by_gain = (br1 + br2 + br3) / 3, (br1 + br2) / 2
+    assert evaluate(qrels, run, ["P+"], gains="1:2:2")["value"].iloc[0] == pytest.approx(by_level)
+    ranked, ideal = [[1.0, 2.0, 2.0]], [[2.0, 2.0, 1.0]]
+    assert evaluate_arrays(ranked, ideal, ["P+"])["P+"] == pytest.approx([by_gain])
+    out = evaluate_arrays(ranked, ideal, ["P+", "P+@2"], preference=[[1, 2, 3]])
+    assert out["P+"] == pytest.approx([by_level]) and out["P+@2"] == pytest.approx([by_gain])
+    with pytest.raises(ValueError, match="preference has shape"):
+        evaluate_arrays(ranked, ideal, ["P+"], preference=[[1, 2]])
