@@ -15,8 +15,8 @@ the first offending line. Every error is a :class:`ValueError` whose message sta
 ``"<file>:<line>: expected ..., got ..."``. Blank (whitespace-only) lines are skipped, as
 ``trec_eval`` does; line numbers in messages count every physical line, blank ones included.
 
-The 37 official TREC DL 2019 passage runs (6.6 M lines, 85 MB gzipped) load in about 4 s on one
-core (see ``data/README.md`` for the measurement).
+The 37 official TREC DL 2019 passage runs (6.6 M lines, 85 MB gzipped) are read in about 4 s of CPU
+time (see ``data/README.md`` for the measurements).
 """
 
 from __future__ import annotations

@@ -594,3 +594,12 @@ def test_image_positions_bad_json(install):
     local = install("thuir-image-preference", thuir_files(**{"Image_position.json": '{"q1": {"7": {}}}'}))
     with pytest.raises(ValueError, match=re.escape(f"{local['Image_position.json']}: expected {{query")):
         datasets.load_image_preferences()
+
+
+def test_data_readme_lists_every_pinned_file_and_hash():
+    readme = (paths.ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    for ds in datasets.REGISTRY.values():
+        assert ds.commit in readme, ds.id
+        for f in ds.files:
+            assert f"| `{f.path}` | `{f.sha256}` |" in readme, f.path
+    assert datasets.MIRROR_ENV in readme and "make data" in readme
