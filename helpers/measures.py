@@ -32,8 +32,9 @@ number of judged relevant documents; ``gmax`` is the highest gain (see ``gmax`` 
                         blended ratio ``BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(r))``,
                         ``beta = 1`` by default; ``Q(norm=R)@l`` divides by ``R``.
 ``P+``, ``P+@l``        survey Eq. (4): ``sum_{r<=rp} I(r) BR(r) / C(rp)`` where the preferred rank
-                        ``rp`` is the first rank holding the highest gain found in the (top ``l``
-                        of the) list; 0 if no relevant document is retrieved.
+                        ``rp`` is the first rank holding the highest gain (for level-based qrels:
+                        level, as NTCIREVAL ``compute``) found in the (top ``l`` of the) list;
+                        0 if no relevant document is retrieved.
 ``RR``, ``RR@l``        ``1/r1`` for the first relevant rank ``r1`` (0 if none).
 ``MSnDCG@l``            ``sum g(r)/log2(r+1)`` over the same for the ideal list, both to rank ``l``
                         (Burges et al. 2005; trec_eval's ``ndcg_cut``).

@@ -113,7 +113,7 @@ def test_matches_pytrec_eval(seed, ties):
 # pyNTCIREVAL
 # ---------------------------------------------------------------------------------------------
 
-def _grades(qrels, real_gains):
+def _grades(qrels, real_gains, spec="1:2:3:4"):
     """Per topic: (level dict for Labeler, grades list, xrelnum)."""
     out = {}
     col = "gain" if real_gains else "relevance"
@@ -125,24 +125,26 @@ def _grades(qrels, real_gains):
             grades = distinct
         else:
             rels = dict(zip(g["doc_id"], g[col].astype(int)))
-            grades = [1, 2, 3, 4]  # NTCIREVAL -g 1:2:3:4 (L0-L4)
+            grades = [float(x) for x in spec.split(":")]  # NTCIREVAL -g, e.g. 1:2:3:4 (L0-L4)
         out[q] = (rels, grades)
     return out
 
 
-@pytest.mark.parametrize("seed,real_gains,condensed", [
-    (10, False, False), (11, False, True), (12, True, False), (13, True, True), (14, False, False),
+@pytest.mark.parametrize("seed,real_gains,condensed,spec", [
+    (10, False, False, "1:2:3:4"), (11, False, True, "1:2:3:4"), (12, True, False, None),
+    (13, True, True, None), (14, False, False, "1:3:7:15"), (15, False, False, "1:2:2:5"),
 ])
-def test_matches_pyntcireval(seed, real_gains, condensed):
+def test_matches_pyntcireval(seed, real_gains, condensed, spec):
+    """Includes exponential gains and a -g with tied levels (P+ then follows levels)."""
     qrels, run = random_collection(seed, real_gains=real_gains, n_runs=2)
-    gains = None if real_gains else "1:2:3:4"
+    gains = spec
     cut = [1, 5, 10, 50]
     measures = ["Q", "Q(beta=0.5)", "P+", "AP", "RR", "RBP", "RBP(p=0.8)", "ERR"]
     for c in cut:
         measures += [f"AP@{c}", f"Q@{c}", f"nERR@{c}", f"MSnDCG@{c}", f"nDCG@{c}",
                      f"nDCG(b=3)@{c}", f"P@{c}", f"Hit@{c}"]
     ours = scores_of(M.evaluate(qrels, run, measures, gains=gains, condensed=condensed))
-    topics = _grades(qrels, real_gains)
+    topics = _grades(qrels, real_gains, spec)
     n = 0
     for (rid, q), docs in ranked_lists(run).items():
         rels, grades = topics[q]
