@@ -30,8 +30,8 @@ RUN_A = pd.DataFrame({"query_id": ["T"] * 5, "doc_id": ["d", "a", "x", "c", "b"]
                       "rank": [1, 2, 3, 4, 5]})
 
 BR2, BR4, BR5 = (1 + 3) / (2 + 5), (2 + 4) / (4 + 8), (3 + 6) / (5 + 8)
-S = [0, 0.75, 0, 0.25, 0.5]                      # ERR stop probabilities g / (gmax + 1)
-REACH = [1, 1, 0.25, 0.25, 0.25 * 0.75]          # prod_{i<r} (1 - s(i))
+# ERR stop probabilities s = g / (gmax + 1) = [0, 0.75, 0, 0.25, 0.5];
+# probabilities of reaching each rank prod_{i<r} (1 - s(i)) = [1, 1, 0.25, 0.25, 0.1875]
 IDEAL_ERR = 0.75 + 0.25 * 0.5 / 2 + 0.125 * 0.5 / 3 + 0.0625 * 0.25 / 4
 L2_3, L2_5, L3_4, L3_5 = math.log2(3), math.log2(5), math.log(4, 3), math.log(5, 3)
 
