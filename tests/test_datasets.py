@@ -525,10 +525,18 @@ def test_diversity_subtopic0_relevant_for_faceted_topic_is_an_error(install):
     (TOPICS.replace("</webtrack2009>", ""), 19, "well-formed topic XML"),
     (TOPICS.replace('<subtopic number="2">', "<subtopic>"), 14, "a <subtopic number=...>"),
     (TOPICS.replace('<subtopic number="2">', '<subtopic number="1">'), 14, "distinct subtopic numbers"),
+    (TOPICS.replace('<topic number="2" type="single">', '<topic type="single">'), 17,
+     "a <topic> with a number attribute"),
 ])
 def test_topic_xml_malformed(install, xml, line, expected):
     local = install("trec-web-diversity", {WEB_2009[0]: "1 1 dA 1\n", WEB_2009[1]: xml})
     with pytest.raises(ValueError, match=re.escape(f"{local[WEB_2009[1]]}:{line}: expected {expected}")):
+        datasets.load_intents("trec-web-2009")
+
+
+def test_topic_xml_without_topics(install):
+    local = install("trec-web-diversity", {WEB_2009[0]: "1 1 dA 1\n", WEB_2009[1]: "<webtrack2009/>\n"})
+    with pytest.raises(ValueError, match=re.escape(f"{local[WEB_2009[1]]}: expected at least one <topic>")):
         datasets.load_intents("trec-web-2009")
 
 
@@ -578,6 +586,10 @@ def test_image_preferences_tidy(install):
     ("relevance_data", "Query\tImage\tScore\nq1\tsogou/q1_0.jpg\t101\n", 2, "relevance in [0, 100]"),
     ("relevance_data", "Query\tImage\tScore\nq1\tsogou/q1_7.jpg\t5\n", 2, "an image with a position"),
     ("image_pairs_annotation", "Query\tPair\tTags\nq1\tsogou/q1_0.jpg\t0\t0\t0\n", 2, "an image pair"),
+    ("image_pairs_annotation", "Query\tPair\tTags\nq1\tsogou/q1_0.jpg,sogou/q1_1.jpg\t0\t0\t0\n"
+     "q1\tsogou/q1_0.jpg,sogou/q1_1.jpg,baidu/q1_0.jpg\t0\t0\t0\n", 3, "an image pair"),
+    ("image_pairs_annotation", "Query\tPair\tTags\nq1\tsogou/q1_0.jpg,bing/q1_1.jpg\t0\t0\t0\n", 2,
+     "right image"),
     ("image_pairs_annotation", "Query\tPair\tTags\nq1\tsogou/q1_0.jpg,sogou/q1_1.jpg\t0\t3\t0\n", 2,
      "preference tag -2..2 in column P2"),
 ])
