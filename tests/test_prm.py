@@ -415,3 +415,69 @@ def test_mean_scores_by_hand():
     got = prm.mean_scores(q, run, prm.binary_gains(3, 3), "MSnDCG@2")
     assert got.index.tolist() == ["r1", "r2"]
     assert got.to_numpy() == pytest.approx([0.5, 0.5 / np.log2(3)])
+
+
+# --------------------------------------------------------------------------- remaining bad inputs
+def test_p_frame_needs_level_and_p():
+    with pytest.raises(ValueError, match="needs columns 'level' and 'p'"):
+        prm.prm_gains(pd.DataFrame({"x": [0.1, 0.2]}))
+
+
+def test_p_frame_must_list_every_level():
+    with pytest.raises(ValueError, match=r"every level 0\.\.T exactly once"):
+        prm.prm_gains(pd.DataFrame({"level": [0, 2], "p": [0.1, 0.2]}))
+
+
+def test_p_mapping_keys_must_be_contiguous():
+    with pytest.raises(ValueError, match=r"keys 0\.\.T"):
+        prm.prm_gains({0: 0.1, 2: 0.3})
+
+
+def test_p_needs_two_levels():
+    with pytest.raises(ValueError, match=r"one probability for each level"):
+        prm.prm_gains([0.5])
+
+
+def test_levels_must_be_integers():
+    with pytest.raises(ValueError, match="integer levels, got dtype"):
+        prm.expected_relevant(np.array(["a", "b"]), [0.1, 0.2])
+    with pytest.raises(ValueError, match="must be integer levels"):
+        prm.expected_relevant([0.5], [0.1, 0.2])
+
+
+def test_binary_relevant_bad_threshold():
+    with pytest.raises(ValueError, match=r"outside 1\.\.2"):
+        prm.binary_relevant([0, 1], threshold=3, T=2)
+
+
+def test_relevant_in_top_k_missing_columns():
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "rank": [1]})
+    with pytest.raises(ValueError, match=r"run is missing column\(s\) \['run_id'\]"):
+        prm.relevant_in_top_k(run, qrels, 1, threshold=1, p=[0, 1], T=1)
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        prm.relevant_in_top_k(run.assign(run_id="r"), qrels, 0, threshold=1, p=[0, 1], T=1)
+
+
+def test_resampling_empty_pairs():
+    empty = pd.DataFrame({"query_id": [], "u1": [], "u2": []})
+    with pytest.raises(ValueError, match="nothing to bootstrap"):
+        prm.bootstrap_topics(empty, 1, B=5, rng=np.random.default_rng(0), T=2)
+    with pytest.raises(ValueError, match="nothing to sample"):
+        prm.annotation_rounds(empty, [3], rng=np.random.default_rng(0), threshold=1, T=2)
+
+
+def test_annotation_rounds_needs_generator(table1):
+    with pytest.raises(ValueError, match="numpy.random.Generator"):
+        prm.annotation_rounds(table1, [3], rng=np.random.RandomState(0), threshold=2)
+
+
+def test_pairs_from_qrels_missing_column():
+    q = pd.DataFrame({"query_id": ["a"], "doc_id": ["x"], "relevance": [1]})
+    with pytest.raises(ValueError, match=r"qrels_u2 is missing column\(s\) \['relevance'\]"):
+        prm.pairs_from_qrels(q, q.drop(columns="relevance"))
+
+
+def test_gain_qrels_needs_relevance():
+    with pytest.raises(ValueError, match="needs a 'relevance' column"):
+        prm.gain_qrels(pd.DataFrame({"query_id": ["a"], "doc_id": ["x"]}), {0: 0.0})

@@ -115,3 +115,17 @@ def test_confuse_top_levels_equalises_top_two_parameters():
 def test_confuse_top_levels_rejects_bad_levels():
     with pytest.raises(ValueError, match=r"integers in 0\.\.3"):
         confuse_top_levels(np.array([0, 4]), np.random.default_rng(0))
+
+
+def test_confuse_top_levels_needs_generator():
+    with pytest.raises(ValueError, match="numpy.random.Generator"):
+        confuse_top_levels(np.array([0, 3]), 0)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"w": -0.1}, r"w must be a probability"),
+    ({"sd_rel": -1.0}, "sd_rel must be > 0"),
+])
+def test_expected_p_bad_params(params, message):
+    with pytest.raises(ValueError, match=message):
+        expected_p(params)
