@@ -625,8 +625,10 @@ def _load_rf10(include_nist: bool) -> pd.DataFrame:
                                 "one gold label per (topic, document)", raw["gold"].iloc[row])
     trap = raw["gold"] == -2
     broken = (raw["rating"] == -2) & ~trap
-    repeated = raw.duplicated(["query_id", "assessor", "doc_id"]) & ~trap & ~broken
-    keep = ~(trap | broken | repeated)
+    valid = ~(trap | broken)
+    repeated = pd.Series(False, index=raw.index)
+    repeated[valid] = raw.loc[valid].duplicated(["query_id", "assessor", "doc_id"])
+    keep = valid & ~repeated
     excluded = {
         "broken_link_labels": int(broken.sum()),
         "planted_broken_link_items": int(raw.loc[trap, ["query_id", "doc_id"]].drop_duplicates().shape[0]),
@@ -681,7 +683,7 @@ def load_ratings(name: str, *, include_nist: bool | None = None) -> pd.DataFrame
 
     TREC RF10 exclusions: a worker label of -2 ("broken link") is dropped; items whose NIST gold
     is -2 are the organisers' planted broken links (quality control) and are dropped entirely;
-    when a worker labelled the same item more than once (1,489 repeats), the first label in file
+    when a worker gave the same item more than one valid label (1,239 repeats), the first in file
     order is kept. Each count is in ``df.attrs["excluded"]``.
 
     Raises
@@ -1103,8 +1105,8 @@ def describe(names: Sequence[str] | None = None) -> pd.DataFrame:
     for name in names:
         if name in RATINGS:
             df = load_ratings(name, include_nist=False)
-            source = {"stc": "stc-ja", "trec": "trec-rf10-crowd"}.get(name.split("-")[0],
-                                                                       "dl19-reannotation")
+            source = {"stc-ja": "stc-ja", "stc-ja-dev": "stc-ja",
+                      "trec-rf10": "trec-rf10-crowd"}.get(name, "dl19-reannotation")
             per_item = df.groupby(["query_id", "doc_id"]).size()
             rows.append((name, source, len(per_item), df["query_id"].nunique(),
                          round(float(per_item.mean()), 2), _levels(df["rating"])))

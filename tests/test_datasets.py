@@ -455,11 +455,12 @@ def rf10(*rows):
 def test_rf10_exclusions_and_nist(install):
     install("trec-rf10-crowd", {RF10: rf10(
         (1, "w1", "d1", 2, 1), (1, "w2", "d1", 2, -2), (1, "w1", "d1", 2, 0),  # broken, repeat
+        (1, "w2", "d1", 2, 0),                            # w2's first valid label: not a repeat
         (1, "w1", "d2", -1, 2),                                                   # no gold
         (1, "w3", "trap", -2, 0), (1, "w4", "trap", -2, -2))})                    # planted trap
     df = datasets.load_ratings("trec-rf10")
     assert sorted(map(tuple, df.values.tolist())) == [
-        ("1", "d1", "NIST", 2), ("1", "d1", "w1", 1), ("1", "d2", "w1", 2)]
+        ("1", "d1", "NIST", 2), ("1", "d1", "w1", 1), ("1", "d1", "w2", 0), ("1", "d2", "w1", 2)]
     assert df.attrs["excluded"] == {"broken_link_labels": 1, "planted_broken_link_items": 1,
                                     "planted_broken_link_labels": 2, "repeated_labels": 1}
     assert "NIST" not in set(datasets.load_ratings("trec-rf10", include_nist=False)["assessor"])
