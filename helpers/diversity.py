@@ -566,7 +566,7 @@ def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: in
 def _ndeval(meas, rel, N, cache, pack):
     """One ndeval-family measure; rel (L, D, M) bool over intents with relevant documents."""
     name = meas.name
-    L, D, M = rel.shape
+    D = rel.shape[1]
     l = meas.cutoff if meas.cutoff is not None else D
     l_eff = min(l, D)
     r = rel[:, :l_eff]
@@ -581,7 +581,6 @@ def _ndeval(meas, rel, N, cache, pack):
         if gkey not in cache:
             cache[gkey] = _novelty_gain(rel, alpha)                      # (L, D), prefix-stable
         gain = cache[gkey][:, :l_eff]
-        ranks = np.arange(1, l_eff + 1)
         if name in ("alpha-DCG", "alpha-nDCG"):
             disc = 1.0 / np.log2(np.arange(1, l + 1) + 1.0)
             dcg = gain @ disc[:l_eff]
