@@ -916,35 +916,37 @@ def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
     return inv.astype(np.int64), len(uniq)
 
 
-def _order_rows(list_id: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
-    """Permutation grouping rows by ``list_id`` and sorting each list by ``keys`` (most
-    significant first, ascending), or None if the rows already are (the usual case for TREC
-    runs, checked in O(n): lists contiguous, in any order, and sorted within)."""
+def _order_rows(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]]) -> np.ndarray | None:
+    """Permutation grouping rows by ``list_id`` and sorting each list by ``keys`` (pairs of
+    array and ascending flag, most significant first), or None if the rows already are in that
+    order (the usual case for TREC runs, checked in O(n): lists contiguous, in any order, and
+    sorted within)."""
     n = len(list_id)
     if n < 2:
         return None
     same = list_id[1:] == list_id[:-1]
     n_lists = np.count_nonzero(np.bincount(list_id))
     if n - int(same.sum()) == n_lists:  # each list is one contiguous block
-        undecided = same.copy()
+        undecided = same
         wrong = np.zeros(n - 1, dtype=bool)
-        for k in keys:
+        for k, ascending in keys:
             a, b = k[:-1], k[1:]
-            wrong |= undecided & (a > b)
+            wrong |= undecided & ((a > b) if ascending else (a < b))
             undecided &= a == b
         if not wrong.any():
             return None
     # one int64 composite key when the dense ranks fit in 63 bits, else lexsort
     parts = [(list_id.astype(np.int64), int(list_id.max()) + 1)]
-    for k in keys:
-        parts.append(_dense_codes(k) if k.dtype.kind == "f" else
-                     (k - k.min(), int(k.max() - k.min()) + 1))
+    for k, ascending in keys:
+        codes, size = (_dense_codes(k) if k.dtype.kind == "f" else
+                       (k - k.min(), int(k.max() - k.min()) + 1))
+        parts.append((codes if ascending else size - 1 - codes, size))
     if sum(math.log2(max(size, 2)) for _, size in parts) < 62:
         composite = np.zeros(n, dtype=np.int64)
         for codes, size in parts:
             composite = composite * size + codes
         return np.argsort(composite, kind="stable")
-    return np.lexsort(tuple(reversed([list_id] + keys)))
+    return np.lexsort(tuple(reversed([codes for codes, _ in parts])))
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
@@ -1099,10 +1101,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
                                         "run 'doc_id'", sort=True, blocky=False)
     keys = []
     if rank is not None:
-        keys.append(rank if all_kept else rank[keep])
+        keys.append((rank if all_kept else rank[keep], True))
     if score is not None:
-        keys.append(-(score if all_kept else score[keep]))
-    keys.append(-d_codes)
+        keys.append((score if all_kept else score[keep], False))
+    keys.append((d_codes, False))
     order = _order_rows(list_id, keys)
     del keys, rank, score
     if order is not None:

@@ -573,10 +573,13 @@ def test_score_order_with_ties_matches_a_plain_sort():
 
 def test_order_rows_falls_back_to_lexsort_for_wide_keys():
     list_id = np.array([1, 0, 1, 0])
-    keys = [np.array([2 ** 61, 0, -(2 ** 61), 5], dtype=np.int64)]
-    order = M._order_rows(list_id, keys)
-    assert order.tolist() == [1, 3, 2, 0]
-    assert M._order_rows(np.array([1, 1, 0]), [np.array([0, 1, 0])]) is None  # contiguous, sorted
+    keys = [(np.array([2 ** 61, 0, -(2 ** 61), 5], dtype=np.int64), True)]
+    assert M._order_rows(list_id, keys).tolist() == [1, 3, 2, 0]
+    keys = [(np.array([2 ** 61, 0, -(2 ** 61), 5], dtype=np.int64), False)]
+    assert M._order_rows(list_id, keys).tolist() == [3, 1, 0, 2]
+    assert M._order_rows(np.array([1, 1, 0]), [(np.array([0, 1, 0]), True)]) is None
+    assert M._order_rows(np.array([1, 1, 0]), [(np.array([1, 0, 0]), False)]) is None
+    assert M._order_rows(np.array([1, 0, 1]), [(np.array([0, 0, 1]), True)]) is not None
 
 
 @pytest.mark.parametrize("bad", [np.nan, None, pd.NA])
