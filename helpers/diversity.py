@@ -71,6 +71,9 @@ Conventions (decided here; each has a test)
 -------------------------------------------
 - Topics: those in ``dqrels``. A topic whose intents have no relevant document at all gets NaN
   for every measure (NTCIREVAL refuses such topics with "no rel doc"; ndeval would print 0).
+  A topic whose only relevant documents serve intents of probability 0 has no positive global
+  gain: its D-/DIN-measures (and D#, DIN#) are NaN, like NTCIREVAL's "no rel doc" refusal,
+  while I-rec and the ndeval measures are defined.
   A run that does not retrieve anything for a topic scores 0 on it (empty ranked list).
   Run topics absent from ``dqrels`` are ignored.
 - Intents: every (query, intent) of ``dqrels`` must be listed in ``intents`` (else ValueError).

@@ -411,3 +411,11 @@ def test_gains_dict_mapping():
     a = diversity.evaluate(dq, it, one_run(["c", "a"]), ["D-nDCG@2"], gains={1: 1, 2: 2, 3: 3})
     b = diversity.evaluate(dq, it, one_run(["c", "a"]), ["D-nDCG@2"], gains="1:2:3")
     assert a["value"].iloc[0] == pytest.approx(b["value"].iloc[0])
+
+
+def test_topic_with_only_zero_probability_relevance_has_nan_d_measures():
+    dq = pd.DataFrame([("q", "A", "a", 1), ("q", "B", "b", 0)], columns=["query_id", "intent_id", "doc_id", "relevance"])
+    it = pd.DataFrame([("q", "A", 0.0, "inf"), ("q", "B", 1.0, "inf")], columns=["query_id", "intent_id", "prob", "kind"])
+    v = values(diversity.evaluate(dq, it, one_run(["a"]), ["I-rec@1", "D-nDCG@1", "D#-nDCG@1", "alpha-nDCG@1"]))
+    assert v["I-rec@1"] == 1.0 and v["alpha-nDCG@1"] == 1.0
+    assert np.isnan(v["D-nDCG@1"]) and np.isnan(v["D#-nDCG@1"])
