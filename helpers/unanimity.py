@@ -180,8 +180,10 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         UG's parameters (Sakai 2017, Eq. 2).
     measures : sequence of str
         Measure names for :func:`helpers.measures.evaluate`, e.g. ``["nG@1", "P+", "nERR@10"]``.
-    hsd_runs : sequence of str
-        Runs compared by the randomised Tukey HSD (the paper: the best run of each team).
+    hsd_runs : sequence of str, or mapping run_id -> team
+        Runs compared by the randomised Tukey HSD (the paper: the best run of each team). A
+        mapping selects, in this variant, the best run of each team by mean RawG score of
+        ``measures[0]`` (:func:`best_run_per_team`).
     B : int
         HSD trials (the paper: 5000).
     alpha : float
@@ -198,16 +200,18 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
     dict
         ``tau``: DataFrame (one row per measure: ``measure, tau, low, high, runs, topics``);
         ``discrepancies``: DataFrame of :func:`helpers.stats.discrepancies` with a ``measure``
-        column; ``significant``: DataFrame ``measure, RawG, UG`` (significant pairs of each);
+        column; ``significant``: DataFrame ``measure, RawG, UG, pairs`` (significant pairs of
+        each); ``hsd_runs``: the runs compared;
         ``scores``: ``{(gain, measure): topics x runs DataFrame}``.
     """
     ratings = np.asarray(ratings, dtype=float)
     if ratings.ndim != 2 or ratings.shape[0] != len(qrels):
         raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x N array, got shape {ratings.shape}")
-    hsd_runs = list(hsd_runs)
-    if len(hsd_runs) < 2:
-        raise ValueError(f"hsd_runs needs at least 2 runs, got {hsd_runs}")
     measures = list(measures)
+    if not measures:
+        raise ValueError("measures must name at least one measure")
+    if not isinstance(hsd_runs, Mapping) and len(list(hsd_runs)) < 2:
+        raise ValueError(f"hsd_runs needs at least 2 runs, got {list(hsd_runs)}")
     gain_of = {"RawG": _gains.raw_gain(ratings, d_max),
                "UG": _gains.unanimity_aware_gain(ratings, d_max, p)}
     scores = {}
@@ -215,6 +219,11 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         res = _measures.evaluate(gain_qrels(qrels, g), run, measures)
         for m in measures:
             scores[(label, m)] = _measures.to_matrix(res, m)
+    if isinstance(hsd_runs, Mapping):  # run -> team: best run of each team by RawG, measures[0]
+        hsd_runs = best_run_per_team(scores[("RawG", measures[0])], hsd_runs)
+    hsd_runs = list(hsd_runs)
+    if len(hsd_runs) < 2:
+        raise ValueError(f"hsd_runs needs at least 2 runs, got {hsd_runs}")
     missing = sorted(set(hsd_runs) - set(scores[("RawG", measures[0])].columns))
     if missing:
         raise ValueError(f"hsd_runs {missing[:5]} are not in the run")
@@ -235,7 +244,7 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         sig.append({"measure": m, "RawG": int((h_raw["p_value"] < alpha).sum()),
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
     return {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
-            "significant": pd.DataFrame(sig), "scores": scores}
+            "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
 
 
 def _fmt(x: float) -> str:

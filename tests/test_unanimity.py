@@ -116,6 +116,16 @@ def test_compare_gains_detects_a_reordering(small):
     assert (ug_items >= gains.raw_gain(r)).all()
 
 
+def test_compare_gains_selects_best_runs_per_variant_from_a_team_map(small):
+    c, run, _ = small
+    rng = np.random.default_rng(2)
+    r = sim.simulate_ratings(c.qrels, 5, 2, rng)
+    out = unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ["nG@1"], c.teams, 50, 0.05, rng)
+    expected = unanimity.best_run_per_team(out["scores"][("RawG", "nG@1")], c.teams)
+    assert out["hsd_runs"] == expected and len(expected) == 5
+    assert out["significant"]["pairs"].iloc[0] == 10
+
+
 def test_compare_gains_bad_input(small):
     c, run, best = small
     r = np.zeros((len(c.qrels), 3))
@@ -123,6 +133,8 @@ def test_compare_gains_bad_input(small):
         unanimity.compare_gains(c.qrels, run, r[:-1], 2, 0.2, ["nG@1"], best, 10, 0.05, np.random.default_rng(0))
     with pytest.raises(ValueError, match="at least 2 runs"):
         unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ["nG@1"], best[:1], 10, 0.05, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="at least one measure"):
+        unanimity.compare_gains(c.qrels, run, r, 2, 0.2, [], best, 10, 0.05, np.random.default_rng(0))
     with pytest.raises(ValueError, match="not in the run"):
         unanimity.compare_gains(c.qrels, run, sim.simulate_ratings(c.qrels, 3, 2, np.random.default_rng(0)),
                                 2, 0.2, ["nG@1"], best + ["nope"], 10, 0.05, np.random.default_rng(0))
