@@ -73,7 +73,7 @@ Conventions of :func:`evaluate` (each has a test)
   ``score`` then decreasing ``doc_id``, which is trec_eval's order. ``order_by="score"`` ignores
   ``rank`` (trec_eval).
 * **Duplicates**: a document twice in one ranked list raises ``ValueError`` naming run, topic and
-  document (NTCIREVAL silently counts it twice, trec_eval keeps both); ``duplicates="keep_first"``
+  document (NTCIREVAL would silently label and count every copy); ``duplicates="keep_first"``
   keeps the highest-ranked copy. A (topic, document) pair judged twice in the qrels raises.
 * **Topics without relevant documents** are skipped (NTCIREVAL refuses to score them; every
   measure is 0/0). ``no_relevant="zero"`` scores them 0 (trec_eval, ir_measures);
