@@ -666,8 +666,9 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
     ------
     ValueError
         For arrays of the wrong dimension or inconsistent shapes, negative or infinite gains,
-        NaN in the middle of a list, a non-positive ``gmax`` for a list with relevant items, or
-        an unknown measure name.
+        NaN in the middle of a list, a non-positive ``gmax`` for a list with relevant items, a
+        gain above ``gmax + 1`` when an ERR-type measure is asked for, or an unknown measure
+        name.
     """
     specs = parse_measures(measures)
     g = _as_2d("ranked_gains", ranked_gains, allow_nan=True)
@@ -718,6 +719,12 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
             i = int(np.argmax(bad))
             raise ValueError(f"gmax must be > 0 for lists with relevant items; list {i} has gmax {gm[i]!r}")
     gm[R == 0] = 1.0  # placeholder; those rows become NaN below
+    if any(sp.name in ("ERR", "nERR", "EBR", "iRBU") for sp in specs):
+        over = (g > gm[:, None] + 1.0) & (R > 0)[:, None]
+        if over.any():
+            i, j = np.argwhere(over)[0]
+            raise ValueError(f"ranked_gains[{i}, {j}] = {g[i, j]!r} exceeds gmax + 1 = "
+                             f"{gm[i] + 1!r}: ERR's stop probability g/(gmax+1) would exceed 1")
     # Trim columns no measure needs: if every measure has a cutoff, ranks past the largest one
     # never matter.
     cutoffs = [s.cutoff for s in specs]

@@ -377,12 +377,14 @@ def test_evaluate_arrays_default_gmax_is_ideal_top():
     (dict(ranked_gains=[[np.nan, 1.0]], ideal_gains=[[1.0]]), "NaN may only pad the end"),
     (dict(ranked_gains=[[1.0]], ideal_gains=[[1.0]], gmax=0.0), "gmax must be > 0"),
     (dict(ranked_gains=[[1.0]], ideal_gains=[[1.0]], gmax=np.nan), "gmax must be finite"),
+    (dict(ranked_gains=[[5.0]], ideal_gains=[[1.0]], measures=["ERR@1"]), "exceeds gmax"),
     (dict(ranked_gains=[[1.0]], ideal_gains=[[1.0]], ranked_judged=[[True, True]]), "shape"),
     (dict(ranked_gains=[[1.0]], ideal_gains=[[1.0]], ranked_judged=[[1]]), "boolean"),
 ])
 def test_evaluate_arrays_bad_input(kwargs, message):
+    kwargs.setdefault("measures", ["AP"])
     with pytest.raises(ValueError, match=message):
-        evaluate_arrays(measures=["AP"], **kwargs)
+        evaluate_arrays(**kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
