@@ -12,6 +12,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import measures as M
 from helpers.measures import MeasureSpec, evaluate, evaluate_arrays, to_matrix
@@ -614,3 +616,32 @@ def test_pin_p_plus_preferred_rank_with_tied_gains():
     assert out["P+"] == pytest.approx([by_level]) and out["P+@2"] == pytest.approx([by_gain])
     with pytest.raises(ValueError, match="preference has shape"):
         evaluate_arrays(ranked, ideal, ["P+"], preference=[[1, 2]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+NORMALISED = ["AP", "Q", "Q(beta=3)", "P+", "RR", "nERR@5", "MSnDCG@5", "nDCG@5", "nCG@5",
+              "nG@1", "AP@5", "Q@5", "P@5", "Hit@5", "RBP", "ERR@5", "EBR", "iRBU@5"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(gains=st.lists(st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.5]), min_size=1, max_size=25),
+       perm_seed=st.integers(0, 10_000), cut=st.integers(0, 25))
+def test_ideal_ranking_scores_one_and_every_score_is_in_unit_interval(gains, perm_seed, cut):
+    if max(gains) == 0:
+        gains = gains + [1.0]
+    qrels = pd.DataFrame({"query_id": "t", "doc_id": [f"d{i}" for i in range(len(gains))],
+                          "gain": gains})
+    ideal = qrels.sort_values("gain", ascending=False, kind="stable")
+    run = pd.DataFrame({"query_id": "t", "doc_id": ideal["doc_id"], "rank": range(1, len(gains) + 1)})
+    v = dict(zip(*evaluate(qrels, run, NORMALISED)[["measure", "value"]].to_numpy().T))
+    for name in ["AP", "Q", "Q(beta=3)", "P+", "RR", "nERR@5", "MSnDCG@5", "nDCG@5", "nCG@5",
+                 "nG@1", "AP@5", "Q@5", "Hit@5"]:
+        assert v[name] == pytest.approx(1.0), name
+    # any other ranking, truncated at a random depth: every measure stays within [0, 1]
+    rng = np.random.default_rng(perm_seed)
+    shuffled = run.iloc[rng.permutation(len(run))[:cut]].assign(rank=lambda d: range(1, len(d) + 1))
+    res = evaluate(qrels, shuffled, NORMALISED)
+    assert ((res["value"] >= -1e-12) & (res["value"] <= 1 + 1e-12)).all()
