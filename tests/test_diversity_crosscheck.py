@@ -8,13 +8,13 @@ a time, 1-based arrays), so it shares no code or vectorisation with the implemen
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from helpers import diversity
+from _ntcireval_port import compute  # noqa: E402
 
 pyndeval = pytest.importorskip("pyndeval")
 
@@ -25,75 +25,10 @@ pyndeval = pytest.importorskip("pyndeval")
 
 def gcompute(sys_gains, ideal_gains, cutoff, *, beta=1.0, rbp=0.95):
     """ntcir_eval gcompute on a (truncated) labelled system list and a relv ideal list."""
-    ideal = list(ideal_gains)
-    hgain = max(ideal)
-    jrel = sum(1 for g in ideal if g > 0)
-    syslen = len(sys_gains)
-    maxlen = max(jrel, syslen)
-    CGi = [0.0] * (maxlen + 1)
-    msDCGi = [0.0] * (maxlen + 1)
-    ERRi = [0.0] * (maxlen + 1)
-    ERRidsat = [1.0] * (maxlen + 1)
-    for i in range(1, jrel + 1):
-        g = ideal[i - 1]
-        CGi[i] = CGi[i - 1] + g
-        msDCGi[i] = msDCGi[i - 1] + g / math.log(i + 1)
-        ERRi[i] = ERRi[i - 1] + (ERRidsat[i - 1] / i) * (g / (hgain + 1))
-        ERRidsat[i] = ERRidsat[i - 1] * (1 - g / (hgain + 1))
-    for i in range(jrel + 1, maxlen + 1):
-        CGi[i], msDCGi[i], ERRi[i] = CGi[jrel], msDCGi[jrel], ERRi[jrel]
-    Gs = [0.0] * (maxlen + 1)
-    CGs = [0.0] * (maxlen + 1)
-    msDCGs = [0.0] * (maxlen + 1)
-    count = [0.0] * (maxlen + 1)
-    BR = [0.0] * (maxlen + 1)
-    RBPpower = [0.0] * (maxlen + 1)
-    RBPsum = [0.0] * (maxlen + 1)
-    ERR = [0.0] * (maxlen + 1)
-    ERRdsat = [1.0] * (maxlen + 1)
-    EBR = [0.0] * (maxlen + 1)
-    if maxlen >= 1:
-        RBPpower[1] = 1.0
-    sysgainmax = max(sys_gains) if sys_gains else 0.0
-    r1 = rp = 0
-    for i in range(1, syslen + 1):
-        g = sys_gains[i - 1]
-        if g > 0:
-            count[i] = count[i - 1] + 1
-            Gs[i] = g
-            CGs[i] = CGs[i - 1] + g
-            msDCGs[i] = msDCGs[i - 1] + g / math.log(i + 1)
-            if count[i] == 1:
-                r1 = i
-            if rp == 0 and g == sysgainmax:
-                rp = i
-        else:
-            count[i], CGs[i], msDCGs[i] = count[i - 1], CGs[i - 1], msDCGs[i - 1]
-        BR[i] = (beta * CGs[i] + count[i]) / (beta * CGi[i] + i)
-        if i > 1:
-            RBPpower[i] = rbp * RBPpower[i - 1]
-        RBPsum[i] = RBPsum[i - 1] + Gs[i] * RBPpower[i]
-        ERR[i] = ERR[i - 1] + (ERRdsat[i - 1] / i) * (Gs[i] / (hgain + 1))
-        ERRdsat[i] = ERRdsat[i - 1] * (1 - Gs[i] / (hgain + 1))
-        EBR[i] = EBR[i - 1] + BR[i] * ERRdsat[i - 1] * Gs[i] / (hgain + 1)
-    for i in range(syslen + 1, maxlen + 1):
-        count[i], CGs[i], msDCGs[i] = count[syslen], CGs[syslen], msDCGs[syslen]
-        ERR[i], EBR[i], RBPsum[i] = ERR[syslen], EBR[syslen], RBPsum[syslen]
-    out = {}
-    if r1 == 0:
-        out["P-plus"] = 0.0
-    else:
-        out["P-plus"] = sum(BR[i] for i in range(1, rp + 1) if Gs[i] > 0) / count[rp]
-    minlen = min(cutoff, syslen)
-    s2 = sum(BR[j] for j in range(1, minlen + 1) if Gs[j] > 0)
-    out["Q"] = s2 / cutoff if cutoff < jrel else s2 / jrel
-    c = cutoff if cutoff <= maxlen else maxlen
-    out["MSnDCG"] = msDCGs[c] / msDCGi[c]
-    out["RBP"] = (1 - rbp) * RBPsum[c] / hgain
-    out["ERR"] = ERR[c]
-    out["nERR"] = ERR[c] / ERRi[c]
-    out["EBR"] = EBR[c]
-    return out
+    r = compute(list(sys_gains), list(ideal_gains), max(ideal_gains), [cutoff], beta=beta, rbp_p=rbp)
+    return {"P-plus": r["P+"], "Q": r[f"Q@{cutoff}"], "MSnDCG": r[f"MSnDCG@{cutoff}"],
+            "RBP": r[f"RBP@{cutoff}"], "ERR": r[f"ERR@{cutoff}"], "nERR": r[f"nERR@{cutoff}"],
+            "EBR": r[f"EBR@{cutoff}"]}
 
 
 def irec(ranked_docs, rel_sets, cutoff):
