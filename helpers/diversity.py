@@ -584,24 +584,18 @@ def _ndeval(meas, rel, N, cache, pack):
         if gkey not in cache:
             cache[gkey] = _novelty_gain(rel, alpha)                      # (L, D), prefix-stable
         gain = cache[gkey][:, :l_eff]
-        if name in ("alpha-DCG", "alpha-nDCG"):
-            disc = 1.0 / np.log2(np.arange(1, l + 1) + 1.0)
-            dcg = gain @ disc[:l_eff]
-            if name == "alpha-DCG":
+        if name in ("alpha-DCG", "alpha-nDCG", "ERR-IA", "nERR-IA"):
+            # alpha-(n)DCG discounts by log2(r + 1), ERR-IA by r; ndeval normalises alpha-DCG and
+            # ERR-IA by a list relevant to every intent, alpha-nDCG and nERR-IA by the greedy ideal.
+            ranks = np.arange(1, l + 1)
+            disc = 1.0 / (np.log2(ranks + 1.0) if "DCG" in name else ranks)
+            score = gain @ disc[:l_eff]
+            if name in ("alpha-DCG", "ERR-IA"):
                 ii = (1.0 - alpha) ** np.arange(l) * disc
-                return dcg / (Nf * ii.sum())
+                return score / (Nf * ii.sum())
             ideal = pack(("greedy", alpha, l))
-            idcg = ideal @ disc[:ideal.shape[1]]
-            return np.where(dcg > 0, dcg / idcg, 0.0)
-        if name in ("ERR-IA", "nERR-IA"):
-            disc = 1.0 / np.arange(1, l + 1)
-            err = gain @ disc[:l_eff]
-            if name == "ERR-IA":
-                ii = (1.0 - alpha) ** np.arange(l) * disc
-                return err / (Nf * ii.sum())
-            ideal = pack(("greedy", alpha, l))
-            ierr = ideal @ disc[:ideal.shape[1]]
-            return np.where(err > 0, err / ierr, 0.0)
+            iscore = ideal @ disc[:ideal.shape[1]]
+            return np.where(score > 0, score / iscore, 0.0)
         if name in ("NRBP", "nNRBP"):
             beta = meas.param("beta")
             nrbp = gain @ (beta ** np.arange(l_eff))
