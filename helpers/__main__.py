@@ -10,6 +10,7 @@ notebooks  run or refresh the notebooks headlessly (helpers.pipeline)
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 COMMANDS = {
@@ -25,7 +26,25 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__.strip(), file=sys.stderr if argv and argv[0] not in {"-h", "--help"} else sys.stdout)
         return 0 if argv and argv[0] in {"-h", "--help"} else 2
     module = importlib.import_module(COMMANDS[argv[0]])
-    return int(module.main(argv[1:]) or 0)
+    try:
+        return int(module.main(argv[1:]) or 0)
+    except BrokenPipeError:
+        # `... | head`: the reader went away. Point stdout at devnull so the interpreter's final
+        # flush does not raise again, and say it in one line.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print("note: output closed early (broken pipe); stopped", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (OSError, EOFError, ValueError, TypeError, KeyError) as exc:
+        # Every command reports its own expected errors; this is the net under them, so that no
+        # raw traceback reaches a user. The message names the file where the exception knows it.
+        where = getattr(exc, "filename", None)
+        text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
+        print(f"error: {where + ': ' if where else ''}{text}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

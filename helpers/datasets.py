@@ -412,9 +412,21 @@ def _open_source(ds: Dataset, rf: RemoteFile, kind: str, base: str, configured: 
 def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, configured: bool,
               timeout: float) -> None:
     """Stream one file into ``dest`` through a temporary file, verifying its sha256."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FetchError(f"{ds.id}: cannot create the data folder {dest.parent} for {rf.path}: "
+                         f"{exc.strerror or exc}") from None
     src, where = _open_source(ds, rf, kind, base, configured, timeout)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    except OSError as exc:
+        src.close()
+        raise FetchError(f"{ds.id}: cannot write {rf.path} into {dest.parent}: "
+                         f"{exc.strerror or exc}") from None
+    from helpers.reports import _umask
+
+    os.fchmod(fd, 0o666 & ~_umask())
     try:
         digest = hashlib.sha256()
         received = 0
@@ -430,7 +442,11 @@ def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, con
                 if not block:
                     break
                 digest.update(block)
-                out.write(block)
+                try:
+                    out.write(block)
+                except OSError as exc:  # disk full, quota, I/O error: keep nothing, say where
+                    raise FetchError(f"{ds.id}: writing {rf.path} to {dest.parent} failed after "
+                                     f"{received} bytes: {exc.strerror or exc}; nothing was kept") from None
                 received += len(block)
             if announced is not None and announced.isdigit() and int(announced) != received:
                 raise FetchError(f"{ds.id}: download of {rf.path} from {where} was interrupted: "
@@ -1177,5 +1193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(table.to_string(index=False))
     except (FetchError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # read-only checkout, disk full while unpacking or describing
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"error:{where} {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0

@@ -108,6 +108,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from helpers.measures import geometric_sum as _geometric_sum
+
 __all__ = ["evaluate", "parse_measure", "DiversityMeasure", "SUPPORTED_MEASURES", "global_gains",
            "greedy_ideal_alpha"]
 
@@ -138,6 +140,10 @@ SUPPORTED_MEASURES: dict[str, tuple[str, dict[str, float], str]] = {
 }
 
 _MEASURE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z#+\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
+
+
+#: Largest cutoff accepted by :func:`parse_measure` (ndeval's normalisers build arrays of that length).
+MAX_CUTOFF = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,9 @@ def parse_measure(text: str) -> DiversityMeasure:
         if not cutoff.isdigit() or int(cutoff) < 1:
             raise ValueError(f"{label!r}: the cutoff must be a positive integer, got {cutoff!r}")
         cut_val = int(cutoff)
+        if cut_val > MAX_CUTOFF:
+            raise ValueError(f"{label!r}: cutoff {cut_val} is beyond {MAX_CUTOFF:,}; the ideal lists of "
+                             "ndeval's measures grow with the cutoff, not with the data")
     return DiversityMeasure(label=label, name=name, family=family,
                             params=tuple(sorted(params.items())), cutoff=cut_val)
 
@@ -234,6 +243,11 @@ def _need(df, cols, what):
     missing = [c for c in cols if c not in df.columns]
     if missing:
         raise ValueError(f"{what} lacks column(s) {missing}; has {list(df.columns)}")
+    from helpers.measures import _str_ids
+
+    for c in cols:  # identifiers: exact strings, none missing (a NaN would become the id "nan")
+        if c.endswith("_id"):
+            _str_ids(df[c], f"{what} {c!r}")
 
 
 def _first(df, mask, cols):
@@ -790,7 +804,7 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
             gm = float(gmax) if gmax is not None else data.gmax_mapping
             v = (P * HR * intentwise("iRBU", l, p, gmax_value=gm)).sum(1)
             if s.name == "RBU":
-                v = v - s.param("e") * float(np.sum(p ** np.arange(1, l + 1, dtype=float)))
+                v = v - s.param("e") * _geometric_sum(p, l)
         else:  # pragma: no cover - parse_measure guards the families
             raise AssertionError(fam)
         v = np.asarray(v, dtype=float).copy()

@@ -45,7 +45,12 @@ __all__ = [
 # validation
 
 
-def _validate(ratings, d_max=None) -> tuple[np.ndarray, list]:
+_NOT_GIVEN = object()
+#: Largest rating scale accepted: some summaries count per level, so memory would grow with d_max.
+MAX_D_MAX = 10_000
+
+
+def _validate(ratings, d_max=_NOT_GIVEN) -> tuple[np.ndarray, list]:
     """Return ratings as a float ``items x assessors`` array plus item labels, or raise."""
     if isinstance(ratings, pd.DataFrame):
         labels = [str(i) for i in ratings.index]
@@ -65,8 +70,10 @@ def _validate(ratings, d_max=None) -> tuple[np.ndarray, list]:
         raise ValueError(f"ratings must have at least one item and one assessor, got shape {values.shape}")
     if labels is None:
         labels = [str(i) for i in range(values.shape[0])]
-    if d_max is not None:
+    if d_max is not _NOT_GIVEN:
         _check_d_max(d_max)
+    else:
+        d_max = None
 
     def _item(i: int) -> str:
         return f"item {labels[i]!s} (row {i})"
@@ -92,14 +99,21 @@ def _validate(ratings, d_max=None) -> tuple[np.ndarray, list]:
     return values, labels
 
 
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 def _check_d_max(d_max) -> None:
-    if isinstance(d_max, bool) or not float(d_max).is_integer() or d_max < 1:
+    if not _is_number(d_max) or not np.isfinite(d_max) or not float(d_max).is_integer() or d_max < 1:
         raise ValueError(f"d_max must be an integer >= 1 (the highest rating), got {d_max!r}")
+    if d_max > MAX_D_MAX:
+        raise ValueError(f"d_max = {d_max!r} is beyond the largest rating scale supported ({MAX_D_MAX}); "
+                         "rating scales are small integers (the papers use 2..8)")
 
 
 def _check_p(p) -> None:
-    if not (0.0 <= float(p) <= 1.0) or np.isnan(p):
-        raise ValueError(f"p must lie in [0, 1], got {p!r}")
+    if not _is_number(p) or np.isnan(p) or not (0.0 <= float(p) <= 1.0):
+        raise ValueError(f"p must lie in [0, 1] (a number), got {p!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -117,7 +131,7 @@ def spread(ratings, d_max=None) -> np.ndarray:
 
     ``D = 0`` means a unanimous item; ``D = d_max`` the most controversial one.
     """
-    values, _ = _validate(ratings, d_max)
+    values, _ = _validate(ratings, _NOT_GIVEN if d_max is None else d_max)
     return np.nanmax(values, axis=1) - np.nanmin(values, axis=1)
 
 
@@ -127,7 +141,7 @@ def raw_gain(ratings, d_max=None) -> np.ndarray:
     With ``N`` assessors rating ``0..d_max`` this yields levels ``0..N*d_max``. ``d_max`` is
     optional here and only used to range-check the ratings.
     """
-    values, _ = _validate(ratings, d_max)
+    values, _ = _validate(ratings, _NOT_GIVEN if d_max is None else d_max)
     return np.nansum(values, axis=1)
 
 
@@ -309,7 +323,7 @@ def prob_full_spread(n: int, d_max: int) -> float:
     Sakai (2017, Sec. 4), who notes that D tends to d_max as N grows.
     """
     _check_d_max(d_max)
-    if int(n) < 1:
+    if not _is_number(n) or not float(n).is_integer() or int(n) < 1:
         raise ValueError(f"n must be a positive number of ratings, got {n!r}")
     k = d_max + 1.0
     return 1.0 - 2.0 * (d_max / k) ** n + ((d_max - 1) / k) ** n
@@ -322,6 +336,8 @@ def ratings_matrix(ratings: pd.DataFrame) -> pd.DataFrame:
     that occurs twice is an error (it would silently be averaged otherwise).
     """
     need = {"query_id", "doc_id", "assessor", "rating"}
+    if not isinstance(ratings, pd.DataFrame):
+        raise ValueError(f"ratings must be a DataFrame with columns {sorted(need)}, got {type(ratings).__name__}")
     if not need.issubset(ratings.columns):
         raise ValueError(f"ratings need columns {sorted(need)}, got {list(ratings.columns)}")
     dup = ratings.duplicated(["query_id", "doc_id", "assessor"], keep=False)

@@ -89,6 +89,7 @@ Conventions of :func:`evaluate` (each has a test)
 from __future__ import annotations
 
 import math
+import warnings
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -439,6 +440,19 @@ def _compact(gains: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return out
 
 
+def geometric_sum(p: float, l: int) -> float:
+    """``sum_{r=1}^{l} p^r`` in closed form (the effort term of iRBU/RBU): O(1) whatever ``l``,
+    so ``iRBU(e=0.01)@1000000000`` costs nothing; ``expm1`` keeps it accurate for p near 1."""
+    p, l = float(p), int(l)
+    if l <= 0:
+        return 0.0
+    if p == 1.0:
+        return float(l)
+    if p == 0.0:
+        return 0.0
+    return p * -math.expm1(l * math.log(p)) / (1.0 - p)
+
+
 def _discount_ms(n: int) -> np.ndarray:
     return 1.0 / np.log2(np.arange(2, n + 2, dtype=float))
 
@@ -610,7 +624,7 @@ class _Block:
                 p ** self.ranks * self.reach * self.stop, axis=1))
             value = self.at(cum, l)
             if e:
-                value = value - e * float(np.sum(p ** np.arange(1, l + 1, dtype=float)))
+                value = value - e * geometric_sum(p, l)
             return value
         if name == "Hit":
             return (self.at(self.C, l) > 0).astype(float)
@@ -808,7 +822,17 @@ def _require_columns(df, name: str, required: Sequence[str]) -> None:
         raise ValueError(f"{name} lacks column(s) {missing}; it has {list(df.columns)}")
 
 
+def _check_id_dtype(series: pd.Series, what: str) -> None:
+    """Identifiers are compared as exact strings; a float column would turn topic 1 into "1.0"."""
+    if len(series) and (pd.api.types.is_float_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)):
+        example = series.dropna().iloc[0].item() if series.notna().any() else None
+        raise ValueError(f"{what} has dtype {series.dtype} (e.g. {example!r}): identifiers are compared "
+                         "as exact strings, so 1.0 would never match '1'; read ids as strings "
+                         "(pandas: dtype=str) or convert them explicitly")
+
+
 def _str_ids(series: pd.Series, what: str) -> np.ndarray:
+    _check_id_dtype(series, what)
     if series.isna().any():
         i = int(np.flatnonzero(series.isna().to_numpy())[0])
         raise ValueError(f"{what} has a missing value at row {i}")
@@ -824,6 +848,7 @@ def _factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: 
     order for UTF-8). Columns that change rarely (run and topic ids of a sorted run) are
     factorised block by block, which is several times faster than hashing every row.
     """
+    _check_id_dtype(series, what)
     arr = series.to_numpy(dtype=object)
     n = len(arr)
     codes = uniques = None
@@ -862,6 +887,38 @@ def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
     return np.arange(len(list_id), dtype=np.int64) - first[list_id]
 
 
+def _canonical_number(text: str) -> str | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return repr(value) if math.isfinite(value) else None
+
+
+def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> None:
+    """Refuse a run that shares no topic with the qrels, or whose topic ids differ only in their
+    spelling of a number ("1.0" vs "1"); warn with counts when only some topics are unknown."""
+    run_topics = np.asarray(run_topics, dtype=object)
+    unknown = [t for t in run_topics if t not in qrels_topics]
+    numeric = {}
+    for q in qrels_topics:
+        c = _canonical_number(str(q))
+        if c is not None:
+            numeric.setdefault(c, q)
+    twins = [(t, numeric[c]) for t in unknown if (c := _canonical_number(str(t))) is not None and c in numeric]
+    if twins:
+        t, q = twins[0]
+        raise ValueError(f"run topic {t!r} and qrels topic {q!r} differ only in how the number is written "
+                         f"({len(twins)} such topic(s)); identifiers are compared as exact strings. "
+                         "Read both files with string ids, or normalise them the same way")
+    if len(unknown) == len(run_topics):
+        raise ValueError(f"the run shares no topic with the qrels: run topics {sorted(map(str, run_topics))[:5]}"
+                         f"{'...' if len(run_topics) > 5 else ''}, qrels topics "
+                         f"{sorted(map(str, qrels_topics))[:5]}{'...' if len(qrels_topics) > 5 else ''}")
+    warnings.warn(f"{len(unknown)} of {len(run_topics)} run topic(s) are not in the qrels and are ignored "
+                  f"(e.g. {sorted(map(str, unknown))[:3]})", UserWarning, stacklevel=3)
+
+
 def _natural_order(ids: np.ndarray) -> np.ndarray:
     """Sort topic ids numerically if they all look like integers, else as strings."""
     ids = np.asarray(ids, dtype=object)
@@ -895,23 +952,28 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"qrels 'relevance' must hold integer levels; row {i} has "
                          f"{qrels['relevance'].iloc[i]!r}")
+    if len(lv) and np.abs(lv).max() >= 2.0 ** 53:
+        i = int(np.argmax(np.abs(lv)))
+        raise ValueError(f"qrels row {i} has relevance level {qrels['relevance'].iloc[i]!r}, beyond "
+                         "the integers a float gain represents exactly")
     lv = lv.astype(np.int64)
     pos = lv > 0
     if gains is None:
+        # linear gains (gain = level): computed from the levels present, never a table sized by
+        # the largest level (a level of 10**8 must not allocate 10**8 entries)
         top = int(lv.max()) if len(lv) else 0
-        mapping = {i: float(i) for i in range(0, max(top, 1) + 1)}
-    else:
-        mapping = parse_gain_spec(gains)
-    table_max = max(mapping)
-    unknown = pos & ((lv > table_max) | ~np.isin(lv, list(mapping)))
+        g = np.where(pos, lv, 0).astype(float)
+        return g, np.asarray(float(max(top, 1)), dtype=float), None
+    mapping = parse_gain_spec(gains)
+    unknown = pos & ~np.isin(lv, list(mapping))
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
         raise ValueError(f"qrels row {i} has relevance level L{lv[i]}, which the gain mapping "
                          f"does not cover (levels {sorted(k for k in mapping if k > 0)})")
-    lut = np.zeros(table_max + 1)
-    for k, v in mapping.items():
-        lut[k] = v
-    g = np.where(pos, lut[np.clip(lv, 0, table_max)], 0.0)
+    keys = np.array(sorted(mapping), dtype=np.int64)
+    vals = np.array([mapping[k] for k in keys], dtype=float)
+    idx = np.clip(np.searchsorted(keys, lv), 0, len(keys) - 1)
+    g = np.where(pos & (keys[idx] == lv), vals[idx], 0.0)
     positive = [v for k, v in sorted(mapping.items()) if k > 0]
     tied = len(set(positive)) < len(positive)
     return g, np.asarray(max(mapping.values()), dtype=float), (np.maximum(lv, 0) if tied else None)
@@ -1017,6 +1079,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown options or
         measure names.
     """
+    if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
+                                                     pd.Index, np.ndarray, pd.Series)):
+        raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
+                         f"'nDCG@10']), got {type(measures).__name__}")
     specs = parse_measures(measures)
     for opt, val, allowed in [("order_by", order_by, ("rank", "score")),
                               ("duplicates", duplicates, ("error", "keep_first")),
@@ -1096,8 +1162,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     elif order_by == "score":
         raise ValueError("order_by='score' needs a 'score' column in the run")
 
-    keep = r_tcode >= 0  # topics not in the qrels are ignored
+    keep = r_tcode >= 0  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
     all_kept = bool(keep.all())
+    if len(run) and not all_kept:
+        _report_topic_mismatch(rq_uniques, topic_index)
     list_id = np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode
     del r_codes, r_tcode
     if not all_kept:
@@ -1142,6 +1210,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
            else np.full(len(list_id), -1))
     del d_codes
     judged = hit >= 0
+    judged_any = bool(judged.any())
     gain = np.append(q_gain[qok], 0.0)[hit]  # hit == -1 picks the appended 0
     level = None if q_level is None else np.append(q_level[qok], 0)[hit].astype(float)
     del hit
@@ -1176,6 +1245,13 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     del matrix
 
     # ---- conventions and tidy output --------------------------------------------------------
+    if no_relevant == "skip" and not R_topic.any():
+        raise ValueError("qrels hold no relevant document (every level is <= 0), so every topic would "
+                         "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
+                         "to score such topics")
+    if len(run) and not judged_any:
+        warnings.warn("no retrieved document is judged in the qrels (every value is 0): do the run's "
+                      "doc_ids use the qrels' identifiers?", UserWarning, stacklevel=2)
     no_rel = R_topic[list_topic] == 0
     keep_list = np.ones(n_lists, dtype=bool)
     if missing == "skip":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -142,9 +143,13 @@ def main(argv: list[str] | None = None) -> int:
                 source[rid] = path
             runs.append(run)
         run = pd.concat(runs, ignore_index=True) if len(runs) > 1 else runs[0]
-        res = M.evaluate(qrels, run, specs, gains=args.gains, condensed=args.condensed,
-                         order_by=args.order, duplicates=args.duplicates,
-                         no_relevant=args.no_relevant, missing=args.missing)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UserWarning)
+            res = M.evaluate(qrels, run, specs, gains=args.gains, condensed=args.condensed,
+                             order_by=args.order, duplicates=args.duplicates,
+                             no_relevant=args.no_relevant, missing=args.missing)
+        for w in caught:  # one plain line each, never a source excerpt
+            print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
     except (ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2

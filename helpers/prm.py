@@ -384,6 +384,10 @@ def bootstrap_topics(pairs: pd.DataFrame, threshold: int, B: int = 300, *,
     if len(u1) == 0:
         raise ValueError("pairs is empty: nothing to bootstrap")
     codes, topics = pd.factorize(pairs["query_id"], sort=True)
+    if (codes < 0).any():  # factorize codes a missing id as -1, which would index the last topic
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"pairs 'query_id' is missing at row position {i}: every double judgment "
+                         "needs its topic for a topic bootstrap")
     num, den = _contributions(u1, u2, threshold, T, method)
     n_topics = len(topics)
     per_topic_num = np.zeros((n_topics, T + 1), dtype=np.int64)
@@ -401,6 +405,11 @@ def bootstrap_topics(pairs: pd.DataFrame, threshold: int, B: int = 300, *,
         "denominator": bden.ravel(),
         "p": p.ravel(),
     })
+
+
+#: Largest rounds x size x levels array :func:`annotation_rounds` builds (about 1.3 GB of int64
+#: cumulative sums); beyond it the request is refused rather than left to a MemoryError.
+_MAX_DRAWN = 80_000_000
 
 
 def annotation_rounds(pairs: pd.DataFrame, sizes: Sequence[int], rounds: int = 50, *,
@@ -442,6 +451,10 @@ def annotation_rounds(pairs: pd.DataFrame, sizes: Sequence[int], rounds: int = 5
         raise ValueError("pairs is empty: nothing to sample")
     num, den = _contributions(u1, u2, threshold, T, method)
     n_max = int(sizes_arr[-1])
+    if rounds * n_max * (T + 1) > _MAX_DRAWN:
+        raise ValueError(f"rounds x max(sizes) x levels = {rounds} x {n_max} x {T + 1} exceeds "
+                         f"{_MAX_DRAWN:,} draws held in memory at once; use fewer rounds or smaller "
+                         f"sizes (the data hold {len(u1)} double judgments)")
     idx = rng.integers(0, len(u1), size=(rounds, n_max))
     cnum = np.cumsum(num[idx], axis=1)[:, sizes_arr - 1, :]  # rounds x sizes x levels
     cden = np.cumsum(den[idx], axis=1)[:, sizes_arr - 1, :]

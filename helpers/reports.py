@@ -27,12 +27,31 @@ import pandas as pd
 from helpers.paths import reports_dir
 
 
+def _umask() -> int:
+    """The process umask (read without changing it where /proc tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file + rename (atomic on POSIX)."""
+    """Write ``data`` to ``path`` through a temporary file + rename (atomic on POSIX).
+
+    ``mkstemp`` creates its file with mode 0600; the file is given the mode a plain ``open()``
+    would (0666 minus the umask) before it is renamed into place.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

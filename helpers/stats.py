@@ -167,8 +167,35 @@ def _score_matrix(scores: Any) -> tuple[np.ndarray, list[Any], list[Any]]:
     return np.ascontiguousarray(arr), cols, topics
 
 
+def align_pair(x: Any, y: Any, names: tuple[str, str] = ("x", "y")) -> tuple[Any, Any]:
+    """Pair two labelled samples by label, never by position.
+
+    When both ``x`` and ``y`` are :class:`pandas.Series`, ``y`` is reordered to ``x``'s labels
+    (systems, topics): the same labels in another order are paired correctly, and different
+    label sets or duplicate labels raise ``ValueError`` naming them. Anything else (arrays,
+    lists, or one Series against an array) is paired by position, as the caller gave it.
+    """
+    if isinstance(x, pd.Series) and isinstance(y, pd.Series):
+        for name, s in zip(names, (x, y)):
+            if s.index.has_duplicates:
+                dup = s.index[s.index.duplicated()][0]
+                raise ValueError(f"{name} has the label {dup!r} twice; paired values need unique labels")
+        if not x.index.equals(y.index):
+            only_x = x.index.difference(y.index)
+            only_y = y.index.difference(x.index)
+            if len(only_x) or len(only_y):
+                raise ValueError(f"{names[0]} and {names[1]} are labelled differently: only in "
+                                 f"{names[0]}: {list(only_x[:5])}, only in {names[1]}: {list(only_y[:5])}")
+            y = y.reindex(x.index)
+    return x, y
+
+
 def _paired_vectors(x: Any, y: Any | None) -> np.ndarray:
-    """Validate paired samples and return the differences x - y (or x itself if y is None)."""
+    """Validate paired samples and return the differences x - y (or x itself if y is None).
+
+    Two Series are paired by label (:func:`align_pair`)."""
+    if y is not None:
+        x, y = align_pair(x, y)
     xa = np.asarray(x, dtype=np.float64)
     if xa.ndim != 1:
         raise ValueError(f"x must be 1-D, got shape {xa.shape}")
@@ -729,7 +756,11 @@ def kendall_tau_ci(
     -------
     KendallTauCI
         ``(tau, low, high, n)``.
+
+    Two :class:`pandas.Series` are paired by label (the same systems in another order give
+    the same tau); different label sets raise ``ValueError``.
     """
+    x, y = align_pair(x, y)
     xa = np.asarray(x, dtype=np.float64)
     ya = np.asarray(y, dtype=np.float64)
     if xa.ndim != 1 or ya.ndim != 1:

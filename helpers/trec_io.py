@@ -27,6 +27,7 @@ import io
 import math
 import os
 import warnings
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -110,17 +111,22 @@ def _lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | bytes]]:
     Undecodable lines are yielded as ``bytes`` so that the caller can report them.
     """
     with _open_binary(path) as fh:
-        for number, raw in enumerate(fh, start=1):
-            if number <= skip:
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                yield number, raw
-                continue
-            text = text.rstrip("\r\n")
-            if text.strip():
-                yield number, text
+        number = 0
+        try:
+            for number, raw in enumerate(fh, start=1):
+                if number <= skip:
+                    continue
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    yield number, raw
+                    continue
+                text = text.rstrip("\r\n")
+                if text.strip():
+                    yield number, text
+        except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+            raise ValueError(f"{path}:{number + 1}: expected a complete gzip file, got a truncated or "
+                             f"corrupt one ({exc}); download it again") from None
 
 
 def _split(text: str, sep: str | None) -> list[str]:
@@ -228,6 +234,9 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
             df = pd.read_csv(path, **kwargs)
     except pd.errors.EmptyDataError:
         raise malformed(path, None, expected, "an empty file") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise ValueError(f"{path}: expected a complete gzip file, got a truncated or corrupt one "
+                         f"({exc}); download it again") from None
     except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning, UnicodeDecodeError,
             OverflowError) as exc:
         _locate(path, n_fields=len(names), checks=checks, expected=expected, sep=sep, skip=skip)
@@ -245,6 +254,16 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     if bad.any():
         _locate(path, n_fields=len(names), checks=checks, expected=expected, sep=sep, skip=skip)
         _check_rows(path, bad, f"{expected} (no empty field)", skip=skip)
+    # A byte-order mark after the first byte (two files concatenated) or a NUL byte would otherwise
+    # become part of an identifier and create phantom topics or documents.
+    stray = np.zeros(len(df), dtype=bool)
+    for name in names:
+        if df[name].dtype == "str" or df[name].dtype == object:
+            col = df[name].astype(str)
+            stray |= (col.str.contains("\ufeff", regex=False) | col.str.contains("\x00", regex=False)).to_numpy()
+    if stray.any():
+        _check_rows(path, stray, f"{expected}, without a byte-order mark (U+FEFF) or NUL byte inside "
+                    "the file (two files concatenated, or a binary file?)", skip=skip)
     return df[[names[i] for i in keep]]
 
 
