@@ -21,6 +21,12 @@ DATA_EXTERNAL: Path = DATA / "external"
 DATA_INTERIM: Path = DATA / "interim"
 
 
+def reports_root() -> Path:
+    """Root of every output (``reports/`` or ``SUBJEVAL_REPORTS_DIR``): tables, figures, metrics,
+    executed notebooks and their HTML all live under it, so a read-only checkout can run notebooks."""
+    return Path(os.environ.get("SUBJEVAL_REPORTS_DIR", ROOT / "reports"))
+
+
 def reports_dir(profile: str = "default") -> Path:
     """Folder that receives figures, tables and metrics for a parameter profile.
 
@@ -28,7 +34,7 @@ def reports_dir(profile: str = "default") -> Path:
     profile writes to ``reports/<profile>/`` so that e.g. the ``ci`` smoke runs never overwrite the
     canonical numbers. ``SUBJEVAL_REPORTS_DIR`` overrides the root.
     """
-    root = Path(os.environ.get("SUBJEVAL_REPORTS_DIR", ROOT / "reports"))
+    root = reports_root()
     if not profile or profile == "default":
         return root
     if not profile.replace("-", "").replace("_", "").isalnum():

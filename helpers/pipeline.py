@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir
+from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
 VOLATILE_NB_METADATA = ("papermill", "widgets")
@@ -43,6 +43,30 @@ def discover(only: list[str] | None = None) -> list[Path]:
             raise SystemExit(f"no notebook matches {sorted(missing)}; have "
                              f"{[b.stem for b in sorted(NOTEBOOKS.glob('[0-9][0-9]_*.ipynb'))]}")
     return books
+
+
+def profiles() -> list[str]:
+    """Known parameter profiles: ``default`` and every folder under ``params/``."""
+    return ["default"] + sorted(p.name for p in PARAMS.iterdir() if p.is_dir()) if PARAMS.is_dir() else ["default"]
+
+
+def check_profile(profile: str) -> None:
+    """Refuse an unknown profile (``make reproduce PROFILE=rael`` must not skip every notebook)."""
+    known = profiles()
+    if profile not in known:
+        import difflib
+
+        close = difflib.get_close_matches(profile, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown profile {profile!r}{hint}; known profiles: {', '.join(known)} "
+                         f"(folders under params/)")
+
+
+def declared_parameters(notebook: Path) -> dict[str, str]:
+    """Parameter name -> declared type, read from the notebook's ``parameters`` cell."""
+    import papermill as pm
+
+    return {name: info["inferred_type_name"] for name, info in pm.inspect_notebook(str(notebook)).items()}
 
 
 def params_file(notebook: Path, profile: str) -> Path:
@@ -65,6 +89,9 @@ def load_parameters(notebook: Path, profile: str) -> dict | None:
     if params.get("profile", profile) != profile:
         raise ValueError(f"{path.relative_to(ROOT)}: 'profile: {params['profile']}' contradicts its folder '{profile}'")
     params["profile"] = profile
+    from helpers.params import check_values
+
+    check_values(params, declared_parameters(notebook), where=f"in {path.relative_to(ROOT)}")
     return params
 
 
@@ -73,10 +100,72 @@ def execute(notebook: Path, parameters: dict, output: Path) -> None:
     import papermill as pm
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    pm.execute_notebook(
-        str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
-        cwd=str(notebook.parent), progress_bar=False, log_output=False,
-    )
+    # The kernel must import this checkout's helpers (two checkouts may share one environment):
+    # put the checkout first on its path and let helpers.params.validate() verify it.
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "SUBJEVAL_CHECKOUT")}
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([saved["PYTHONPATH"]] if saved["PYTHONPATH"] else []))
+    os.environ["SUBJEVAL_CHECKOUT"] = str(ROOT)
+    try:
+        pm.execute_notebook(
+            str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
+            cwd=str(notebook.parent), progress_bar=False, log_output=False,
+        )
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if output.exists():
+            stabilise_file(output)
+
+
+def _merge_streams(outputs: list) -> list:
+    """Consecutive stream outputs of one name joined into one: how the kernel chunks stdout into
+    messages depends on timing, not on what was printed, so identical runs would differ."""
+    merged: list = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and prev is not None
+                and prev.get("output_type") == "stream" and prev.get("name") == out.get("name")):
+            text = prev["text"] if isinstance(prev["text"], str) else "".join(prev["text"])
+            more = out["text"] if isinstance(out["text"], str) else "".join(out["text"])
+            prev["text"] = (text + more).splitlines(keepends=True)
+        else:
+            merged.append(out)
+    return merged
+
+
+def stabilise(nb: dict) -> dict:
+    """An executed notebook without what changes between identical runs: papermill's timestamps
+    and durations, per-cell execution times, the absolute input/output paths (which would
+    also name the user's machine) and the kernel's timing-dependent chunking of printed text.
+    The parameters papermill injected are kept."""
+    nb = copy.deepcopy(nb)
+    pmeta = nb.get("metadata", {}).get("papermill")
+    if isinstance(pmeta, dict):
+        for key in ("start_time", "end_time", "duration", "input_path", "output_path", "environment_variables"):
+            pmeta.pop(key, None)
+    for cell in nb.get("cells", []):
+        meta = cell.get("metadata", {})
+        meta.pop("execution", None)
+        if "injected-parameters" in meta.get("tags", []) and "id" in cell:
+            cell["id"] = "injected-parameters"  # papermill draws a random id for the cell it adds
+        cpm = meta.get("papermill")
+        if isinstance(cpm, dict):
+            for key in ("start_time", "end_time", "duration", "status", "exception"):
+                cpm.pop(key, None)
+        if "outputs" in cell:
+            cell["outputs"] = _merge_streams(cell["outputs"])
+    return nb
+
+
+def stabilise_file(path: Path) -> None:
+    from helpers.reports import atomic_write_text
+
+    with open(path, encoding="utf-8") as fh:
+        nb = json.load(fh)
+    atomic_write_text(path, json.dumps(stabilise(nb), indent=1, ensure_ascii=False) + "\n")
 
 
 def render_html(executed: Path, target: Path) -> Path:
@@ -102,26 +191,33 @@ def clean(nb: dict) -> dict:
         for key in VOLATILE_CELL_METADATA:
             meta.pop(key, None)
         if cell.get("cell_type") == "code":
-            for out in cell.get("outputs", []):
+            cell["outputs"] = _merge_streams(cell.get("outputs", []))
+            for out in cell["outputs"]:
                 out.get("metadata", {}).pop("execution", None)
     nb["cells"] = [c for c in nb["cells"]
                    if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
     return nb
 
 
+def _show(path: Path) -> Path:
+    """A path relative to the checkout when it lies inside it (no machine paths in logs)."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def _html_target(notebook: Path, profile: str) -> Path:
-    base = ROOT / "reports" / "html"
+    base = reports_root() / "html"
     return (base if profile == "default" else base / profile) / f"{notebook.stem}.html"
 
 
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
         refresh: bool = False, stream=sys.stdout) -> list[tuple[str, str, float]]:
     """Execute notebooks for ``profile``; returns ``(stem, status, seconds)`` per notebook."""
+    check_profile(profile)
     books = discover(only)
-    executed_dir = ROOT / "reports" / "executed" / profile
+    executed_dir = reports_root() / "executed" / profile
     results = []
     print(f"profile {profile!r}: {len(books)} notebook(s); outputs under "
-          f"{reports_dir(profile).relative_to(ROOT) if reports_dir(profile).is_relative_to(ROOT) else reports_dir(profile)}",
+          f"{_show(reports_dir(profile))}",
           file=stream, flush=True)
     for k, nb_path in enumerate(books, 1):
         params = load_parameters(nb_path, profile)
@@ -137,7 +233,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
             seconds = time.perf_counter() - start
             print(f"{tag}: FAILED after {seconds:.1f} s; executed copy with the error: "
-                  f"{out.relative_to(ROOT)}\n{exc}", file=stream, flush=True)
+                  f"{_show(out)}\n{exc}", file=stream, flush=True)
             results.append((nb_path.stem, "failed", seconds))
             break
         seconds = time.perf_counter() - start
@@ -165,8 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     p_ref = sub.add_parser("refresh", help="regenerate committed outputs (default profile)")
     p_ref.add_argument("only", nargs="*")
     args = parser.parse_args(argv)
-    if args.command == "run":
-        results = run(args.profile, args.only or None, html=not args.no_html)
-    else:
-        results = run("default", args.only or None, html=True, refresh=True)
+    try:
+        if args.command == "run":
+            results = run(args.profile, args.only or None, html=not args.no_html)
+        else:
+            results = run("default", args.only or None, html=True, refresh=True)
+    except ValueError as exc:  # unknown profile, a bad parameter file: before any kernel starts
+        print(f"python -m helpers notebooks: error: {exc}", file=sys.stderr)
+        return 2
     return 1 if any(status == "failed" for _, status, _ in results) else 0

@@ -87,3 +87,27 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
 def test_reporter_rejects_bad_names():
     with pytest.raises(ValueError, match="NN_name"):
         reports.Reporter("gains")
+
+
+def test_atomic_writes_honour_the_umask(tmp_path):
+    import os
+
+    old = os.umask(0o027)
+    try:
+        path = reports.atomic_write_text(tmp_path / "x.txt", "x")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o640
+    old = os.umask(0o002)
+    try:
+        path = reports.atomic_write_text(tmp_path / "y.txt", "y")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o664
+
+
+def test_reports_root_covers_executed_and_html(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    nb = pipeline.discover(["01"])[0]
+    assert pipeline._html_target(nb, "real") == tmp_path / "html" / "real" / f"{nb.stem}.html"
+    assert paths.reports_root() == tmp_path

@@ -1,0 +1,133 @@
+"""Strict notebook parameters (helpers.params) under plain papermill and the project's runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import nbformat
+import papermill as pm
+import pytest
+
+from helpers import params, paths, pipeline
+
+
+def _notebook(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("from helpers import params"),
+        nbformat.v4.new_code_cell('seed: int = 5  # seed\nrate: float = 0.5  # a rate\n'
+                                  'name: str = "x"  # a name\nflags: list = [1]  # a list\n'
+                                  'limit: int | None = None  # optional', metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("checked = params.validate(globals())\nprint(sorted(checked.items()))"),
+    ]
+    path = tmp_path / "demo.ipynb"
+    nbformat.write(nb, str(path))
+    return path
+
+
+def _run(path, tmp_path, **parameters):
+    env_before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(paths.ROOT) + (os.pathsep + env_before if env_before else "")
+    try:
+        return pm.execute_notebook(str(path), str(tmp_path / "out.ipynb"), parameters=parameters or None,
+                                   kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
+    finally:
+        if env_before is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = env_before
+
+
+def test_plain_papermill_accepts_declared_parameters(tmp_path):
+    nb = _run(_notebook(tmp_path), tmp_path, seed=7, rate=1, limit=3)
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert "('seed', 7)" in text and "('rate', 1)" in text and "('limit', 3)" in text
+
+
+@pytest.mark.parametrize("parameters,message", [
+    ({"seeed": 5}, r"unknown parameter 'seeed' \(did you mean 'seed'\?\)"),
+    ({"seed": None}, r"parameter 'seed' is None \(null\); expected int"),
+    ({"seed": "5"}, r"parameter 'seed' = '5' has type str; expected int"),
+    ({"seed": True}, r"parameter 'seed' = True has type bool; expected int"),
+    ({"rate": "high"}, r"parameter 'rate' = 'high' has type str; expected float"),
+    ({"flags": 3}, r"parameter 'flags' = 3 has type int; expected list"),
+])
+def test_plain_papermill_refuses_unknown_and_ill_typed(tmp_path, parameters, message):
+    with pytest.raises(pm.PapermillExecutionError, match=message):
+        _run(_notebook(tmp_path), tmp_path, **parameters)
+
+
+def test_check_values_lists_every_problem():
+    declared = {"seed": "int", "p": "float", "tags": "list", "opt": "int | None"}
+    with pytest.raises(params.ParameterError) as err:
+        params.check_values({"sed": 1, "p": "x", "opt": None}, declared, where="in f.yaml")
+    text = str(err.value)
+    assert "unknown parameter 'sed' (did you mean 'seed'?) in f.yaml" in text
+    assert "parameter 'p' = 'x' has type str; expected float in f.yaml" in text
+    assert "this notebook's parameters are: opt, p, seed, tags" in text
+    params.check_values({"p": 2, "opt": None, "seed": 3}, declared)  # int for float, None where allowed
+    with pytest.raises(params.ParameterError, match="not a finite number"):
+        params.check_values({"p": float("nan")}, declared)
+
+
+def test_validate_outside_a_parameters_notebook_is_refused():
+    with pytest.raises(params.ParameterError, match="no annotated parameters"):
+        params.validate({})
+
+
+def test_foreign_checkout_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(tmp_path))
+    with pytest.raises(params.ParameterError, match="two checkouts share one environment"):
+        params.validate({"__annotations__": {"seed": int}, "seed": 1})
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
+    assert params.validate({"__annotations__": {"seed": int}, "seed": 1}) == {"seed": 1}
+
+
+def test_every_committed_parameter_file_is_valid():
+    for profile in pipeline.profiles():
+        for nb in pipeline.discover():
+            if profile == "default" or pipeline.params_file(nb, profile).exists():
+                assert isinstance(pipeline.load_parameters(nb, profile), dict)
+
+
+def test_runner_refuses_misspelled_parameter_file(tmp_path, monkeypatch):
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("seeed: 5\n")
+    monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    with pytest.raises(params.ParameterError, match="unknown parameter 'seeed'"):
+        pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+    (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("seed: null\n")
+    with pytest.raises(params.ParameterError, match="'seed' is None"):
+        pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+    (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("- 1\n- 2\n")
+    with pytest.raises(ValueError, match="expected a mapping"):
+        pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+
+
+def test_unknown_profile_stops_the_runner(capsys):
+    assert pipeline.main(["run", "--profile", "rael"]) == 2
+    assert "unknown profile 'rael' (did you mean 'real'?)" in capsys.readouterr().err
+
+
+def test_make_reproduce_with_unknown_profile_fails():
+    import subprocess
+
+    done = subprocess.run(["make", "-s", "reproduce", "PROFILE=rael", f"PY={sys.executable}"],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+    assert done.returncode != 0 and "unknown profile 'rael'" in done.stderr
+
+
+def test_executed_notebooks_are_byte_identical(tmp_path, monkeypatch):
+    nb = _notebook(tmp_path)
+    blobs = []
+    for k in range(2):
+        out = tmp_path / f"run{k}" / "demo.ipynb"
+        pipeline.execute(nb, {"seed": 9}, out)
+        blobs.append(out.read_bytes())
+    assert blobs[0] == blobs[1]
+    meta = json.loads(blobs[0])["metadata"]["papermill"]
+    assert meta["parameters"] == {"seed": 9} and "start_time" not in meta and "input_path" not in meta
