@@ -7,6 +7,12 @@
     for non-default profiles). One progress line per notebook with its duration. For a profile
     other than ``default``, notebooks without a parameter file for it are skipped (and say so).
 
+``python -m helpers notebooks run --params DIR|FILE.yaml [--name NAME] [NN ...]``
+    The same with the user's own parameter files (``NN_*.yaml``, one per notebook, e.g. pointing
+    a notebook's ``*_path``/``*_glob`` parameters at their collection); outputs go under
+    ``reports/<NAME>/`` (default: the folder's name). Relative paths in the files are resolved
+    against the caller's working directory. Every file is checked before the first notebook runs.
+
 ``python -m helpers notebooks refresh [NN ...]``
     The only way committed outputs are regenerated: runs the default profile, then copies the
     executed notebook back over ``notebooks/`` after stripping volatile metadata (papermill
@@ -73,26 +79,100 @@ def params_file(notebook: Path, profile: str) -> Path:
     return PARAMS / profile / f"{notebook.stem}.yaml"
 
 
-def load_parameters(notebook: Path, profile: str) -> dict | None:
-    """Parameters for ``notebook`` under ``profile``; ``None`` if the profile does not cover it."""
+#: Parameters whose names end like this hold file paths or glob patterns: the runner resolves a
+#: relative one against the caller's working directory (the kernel runs in ``notebooks/``).
+PATH_SUFFIXES = ("_path", "_glob")
+
+
+def resolve_paths(params: dict, cwd: Path | None = None) -> dict:
+    """``params`` with every relative path parameter (``*_path``, ``*_glob``) made absolute
+    against ``cwd`` (default: the current working directory); ``~`` is expanded."""
+    base = Path.cwd() if cwd is None else cwd
+    out = dict(params)
+    for key, value in params.items():
+        if key.endswith(PATH_SUFFIXES) and isinstance(value, str) and value:
+            path = Path(os.path.expanduser(value))
+            out[key] = str(path if path.is_absolute() else base / path)
+    return out
+
+
+def _show_file(path: Path) -> str:
+    return str(_show(path.resolve()))
+
+
+def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
+    """One YAML parameter file for ``notebook``: a mapping whose names and types the notebook
+    declares; ``profile`` (the output folder's name) is set, relative paths resolved."""
     import yaml
 
+    try:
+        with open(path, encoding="utf-8") as fh:
+            params = yaml.safe_load(fh) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{_show_file(path)}: expected YAML, got a syntax error: {exc}") from None
+    if not isinstance(params, dict):
+        raise ValueError(f"{_show_file(path)}: expected a mapping of parameter names to values")
+    if params.get("profile", profile) != profile:
+        raise ValueError(f"{_show_file(path)}: 'profile: {params['profile']}' contradicts its output "
+                         f"name '{profile}'")
+    params["profile"] = profile
+    from helpers.params import check_values
+
+    check_values(params, declared_parameters(notebook), where=f"in {_show_file(path)}")
+    return resolve_paths(params)
+
+
+def load_parameters(notebook: Path, profile: str) -> dict | None:
+    """Parameters for ``notebook`` under ``profile``; ``None`` if the profile does not cover it."""
     if profile == "default":
         return {}
     path = params_file(notebook, profile)
     if not path.exists():
         return None
-    with open(path, encoding="utf-8") as fh:
-        params = yaml.safe_load(fh) or {}
-    if not isinstance(params, dict):
-        raise ValueError(f"{path.relative_to(ROOT)}: expected a mapping of parameter names to values")
-    if params.get("profile", profile) != profile:
-        raise ValueError(f"{path.relative_to(ROOT)}: 'profile: {params['profile']}' contradicts its folder '{profile}'")
-    params["profile"] = profile
-    from helpers.params import check_values
+    return read_parameter_file(path, notebook, profile)
 
-    check_values(params, declared_parameters(notebook), where=f"in {path.relative_to(ROOT)}")
-    return params
+
+def parameter_files(spec: str | os.PathLike, books: list[Path]) -> dict[Path, Path]:
+    """Notebook -> parameter file for ``--params DIR|FILE.yaml``.
+
+    A file or a folder's ``*.yaml``/``*.yml`` files; each file must be named after one notebook:
+    its stem (``02_unanimity_evaluation.yaml``) or its two-digit prefix followed by ``_``, ``-``
+    or ``.`` (``02_my-collection.yaml``). A file that names no notebook, or two files for one
+    notebook, stop the run: nothing is silently skipped.
+    """
+    spec = Path(os.path.expanduser(str(spec)))
+    if spec.is_dir():
+        files = sorted(f for f in spec.iterdir() if f.suffix in (".yaml", ".yml") and f.is_file())
+        if not files:
+            raise ValueError(f"--params {spec}: no .yaml parameter file in this folder")
+    elif spec.is_file():
+        files = [spec]
+    else:
+        raise ValueError(f"--params {spec}: no such file or folder")
+    every = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    chosen: dict[Path, Path] = {}
+    for f in files:
+        matches = [nb for nb in every if f.stem == nb.stem
+                   or (f.stem[:2] == nb.stem[:2] and f.stem[2:3] in ("_", "-", ".", ""))]
+        if not matches:
+            raise ValueError(f"{_show_file(f)}: expected a file named after a notebook ('NN_*.yaml' with "
+                             f"NN one of {', '.join(nb.stem[:2] for nb in every)}), got {f.name!r}")
+        nb = matches[0]
+        if nb in chosen:
+            raise ValueError(f"{_show_file(f)} and {_show_file(chosen[nb])}: two parameter files for {nb.stem}")
+        chosen[nb] = f
+    return {nb: chosen[nb] for nb in books if nb in chosen}
+
+
+def output_name(spec: str | os.PathLike, name: str | None) -> str:
+    """Name of the outputs folder for ``--params``: ``name``, else the folder's name (for a file,
+    the name of the folder holding it)."""
+    spec = Path(os.path.expanduser(str(spec))).resolve()
+    chosen = name or (spec.name if spec.is_dir() else spec.parent.name)
+    if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum():
+        raise ValueError(f"output name {chosen!r} is not usable (a simple name other than 'default'); "
+                         f"give one with --name")
+    return chosen
 
 
 def execute(notebook: Path, parameters: dict, output: Path) -> None:
@@ -210,26 +290,38 @@ def _html_target(notebook: Path, profile: str) -> Path:
 
 
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
-        refresh: bool = False, stream=sys.stdout) -> list[tuple[str, str, float]]:
-    """Execute notebooks for ``profile``; returns ``(stem, status, seconds)`` per notebook."""
-    check_profile(profile)
+        refresh: bool = False, stream=sys.stdout, params: str | os.PathLike | None = None,
+        name: str | None = None) -> list[tuple[str, str, float]]:
+    """Execute notebooks for ``profile`` (or for the user's parameter files ``params``, outputs
+    under ``reports/<name>/``); returns ``(stem, status, seconds)`` per notebook."""
     books = discover(only)
+    user_files: dict[Path, Path] | None = None
+    if params is not None:
+        profile = output_name(params, name)
+        user_files = parameter_files(params, books)
+        # read every file before the first kernel starts: a bad one stops the run at once
+        loaded = {nb: read_parameter_file(f, nb, profile) for nb, f in user_files.items()}
+    else:
+        check_profile(profile)
+        loaded = {nb: load_parameters(nb, profile) for nb in books}
     executed_dir = reports_root() / "executed" / profile
     results = []
     print(f"profile {profile!r}: {len(books)} notebook(s); outputs under "
           f"{_show(reports_dir(profile))}",
           file=stream, flush=True)
     for k, nb_path in enumerate(books, 1):
-        params = load_parameters(nb_path, profile)
+        nb_params = loaded.get(nb_path)
         tag = f"[{k}/{len(books)}] {nb_path.stem}"
-        if params is None:
-            print(f"{tag}: skipped (no {params_file(nb_path, profile).relative_to(ROOT)})", file=stream, flush=True)
+        if nb_params is None:
+            missing = (f"no parameter file for it in {params}" if user_files is not None
+                       else f"no {params_file(nb_path, profile).relative_to(ROOT)}")
+            print(f"{tag}: skipped ({missing})", file=stream, flush=True)
             results.append((nb_path.stem, "skipped", 0.0))
             continue
         out = executed_dir / nb_path.name
         start = time.perf_counter()
         try:
-            execute(nb_path, params, out)
+            execute(nb_path, nb_params, out)
         except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
             seconds = time.perf_counter() - start
             print(f"{tag}: FAILED after {seconds:.1f} s; executed copy with the error: "
@@ -255,7 +347,12 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="execute notebooks for a parameter profile")
-    p_run.add_argument("--profile", default=os.environ.get("PROFILE", "default"))
+    p_run.add_argument("--profile", default=os.environ.get("PROFILE", "default"),
+                       help="a parameter profile: default or a folder under params/")
+    p_run.add_argument("--params", metavar="DIR|FILE.yaml",
+                       help="your own parameter files (named NN_*.yaml after the notebooks); "
+                            "outputs go to reports/<name>/")
+    p_run.add_argument("--name", help="output folder name for --params (default: the folder's name)")
     p_run.add_argument("--no-html", action="store_true", help="skip the HTML rendering")
     p_run.add_argument("only", nargs="*", help="two-digit prefixes or stems (default: all)")
     p_ref = sub.add_parser("refresh", help="regenerate committed outputs (default profile)")
@@ -263,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
-            results = run(args.profile, args.only or None, html=not args.no_html)
+            if args.name and not args.params:
+                raise ValueError("--name only goes with --params")
+            results = run(args.profile, args.only or None, html=not args.no_html,
+                          params=args.params, name=args.name)
         else:
             results = run("default", args.only or None, html=True, refresh=True)
     except ValueError as exc:  # unknown profile, a bad parameter file: before any kernel starts

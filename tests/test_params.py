@@ -131,3 +131,40 @@ def test_executed_notebooks_are_byte_identical(tmp_path, monkeypatch):
     assert blobs[0] == blobs[1]
     meta = json.loads(blobs[0])["metadata"]["papermill"]
     assert meta["parameters"] == {"seed": 9} and "start_time" not in meta and "input_path" not in meta
+
+
+def test_runner_params_folder_runs_users_files(tmp_path, monkeypatch, capsys):
+    """`run --params DIR` takes the user's NN_*.yaml, resolves relative paths against the caller's
+    working directory and writes under reports/<folder name>/; a file naming no notebook stops it."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "01_tiny.yaml").write_text("seed: 5\nn_items: 200\nd_max_list: [2]\nn_list: [5]\n")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    monkeypatch.chdir(tmp_path)
+    results = pipeline.run(only=["01", "02"], html=False, params="mine")
+    assert results[0][:2] == ("01_gain_definitions", "ok")
+    assert results[1][:2] == ("02_unanimity_evaluation", "skipped")
+    assert (tmp_path / "out" / "mine" / "metrics" / "01_gain_definitions.json").exists()
+    (folder / "notes.yaml").write_text("seed: 1\n")
+    assert pipeline.main(["run", "--params", "mine", "01"]) == 2
+    assert "expected a file named after a notebook" in capsys.readouterr().err
+
+
+def test_path_parameters_resolve_against_the_callers_directory(tmp_path):
+    got = pipeline.resolve_paths({"qrels_path": "data/q.txt", "runs_glob": "/abs/*.run", "seed": 1,
+                                  "ratings_path": ""}, cwd=tmp_path)
+    assert got == {"qrels_path": str(tmp_path / "data/q.txt"), "runs_glob": "/abs/*.run", "seed": 1,
+                   "ratings_path": ""}
+
+
+def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
+    bad = tmp_path / "03_x.yaml"
+    bad.write_text("seed: [1\n")
+    with pytest.raises(ValueError, match="03_x.yaml: expected YAML"):
+        pipeline.run(params=bad, html=False)
+    two = tmp_path / "two"
+    two.mkdir()
+    (two / "01_a.yaml").write_text("seed: 1\n")
+    (two / "01_b.yaml").write_text("seed: 2\n")
+    with pytest.raises(ValueError, match="two parameter files for 01_gain_definitions"):
+        pipeline.run(params=two, html=False)
