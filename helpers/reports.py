@@ -19,6 +19,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -163,3 +164,27 @@ def environment_report(packages=("numpy", "pandas", "scipy", "matplotlib", "seab
             lines.append(f"{name} (not installed)")
     lines.append(f"helpers {version('subjective-ir-eval')}")
     return "\n".join(lines)
+
+
+def conclusion(bullets: Sequence[str], *, heading: str | None = None, footer: str | None = None):
+    """Conclusion of a notebook as Markdown generated from the run's numbers.
+
+    Notebooks build every data-dependent sentence from the values they computed (so that the
+    conclusion is true for the profile and data that ran) and display it with this function;
+    nbval checks the text like any other output. Returns an ``IPython.display.Markdown`` object
+    (displayed by the notebook as the cell's value); ``str()`` of it is the Markdown source.
+    """
+    from IPython.display import Markdown
+
+    parts = ([heading, ""] if heading else []) + [f"- {b}" for b in bullets]
+    if footer:
+        parts += ["", footer]
+    return Markdown("\n".join(parts))
+
+
+def fmt_list(items: Sequence[str], conj: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
