@@ -27,6 +27,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -295,8 +296,8 @@ def _read_qrels_file(path: Path, origins: _Origins, *, per_topic: bool = True) -
         try:
             df = trec_io.read_qrels(path)
         except ValueError as exc:
-            raise ValueError(f"{exc} (the file is in TREC qrels format, as its line {number}; formats "
-                             "cannot be mixed within a file)") from None
+            raise ValueError(f"{exc} (the file's format, TREC qrels, is taken from its line {number}; "
+                             "formats cannot be mixed within a file)") from None
         return origins.tag(df, path)
     if n_fields == 3 or (n_fields == 2 and per_topic):
         names = ["query_id", "doc_id", "level"] if n_fields == 3 else ["doc_id", "level"]
@@ -1054,3 +1055,45 @@ def describe(**frames: pd.DataFrame) -> str:
             parts.append("excluded " + ", ".join(f"{k}={v:,}" for k, v in excluded.items()))
         lines.append(f"{name}: " + ", ".join(parts))
     return "\n".join(lines)
+
+
+def _files_of(df: pd.DataFrame) -> str:
+    files = [Path(f).name for f in (df.attrs.get("files") or [])]
+    if not files:
+        return ""
+    return f" ({', '.join(files[:3])}{', ...' if len(files) > 3 else ''})"
+
+
+def check_topics(a: pd.DataFrame, what_a: str, b: pd.DataFrame, what_b: str) -> None:
+    """Stop when two inputs share no topic; warn (with counts) when ``b`` has topics ``a`` lacks.
+
+    ``what_a`` and ``what_b`` name the parameters the frames came from; the files read (from
+    ``attrs["files"]``) are named too. Topic ids are compared as exact strings, so ``1`` and
+    ``1.0`` or ``01`` do not match: the message shows a few ids of each side.
+    """
+    ta, tb = set(a["query_id"].astype(str)), set(b["query_id"].astype(str))
+    common = ta & tb
+    if not common:
+        raise ValueError(
+            f"{what_a}{_files_of(a)} and {what_b}{_files_of(b)} share no topic: {what_a} has "
+            f"{sorted(ta)[:5]}{' ...' if len(ta) > 5 else ''}, {what_b} has {sorted(tb)[:5]}"
+            f"{' ...' if len(tb) > 5 else ''} (ids are compared as exact strings)")
+    only_b = tb - ta
+    if only_b:
+        warnings.warn(f"{len(only_b)} of {len(tb)} topic(s) of {what_b} are not in {what_a} and are ignored, "
+                      f"e.g. {sorted(only_b)[:3]}", UserWarning, stacklevel=2)
+
+
+def check_runs(prefs: pd.DataFrame, what_prefs: str, runs: pd.DataFrame, what_runs: str) -> None:
+    """Every SERP of a preference pair must be a (run, topic) list of ``runs``: a pair naming a run
+    or topic the runs lack would otherwise be scored 0 (an empty SERP) without a word."""
+    have = set(zip(runs["run_id"].astype(str), runs["query_id"].astype(str)))
+    for side in ("run_left", "run_right"):
+        keys = list(zip(prefs[side].astype(str), prefs["query_id"].astype(str)))
+        missing = [k for k in dict.fromkeys(keys) if k not in have]
+        if missing:
+            run, topic = missing[0]
+            raise ValueError(
+                f"{what_prefs}{_files_of(prefs)}: {len(missing)} ({side}, topic) SERP(s) are not in {what_runs}"
+                f"{_files_of(runs)}, e.g. run {run!r} on topic {topic!r}; runs there: "
+                f"{sorted(runs['run_id'].astype(str).unique())[:8]}")
