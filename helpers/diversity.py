@@ -820,3 +820,14 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         "value": np.stack([results[lab] for lab in labels], axis=1).reshape(-1),
     })
     return out
+
+
+def uniform_intents(dqrels: pd.DataFrame) -> pd.DataFrame:
+    """Intents of diversity qrels with uniform probabilities: every (query_id, intent_id) that
+    occurs in ``dqrels`` gets 1 / (number of intents of its topic), as TREC's measures assume when
+    no intent probabilities are published. Columns ``query_id, intent_id, prob``."""
+    _need(dqrels, ["query_id", "intent_id"], "dqrels")
+    intents = dqrels[["query_id", "intent_id"]].drop_duplicates().sort_values(
+        ["query_id", "intent_id"], kind="stable").reset_index(drop=True)
+    intents["prob"] = 1.0 / intents.groupby("query_id")["intent_id"].transform("size").to_numpy()
+    return intents

@@ -34,7 +34,7 @@ import os
 import types
 import typing
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 #: Names a kernel defines by itself (never parameters).
 _KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
@@ -188,3 +188,29 @@ def validate(namespace: dict) -> dict:
     values.update({name: namespace[name] for name in injected if name not in declared and name in namespace})
     check_values(values, declared, where="(set by papermill's injected parameters)" if injected else "")
     return {name: namespace[name] for name in declared if name in namespace}
+
+
+def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Sequence[str],
+                      optional: Sequence[str] = (), switch: str) -> None:
+    """File-input parameters of a notebook: all ``required`` set (and matching files) when ``mode``
+    is on, none of ``required``/``optional`` set when it is off (a path that would be ignored is
+    an error, not a silent no-op). ``switch`` names the setting that turns the mode on."""
+    problems = []
+    if mode:
+        for name in required:
+            if not namespace.get(name):
+                problems.append(f"parameter {name!r} is empty; {switch} needs it")
+        from helpers.readers import resolve_paths
+
+        for name in [*required, *optional]:
+            if namespace.get(name):
+                try:
+                    resolve_paths(namespace[name], what=name)
+                except ValueError as exc:
+                    problems.append(str(exc))
+    else:
+        for name in [*required, *optional]:
+            if namespace.get(name):
+                problems.append(f"parameter {name!r} = {namespace[name]!r} is set but only read with {switch}")
+    if problems:
+        raise ParameterError("\n".join(problems))

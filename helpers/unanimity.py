@@ -295,3 +295,43 @@ def spread_shares(ratings, d_max: int) -> pd.Series:
     d = _gains.spread(r[keep], d_max).astype(int)
     counts = np.bincount(d, minlength=int(d_max) + 1)
     return pd.Series(counts / counts.sum(), index=pd.RangeIndex(int(d_max) + 1, name="D"), name="share")
+
+
+def with_official(qrels: pd.DataFrame, ratings: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, dict]:
+    """Items rated by the official assessor (``qrels``) and the other assessors (``ratings``), as
+    one ratings matrix with the official label in column 0.
+
+    Every item of ``ratings`` that ``qrels`` also judged gets the official label as one more
+    rating; the items kept are those with the most common number of ratings (official included),
+    so that every row has the same N (on the DL-19 re-annotation: NIST plus the annotator pair of
+    the item, N = 3). Columns after the first follow the assessor ids in sorted order (RawG and UG
+    do not depend on the order).
+
+    Returns ``(items, values, info)``: ``items`` with ``query_id, doc_id, relevance`` (the
+    official level), ``values`` an (items x N) float array, ``info`` counts of what was left out.
+    """
+    for name, df, cols in (("qrels", qrels, ["query_id", "doc_id", "relevance"]),
+                           ("ratings", ratings, ["query_id", "doc_id", "assessor", "rating"])):
+        missing = [c for c in cols if c not in df.columns]
+        if missing:
+            raise ValueError(f"{name} is missing column(s) {missing}")
+    keys = ["query_id", "doc_id"]
+    items = ratings[keys].drop_duplicates()
+    joined = items.merge(qrels[keys + ["relevance"]], on=keys, how="inner")
+    if joined.empty:
+        raise ValueError("no item of the ratings is judged in the qrels (the official assessor): "
+                         "check that the two use the same topic and document ids")
+    official = pd.DataFrame({"query_id": joined["query_id"], "doc_id": joined["doc_id"],
+                             "rating": joined["relevance"], "_slot": 0})
+    others = ratings.merge(joined[keys], on=keys, how="inner")
+    others = others.sort_values(keys + ["assessor"], kind="stable")
+    others = others.assign(rating=others["rating"], _slot=others.groupby(keys).cumcount() + 1)
+    tidy = pd.concat([official, others[keys + ["rating", "_slot"]]], ignore_index=True)
+    size = tidy.groupby(keys)["rating"].transform("size")
+    n = int(size.mode().max())
+    full = tidy[size == n]
+    wide = full.pivot(index=keys, columns="_slot", values="rating").sort_index()
+    out_items = wide.index.to_frame(index=False).assign(relevance=wide[0].astype(int).to_numpy())
+    info = {"rated_items": int(len(items)), "items_without_official_label": int(len(items) - len(joined)),
+            "items_with_other_counts": int(len(joined) - len(wide)), "n": n}
+    return out_items, wide.to_numpy(dtype=float), info
