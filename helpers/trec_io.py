@@ -257,7 +257,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # A byte-order mark after the first byte (two files concatenated) or a NUL byte would otherwise
     # become part of an identifier and create phantom topics or documents.
     stray = np.zeros(len(df), dtype=bool)
-    for name in names:
+    for name in (names if _has_stray_bytes(path) else []):
         if df[name].dtype == "str" or df[name].dtype == object:
             col = df[name].astype(str)
             stray |= (col.str.contains("\ufeff", regex=False) | col.str.contains("\x00", regex=False)).to_numpy()
@@ -265,6 +265,25 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
         _check_rows(path, stray, f"{expected}, without a byte-order mark (U+FEFF) or NUL byte inside "
                     "the file (two files concatenated, or a binary file?)", skip=skip)
     return df[[names[i] for i in keep]]
+
+
+def _has_stray_bytes(path: Path, chunk: int = 1 << 24) -> bool:
+    """Whether the (decompressed) file holds a NUL byte or a UTF-8 byte-order mark after its first
+    byte: one fast byte scan, so the per-field search that names the line runs only when needed."""
+    bom, tail, offset = b"\xef\xbb\xbf", b"", 0
+    with _open_binary(path) as fh:
+        while True:
+            block = fh.read(chunk)
+            if not block:
+                return False
+            data = tail + block
+            if b"\x00" in block:
+                return True
+            start = 1 if offset == 0 else 0  # a leading BOM is allowed (and dropped by the parser)
+            if data.find(bom, start) >= 0:
+                return True
+            offset += len(block)
+            tail = data[-2:]
 
 
 def _check_rows(path: Path, bad: np.ndarray, expected: str, skip: int = 0) -> None:

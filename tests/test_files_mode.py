@@ -1,0 +1,138 @@
+"""Notebooks on the user's own files (issue 12): the file-input mode through papermill.
+
+* The DL-19 public files, given by path only (``dataset: files``), reproduce the built-in `real`
+  profile of notebooks 02 and 03 number for number (the committed ``reports/real`` metrics, which
+  ``test_notebooks_smoke`` proves are what the code produces).
+* A wrong path, an empty glob, a path given without the file mode, and inputs that share no topic
+  stop the notebook at once with a message naming the parameter and the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import papermill as pm
+import pytest
+
+from helpers import datasets, params, paths, pipeline, readers
+
+MIRROR = os.environ.get("SUBJEVAL_DATA_MIRROR")
+needs_data = pytest.mark.skipif(not MIRROR and not (paths.ROOT / "data" / "external").is_dir(),
+                                reason="the DL-19 public data is neither downloaded nor mirrored")
+
+
+def _dl19_files() -> dict[str, str]:
+    nist = datasets.fetch("dl19-nist-qrels")["qrels/qrels.dl19-passage.txt"]
+    runs = datasets.fetch("dl19-runs")
+    run_dir = {p.parent for p in runs.values()}
+    assert len(run_dir) == 1
+    main = [f.path for f in datasets.REGISTRY["dl19-reannotation"].files
+            if f.path.startswith("judgments/main/qrels/")]
+    local = datasets.fetch("dl19-reannotation", paths=main)
+    main_dir = {p.parent for p in local.values()}
+    assert len(main_dir) == 1
+    return {"qrels_path": str(nist), "runs_glob": str(run_dir.pop()),
+            "ratings_path": str(main_dir.pop() / "*-qrels.txt")}
+
+
+def _run(notebook: str, values: dict, out: Path) -> dict:
+    nb = paths.NOTEBOOKS / f"{notebook}.ipynb"
+    pipeline.execute(nb, values, out / "executed" / f"{notebook}.ipynb")
+    with open(out / values["profile"] / "metrics" / f"{notebook}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _committed(notebook: str) -> dict:
+    with open(paths.ROOT / "reports" / "real" / "metrics" / f"{notebook}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _real_parameters(notebook: str) -> dict:
+    values = pipeline.load_parameters(paths.NOTEBOOKS / f"{notebook}.ipynb", "real")
+    values["profile"] = "dl19files"
+    return values
+
+
+@needs_data
+def test_dl19_files_by_path_reproduce_the_real_profile_of_02(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    files = _dl19_files()
+    values = _real_parameters("02_unanimity_evaluation")
+    values.pop("real_ratings")
+    values.update(dataset="files", ratings_layout="qrels", ratings_d_max=3, **files)
+    got = _run("02_unanimity_evaluation", values, tmp_path)
+    want = _committed("02_unanimity_evaluation")
+    assert got.pop("parameters")["dataset"] == "files"
+    want.pop("parameters")
+    assert got == want
+
+
+@needs_data
+def test_dl19_files_by_path_reproduce_the_real_profile_of_03(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    files = _dl19_files()
+    values = _real_parameters("03_prm_estimation")
+    values.update(dataset="files", ratings_layout="qrels", d_max=3, **files)
+    got = _run("03_prm_estimation", values, tmp_path)
+    want = _committed("03_prm_estimation")
+    got.pop("parameters"), want.pop("parameters")
+    renamed = {"U1 vs one rater": "DL19 NIST vs re-annotator", "rater vs rater": "DL19 re-annotator vs re-annotator"}
+    other = {}
+    for key, value in got.pop("other_sources").items():
+        source, rest = key.split(",", 1)
+        other[f"{renamed.get(source, source)},{rest}"] = value
+    assert other == want.pop("other_sources")
+    assert got == want
+
+
+def _execute(tmp_path: Path, notebook: str, values: dict) -> None:
+    pm.execute_notebook(str(paths.NOTEBOOKS / f"{notebook}.ipynb"), str(tmp_path / "out.ipynb"),
+                        parameters={"profile": "filesmode", **values}, kernel_name=pipeline.KERNEL,
+                        cwd=str(tmp_path), progress_bar=False)
+
+
+EXAMPLES = paths.ROOT / "data" / "examples"
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"data": "files", "diversity_qrels_path": "nowhere/qrels.txt", "runs_glob": str(EXAMPLES / "diversity" / "runs")},
+     "diversity_qrels_path: no file matches"),
+    ({"data": "files", "diversity_qrels_path": str(EXAMPLES / "diversity" / "qrels.txt"),
+      "runs_glob": str(EXAMPLES / "diversity" / "runs" / "*.trec")}, "runs_glob: no file matches"),
+    ({"data": "files", "diversity_qrels_path": str(EXAMPLES / "diversity" / "qrels.txt")},
+     "parameter 'runs_glob' is empty"),
+    ({"runs_glob": str(EXAMPLES / "runs")}, "is set but only read with data: \"files\""),
+    ({"data": "files", "diversity_qrels_path": str(EXAMPLES / "diversity" / "qrels.txt"),
+      "runs_glob": str(EXAMPLES / "runs")}, "share no topic"),
+])
+def test_notebook_04_stops_on_bad_file_inputs(tmp_path, monkeypatch, values, message):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
+    with pytest.raises(pm.PapermillExecutionError, match=message):
+        _execute(tmp_path, "04_diversified_measures", {"B": 100, **values})
+
+
+def test_check_file_inputs_names_every_problem(tmp_path):
+    with pytest.raises(params.ParameterError) as info:
+        params.check_file_inputs({"qrels_path": "", "runs_glob": str(tmp_path / "*.run")}, mode=True,
+                                 required=["qrels_path", "runs_glob"], switch='dataset: "files"')
+    text = str(info.value)
+    assert "parameter 'qrels_path' is empty" in text and "runs_glob: no file matches" in text
+
+
+def test_check_topics_and_runs(tmp_path):
+    import pandas as pd
+
+    qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"run_id": ["r", "r"], "query_id": ["1.0", "2.0"], "doc_id": ["a", "b"]})
+    with pytest.raises(ValueError, match=r"qrels_path and runs_glob share no topic: qrels_path has \['1', '2'\]"):
+        readers.check_topics(qrels, "qrels_path", run, "runs_glob")
+    run2 = run.assign(query_id=["1", "3"])
+    with pytest.warns(UserWarning, match=r"1 of 2 topic\(s\) of runs_glob are not in qrels_path"):
+        readers.check_topics(qrels, "qrels_path", run2, "runs_glob")
+    prefs = pd.DataFrame({"pair_id": ["p"], "query_id": ["1"], "run_left": ["r"], "run_right": ["s"]})
+    with pytest.raises(ValueError, match=r"1 \(run_right, topic\) SERP\(s\) are not in runs_glob.*run 's' on topic '1'"):
+        readers.check_runs(prefs, "preferences_path", run2, "runs_glob")
