@@ -18,7 +18,8 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 .PHONY: help venv venv-test reproduce test refresh data bench lock clean
 
 help:
-	@echo "make reproduce [PROFILE=default|real|paper]  run every notebook, write reports/"
+	@echo "make reproduce [PROFILE=default|real|paper|examples]  run every notebook, write reports/"
+	@echo "make reproduce PARAMS=my-params/             run the notebooks on your files (NN_*.yaml), reports/my-params/"
 	@echo "make test                                    unit + hygiene tests, nbval, smoke runs"
 	@echo "make data                                    download (and verify) all public datasets"
 	@echo "make refresh [NB='01 02']                    regenerate committed notebook outputs"
@@ -38,7 +39,11 @@ venv: $(VENV)/.runtime
 venv-test: $(VENV)/.test
 
 reproduce: venv
+ifdef PARAMS
+	$(PY) -m helpers notebooks run --params $(PARAMS)
+else
 	$(PY) -m helpers notebooks run --profile $(PROFILE)
+endif
 
 # Unit tests, notebook hygiene, papermill smoke runs (params/ci and params/real) and nbval on
 # the committed notebooks, in one pytest session. Smoke-run and nbval outputs go to reports/ci/.

@@ -23,7 +23,7 @@ import pytest
 from helpers import paths, pipeline
 
 COMMITTED = ("default", "real")
-CASES = [(nb, profile) for profile in ("ci", "default", "real") for nb in pipeline.discover()
+CASES = [(nb, profile) for profile in ("ci", "examples", "default", "real") for nb in pipeline.discover()
          if profile == "default" or pipeline.params_file(nb, profile).exists()]
 
 
