@@ -22,7 +22,7 @@ def test_profile_contradiction_is_rejected(tmp_path, monkeypatch):
     (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("profile: real\n")
     monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
     monkeypatch.setattr(pipeline, "ROOT", tmp_path)
-    with pytest.raises(ValueError, match="contradicts its folder 'ci'"):
+    with pytest.raises(ValueError, match="contradicts its output name 'ci'"):
         pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
 
 
