@@ -572,49 +572,39 @@ def _dl19_annotator_ids() -> dict[str, str]:
 
 
 def _load_dl19_round(name: str) -> pd.DataFrame:
+    from helpers import readers
+
     ds = REGISTRY["dl19-reannotation"]
     prefix = f"judgments/{_DL19_ROUNDS[name]}/qrels/"
     wanted = [rf.path for rf in ds.files if rf.path.startswith(prefix)]
     local = fetch(ds.id, paths=wanted)
     ids = _dl19_annotator_ids()
-    frames = []
     for path in wanted:
         stem = path[len(prefix):]
         if not stem.endswith(_QRELS_SUFFIX) or stem[:-len(_QRELS_SUFFIX)] not in ids:
             raise ValueError(f"{local[path]}: expected an annotator qrels file of the agreement round, "
                              f"got an unknown file name")
-        qrels = trec_io.read_qrels(local[path])
-        _check_values(local[path], qrels["relevance"], range(4), "relevance level 0-3")
-        frames.append(pd.DataFrame({
-            "query_id": qrels["query_id"], "doc_id": qrels["doc_id"],
-            "assessor": ids[stem[:-len(_QRELS_SUFFIX)]], "rating": qrels["relevance"]}))
-    df = pd.concat(frames, ignore_index=True)
+    # one qrels file per annotator: the reader users have for their own files (issue 12)
+    df = readers.read_ratings([local[p] for p in wanted], layout="qrels", d_max=3, what=name)
+    df["assessor"] = df["assessor"].map(lambda a: ids[a.removesuffix(_QRELS_SUFFIX.removesuffix(".txt"))])
     df = df.sort_values(["query_id", "doc_id", "assessor"], kind="stable")
+    df.attrs = {}
     return _with_attrs(df, dataset=name, levels=(0, 1, 2, 3), excluded={})
 
 
 def _load_stc(name: str) -> pd.DataFrame:
+    from helpers import readers
+
     path = "stc1/testset/test-final-labeled.txt.gz" if name == "stc-ja" else "stc1/devset/dev.txt"
     local = _fetch_one("stc-ja", path)
-    slots = [f"C{i}" for i in range(1, 11)]
-    expected = "12 tab-separated fields 'post_id reply_id' + 10 labels (0, 1, 2 or NA)"
-    wide = trec_io.read_delimited(local, ["query_id", "doc_id", *slots], sep="\t",
-                                  dtypes=dict.fromkeys(["query_id", "doc_id", *slots], str),
-                                  expected=expected)
-    bad = wide.duplicated(["query_id", "doc_id"]).to_numpy()
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise trec_io.malformed(local, trec_io.row_line(local, row), "each (post, reply) pair once",
-                                f"{wide['query_id'].iloc[row]} {wide['doc_id'].iloc[row]} again")
-    for slot in slots:
-        _check_values(local, wide[slot], ["0", "1", "2", "NA"], f"label 0, 1, 2 or NA in column {slot}")
-    long = wide.melt(id_vars=["query_id", "doc_id"], value_vars=slots, var_name="assessor",
-                     value_name="rating")
-    n_na = int((long["rating"] == "NA").sum())
-    long = long[long["rating"] != "NA"]
-    long["rating"] = long["rating"].astype("int64")
+    # the STC layout (ids, then ten crowd labels; NA = no label) is the readers' "wide" layout
+    long = readers.read_ratings(local, layout="wide", d_max=2, what=name)
+    if long["assessor"].nunique() != 10:
+        raise trec_io.malformed(local, None, "10 label columns C1..C10", f"{long['assessor'].nunique()} columns")
+    n_na = int(long.attrs.get("excluded", {}).get("missing_labels", 0))
     long = long.sort_values(["query_id", "doc_id", "assessor"], kind="stable",
                             key=lambda s: s.str[1:].astype(int) if s.name == "assessor" else s)
+    long.attrs = {}
     return _with_attrs(long[["query_id", "doc_id", "assessor", "rating"]], dataset=name,
                        levels=(0, 1, 2), excluded={"NA_labels": n_na})
 
@@ -754,9 +744,11 @@ def load_qrels(name: str) -> pd.DataFrame:
     """
     if name not in QRELS:
         raise ValueError(f"unknown qrels {name!r}; expected one of {list(QRELS)}")
+    from helpers import readers
+
     local = _fetch_one("dl19-nist-qrels", "qrels/qrels.dl19-passage.txt")
-    qrels = trec_io.read_qrels(local)
-    _check_values(local, qrels["relevance"], range(4), "relevance level 0-3")
+    qrels = readers.read_graded_qrels(local, levels=(0, 3), what=name)
+    qrels.attrs = {}
     return _with_attrs(qrels, dataset=name, levels=(0, 1, 2, 3))
 
 
@@ -789,6 +781,12 @@ def load_runs(name: str, depth: int | None = None) -> pd.DataFrame:
     ds = REGISTRY[dataset_id]
     wanted = [rf.path for rf in ds.files if "/runs/" in f"/{rf.path}"]
     local = fetch(dataset_id, paths=wanted)
+    if name == "dl19":  # TREC run files named by their sixth field: the readers' own case (issue 12)
+        from helpers import readers
+
+        df = readers.read_runs([local[p] for p in wanted], depth=depth, what=name)
+        df.attrs = {}
+        return _with_attrs(df, dataset=name, depth=depth)
     frames = []
     for path in wanted:
         run_id = None

@@ -82,9 +82,9 @@ def resolve_paths(pattern: str | os.PathLike, *, what: str) -> list[Path]:
 
     Parameters
     ----------
-    pattern : str or path-like
+    pattern : str, path-like, or a list of them
         A file; a folder (all regular, non-hidden files directly in it, sorted by name; not
-        recursive); or a glob pattern (``*``, ``?``, ``[...]``; ``**`` matches sub-folders), whose
+        recursive); a list of such entries (resolved in turn, in the given order); or a glob pattern (``*``, ``?``, ``[...]``; ``**`` matches sub-folders), whose
         matching regular files are returned sorted. Relative paths resolve against the current
         working directory; ``~`` is expanded.
     what : str
@@ -101,6 +101,13 @@ def resolve_paths(pattern: str | os.PathLike, *, what: str) -> list[Path]:
         ``"<what>: no file matches '<pattern>'"`` for a missing file, a glob without a match or
         an empty folder.
     """
+    if isinstance(pattern, (list, tuple)):
+        if not pattern:
+            raise ValueError(f"{what}: an empty list of files")
+        files: list[Path] = []
+        for item in pattern:
+            files += [f for f in resolve_paths(item, what=what) if f not in files]
+        return files
     shown = os.fspath(pattern)
     missing = ValueError(f"{what}: no file matches {shown!r}")
     text = os.path.expanduser(shown)

@@ -364,7 +364,7 @@ def test_dl19_ratings_anonymised_and_validated(install):
 def test_dl19_rating_out_of_range(install):
     local = install("dl19-reannotation", dl19_round({"amy": "1 0 d1 2\n1 0 d2 4\n"}))
     path = next(iter(local.values()))
-    with pytest.raises(ValueError, match=re.escape(f"{path}:2: expected relevance level 0-3, got 4")):
+    with pytest.raises(ValueError, match=re.escape(f"{path}:2: expected rating 0..3, got '1 0 d2 4'")):
         datasets.load_ratings("dl19-agreement")
 
 
@@ -421,16 +421,16 @@ def test_stc_ratings_long_form(install):
 
 
 def test_stc_dev_drops_na_and_counts_them(install):
-    text = stc_line("p1", "r1", ["0", "NA", *"111111", "2", "2"])
+    text = stc_line("p1", "r1", ["0", "NA", *"111111", "2", "2"]) + stc_line("p1", "r2", list("0000000000"))
     install("stc-ja", {"stc1/devset/dev.txt": text})
     df = datasets.load_ratings("stc-ja-dev")
-    assert len(df) == 9 and df.attrs["excluded"]["NA_labels"] == 1
+    assert len(df) == 19 and df.attrs["excluded"]["NA_labels"] == 1
 
 
 @pytest.mark.parametrize("bad, expected", [
     (stc_line("p1", "r2", list("000003")), "found 8 fields"),
-    (stc_line("p1", "r2", list("000003000")+["1"]), "label 0, 1, 2 or NA in column C6, got '3'"),
-    (stc_line("p1", "r1", list("0000000000")), "each (post, reply) pair once"),
+    (stc_line("p1", "r2", list("000003000")+["1"]), "rating 0..2, got 'p1"),
+    (stc_line("p1", "r1", list("0000000000")), "each (query_id, doc_id, assessor) rated once"),
 ])
 def test_stc_malformed(install, bad, expected):
     text = stc_line("p1", "r1", list("0000011122")) + bad
