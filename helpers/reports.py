@@ -171,8 +171,9 @@ def conclusion(bullets: Sequence[str], *, heading: str | None = None, footer: st
 
     Notebooks build every data-dependent sentence from the values they computed (so that the
     conclusion is true for the profile and data that ran) and display it with this function;
-    nbval checks the text like any other output. Returns an ``IPython.display.Markdown`` object
-    (displayed by the notebook as the cell's value); ``str()`` of it is the Markdown source.
+    nbval checks the text like any other output. Returns an ``IPython.display.Markdown`` object,
+    which the notebook shows with ``display(...)`` (a checked cell must not end on a bare
+    expression); its ``data`` attribute is the Markdown source.
     """
     from IPython.display import Markdown
 
