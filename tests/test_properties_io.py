@@ -131,3 +131,83 @@ def test_evaluate_ignores_row_order(case, perm):
     key = ["run_id", "query_id", "measure"]
     pd.testing.assert_frame_equal(a.sort_values(key).reset_index(drop=True),
                                   b.sort_values(key).reset_index(drop=True))
+
+
+# --------------------------------------------------------------------------------------------
+# helpers.readers: per-assessor ratings (long layout) and SERP-pair preferences
+# --------------------------------------------------------------------------------------------
+
+@st.composite
+def ratings_rows(draw):
+    items = draw(st.lists(st.tuples(ID, ID), min_size=1, max_size=6, unique=True))
+    assessors = draw(st.lists(ID, min_size=1, max_size=3, unique=True))
+    rows = [(q, d, a, draw(st.integers(0, 3))) for q, d in items for a in assessors]
+    return rows, assessors
+
+
+@SETTINGS
+@given(data=ratings_rows(), sep=st.sampled_from([",", "\t"]))
+def test_wellformed_ratings_round_trip(tmp_path_factory, data, sep):
+    from helpers import readers
+
+    rows, _ = data
+    text = sep.join(["query_id", "doc_id", "assessor", "rating"]) + "\n"
+    text += "".join(sep.join(map(str, r)) + "\n" for r in rows)
+    path = tmp_path_factory.mktemp("r") / "ratings.csv"
+    path.write_text(text)
+    df = readers.read_ratings(path, d_max=3)
+    assert sorted(df.itertuples(index=False, name=None)) == sorted(rows)
+
+
+@SETTINGS
+@given(data=ratings_rows(), mutation=st.sampled_from(["drop_field", "add_field", "out_of_range", "word",
+                                                      "duplicate", "nul"]), pick=st.data())
+def test_malformed_ratings_name_file_and_line(tmp_path_factory, data, mutation, pick):
+    from helpers import readers
+
+    rows, _ = data
+    lines = [",".join(map(str, r)) for r in rows]
+    k = pick.draw(st.integers(0, len(lines) - 1))
+    fields = lines[k].split(",")
+    if mutation == "drop_field":
+        lines[k] = ",".join(fields[:-1])
+    elif mutation == "add_field":
+        lines[k] += ",x"
+    elif mutation == "out_of_range":
+        lines[k] = ",".join(fields[:-1] + ["4"])
+    elif mutation == "word":
+        lines[k] = ",".join(fields[:-1] + ["high"])
+    elif mutation == "duplicate":
+        lines.insert(k + 1, lines[k])
+    else:
+        lines[k] = lines[k][:1] + "\x00" + lines[k][1:]
+    path = tmp_path_factory.mktemp("r") / "ratings.csv"
+    path.write_text("query_id,doc_id,assessor,rating\n" + "\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=rf"ratings.csv:\d+: expected"):
+        readers.read_ratings(path, d_max=3)
+
+
+@SETTINGS
+@given(n_pairs=st.integers(1, 4), assessors=st.lists(ID, min_size=1, max_size=3, unique=True),
+       labels=st.lists(st.sampled_from(["LEFT", "RIGHT", "EQUAL", "left", "0", "1", "2"]), min_size=12, max_size=12),
+       bad=st.sampled_from([None, "MAYBE", "3", ""]), pick=st.data())
+def test_preferences_right_labels_or_file_line_error(tmp_path_factory, n_pairs, assessors, labels, bad, pick):
+    from helpers import readers
+
+    codes = {"0": "LEFT", "1": "RIGHT", "2": "EQUAL"}
+    rows = [(f"p{i}", f"q{i}", "r1", "r2", a) for i in range(n_pairs) for a in assessors]
+    chosen = labels[:len(rows)] + labels[:max(0, len(rows) - len(labels))]
+    lines = [f"{p}\t{q}\t{rl}\t{rr}\t{a}\t{lab}" for (p, q, rl, rr, a), lab in zip(rows, chosen)]
+    if bad is not None:
+        k = pick.draw(st.integers(0, len(lines) - 1))
+        lines[k] = lines[k].rsplit("\t", 1)[0] + "\t" + bad
+    path = tmp_path_factory.mktemp("p") / "prefs.tsv"
+    path.write_text("pair_id\tquery_id\trun_left\trun_right\tassessor\tlabel\n" + "\n".join(lines) + "\n")
+    if bad is None:
+        df = readers.read_preferences(path)
+        want = [codes.get(lab, lab.upper()) for lab in chosen]
+        assert sorted(zip(df["pair_id"], df["assessor"], df["label"])) == sorted(
+            (p, a, w) for (p, _, _, _, a), w in zip(rows, want))
+    else:
+        with pytest.raises(ValueError, match=r"prefs.tsv:\d+: expected"):
+            readers.read_preferences(path)
