@@ -214,7 +214,7 @@ def _check_workers(client: Any, address: str) -> None:
         warnings.warn(
             f"workers import helpers from outside a checkout named {ours!r}: {elsewhere}; "
             f"results are only reproducible if they run the same code as {paths.ROOT}",
-            RuntimeWarning, stacklevel=3)
+            RuntimeWarning, stacklevel=5)  # points at the caller of run_replicates
 
 
 def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int) -> Any:
