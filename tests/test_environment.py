@@ -10,6 +10,10 @@ import yaml
 from helpers import paths
 
 
+# conda-forge names that differ from the PyPI name they stand for.
+CONDA_TO_PYPI = {"dask-core": "dask"}
+
+
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -19,9 +23,11 @@ def _pyproject() -> dict[str, str]:
     reqs = data["project"]["dependencies"] + sum(data["project"]["optional-dependencies"].values(), [])
     pins = {}
     for req in reqs:
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)==([0-9][0-9.]*)", req.strip())
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[([A-Za-z0-9_.,-]+)\])?==([0-9][0-9.]*)", req.strip())
         assert m, f"pyproject.toml: {req!r} is not pinned with =="
-        pins[_norm(m.group(1))] = m.group(2)
+        pins[_norm(m.group(1))] = m.group(3)
+        if _norm(m.group(1)) == "dask" and m.group(2) == "distributed":
+            pins["distributed"] = m.group(3)  # dask[distributed] pins distributed to the same version
     return pins
 
 
@@ -37,7 +43,7 @@ def _environment() -> dict[str, str]:
                 pins[_norm(name)] = version
         elif "=" in dep:
             name, version = dep.split("=")
-            pins[_norm(name)] = version
+            pins[CONDA_TO_PYPI.get(_norm(name), _norm(name))] = version
     return pins
 
 
