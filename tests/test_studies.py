@@ -1,0 +1,62 @@
+"""The replicate studies of notebooks 02-05 (helpers.studies): deterministic given the seed, the
+same table serially and on 1 or 2 dask workers, and the quantities the notebooks summarise."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import studies, sweep
+
+DIV = ["I-rec@5", "D#-nDCG@5", "alpha-nDCG@5"]
+SMALL_DIV = {"n_topics": 6, "n_runs": 4, "depth": 10, "measures": DIV, "B": 100, "significance": 0.05,
+             "tau_pairs": [("D#-nDCG@5", "alpha-nDCG@5")]}
+
+
+def test_diversity_power_is_deterministic_and_bounded():
+    a = studies.diversity_power(np.random.default_rng(3), **SMALL_DIV)
+    b = studies.diversity_power(np.random.default_rng(3), **SMALL_DIV)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert list(a["quantity"]) == ["discriminative power"] * 3 + ["tau"]
+    assert a["value"].between(-1, 1).all()
+    assert (a.loc[a.quantity == "discriminative power", "value"] >= 0).all()
+
+
+def test_replicated_study_identical_serial_one_and_two_workers():
+    serial = sweep.run_replicates(studies.diversity_power, 3, 11, common=SMALL_DIV, scheduler=None, progress=False)
+    one = sweep.run_replicates(studies.diversity_power, 3, 11, common=SMALL_DIV, scheduler="local", n_workers=1,
+                               progress=False)
+    two = sweep.run_replicates(studies.diversity_power, 3, 11, common=SMALL_DIV, scheduler="local", n_workers=2,
+                               progress=False)
+    for other in (one, two):
+        pd.testing.assert_frame_equal(serial, other, check_exact=True)
+        assert serial.to_csv() == other.to_csv()
+    # replicates differ from each other (they are independent draws, not copies)
+    assert serial.groupby("replicate")["value"].apply(tuple).nunique() > 1
+
+
+def test_prm_robustness_rows():
+    out = studies.prm_robustness(np.random.default_rng(1), n_topics=6, n_docs=40, n_runs=5, k=5, k_table7=10,
+                                 method="eq5")
+    assert set(out["table"]) == {"estimate", "6", "7"}
+    assert {"binary, theta=3", "PRM, theta=3", "binary, theta=1", "PRM, theta=1", "linear"} <= set(out["comparison"])
+    assert out.loc[out.table != "estimate", "tau"].between(-1, 1).all()
+    assert 0 <= out.loc[out.table == "estimate", "tau"].iloc[0] <= 1
+
+
+def test_preference_mar_rows():
+    out = studies.preference_mar(np.random.default_rng(2), n_topics=20, n_runs=6, n_pairs=150, n_assessors=6,
+                                 cutoff=5, min_difference=0.1, alpha_target=(0.4, 0.35), p_equal=0.1,
+                                 measures={"D#-nDCG": "D#-nDCG@5", "I-rec": "I-rec@5"}, tie_tolerance=1e-9)
+    assert set(out["question"]) == {"relevance", "diversity"}
+    per_q = out[out.question == "relevance"].set_index("measure")["mar"]
+    assert set(per_q.index) == {"D#-nDCG", "I-rec", "best assessor", "median assessor", "worst assessor"}
+    assert per_q["best assessor"] >= per_q["median assessor"] >= per_q["worst assessor"]
+    assert out["mar"].between(0, 1).all()
+
+
+@pytest.mark.parametrize("bad", [0, 1.5])
+def test_replicates_must_be_positive_integers(bad):
+    with pytest.raises(ValueError, match="replicates"):
+        sweep.run_replicates(studies.diversity_power, bad, 1, common=SMALL_DIV, scheduler=None)
