@@ -895,17 +895,24 @@ def _canonical_number(text: str) -> str | None:
     return repr(value) if math.isfinite(value) else None
 
 
+def number_spelling_twins(ids, reference) -> list[tuple[str, str]]:
+    """Pairs ``(id, ref)`` of ``ids`` and ``reference`` ids that differ only in how a number is
+    written (``"1.0"`` vs ``"1"``, ``"01"`` vs ``"1"``): the ids that exact-string matching would
+    silently miss. Used wherever two inputs' topic sets are compared."""
+    numeric: dict = {}
+    for q in reference:
+        c = _canonical_number(str(q))
+        if c is not None:
+            numeric.setdefault(c, q)
+    return [(t, numeric[c]) for t in ids if (c := _canonical_number(str(t))) is not None and c in numeric]
+
+
 def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> None:
     """Refuse a run that shares no topic with the qrels, or whose topic ids differ only in their
     spelling of a number ("1.0" vs "1"); warn with counts when only some topics are unknown."""
     run_topics = np.asarray(run_topics, dtype=object)
     unknown = [t for t in run_topics if t not in qrels_topics]
-    numeric = {}
-    for q in qrels_topics:
-        c = _canonical_number(str(q))
-        if c is not None:
-            numeric.setdefault(c, q)
-    twins = [(t, numeric[c]) for t in unknown if (c := _canonical_number(str(t))) is not None and c in numeric]
+    twins = number_spelling_twins(unknown, qrels_topics)
     if twins:
         t, q = twins[0]
         raise ValueError(f"run topic {t!r} and qrels topic {q!r} differ only in how the number is written "

@@ -1075,10 +1075,18 @@ def check_topics(a: pd.DataFrame, what_a: str, b: pd.DataFrame, what_b: str) -> 
     """Stop when two inputs share no topic; warn (with counts) when ``b`` has topics ``a`` lacks.
 
     ``what_a`` and ``what_b`` name the parameters the frames came from; the files read (from
-    ``attrs["files"]``) are named too. Topic ids are compared as exact strings, so ``1`` and
-    ``1.0`` or ``01`` do not match: the message shows a few ids of each side.
+    ``attrs["files"]``) are named too. Topic ids are compared as exact strings; ids that differ only
+    in how a number is written (``1`` and ``1.0`` or ``01``) are an error of their own, as in
+    :func:`helpers.measures.evaluate`.
     """
+    from helpers.measures import number_spelling_twins
+
     ta, tb = set(a["query_id"].astype(str)), set(b["query_id"].astype(str))
+    twins = number_spelling_twins(sorted(tb - ta), sorted(ta))
+    if twins:
+        t, q = twins[0]
+        raise ValueError(f"{what_b}{_files_of(b)} topic {t!r} and {what_a}{_files_of(a)} topic {q!r} differ only in "
+                         f"how the number is written ({len(twins)} such topic(s)); ids are compared as exact strings")
     common = ta & tb
     if not common:
         raise ValueError(

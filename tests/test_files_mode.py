@@ -127,9 +127,12 @@ def test_check_topics_and_runs(tmp_path):
     import pandas as pd
 
     qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance": [1, 0]})
-    run = pd.DataFrame({"run_id": ["r", "r"], "query_id": ["1.0", "2.0"], "doc_id": ["a", "b"]})
+    run = pd.DataFrame({"run_id": ["r", "r"], "query_id": ["x1", "x2"], "doc_id": ["a", "b"]})
     with pytest.raises(ValueError, match=r"qrels_path and runs_glob share no topic: qrels_path has \['1', '2'\]"):
         readers.check_topics(qrels, "qrels_path", run, "runs_glob")
+    floats = run.assign(query_id=["1.0", "2.0"])
+    with pytest.raises(ValueError, match=r"runs_glob topic '1.0' and qrels_path topic '1' differ only in how the number"):
+        readers.check_topics(qrels, "qrels_path", floats, "runs_glob")
     run2 = run.assign(query_id=["1", "3"])
     with pytest.warns(UserWarning, match=r"1 of 2 topic\(s\) of runs_glob are not in qrels_path"):
         readers.check_topics(qrels, "qrels_path", run2, "runs_glob")
