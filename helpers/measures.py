@@ -52,7 +52,36 @@ number of judged relevant documents; ``gmax`` is the highest gain (see ``gmax`` 
                         ``sum p^r s(r) prod_{i<r}(1-s(i))``; with ``e > 0`` the effort term
                         ``e sum_{r=1}^{l} p^r`` of their Eq. (6) is subtracted (single intent).
 ``Hit@l``, ``P@l``      ``[C(l) > 0]`` and ``C(l)/l``.
+``R@l``                 recall ``C(l)/R`` (trec_eval ``recall_l``, ir_measures ``R@l``).
 =====================  =========================================================================
+
+**Relevance threshold** ``rel``. The binary measures ``AP``, ``RR``, ``P``, ``R`` and ``Hit``
+accept ``rel=k`` with ir_measures' meaning: levels below ``k`` are non-relevant, so
+``AP(rel=2)`` is trec_eval's ``-l 2 -m map`` and ``R`` counts the documents at level ``>= k``.
+Graded measures (Q, P+, nDCG, MSnDCG, nERR, RBP, ...) refuse ``rel=`` with an error: their gains
+come from the gain mapping, and trec_eval's ``-l`` leaves ``ndcg`` alone too. ``rel=`` needs
+relevance levels (not a ``gain`` column). The threshold a collection defines is in
+:func:`helpers.collections.relevance_threshold` (TREC DL-19 passage: 2).
+
+**Names of other tools.** NTCIREVAL's names are kept; ``nDCG`` here is the *original* nDCG.
+
+=================  ======================  ======================  =========================
+this engine         trec_eval               ir_measures             note
+=================  ======================  ======================  =========================
+``AP``              ``map``                 ``AP``                  whole list, divisor R
+``AP(norm=R)@10``   ``map_cut_10``          ``AP@10``               ``AP@10`` here divides by min(10, R)
+``AP(rel=2)``       ``-l 2 -m map``         ``AP(rel=2)``
+``RR``              ``recip_rank``          ``RR``
+``P@10``            ``P_10``                ``P@10``
+``R@10``            ``recall_10``           ``R@10``
+``Hit@10``          ``success_10``          ``Success@10``
+``MSnDCG@10``       ``ndcg_cut_10``         ``nDCG@10``             gain/log2(r+1) at every rank
+``MSnDCG``          ``ndcg``                ``nDCG``
+``nDCG@10``         none                    none                    NTCIREVAL's original nDCG
+=================  ======================  ======================  =========================
+
+:func:`helpers.measure_names.translate` maps trec_eval and ir_measures names onto these
+(``python -m helpers evaluate --names trec_eval``).
 
 Cutoffs beyond a list's length behave as in NTCIREVAL: a list shorter than ``l`` is padded with
 non-relevant documents (so ``P@l`` still divides by ``l``), and the ideal list stops at ``R``.
@@ -61,7 +90,9 @@ A measure name without a cutoff uses the whole list (NTCIREVAL reports ``AP``, `
 
 Conventions of :func:`evaluate` (each has a test)
 ------------------------------------------------
-* **Relevance** is ``gain > 0``. Unjudged documents have gain 0 (non-relevant, as in NTCIREVAL
+* **Relevance** is ``gain > 0`` (level >= ``rel`` for binary measures written with ``rel=``;
+  a topic with no document at that level scores NaN on them, 0 with ``no_relevant="zero"``,
+  as trec_eval ``-l``). Unjudged documents have gain 0 (non-relevant, as in NTCIREVAL
   and trec_eval), or are removed before ranks are counted with ``condensed=True`` (NTCIREVAL's
   ``-j`` condensed lists, Sakai 2007).
 * **gmax** (used by ERR, nERR, RBP, EBR, iRBU): with relevance levels it is the largest gain of
@@ -92,7 +123,7 @@ import math
 import warnings
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -107,6 +138,9 @@ __all__ = [
     "evaluate_arrays",
     "evaluate",
     "to_matrix",
+    "aggregate",
+    "with_default_rel",
+    "REL_PARAM",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -138,6 +172,9 @@ class MeasureDef:
     check : callable, optional
         ``check(params: dict, cutoff: int | None)`` raising ``ValueError`` for bad values; it
         receives the parameters with defaults filled in.
+    binary : bool
+        The measure only asks whether a document is relevant (AP, RR, P, R, Hit), so it accepts
+        the relevance threshold ``rel=`` (see :data:`REL_PARAM`); graded measures refuse it.
     """
 
     name: str
@@ -145,6 +182,7 @@ class MeasureDef:
     cutoff: str = "optional"
     summary: str = ""
     check: Callable[[dict, int | None], None] | None = None
+    binary: bool = False
 
     def __post_init__(self) -> None:
         if self.cutoff not in CUTOFF_POLICIES:
@@ -156,6 +194,25 @@ class MeasureDef:
         if self.params:
             text += "(" + ",".join(f"{k}={_fmt_value(v)}" for k, v in self.params.items()) + ")"
         return text + {"optional": "[@l]", "expand": "[@l]", "required": "@l", "one": "@1"}[self.cutoff]
+
+
+#: The relevance-threshold parameter of binary measures, with ir_measures' meaning: relevance
+#: levels below ``rel`` are non-relevant (``AP(rel=2)`` is trec_eval's ``-l 2 -m map``). Without
+#: it a document is relevant when its gain is > 0 (level >= 1). Graded measures refuse it: their
+#: gains come from the gain mapping (``gains=``), as trec_eval's ``-l`` leaves ``ndcg`` alone.
+REL_PARAM = "rel"
+
+
+def _check_rel(text: str, name: str, mdef: "MeasureDef", value: float | str) -> float:
+    if not mdef.binary:
+        raise ValueError(
+            f"{text!r}: rel= (the binary relevance threshold of ir_measures/trec_eval -l) applies to "
+            f"binary measures only ({', '.join(sorted(n for n, d in MEASURES.items() if d.binary))}); "
+            f"{name} is graded: its gains come from the gain mapping (gains=/--gains), so a "
+            "threshold would be ambiguous")
+    if not isinstance(value, float) or not value.is_integer() or value < 1:
+        raise ValueError(f"{text!r}: rel must be an integer relevance level >= 1, got {_fmt_value(value)}")
+    return value
 
 
 _NAME_RE = re.compile(
@@ -212,6 +269,18 @@ class MeasureSpec:
             text += f"@{self.cutoff}"
         return text
 
+    @property
+    def rel(self) -> int | None:
+        """The relevance threshold ``rel=`` if written (binary measures), else None."""
+        value = dict(self.params).get(REL_PARAM)
+        return None if value is None else int(value)
+
+    def without_rel(self) -> "MeasureSpec":
+        """The same measure without its ``rel=`` parameter (what the array engine computes once
+        gains below the threshold are zeroed)."""
+        return MeasureSpec(self.name, tuple(p for p in self.params if p[0] != REL_PARAM),
+                           self.cutoff, self.defaults)
+
     def __getitem__(self, key: str) -> float | str:
         explicit = dict(self.params)
         if key in explicit:
@@ -262,8 +331,13 @@ class MeasureSpec:
                 if "=" not in item:
                     raise ValueError(f"{text!r}: parameter {item.strip()!r} must look like name=value")
                 key, value = (s.strip() for s in item.split("=", 1))
+                if key == REL_PARAM and key not in mdef.params:
+                    if key in params:
+                        raise ValueError(f"{text!r}: parameter {key!r} given twice")
+                    params[key] = _check_rel(text, name, mdef, _parse_value(value))
+                    continue
                 if key not in mdef.params:
-                    allowed = ", ".join(mdef.params) if mdef.params else "none"
+                    allowed = ", ".join([*mdef.params, *([REL_PARAM] if mdef.binary else [])]) or "none"
                     raise ValueError(f"{text!r}: {name} has no parameter {key!r} "
                                      f"(supported parameters: {allowed})")
                 if key in params:
@@ -404,6 +478,13 @@ MEASURES: dict[str, MeasureDef] = {
         MeasureDef("P", {}, "required", "precision at l"),
     ]
 }
+
+# Binary measures take the relevance threshold rel= (issue 19); R@l is recall C(l)/R
+# (trec_eval recall_l, ir_measures R@l).
+MEASURES["R"] = MeasureDef("R", {}, "required", "recall at l", binary=True)
+for _name in ("AP", "RR", "P", "Hit"):
+    MEASURES[_name] = replace(MEASURES[_name], binary=True)
+del _name
 
 # ---------------------------------------------------------------------------------------------
 # Array-level core
@@ -630,6 +711,8 @@ class _Block:
             return (self.at(self.C, l) > 0).astype(float)
         if name == "P":
             return self.at(self.C, l) / l
+        if name == "R":
+            return self.at(self.C, l) / R
         raise ValueError(_unknown_message(name, MEASURES))  # pragma: no cover - parse() guards
 
 
@@ -685,6 +768,10 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         name.
     """
     specs = parse_measures(measures)
+    with_rel = [str(s) for s in specs if s.rel is not None]
+    if with_rel:
+        raise ValueError(f"{with_rel[0]}: rel= thresholds relevance levels, and evaluate_arrays only "
+                         "sees gains; zero the gains below the threshold yourself, or use evaluate()")
     g = _as_2d("ranked_gains", ranked_gains, allow_nan=True)
     ideal = _as_2d("ideal_gains", ideal_gains, allow_nan=True)
     n = g.shape[0]
@@ -986,6 +1073,31 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
     return g, np.asarray(max(mapping.values()), dtype=float), (np.maximum(lv, 0) if tied else None)
 
 
+def _ideal_by_topic(tcode: np.ndarray, gain: np.ndarray, n_topics: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Ideal gains per topic, ``(n_topics, k)`` sorted descending and 0-padded, and ``R``."""
+    relmask = gain > 0
+    R = np.bincount(tcode[relmask], minlength=n_topics)
+    k = int(R.max()) if n_topics else 0
+    ideal = np.zeros((n_topics, max(k, 1)))
+    if k:
+        t, gsel = tcode[relmask], gain[relmask]
+        o = np.lexsort((-gsel, t))
+        t, gsel = t[o], gsel[o]
+        starts = np.searchsorted(t, np.arange(n_topics))
+        ideal[t, np.arange(len(t)) - starts[t]] = gsel
+    return ideal, R
+
+
+def _levels_for_rel(qrels: pd.DataFrame, spec: MeasureSpec) -> np.ndarray:
+    """Relevance levels (negative ones as 0) for the ``rel=`` threshold of binary measures."""
+    if "relevance" not in qrels.columns:
+        raise ValueError(f"{spec}: rel= thresholds relevance levels, but the qrels hold real-valued "
+                         "gains (a 'gain' column); leave rel= out, or pass levels in a 'relevance' column")
+    lv = pd.to_numeric(qrels["relevance"], errors="coerce").to_numpy(dtype=float)
+    return np.maximum(lv, 0.0)  # already checked to be integers by _qrels_gains
+
+
 def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
     """Ranks 0..k-1 of the values of ``key`` (equal values share a rank) and k."""
     uniq, inv = np.unique(key, return_inverse=True)
@@ -1038,15 +1150,23 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
 
     Parameters
     ----------
-    qrels : pandas.DataFrame
+    qrels : pandas.DataFrame, dict, iterable of namedtuples or path
         Columns ``query_id``, ``doc_id`` and either ``relevance`` (integer levels, mapped through
         ``gains``) or ``gain`` (real-valued gains used as they are, e.g. unanimity-aware or PRM
-        gains). Each (query_id, doc_id) at most once.
-    run : pandas.DataFrame
+        gains). Each (query_id, doc_id) at most once. Also accepted (converted once by
+        :func:`helpers.inputs.as_qrels`, then checked as a DataFrame): a pytrec_eval/ranx dict
+        ``{qid: {docid: level}}``, an iterable of ir_measures/ir_datasets ``Qrel``/``TrecQrel``
+        namedtuples, or the path of a TREC qrels file.
+    run : pandas.DataFrame, dict, iterable of namedtuples or path
         Columns ``query_id``, ``doc_id``, ``rank`` and/or ``score``, optionally ``run_id``
-        (several runs at once; without it the run is called ``"run"``).
+        (several runs at once; without it the run is called ``"run"``). Also accepted
+        (:func:`helpers.inputs.as_run`): ``{qid: {docid: score}}``, ``{run_id: {qid: {docid:
+        score}}}``, an iterable of ``ScoredDoc`` namedtuples, or the path of a TREC run file.
     measures : str or iterable of str
-        Measure names, see the module docstring and :data:`MEASURES`.
+        Measure names, see the module docstring and :data:`MEASURES`; binary measures take
+        ``rel=`` (``"AP(rel=2)"``). For trec_eval/ir_measures names (``ndcg_cut_10``, ``map``)
+        see :func:`helpers.measure_names.translate` and the table in the module docstring:
+        ``nDCG@10`` here is NTCIREVAL's original nDCG, trec_eval's is ``MSnDCG@10``.
     gains : str or dict, optional
         Level-to-gain mapping for ``relevance`` qrels: NTCIREVAL's ``"1:2:3"`` (L1->1, L2->2,
         L3->3) or ``{1: 1.0, 2: 2.0, 3: 3.0}``. L0 and negative levels get 0. Default: linear
@@ -1084,12 +1204,14 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         For missing columns, missing identifiers, non-integer levels or negative/non-finite
         gains, a level the gain mapping does not cover, a pair judged twice, a document retrieved
         twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown options or
-        measure names.
+        measure names, ``rel=`` on a graded measure or with a ``gain`` column.
     """
     if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
                                                      pd.Index, np.ndarray, pd.Series)):
         raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
                          f"'nDCG@10']), got {type(measures).__name__}")
+    from helpers import inputs as _inputs  # lazily: inputs reads TREC files through trec_io
+    qrels, run = _inputs.as_qrels(qrels), _inputs.as_run(run)
     specs = parse_measures(measures)
     for opt, val, allowed in [("order_by", order_by, ("rank", "score")),
                               ("duplicates", duplicates, ("error", "keep_first")),
@@ -1107,6 +1229,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     q_topic = _str_ids(qrels["query_id"], "qrels 'query_id'")
     q_doc = _str_ids(qrels["doc_id"], "qrels 'doc_id'")
     q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
+    levels_tied = q_level is not None  # P+ then follows levels (NTCIREVAL compute)
+    rel_values = sorted({s.rel for s in specs if s.rel is not None})
+    if rel_values:  # binary measures with rel=: the levels travel with the gains
+        q_level = _levels_for_rel(qrels, next(s for s in specs if s.rel is not None))
     dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
@@ -1119,16 +1245,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     q_tcode = topic_index.get_indexer(q_topic)
 
     # ideal gains per topic: (n_topics, k) sorted descending
-    relmask = q_gain > 0
-    R_topic = np.bincount(q_tcode[relmask], minlength=n_topics)
-    k = int(R_topic.max()) if n_topics else 0
-    ideal_topic = np.zeros((n_topics, max(k, 1)))
-    if k:
-        t, gsel = q_tcode[relmask], q_gain[relmask]
-        o = np.lexsort((-gsel, t))
-        t, gsel = t[o], gsel[o]
-        starts = np.searchsorted(t, np.arange(n_topics))
-        ideal_topic[t, np.arange(len(t)) - starts[t]] = gsel
+    ideal_topic, R_topic = _ideal_by_topic(q_tcode, q_gain, n_topics)
     if gmax is None:
         gmax_topic = (np.full(n_topics, float(scale_max)) if scale_max is not None
                       else ideal_topic[:, 0].copy())
@@ -1247,8 +1364,20 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     del list_id, gain, pos, level
 
     list_topic = np.tile(np.arange(n_topics), n_runs)
-    scores = evaluate_arrays(matrix, ideal_topic[list_topic], specs, gmax=gmax_topic[list_topic],
-                             preference=pref)
+    plain = [s for s in specs if s.rel is None]
+    scores = (evaluate_arrays(matrix, ideal_topic[list_topic], plain, gmax=gmax_topic[list_topic],
+                              preference=pref if levels_tied else None) if plain else {})
+    no_rel_at: dict[str, np.ndarray] = {}
+    for r in rel_values:  # levels below r are non-relevant: zero their gains, run list and ideal
+        group = [s for s in specs if s.rel == r]
+        ideal_r, R_r = _ideal_by_topic(q_tcode, np.where(q_level >= r, q_gain, 0.0), n_topics)
+        g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
+        res = evaluate_arrays(g_r, ideal_r[list_topic], [s.without_rel() for s in group],
+                              gmax=gmax_topic[list_topic])
+        for s in group:
+            scores[str(s)] = res[str(s.without_rel())]
+            no_rel_at[str(s)] = R_r[list_topic] == 0
+        del g_r
     del matrix
 
     # ---- conventions and tidy output --------------------------------------------------------
@@ -1269,6 +1398,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     values = np.stack([scores[lab] for lab in labels], axis=1)  # (n_lists, n_measures)
     if no_relevant == "zero":
         values[no_rel] = 0.0
+        for j, lab in enumerate(labels):
+            if lab in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
+                values[no_rel_at[lab], j] = 0.0
     values = values[keep_list]
     kept = np.flatnonzero(keep_list)
     n_m = len(labels)
@@ -1279,6 +1411,51 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         "value": values.ravel(),
     })
     return out
+
+
+def with_default_rel(measures, rel: int | None) -> list[MeasureSpec]:
+    """Give every binary measure written without ``rel=`` the threshold ``rel`` (trec_eval's
+    ``-l``); graded measures and explicit ``rel=`` are left as they are. ``rel=None`` or 1
+    changes nothing (1 is the default threshold: level >= 1 is relevant)."""
+    specs = parse_measures(measures)
+    if rel is None or rel == 1:
+        return specs
+    if isinstance(rel, (bool, np.bool_)) or not isinstance(rel, (int, np.integer)) or rel < 1:
+        raise ValueError(f"rel must be an integer relevance level >= 1, got {rel!r}")
+    out = []
+    for s in specs:
+        if s.rel is None and MEASURES.get(s.name, MeasureDef(s.name)).binary:
+            s = MeasureSpec(s.name, tuple(sorted(s.params + ((REL_PARAM, float(rel)),))),
+                            s.cutoff, s.defaults)
+        out.append(s)
+    return parse_measures(out)
+
+
+def aggregate(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean over topics per run and measure, with the number of topics averaged.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run_id``, ``measure``, ``value`` (mean of the non-NaN values, as trec_eval's
+        ``all`` line and ir_measures' ``calc_aggregate``) and ``n_topics`` (how many values
+        were averaged); runs and measures in order of first appearance.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing.
+    """
+    _require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    g = results.groupby(["run_id", "measure"], sort=False)["value"]
+    out = pd.DataFrame({"value": g.mean(), "n_topics": g.count()}).reset_index()
+    out["n_topics"] = out["n_topics"].astype(np.int64)
+    return out[["run_id", "measure", "value", "n_topics"]]
 
 
 def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFrame:

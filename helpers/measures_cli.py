@@ -10,7 +10,36 @@ cutoffs (``nDCG``, ``MSnDCG``, ``nERR``, ``nCG``, ``iRBU``, ``P``, ``Hit``) is e
 measure per ``--cutoffs`` value (default 1000, NTCIREVAL's default); ``AP``, ``Q``, ``P+``,
 ``RR``, ``RBP``, ``ERR``, ``EBR`` stay whole-list measures unless written with ``@l``;
 ``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
-Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit.
+Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit -- except
+that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
+``X@1000`` is ``X`` for runs of at most 1000 documents.
+
+Coming from trec_eval or ir_measures (issue 19):
+
+* **Order.** TREC run files are ranked as trec_eval ranks them (``--order trec_eval``, the
+  default): by score, compared in single precision as trec_eval stores it (``float sim``), ties
+  by decreasing document id; the rank column is ignored. ``--order score`` compares the scores in
+  double precision, ``--order rank`` follows the rank column (ties by score, then document id),
+  and ``--order file`` keeps each list in file order, as NTCIREVAL reads its per-topic ``.res``
+  lists.
+* **Names.** ``nDCG@10`` is NTCIREVAL's original nDCG; trec_eval's ``ndcg_cut_10`` (ir_measures
+  ``nDCG@10``) is ``MSnDCG@10``. ``--names trec_eval`` reads trec_eval names (``map``,
+  ``recip_rank``, ``P_10``, ``recall_100``, ``ndcg_cut_10``, ``map_cut_10``) and ir_measures names
+  (``nDCG@10``, ``AP(rel=2)``, ``Success@10``), prints them as written and says on stderr which
+  engine measure each one is (:mod:`helpers.measure_names`).
+* **Relevance threshold.** ``--rel 2`` (trec_eval ``-l 2``) makes levels below 2 non-relevant for
+  the binary measures (AP, RR, P, R, Hit) written without ``rel=``; graded measures keep their
+  gains. ``--rel dl19-passage`` takes the collection's own threshold
+  (:func:`helpers.collections.relevance_threshold`).
+* **Output.** ``--output-format trec_eval`` prints ``measure<TAB>query<TAB>value`` lines as
+  trec_eval does (a ``runid`` and a ``num_q`` line, then per-topic lines with ``--per-topic``,
+  then the ``all`` lines); ``--output-format jsonl`` one JSON object per line, with the topic
+  count on the ``all`` lines and full precision.
+
+The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10)::
+
+    python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
+        --names trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
 
 Exit status: 0 on success, 2 for bad arguments or malformed input (the message names the file
 and line).
@@ -19,6 +48,7 @@ and line).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import warnings
@@ -32,6 +62,13 @@ from helpers import measures as M
 DEFAULT_CUTOFFS = (1000,)
 DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
 DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hit"]
+#: TREC's run depth: at cutoffs >= this, X@l of a whole-list family is X itself for runs of at
+#: most this many documents, so the default list does not print the pair (issue 19).
+RUN_DEPTH = 1000
+#: Default list under --names trec_eval / ir_measures (trec_eval names).
+DEFAULT_TREC_EVAL = ["map", "recip_rank", "P_10", "recall_1000", "ndcg_cut_10"]
+ORDERS = ("trec_eval", "score", "rank", "file")
+OUTPUT_FORMATS = ("table", "jsonl", "trec_eval")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,9 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--condensed", action="store_true",
                    help="remove unjudged documents before ranking (NTCIREVAL -j)")
     p.add_argument("--per-topic", action="store_true", help="print per-topic scores too")
-    p.add_argument("--order", choices=["rank", "score"], default="rank",
-                   help="rank: the rank column, ties by score then doc id (NTCIREVAL reads the "
-                        "file order); score: by score, ties by doc id descending (trec_eval)")
+    p.add_argument("--order", choices=ORDERS, default=None,
+                   help="ranking of each list. trec_eval (default for TREC run files): score in "
+                        "single precision as trec_eval stores it, ties by doc id descending, rank "
+                        "column ignored; score: the same in double precision; rank: the rank column, "
+                        "ties by score then doc id; file: file order (NTCIREVAL reads its per-topic "
+                        ".res lists in file order)")
     p.add_argument("--no-relevant", choices=["skip", "zero", "nan"], default="skip",
                    help="topics without relevant documents (default: skip, as NTCIREVAL)")
     p.add_argument("--missing", choices=["zero", "skip"], default="zero",
@@ -84,14 +124,71 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name-by-file", action="store_true",
                    help="name runs after their file instead of the run tag (sixth column)")
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4)")
+    _add_interop_options(p)
     return p
+
+
+def _add_interop_options(p: argparse.ArgumentParser) -> None:
+    """Options for users of trec_eval / ir_measures (issue 19)."""
+    from helpers import measure_names
+
+    table = "; ".join(f"{t} | {i} = {e}" for t, i, e in measure_names.TRANSLATIONS)
+    p.add_argument("--names", choices=measure_names.NAME_SCHEMES, default="ntcireval",
+                   help="how --measures are named: ntcireval (this engine, default: nDCG@10 is the "
+                        "original nDCG), trec_eval or ir_measures (both accept both tools' names; "
+                        f"trec_eval | ir_measures = engine: {table}; default list "
+                        f"{' '.join(DEFAULT_TREC_EVAL)})")
+    p.add_argument("--rel", metavar="N|COLLECTION",
+                   help="relevance threshold of the binary measures (AP, RR, P, R, Hit) written "
+                        "without rel=: levels below N are non-relevant (trec_eval -l N, ir_measures "
+                        "rel=N); or a collection name whose threshold is used, e.g. dl19-passage (2). "
+                        "Graded measures are unaffected. Default: level >= 1")
+    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="table",
+                   help="table: run_id query_id measure value (default); trec_eval: "
+                        "measure<TAB>query<TAB>value as trec_eval prints it (runid and num_q lines, "
+                        "'all' for the mean); jsonl: one JSON object per line, full precision, "
+                        "n_topics on the 'all' lines")
+
+
+def _rel_value(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if text.strip().isdigit():
+        value = int(text)
+        if value < 1:
+            raise ValueError(f"--rel must be an integer level >= 1 or a collection name, got {text!r}")
+        return value
+    from helpers import collections
+    return collections.relevance_threshold(text)
+
+
+def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
+    """(printed label, engine measure) pairs for the parsed arguments: the cutoff expansion of
+    NTCIREVAL names, trec_eval/ir_measures name translation, and ``--rel``."""
+    from helpers import measure_names
+
+    rel = _rel_value(args.rel)
+    if args.names == "ntcireval":
+        specs = M.with_default_rel(expand_measures(args.measures, args.cutoffs), rel)
+        return [(str(s), s) for s in specs]
+    if args.cutoffs:
+        raise ValueError("--cutoffs expands NTCIREVAL names; trec_eval/ir_measures names carry their "
+                         "cutoff (ndcg_cut_10, nDCG@10)")
+    out, seen = [], set()
+    for token in (t for name in (args.measures or DEFAULT_TREC_EVAL) for t in M._split_top_level(name)):
+        if token in seen:
+            continue
+        seen.add(token)
+        out.append((token, M.with_default_rel([measure_names.translate(token, args.names)], rel)[0]))
+    return out
 
 
 def expand_measures(names: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
     """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
-    if not names:
-        return M.parse_measures(DEFAULT_WHOLE + [f"{m}@{c}" for c in cuts for m in DEFAULT_AT])
+    if not names:  # no X@1000 beside X for the whole-list families (issue 19)
+        return M.parse_measures(DEFAULT_WHOLE + [f"{m}@{c}" for c in cuts for m in DEFAULT_AT
+                                                 if not (m in DEFAULT_WHOLE and c >= RUN_DEPTH)])
     out: list[str] = []
     for token in (t for name in names for t in M._split_top_level(name)):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
@@ -131,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from helpers import trec_io
 
-        specs = expand_measures(args.measures, args.cutoffs)
+        named = resolve_measures(args)
+        specs = M.parse_measures([s for _, s in named])
         qrels = trec_io.read_qrels(args.qrels, gain_values=args.gain_values)
         runs, source = [], {}
         for path in args.run:
@@ -143,29 +241,72 @@ def main(argv: list[str] | None = None) -> int:
                 source[rid] = path
             runs.append(run)
         run = pd.concat(runs, ignore_index=True) if len(runs) > 1 else runs[0]
+        run, order_by = _apply_order(run, args.order or "trec_eval")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UserWarning)
             res = M.evaluate(qrels, run, specs, gains=args.gains, condensed=args.condensed,
-                             order_by=args.order, duplicates=args.duplicates,
+                             order_by=order_by, duplicates=args.duplicates,
                              no_relevant=args.no_relevant, missing=args.missing)
         for w in caught:  # one plain line each, never a source excerpt
             print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
     except (ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
+    if args.names != "ntcireval":  # make the translation impossible to miss
+        print(f"{parser.prog}: note: {args.names} names are this engine's "
+              + ", ".join(f"{lab} = {s}" for lab, s in named), file=sys.stderr)
+    _write(res, named, args, sys.stdout)
+    return 0
 
-    labels = [str(s) for s in specs]
-    out = sys.stdout
-    out.write("run_id\tquery_id\tmeasure\tvalue\n")
+
+def _apply_order(run: pd.DataFrame, order: str) -> tuple[pd.DataFrame, str]:
+    """The run and ``evaluate``'s ``order_by`` for a ``--order`` choice."""
+    if order == "trec_eval":  # trec_eval keeps scores as C float: ties at single precision
+        with np.errstate(over="ignore"):
+            single = run["score"].to_numpy(dtype=np.float64).astype(np.float32).astype(np.float64)
+        return run.assign(score=single), "score"
+    if order == "file":  # rows are in file order (files in --run order): rank = row number
+        return run.assign(rank=np.arange(len(run), dtype=np.int64)), "rank"
+    return run, order
+
+
+def _write(res: pd.DataFrame, named: list[tuple[str, M.MeasureSpec]], args, out) -> None:
+    """Print per-topic rows (--per-topic) and the means in the chosen --output-format."""
+    label_of: dict[str, list[str]] = {}
+    for lab, s in named:
+        label_of.setdefault(str(s), []).append(lab)
+    order = [lab for lab, _ in named]
+    agg = M.aggregate(res) if len(res) else pd.DataFrame(columns=["run_id", "measure", "value", "n_topics"])
+    fmt = args.output_format
+    if fmt == "table":
+        out.write("run_id\tquery_id\tmeasure\tvalue\n")
     for rid in pd.unique(res["run_id"]) if len(res) else []:
         sub = res[res["run_id"] == rid]
+        means = {lab: (v, n) for m, v, n in zip(*(agg.loc[agg["run_id"] == rid, c]
+                                                  for c in ("measure", "value", "n_topics")))
+                 for lab in label_of.get(m, [])}
+        if fmt == "trec_eval":
+            out.write(f"{'runid':<22}\tall\t{rid}\n")
+            out.write(f"{'num_q':<22}\tall\t{sub['query_id'].nunique()}\n")
         if args.per_topic:
             for q, m, v in zip(sub["query_id"], sub["measure"], sub["value"]):
-                out.write(f"{rid}\t{q}\t{m}\t{_fmt(float(v), args.digits)}\n")
-        means = sub.groupby("measure", sort=False)["value"].mean()
-        for lab in labels:
-            out.write(f"{rid}\tall\t{lab}\t{_fmt(float(means.get(lab, np.nan)), args.digits)}\n")
-    return 0
+                for lab in label_of.get(m, []):
+                    out.write(_line(fmt, rid, q, lab, float(v), None, args.digits))
+        for lab in order:
+            v, n = means.get(lab, (np.nan, 0))
+            out.write(_line(fmt, rid, "all", lab, float(v), int(n), args.digits))
+
+
+def _line(fmt: str, rid: str, q: str, label: str, value: float, n: int | None, digits: int) -> str:
+    if fmt == "trec_eval":
+        return f"{label:<22}\t{q}\t{_fmt(value, digits)}\n"
+    if fmt == "jsonl":
+        row = {"run_id": rid, "query_id": q, "measure": label,
+               "value": None if math.isnan(value) else value}
+        if n is not None:
+            row["n_topics"] = n
+        return json.dumps(row) + "\n"
+    return f"{rid}\t{q}\t{label}\t{_fmt(value, digits)}\n"
 
 
 if __name__ == "__main__":  # pragma: no cover

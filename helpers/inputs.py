@@ -1,0 +1,169 @@
+"""Common input shapes of IR tools, converted once to the tidy tables :mod:`helpers.measures` reads.
+
+:func:`helpers.measures.evaluate` calls :func:`as_qrels` and :func:`as_run` on its inputs, so
+besides DataFrames it accepts what pytrec_eval, ranx, ir_measures and ir_datasets users have:
+
+=================================================  ===========================================
+input                                              becomes
+=================================================  ===========================================
+``pandas.DataFrame``                               itself (checked by ``evaluate``)
+``{qid: {docid: level}}`` (pytrec_eval, ranx)      qrels ``query_id, doc_id, relevance``
+iterable of ``Qrel`` / ``TrecQrel`` namedtuples    the same (ir_measures, ir_datasets)
+(fields ``query_id, doc_id, relevance``)
+TREC qrels path (str or ``os.PathLike``)           :func:`helpers.trec_io.read_qrels`
+``{qid: {docid: score}}`` (pytrec_eval, ranx)      run ``query_id, doc_id, score``
+``{run_id: {qid: {docid: score}}}``                the same with ``run_id`` (several runs)
+iterable of ``ScoredDoc`` namedtuples              run ``query_id, doc_id, score``
+(fields ``query_id, doc_id, score``)
+TREC run path                                      :func:`helpers.trec_io.read_run`
+=================================================  ===========================================
+
+The conversion only reshapes: identifiers keep their Python type, so the DataFrame checks of
+``evaluate`` apply unchanged (float ids refused, ints compared as strings, duplicates and NaN
+scores refused). Dict and namedtuple runs have no rank column, so they are ordered as trec_eval
+orders them (score descending, then doc_id descending). Relevance levels must be integers
+(pytrec_eval's qrels are ``int``); for real-valued gains pass a DataFrame with a ``gain`` column.
+ranx ``Qrels``/``Run`` objects convert with their ``to_dict()``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["as_qrels", "as_run"]
+
+_QREL_FIELDS = ("query_id", "doc_id", "relevance")
+_RUN_FIELDS = ("query_id", "doc_id", "score")
+
+
+def as_qrels(qrels) -> pd.DataFrame:
+    """Qrels in any shape of the module docstring as a DataFrame (a DataFrame is returned as is).
+
+    Raises
+    ------
+    ValueError
+        For an unsupported type, a nested dict whose values are not ``{docid: level}`` dicts,
+        a non-integer level (naming topic and document), namedtuples without the fields
+        ``query_id, doc_id, relevance``, or (from :mod:`helpers.trec_io`) a malformed file.
+    """
+    if isinstance(qrels, pd.DataFrame):
+        return qrels
+    if isinstance(qrels, (str, os.PathLike)):
+        if not os.path.isfile(qrels):
+            raise ValueError(f"qrels must be a pandas DataFrame (or a {{qid: {{docid: level}}}} dict, Qrel namedtuples "
+                             f"or the path of a TREC file); {qrels!r} is no such file")
+        from helpers import trec_io
+        return trec_io.read_qrels(qrels)
+    if isinstance(qrels, Mapping):
+        q, d, v = _flatten("qrels", qrels, "level")
+        for qid, did, x in zip(q, d, v):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, Integral):
+                raise ValueError(f"qrels[{qid!r}][{did!r}] = {x!r}: relevance levels must be integers "
+                                 "(pytrec_eval's convention); for real-valued gains pass a DataFrame "
+                                 "with a 'gain' column")
+        return _frame(q, d, "relevance", np.asarray(v, dtype=np.int64) if v else np.zeros(0, np.int64))
+    if isinstance(qrels, Iterable) and not isinstance(qrels, (bytes, bytearray)):
+        return _from_tuples("qrels", qrels, _QREL_FIELDS, "ir_measures Qrel / ir_datasets TrecQrel")
+    raise ValueError(f"qrels must be a DataFrame, a {{qid: {{docid: level}}}} dict, an iterable of "
+                     f"Qrel namedtuples or a TREC qrels path; got {type(qrels).__name__}")
+
+
+def as_run(run) -> pd.DataFrame:
+    """A run (or several) in any shape of the module docstring as a DataFrame.
+
+    Raises
+    ------
+    ValueError
+        For an unsupported type, dicts nested unevenly (some topics ``{docid: score}``, others
+        one level deeper), a score that is not a real number (naming run, topic and document),
+        namedtuples without ``query_id, doc_id, score``, or a malformed file.
+    """
+    if isinstance(run, pd.DataFrame):
+        return run
+    if isinstance(run, (str, os.PathLike)):
+        if not os.path.isfile(run):
+            raise ValueError(f"run must be a pandas DataFrame (or a {{qid: {{docid: score}}}} dict, ScoredDoc namedtuples "
+                             f"or the path of a TREC file); {run!r} is no such file")
+        from helpers import trec_io
+        return trec_io.read_run(run)
+    if isinstance(run, Mapping):
+        nested = [isinstance(v, Mapping) and any(isinstance(x, Mapping) for x in v.values())
+                  for v in run.values()]
+        if any(nested) and not all(nested):
+            key = list(run)[nested.index(False)]
+            raise ValueError(f"run dict mixes shapes: {key!r} is not {{qid: {{docid: score}}}} while "
+                             "other entries are; pass {qid: {docid: score}} for one run or "
+                             "{run_id: {qid: {docid: score}}} for several")
+        if nested and all(nested):
+            parts = []
+            for rid, one in run.items():
+                q, d, v = _flatten(f"run[{rid!r}]", one, "score")
+                _check_scores(f"run[{rid!r}]", q, d, v)
+                parts.append((rid, q, d, v))
+            frame = _frame([x for _, q, _, _ in parts for x in q], [x for _, _, d, _ in parts for x in d],
+                           "score", np.asarray([x for *_, v in parts for x in v], dtype=float))
+            frame.insert(0, "run_id", pd.Series([rid for rid, q, _, _ in parts for _ in q], dtype=object))
+            return frame
+        q, d, v = _flatten("run", run, "score")
+        _check_scores("run", q, d, v)
+        return _frame(q, d, "score", np.asarray(v, dtype=float))
+    if isinstance(run, Iterable) and not isinstance(run, (bytes, bytearray)):
+        return _from_tuples("run", run, _RUN_FIELDS, "ir_measures / ir_datasets ScoredDoc")
+    raise ValueError(f"run must be a DataFrame, a {{qid: {{docid: score}}}} dict, an iterable of "
+                     f"ScoredDoc namedtuples or a TREC run path; got {type(run).__name__}")
+
+
+def _flatten(what: str, nested: Mapping, value: str) -> tuple[list, list, list]:
+    q, d, v = [], [], []
+    for qid, docs in nested.items():
+        if not isinstance(docs, Mapping):
+            raise ValueError(f"{what}[{qid!r}] must be a {{docid: {value}}} dict, got "
+                             f"{type(docs).__name__}: {docs!r}"[:300])
+        q.extend([qid] * len(docs))
+        d.extend(docs.keys())
+        v.extend(docs.values())
+    return q, d, v
+
+
+def _check_scores(what: str, q: list, d: list, v: list) -> None:
+    for qid, did, x in zip(q, d, v):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, Real):
+            raise ValueError(f"{what}[{qid!r}][{did!r}] = {x!r}: scores must be real numbers")
+
+
+def _frame(q: list, d: list, column: str, values: np.ndarray) -> pd.DataFrame:
+    # object columns keep the ids' Python types, so evaluate's id checks see what the user gave
+    return pd.DataFrame({"query_id": _ids(q), "doc_id": _ids(d), column: values})
+
+
+def _ids(values: list) -> pd.Series:
+    s = pd.Series(values, dtype=object)
+    return s.infer_objects() if len(s) else pd.Series([], dtype=str)
+
+
+def _from_tuples(what: str, rows: Iterable, fields: tuple[str, ...], kind: str) -> pd.DataFrame:
+    rows = list(rows)
+    if not rows:
+        return pd.DataFrame({f: pd.Series([], dtype=str if f.endswith("_id") else float) for f in fields})
+    cols: dict[str, list] = {f: [] for f in fields}
+    for i, row in enumerate(rows):
+        try:
+            for f in fields:
+                cols[f].append(getattr(row, f))
+        except AttributeError:
+            raise ValueError(f"{what} element {i} is {type(row).__name__} {row!r}"[:200] +
+                             f": expected namedtuples with fields {', '.join(fields)} ({kind})") from None
+    if what == "qrels":
+        for i, (qid, did, x) in enumerate(zip(*cols.values())):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, Integral):
+                raise ValueError(f"qrels element {i} ({qid!r}, {did!r}) has relevance {x!r}: levels "
+                                 "must be integers")
+        return _frame(cols["query_id"], cols["doc_id"], "relevance",
+                      np.asarray(cols["relevance"], dtype=np.int64))
+    _check_scores("run", cols["query_id"], cols["doc_id"], cols["score"])
+    return _frame(cols["query_id"], cols["doc_id"], "score", np.asarray(cols["score"], dtype=float))
