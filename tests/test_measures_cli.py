@@ -158,3 +158,161 @@ def test_dispatcher_runs_the_subcommand(files):
     bad = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", str(r),
                           "--run", str(r)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode == 2 and f"{r}:1:" in bad.stderr
+
+
+# ---- issue 19: trec_eval order, names, --rel, output formats ---------------------------------
+
+TIED = "T Q0 c 1 2.0 s\nT Q0 b 2 2.0 s\nT Q0 a 3 1.0 s\n"  # c and b tie on score
+
+
+def _means(argv, capsys):
+    assert measures_cli.main(argv) == 0, capsys.readouterr().err
+    return table(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("order,rr", [
+    (None, 1 / 2),          # trec_eval: score desc, ties by doc id desc -> c, b, a; b is relevant at 2
+    ("trec_eval", 1 / 2),
+    ("score", 1 / 2),
+    ("rank", 1 / 2),        # rank column: c, b, a
+    ("file", 1 / 2),
+])
+def test_order_choices(tmp_path, capsys, order, rr):
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("T 0 a 1\nT 0 b 1\nT 0 c 0\n")
+    r.write_text(TIED)
+    argv = ["--qrels", str(q), "--run", str(r), "--measures", "RR", "--digits", "6"]
+    t = _means(argv + (["--order", order] if order else []), capsys)
+    assert t[("s", "all", "RR")] == pytest.approx(rr)
+
+
+def test_order_rank_and_file_differ_from_trec_eval(tmp_path, capsys):
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("T 0 a 1\nT 0 b 0\nT 0 c 0\n")
+    # file order a, b, c; ranks say c, b, a; scores say b (3), then a/c tied at 1 -> c before a
+    r.write_text("T Q0 a 3 1.0 s\nT Q0 b 2 3.0 s\nT Q0 c 1 1.0 s\n")
+    base = ["--qrels", str(q), "--run", str(r), "--measures", "RR", "--digits", "6", "--order"]
+    assert _means(base + ["trec_eval"], capsys)[("s", "all", "RR")] == pytest.approx(1 / 3)
+    assert _means(base + ["rank"], capsys)[("s", "all", "RR")] == pytest.approx(1 / 3)
+    assert _means(base + ["file"], capsys)[("s", "all", "RR")] == pytest.approx(1.0)
+
+
+def test_trec_eval_order_compares_scores_in_single_precision(tmp_path, capsys):
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("T 0 a 1\nT 0 b 0\n")
+    # 1.00000001 and 1.0 are equal as C floats: trec_eval then puts b (larger doc id) first
+    r.write_text("T Q0 a 1 1.00000001 s\nT Q0 b 2 1.0 s\n")
+    base = ["--qrels", str(q), "--run", str(r), "--measures", "RR", "--digits", "6"]
+    assert _means(base, capsys)[("s", "all", "RR")] == pytest.approx(0.5)
+    assert _means(base + ["--order", "score"], capsys)[("s", "all", "RR")] == pytest.approx(1.0)
+
+
+def test_names_trec_eval_translate_and_say_so(files, capsys):
+    q, r = files
+    assert measures_cli.main(["--qrels", str(q), "--run", str(r), "--names", "trec_eval", "--measures",
+                              "ndcg_cut_10", "nDCG@10", "map", "AP(rel=2)", "P_5", "--digits", "6"]) == 0
+    cap = capsys.readouterr()
+    t = table(cap.out)
+    assert "ndcg_cut_10 = MSnDCG@10" in cap.err and "nDCG@10 = MSnDCG@10" in cap.err
+    assert measures_cli.main(["--qrels", str(q), "--run", str(r), "--measures", "MSnDCG@10", "AP",
+                              "AP(rel=2)", "P@5", "--digits", "6"]) == 0
+    ours = table(capsys.readouterr().out)
+    assert t[("sysA", "all", "ndcg_cut_10")] == ours[("sysA", "all", "MSnDCG@10")]
+    assert t[("sysA", "all", "nDCG@10")] == ours[("sysA", "all", "MSnDCG@10")]
+    assert t[("sysA", "all", "map")] == ours[("sysA", "all", "AP")]
+    assert t[("sysA", "all", "AP(rel=2)")] == ours[("sysA", "all", "AP(rel=2)")]
+    assert t[("sysA", "all", "P_5")] == ours[("sysA", "all", "P@5")]
+
+
+def test_rel_flag_applies_to_binary_measures_only(files, capsys):
+    q, r = files
+    t = _means(["--qrels", str(q), "--run", str(r), "--measures", "AP", "RR", "MSnDCG@10",
+                "--rel", "2", "--digits", "6"], capsys)
+    # relevant at >= 2: a (rank 2), b (rank 5), e (not retrieved): AP = (1/2 + 2/5) / 3
+    assert t[("sysA", "all", "AP(rel=2)")] == pytest.approx((1 / 2 + 2 / 5) / 3, abs=1e-6)
+    assert t[("sysA", "all", "RR(rel=2)")] == pytest.approx(0.5, abs=1e-6)
+    assert ("sysA", "all", "MSnDCG@10") in t  # graded: unaffected, label unchanged
+    coll = _means(["--qrels", str(q), "--run", str(r), "--measures", "AP", "--rel", "dl19-passage",
+                   "--digits", "6"], capsys)
+    assert coll[("sysA", "all", "AP(rel=2)")] == t[("sysA", "all", "AP(rel=2)")]
+
+
+def test_output_format_trec_eval(files, capsys):
+    q, r = files
+    assert measures_cli.main(["--qrels", str(q), "--run", str(r), "--names", "trec_eval", "--measures",
+                              "map", "P_5", "--per-topic", "--output-format", "trec_eval"]) == 0
+    lines = [l.split("\t") for l in capsys.readouterr().out.splitlines()]
+    assert [f[0].strip() for f in lines] == ["runid", "num_q", "map", "P_5", "map", "P_5"]
+    assert lines[0][1:] == ["all", "sysA"] and lines[1][1:] == ["all", "1"]
+    assert lines[2][1] == "T" and lines[4][1] == "all"
+    assert float(lines[4][2]) == pytest.approx(AP_A, abs=5e-5) and float(lines[5][2]) == pytest.approx(0.6)
+
+
+def test_output_format_jsonl(files, capsys):
+    import json
+
+    q, r = files
+    assert measures_cli.main(["--qrels", str(q), "--run", str(r), "--measures", "AP", "--gains", "1:2:3",
+                              "--per-topic", "--output-format", "jsonl"]) == 0
+    rows = [json.loads(l) for l in capsys.readouterr().out.splitlines()]
+    assert rows[0] == {"run_id": "sysA", "query_id": "T", "measure": "AP", "value": AP_A}
+    assert rows[1] == {"run_id": "sysA", "query_id": "all", "measure": "AP", "value": AP_A, "n_topics": 1}
+
+
+def test_help_explains_order_and_names(capsys):
+    assert measures_cli.main(["--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "trec_eval (default for TREC run files)" in text and "single precision" in text
+    assert "ndcg_cut_K | nDCG@K = MSnDCG@K" in text and "file order" in text
+
+
+# ---- acceptance: official DL-19 passage numbers from flags only, equal to pytrec_eval ----------
+
+def test_dl19_official_numbers_from_flags_equal_pytrec_eval(tmp_path):
+    import json
+    import os
+
+    from helpers import datasets
+    if not os.environ.get("SUBJEVAL_DATA_MIRROR") and not (ROOT / "data" / "external").is_dir():
+        pytest.skip("the DL-19 public data is neither downloaded nor mirrored")
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from helpers import trec_io
+
+    qrels_path = datasets.fetch("dl19-nist-qrels")["qrels/qrels.dl19-passage.txt"]
+    runs = datasets.fetch("dl19-runs")
+    assert len(runs) == 37
+    argv = [sys.executable, "-m", "helpers", "evaluate", "--qrels", str(qrels_path)]
+    for path in runs.values():
+        argv += ["--run", str(path)]
+    argv += ["--names", "trec_eval", "--measures", "map", "recip_rank", "ndcg_cut_10",
+             "--rel", "dl19-passage", "--per-topic", "--output-format", "jsonl"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    ours = {(r["run_id"], r["query_id"], r["measure"]): r["value"]
+            for r in map(json.loads, proc.stdout.splitlines())}
+
+    qrels = trec_io.read_qrels(qrels_path)
+    qd: dict = {}
+    for q, d, rel in zip(qrels["query_id"], qrels["doc_id"], qrels["relevance"]):
+        qd.setdefault(q, {})[d] = int(rel)
+    evaluator = pytrec_eval.RelevanceEvaluator(qd, {"map", "recip_rank", "ndcg_cut.10"}, relevance_level=2)
+    worst = dict.fromkeys(["map", "recip_rank", "ndcg_cut_10"], 0.0)
+    run_ids = set()
+    for path in runs.values():
+        run = trec_io.read_run(path)
+        (rid,) = run["run_id"].unique()
+        run_ids.add(rid)
+        rd: dict = {}
+        for q, d, s in zip(run["query_id"], run["doc_id"], run["score"]):
+            rd.setdefault(q, {})[d] = float(s)
+        per_topic = evaluator.evaluate(rd)
+        assert len(per_topic) == 43
+        for m in worst:
+            theirs = [per_topic[q][m] for q in per_topic]
+            for q, v in zip(per_topic, theirs):
+                worst[m] = max(worst[m], abs(ours[(rid, q, m)] - v))
+            mean = sum(theirs) / len(theirs)
+            worst[m] = max(worst[m], abs(ours[(rid, "all", m)] - mean))
+    assert len(run_ids) == 37
+    print("max |ours - pytrec_eval| over 37 runs x 43 topics and means:", worst)
+    assert all(v <= 1e-12 for v in worst.values()), worst
