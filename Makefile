@@ -25,14 +25,17 @@ help:
 	@echo "make refresh [NB='01 02']                    regenerate committed notebook outputs"
 	@echo "make bench                                   benchmarks against peer tools"
 
+# The package itself needs numpy, pandas and scipy only (`pip install .`); the notebooks, papermill,
+# nbval and dask come with the `notebooks` extra, the test runner and peer tools with `test`.
+# Everything is installed at the exact versions of constraints.txt.
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e .
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks]'
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test]'
 	@touch $@
 
 venv: $(VENV)/.runtime
@@ -62,7 +65,7 @@ bench: venv-test
 
 lock:
 	rm -rf /tmp/subjeval-lock && $(PYTHON) -m venv /tmp/subjeval-lock
-	/tmp/subjeval-lock/bin/pip install --quiet '.[test]'
+	/tmp/subjeval-lock/bin/pip install --quiet '.[notebooks,test]'
 	/tmp/subjeval-lock/bin/pip freeze --exclude subjective-ir-eval > constraints.body
 	{ sed -n '1,3p' constraints.txt; cat constraints.body; } > constraints.txt.new && mv constraints.txt.new constraints.txt && rm constraints.body
 

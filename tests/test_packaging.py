@@ -1,0 +1,177 @@
+"""The package installs beside other tools: numpy, pandas and scipy only (issue 19).
+
+* Every module of ``helpers`` imports with the core dependencies alone: the notebook tooling
+  (matplotlib, seaborn, Jupyter, papermill, nbval, dask, tqdm, krippendorff, yaml) is imported
+  lazily, inside the functions that need it (checked statically and by importing every module
+  with those packages blocked).
+* ``pip install .`` in a fresh venv of every other Python 3.11-3.13 interpreter found on the
+  machine pulls no Jupyter package, and the engine's tests pass there (skipped, with the reason,
+  when no such interpreter exists).
+* ``pip install '.[notebooks]'`` does pull Jupyter: measured in a fresh venv when
+  ``SUBJEVAL_SLOW_TESTS=1`` (about 100 packages; README "Installing").
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from helpers import paths
+
+ROOT = paths.ROOT
+CORE = {"numpy", "pandas", "scipy"}
+JUPYTER = {"jupyterlab", "jupyter-server", "jupyter-client", "jupyter-core", "ipykernel", "notebook",
+           "papermill", "nbval", "nbconvert", "nbformat", "nbclient", "ipython", "matplotlib", "seaborn"}
+#: top-level modules of the optional tooling; none may be imported when a helpers module is
+BLOCKED = ["matplotlib", "seaborn", "jupyterlab", "jupyter_server", "jupyter_client", "jupyter_core",
+           "ipykernel", "IPython", "papermill", "nbval", "nbconvert", "nbformat", "nbclient", "tqdm",
+           "krippendorff", "yaml", "dask", "distributed", "pytest", "statsmodels"]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _name(req: str) -> str:
+    return _norm(re.match(r"[A-Za-z0-9_.-]+", req).group(0))
+
+
+def test_core_dependencies_are_numpy_pandas_scipy():
+    project = _project()
+    assert {_name(r) for r in project["dependencies"]} == CORE
+    notebooks = {_name(r) for r in project["optional-dependencies"]["notebooks"]}
+    assert {"jupyterlab", "papermill", "seaborn", "nbval", "matplotlib", "dask"} <= notebooks
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """Top-level package names imported when the module is imported (not inside functions)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+
+    def visit(nodes):
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                found.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):  # still run at import time
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    for child in getattr(node, field, []) or []:
+                        visit(child.body if isinstance(child, ast.ExceptHandler) else [child])
+    visit(tree.body)
+    return found
+
+
+def test_module_level_imports_are_stdlib_core_or_helpers():
+    allowed = set(sys.stdlib_module_names) | CORE | {"helpers", "__future__"}
+    offenders = {}
+    for path in sorted((ROOT / "helpers").rglob("*.py")):
+        extra = _module_level_imports(path) - allowed
+        if extra:
+            offenders[str(path.relative_to(ROOT))] = sorted(extra)
+    assert not offenders, f"module-level imports beyond numpy/pandas/scipy (import them lazily): {offenders}"
+
+
+def test_every_module_imports_with_the_tooling_blocked():
+    code = f"""
+import importlib, importlib.abc, pkgutil, sys
+BLOCKED = {BLOCKED!r}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"blocked optional package {{name}}")
+sys.meta_path.insert(0, Block())
+import helpers
+names = [m.name for m in pkgutil.walk_packages(helpers.__path__, "helpers.")]
+for name in names:
+    importlib.import_module(name)
+print(len(names))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) >= 20  # every module was imported
+
+
+def _other_interpreters() -> list[str]:
+    """Python 3.11-3.13 interpreters other than the running one: on PATH, or installed by pyenv."""
+    found, seen = [], {sys.version_info[:2]}
+    candidates = [shutil.which(f"python3.{m}") for m in (11, 12, 13)]
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        root = subprocess.run([pyenv, "root"], capture_output=True, text=True).stdout.strip()
+        for m in (11, 12, 13):
+            candidates += sorted(Path(root, "versions").glob(f"3.{m}.*/bin/python3.{m}"), reverse=True)
+    for exe in filter(None, candidates):
+        proc = subprocess.run([str(exe), "-c", "import sys; print(sys.version_info[0], sys.version_info[1])"],
+                              capture_output=True, text=True)
+        if proc.returncode:
+            continue  # e.g. a pyenv shim for a version that is not selected
+        version = tuple(int(x) for x in proc.stdout.split())
+        if version not in seen:
+            seen.add(version)
+            found.append(str(exe))
+    return found
+
+
+OTHERS = _other_interpreters()
+ENGINE_TESTS = ["tests/test_measures.py", "tests/test_rel.py", "tests/test_inputs.py", "tests/test_names.py",
+                "tests/test_measures_cli.py", "tests/test_trec_io.py", "tests/test_diversity.py"]
+
+
+def _pip_list(python: Path) -> set[str]:
+    out = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze"], capture_output=True,
+                         text=True, check=True).stdout
+    return {_norm(line.split("==")[0]) for line in out.splitlines() if "==" in line}
+
+
+def _venv(python: str, where: Path) -> Path:
+    subprocess.run([python, "-m", "venv", str(where)], check=True, timeout=300)
+    return where / "bin" / "python"
+
+
+def _pip(py: Path, *args: str) -> None:
+    proc = subprocess.run([str(py), "-m", "pip", "install", "--quiet", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.skipif(not OTHERS, reason="no other Python 3.11-3.13 interpreter on this machine "
+                                        "(PATH or pyenv): only the running one is tested")
+@pytest.mark.parametrize("python", OTHERS)
+def test_core_install_and_engine_tests_on_other_pythons(python, tmp_path):
+    py = _venv(python, tmp_path / "venv")
+    _pip(py, "-c", "constraints.txt", ".")
+    installed = _pip_list(py)
+    assert CORE <= installed
+    assert not installed & JUPYTER, f"pip install . pulled {sorted(installed & JUPYTER)}"
+    _pip(py, "-c", "constraints.txt", "pytest", "hypothesis")
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    proc = subprocess.run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not dl19",
+                           *ENGINE_TESTS], capture_output=True, text=True, cwd=ROOT, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    print(python, proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1",
+                    reason="installs ~100 packages into a fresh venv; set SUBJEVAL_SLOW_TESTS=1")
+def test_fresh_venv_core_has_no_jupyter_and_notebooks_extra_has_it(tmp_path):
+    py = _venv(sys.executable, tmp_path / "venv")
+    _pip(py, "-c", "constraints.txt", ".")
+    core = _pip_list(py)
+    assert not core & JUPYTER, f"pip install . pulled {sorted(core & JUPYTER)}"
+    _pip(py, "-c", "constraints.txt", ".[notebooks]")
+    full = _pip_list(py)
+    assert {"jupyterlab", "papermill", "nbval", "seaborn", "ipykernel"} <= full
+    print(f"pip install .: {len(core)} packages; pip install '.[notebooks]': {len(full)} packages")
