@@ -94,7 +94,10 @@ def _cutoffs(text: str) -> list[int]:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m helpers evaluate",
                 description="Evaluate TREC runs with NTCIREVAL's graded-relevance measures.",
-                epilog="Measures: " + ", ".join(d.usage() for d in M.MEASURES.values()))
+                epilog="Measures: " + ", ".join(d.usage() for d in M.MEASURES.values())
+                + ". Binary measures (AP, RR, P, R, Hit) also take rel=N (levels below N are "
+                "non-relevant). nDCG is NTCIREVAL's original nDCG; trec_eval's ndcg_cut_K "
+                "(ir_measures nDCG@K) is MSnDCG@K: see --names.")
     p.add_argument("--qrels", required=True, metavar="FILE", help="TREC qrels file (may be gzipped)")
     p.add_argument("--run", required=True, action="append", metavar="FILE",
                    help="TREC run file; repeat for several runs")

@@ -141,6 +141,16 @@ def _venv(python: str, where: Path) -> Path:
     return where / "bin" / "python"
 
 
+def _source(tmp_path: Path) -> str:
+    """A copy of what `pip install .` reads, so that setuptools' build/ never lands in the checkout."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "constraints.txt"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "helpers", src / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
+    return str(src)
+
+
 def _pip(py: Path, *args: str) -> None:
     proc = subprocess.run([str(py), "-m", "pip", "install", "--quiet", *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=1800)
@@ -152,7 +162,7 @@ def _pip(py: Path, *args: str) -> None:
 @pytest.mark.parametrize("python", OTHERS)
 def test_core_install_and_engine_tests_on_other_pythons(python, tmp_path):
     py = _venv(python, tmp_path / "venv")
-    _pip(py, "-c", "constraints.txt", ".")
+    _pip(py, "-c", "constraints.txt", _source(tmp_path))
     installed = _pip_list(py)
     assert CORE <= installed
     assert not installed & JUPYTER, f"pip install . pulled {sorted(installed & JUPYTER)}"
@@ -168,10 +178,11 @@ def test_core_install_and_engine_tests_on_other_pythons(python, tmp_path):
                     reason="installs ~100 packages into a fresh venv; set SUBJEVAL_SLOW_TESTS=1")
 def test_fresh_venv_core_has_no_jupyter_and_notebooks_extra_has_it(tmp_path):
     py = _venv(sys.executable, tmp_path / "venv")
-    _pip(py, "-c", "constraints.txt", ".")
+    src = _source(tmp_path)
+    _pip(py, "-c", "constraints.txt", src)
     core = _pip_list(py)
     assert not core & JUPYTER, f"pip install . pulled {sorted(core & JUPYTER)}"
-    _pip(py, "-c", "constraints.txt", ".[notebooks]")
+    _pip(py, "-c", "constraints.txt", f"{src}[notebooks]")
     full = _pip_list(py)
     assert {"jupyterlab", "papermill", "nbval", "seaborn", "ipykernel"} <= full
     print(f"pip install .: {len(core)} packages; pip install '.[notebooks]': {len(full)} packages")
