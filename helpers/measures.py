@@ -468,6 +468,10 @@ MEASURES.update({
         MeasureDef("rpref_N", {}, "none", "graded bpref_N (Sakai 2007)"),
         MeasureDef("rpref_relative", {}, "none", "graded bpref_relative (Sakai 2007)"),
         MeasureDef("rpref_relative2", {}, "none", "graded bpref_relative, divisor r (Sakai 2007)"),
+        MeasureDef("r1", {}, "none", "rank of the first relevant document, 0 if none "
+                   "(NTCIREVAL's '# r1=' line)"),
+        MeasureDef("rp", {}, "none", "preferred rank of P-measure and P+, 0 if none "
+                   "(NTCIREVAL's '# rp=' line)"),
     ]
 })
 
@@ -475,7 +479,7 @@ MEASURES.update({
 CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",
                   "rpref_relative2")
 #: Measures added by issue 14, dispatched to :meth:`_Block.ntcir_measure`.
-_NTCIR_EXTRA = ("O-measure", "P-measure", "NCU", "GAP") + CONDENSED_ONLY
+_NTCIR_EXTRA = ("O-measure", "P-measure", "NCU", "GAP", "r1", "rp") + CONDENSED_ONLY
 _DOMINANCE_ELEMENTS = 1 << 21  # rows * K * min(K, distinct values) per chunk of _earlier_smaller
 
 
@@ -773,17 +777,18 @@ class _Block:
         name, l = spec.name, spec.cutoff
         R = self.R.astype(float)
         rows = np.arange(self.n)
-        if name in ("O-measure", "P-measure"):
-            br = self.br(float(spec["beta"]))
+        if name in ("O-measure", "P-measure", "r1", "rp"):
             k = self.col(l) + 1
-            if name == "O-measure":   # BR at r1, the first relevant rank
+            if name in ("O-measure", "r1"):   # BR at r1, the first relevant rank
                 r = np.minimum(self.first_rel, self.D - 1)
                 has = self.first_rel < k
             else:                     # BR at rp, P+'s preferred rank
                 top = np.where(self.rel[:, :k], self.pref[:, :k], -np.inf)
                 r = (top == top.max(axis=1)[:, None]).argmax(axis=1)
                 has = self.rel[:, :k].any(axis=1)
-            return np.where(has, br[rows, r], 0.0)
+            if name in ("r1", "rp"):
+                return np.where(has, r + 1.0, 0.0)
+            return np.where(has, self.br(float(spec["beta"]))[rows, r], 0.0)
         if name == "NCU":
             util = (self.C / self.ranks if spec["util"] == "P" else self.br(float(spec["beta"])))
             if spec["stop"] == "gu":

@@ -54,8 +54,10 @@ def test_default_measure_set_is_ntcireval_compute(files, capsys):
     assert measures_cli.main(["--qrels", str(q), "--run", str(r)]) == 0
     t = table(capsys.readouterr().out)
     names = [k[2] for k in t]
-    assert names[:7] == ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
-    assert "nERR@1000" in names and "Hit@1000" in names and len(names) == 17
+    assert names[:14] == ["RR", "O-measure", "P-measure", "P+", "AP", "Q", "NCU(stop=gu,util=P)",
+                          "NCU(stop=gu,util=BR)", "NCU(stop=rb,util=P)", "NCU(stop=rb,util=BR)",
+                          "RBP", "ERR", "EBR", "AP@1000"]
+    assert "nERR@1000" in names and "Hit@1000" in names and len(names) == 23
 
 
 def test_expand_measures_rules():
