@@ -480,62 +480,46 @@ CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "r
                   "rpref_relative2")
 #: Measures added by issue 14, dispatched to :meth:`_Block.ntcir_measure`.
 _NTCIR_EXTRA = ("O-measure", "P-measure", "NCU", "GAP", "r1", "rp") + CONDENSED_ONLY
-_DOMINANCE_ELEMENTS = 1 << 21  # rows * K * min(K, distinct values) per chunk of _earlier_smaller
+_DOMINANCE_ELEMENTS = 1 << 21  # rows * K * K per chunk of the pairwise path of _earlier_smaller
 
 
-def _earlier_smaller(x: np.ndarray, rel: np.ndarray, w: np.ndarray
+def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
-    """For every relevant rank i of every row: ``L[i] = #{j < i relevant: x[j] < x[i]}`` and
-    ``S[i] = sum of w[j]`` over the same ``j`` (0 at non-relevant ranks).
+    """Dominance counts over each row's relevant documents, given compacted: ``xs[:, k]`` is the
+    value of the k-th relevant document retrieved (``valid`` marks real entries). Returns
+    ``L[:, k] = #{j < k: xs[j] < xs[k]}`` and ``S[:, k] = sum of ws[j]`` over the same ``j``.
 
     The quadratic sums of GAP and rpref (NTCIREVAL loops over all pairs j <= i) reduce to these
-    dominance counts. Only relevant ranks take part, moved to the front of each row; then either
-    a one-hot count per distinct value (levels: few values) or a pairwise comparison (real-valued
-    gains with many distinct values) is used, whichever is smaller, in chunks of rows.
-    ``w`` must be a function of ``x`` (it is ``f(x)``), which the one-hot path relies on.
+    counts (non-relevant documents add closed-form terms). Either a cumulative count per distinct
+    value (levels: few values) or a pairwise comparison (real-valued gains with many distinct
+    values) is used, whichever is smaller, the latter in chunks of rows. ``ws`` must be a
+    function of ``xs`` (the per-value path relies on it).
     """
-    n, D = x.shape
-    L = np.zeros((n, D))
-    S = np.zeros((n, D))
-    counts = rel.sum(axis=1)
-    K = int(counts.max()) if n else 0
-    if K == 0:
-        return L, S
-    order = np.argsort(~rel, axis=1, kind="stable")[:, :K]
-    valid = np.arange(K)[None, :] < counts[:, None]
-    xs = np.take_along_axis(x, order, axis=1)
-    ws = np.where(valid, np.take_along_axis(w, order, axis=1), 0.0)
-    uniq = np.unique(xs[valid])
-    U = len(uniq)
+    n, K = xs.shape
     Lc = np.zeros((n, K))
     Sc = np.zeros((n, K))
-    step = max(1, _DOMINANCE_ELEMENTS // (K * min(K, U)))
+    if K == 0 or not valid.any():
+        return Lc, Sc
+    ws = np.where(valid, ws, 0.0)
+    uniq = np.unique(xs[valid])
+    U = len(uniq)
     if U <= K:
-        codes = np.clip(np.searchsorted(uniq, xs), 0, U - 1)
-        wu = np.zeros(U)
-        wu[codes[valid]] = ws[valid]
-        for a in range(0, n, step):
-            b = min(n, a + step)
-            onehot = (codes[a:b, :, None] == np.arange(U)) & valid[a:b, :, None]
-            before = np.cumsum(onehot, axis=1, dtype=np.int32) - onehot  # strictly earlier
-            cnt = np.cumsum(before, axis=2)                 # earlier with value index <= u
-            wsum = np.cumsum(before * wu, axis=2)
-            c = codes[a:b] - 1                              # strictly smaller value index
-            ok = c >= 0
-            cc = np.maximum(c, 0)[:, :, None]
-            Lc[a:b] = np.where(ok, np.take_along_axis(cnt, cc, axis=2)[:, :, 0], 0)
-            Sc[a:b] = np.where(ok, np.take_along_axis(wsum, cc, axis=2)[:, :, 0], 0.0)
+        # one pass per distinct value v: earlier documents holding v count for later ones above v
+        for v in uniq:
+            at_v = (xs == v) & valid
+            before = np.cumsum(at_v, axis=1) - at_v          # strictly earlier, holding v
+            above = xs > v
+            Lc += np.where(above, before, 0)
+            Sc += np.where(above, before * ws[at_v][0], 0.0)   # ws is the same for every v
     else:
-        tril = np.tri(K, K, -1, dtype=bool)                 # j < i
+        step = max(1, _DOMINANCE_ELEMENTS // (K * K))
+        tril = np.tri(K, K, -1, dtype=bool)                 # j < k
         for a in range(0, n, step):
             b = min(n, a + step)
             less = (xs[a:b, None, :] < xs[a:b, :, None]) & tril & valid[a:b, None, :]
             Lc[a:b] = less.sum(axis=2)
             Sc[a:b] = (less * ws[a:b, None, :]).sum(axis=2)
-    rows = np.broadcast_to(np.arange(n)[:, None], (n, K))
-    L[rows[valid], order[valid]] = Lc[valid]
-    S[rows[valid], order[valid]] = Sc[valid]
-    return L, S
+    return Lc, Sc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -789,35 +773,44 @@ class _Block:
             if name in ("r1", "rp"):
                 return np.where(has, r + 1.0, 0.0)
             return np.where(has, self.br(float(spec["beta"]))[rows, r], 0.0)
+        # the rest only involves the relevant ranks: work on them, compacted (see relc)
+        pos, valid, kk = self.relc
+        rank = pos + 1.0                       # rank r of the k-th relevant document
+        count = kk + 1.0                       # C(r) at that rank
         if name == "NCU":
-            util = (self.C / self.ranks if spec["util"] == "P" else self.br(float(spec["beta"])))
+            if spec["util"] == "P":
+                util = count / rank
+            else:
+                util = self.gather(self.br(float(spec["beta"])))
             if spec["stop"] == "gu":
                 # graded-uniform stopping: P_S(r) proportional to the stop value of the document at
                 # r, which NTCIREVAL takes equal to its gain unless '-s' says otherwise
-                weight = self.g
+                weight = self.gather(self.g)
                 den = self.icg_full[:, -1] if self.K else np.zeros(self.n)
             else:
                 # rank-biased stopping: the k-th relevant document retrieved gets gamma^(k-1)
                 gamma = float(spec["gamma"])
-                weight = gamma ** np.maximum(self.C - 1.0, 0.0)
+                weight = gamma ** kk
                 den = R if gamma == 1.0 else (1.0 - gamma ** R) / (1.0 - gamma)
-            return np.where(self.rel, util * weight, 0.0).sum(axis=1) / den
+            return np.where(valid, util * weight, 0.0).sum(axis=1) / den
         if name == "GAP":
             def numerator():
-                x = self.grades
+                x = self.gather(self.grades)
                 f = x * (x + 1.0)
-                less, wsum = _earlier_smaller(x, self.rel, f)
-                # sum_{j<=i} m(m+1), m = min(x_i, x_j): x_i(x_i+1) for each j<=i with x_j >= x_i,
+                less, wsum = _earlier_smaller(x, valid, f)
+                # sum_{j<=r} m(m+1), m = min(x_r, x_j): x_r(x_r+1) for each j<=r with x_j >= x_r,
                 # x_j(x_j+1) for the others (non-relevant j contribute 0)
-                gsum = f * (self.C - less) + wsum
-                return np.cumsum(np.where(self.rel, gsum / self.ranks, 0.0), axis=1)
+                gsum = f * (count - less) + wsum
+                return np.cumsum(np.where(valid, gsum / rank, 0.0), axis=1)
 
             cum = self.cached("GAPcum", numerator)
             icum = self.cached("GAPicum", lambda: np.cumsum(self.igrades * (self.igrades + 1.0), axis=1))
-            return self.at(cum, l) / self.ideal_at(icum, l)
+            c = self.at(self.C, l).astype(np.int64)   # relevant documents in the top l
+            num = np.where(c > 0, cum[rows, np.maximum(c - 1, 0)], 0.0) if cum.shape[1] else 0.0
+            return num / self.ideal_at(icum, l)
         # ---- condensed-list family (the block holds condensed lists) -----------------------
         N = np.asarray(self.n_nonrel, dtype=float)
-        nonrel_before = self.ranks - self.C   # judged non-relevant documents above rank r
+        nonrel_before = rank - count           # judged non-relevant documents above rank r
         if name in ("bpref", "bpref_R", "bpref_N", "bpref_relative"):
             if name in ("bpref", "bpref_R"):
                 mini = np.minimum(R[:, None], nonrel_before)
@@ -826,23 +819,41 @@ class _Block:
             elif name == "bpref_N":
                 term = 1.0 - nonrel_before / N[:, None]
             else:   # NTCIREVAL scores a relevant document at rank 1 as 0 here (no rank above it)
-                term = np.where(self.ranks > 1, 1.0 - nonrel_before / (self.ranks - 1.0), 0.0)
-            return np.where(self.rel, term, 0.0).sum(axis=1) / R
+                term = np.where(rank > 1, 1.0 - nonrel_before / (rank - 1.0), 0.0)
+            return np.where(valid, term, 0.0).sum(axis=1) / R
 
         def penalty():
             # sum_{j<r} max(0, g(r) - g(j)) / g(r) = #{j<r: g(j)<g(r)} - sum_{those j} g(j) / g(r)
-            less, gsum = _earlier_smaller(self.g, self.rel, self.g)
-            return nonrel_before + less - gsum / np.where(self.rel, self.g, 1.0)
+            gr = self.gather(self.g)
+            less, gsum = _earlier_smaller(gr, valid, gr)
+            return nonrel_before + less - gsum / np.where(valid, gr, 1.0)
 
         pen = self.cached("rpref_penalty", penalty)
+        gr = self.gather(self.g)
         cg_star = self.icg_full[:, -1] if self.K else np.zeros(self.n)
         if name == "rpref_N":
             term = 1.0 - pen / (R + N - cg_star / self.gmax)[:, None]
         elif name == "rpref_relative":
-            term = np.where(self.ranks > 1, 1.0 - pen / (self.ranks - 1.0), 0.0)
+            term = np.where(rank > 1, 1.0 - pen / (rank - 1.0), 0.0)
         else:
-            term = 1.0 - pen / self.ranks
-        return np.where(self.rel, self.g * term, 0.0).sum(axis=1) / cg_star
+            term = 1.0 - pen / rank
+        return np.where(valid, gr * term, 0.0).sum(axis=1) / cg_star
+
+    @cached_property
+    def relc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The relevant ranks of each list, compacted: ``pos[:, k]`` is the 0-based rank of the
+        k-th relevant document (0 padding), ``valid`` marks real entries, ``kk`` is k as float."""
+        rows, cols = np.nonzero(self.rel)
+        k = self.C[rows, cols].astype(np.int64) - 1
+        width = int(k.max()) + 1 if len(k) else 1
+        pos = np.zeros((self.n, width), dtype=np.int64)
+        pos[rows, k] = cols
+        valid = np.arange(width)[None, :] < self.C[:, -1:]
+        return pos, valid, np.broadcast_to(np.arange(width, dtype=float), (self.n, width))
+
+    def gather(self, arr: np.ndarray) -> np.ndarray:
+        """Values of an (n, D) array at the compacted relevant ranks (garbage where not valid)."""
+        return np.take_along_axis(arr, self.relc[0], axis=1)
 
 
 def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
