@@ -52,6 +52,35 @@ number of judged relevant documents; ``gmax`` is the highest gain (see ``gmax`` 
                         ``sum p^r s(r) prod_{i<r}(1-s(i))``; with ``e > 0`` the effort term
                         ``e sum_{r=1}^{l} p^r`` of their Eq. (6) is subtracted (single intent).
 ``Hit@l``, ``P@l``      ``[C(l) > 0]`` and ``C(l)/l``.
+``O-measure(beta=1)``   ``BR(r1)`` at the first relevant rank ``r1`` (Sakai 2007, IPSJ TOD); 0 if
+                        none. ``@l``: 0 unless ``r1 <= l``.
+``P-measure(beta=1)``   ``BR(rp)`` at P+'s preferred rank ``rp`` (levels for level qrels).
+``NCU(stop,util)``      survey Eq. (5), Sakai and Robertson 2008; NTCIREVAL's ``NCUgu,P``,
+                        ``NCUgu,BR``, ``NCUrb,P``, ``NCUrb,BR`` (accepted as names).
+                        ``sum_{rel r} P_S(r) NU(r)`` with ``NU = C(r)/r`` (``util=P``) or
+                        ``BR(r)`` (``util=BR``, ``beta``). ``stop=gu``: ``P_S(r) = g(r)/cg*(R)``
+                        (NTCIREVAL's stop values default to the gains; its ``-s`` is not
+                        offered; ``gcompute`` does not print NCUgu, we do). ``stop=rb``:
+                        ``P_S(r) = gamma^(C(r)-1) / sum_{i<R} gamma^i``, ``gamma = 0.95``.
+                        Whole list only.
+``GAP``, ``GAP@l``      graded AP of Robertson, Kanoulas and Yilmaz (2010) as NTCIREVAL ``-gap``
+                        computes it: ``sum_{rel r<=l} (1/r) sum_{j<=r} m(m+1)``, ``m =
+                        min(x(r), x(j))``, over ``sum_{i<=min(l,R)} x*(i)(x*(i)+1)``; ``x`` is
+                        the relevance level for level qrels (``compute``: whatever the gains) and
+                        the gain for a ``gain`` column (``gcompute``).
+``bpref`` ...           the condensed-list family of Sakai (SIGIR 2007) exactly as NTCIREVAL
+``rpref_relative2``     ``-j`` prints it, always on the judged documents only (``n(r)``: judged
+                        non-relevant documents above a relevant rank ``r``, ``N``: judged
+                        non-relevant in the qrels); each sums over the relevant retrieved ranks:
+                        ``bpref``: ``1 - min(R, n(r))/min(R, N)`` over ``R``; ``bpref_R``: the
+                        same over ``R`` instead of ``min(R, N)``; ``bpref_N``: ``1 - n(r)/N``;
+                        ``bpref_relative``: ``1 - n(r)/(r-1)`` (0 at ``r = 1``, as NTCIREVAL);
+                        the graded ``rpref_*`` weigh ``g(r)`` by one minus the penalty
+                        ``sum_{j<r} max(0, g(r)-g(j))/g(r)`` divided by ``R + N - cg*(R)/gmax``
+                        (``_N``), ``r - 1`` (``_relative``, 0 at ``r = 1``) or ``r``
+                        (``_relative2``), over ``cg*(R)``. A topic with relevant but no judged
+                        non-relevant document raises ``ValueError`` (NTCIREVAL refuses too).
+``r1``, ``rp``          the ranks NTCIREVAL prints on its ``# r1= rp=`` line (0 if none).
 =====================  =========================================================================
 
 Cutoffs beyond a list's length behave as in NTCIREVAL: a list shorter than ``l`` is padded with

@@ -9,8 +9,23 @@ Measures and cutoffs follow NTCIREVAL: a bare name of a measure that NTCIREVAL r
 cutoffs (``nDCG``, ``MSnDCG``, ``nERR``, ``nCG``, ``iRBU``, ``P``, ``Hit``) is expanded to one
 measure per ``--cutoffs`` value (default 1000, NTCIREVAL's default); ``AP``, ``Q``, ``P+``,
 ``RR``, ``RBP``, ``ERR``, ``EBR`` stay whole-list measures unless written with ``@l``;
-``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
-Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit.
+``nG`` means ``nG@1``. Without ``--measures`` everything ``ntcir_eval compute`` prints is computed, in
+its order (:func:`ntcireval_default_measures`): RR, O-measure, P-measure, P+, AP, Q, NCUgu,P,
+NCUgu,BR, NCUrb,P, NCUrb,BR, [GAP], RBP, ERR, EBR and, per cutoff, AP, Q, [GAP], nDCG, MSnDCG, P,
+RBP, ERR, nERR, EBR, [iRBU], Hit, then [bpref, bpref_R, bpref_N, bpref_relative, rpref_N,
+rpref_relative, rpref_relative2]; the bracketed ones with ``--gap``, ``--rbup`` and ``--condensed``
+as NTCIREVAL's ``-gap``, ``-rbup`` and ``-j``; with ``--gain-values`` (``gcompute``) NCUgu and iRBU
+are left out. ``--beta``, ``--gamma``, ``--rbp``, ``--rbup`` and ``--logb`` set the parameter of
+every measure that has it and does not set it itself (see :func:`apply_knobs`).
+
+``--format ntcireval`` prints, per run, the per-topic lines of ``ntcir_eval compute -out <topic>``
+(``<topic> # syslen=.. jrel=.. jnonrel=..``, ``<topic> # r1=.. rp=..``, ``<topic> NAME=   0.1234``
+with NTCIREVAL's names such as ``Q-measure``, ``P-plus``, ``nDCG@0010``, padded as its printf
+does), then the mean over topics of each measure, prefixed with the run id (the layout of that
+mean block is ours: NTCIREVAL's ``NEV2mean`` prints means per run, but its exact layout is not
+reproduced). ``--qrels`` also reads NTCIREVAL qrels (``topic doc L<n>``) and a folder or glob of
+per-topic ``<topic>.rel`` files; ``--run`` also reads a glob or folder of ``<run>/<topic>.res``
+ranked lists (see :mod:`helpers.readers`).
 
 Exit status: 0 on success, 2 for bad arguments or malformed input (the message names the file
 and line).
@@ -30,8 +45,6 @@ import pandas as pd
 from helpers import measures as M
 
 DEFAULT_CUTOFFS = (1000,)
-DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
-DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hit"]
 
 
 class _Parser(argparse.ArgumentParser):
