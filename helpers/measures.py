@@ -1444,6 +1444,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     q_grade = ideal_grade_topic = None
     if "relevance" in qrels.columns and any(s.name == "GAP" for s in specs):
         q_grade = np.maximum(pd.to_numeric(qrels["relevance"]).to_numpy(dtype=float), 0.0)
+        if np.array_equal(q_grade[relmask], q_gain[relmask]):
+            q_grade = None  # gain = level (linear gains): GAP on the gains is the same thing
+    if q_grade is not None:
         ideal_grade_topic = np.zeros_like(ideal_topic)
         if k:
             t, gsel = q_tcode[relmask], q_grade[relmask]
