@@ -93,7 +93,12 @@ Conventions of :func:`evaluate` (each has a test)
 * **Relevance** is ``gain > 0``. Unjudged documents have gain 0 (non-relevant, as in NTCIREVAL
   and trec_eval), or are removed before ranks are counted with ``condensed=True`` (NTCIREVAL's
   ``-j`` condensed lists, Sakai 2007).
-* **gmax** (used by ERR, nERR, RBP, EBR, iRBU): with relevance levels it is the largest gain of
+* **Condensed-list family** (``bpref`` ... ``rpref_relative2``): always computed on the judged
+  documents only, whatever ``condensed`` says (NTCIREVAL prints them only under ``-j``, on the
+  condensed list); ``N`` counts the judged documents with gain 0. **GAP** compares relevance
+  levels for ``relevance`` qrels (``compute -gap``) and gains for a ``gain`` column
+  (``gcompute -gap``).
+* **gmax** (used by ERR, nERR, RBP, EBR, iRBU, rpref_N): with relevance levels it is the largest gain of
   the gain mapping, as NTCIREVAL ``compute -g`` does (``gains=None`` means ``-g 1:2:...:Lmax``
   for the highest level in the qrels); with real-valued ``gain`` columns it is the topic's highest
   judged gain, as NTCIREVAL ``gcompute`` does. ``gmax="topic"`` or a number overrides this.
