@@ -299,3 +299,28 @@ def test_bpref_matches_trec_eval(seed, ties):
                 assert ours[(rid, q)] == pytest.approx(vals["bpref"], abs=TOL), (rid, q)
                 n_checked += 1
     assert n_checked >= 15
+
+
+def test_bpref_difference_with_trec_eval_pinned():
+    """Topic without judged non-relevant documents: trec_eval adds 1 for every retrieved relevant
+    document (here 2 of R = 3: 2/3); NTCIREVAL and this engine refuse (see the README table)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = QRELS[QRELS["relevance"] > 0]
+    ev = pytrec_eval.RelevanceEvaluator(
+        {"1": {d: int(v) for d, v in zip(qrels["doc_id"], qrels["relevance"])}}, {"bpref"})
+    got = ev.evaluate({"1": {d: float(10 - i) for i, d in enumerate(RUN["doc_id"])}})
+    assert got["1"]["bpref"] == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="no judged non-relevant"):
+        one(["bpref"], qrels=qrels)
+
+
+def test_depth_applies_before_condensing_and_arrays_condense_grades():
+    # depth 3 keeps d3 d2 u1; judged only: d3 d2 -> one relevant at rank 2 below one non-relevant:
+    # bpref = (1 - min(3, 1)/min(3, 2)) / 3 = 1/6
+    assert one(["bpref"], depth=3)["bpref"] == pytest.approx(1 / 6)
+    # evaluate_arrays with ranked_judged removes the unjudged rank from gains and grades alike:
+    # gains 0 1 . 2 0 with levels 0 1 . 3 0 -> GAP on levels: (2/2 + (2 + 12)/3) / (12 + 2 + 2)
+    out = M.evaluate_arrays([[0, 1, 0, 2, 0]], [[2, 1, 1]], ["GAP"],
+                            ranked_judged=[[True, True, False, True, True]],
+                            grades=[[0, 1, 0, 3, 0]], ideal_grades=[[3, 1, 1]])
+    assert out["GAP"][0] == pytest.approx((1 + 14 / 3) / 16)
