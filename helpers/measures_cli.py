@@ -201,15 +201,16 @@ def main(argv: list[str] | None = None) -> int:
         run = pd.concat(runs, ignore_index=True) if len(runs) > 1 else runs[0]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UserWarning)
-            res = M.evaluate(qrels, run, specs, gains=args.gains, condensed=args.condensed,
+            res = M.evaluate(qrels, run, (specs + M.parse_measures(["r1", "rp"])
+                                          if args.format == "ntcireval" else specs),
+                             gains=args.gains, condensed=args.condensed,
                              order_by=args.order, duplicates=args.duplicates,
                              no_relevant=args.no_relevant, missing=args.missing)
         for w in caught:  # one plain line each, never a source excerpt
             print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
         if args.format == "ntcireval":
-            info = ntcir_info(qrels, run, res, gains=args.gains, condensed=args.condensed,
-                              order_by=args.order, duplicates=args.duplicates,
-                              no_relevant=args.no_relevant, missing=args.missing)
+            info = ntcir_info(qrels, run, res, condensed=args.condensed)
+            res = res[res["measure"].isin([str(s) for s in specs])]
             write_ntcireval(sys.stdout, res, specs, info)
             return 0
     except (ValueError, OSError) as exc:
@@ -353,11 +354,11 @@ def write_ntcireval(out, res: pd.DataFrame, specs: list[M.MeasureSpec], info: pd
             out.write(_ntcir_line(str(rid), name, float(wide[lab].mean())) + "\n")
 
 
-def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res_topics: pd.DataFrame, *, gains,
-               condensed: bool, order_by: str, duplicates: str, no_relevant: str,
-               missing: str) -> pd.DataFrame:
-    """syslen, jrel, jnonrel, r1 and rp per (run_id, query_id) of ``res_topics`` (the '#' lines
-    of ntcir_eval compute). syslen counts the judged documents only with -j (--condensed)."""
+def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res: pd.DataFrame, *,
+               condensed: bool) -> pd.DataFrame:
+    """syslen, jrel, jnonrel, r1 and rp per (run_id, query_id) of ``res`` (the '#' lines of
+    ntcir_eval compute); ``res`` must hold the ``r1`` and ``rp`` rows. syslen counts the judged
+    documents only with -j (--condensed)."""
     col = "gain" if "gain" in qrels.columns else "relevance"
     q = qrels.assign(_rel=pd.to_numeric(qrels[col]) > 0,
                      query_id=qrels["query_id"].astype(str), doc_id=qrels["doc_id"].astype(str))
@@ -370,14 +371,9 @@ def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res_topics: pd.DataFrame,
         keys = pd.MultiIndex.from_frame(q[["query_id", "doc_id"]])
         r = r[pd.MultiIndex.from_frame(r[["query_id", "doc_id"]]).isin(keys)]
     syslen = r.groupby(["run_id", "query_id"]).size().rename("syslen")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # already reported by the main evaluation
-        ranks = M.evaluate(qrels, run, ["r1", "rp"], gains=gains, condensed=condensed,
-                           order_by=order_by, duplicates=duplicates, no_relevant=no_relevant,
-                           missing=missing)
-    ranks = ranks.pivot_table(index=["run_id", "query_id"], columns="measure", values="value",
-                              sort=False)
-    keys = res_topics[["run_id", "query_id"]].drop_duplicates()
+    ranks = res[res["measure"].isin(["r1", "rp"])].pivot_table(
+        index=["run_id", "query_id"], columns="measure", values="value", sort=False)
+    keys = res[["run_id", "query_id"]].drop_duplicates()
     out = keys.join(syslen, on=["run_id", "query_id"]).join(judged[["jrel", "jnonrel"]], on="query_id")
     out = out.join(ranks[["r1", "rp"]], on=["run_id", "query_id"])
     out["syslen"] = out["syslen"].fillna(0)
