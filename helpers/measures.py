@@ -53,6 +53,35 @@ number of judged relevant documents; ``gmax`` is the highest gain (see ``gmax`` 
                         ``e sum_{r=1}^{l} p^r`` of their Eq. (6) is subtracted (single intent).
 ``Hit@l``, ``P@l``      ``[C(l) > 0]`` and ``C(l)/l``.
 ``R@l``                 recall ``C(l)/R`` (trec_eval ``recall_l``, ir_measures ``R@l``).
+``O-measure(beta=1)``   ``BR(r1)`` at the first relevant rank ``r1`` (Sakai 2007, IPSJ TOD); 0 if
+                        none. ``@l``: 0 unless ``r1 <= l``.
+``P-measure(beta=1)``   ``BR(rp)`` at P+'s preferred rank ``rp`` (levels for level qrels).
+``NCU(stop,util)``      survey Eq. (5), Sakai and Robertson 2008; NTCIREVAL's ``NCUgu,P``,
+                        ``NCUgu,BR``, ``NCUrb,P``, ``NCUrb,BR`` (accepted as names).
+                        ``sum_{rel r} P_S(r) NU(r)`` with ``NU = C(r)/r`` (``util=P``) or
+                        ``BR(r)`` (``util=BR``, ``beta``). ``stop=gu``: ``P_S(r) = g(r)/cg*(R)``
+                        (NTCIREVAL's stop values default to the gains; its ``-s`` is not
+                        offered; ``gcompute`` does not print NCUgu, we do). ``stop=rb``:
+                        ``P_S(r) = gamma^(C(r)-1) / sum_{i<R} gamma^i``, ``gamma = 0.95``.
+                        Whole list only.
+``GAP``, ``GAP@l``      graded AP of Robertson, Kanoulas and Yilmaz (2010) as NTCIREVAL ``-gap``
+                        computes it: ``sum_{rel r<=l} (1/r) sum_{j<=r} m(m+1)``, ``m =
+                        min(x(r), x(j))``, over ``sum_{i<=min(l,R)} x*(i)(x*(i)+1)``; ``x`` is
+                        the relevance level for level qrels (``compute``: whatever the gains) and
+                        the gain for a ``gain`` column (``gcompute``).
+``bpref`` ...           the condensed-list family of Sakai (SIGIR 2007) exactly as NTCIREVAL
+``rpref_relative2``     ``-j`` prints it, always on the judged documents only (``n(r)``: judged
+                        non-relevant documents above a relevant rank ``r``, ``N``: judged
+                        non-relevant in the qrels); each sums over the relevant retrieved ranks:
+                        ``bpref``: ``1 - min(R, n(r))/min(R, N)`` over ``R``; ``bpref_R``: the
+                        same over ``R`` instead of ``min(R, N)``; ``bpref_N``: ``1 - n(r)/N``;
+                        ``bpref_relative``: ``1 - n(r)/(r-1)`` (0 at ``r = 1``, as NTCIREVAL);
+                        the graded ``rpref_*`` weigh ``g(r)`` by one minus the penalty
+                        ``sum_{j<r} max(0, g(r)-g(j))/g(r)`` divided by ``R + N - cg*(R)/gmax``
+                        (``_N``), ``r - 1`` (``_relative``, 0 at ``r = 1``) or ``r``
+                        (``_relative2``), over ``cg*(R)``. A topic with relevant but no judged
+                        non-relevant document raises ``ValueError`` (NTCIREVAL refuses too).
+``r1``, ``rp``          the ranks NTCIREVAL prints on its ``# r1= rp=`` line (0 if none).
 =====================  =========================================================================
 
 **Relevance threshold** ``rel``. The binary measures ``AP``, ``RR``, ``P``, ``R`` and ``Hit``
@@ -95,7 +124,12 @@ Conventions of :func:`evaluate` (each has a test)
   as trec_eval ``-l``). Unjudged documents have gain 0 (non-relevant, as in NTCIREVAL
   and trec_eval), or are removed before ranks are counted with ``condensed=True`` (NTCIREVAL's
   ``-j`` condensed lists, Sakai 2007).
-* **gmax** (used by ERR, nERR, RBP, EBR, iRBU): with relevance levels it is the largest gain of
+* **Condensed-list family** (``bpref`` ... ``rpref_relative2``): always computed on the judged
+  documents only, whatever ``condensed`` says (NTCIREVAL prints them only under ``-j``, on the
+  condensed list); ``N`` counts the judged documents with gain 0. **GAP** compares relevance
+  levels for ``relevance`` qrels (``compute -gap``) and gains for a ``gain`` column
+  (``gcompute -gap``).
+* **gmax** (used by ERR, nERR, RBP, EBR, iRBU, rpref_N): with relevance levels it is the largest gain of
   the gain mapping, as NTCIREVAL ``compute -g`` does (``gains=None`` means ``-g 1:2:...:Lmax``
   for the highest level in the qrels); with real-valued ``gain`` columns it is the topic's highest
   judged gain, as NTCIREVAL ``gcompute`` does. ``gmax="topic"`` or a number overrides this.
@@ -151,8 +185,9 @@ __all__ = [
 #: ``"optional"``: ``X`` is the whole-list measure, ``X@l`` the truncated one;
 #: ``"expand"``: as optional, but the CLI's ``--cutoffs`` expands a bare ``X`` into ``X@l`` for
 #: every cutoff (NTCIREVAL reports these measures only at cutoffs);
-#: ``"required"``: ``X@l`` only; ``"one"``: only ``X@1``.
-CUTOFF_POLICIES = ("optional", "expand", "required", "one")
+#: ``"required"``: ``X@l`` only; ``"one"``: only ``X@1``; ``"none"``: whole list only (no ``@l``;
+#: NTCIREVAL prints the NCU and condensed-list measures without cutoffs).
+CUTOFF_POLICIES = ("optional", "expand", "required", "one", "none")
 
 
 @dataclass(frozen=True)
@@ -193,7 +228,8 @@ class MeasureDef:
         text = self.name
         if self.params:
             text += "(" + ",".join(f"{k}={_fmt_value(v)}" for k, v in self.params.items()) + ")"
-        return text + {"optional": "[@l]", "expand": "[@l]", "required": "@l", "one": "@1"}[self.cutoff]
+        return text + {"optional": "[@l]", "expand": "[@l]", "required": "@l", "one": "@1",
+                       "none": ""}[self.cutoff]
 
 
 #: The relevance-threshold parameter of binary measures, with ir_measures' meaning: relevance
@@ -316,6 +352,7 @@ class MeasureSpec:
             text = str(text)
         if not isinstance(text, str):
             raise ValueError(f"a measure name must be a string, got {type(text).__name__}: {text!r}")
+        text = _expand_ntcir_aliases(text)
         m = _NAME_RE.match(text.strip())
         if m is None:
             raise ValueError(
@@ -351,6 +388,9 @@ class MeasureSpec:
             cutoff = int(raw)
         if mdef.cutoff == "required" and cutoff is None:
             raise ValueError(f"{text!r}: {name} needs a cutoff, e.g. {name}@10")
+        if mdef.cutoff == "none" and cutoff is not None:
+            raise ValueError(f"{text!r}: {name} is a whole-list measure (NTCIREVAL prints it without "
+                             "a cutoff); drop the '@'")
         if mdef.cutoff == "one" and cutoff != 1:
             raise ValueError(f"{text!r}: {name} is only defined at cutoff 1 ({name}@1)")
         full = dict(mdef.params)
@@ -396,11 +436,12 @@ def parse_measures(measures: "str | MeasureSpec | Iterable[str | MeasureSpec]",
     ``ValueError``.
     """
     if isinstance(measures, (str, MeasureSpec)):
-        items: list = _split_top_level(measures) if isinstance(measures, str) else [measures]
+        items: list = (_split_top_level(_expand_ntcir_aliases(measures)) if isinstance(measures, str)
+                       else [measures])
     else:
         items = []
         for m in measures:
-            items.extend(_split_top_level(m) if isinstance(m, str) else [m])
+            items.extend(_split_top_level(_expand_ntcir_aliases(m)) if isinstance(m, str) else [m])
     specs, seen = [], set()
     for item in items:
         spec = MeasureSpec.parse(item, supported)
@@ -487,6 +528,116 @@ for _name in ("AP", "RR", "P", "Hit"):
 del _name
 
 # ---------------------------------------------------------------------------------------------
+# The rest of NTCIREVAL's compute/gcompute output (issue 14): O-/P-measure, NCU, GAP, bpref family
+# ---------------------------------------------------------------------------------------------
+
+#: NTCIREVAL's printed names of the NCU measures, accepted as aliases of ``NCU(stop=..,util=..)``.
+_NCU_ALIAS_RE = re.compile(r"NCU(gu|rb),(P|BR)(?:\(([^()]*)\))?")
+
+
+def _expand_ntcir_aliases(text: str) -> str:
+    """Rewrite NTCIREVAL's ``NCUgu,P`` / ``NCUrb,BR(gamma=0.9)`` ... into ``NCU(stop=..,util=..)``
+    before names are split on commas."""
+    def sub(m: re.Match) -> str:
+        extra = m.group(3)
+        inner = f"stop={m.group(1)},util={m.group(2)}" + (f",{extra}" if extra and extra.strip() else "")
+        return f"NCU({inner})"
+    return _NCU_ALIAS_RE.sub(sub, text)
+
+
+def _check_gamma(p: dict, cutoff: int | None) -> None:
+    if not isinstance(p["gamma"], float) or not 0 <= p["gamma"] <= 1:
+        raise ValueError(f"gamma must be in [0, 1], got {p['gamma']!r}")
+
+
+def _check_ncu(p: dict, cutoff: int | None) -> None:
+    if p["stop"] not in ("gu", "rb"):
+        raise ValueError(f"NCU needs stop=gu (graded-uniform stopping) or stop=rb (rank-biased), "
+                         f"got stop={p['stop']!r}; NTCIREVAL's names NCUgu,P ... NCUrb,BR work too")
+    if p["util"] not in ("P", "BR"):
+        raise ValueError(f"NCU needs util=P (precision) or util=BR (blended ratio), got "
+                         f"util={p['util']!r}")
+    _check_beta(p, cutoff)
+    _check_gamma(p, cutoff)
+    if p["stop"] == "gu" and p["gamma"] != 0.95:
+        raise ValueError("gamma only applies to rank-biased stopping (stop=rb); NCU with stop=gu "
+                         "stops uniformly over the judged relevant documents, weighted by gain")
+    if p["util"] == "P" and p["beta"] != 1.0:
+        raise ValueError("beta only applies to util=BR (blended ratio), not to util=P (precision)")
+
+
+MEASURES.update({
+    d.name: d
+    for d in [
+        MeasureDef("O-measure", {"beta": 1.0}, "optional",
+                   "blended ratio at the first relevant rank (Sakai)", _check_beta),
+        MeasureDef("P-measure", {"beta": 1.0}, "optional",
+                   "blended ratio at the preferred rank (Sakai)", _check_beta),
+        MeasureDef("NCU", {"stop": "?", "util": "?", "gamma": 0.95, "beta": 1.0}, "none",
+                   "normalised cumulative utility: NCUgu,P NCUgu,BR NCUrb,P NCUrb,BR", _check_ncu),
+        MeasureDef("GAP", {}, "optional", "graded average precision (Robertson et al. 2010)"),
+        MeasureDef("bpref", {}, "none", "bpref on the condensed list (judged documents only)"),
+        MeasureDef("bpref_R", {}, "none", "bpref with min(R, N) replaced by R (Sakai 2007)"),
+        MeasureDef("bpref_N", {}, "none", "bpref with min(R, N) replaced by N (Sakai 2007)"),
+        MeasureDef("bpref_relative", {}, "none", "bpref relative to the rank (Sakai 2007)"),
+        MeasureDef("rpref_N", {}, "none", "graded bpref_N (Sakai 2007)"),
+        MeasureDef("rpref_relative", {}, "none", "graded bpref_relative (Sakai 2007)"),
+        MeasureDef("rpref_relative2", {}, "none", "graded bpref_relative, divisor r (Sakai 2007)"),
+        MeasureDef("r1", {}, "none", "rank of the first relevant document, 0 if none "
+                   "(NTCIREVAL's '# r1=' line)"),
+        MeasureDef("rp", {}, "none", "preferred rank of P-measure and P+, 0 if none "
+                   "(NTCIREVAL's '# rp=' line)"),
+    ]
+})
+
+#: Measures computed on the condensed list (judged documents only) whatever ``condensed`` says.
+CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",
+                  "rpref_relative2")
+#: Measures added by issue 14, dispatched to :meth:`_Block.ntcir_measure`.
+_NTCIR_EXTRA = ("O-measure", "P-measure", "NCU", "GAP", "r1", "rp") + CONDENSED_ONLY
+_DOMINANCE_ELEMENTS = 1 << 21  # rows * K * K per chunk of the pairwise path of _earlier_smaller
+
+
+def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Dominance counts over each row's relevant documents, given compacted: ``xs[:, k]`` is the
+    value of the k-th relevant document retrieved (``valid`` marks real entries). Returns
+    ``L[:, k] = #{j < k: xs[j] < xs[k]}`` and ``S[:, k] = sum of ws[j]`` over the same ``j``.
+
+    The quadratic sums of GAP and rpref (NTCIREVAL loops over all pairs j <= i) reduce to these
+    counts (non-relevant documents add closed-form terms). Either a cumulative count per distinct
+    value (levels: few values) or a pairwise comparison (real-valued gains with many distinct
+    values) is used, whichever is smaller, the latter in chunks of rows. ``ws`` must be a
+    function of ``xs`` (the per-value path relies on it).
+    """
+    n, K = xs.shape
+    Lc = np.zeros((n, K))
+    Sc = np.zeros((n, K))
+    if K == 0 or not valid.any():
+        return Lc, Sc
+    ws = np.where(valid, ws, 0.0)
+    uniq = np.unique(xs[valid])
+    U = len(uniq)
+    if U <= K:
+        # one pass per distinct value v: earlier documents holding v count for later ones above v
+        for v in uniq:
+            at_v = (xs == v) & valid
+            before = np.cumsum(at_v, axis=1) - at_v          # strictly earlier, holding v
+            above = xs > v
+            Lc += np.where(above, before, 0)
+            Sc += np.where(above, before * ws[at_v][0], 0.0)   # ws is the same for every v
+    else:
+        step = max(1, _DOMINANCE_ELEMENTS // (K * K))
+        tril = np.tri(K, K, -1, dtype=bool)                 # j < k
+        for a in range(0, n, step):
+            b = min(n, a + step)
+            less = (xs[a:b, None, :] < xs[a:b, :, None]) & tril & valid[a:b, None, :]
+            Lc[a:b] = less.sum(axis=2)
+            Sc[a:b] = (less * ws[a:b, None, :]).sum(axis=2)
+    return Lc, Sc
+
+
+# ---------------------------------------------------------------------------------------------
 # Array-level core
 # ---------------------------------------------------------------------------------------------
 
@@ -550,7 +701,11 @@ class _Block:
     """Cumulative quantities of one block of lists, computed lazily and cached."""
 
     def __init__(self, g: np.ndarray, ideal: np.ndarray, gmax: np.ndarray,
-                 pref: np.ndarray | None = None):
+                 pref: np.ndarray | None = None, *, grades: np.ndarray | None = None,
+                 igrades: np.ndarray | None = None, n_nonrel: np.ndarray | None = None):
+        self.grades = g if grades is None else grades        # what GAP compares (levels/gains)
+        self.igrades = ideal if igrades is None else igrades  # the same for the ideal list
+        self.n_nonrel = n_nonrel                              # N, for the condensed-list family
         self.g = g                      # (n, D) gains, 0 past the end of each list
         self.pref = g if pref is None else pref  # what P+'s preferred rank maximises
         self.ideal = ideal              # (n, K) ideal gains, sorted descending, 0-padded
@@ -713,11 +868,114 @@ class _Block:
             return self.at(self.C, l) / l
         if name == "R":
             return self.at(self.C, l) / R
+        if name in _NTCIR_EXTRA:
+            return self.ntcir_measure(spec)
         raise ValueError(_unknown_message(name, MEASURES))  # pragma: no cover - parse() guards
+
+    def ntcir_measure(self, spec: MeasureSpec) -> np.ndarray:
+        """O-measure, P-measure, NCU, GAP and the condensed-list family (issue 14); definitions in
+        the module docstring, loops of ntcir_eval.c transcribed in tests/_ntcireval_port.py."""
+        name, l = spec.name, spec.cutoff
+        R = self.R.astype(float)
+        rows = np.arange(self.n)
+        if name in ("O-measure", "P-measure", "r1", "rp"):
+            k = self.col(l) + 1
+            if name in ("O-measure", "r1"):   # BR at r1, the first relevant rank
+                r = np.minimum(self.first_rel, self.D - 1)
+                has = self.first_rel < k
+            else:                     # BR at rp, P+'s preferred rank
+                top = np.where(self.rel[:, :k], self.pref[:, :k], -np.inf)
+                r = (top == top.max(axis=1)[:, None]).argmax(axis=1)
+                has = self.rel[:, :k].any(axis=1)
+            if name in ("r1", "rp"):
+                return np.where(has, r + 1.0, 0.0)
+            return np.where(has, self.br(float(spec["beta"]))[rows, r], 0.0)
+        # the rest only involves the relevant ranks: work on them, compacted (see relc)
+        pos, valid, kk = self.relc
+        rank = pos + 1.0                       # rank r of the k-th relevant document
+        count = kk + 1.0                       # C(r) at that rank
+        if name == "NCU":
+            if spec["util"] == "P":
+                util = count / rank
+            else:
+                util = self.gather(self.br(float(spec["beta"])))
+            if spec["stop"] == "gu":
+                # graded-uniform stopping: P_S(r) proportional to the stop value of the document at
+                # r, which NTCIREVAL takes equal to its gain unless '-s' says otherwise
+                weight = self.gather(self.g)
+                den = self.icg_full[:, -1] if self.K else np.zeros(self.n)
+            else:
+                # rank-biased stopping: the k-th relevant document retrieved gets gamma^(k-1)
+                gamma = float(spec["gamma"])
+                weight = gamma ** kk
+                den = R if gamma == 1.0 else (1.0 - gamma ** R) / (1.0 - gamma)
+            return np.where(valid, util * weight, 0.0).sum(axis=1) / den
+        if name == "GAP":
+            def numerator():
+                x = self.gather(self.grades)
+                f = x * (x + 1.0)
+                less, wsum = _earlier_smaller(x, valid, f)
+                # sum_{j<=r} m(m+1), m = min(x_r, x_j): x_r(x_r+1) for each j<=r with x_j >= x_r,
+                # x_j(x_j+1) for the others (non-relevant j contribute 0)
+                gsum = f * (count - less) + wsum
+                return np.cumsum(np.where(valid, gsum / rank, 0.0), axis=1)
+
+            cum = self.cached("GAPcum", numerator)
+            icum = self.cached("GAPicum", lambda: np.cumsum(self.igrades * (self.igrades + 1.0), axis=1))
+            c = self.at(self.C, l).astype(np.int64)   # relevant documents in the top l
+            num = np.where(c > 0, cum[rows, np.maximum(c - 1, 0)], 0.0) if cum.shape[1] else 0.0
+            return num / self.ideal_at(icum, l)
+        # ---- condensed-list family (the block holds condensed lists) -----------------------
+        N = np.asarray(self.n_nonrel, dtype=float)
+        nonrel_before = rank - count           # judged non-relevant documents above rank r
+        if name in ("bpref", "bpref_R", "bpref_N", "bpref_relative"):
+            if name in ("bpref", "bpref_R"):
+                mini = np.minimum(R[:, None], nonrel_before)
+                den = np.where(R > N, N, R) if name == "bpref" else R
+                term = 1.0 - mini / den[:, None]
+            elif name == "bpref_N":
+                term = 1.0 - nonrel_before / N[:, None]
+            else:   # NTCIREVAL scores a relevant document at rank 1 as 0 here (no rank above it)
+                term = np.where(rank > 1, 1.0 - nonrel_before / (rank - 1.0), 0.0)
+            return np.where(valid, term, 0.0).sum(axis=1) / R
+
+        def penalty():
+            # sum_{j<r} max(0, g(r) - g(j)) / g(r) = #{j<r: g(j)<g(r)} - sum_{those j} g(j) / g(r)
+            gr = self.gather(self.g)
+            less, gsum = _earlier_smaller(gr, valid, gr)
+            return nonrel_before + less - gsum / np.where(valid, gr, 1.0)
+
+        pen = self.cached("rpref_penalty", penalty)
+        gr = self.gather(self.g)
+        cg_star = self.icg_full[:, -1] if self.K else np.zeros(self.n)
+        if name == "rpref_N":
+            term = 1.0 - pen / (R + N - cg_star / self.gmax)[:, None]
+        elif name == "rpref_relative":
+            term = np.where(rank > 1, 1.0 - pen / (rank - 1.0), 0.0)
+        else:
+            term = 1.0 - pen / rank
+        return np.where(valid, gr * term, 0.0).sum(axis=1) / cg_star
+
+    @cached_property
+    def relc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The relevant ranks of each list, compacted: ``pos[:, k]`` is the 0-based rank of the
+        k-th relevant document (0 padding), ``valid`` marks real entries, ``kk`` is k as float."""
+        rows, cols = np.nonzero(self.rel)
+        k = self.C[rows, cols].astype(np.int64) - 1
+        width = int(k.max()) + 1 if len(k) else 1
+        pos = np.zeros((self.n, width), dtype=np.int64)
+        pos[rows, k] = cols
+        valid = np.arange(width)[None, :] < self.C[:, -1:]
+        return pos, valid, np.broadcast_to(np.arange(width, dtype=float), (self.n, width))
+
+    def gather(self, arr: np.ndarray) -> np.ndarray:
+        """Values of an (n, D) array at the compacted relevant ranks (garbage where not valid)."""
+        return np.take_along_axis(arr, self.relc[0], axis=1)
 
 
 def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
-                    ranked_judged=None, preference=None) -> dict[str, np.ndarray]:
+                    ranked_judged=None, preference=None, grades=None, ideal_grades=None,
+                    n_nonrel=None) -> dict[str, np.ndarray]:
     """Score many ranked lists given their gains: the engine behind :func:`evaluate`.
 
     Parameters
@@ -746,6 +1004,16 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         (the first rank holding it). Default: the gains (NTCIREVAL ``gcompute``). NTCIREVAL
         ``compute`` uses relevance levels, which differs only when two levels share a gain;
         :func:`evaluate` passes the levels then.
+    grades, ideal_grades : array_like, optional
+        What GAP compares, shaped like ``ranked_gains`` and ``ideal_gains``: NTCIREVAL
+        ``compute -gap`` uses relevance levels, ``gcompute -gap`` the gains (the default).
+        ``ideal_grades`` is sorted in decreasing order here.
+    n_nonrel : array_like of int, shape (n_lists,), optional
+        Number ``N`` of judged non-relevant documents of each list's topic; required by the
+        condensed-list family (``bpref`` ... ``rpref_relative2``), which takes ``ranked_gains``
+        as the condensed list (judged documents only; pass ``ranked_judged`` to condense).
+        A list with relevant items and ``N = 0`` raises ``ValueError`` (NTCIREVAL: "no judged
+        nonrel: bpref etc. not computable").
 
     Returns
     -------
@@ -781,6 +1049,17 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         preference = _as_2d("preference", preference, allow_nan=True)
         if preference.shape != g.shape:
             raise ValueError(f"preference has shape {preference.shape}, ranked_gains {g.shape}")
+    if (grades is None) != (ideal_grades is None):
+        raise ValueError("grades and ideal_grades go together: pass both (e.g. relevance levels "
+                         "for NTCIREVAL compute's GAP) or neither (GAP on the gains)")
+    if grades is not None:
+        grades = _as_2d("grades", grades, allow_nan=True)
+        if grades.shape != g.shape:
+            raise ValueError(f"grades has shape {grades.shape}, ranked_gains {g.shape}")
+        ideal_grades = _as_2d("ideal_grades", ideal_grades, allow_nan=True)
+        if ideal_grades.shape[0] != n:
+            raise ValueError(f"ranked_gains has {n} lists but ideal_grades has "
+                             f"{ideal_grades.shape[0]} rows")
     if ranked_judged is not None:
         judged = np.asarray(ranked_judged)
         if judged.ndim == 1:
@@ -793,6 +1072,8 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         g = _compact(g, keep)
         if preference is not None:
             preference = _compact(preference, keep)
+        if grades is not None:
+            grades = _compact(grades, keep)
     nan = np.isnan(g)
     if nan.any():
         # NaN may only pad the end of a list: once NaN, NaN for the rest of the row.
@@ -838,12 +1119,33 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         pref = np.zeros(g.shape)
         w = min(g.shape[1], preference.shape[1])
         pref[:, :w] = np.nan_to_num(preference[:, :w], nan=0.0)
+    grd = igrd = nonrel = None
+    if grades is not None:
+        grd = np.zeros(g.shape)
+        w = min(g.shape[1], grades.shape[1])
+        grd[:, :w] = np.where(g[:, :w] > 0, np.nan_to_num(grades[:, :w], nan=0.0), 0.0)
+        igrd = -np.sort(-np.nan_to_num(ideal_grades, nan=0.0), axis=1)
+    if any(s.name in CONDENSED_ONLY for s in specs):
+        if n_nonrel is None:
+            raise ValueError("the condensed-list measures (bpref ... rpref_relative2) need n_nonrel, "
+                             "the number of judged non-relevant documents of each list's topic")
+        nonrel = np.broadcast_to(np.asarray(n_nonrel, dtype=float), (n,)).copy()
+        if not np.isfinite(nonrel).all() or (nonrel < 0).any():
+            raise ValueError("n_nonrel must hold counts >= 0")
+        bad = (nonrel == 0) & (R > 0)
+        if bad.any():
+            raise ValueError(f"list {int(np.argmax(bad))} has no judged non-relevant document (N = 0): "
+                             "bpref and the other condensed-list measures are undefined (NTCIREVAL: "
+                             "'no judged nonrel: bpref etc. not computable')")
     out = {str(s): np.empty(n) for s in specs}
     rows = max(1, _BLOCK_ELEMENTS // max(depth, k, 1))
     with np.errstate(invalid="ignore", divide="ignore"):
         for start in range(0, n, rows):
             sl = slice(start, min(n, start + rows))
-            block = _Block(g[sl], ideal[sl], gm[sl], None if pref is None else pref[sl])
+            block = _Block(g[sl], ideal[sl], gm[sl], None if pref is None else pref[sl],
+                           grades=None if grd is None else grd[sl],
+                           igrades=None if igrd is None else igrd[sl],
+                           n_nonrel=None if nonrel is None else nonrel[sl])
             for s in specs:
                 out[str(s)][sl] = block.measure(s)
     for v in out.values():
@@ -1259,6 +1561,16 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
             raise ValueError(f"gmax must be a positive number, 'topic' or None, got {gmax!r}")
         gmax_topic = np.full(n_topics, gv)
     gmax_topic[R_topic == 0] = 1.0
+    # GAP compares relevance levels when the qrels hold levels (NTCIREVAL compute -gap), gains
+    # otherwise (gcompute -gap)
+    relmask = q_gain > 0
+    q_grade = ideal_grade_topic = None
+    if "relevance" in qrels.columns and any(s.name == "GAP" for s in specs):
+        q_grade = np.maximum(pd.to_numeric(qrels["relevance"]).to_numpy(dtype=float), 0.0)
+        if np.array_equal(q_grade[relmask], q_gain[relmask]):
+            q_grade = None  # gain = level (linear gains): GAP on the gains is the same thing
+    if q_grade is not None:
+        ideal_grade_topic = _ideal_by_topic(q_tcode, np.where(relmask, q_grade, 0.0), n_topics)[0]
 
     # ---- run --------------------------------------------------------------------------------
     _require_columns(run, "run", ["query_id", "doc_id"])
@@ -1337,6 +1649,8 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     judged_any = bool(judged.any())
     gain = np.append(q_gain[qok], 0.0)[hit]  # hit == -1 picks the appended 0
     level = None if q_level is None else np.append(q_level[qok], 0)[hit].astype(float)
+
+    grade = None if q_grade is None else np.append(q_grade[qok], 0.0)[hit]
     del hit
 
     pos = _positions(list_id, n_runs * n_topics)
@@ -1344,41 +1658,72 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         sel = pos < depth
         list_id, gain, judged, pos = list_id[sel], gain[sel], judged[sel], pos[sel]
         level = None if level is None else level[sel]
+        grade = None if grade is None else grade[sel]
+    n_lists = n_runs * n_topics
+    list_topic = np.tile(np.arange(n_topics), n_runs)
+    cond_specs = [s for s in specs if s.name in CONDENSED_ONLY]
+    main_specs = [s for s in specs if s.name not in CONDENSED_ONLY]
+    scores: dict[str, np.ndarray] = {}
+    if cond_specs:
+        # bpref and its variants always rank the judged documents only (Sakai 2007; NTCIREVAL -j)
+        N_topic = np.bincount(q_tcode[~relmask], minlength=n_topics)
+        bad = (N_topic == 0) & (R_topic > 0)
+        if bad.any():
+            t = [str(x) for x in topics[bad]]
+            raise ValueError(f"topic(s) {t[:5]}{'...' if len(t) > 5 else ''} have relevant but no judged "
+                             f"non-relevant document, so {', '.join(str(x) for x in cond_specs)} "
+                             "(which compare relevant with judged non-relevant documents) are undefined "
+                             "there (NTCIREVAL: 'no judged nonrel: bpref etc. not computable'); drop "
+                             "these measures or those topics")
+        c_list = list_id[judged]
+        c_pos = _positions(c_list, n_lists)
+        c_matrix = np.full((n_lists, int(c_pos.max()) + 1 if len(c_pos) else 1), np.nan)
+        c_matrix[c_list, c_pos] = gain[judged]
+        scores.update(evaluate_arrays(c_matrix, ideal_topic[list_topic], cond_specs,
+                                      gmax=gmax_topic[list_topic],
+                                      n_nonrel=np.maximum(N_topic, 1)[list_topic]))
+        del c_list, c_pos, c_matrix
     if condensed:
         list_id, gain = list_id[judged], gain[judged]
         level = None if level is None else level[judged]
+        grade = None if grade is None else grade[judged]
         pos = _positions(list_id, n_runs * n_topics)
     del judged
-    if all(s.cutoff is not None for s in specs):
-        sel = pos < max(s.cutoff for s in specs)
-        list_id, gain, pos = list_id[sel], gain[sel], pos[sel]
-        level = None if level is None else level[sel]
-    width = int(pos.max()) + 1 if len(pos) else 1
-    n_lists = n_runs * n_topics
-    matrix = np.full((n_lists, width), np.nan)
-    matrix[list_id, pos] = gain
-    pref = None
-    if level is not None:
-        pref = np.zeros((n_lists, width))
-        pref[list_id, pos] = level
-    del list_id, gain, pos, level
-
-    list_topic = np.tile(np.arange(n_topics), n_runs)
-    plain = [s for s in specs if s.rel is None]
-    scores = (evaluate_arrays(matrix, ideal_topic[list_topic], plain, gmax=gmax_topic[list_topic],
-                              preference=pref if levels_tied else None) if plain else {})
     no_rel_at: dict[str, np.ndarray] = {}
-    for r in rel_values:  # levels below r are non-relevant: zero their gains, run list and ideal
-        group = [s for s in specs if s.rel == r]
-        ideal_r, R_r = _ideal_by_topic(q_tcode, np.where(q_level >= r, q_gain, 0.0), n_topics)
-        g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
-        res = evaluate_arrays(g_r, ideal_r[list_topic], [s.without_rel() for s in group],
-                              gmax=gmax_topic[list_topic])
-        for s in group:
-            scores[str(s)] = res[str(s.without_rel())]
-            no_rel_at[str(s)] = R_r[list_topic] == 0
-        del g_r
-    del matrix
+    if main_specs:
+        if all(s.cutoff is not None for s in main_specs):
+            sel = pos < max(s.cutoff for s in main_specs)
+            list_id, gain, pos = list_id[sel], gain[sel], pos[sel]
+            level = None if level is None else level[sel]
+            grade = None if grade is None else grade[sel]
+        width = int(pos.max()) + 1 if len(pos) else 1
+        matrix = np.full((n_lists, width), np.nan)
+        matrix[list_id, pos] = gain
+        pref = grades_m = None
+        if level is not None:
+            pref = np.zeros((n_lists, width))
+            pref[list_id, pos] = level
+        if grade is not None:  # GAP on relevance levels (NTCIREVAL compute -gap)
+            grades_m = np.zeros((n_lists, width))
+            grades_m[list_id, pos] = grade
+        plain = [s for s in main_specs if s.rel is None]
+        if plain:
+            scores.update(evaluate_arrays(
+                matrix, ideal_topic[list_topic], plain, gmax=gmax_topic[list_topic],
+                preference=pref if levels_tied else None, grades=grades_m,
+                ideal_grades=None if grades_m is None else ideal_grade_topic[list_topic]))
+        for r in rel_values:  # levels below r are non-relevant: zero their gains, run list and ideal
+            group = [s for s in main_specs if s.rel == r]
+            ideal_r, R_r = _ideal_by_topic(q_tcode, np.where(q_level >= r, q_gain, 0.0), n_topics)
+            g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
+            res = evaluate_arrays(g_r, ideal_r[list_topic], [s.without_rel() for s in group],
+                                  gmax=gmax_topic[list_topic])
+            for s in group:
+                scores[str(s)] = res[str(s.without_rel())]
+                no_rel_at[str(s)] = R_r[list_topic] == 0
+            del g_r
+        del matrix
+    del list_id, gain, pos, level, grade
 
     # ---- conventions and tidy output --------------------------------------------------------
     if no_relevant == "skip" and not R_topic.any():

@@ -41,6 +41,24 @@ The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10)::
     python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
         --names trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
 
+``nG`` means ``nG@1``. Without ``--measures`` everything ``ntcir_eval compute`` prints is computed, in
+its order (:func:`ntcireval_default_measures`): RR, O-measure, P-measure, P+, AP, Q, NCUgu,P,
+NCUgu,BR, NCUrb,P, NCUrb,BR, [GAP], RBP, ERR, EBR and, per cutoff, AP, Q, [GAP], nDCG, MSnDCG, P,
+RBP, ERR, nERR, EBR, [iRBU], Hit, then [bpref, bpref_R, bpref_N, bpref_relative, rpref_N,
+rpref_relative, rpref_relative2]; the bracketed ones with ``--gap``, ``--rbup`` and ``--condensed``
+as NTCIREVAL's ``-gap``, ``-rbup`` and ``-j``; with ``--gain-values`` (``gcompute``) NCUgu and iRBU
+are left out. ``--beta``, ``--gamma``, ``--rbp``, ``--rbup`` and ``--logb`` set the parameter of
+every measure that has it and does not set it itself (see :func:`apply_knobs`).
+
+``--output-format ntcireval`` prints, per run, the per-topic lines of ``ntcir_eval compute -out <topic>``
+(``<topic> # syslen=.. jrel=.. jnonrel=..``, ``<topic> # r1=.. rp=..``, ``<topic> NAME=   0.1234``
+with NTCIREVAL's names such as ``Q-measure``, ``P-plus``, ``nDCG@0010``, padded as its printf
+does), then the mean over topics of each measure, prefixed with the run id (the layout of that
+mean block is ours: NTCIREVAL's ``NEV2mean`` prints means per run, but its exact layout is not
+reproduced). ``--qrels`` also reads NTCIREVAL qrels (``topic doc L<n>``) and a folder or glob of
+per-topic ``<topic>.rel`` files; ``--run`` also reads a glob or folder of ``<run>/<topic>.res``
+ranked lists (see :mod:`helpers.readers`).
+
 Exit status: 0 on success, 2 for bad arguments or malformed input (the message names the file
 and line).
 """
@@ -68,7 +86,7 @@ RUN_DEPTH = 1000
 #: Default list under --names trec_eval / ir_measures (trec_eval names).
 DEFAULT_TREC_EVAL = ["map", "recip_rank", "P_10", "recall_1000", "ndcg_cut_10"]
 ORDERS = ("trec_eval", "score", "rank", "file")
-OUTPUT_FORMATS = ("table", "jsonl", "trec_eval")
+OUTPUT_FORMATS = ("table", "jsonl", "trec_eval", "ntcireval")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -128,6 +146,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name runs after their file instead of the run tag (sixth column)")
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4)")
     _add_interop_options(p)
+    ntcir = p.add_argument_group("NTCIREVAL options (ntcir_eval compute/gcompute flags)")
+    ntcir.add_argument("--beta", type=float, metavar="B",
+                       help="beta of the blended ratio (Q, P+, O-/P-measure, EBR, NCU..,BR; -beta)")
+    ntcir.add_argument("--gamma", type=float, metavar="G",
+                       help="gamma of rank-biased NCU (NCUrb,P and NCUrb,BR; -gamma, default 0.95)")
+    ntcir.add_argument("--rbp", type=float, metavar="P", help="RBP persistence (-rbp, default 0.95)")
+    ntcir.add_argument("--rbup", type=float, metavar="P",
+                       help="iRBU persistence; also adds iRBU@l to the default list (-rbup)")
+    ntcir.add_argument("--logb", metavar="B", help="log base of nDCG (-logb, default 2; 'e' for ln)")
+    ntcir.add_argument("--gap", action="store_true",
+                       help="add GAP and GAP@l to the default list (-gap); with --measures name GAP")
     return p
 
 
@@ -146,8 +175,10 @@ def _add_interop_options(p: argparse.ArgumentParser) -> None:
                         "without rel=: levels below N are non-relevant (trec_eval -l N, ir_measures "
                         "rel=N); or a collection name whose threshold is used, e.g. dl19-passage (2). "
                         "Graded measures are unaffected. Default: level >= 1")
-    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="table",
-                   help="table: run_id query_id measure value (default); trec_eval: "
+    p.add_argument("--output-format", "--format", dest="output_format", choices=OUTPUT_FORMATS,
+                   default="table",
+                   help="(--format is the same option) table: run_id query_id measure value (default); "
+                        "ntcireval: ntcir_eval compute per-topic lines and a mean block, %%.4f; trec_eval: "
                         "measure<TAB>query<TAB>value as trec_eval prints it (runid and num_q lines, "
                         "'all' for the mean); jsonl: one JSON object per line, full precision, "
                         "n_topics on the 'all' lines")
@@ -172,7 +203,7 @@ def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
 
     rel = _rel_value(args.rel)
     if args.names == "ntcireval":
-        specs = M.with_default_rel(expand_measures(args.measures, args.cutoffs), rel)
+        specs = M.with_default_rel(_ntcir_specs(args), rel)
         return [(str(s), s) for s in specs]
     if args.cutoffs:
         raise ValueError("--cutoffs expands NTCIREVAL names; trec_eval/ir_measures names carry their "
@@ -190,10 +221,9 @@ def expand_measures(names: list[str] | None, cutoffs: list[int] | None) -> list[
     """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
     if not names:  # no X@1000 beside X for the whole-list families (issue 19)
-        return M.parse_measures(DEFAULT_WHOLE + [f"{m}@{c}" for c in cuts for m in DEFAULT_AT
-                                                 if not (m in DEFAULT_WHOLE and c >= RUN_DEPTH)])
+        return M.parse_measures(ntcireval_default_measures(cuts, drop_run_depth=True))
     out: list[str] = []
-    for token in (t for name in names for t in M._split_top_level(name)):
+    for token in (t for name in names for t in M._split_top_level(M._expand_ntcir_aliases(name))):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
         policy = M.MEASURES[base].cutoff if base in M.MEASURES else None
         if "@" in token.rsplit(")", 1)[-1] or policy is None:
@@ -205,6 +235,34 @@ def expand_measures(names: list[str] | None, cutoffs: list[int] | None) -> list[
         else:
             out.append(token)
     return M.parse_measures(out)
+
+
+def _ntcir_specs(args) -> list[M.MeasureSpec]:
+    """Measures of the command line with NTCIREVAL's flags applied (see :func:`apply_knobs`)."""
+    for flag, v, ok, want in [("--beta", args.beta, lambda x: x >= 0, ">= 0"),
+                              ("--gamma", args.gamma, lambda x: 0 <= x <= 1, "in [0, 1]"),
+                              ("--rbp", args.rbp, lambda x: 0 < x < 1, "in (0, 1)"),
+                              ("--rbup", args.rbup, lambda x: 0 < x <= 1, "in (0, 1]")]:
+        if v is not None and not (math.isfinite(v) and ok(v)):
+            raise ValueError(f"{flag} must be {want}, got {v!r}")
+    logb = None
+    if args.logb is not None:
+        logb = "e" if args.logb == "e" else M._parse_value(args.logb)
+        if logb != "e" and (not isinstance(logb, float) or logb <= 1):
+            raise ValueError(f"--logb must be a number > 1 or 'e', got {args.logb!r} (NTCIREVAL's "
+                             "'-logb 0' discounts rank 2 by ln 2 < 1, which its Python port does "
+                             "not; write e for a natural log with ranks <= e undiscounted)")
+    if args.measures:
+        if args.gap:
+            raise ValueError("--gap adds GAP to the default measure list; with --measures, name "
+                             "GAP and GAP@l yourself")
+        specs = expand_measures(args.measures, args.cutoffs)
+    else:
+        specs = M.parse_measures(ntcireval_default_measures(
+            args.cutoffs, gap=args.gap, condensed=args.condensed, rbup=args.rbup,
+            gain_values=args.gain_values, drop_run_depth=args.output_format != "ntcireval"))
+    return apply_knobs(specs, beta=args.beta, gamma=args.gamma, rbp=args.rbp, rbup=args.rbup,
+                       logb=logb)
 
 
 def _fmt(v: float, digits: int) -> str:
@@ -229,14 +287,15 @@ def main(argv: list[str] | None = None) -> int:
               "already hold gains", file=sys.stderr)
         return 2
     try:
-        from helpers import trec_io
+        from helpers import readers, trec_io
 
         named = resolve_measures(args)
         specs = M.parse_measures([s for _, s in named])
-        qrels = trec_io.read_qrels(args.qrels, gain_values=args.gain_values)
+        qrels = read_qrels_any(args.qrels, args.gain_values)
         runs, source = [], {}
         for path in args.run:
-            run = trec_io.read_run(path, run_id=Path(path).name if args.name_by_file else None)
+            run = (readers.read_runs(path, what="--run") if is_ranked_lists(path) else
+                   trec_io.read_run(path, run_id=Path(path).name if args.name_by_file else None))
             for rid in pd.unique(run["run_id"]):
                 if rid in source:
                     raise ValueError(f"run id {rid!r} appears in both {source[rid]} and {path}; "
@@ -247,11 +306,18 @@ def main(argv: list[str] | None = None) -> int:
         run, order_by = _apply_order(run, args.order or "trec_eval")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UserWarning)
-            res = M.evaluate(qrels, run, specs, gains=args.gains, condensed=args.condensed,
+            res = M.evaluate(qrels, run, (specs + M.parse_measures(["r1", "rp"])
+                                          if args.output_format == "ntcireval" else specs),
+                             gains=args.gains, condensed=args.condensed,
                              order_by=order_by, duplicates=args.duplicates,
                              no_relevant=args.no_relevant, missing=args.missing)
         for w in caught:  # one plain line each, never a source excerpt
             print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
+        if args.output_format == "ntcireval":
+            info = ntcir_info(qrels, run, res, condensed=args.condensed)
+            res = res[res["measure"].isin([str(s) for s in specs])]
+            write_ntcireval(sys.stdout, res, specs, info)
+            return 0
     except (ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -310,6 +376,180 @@ def _line(fmt: str, rid: str, q: str, label: str, value: float, n: int | None, d
             row["n_topics"] = n
         return json.dumps(row) + "\n"
     return f"{rid}\t{q}\t{label}\t{_fmt(value, digits)}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# NTCIREVAL parity (issue 14): its knobs, its default measure list, its output layout, its files
+# ---------------------------------------------------------------------------------------------
+
+#: ``ntcir_eval compute`` output order; GAP only with --gap, iRBU only with --rbup, the
+#: condensed-list family only with --condensed (-j). gcompute (--gain-values) prints no NCUgu and
+#: no iRBU.
+NTCIR_WHOLE = ["RR", "O-measure", "P-measure", "P+", "AP", "Q", "NCUgu,P", "NCUgu,BR", "NCUrb,P",
+               "NCUrb,BR", "GAP", "RBP", "ERR", "EBR"]
+NTCIR_AT = ["AP", "Q", "GAP", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "iRBU", "Hit"]
+NTCIR_CONDENSED = list(M.CONDENSED_ONLY)
+
+#: How NTCIREVAL prints a family's name (cutoffs follow as ``@%04d``).
+NTCIR_NAMES = {"P+": "P-plus", "Q": "Q-measure"}
+
+
+def ntcireval_default_measures(cutoffs: list[int] | None, *, gap: bool = False,
+                               condensed: bool = False, rbup: float | None = None,
+                               gain_values: bool = False, drop_run_depth: bool = False) -> list[str]:
+    """The measures ``ntcir_eval compute`` (or ``gcompute`` with ``gain_values``) prints, in its
+    order, for the given cutoffs and flags (-gap, -j, -rbup). ``drop_run_depth``: leave out
+    ``X@l`` of a whole-list family ``X`` at ``l >= RUN_DEPTH``, where it equals ``X`` for TREC
+    runs (the table default of issue 19; ``--output-format ntcireval`` prints them all)."""
+    cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
+
+    def keep(m: str) -> bool:
+        if m == "GAP":
+            return gap
+        if m.startswith("NCUgu"):
+            return not gain_values
+        if m == "iRBU":
+            return rbup is not None and not gain_values
+        return True
+
+    out = [m for m in NTCIR_WHOLE if keep(m)]
+    out += [f"{m}@{c}" for c in cuts for m in NTCIR_AT if keep(m)
+            and not (drop_run_depth and m in NTCIR_WHOLE and c >= RUN_DEPTH)]
+    if condensed:
+        out += NTCIR_CONDENSED
+    return out
+
+
+def apply_knobs(specs: list[M.MeasureSpec], *, beta=None, gamma=None, rbp=None, rbup=None,
+                logb=None) -> list[M.MeasureSpec]:
+    """Give every measure that has the parameter and does not set it explicitly NTCIREVAL's
+    command-line value: -beta (every blended ratio: Q, P+, O-/P-measure, EBR, NCU..,BR), -gamma
+    (NCUrb), -rbp (RBP), -rbup (iRBU), -logb (nDCG)."""
+    out = []
+    for s in specs:
+        explicit = dict(s.params)
+        resolved = s.resolved
+        new = dict(explicit)
+        for key, value in (("beta", beta), ("gamma", gamma), ("b", logb)):
+            if value is None or key not in resolved or key in explicit:
+                continue
+            if s.name == "NCU" and key == "beta" and resolved["util"] != "BR":
+                continue
+            if s.name == "NCU" and key == "gamma" and resolved["stop"] != "rb":
+                continue
+            new[key] = value
+        if "p" in resolved and "p" not in explicit:
+            value = rbp if s.name == "RBP" else rbup if s.name == "iRBU" else None
+            if value is not None:
+                new["p"] = value
+        if new == explicit:
+            out.append(s)
+            continue
+        inner = ",".join(f"{k}={M._fmt_value(v)}" for k, v in new.items())
+        out.append(M.MeasureSpec.parse(f"{s.name}({inner})" + (f"@{s.cutoff}" if s.cutoff else "")))
+    return out
+
+
+def ntcir_name(spec: M.MeasureSpec) -> str:
+    """The name NTCIREVAL prints for a measure (parameters dropped: NTCIREVAL takes them from the
+    command line), e.g. ``Q`` -> ``Q-measure``, ``nDCG@10`` -> ``nDCG@0010``,
+    ``NCU(stop=rb,util=BR)`` -> ``NCUrb,BR``. Measures NTCIREVAL lacks keep their label."""
+    if spec.name == "NCU":
+        base = f"NCU{spec['stop']},{spec['util']}"
+    elif spec.name in M.MEASURES and spec.name in (
+            set(NTCIR_WHOLE) | set(NTCIR_AT) | set(NTCIR_CONDENSED) | set(NTCIR_NAMES)):
+        # whole-list Q and P+ print as Q-measure and P-plus, Q@l as Q@00ll
+        base = NTCIR_NAMES.get(spec.name, spec.name) if spec.cutoff is None else spec.name
+    else:
+        return str(spec)
+    return base if spec.cutoff is None else f"{base}@{spec.cutoff:04d}"
+
+
+def _ntcir_line(prefix: str, name: str, value: float) -> str:
+    # ntcir_eval pads "NAME=" to 21 characters as written for 4-digit cutoffs (printf literals)
+    pad = 21 - len(name) - 1
+    if "@" in name:
+        pad += len(name.split("@", 1)[1]) - 4
+    return f"{prefix} {name}={' ' * max(pad, 1)}{value:.4f}"
+
+
+def write_ntcireval(out, res: pd.DataFrame, specs: list[M.MeasureSpec], info: pd.DataFrame) -> None:
+    """Per-topic lines as ``ntcir_eval compute -out <topic>`` prints them (what NTCIREVAL's
+    NTCIR-eval script collects in ``<run>.<suffix>.nev``), then the mean over topics of each
+    measure, one block per run, prefixed with the run id.
+
+    ``info`` has one row per (run_id, query_id) with syslen, jrel, jnonrel, r1, rp.
+    """
+    names = [ntcir_name(s) for s in specs]
+    seen: dict[str, str] = {}
+    for s, n in zip(specs, names):
+        if n in seen:
+            raise ValueError(f"--format ntcireval prints {seen[n]!r} and {str(s)!r} both as {n!r}; "
+                             "set the parameter with --beta/--gamma/--rbp/--rbup/--logb instead")
+        seen[n] = str(s)
+    labels = [str(s) for s in specs]
+    info = info.set_index(["run_id", "query_id"])
+    for rid in pd.unique(res["run_id"]) if len(res) else []:
+        sub = res[res["run_id"] == rid]
+        wide = sub.pivot(index="query_id", columns="measure", values="value")
+        wide = wide.reindex(index=pd.unique(sub["query_id"]), columns=labels)
+        for q, row in wide.iterrows():
+            syslen, jrel, jnonrel, r1, rp = (int(x) for x in info.loc[(rid, q)])
+            out.write(f"{q} # syslen={syslen} jrel={jrel} jnonrel={jnonrel}\n")
+            out.write(f"{q} # r1={r1} rp={rp}\n")
+            for lab, name in zip(labels, names):
+                out.write(_ntcir_line(str(q), name, float(row[lab])) + "\n")
+        out.write(f"{rid} # topics={len(wide)} (mean over topics)\n")
+        for lab, name in zip(labels, names):
+            out.write(_ntcir_line(str(rid), name, float(wide[lab].mean())) + "\n")
+
+
+def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res: pd.DataFrame, *,
+               condensed: bool) -> pd.DataFrame:
+    """syslen, jrel, jnonrel, r1 and rp per (run_id, query_id) of ``res`` (the '#' lines of
+    ntcir_eval compute); ``res`` must hold the ``r1`` and ``rp`` rows. syslen counts the judged
+    documents only with -j (--condensed)."""
+    col = "gain" if "gain" in qrels.columns else "relevance"
+    q = qrels.assign(_rel=pd.to_numeric(qrels[col]) > 0,
+                     query_id=qrels["query_id"].astype(str), doc_id=qrels["doc_id"].astype(str))
+    judged = q.groupby("query_id")["_rel"].agg(jrel="sum", n="size")
+    judged["jnonrel"] = judged["n"] - judged["jrel"]
+    r = run.assign(query_id=run["query_id"].astype(str), doc_id=run["doc_id"].astype(str))
+    if "run_id" not in r.columns:
+        r = r.assign(run_id="run")
+    if condensed:
+        keys = pd.MultiIndex.from_frame(q[["query_id", "doc_id"]])
+        r = r[pd.MultiIndex.from_frame(r[["query_id", "doc_id"]]).isin(keys)]
+    syslen = r.groupby(["run_id", "query_id"]).size().rename("syslen")
+    ranks = res[res["measure"].isin(["r1", "rp"])].pivot_table(
+        index=["run_id", "query_id"], columns="measure", values="value", sort=False)
+    keys = res[["run_id", "query_id"]].drop_duplicates()
+    out = keys.join(syslen, on=["run_id", "query_id"]).join(judged[["jrel", "jnonrel"]], on="query_id")
+    out = out.join(ranks[["r1", "rp"]], on=["run_id", "query_id"])
+    out["syslen"] = out["syslen"].fillna(0)
+    return out[["run_id", "query_id", "syslen", "jrel", "jnonrel", "r1", "rp"]].fillna(0)
+
+
+def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
+    """TREC qrels (``trec_io``), or NTCIREVAL qrels: ``topic doc L<n>`` files or a folder/glob of
+    per-topic ``<topic>.rel`` files (``doc L<n>``), through :func:`helpers.readers.read_graded_qrels`."""
+    from helpers import readers, trec_io
+
+    p = Path(path)
+    if gain_values:
+        return trec_io.read_qrels(path, gain_values=True)
+    if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
+        first = readers._first_line(p)
+        if first is None or len(first[1].split()) == 4:
+            return trec_io.read_qrels(path)  # TREC qrels (and its message for an empty file)
+    df = readers.read_graded_qrels(path, what="--qrels")
+    return df[["query_id", "doc_id", "relevance"]]
+
+
+def is_ranked_lists(path: str) -> bool:
+    """An NTCIREVAL ranked-list layout: a folder, a glob, or a ``.res`` file."""
+    p = Path(path)
+    return p.is_dir() or any(ch in path for ch in "*?[") or p.name.lower().split(".gz")[0].endswith(".res")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -54,13 +54,15 @@ def test_default_measure_set_is_ntcireval_compute(files, capsys):
     assert measures_cli.main(["--qrels", str(q), "--run", str(r)]) == 0
     t = table(capsys.readouterr().out)
     names = [k[2] for k in t]
-    assert names[:7] == ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
+    assert names[:13] == ["RR", "O-measure", "P-measure", "P+", "AP", "Q", "NCU(stop=gu,util=P)",
+                          "NCU(stop=gu,util=BR)", "NCU(stop=rb,util=P)", "NCU(stop=rb,util=BR)",
+                          "RBP", "ERR", "EBR"]
     # no duplicate pairs: AP, Q, RBP, ERR, EBR are not repeated at @1000 (issue 19)
-    assert names[7:] == ["nDCG@1000", "MSnDCG@1000", "P@1000", "nERR@1000", "Hit@1000"]
+    assert names[13:] == ["nDCG@1000", "MSnDCG@1000", "P@1000", "nERR@1000", "Hit@1000"]
     assert not {n.split("@")[0] for n in names if "@" in n} & {n for n in names if "@" not in n}
     # at a cutoff below the run depth the whole-list families are reported at the cutoff too
     specs = [str(s) for s in measures_cli.expand_measures(None, [10])]
-    assert "AP@10" in specs and "AP" in specs and len(specs) == 17
+    assert "AP@10" in specs and "AP" in specs and len(specs) == 23
 
 
 def test_expand_measures_rules():
@@ -123,7 +125,7 @@ def test_malformed_run_exit_2_names_file_and_line(tmp_path, files, capsys):
     (["--rel", "0"], "--rel must be an integer level >= 1"),
     (["--rel", "dl99"], "no relevance threshold is recorded for collection 'dl99'"),
     (["--measures", "Q(rel=2)"], "rel= (the binary relevance threshold"),
-    (["--names", "trec_eval", "--measures", "bpref"], "unknown trec_eval/ir_measures measure 'bpref'"),
+    (["--names", "trec_eval", "--measures", "infAP"], "unknown trec_eval/ir_measures measure 'infAP'"),
     (["--names", "trec_eval", "--measures", "ERR@10"], "gdeval"),
     (["--names", "trec_eval", "--cutoffs", "10"], "--cutoffs expands NTCIREVAL names"),
     (["--output-format", "csv"], "invalid choice"),
