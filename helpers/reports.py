@@ -111,8 +111,18 @@ class Reporter:
         self.profile = profile
         if values is None:
             from helpers.params import last_validated
+            from helpers.paths import NOTEBOOKS
 
+            # the parameters validated in this kernel, if they are this notebook's (a library caller
+            # or a test process may hold another notebook's, or none)
             values = last_validated()
+            if values is not None and not (NOTEBOOKS / f"{notebook}.ipynb").is_file():
+                values = None
+            if values is not None:
+                from helpers.params import notebook_defaults
+
+                if set(values) != set(notebook_defaults(notebook)):
+                    values = None
         self.values = values
         self.folder, self.reason = "", "no parameters validated"
         if values is None:
