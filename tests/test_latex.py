@@ -6,7 +6,9 @@ width: the full width of a two-column paper):
 * tables generated now by :func:`helpers.reports.latex_table` from representative DataFrames
   (every special character, the notebooks' Unicode labels, NaN, negative numbers, a 30-column
   matrix, a 150-row table, MultiIndex columns);
-* every ``.tex`` committed under ``reports/``.
+* every ``.tex`` committed under ``reports/``;
+* every ``.tex`` under the folders in ``SUBJEVAL_LATEX_EXTRA`` (e.g. a fresh run into
+  ``SUBJEVAL_REPORTS_DIR=/tmp/out``), to check new outputs before they are committed.
 
 A table passes when pdflatex exits 0 with no error, no undefined reference and no overfull box
 wider than 1 pt. Without a TeX engine the tests are skipped with the reason (``.ci/run`` installs
@@ -15,6 +17,7 @@ one from Debian packages).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -120,9 +123,19 @@ def test_generated_tables_compile(name, tmp_path):
 
 
 COMMITTED = sorted((paths.ROOT / "reports").rglob("*.tex"))
+#: More tables to compile, e.g. a fresh run's: SUBJEVAL_LATEX_EXTRA=/tmp/out (folders, os.pathsep-separated).
+EXTRA = sorted(p for d in filter(None, os.environ.get("SUBJEVAL_LATEX_EXTRA", "").split(os.pathsep))
+               for p in Path(d).rglob("*.tex"))
 
 
 @needs_tex
 @pytest.mark.parametrize("path", COMMITTED, ids=[str(p.relative_to(paths.ROOT)) for p in COMMITTED])
 def test_committed_tables_compile(path, tmp_path):
+    compile_table(path.read_text(encoding="utf-8"), tmp_path)
+
+
+@needs_tex
+@pytest.mark.skipif(not EXTRA, reason="SUBJEVAL_LATEX_EXTRA names no folder with .tex files")
+@pytest.mark.parametrize("path", EXTRA, ids=[p.name for p in EXTRA])
+def test_extra_tables_compile(path, tmp_path):
     compile_table(path.read_text(encoding="utf-8"), tmp_path)
