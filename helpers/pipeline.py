@@ -34,6 +34,9 @@ from pathlib import Path
 from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
+#: What JupyterLab writes as the display name of ipykernel's python3 kernel: with it, opening a
+#: committed notebook does not mark it modified (tools/polish_notebooks.py writes the same).
+KERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 VOLATILE_NB_METADATA = ("papermill", "widgets")
 VOLATILE_CELL_METADATA = ("papermill", "execution", "collapsed", "scrolled", "ExecuteTime")
 
@@ -291,7 +294,7 @@ def clean(nb: dict) -> dict:
     nb = copy.deepcopy(nb)
     for key in VOLATILE_NB_METADATA:
         nb.get("metadata", {}).pop(key, None)
-    nb["metadata"]["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": KERNEL}
+    nb["metadata"]["kernelspec"] = {"display_name": KERNEL_DISPLAY_NAME, "language": "python", "name": KERNEL}
     for cell in nb["cells"]:
         meta = cell.get("metadata", {})
         for key in VOLATILE_CELL_METADATA:
