@@ -111,3 +111,20 @@ def test_reports_root_covers_executed_and_html(tmp_path, monkeypatch):
     nb = pipeline.discover(["01"])[0]
     assert pipeline._html_target(nb, "real") == tmp_path / "html" / "real" / f"{nb.stem}.html"
     assert paths.reports_root() == tmp_path
+
+
+def test_html_title_is_the_notebook_title(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# 07 · A title with D♯ & <b>\n\ntext"), nbformat.v4.new_code_cell("1")]
+    src = tmp_path / "07_demo.ipynb"
+    nbformat.write(nb, str(src))
+    html = pipeline.render_html(src, tmp_path / "07_demo.html").read_text(encoding="utf-8")
+    assert "<title>07 · A title with D♯ &amp; &lt;b&gt;</title>" in html
+    assert pipeline.notebook_title({"cells": [{"cell_type": "markdown", "source": "no heading"}]}, "x") == "x"
+
+
+def test_clean_writes_jupyterlab_display_name():
+    out = pipeline.clean({"metadata": {"kernelspec": {"display_name": "Python 3", "name": "python3"}}, "cells": []})
+    assert out["metadata"]["kernelspec"]["display_name"] == "Python 3 (ipykernel)"
