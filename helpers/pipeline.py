@@ -313,6 +313,17 @@ def _show(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
+def record_runtime(executed_dir: Path, stem: str, seconds: float) -> Path:
+    """Add a notebook's measured runtime to ``<executed_dir>/runtimes.json`` (read by the book's
+    index; kept out of the executed notebook, which must be byte-identical between runs)."""
+    from helpers.reports import atomic_write_text
+
+    path = executed_dir / "runtimes.json"
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data[stem] = round(float(seconds), 1)
+    return atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
 def _html_target(notebook: Path, profile: str) -> Path:
     base = reports_root() / "html"
     return (base if profile == "default" else base / profile) / f"{notebook.stem}.html"
@@ -366,6 +377,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
             from helpers.reports import atomic_write_text
 
             atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
+        record_runtime(executed_dir, nb_path.stem, seconds)
         print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
         results.append((nb_path.stem, "ok", seconds))
     return results

@@ -211,6 +211,13 @@ _LATEX_UNICODE = {
     "±": r"\ensuremath{\pm}", "×": r"\ensuremath{\times}", "·": r"\ensuremath{\cdot}",
     "−": r"\ensuremath{-}", "→": r"\ensuremath{\to}", "√": r"\ensuremath{\surd}",
     "–": "--", "—": "---", "…": r"\ldots{}", "’": "'", "‘": "`", "“": "``", "”": "''",
+    "∈": r"\ensuremath{\in}", "∉": r"\ensuremath{\notin}", "≈": r"\ensuremath{\approx}", "∑": r"\ensuremath{\sum}",
+    "∞": r"\ensuremath{\infty}", "⊆": r"\ensuremath{\subseteq}", "∪": r"\ensuremath{\cup}", "∩": r"\ensuremath{\cap}",
+    "⇒": r"\ensuremath{\Rightarrow}", "←": r"\ensuremath{\leftarrow}", "↔": r"\ensuremath{\leftrightarrow}",
+    "≡": r"\ensuremath{\equiv}", "∝": r"\ensuremath{\propto}", "∼": r"\ensuremath{\sim}", "÷": r"\ensuremath{\div}",
+    "∆": r"\ensuremath{\Delta}", "µ": r"\ensuremath{\mu}", "♭": r"\ensuremath{\flat}", "≪": r"\ensuremath{\ll}",
+    "≫": r"\ensuremath{\gg}", "°": r"\ensuremath{^\circ}", "²": r"\ensuremath{^2}", "³": r"\ensuremath{^3}",
+    "½": r"\ensuremath{\frac{1}{2}}", "′": r"\ensuremath{'}", "‐": "-", "‑": "-", "•": r"\ensuremath{\bullet}",
     "é": r"\'e", "è": r"\`e", "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "ó": r"\'o", "á": r"\'a",
     "í": r"\'i", "ñ": r"\~n", "ç": r"\c{c}", "Ç": r"\c{C}", "ß": r"\ss{}", "\u00a0": "~",
 }
@@ -242,6 +249,21 @@ def _greek() -> dict[str, str]:
 _LATEX_UNICODE.update({k: v for k, v in _greek().items() if k not in _LATEX_UNICODE})
 
 
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0303": "~", "\u0308": '"', "\u0327": "c",
+            "\u030c": "v", "\u030a": "r", "\u0304": "=", "\u030b": "H"}
+
+
+def _accented(ch: str) -> str | None:
+    """A Latin letter with one accent as a LaTeX accent command (``ő`` -> ``\\H{o}``-like), else None."""
+    import unicodedata
+
+    parts = unicodedata.normalize("NFD", ch)
+    if len(parts) == 2 and parts[0].isascii() and parts[0].isalpha() and parts[1] in _ACCENTS:
+        cmd = _ACCENTS[parts[1]]
+        return f"\\{cmd}{{{parts[0]}}}" if cmd.isalpha() else f"\\{cmd}{{{parts[0]}}}"
+    return None
+
+
 def latex_escape(text: Any) -> str:
     """``text`` as LaTeX text-mode source: the ten special characters escaped (``d_max`` ->
     ``d\\_max``, ``D#-nDCG`` -> ``D\\#-nDCG``, ``95%`` -> ``95\\%``) and the non-ASCII symbols
@@ -258,6 +280,8 @@ def latex_escape(text: Any) -> str:
             out.append(_LATEX_UNICODE[ch])
         elif ord(ch) < 128:
             out.append(ch if ch not in "\t\n\r" else " ")
+        elif _accented(ch):
+            out.append(_accented(ch))
         else:
             raise ValueError(f"latex_escape: no LaTeX spelling for {ch!r} (U+{ord(ch):04X}) in {str(text)!r}; "
                              f"add it to helpers.reports._LATEX_UNICODE")
