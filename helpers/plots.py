@@ -190,7 +190,7 @@ def interval_panels(summary: pd.DataFrame, *, panel: str | None, y: str, mean: s
     axes[0][0].set_ylim(-0.7, len(order) - 0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     if len(labels) > 1:
-        fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
+        fig.legend(handles, labels, loc="outside lower center", ncol=len(labels) if w >= 5 else 1, frameon=False)
     return fig
 
 
@@ -230,8 +230,11 @@ def mar_panels(means: Mapping[str, pd.Series], letters: Mapping[str, Mapping[str
     axes[0][0].set_ylim(-0.7, len(order) - 0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     extra = " Letters: HSD groups (a shared letter = no significant difference)." if letters else ""
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
-               title=("mean agreement rate with the assessors' preferences." + extra).strip())
+    title = "MAR: mean agreement rate with the assessors' preferences." + extra
+    if w < 5:
+        title = title.replace(". ", ".\n")
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels) if w >= 5 else 1, frameon=False,
+               title=title)
     return fig
 
 

@@ -146,6 +146,10 @@ def check_print_size(fig, *, min_font_pt: float = MIN_FONT_PT, max_width_in: flo
     w, h = fig.get_size_inches()
     if w > max_width_in + 1e-9:
         problems.append(f"figure is {w:.2f} in wide; at most {max_width_in} in")
+    fig.canvas.draw()
+    tight = fig.get_tightbbox(fig.canvas.get_renderer())  # what savefig(bbox_inches="tight") keeps, in inches
+    if tight.width > max(w, 0) + 0.05 or tight.width > max_width_in + 0.05:
+        problems.append(f"drawn content is {tight.width:.2f} in wide (figure {w:.2f} in): a legend or label sticks out")
     for text in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text")):
         if not text.get_visible() or not str(text.get_text()).strip():
             continue

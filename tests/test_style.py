@@ -60,6 +60,10 @@ def test_check_print_size_finds_small_text_and_wide_figures():
     ax.set_yticks([0, 1], ["a", "b"], fontsize=5)
     problems = style.check_print_size(fig)
     assert any("15.00 in wide" in p for p in problems) and any("5 pt" in p for p in problems)
+    fig, ax = plt.subplots(figsize=style.figsize("single"))
+    ax.plot([0, 1], [0, 1], label="a legend entry far too long to fit in a single column of a two-column paper")
+    fig.legend(loc="outside lower center", ncol=1)
+    assert any("sticks out" in p for p in style.check_print_size(fig))
 
 
 def test_cluster_order_puts_blocks_together():
@@ -105,6 +109,12 @@ def test_interval_panels_grid_heatmaps_family_lines_are_print_ready():
             for q in ("relevance", "diversity") for k, v in enumerate(rng.uniform(0.5, 0.8, 20))]
     fig = plots.interval_panels(pd.DataFrame(rows), panel="question", y="measure", xlabel="MAR",
                                 highlight=lambda m: m == "m3")
+    assert style.check_print_size(fig) == []
+    single = pd.DataFrame(rows[:20])
+    fig = plots.interval_panels(single, panel=None, y="measure", kind="single", other_label="mean, 95% interval (10 replicates)",
+                                marks={None: dict(zip(single.measure, single["mean"]))}, marks_label="single draw (section 6)")
+    assert style.check_print_size(fig) == []
+    fig = plots.mar_panels({"both": single.set_index("measure")["mean"]}, kind="single")
     assert style.check_print_size(fig) == []
     grid = pd.DataFrame(rng.uniform(0.9, 1, (3, 5)), index=pd.Index([2, 4, 8], name="d_max"),
                         columns=pd.Index([5, 10, 20, 40, 80], name="n"))
