@@ -71,3 +71,10 @@ lock:
 
 clean:
 	rm -rf reports/executed reports/html reports/ci
+
+# The book of the executed notebooks (issue 18): reports/book/<profile>/index.html, reading mode
+# with code hidden, and appendix.pdf when pdflatex is installed. PROFILE=default uses the committed
+# notebooks; other profiles need `make reproduce PROFILE=...` first. See book/README.md.
+.PHONY: book
+book: venv
+	$(PY) tools/build_book.py --profile $(PROFILE)

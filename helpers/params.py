@@ -187,7 +187,20 @@ def validate(namespace: dict) -> dict:
     values = {name: namespace[name] for name in declared if name in namespace}
     values.update({name: namespace[name] for name in injected if name not in declared and name in namespace})
     check_values(values, declared, where="(set by papermill's injected parameters)" if injected else "")
-    return {name: namespace[name] for name in declared if name in namespace}
+    result = {name: namespace[name] for name in declared if name in namespace}
+    global _VALIDATED
+    _VALIDATED = dict(result)
+    return result
+
+
+#: The parameters of the last :func:`validate` call in this process (the notebook's kernel):
+#: :class:`helpers.reports.Reporter` reads them to choose the run's output folder.
+_VALIDATED: dict | None = None
+
+
+def last_validated() -> dict | None:
+    """Parameter values of the last successful :func:`validate` in this process, or ``None``."""
+    return None if _VALIDATED is None else dict(_VALIDATED)
 
 
 def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Sequence[str],
@@ -214,3 +227,162 @@ def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Seq
                 problems.append(f"parameter {name!r} = {namespace[name]!r} is set but only read with {switch}")
     if problems:
         raise ParameterError("\n".join(problems))
+
+
+# ---------------------------------------------------------------------------------------------
+# Where a run's outputs go: canonical profiles keep their folder, every other run gets its own
+# ---------------------------------------------------------------------------------------------
+
+#: Folder names under the reports root that a run name may not take (they hold other outputs).
+RESERVED_NAMES = {"figures", "tables", "metrics", "executed", "html", "book", "runs"}
+#: Parameters that name a run rather than change it: left out of the comparison and the hash.
+NAMING_PARAMETERS = ("run_name",)
+
+
+def _parameters_cell(nb: dict, where: str) -> dict[str, Any]:
+    """Name -> literal value of the ``parameters`` cell of a notebook (JSON already loaded)."""
+    cells = [c for c in nb.get("cells", []) if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ParameterError(f"{where}: expected one cell tagged 'parameters', found {len(cells)}")
+    src = cells[0].get("source", "")
+    src = "".join(src) if isinstance(src, list) else src
+    values = {}
+    for stmt in ast.parse(src).body:
+        if isinstance(stmt, (ast.AnnAssign, ast.Assign)) and stmt.value is not None:
+            targets = [stmt.target] if isinstance(stmt, ast.AnnAssign) else stmt.targets
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    values[t.id] = ast.literal_eval(stmt.value)
+    return values
+
+
+def _committed_text(path: Path) -> str | None:
+    """``path`` as committed at ``HEAD`` (``None`` without git, outside a repository or when the
+    file is not committed)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(path.parent), "show", f"HEAD:./{path.name}"],
+                              capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.decode("utf-8") if done.returncode == 0 else None
+
+
+def notebook_defaults(notebook: str, *, committed: bool = False) -> dict[str, Any]:
+    """Default parameter values of ``notebooks/<notebook>.ipynb``: those of the committed version
+    (git ``HEAD``) when ``committed`` and git knows the file, else those of the file on disk."""
+    import json
+
+    from helpers.paths import NOTEBOOKS
+
+    path = NOTEBOOKS / f"{notebook}.ipynb"
+    text = _committed_text(path) if committed else None
+    source = f"{path.name} at git HEAD" if text is not None else path.name
+    if text is None:
+        text = path.read_text(encoding="utf-8")
+    return _parameters_cell(json.loads(text), source)
+
+
+def _same_path(a: Any, b: Any, base_a: Path, base_b: Path) -> bool:
+    if not (isinstance(a, str) and isinstance(b, str)) or not a or not b:
+        return a == b
+    pa, pb = Path(os.path.expanduser(a)), Path(os.path.expanduser(b))
+    pa = pa if pa.is_absolute() else base_a / pa
+    pb = pb if pb.is_absolute() else base_b / pb
+    return os.path.normpath(pa) == os.path.normpath(pb)
+
+
+def canonical_values(notebook: str, profile: str, *, committed: bool = False) -> dict[str, Any] | None:
+    """The parameter values a canonical run of ``profile`` gives ``notebook``: the notebook's
+    defaults overlaid with ``params/<profile>/<notebook>.yaml``; ``None`` when ``profile`` is not
+    a canonical profile of this notebook (``default`` or a folder under ``params/`` holding a file
+    for it)."""
+    from helpers.paths import PARAMS
+
+    if not profile or not str(profile).replace("-", "").replace("_", "").isalnum():
+        return None
+    values = notebook_defaults(notebook, committed=committed)
+    if profile == "default":
+        return values
+    file = PARAMS / profile / f"{notebook}.yaml"
+    if not file.is_file():
+        return None
+    import yaml
+
+    with open(file, encoding="utf-8") as fh:
+        values.update(yaml.safe_load(fh) or {})
+    values["profile"] = profile
+    return values
+
+
+def parameters_hash(values: Mapping[str, Any]) -> str:
+    """Eight hex digits of SHA-256 over the sorted JSON of ``values`` (naming parameters left out)."""
+    import hashlib
+    import json
+
+    kept = {k: v for k, v in values.items() if k not in NAMING_PARAMETERS}
+    text = json.dumps(kept, sort_keys=True, default=repr, ensure_ascii=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def differing(values: Mapping[str, Any], canonical: Mapping[str, Any]) -> list[str]:
+    """Names whose value in ``values`` is not the canonical one (paths compared as files:
+    a relative path in ``values`` is read against the kernel's working directory, one in the
+    profile against the checkout)."""
+    from helpers.paths import ROOT
+
+    out = []
+    for name in sorted(set(values) | set(canonical)):
+        if name in NAMING_PARAMETERS:
+            continue
+        a, b = values.get(name, None), canonical.get(name, None)
+        if name.endswith(("_path", "_glob")):
+            same = _same_path(a, b, Path.cwd(), ROOT)
+        else:
+            same = a == b and isinstance(a, bool) == isinstance(b, bool)
+        if not same:
+            out.append(name)
+    return out
+
+
+def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | None = None) -> tuple[str, str]:
+    """Where the outputs of a run of ``notebook`` with parameter ``values`` go, relative to the
+    reports root, and why (one line for the notebook to print).
+
+    * the run of a canonical profile (``default`` or a folder under ``params/``) with exactly that
+      profile's values: ``""`` for ``default`` (``reports/``), ``<profile>`` otherwise
+      (``reports/real/``...): the committed or reproducible results;
+    * a named run (the ``run_name`` parameter, or ``SUBJEVAL_RUN_NAME``, which the runner sets for
+      ``--params`` runs): ``<name>`` unless that names a profile or a reserved folder;
+    * any other run (a parameter edited in JupyterLab, ``papermill -p``, a profile value changed):
+      ``runs/<profile>-<hash of the values>``, so that it never overwrites another run's files.
+
+    ``committed`` chooses the reference defaults: the notebook as committed (git ``HEAD``) or as
+    on disk. By default the on-disk file when the project's runner started the kernel (it runs
+    exactly that file, as ``make refresh`` must after a deliberate change of a default) and the
+    committed one otherwise (JupyterLab may have autosaved an edited parameters cell).
+    """
+    profile = str(values.get("profile", "default") or "default")
+    if committed is None:
+        committed = os.environ.get("SUBJEVAL_CHECKOUT") is None
+    canonical = canonical_values(notebook, profile, committed=committed)
+    if canonical is not None:
+        changed = differing(values, canonical)
+        if not changed:
+            return ("" if profile == "default" else profile), f"canonical {profile!r} run"
+    else:
+        changed = None
+    name = str(values.get("run_name") or os.environ.get("SUBJEVAL_RUN_NAME") or "")
+    if name:
+        if not name.replace("-", "").replace("_", "").isalnum() or name in RESERVED_NAMES:
+            raise ParameterError(f"run name {name!r} is not usable: a simple name (letters, digits, - and _) "
+                                 f"other than {', '.join(sorted(RESERVED_NAMES))}")
+        if name != "default" and canonical_values(notebook, name, committed=committed) is None:
+            return name, f"named run {name!r}"
+        # a name that is a profile of this project would mix this run into that profile's folder
+    slug = profile if profile.replace("-", "").replace("_", "").isalnum() else "run"
+    folder = f"runs/{slug}-{parameters_hash(values)}"
+    why = (f"parameters differ from profile {profile!r}: {', '.join(changed)}" if changed
+           else f"{profile!r} is not a profile of this notebook")
+    return folder, why

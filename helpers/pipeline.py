@@ -34,6 +34,9 @@ from pathlib import Path
 from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
+#: What JupyterLab writes as the display name of ipykernel's python3 kernel: with it, opening a
+#: committed notebook does not mark it modified (tools/polish_notebooks.py writes the same).
+KERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 VOLATILE_NB_METADATA = ("papermill", "widgets")
 VOLATILE_CELL_METADATA = ("papermill", "execution", "collapsed", "scrolled", "ExecuteTime")
 
@@ -169,22 +172,32 @@ def output_name(spec: str | os.PathLike, name: str | None) -> str:
     the name of the folder holding it)."""
     spec = Path(os.path.expanduser(str(spec))).resolve()
     chosen = name or (spec.name if spec.is_dir() else spec.parent.name)
-    if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum():
-        raise ValueError(f"output name {chosen!r} is not usable (a simple name other than 'default'); "
-                         f"give one with --name")
+    from helpers.params import RESERVED_NAMES
+
+    if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or chosen in RESERVED_NAMES:
+        raise ValueError(f"output name {chosen!r} is not usable (a simple name other than 'default' and "
+                         f"{', '.join(sorted(RESERVED_NAMES))}); give one with --name")
     return chosen
 
 
-def execute(notebook: Path, parameters: dict, output: Path) -> None:
-    """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar)."""
+def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | None = None) -> None:
+    """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar).
+
+    ``run_name`` (the ``--params`` runs) names the run's output folder (``reports/<run_name>/``,
+    see :func:`helpers.params.run_folder`); without it a run whose parameters are not those of a
+    canonical profile writes under ``reports/runs/<profile>-<hash>/``."""
     import papermill as pm
 
     output.parent.mkdir(parents=True, exist_ok=True)
     # The kernel must import this checkout's helpers (two checkouts may share one environment):
     # put the checkout first on its path and let helpers.params.validate() verify it.
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "SUBJEVAL_CHECKOUT")}
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME")}
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([saved["PYTHONPATH"]] if saved["PYTHONPATH"] else []))
     os.environ["SUBJEVAL_CHECKOUT"] = str(ROOT)
+    if run_name:
+        os.environ["SUBJEVAL_RUN_NAME"] = run_name
+    else:
+        os.environ.pop("SUBJEVAL_RUN_NAME", None)
     try:
         pm.execute_notebook(
             str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
@@ -256,8 +269,24 @@ def render_html(executed: Path, target: Path) -> Path:
     from helpers.reports import atomic_write_text
 
     nb = nbformat.read(str(executed), as_version=4)
+    nb.metadata["title"] = notebook_title(nb, executed.stem)
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     return atomic_write_text(target, body)
+
+
+def notebook_title(nb, fallback: str) -> str:
+    """A notebook's title: its first Markdown H1 (``# 02 · Does unanimity change our
+    conclusions?`` -> ``02 · Does unanimity change our conclusions?``), else ``fallback``.
+    nbconvert titles an HTML page from ``metadata.title`` (else "Notebook")."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        src = cell.get("source", "")
+        for line in ("".join(src) if isinstance(src, list) else src).splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+        break
+    return fallback
 
 
 def clean(nb: dict) -> dict:
@@ -265,7 +294,7 @@ def clean(nb: dict) -> dict:
     nb = copy.deepcopy(nb)
     for key in VOLATILE_NB_METADATA:
         nb.get("metadata", {}).pop(key, None)
-    nb["metadata"]["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": KERNEL}
+    nb["metadata"]["kernelspec"] = {"display_name": KERNEL_DISPLAY_NAME, "language": "python", "name": KERNEL}
     for cell in nb["cells"]:
         meta = cell.get("metadata", {})
         for key in VOLATILE_CELL_METADATA:
@@ -282,6 +311,17 @@ def clean(nb: dict) -> dict:
 def _show(path: Path) -> Path:
     """A path relative to the checkout when it lies inside it (no machine paths in logs)."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def record_runtime(executed_dir: Path, stem: str, seconds: float) -> Path:
+    """Add a notebook's measured runtime to ``<executed_dir>/runtimes.json`` (read by the book's
+    index; kept out of the executed notebook, which must be byte-identical between runs)."""
+    from helpers.reports import atomic_write_text
+
+    path = executed_dir / "runtimes.json"
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data[stem] = round(float(seconds), 1)
+    return atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def _html_target(notebook: Path, profile: str) -> Path:
@@ -321,7 +361,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         out = executed_dir / nb_path.name
         start = time.perf_counter()
         try:
-            execute(nb_path, nb_params, out)
+            execute(nb_path, nb_params, out, run_name=profile if user_files is not None else None)
         except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
             seconds = time.perf_counter() - start
             print(f"{tag}: FAILED after {seconds:.1f} s; executed copy with the error: "
@@ -337,6 +377,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
             from helpers.reports import atomic_write_text
 
             atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
+        record_runtime(executed_dir, nb_path.stem, seconds)
         print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
         results.append((nb_path.stem, "ok", seconds))
     return results

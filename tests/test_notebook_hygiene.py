@@ -27,6 +27,22 @@ def _source(cell) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
+#: nbval modes a cell can ask for: as a cell tag (preferred, tools/polish_notebooks.py) or as a
+#: visible first-line comment (the older form, accepted during the transition).
+NBVAL_TAGS = {"nbval-check-output": "check", "nbval-ignore-output": "ignore"}
+NBVAL_COMMENTS = {"# NBVAL_CHECK_OUTPUT": "check", "# NBVAL_IGNORE_OUTPUT": "ignore"}
+
+
+def nbval_mode(cell) -> str | None:
+    """``"check"``, ``"ignore"`` or ``None``; a cell whose tag and comment disagree is an error."""
+    tags = {NBVAL_TAGS[t] for t in cell.get("metadata", {}).get("tags", []) if t in NBVAL_TAGS}
+    first = _source(cell).split("\n", 1)[0].strip()
+    comments = {NBVAL_COMMENTS[first]} if first in NBVAL_COMMENTS else set()
+    modes = tags | comments
+    assert len(modes) <= 1, f"cell {cell.get('id')}: conflicting nbval markers {sorted(modes)}"
+    return next(iter(modes), None)
+
+
 def test_there_are_notebooks():
     assert [nb.stem[:2] for nb in NOTEBOOKS][:1] == ["01"]
     stems = [nb.stem[:2] for nb in NOTEBOOKS]
@@ -48,11 +64,14 @@ def test_exactly_one_parameters_cell_with_documented_literals(nb):
     tagged = [c for c in data["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(tagged) == 1, f"{path.name}: {len(tagged)} cells tagged 'parameters'"
     lines = [ln for ln in _source(tagged[0]).splitlines() if ln.strip()]
-    for line in lines:
+    names = []
+    for k, line in enumerate(lines):
+        if k and re.fullmatch(r" +# \S.*", line):
+            continue  # the help of the line above, wrapped (tools/polish_notebooks.py)
         m = re.fullmatch(r"(\w+): (\w+) = (.+?)  # (.+)", line)
         assert m, f"{path.name}: parameter line not of the form 'name: type = value  # help': {line!r}"
         ast.literal_eval(m.group(3))  # literals only
-    names = [ln.split(":")[0] for ln in lines]
+        names.append(m.group(1))
     assert "profile" in names and "seed" in names, f"{path.name}: needs 'profile' and 'seed' parameters"
 
 
@@ -84,9 +103,10 @@ def test_anatomy(nb):
     for word in ("**Inputs**", "**Outputs**", "**Runtime**"):
         assert word in _source(first), f"{path.name}: intro lacks {word}"
     last = data["cells"][-1]
-    assert last["cell_type"] == "code" and _source(last).startswith("# NBVAL_IGNORE_OUTPUT")
-    checked = [c for c in data["cells"] if c["cell_type"] == "code" and _source(c).startswith("# NBVAL_CHECK_OUTPUT")]
-    assert checked, f"{path.name}: no '# NBVAL_CHECK_OUTPUT' cell, nbval would be vacuous"
+    assert last["cell_type"] == "code" and nbval_mode(last) == "ignore", \
+        f"{path.name}: the last cell (environment report) must be tagged nbval-ignore-output"
+    checked = [c for c in data["cells"] if c["cell_type"] == "code" and nbval_mode(c) == "check"]
+    assert checked, f"{path.name}: no cell tagged nbval-check-output, nbval would be vacuous"
     for c in checked:
         assert c.get("outputs"), f"{path.name}: a checked cell has no stored output"
         assert not any(o.get("output_type") == "execute_result" for o in c["outputs"]), \

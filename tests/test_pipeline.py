@@ -111,3 +111,66 @@ def test_reports_root_covers_executed_and_html(tmp_path, monkeypatch):
     nb = pipeline.discover(["01"])[0]
     assert pipeline._html_target(nb, "real") == tmp_path / "html" / "real" / f"{nb.stem}.html"
     assert paths.reports_root() == tmp_path
+
+
+def test_html_title_is_the_notebook_title(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# 07 · A title with D♯ & <b>\n\ntext"), nbformat.v4.new_code_cell("1")]
+    src = tmp_path / "07_demo.ipynb"
+    nbformat.write(nb, str(src))
+    html = pipeline.render_html(src, tmp_path / "07_demo.html").read_text(encoding="utf-8")
+    assert "<title>07 · A title with D♯ &amp; &lt;b&gt;</title>" in html
+    assert pipeline.notebook_title({"cells": [{"cell_type": "markdown", "source": "no heading"}]}, "x") == "x"
+
+
+def test_clean_writes_jupyterlab_display_name():
+    out = pipeline.clean({"metadata": {"kernelspec": {"display_name": "Python 3", "name": "python3"}}, "cells": []})
+    assert out["metadata"]["kernelspec"]["display_name"] == "Python 3 (ipykernel)"
+
+
+def _book_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_book", paths.ROOT / "tools" / "build_book.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_book_of_the_committed_notebooks(tmp_path, monkeypatch):
+    """`make book`: an index linking every notebook (with its intro fields and runtime), reading
+    pages without code, full pages with code, each notebook's saved figures and tables inline,
+    and, with pdflatex, a PDF appendix with the figures and LaTeX tables (written fresh here)."""
+    import io
+    import shutil
+
+    import pandas as pd
+
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "reports"))
+    rep = reports.Reporter("04_diversified_measures", "default", values=None)
+    rep.save_table(pd.DataFrame({"measure": ["D♯-nDCG@10", "alpha_nDCG"], "d_max": [2, 4], "tau": [0.5, 0.25]}),
+                   "kendall_tau", caption="Kendall's τ-b, 95% of runs & D#")
+    fig, ax = plt.subplots(figsize=(3.3, 2))
+    ax.plot([0, 1], [0, 1])
+    rep.save_fig(fig, "asl_curves")
+    plt.close(fig)
+    pipeline.record_runtime(tmp_path / "reports" / "executed" / "default", "02_unanimity_evaluation", 12.34)
+    book = _book_module()
+    out = book.build("default", pdf=shutil.which("pdflatex") is not None, stream=io.StringIO())
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for nb in pipeline.discover():
+        assert f'href="{nb.stem}.html"' in index and f'href="code/{nb.stem}.html"' in index
+        reading = (out / f"{nb.stem}.html").read_text(encoding="utf-8")
+        full = (out / "code" / f"{nb.stem}.html").read_text(encoding="utf-8")
+        assert "hl-ipython3" not in reading and "hl-ipython3" in full, nb.stem
+        assert f"<title>{nb.stem[:2]} · " in reading
+    assert "12 s (measured)" in index and "Sakai" in index  # a measured runtime; the 'Reproduces' field
+    page = (out / "04_diversified_measures.html").read_text(encoding="utf-8")
+    assert "../figures/04_diversified_measures/asl_curves.png" in page.replace(str(tmp_path / "reports"), "..")
+    assert "D♯-nDCG@10" in page
+    if shutil.which("pdflatex"):
+        assert (out / "appendix.pdf").stat().st_size > 1000 and 'href="appendix.pdf"' in index
+        tex = (out / "appendix.tex").read_text(encoding="utf-8")
+        assert r"\input{../../tables/04_kendall_tau.tex}" in tex and "asl_curves.pdf" in tex

@@ -1,0 +1,141 @@
+"""LaTeX tables compile standalone with pdflatex (booktabs; longtable/graphicx when they ask).
+
+Two sets are compiled, each table in its own wrapper document (10 pt article, a 7 in text
+width: the full width of a two-column paper):
+
+* tables generated now by :func:`helpers.reports.latex_table` from representative DataFrames
+  (every special character, the notebooks' Unicode labels, NaN, negative numbers, a 30-column
+  matrix, a 150-row table, MultiIndex columns);
+* every ``.tex`` committed under ``reports/``;
+* every ``.tex`` under the folders in ``SUBJEVAL_LATEX_EXTRA`` (e.g. a fresh run into
+  ``SUBJEVAL_REPORTS_DIR=/tmp/out``), to check new outputs before they are committed.
+
+A table passes when pdflatex exits 0 with no error, no undefined reference and no overfull box
+wider than 1 pt. Without a TeX engine the tests are skipped with the reason (``.ci/run`` installs
+one from Debian packages).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import paths, reports
+
+PDFLATEX = shutil.which("pdflatex")
+needs_tex = pytest.mark.skipif(PDFLATEX is None, reason="no pdflatex on PATH: install texlive-latex-base and "
+                                                         "texlive-latex-recommended (.ci/run does) to compile the tables")
+
+WRAPPER = r"""\documentclass[10pt]{article}
+\usepackage[textwidth=7in,textheight=9.2in]{geometry}
+\usepackage{booktabs,longtable,graphicx}
+\begin{document}
+\input{table}
+\end{document}
+"""
+
+
+def compile_table(tex: str, workdir: Path) -> str:
+    """pdflatex the table in the wrapper; returns the log, raises AssertionError on a problem."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "table.tex").write_text(tex, encoding="utf-8")
+    (workdir / "doc.tex").write_text(WRAPPER, encoding="utf-8")
+    done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=workdir,
+                          capture_output=True, text=True, timeout=120, errors="replace")
+    log = (workdir / "doc.log").read_text(encoding="latin-1") if (workdir / "doc.log").exists() else done.stdout
+    errors = [ln for ln in log.splitlines() if ln.startswith("!")]
+    assert done.returncode == 0 and not errors, f"pdflatex failed: {errors[:3] or done.stdout[-800:]}"
+    overfull = [float(m) for m in re.findall(r"Overfull \\[hv]box \((\d+(?:\.\d+)?)pt too", log)]
+    assert not [o for o in overfull if o > 1.0], f"overfull boxes (pt): {overfull}"
+    assert "undefined" not in log.lower() or "Reference" not in log, "undefined reference"
+    return log
+
+
+def representative_tables() -> dict[str, str]:
+    rng = np.random.default_rng(18)
+    names = [f"{f}@10" for f in ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR",
+                                 "D#-RBP", "D#-EBR", "DIN-nDCG", "DIN#-nDCG", "P+Q", "P+Q#", "IA-nDCG", "IA-Q",
+                                 "IA-nERR", "IA-RBP", "IA-EBR", "alpha-nDCG", "ERR-IA", "P-IA", "strec",
+                                 "RBU(p=0.85)", "RBU(p=0.99)", "iRBU(p=0.99)")] + ["NRBP", "nNRBP"]
+    tau = pd.DataFrame(rng.uniform(0.1, 1, (29, 29)).round(3), index=names, columns=names)
+    scores = pd.DataFrame(rng.uniform(0, 1, (15, 29)), index=[f"run_{k:02d}" for k in range(15)], columns=names)
+    specials = pd.DataFrame({
+        "measure": ["D♯-nDCG", "α-nDCG & ERR-IA", "50% of {x}", "a_b#c$d~e^f\\g", "θ ≥ 2 · τ − 1 ± σ", "Δ → café"],
+        "d_max": [2, 4, 8, 2, 4, 8], "n": [5, 10, 20, 40, 80, 5],
+        "tau": [0.9683, -0.25, np.nan, 1.0, -0.0, np.inf], "significant": [True, False, True, False, True, False]})
+    long = pd.DataFrame({"higher": [f"m_{k}" for k in range(150)], "lower": ["worst assessor"] * 150,
+                         "delta_mar": rng.uniform(0, 0.2, 150), "p_value": rng.uniform(0, 0.05, 150)})
+    multi = pd.DataFrame(rng.uniform(0, 9, (4, 4)), columns=pd.MultiIndex.from_product([["prm", "binary"], ["mean", "sem"]]))
+    text = pd.DataFrame({"setting": ["sum (RawG)", "majority (CECG)"],
+                         "definition": ["sum of ratings, linear gain: g = Σ r_k over the N assessors of the item",
+                                        "majority label; ties broken upwards, exponential gain 2^x - 1"],
+                         "used by": ["NTCIR-13 STC-2, WWW (Sakai 2017)", "CLEF eHealth"]})
+    return {
+        "kendall_tau_29x29": reports.latex_table(tau.reset_index(names="measure"), caption="Kendall's τ-b, 29 measures",
+                                                 label="tab:04-kendall-tau", float_format="%.3f"),
+        "mean_scores_30_columns": reports.latex_table(scores, caption="Mean scores (cutoff 10)", label="tab:04-mean-scores",
+                                                      index=True),
+        "special_characters": reports.latex_table(specials, caption="Caption with 95% and d_max & D#", label="tab:00-special"),
+        "long_150_rows": reports.latex_table(long, caption="Significant differences in MAR", label="tab:05-hsd-both"),
+        "multiindex_columns": reports.latex_table(multi, caption="Table 5", label="tab:03-table5", float_format="%.3f"),
+        "long_text": reports.latex_table(text, caption="Gain settings", label="tab:01-gain-settings"),
+    }
+
+
+def test_escape_and_notation_without_tex():
+    tex = representative_tables()["special_characters"]
+    for spelled in (r"D\ensuremath{\sharp}-nDCG", r"\ensuremath{\alpha}-nDCG \& ERR-IA", r"50\% of \{x\}",
+                    r"a\_b\#c\$d\textasciitilde{}e\textasciicircum{}f\textbackslash{}g", r"$D_{\max}$ & $N$ & $\tau$",
+                    r"\ensuremath{-}0.2500", r"Caption with 95\% and d\_max \& D\#", r"\label{tab:00-special}"):
+        assert spelled in tex, spelled
+    assert "-0.0000" not in tex and " 0.0000 " in tex
+    assert tex.isascii()
+    with pytest.raises(ValueError, match=r"no LaTeX spelling for '中'"):
+        reports.latex_escape("中")
+
+
+def test_wide_and_long_tables_are_split_or_long():
+    tables = representative_tables()
+    assert r"\par\medskip" in tables["kendall_tau_29x29"] or "part 1 of" in tables["kendall_tau_29x29"]
+    assert r"\begin{longtable}" in tables["long_150_rows"] and r"\endhead" in tables["long_150_rows"]
+    assert r"\begin{table}" in tables["special_characters"]
+
+
+def test_save_table_defaults_label_and_caption(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    rep = reports.Reporter("04_diversified_measures", "real", values=None)
+    _, tex = rep.save_table(pd.DataFrame({"run_id": ["a_1"], "x": [0.5]}), "kendall_tau")
+    text = tex.read_text()
+    assert r"\label{tab:04-kendall-tau-real}" in text and r"\caption{Kendall tau (notebook 04, diversified measures).}" in text
+
+
+@needs_tex
+@pytest.mark.parametrize("name", sorted(representative_tables()))
+def test_generated_tables_compile(name, tmp_path):
+    compile_table(representative_tables()[name], tmp_path)
+
+
+COMMITTED = sorted((paths.ROOT / "reports").rglob("*.tex"))
+#: More tables to compile, e.g. a fresh run's: SUBJEVAL_LATEX_EXTRA=/tmp/out (folders, os.pathsep-separated).
+EXTRA = sorted(p for d in filter(None, os.environ.get("SUBJEVAL_LATEX_EXTRA", "").split(os.pathsep))
+               for p in Path(d).rglob("*.tex"))
+
+
+@needs_tex
+@pytest.mark.parametrize("path", COMMITTED, ids=[str(p.relative_to(paths.ROOT)) for p in COMMITTED])
+def test_committed_tables_compile(path, tmp_path):
+    compile_table(path.read_text(encoding="utf-8"), tmp_path)
+
+
+@needs_tex
+@pytest.mark.skipif(not EXTRA, reason="SUBJEVAL_LATEX_EXTRA names no folder with .tex files")
+@pytest.mark.parametrize("path", EXTRA, ids=[p.name for p in EXTRA])
+def test_extra_tables_compile(path, tmp_path):
+    compile_table(path.read_text(encoding="utf-8"), tmp_path)

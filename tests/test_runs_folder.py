@@ -1,0 +1,127 @@
+"""Runs never overwrite: only a canonical profile's exact parameters write to its folder.
+
+Unit tests of :func:`helpers.params.run_folder`, then the acceptance test of issue 18: a plain
+``papermill`` run of a notebook with a changed parameter, in a git copy of this checkout with
+``SUBJEVAL_REPORTS_DIR`` unset (as a user would run it), leaves ``git status`` clean and writes
+under ``reports/runs/<profile>-<hash>/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from helpers import params, paths, reports
+
+NB = "01_gain_definitions"
+
+
+def _canonical(profile: str) -> dict:
+    values = params.canonical_values(NB, profile, committed=False)
+    assert values is not None
+    if profile != "default":  # the runner resolves path parameters: none set in these profiles
+        assert not any(v for k, v in values.items() if k.endswith(("_path", "_glob")))
+    return values
+
+
+@pytest.mark.parametrize("profile,folder", [("default", ""), ("real", "real"), ("ci", "ci")])
+def test_canonical_profiles_keep_their_folder(profile, folder):
+    assert params.run_folder(NB, _canonical(profile), committed=False)[0] == folder
+
+
+def test_changed_parameter_gets_a_hash_folder():
+    values = _canonical("default") | {"seed": 7}
+    folder, why = params.run_folder(NB, values, committed=False)
+    assert folder == f"runs/default-{params.parameters_hash(values)}" and "seed" in why
+    assert folder != params.run_folder(NB, values | {"seed": 8}, committed=False)[0]
+    real = _canonical("real") | {"n_items": 500}
+    assert params.run_folder(NB, real, committed=False)[0].startswith("runs/real-")
+    # a value of the right number but another type is another run (papermill -p 'p' 0 vs 0.0 is fine)
+    assert params.run_folder(NB, _canonical("default") | {"p": 0.2}, committed=False)[0] == ""
+    assert params.run_folder(NB, _canonical("default") | {"real_datasets": ["stc-ja"]}, committed=False)[0] != ""
+
+
+def test_unknown_profile_and_named_runs(monkeypatch):
+    mine = _canonical("default") | {"profile": "mine"}
+    assert params.run_folder(NB, mine, committed=False)[0].startswith("runs/mine-")
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "mine")
+    assert params.run_folder(NB, mine, committed=False) == ("mine", "named run 'mine'")
+    # a run name that is a profile does not write into that profile's folder with other values
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "real")
+    assert params.run_folder(NB, _canonical("real") | {"seed": 1}, committed=False)[0].startswith("runs/real-")
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "tables")
+    with pytest.raises(params.ParameterError, match="run name 'tables' is not usable"):
+        params.run_folder(NB, mine, committed=False)
+
+
+def test_reporter_writes_non_canonical_runs_aside(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    values = _canonical("default") | {"seed": 11}
+    rep = reports.Reporter(NB, "default", values=values)
+    assert rep.root == tmp_path / "runs" / f"default-{params.parameters_hash(values)}"
+    assert "parameters differ from profile 'default': seed" in capsys.readouterr().out
+    assert json.loads((rep.root / "parameters" / f"{NB}.json").read_text())["seed"] == 11
+    same = reports.Reporter(NB, "default", values=_canonical("default"))
+    assert same.root == tmp_path and capsys.readouterr().out == ""
+    assert not (tmp_path / "parameters").exists()
+
+
+def test_committed_reference_is_git_head(tmp_path):
+    """Outside the runner the reference defaults are the committed notebook's (JupyterLab may have
+    autosaved an edited parameters cell); the file on disk otherwise."""
+    if shutil.which("git") is None or params._committed_text(paths.NOTEBOOKS / f"{NB}.ipynb") is None:
+        pytest.skip("not a git checkout with the notebook committed")
+    assert params.notebook_defaults(NB, committed=True)["profile"] == "default"
+
+
+def _copy_checkout(dst):
+    """A git repository holding this checkout's tracked files as they are on disk now."""
+    files = subprocess.run(["git", "-C", str(paths.ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for rel in filter(None, files.decode().split("\0")):
+        src = paths.ROOT / rel
+        if src.is_file():
+            (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst / rel)
+    git = ["git", "-C", str(dst), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(git[:3] + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "copy"], check=True)
+    return git
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_plain_papermill_rerun_with_changed_parameters_leaves_git_status_clean(tmp_path):
+    import papermill as pm
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = _copy_checkout(repo)
+    ci = yaml.safe_load((paths.PARAMS / "ci" / f"{NB}.yaml").read_text())
+    env_keys = ("PYTHONPATH", "SUBJEVAL_REPORTS_DIR", "SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME")
+    saved = {k: os.environ.get(k) for k in env_keys}
+    os.environ["PYTHONPATH"] = str(repo)  # the kernel imports the copy's helpers
+    for k in env_keys[1:]:
+        os.environ.pop(k, None)  # as a user runs it: outputs under the checkout's reports/
+    try:
+        out = tmp_path / "executed.ipynb"
+        pm.execute_notebook(str(repo / "notebooks" / f"{NB}.ipynb"), str(out), parameters={**ci, "seed": 99},
+                            kernel_name="python3", progress_bar=False, cwd=str(repo / "notebooks"))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    status = subprocess.run(git[:3] + ["status", "--porcelain", "--untracked-files=all"], capture_output=True,
+                            text=True, check=True).stdout
+    assert status == "", f"the rerun touched the checkout:\n{status}"
+    runs = list((repo / "reports" / "runs").glob("ci-*"))
+    assert len(runs) == 1 and (runs[0] / "metrics" / f"{NB}.json").exists()
+    assert json.loads((runs[0] / "parameters" / f"{NB}.json").read_text())["seed"] == 99
+    text = json.dumps(json.loads(out.read_text())["cells"])
+    assert "outputs of this run: <reports>/runs/ci-" in text
