@@ -39,7 +39,8 @@ def _dl19_files() -> dict[str, str]:
 
 def _run(notebook: str, values: dict, out: Path) -> dict:
     nb = paths.NOTEBOOKS / f"{notebook}.ipynb"
-    pipeline.execute(nb, values, out / "executed" / f"{notebook}.ipynb")
+    # a named run (issue 18: runs that are not a canonical profile never write into reports/)
+    pipeline.execute(nb, values, out / "executed" / f"{notebook}.ipynb", run_name=values["profile"])
     with open(out / values["profile"] / "metrics" / f"{notebook}.json", encoding="utf-8") as fh:
         return json.load(fh)
 
