@@ -67,6 +67,17 @@ RBU family (Amigo et al., SIGIR 2018; Zeng & Sakai Eq. 6; NTCIREVAL ``compute -r
     to the cutoff even for a shorter list, as ``helpers.measures``' single-intent ``iRBU(e>0)``),
     e = 0.01, p = 0.99.
 
+Normaliser of the ERR/EBR/RBP/RBU-type measures (``normaliser``; tests/test_diversity_normaliser.py)
+    Their stop probability ``g/(gmax + 1)`` (and RBP's ``g/gmax``) needs a ``gmax``. Two
+    conventions exist and give different numbers: ``"fixed"`` takes ``gv_max``, the highest gain
+    of the gain *mapping* (15 for L0-L4 and ``2^x - 1``), for every measure, as Zeng & Sakai's
+    Table 1 (``P_rel = g/(gv_max + 1)`` for ERR, EBR and iRBU alike, RBP's ``g/gv_max``);
+    ``"ideal"`` takes the top gain of the ideal list the measure is normalised by (the topic's
+    global ideal list for D-measures, the intent's own list for IA-measures and iRBU/RBU), as
+    NTCIREVAL ``gcompute`` does. The default ``None`` reproduces each NTCIREVAL program: the
+    ideal top gain for D-/IA- nERR, EBR and RBP (``gcompute``) but the fixed ``gv_max`` for
+    iRBU/RBU (``compute -rbup``) - a mix that analyses should avoid by choosing one.
+
 Conventions (decided here; each has a test)
 -------------------------------------------
 - Topics: those in ``dqrels``. A topic whose intents have no relevant document at all gets NaN
@@ -141,6 +152,9 @@ SUPPORTED_MEASURES: dict[str, tuple[str, dict[str, float], str]] = {
 
 _MEASURE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z#+\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
 
+
+#: Ad hoc measures whose value depends on ``gmax`` (stop probability or RBP's normalisation).
+_STOP_BASES = ("nERR", "EBR", "RBP")
 
 #: Largest cutoff accepted by :func:`parse_measure` (ndeval's normalisers build arrays of that length).
 MAX_CUTOFF = 1_000_000
@@ -627,7 +641,7 @@ def _ndeval(meas, rel, N, cache, pack):
 
 def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, measures,
              *, gains=None, prob_sum: str = "renormalise", ntcireval_rounding: bool = False,
-             gmax: float | None = None) -> pd.DataFrame:
+             gmax: float | None = None, normaliser: str | None = None) -> pd.DataFrame:
     """Evaluate diversified runs with NTCIR, TREC ndeval and RBU measures.
 
     Parameters
@@ -652,8 +666,20 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
     ntcireval_rounding : bool
         Round global gains like NTCIREVAL's text files (``%.6g`` ideal, ``%.4f`` run).
     gmax : float, optional
-        Highest gain of the mapping for iRBU/RBU's stop probability ``g/(gmax+1)``; default: the
+        Highest gain of the mapping ``gv_max`` (the "fixed" normaliser below); default: the
         gain of the highest level of ``gains`` present (or the largest ``gain`` in ``dqrels``).
+    normaliser : {None, "fixed", "ideal"}
+        The ``gmax`` of every ERR/EBR/RBP/RBU-type measure (D-, D#-, IA-nERR, -EBR, -RBP, iRBU,
+        RBU): the stop probability ``g/(gmax + 1)`` and RBP's ``g/gmax``.
+        ``"fixed"``: ``gmax = gv_max`` of the gain mapping (``gmax`` above), Zeng & Sakai's
+        Table 1 (``P_rel(r) = g(r)/(gv_max + 1)``, RBP's ``g(r)/gv_max``), for every measure.
+        ``"ideal"``: the top gain of the ideal list the measure is normalised by (the topic's
+        global ideal list for D-measures, the intent's own list for IA-measures and iRBU/RBU),
+        NTCIREVAL ``gcompute``'s ``hgain``, for every measure.
+        ``None`` (default): each NTCIREVAL program's own choice, which mixes the two:
+        ``gcompute``'s ideal top gain for the D-/IA- ERR, EBR and RBP, ``compute -rbup``'s
+        ``gv[maxrl]`` (fixed) for iRBU/RBU; this is what ``tests/test_diversity_crosscheck.py``
+        compares with NTCIREVAL. Analyses should choose ``"fixed"`` or ``"ideal"`` explicitly.
 
     Returns
     -------
@@ -670,6 +696,9 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         raise ValueError(f"measure names repeated: {sorted({x for x in labels if labels.count(x) > 1})}")
     if gmax is not None and (not isinstance(gmax, (int, float)) or isinstance(gmax, bool) or not gmax > 0):
         raise ValueError(f"gmax must be a positive number, got {gmax!r}")
+    if normaliser not in (None, "fixed", "ideal"):
+        raise ValueError(f"normaliser must be None (NTCIREVAL's per-program choice), 'fixed' (gv_max of the gain "
+                         f"mapping, Zeng & Sakai Table 1) or 'ideal' (the ideal list's top gain), got {normaliser!r}")
     full = any(s.cutoff is None for s in specs)
     depth = None if full else max(s.cutoff for s in specs)
     data = _prepare(dqrels, intents, run, depth, gains, prob_sum)
@@ -733,9 +762,14 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         with np.errstate(invalid="ignore", divide="ignore"):
             return covered / N
 
+    gv_max = float(gmax) if gmax is not None else data.gmax_mapping
+
     def d_measure(base, l, p, din=False):
         gg = run_gg(din)[:, :l]
-        return _adhoc(base, gg, ideal_g[tl], l, hgain[tl], p)
+        gm = hgain[tl]
+        if normaliser == "fixed" and base in _STOP_BASES:
+            gm = np.where(gm > 0, gv_max, gm)
+        return _adhoc(base, gg, ideal_g[tl], l, gm, p)
 
     def intentwise(base, l, p, gmax_value=None):
         """(L, M) intentwise measure values (NaN-free: 0 where the intent has no relevant doc)."""
@@ -796,13 +830,13 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
                 v = g * irec(l) + (1 - g) * v
         elif fam == "IA":
             p = s.param("p") if s.base == "RBP" else None
-            v = (P * HR * intentwise(s.base, l, p)).sum(1)
+            fixed = normaliser == "fixed" and s.base in _STOP_BASES
+            v = (P * HR * intentwise(s.base, l, p, gmax_value=gv_max if fixed else None)).sum(1)
         elif fam == "ndeval":
             v = _ndeval(s, rel, N, cache, greedy_pack)
         elif fam == "RBU":
             p = s.param("p")
-            gm = float(gmax) if gmax is not None else data.gmax_mapping
-            v = (P * HR * intentwise("iRBU", l, p, gmax_value=gm)).sum(1)
+            v = (P * HR * intentwise("iRBU", l, p, gmax_value=None if normaliser == "ideal" else gv_max)).sum(1)
             if s.name == "RBU":
                 v = v - s.param("e") * _geometric_sum(p, l)
         else:  # pragma: no cover - parse_measure guards the families
