@@ -97,17 +97,20 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
 
 
 def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, depth: int, measures: Sequence[str],
-                    B: int, significance: float, tau_pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
+                    B: int, significance: float, tau_pairs: Sequence[tuple[str, str]],
+                    normaliser: str | None = "ideal") -> pd.DataFrame:
     """Notebook 04 on a fresh simulated INTENT-like collection.
 
     Returns rows ``quantity, measure, value``: discriminative power (share of run pairs
     significant under the randomised Tukey HSD at ``significance``) of every measure, and Kendall's
     tau between the run rankings of the measure pairs ``tau_pairs`` (``measure`` = ``"a | b"``).
+    ``normaliser`` is :func:`helpers.diversity.evaluate`'s (``"ideal"``: NTCIREVAL gcompute).
     """
     from helpers.simulate.intents import intent_collection
 
     coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, depth=depth)
-    results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures)).dropna(subset=["value"])
+    results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures),
+                                 normaliser=normaliser).dropna(subset=["value"])
     means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
     rows = []
     for m in measures:
@@ -123,7 +126,8 @@ def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, dep
 
 def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
                    cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
-                   measures: Mapping[str, str], tie_tolerance: float) -> pd.DataFrame:
+                   measures: Mapping[str, str], tie_tolerance: float, normaliser: str | None = "fixed",
+                   user_models: str = "position:0.4,coverage:0.3,first-hit:0.3") -> pd.DataFrame:
     """Notebook 05 on a fresh collection, pair sample and set of simulated assessors.
 
     Returns rows ``question, measure, mar`` for every measure (display names, the keys of
@@ -136,8 +140,8 @@ def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pa
     summaries = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, cutoff)
     pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
     judged = preference_judgments(rng, coll, pairs, n_assessors=n_assessors, cutoff=cutoff,
-                                  alpha_target=tuple(alpha_target), p_equal=p_equal)
-    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures.values()))
+                                  alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=user_models)
+    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures.values()), normaliser=normaliser)
     scores["measure"] = scores["measure"].map({v: k for k, v in measures.items()})
     left, right = preference.pair_scores(scores, pairs)
     prefs = preference.measure_preferences(left, right, tie_tolerance=tie_tolerance)

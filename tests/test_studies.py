@@ -60,3 +60,16 @@ def test_preference_mar_rows():
 def test_replicates_must_be_positive_integers(bad):
     with pytest.raises(ValueError, match="replicates"):
         sweep.run_replicates(studies.diversity_power, bad, 1, common=SMALL_DIV, scheduler=None)
+
+
+def test_preference_mar_passes_mixture_and_normaliser():
+    kw = dict(n_topics=20, n_runs=6, n_pairs=150, n_assessors=6, cutoff=5, min_difference=0.1,
+              alpha_target=(0.4, 0.35), p_equal=0.1, measures={"D-ERR": "D-nERR@5", "I-rec": "I-rec@5"},
+              tie_tolerance=1e-9)
+    base = studies.preference_mar(np.random.default_rng(2), **kw)
+    other_mix = studies.preference_mar(np.random.default_rng(2), user_models="first-hit:1", **kw)
+    other_norm = studies.preference_mar(np.random.default_rng(2), normaliser="ideal", **kw)
+    assert not base["mar"].equals(other_mix["mar"])
+    irec = lambda d: d[d.measure == "I-rec"]["mar"].to_numpy()  # noqa: E731
+    assert np.array_equal(irec(base), irec(other_norm))          # I-rec has no gmax
+    assert not base["mar"].equals(other_norm["mar"])

@@ -419,16 +419,18 @@ def preference_judgments(
             if a_lo < target:
                 raise ValueError(f"{name}: alpha_target {target} is out of reach; noise-free assessors only "
                                  f"reach alpha = {a_lo:.3f} (raise interpretation_concentration)")
+            best = (np.inf, lo)
             for _ in range(80):
                 mid = 0.5 * (lo + hi)
                 a_mid = nominal_alpha(label(np.exp(mid))[0])
+                best = min(best, (abs(a_mid - target), mid))  # alpha jumps in steps on small samples
                 if abs(a_mid - target) <= alpha_tol / 4:
                     break
                 if a_mid > target:
                     lo = mid
                 else:
                     hi = mid
-            s = float(np.exp(mid))
+            s = float(np.exp(best[1]))
             codes, tau = label(s)
         alpha = nominal_alpha(codes)
         if alpha_target is not None and abs(alpha - alpha_target[q]) > alpha_tol:
