@@ -27,7 +27,7 @@ import pandas as pd
 
 from helpers import diversity, preference, prm, stats, unanimity
 
-__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar"]
+__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar", "mixture_sensitivity"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -152,4 +152,32 @@ def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pa
         ma = preference.mean_agreement_rate(preference.assessor_agreement_rates(labels, reference=labels))
         for role, name in preference.assessor_groups(ma).items():
             rows.append({"question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
+    return pd.DataFrame(rows)
+
+
+def mixture_sensitivity(rng: np.random.Generator, *, collection, pairs: pd.DataFrame, measure_prefs: pd.DataFrame,
+                        mixtures: Sequence[str], n_assessors: int, cutoff: int,
+                        alpha_target: tuple[float, float] | None, p_equal: float) -> pd.DataFrame:
+    """Notebook 05's MAR under several assessor mixtures, on one collection and pair sample.
+
+    For each mixture of user models (:func:`helpers.simulate.preferences.preference_judgments`'s
+    ``user_models``) a fresh set of assessors is simulated with a generator spawned from ``rng``
+    (one per mixture, in order) and calibrated to the same alphas (``alpha_target = None``: the
+    default noise, no calibration); the measures' preferences are
+    fixed. Returns rows ``mixture, question, measure, mar`` for every measure and the best, median
+    and worst assessor (leave-one-out, chosen in sample).
+    """
+    from helpers.simulate import preference_judgments
+
+    rows = []
+    for mix, child in zip(mixtures, rng.spawn(len(mixtures))):
+        judged = preference_judgments(child, collection, pairs, n_assessors=n_assessors, cutoff=cutoff,
+                                      alpha_target=None if alpha_target is None else tuple(alpha_target),
+                                      p_equal=p_equal, user_models=mix)
+        for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
+            mar = preference.mean_agreement_rate(preference.agreement_rates(measure_prefs.loc[labels.index], labels))
+            rows += [{"mixture": mix, "question": question, "measure": m, "mar": float(v)} for m, v in mar.items()]
+            ma = preference.mean_agreement_rate(preference.assessor_agreement_rates(labels, reference=labels))
+            for role, name in preference.assessor_groups(ma).items():
+                rows.append({"mixture": mix, "question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
     return pd.DataFrame(rows)

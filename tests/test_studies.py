@@ -73,3 +73,26 @@ def test_preference_mar_passes_mixture_and_normaliser():
     irec = lambda d: d[d.measure == "I-rec"]["mar"].to_numpy()  # noqa: E731
     assert np.array_equal(irec(base), irec(other_norm))          # I-rec has no gmax
     assert not base["mar"].equals(other_norm["mar"])
+
+
+def test_mixture_sensitivity_rows():
+    from helpers import diversity, preference
+    from helpers.simulate import intent_collection
+
+    rng = np.random.default_rng(4)
+    coll = intent_collection(rng, n_topics=20, n_runs=6)
+    pairs = preference.sample_pairs(preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, 5), rng, target=150)
+    sc = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, ["D#-nDCG@5", "I-rec@5"], normaliser="fixed")
+    sc["measure"] = sc["measure"].str.replace("@5", "")
+    left, right = preference.pair_scores(sc, pairs)
+    prefs = preference.measure_preferences(left, right)
+    out = studies.mixture_sensitivity(np.random.default_rng(5), collection=coll, pairs=pairs, measure_prefs=prefs,
+                                      mixtures=["position:1", "first-hit:1"], n_assessors=6, cutoff=5,
+                                      alpha_target=None, p_equal=0.1)
+    assert set(out["mixture"]) == {"position:1", "first-hit:1"}
+    assert len(out) == 2 * 2 * 5
+    a = out[out.mixture == "position:1"]["mar"].to_numpy()
+    b = out[out.mixture == "first-hit:1"]["mar"].to_numpy()
+    assert not np.array_equal(a, b)
+    conc = preference.mixture_conclusions(out)
+    assert len(conc) == 4 and set(conc["top measure"]) <= {"D#-nDCG", "I-rec"}
