@@ -27,7 +27,8 @@ import pandas as pd
 
 from helpers import diversity, preference, prm, stats, unanimity
 
-__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar", "mixture_sensitivity"]
+__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar", "mixture_sensitivity",
+           "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -181,3 +182,49 @@ def mixture_sensitivity(rng: np.random.Generator, *, collection, pairs: pd.DataF
             for role, name in preference.assessor_groups(ma).items():
                 rows.append({"mixture": mix, "question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
     return pd.DataFrame(rows)
+
+
+def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int = 3) -> dict:
+    """Which runs the significant pairs of a randomised Tukey HSD are about.
+
+    Finds the smallest set of runs (up to ``max_size``) that every significant pair involves
+    (a minimum vertex cover of the significant pairs, by enumeration), and whether the
+    significant pairs are *exactly* those between the cover and the other runs (then the test
+    separates one group of runs from the rest and detects nothing inside either group).
+
+    Returns ``{"n_significant", "cover" (sorted list, or None if larger than max_size),
+    "exactly_cover_vs_rest" (bool)}``.
+    """
+    from itertools import combinations
+
+    sig = hsd[hsd["p_value"] < significance]
+    pairs = {frozenset(p) for p in zip(sig["system_a"], sig["system_b"])}
+    runs = sorted(set(hsd["system_a"]) | set(hsd["system_b"]))
+    out = {"n_significant": len(pairs), "cover": None, "exactly_cover_vs_rest": False}
+    if not pairs:
+        out["cover"] = []
+        return out
+    for k in range(1, max_size + 1):
+        for cand in combinations(runs, k):
+            c = set(cand)
+            if all(p & c for p in pairs):
+                rest = [r for r in runs if r not in c]
+                out["cover"] = sorted(c)
+                out["exactly_cover_vs_rest"] = pairs == {frozenset((a, b)) for a in c for b in rest}
+                return out
+    return out
+
+
+def power_interval(p_values: np.ndarray, significance: float, B: int, z: float = 1.96) -> tuple[float, float]:
+    """Monte Carlo interval of discriminative power from the randomised test's own error.
+
+    A p-value estimated from ``B`` random trials has standard error about
+    ``sqrt(a (1 - a) / B)`` near the threshold ``a = significance``; pairs whose p-value lies
+    within ``z`` such errors of ``a`` could fall on either side in another run of the test.
+    Returns (share of pairs surely significant, share possibly significant).
+    """
+    p = np.asarray(p_values, dtype=float)
+    half = z * np.sqrt(significance * (1 - significance) / B)
+    sure = (p < significance - half).mean()
+    maybe = (p < significance + half).mean()
+    return float(sure), float(maybe)

@@ -96,3 +96,20 @@ def test_mixture_sensitivity_rows():
     assert not np.array_equal(a, b)
     conc = preference.mixture_conclusions(out)
     assert len(conc) == 4 and set(conc["top measure"]) <= {"D#-nDCG", "I-rec"}
+
+
+def test_significant_pair_cover_and_power_interval():
+    runs = ["a", "b", "c", "d"]
+    rows = [(x, y) for i, x in enumerate(runs) for y in runs[i + 1:]]
+    p = {("a", "b"): 0.001, ("a", "c"): 0.001, ("a", "d"): 0.01}
+    hsd = pd.DataFrame({"system_a": [r[0] for r in rows], "system_b": [r[1] for r in rows],
+                        "p_value": [p.get(r, 0.5) for r in rows]})
+    c = studies.significant_pair_cover(hsd, 0.05)
+    assert c == {"n_significant": 3, "cover": ["a"], "exactly_cover_vs_rest": True}
+    hsd.loc[(hsd.system_a == "b") & (hsd.system_b == "c"), "p_value"] = 0.01
+    c = studies.significant_pair_cover(hsd, 0.05)
+    assert c["cover"] in (["a", "b"], ["a", "c"]) and not c["exactly_cover_vs_rest"]
+    assert studies.significant_pair_cover(hsd.assign(p_value=0.9), 0.05)["cover"] == []
+    # B = 100: half-width 1.96 sqrt(0.05 0.95 / 100) = 0.0427
+    sure, maybe = studies.power_interval(np.array([0.001, 0.03, 0.06, 0.5]), 0.05, 100)
+    assert (sure, maybe) == (0.25, 0.75)
