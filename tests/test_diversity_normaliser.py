@@ -94,3 +94,15 @@ def test_bad_normaliser_is_rejected():
     dq, it = toy()
     with pytest.raises(ValueError, match="normaliser must be None"):
         diversity.evaluate(dq, it, one_run(RUN), ["D-nERR@2"], normaliser="paper")
+
+
+def test_chapelle_ia_err_by_hand():
+    """IA-ERR: sum_i Pr(i) ERR_i with graded stop probabilities g/(gv_max + 1), not normalised."""
+    dq, it = toy()
+    got = values(diversity.evaluate(dq, it, one_run(RUN), ["IA-ERR@2", "IA-nERR@2"], gains="1:2:3", normaliser="fixed"))
+    # i1 gains a 2, b 1; i2 gains a 0, b 3; gv_max = 3 -> stop g/4
+    want = 0.6 * err([2, 1], 3) + 0.4 * err([0, 3], 3)
+    assert got["IA-ERR@2"] == pytest.approx(want, abs=1e-12)
+    assert got["IA-ERR@2"] < got["IA-nERR@2"]   # unnormalised
+    ideal = values(diversity.evaluate(dq, it, one_run(RUN), ["IA-ERR@2"], gains="1:2:3", normaliser="ideal"))
+    assert ideal["IA-ERR@2"] == pytest.approx(0.6 * err([2, 1], 2) + 0.4 * err([0, 3], 3), abs=1e-12)
