@@ -38,6 +38,12 @@ NTCIR family (NTCIREVAL, Sakai; survey Sec. 2.2, Eq. 6-9; README.diversity of NT
         ``sum_i Pr(i|q) m_i@l`` over the intents with at least one relevant document, ``m_i``
         computed on the intent's own gains and ideal list (``gmax`` = the intent's highest gain),
         as ``D-NTCIR-IAeval2``; ``IA-nDCG`` is the MSnDCG flavour, like ``D-nDCG``.
+    ``IA-ERR@l``
+        Chapelle et al.'s intent-aware ERR (CIKM 2009 Sec. 7; Chapelle, Ji, Liao, Velipasaoglu,
+        Lai & Wu, Inf. Retr. 2011): ``sum_i Pr(i|q) ERR_i@l`` with the *graded* stop
+        probability ``g_i/(gmax + 1)`` (``(2^x - 1)/2^xmax`` for ``2^x - 1`` gains and the
+        ``"fixed"`` normaliser) and no normalisation, next to ndeval's binary, uniform-intent
+        ``ERR-IA`` below and NTCIREVAL's normalised ``IA-nERR``.
 
 TREC ndeval family (ndeval.c v4.5, Clarke et al.; binary relevance, uniform intents)
     Relevance is binarised (``g_i(d) > 0``), intents without a relevant document are ignored
@@ -49,6 +55,8 @@ TREC ndeval family (ndeval.c v4.5, Clarke et al.; binary relevance, uniform inte
     ``alpha-nDCG(alpha)@l``: alpha-DCG over that of ndeval's *greedy* ideal list (the exact
     ideal is NP-hard; at each rank the document with the highest novelty gain is taken, ties to
     the lexicographically *largest* doc id, as ndeval does), 0 when the run's alpha-DCG is 0.
+    The greedy list is not always optimal, so a run can beat it: alpha-nDCG, nERR-IA and nNRBP
+    can exceed 1 (values up to 1.1 occur on real qrels); this is ndeval's behaviour, kept.
     ``ERR-IA(alpha)@l``: ``sum_r gain(r)/r`` over its value for the all-relevant list (ndeval's
     "ideal ideal" normalisation), ``nERR-IA@l`` over the greedy ideal instead.
     ``NRBP(alpha, beta)``, ``nNRBP``: ``(1-(1-alpha) beta)/N sum_r gain(r) beta^(r-1)`` over the
@@ -66,6 +74,17 @@ RBU family (Amigo et al., SIGIR 2018; Zeng & Sakai Eq. 6; NTCIREVAL ``compute -r
     ``RBU(p, e)@l`` = ``iRBU(p)@l - e sum_{r=1}^{l} p^r`` (Eq. 6 as printed: the effort term runs
     to the cutoff even for a shorter list, as ``helpers.measures``' single-intent ``iRBU(e>0)``),
     e = 0.01, p = 0.99.
+
+Normaliser of the ERR/EBR/RBP/RBU-type measures (``normaliser``; tests/test_diversity_normaliser.py)
+    Their stop probability ``g/(gmax + 1)`` (and RBP's ``g/gmax``) needs a ``gmax``. Two
+    conventions exist and give different numbers: ``"fixed"`` takes ``gv_max``, the highest gain
+    of the gain *mapping* (15 for L0-L4 and ``2^x - 1``), for every measure, as Zeng & Sakai's
+    Table 1 (``P_rel = g/(gv_max + 1)`` for ERR, EBR and iRBU alike, RBP's ``g/gv_max``);
+    ``"ideal"`` takes the top gain of the ideal list the measure is normalised by (the topic's
+    global ideal list for D-measures, the intent's own list for IA-measures and iRBU/RBU), as
+    NTCIREVAL ``gcompute`` does. The default ``None`` reproduces each NTCIREVAL program: the
+    ideal top gain for D-/IA- nERR, EBR and RBP (``gcompute``) but the fixed ``gv_max`` for
+    iRBU/RBU (``compute -rbup``) - a mix that analyses should avoid by choosing one.
 
 Conventions (decided here; each has a test)
 -------------------------------------------
@@ -111,7 +130,7 @@ import pandas as pd
 from helpers.measures import geometric_sum as _geometric_sum
 
 __all__ = ["evaluate", "parse_measure", "DiversityMeasure", "SUPPORTED_MEASURES", "global_gains",
-           "greedy_ideal_alpha"]
+           "greedy_ideal_alpha", "exact_ideal_alpha"]
 
 # name -> (family, {param: default}, cutoff: "required" | "optional")
 _D_BASE = {"nDCG": "nDCG", "Q": "Q", "nERR": "nERR", "RBP": "RBP", "EBR": "EBR"}
@@ -127,6 +146,7 @@ SUPPORTED_MEASURES: dict[str, tuple[str, dict[str, float], str]] = {
     "P+Q": ("PQ", {}, "required"),
     "P+Q#": ("PQ#", {"gamma": 0.5}, "required"),
     **{f"IA-{b}": ("IA", ({"p": 0.95} if b == "RBP" else {}), "required") for b in _D_BASE},
+    "IA-ERR": ("IA", {}, "required"),
     "alpha-DCG": ("ndeval", {"alpha": 0.5}, "required"),
     "alpha-nDCG": ("ndeval", {"alpha": 0.5}, "required"),
     "ERR-IA": ("ndeval", {"alpha": 0.5}, "required"),
@@ -141,6 +161,9 @@ SUPPORTED_MEASURES: dict[str, tuple[str, dict[str, float], str]] = {
 
 _MEASURE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z#+\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
 
+
+#: Ad hoc measures whose value depends on ``gmax`` (stop probability or RBP's normalisation).
+_STOP_BASES = ("nERR", "ERR", "EBR", "RBP")
 
 #: Largest cutoff accepted by :func:`parse_measure` (ndeval's normalisers build arrays of that length).
 MAX_CUTOFF = 1_000_000
@@ -518,7 +541,7 @@ def _adhoc(base: str, ranked: np.ndarray, ideal: np.ndarray, cutoff: int, gmax: 
     """
     from helpers import measures as _m
 
-    name = {"nDCG": f"MSnDCG@{cutoff}", "Q": f"Q@{cutoff}", "nERR": f"nERR@{cutoff}",
+    name = {"nDCG": f"MSnDCG@{cutoff}", "Q": f"Q@{cutoff}", "nERR": f"nERR@{cutoff}", "ERR": f"ERR@{cutoff}",
             "EBR": f"EBR@{cutoff}", "RBP": f"RBP(p={p!r})@{cutoff}", "P+": f"P+@{cutoff}",
             "iRBU": f"iRBU(p={p!r})@{cutoff}"}[base]
     out = _m.evaluate_arrays(ranked, ideal, [name], gmax=gmax)
@@ -580,7 +603,52 @@ def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: in
     return out
 
 
-def _ndeval(meas, rel, N, cache, pack):
+
+def exact_ideal_alpha(rel: np.ndarray, alpha: float, disc: np.ndarray, max_docs: int = 14) -> float:
+    """Best attainable ``sum_r disc[r] * novelty_gain(r)`` of one topic: the exact ideal list.
+
+    ndeval's greedy ideal is not always optimal (so alpha-nDCG can exceed 1). Because a
+    document's novelty gain depends only on the *set* of documents above it, dynamic programming
+    over subsets finds the exact optimum: ``best[S] = max_{d in S} best[S - d] + disc[|S|-1]
+    gain(d | S - d)``. Cost ``2^J J`` for ``J`` relevant documents, so topics with more than
+    ``max_docs`` of them raise ValueError (the problem is NP-hard in general).
+
+    Parameters
+    ----------
+    rel : (J, M) bool
+        Relevance of the topic's relevant documents to its intents.
+    alpha : float
+    disc : (l,) array
+        Rank discounts (``1/log2(r+1)``, ``1/r`` or ``beta^(r-1)``); ranks beyond ``l`` count 0.
+    """
+    rel = np.asarray(rel, dtype=bool)
+    J = rel.shape[0]
+    if J > max_docs:
+        raise ValueError(f"exact ideal list: a topic has {J} relevant documents, more than max_docs = {max_docs} "
+                         "(2^J subsets); use ndeval's greedy ideal")
+    if J == 0:
+        return 0.0
+    n = 1 << J
+    depth = min(len(disc), J)
+    members = ((np.arange(n)[:, None] >> np.arange(J)[None, :]) & 1).astype(bool)      # (n, J)
+    size = members.sum(1)
+    counts = members.astype(np.int64) @ rel.astype(np.int64)                            # (n, M) per subset
+    w = (1.0 - alpha) ** counts if alpha < 1 else (counts == 0).astype(float)
+    best = np.full(n, -np.inf)
+    best[0] = 0.0
+    for k in range(1, depth + 1):
+        for S in np.flatnonzero(size == k):
+            cand = -np.inf
+            for d in np.flatnonzero(members[S]):
+                prev = S & ~(1 << d)
+                v = best[prev] + disc[k - 1] * float(w[prev] @ rel[d])
+                if v > cand:
+                    cand = v
+            best[S] = cand
+    return float(best[size == depth].max())
+
+
+def _ndeval(meas, rel, N, cache, pack, exact=False):
     """One ndeval-family measure; rel (L, D, M) bool over intents with relevant documents."""
     name = meas.name
     D = rel.shape[1]
@@ -607,16 +675,22 @@ def _ndeval(meas, rel, N, cache, pack):
             if name in ("alpha-DCG", "ERR-IA"):
                 ii = (1.0 - alpha) ** np.arange(l) * disc
                 return score / (Nf * ii.sum())
-            ideal = pack(("greedy", alpha, l))
-            iscore = ideal @ disc[:ideal.shape[1]]
+            if exact:
+                iscore = pack(("exact", alpha, l, "DCG" in name))
+            else:
+                ideal = pack(("greedy", alpha, l))
+                iscore = ideal @ disc[:ideal.shape[1]]
             return np.where(score > 0, score / iscore, 0.0)
         if name in ("NRBP", "nNRBP"):
             beta = meas.param("beta")
             nrbp = gain @ (beta ** np.arange(l_eff))
             if name == "NRBP":
                 return nrbp * (1.0 - (1.0 - alpha) * beta) / Nf
-            ideal = pack(("greedy", alpha, meas.cutoff))
-            inrbp = ideal @ (beta ** np.arange(ideal.shape[1]))
+            if exact:
+                inrbp = pack(("exact", alpha, meas.cutoff, ("beta", beta)))
+            else:
+                ideal = pack(("greedy", alpha, meas.cutoff))
+                inrbp = ideal @ (beta ** np.arange(ideal.shape[1]))
             return nrbp / inrbp
     raise AssertionError(name)
 
@@ -627,7 +701,7 @@ def _ndeval(meas, rel, N, cache, pack):
 
 def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, measures,
              *, gains=None, prob_sum: str = "renormalise", ntcireval_rounding: bool = False,
-             gmax: float | None = None) -> pd.DataFrame:
+             gmax: float | None = None, normaliser: str | None = None, ideal: str = "greedy") -> pd.DataFrame:
     """Evaluate diversified runs with NTCIR, TREC ndeval and RBU measures.
 
     Parameters
@@ -652,8 +726,25 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
     ntcireval_rounding : bool
         Round global gains like NTCIREVAL's text files (``%.6g`` ideal, ``%.4f`` run).
     gmax : float, optional
-        Highest gain of the mapping for iRBU/RBU's stop probability ``g/(gmax+1)``; default: the
+        Highest gain of the mapping ``gv_max`` (the "fixed" normaliser below); default: the
         gain of the highest level of ``gains`` present (or the largest ``gain`` in ``dqrels``).
+    normaliser : {None, "fixed", "ideal"}
+        The ``gmax`` of every ERR/EBR/RBP/RBU-type measure (D-, D#-, IA-nERR, -EBR, -RBP, iRBU,
+        RBU): the stop probability ``g/(gmax + 1)`` and RBP's ``g/gmax``.
+        ``"fixed"``: ``gmax = gv_max`` of the gain mapping (``gmax`` above), Zeng & Sakai's
+        Table 1 (``P_rel(r) = g(r)/(gv_max + 1)``, RBP's ``g(r)/gv_max``), for every measure.
+        ``"ideal"``: the top gain of the ideal list the measure is normalised by (the topic's
+        global ideal list for D-measures, the intent's own list for IA-measures and iRBU/RBU),
+        NTCIREVAL ``gcompute``'s ``hgain``, for every measure.
+        ``None`` (default): each NTCIREVAL program's own choice, which mixes the two:
+        ``gcompute``'s ideal top gain for the D-/IA- ERR, EBR and RBP, ``compute -rbup``'s
+        ``gv[maxrl]`` (fixed) for iRBU/RBU; this is what ``tests/test_diversity_crosscheck.py``
+        compares with NTCIREVAL. Analyses should choose ``"fixed"`` or ``"ideal"`` explicitly.
+    ideal : {"greedy", "exact"}
+        Ideal list of alpha-nDCG, nERR-IA and nNRBP: ndeval's greedy list (default; not always
+        optimal, so values can exceed 1) or the exact optimum by dynamic programming over subsets
+        of each topic's relevant documents (:func:`exact_ideal_alpha`; for small cases: a topic
+        with more than 14 relevant documents raises ValueError).
 
     Returns
     -------
@@ -670,6 +761,11 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         raise ValueError(f"measure names repeated: {sorted({x for x in labels if labels.count(x) > 1})}")
     if gmax is not None and (not isinstance(gmax, (int, float)) or isinstance(gmax, bool) or not gmax > 0):
         raise ValueError(f"gmax must be a positive number, got {gmax!r}")
+    if ideal not in ("greedy", "exact"):
+        raise ValueError(f"ideal must be 'greedy' (ndeval) or 'exact', got {ideal!r}")
+    if normaliser not in (None, "fixed", "ideal"):
+        raise ValueError(f"normaliser must be None (NTCIREVAL's per-program choice), 'fixed' (gv_max of the gain "
+                         f"mapping, Zeng & Sakai Table 1) or 'ideal' (the ideal list's top gain), got {normaliser!r}")
     full = any(s.cutoff is None for s in specs)
     depth = None if full else max(s.cutoff for s in specs)
     data = _prepare(dqrels, intents, run, depth, gains, prob_sum)
@@ -733,9 +829,14 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         with np.errstate(invalid="ignore", divide="ignore"):
             return covered / N
 
+    gv_max = float(gmax) if gmax is not None else data.gmax_mapping
+
     def d_measure(base, l, p, din=False):
         gg = run_gg(din)[:, :l]
-        return _adhoc(base, gg, ideal_g[tl], l, hgain[tl], p)
+        gm = hgain[tl]
+        if normaliser == "fixed" and base in _STOP_BASES:
+            gm = np.where(gm > 0, gv_max, gm)
+        return _adhoc(base, gg, ideal_g[tl], l, gm, p)
 
     def intentwise(base, l, p, gmax_value=None):
         """(L, M) intentwise measure values (NaN-free: 0 where the intent has no relevant doc)."""
@@ -750,7 +851,37 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
             out[ok] = _adhoc(base, ranked[ok], ideal[ok], l, gm[ok], p)
         return out.reshape(L, M)
 
+    def topic_rel():
+        """(T, J, M) relevance of each topic's judged documents relevant to some intent, and keys."""
+        if "topic_rel" not in cache:
+            jrel = (data.judged_gain > 0) & data.hasrel[data.judged_topic]
+            anyrel = jrel.any(1)
+            jt = data.judged_topic[anyrel]
+            counts = np.bincount(jt, minlength=T)
+            J = max(int(counts.max()) if len(counts) else 0, 1)
+            start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            col = np.arange(len(jt)) - start[jt]
+            relq = np.zeros((T, J, M), dtype=bool)
+            keyq = np.full((T, J), -1, dtype=np.int64)
+            relq[jt, col] = jrel[anyrel]
+            keyq[jt, col] = data.judged_key[anyrel]
+            cache["topic_rel"] = (relq, keyq)
+        return cache["topic_rel"]
+
     def greedy_pack(key):
+        if key[0] == "exact":
+            if key not in cache:
+                _, alpha, l, kind = key
+                relq, _ = topic_rel()
+                depth_e = relq.shape[1] if l is None else l
+                r = np.arange(1, depth_e + 1, dtype=float)
+                if isinstance(kind, tuple):
+                    disc = kind[1] ** (r - 1)
+                else:
+                    disc = 1.0 / np.log2(r + 1.0) if kind else 1.0 / r
+                per_topic = np.array([exact_ideal_alpha(relq[t][relq[t].any(1)], alpha, disc) for t in range(T)])
+                cache[key] = per_topic[tl]
+            return cache[key]
         _, alpha, l = key
         if key not in cache:
             # judged docs relevant to at least one intent, padded per topic
@@ -796,13 +927,13 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
                 v = g * irec(l) + (1 - g) * v
         elif fam == "IA":
             p = s.param("p") if s.base == "RBP" else None
-            v = (P * HR * intentwise(s.base, l, p)).sum(1)
+            fixed = normaliser == "fixed" and s.base in _STOP_BASES
+            v = (P * HR * intentwise(s.base, l, p, gmax_value=gv_max if fixed else None)).sum(1)
         elif fam == "ndeval":
-            v = _ndeval(s, rel, N, cache, greedy_pack)
+            v = _ndeval(s, rel, N, cache, greedy_pack, exact=ideal == "exact")
         elif fam == "RBU":
             p = s.param("p")
-            gm = float(gmax) if gmax is not None else data.gmax_mapping
-            v = (P * HR * intentwise("iRBU", l, p, gmax_value=gm)).sum(1)
+            v = (P * HR * intentwise("iRBU", l, p, gmax_value=None if normaliser == "ideal" else gv_max)).sum(1)
             if s.name == "RBU":
                 v = v - s.param("e") * _geometric_sum(p, l)
         else:  # pragma: no cover - parse_measure guards the families

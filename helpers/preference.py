@@ -57,6 +57,11 @@ import pandas as pd
 
 __all__ = [
     "LABELS",
+    "topic_means",
+    "held_out_assessor_groups",
+    "normaliser_shift",
+    "measure_family",
+    "mixture_conclusions",
     "serp_summaries",
     "sample_pairs",
     "pair_scores",
@@ -672,3 +677,112 @@ def _letter(i: int) -> str:
         i, r = divmod(i - 1, 26)
         s = chr(97 + r) + s
     return s
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 17: topic clustering, held-out assessor roles, normaliser shifts, measure families
+# ---------------------------------------------------------------------------------------------
+
+def topic_means(matrix: pd.DataFrame, topics: pd.Series) -> pd.DataFrame:
+    """Topics x systems matrix of the mean per-pair agreement rate within each topic.
+
+    Pairs of one topic share the topic's SERPs and are not independent; averaging within topics
+    first and testing over topics (the randomised Tukey HSD with topics as blocks) treats the
+    topic as the unit, a cluster-level analysis of the pairs x systems ``matrix``.
+
+    Parameters
+    ----------
+    matrix : DataFrame
+        Pairs (index ``pair_id``) x systems (:func:`agreement_matrix`).
+    topics : Series
+        ``pair_id -> query_id`` for every pair of ``matrix`` (a missing pair raises ValueError).
+    """
+    t = topics.reindex(matrix.index)
+    if t.isna().any():
+        raise ValueError(f"topics lacks {int(t.isna().sum())} pair(s) of the matrix, e.g. {list(matrix.index[t.isna()][:3])}")
+    return matrix.groupby(t.to_numpy()).mean().rename_axis("query_id")
+
+
+def held_out_assessor_groups(reference: pd.DataFrame, candidates: pd.DataFrame, topics: pd.Series,
+                             rng: np.random.Generator, owners: Mapping[Any, Any] | None = None) -> dict:
+    """Best/median/worst assessor chosen on half of the topics and scored on the other half.
+
+    Choosing the roles by MAR on the same pairs on which they are then compared favours the best
+    and penalises the worst (winner's curse). Here the topics are split at random into two
+    halves; roles are chosen by leave-one-out MAR on the pairs of the first half and reported with
+    their MAR on the second.
+
+    Returns ``{"selection": {role: name}, "held_out": {role: MAR on the held-out half},
+    "in_sample": {role: MAR on the selection half}, "topics": (n_select, n_held_out)}``.
+    """
+    t = topics.reindex(reference.index)
+    if t.isna().any():
+        raise ValueError("topics must cover every pair of reference")
+    uniq = np.array(sorted(t.unique()), dtype=object)
+    if len(uniq) < 2:
+        raise ValueError("held-out assessor roles need at least two topics")
+    pick = rng.permutation(len(uniq))[: len(uniq) // 2]
+    sel_topics = set(uniq[pick])
+    sel = t.isin(sel_topics).to_numpy()
+    rates = assessor_agreement_rates(candidates, reference=reference, owners=owners)
+    mar_sel = mean_agreement_rate(rates[sel])
+    mar_out = mean_agreement_rate(rates[~sel])
+    roles = assessor_groups(mar_sel)
+    return {"selection": roles, "held_out": {r: float(mar_out[a]) for r, a in roles.items()},
+            "in_sample": {r: float(mar_sel[a]) for r, a in roles.items()},
+            "topics": (len(sel_topics), len(uniq) - len(sel_topics))}
+
+
+def normaliser_shift(prefs_a: pd.DataFrame, prefs_b: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
+    """How much two scorings of the same measures (e.g. two normalisers) change the analysis.
+
+    Returns one row per measure (columns of ``prefs_a``): ``flipped`` (share of pairs on which the
+    two preferences differ), ``mar_a``, ``mar_b`` and ``delta`` (``mar_b - mar_a``) against
+    ``labels``.
+    """
+    if list(prefs_a.columns) != list(prefs_b.columns) or not prefs_a.index.equals(prefs_b.index):
+        raise ValueError("prefs_a and prefs_b must have the same pairs and measures")
+    pa, pb = prefs_a.loc[labels.index], prefs_b.loc[labels.index]
+    ma = mean_agreement_rate(agreement_rates(pa, labels))
+    mb = mean_agreement_rate(agreement_rates(pb, labels))
+    return pd.DataFrame({"flipped": (pa != pb).mean(), "mar_a": ma, "mar_b": mb, "delta": mb - ma})
+
+
+def measure_family(name: str) -> str:
+    """Family of a display name of notebook 05: ``D``, ``D#``, ``IA``, ``RBU``, ``I-rec``,
+    ``ndeval`` (alpha-nDCG), or ``assessor``."""
+    if name.endswith("assessor"):
+        return "assessor"
+    if name.startswith("D#-"):
+        return "D#"
+    if name.startswith("D-"):
+        return "D"
+    if "-IA" in name or name.startswith("IA-"):
+        return "IA"
+    if name.startswith(("RBU", "iRBU")):
+        return "RBU"
+    if name == "I-rec" or name.startswith("I-rec"):
+        return "I-rec"
+    if name.startswith("alpha-"):
+        return "ndeval"
+    raise ValueError(f"no measure family known for {name!r}")
+
+
+def mixture_conclusions(table: pd.DataFrame, reference: str = "D#-nDCG") -> pd.DataFrame:
+    """Per ``mixture, question`` of :func:`helpers.studies.mixture_sensitivity`: the readings a
+    conclusion could rest on.
+
+    Columns: ``top measure``, ``top family`` (highest mean MAR over its members, assessors
+    excluded), ``<reference> rank`` (1 = highest MAR among the measures), ``top > median
+    assessor`` and ``lowest measure``.
+    """
+    rows = []
+    for (mix, q), g in table.groupby(["mixture", "question"], sort=False):
+        s = g.set_index("measure")["mar"]
+        meas = s[[measure_family(m) != "assessor" for m in s.index]].sort_values(ascending=False, kind="stable")
+        fam = meas.groupby([measure_family(m) for m in meas.index]).mean().sort_values(ascending=False, kind="stable")
+        rows.append({"mixture": mix, "question": q, "top measure": meas.index[0], "top family": fam.index[0],
+                     f"{reference} rank": int(list(meas.index).index(reference)) + 1 if reference in meas.index else -1,
+                     "top > median assessor": bool(meas.iloc[0] > s["median assessor"]),
+                     "lowest measure": meas.index[-1]})
+    return pd.DataFrame(rows)

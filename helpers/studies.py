@@ -27,7 +27,8 @@ import pandas as pd
 
 from helpers import diversity, preference, prm, stats, unanimity
 
-__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar"]
+__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar", "mixture_sensitivity",
+           "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -97,17 +98,20 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
 
 
 def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, depth: int, measures: Sequence[str],
-                    B: int, significance: float, tau_pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
+                    B: int, significance: float, tau_pairs: Sequence[tuple[str, str]],
+                    normaliser: str | None = "ideal") -> pd.DataFrame:
     """Notebook 04 on a fresh simulated INTENT-like collection.
 
     Returns rows ``quantity, measure, value``: discriminative power (share of run pairs
     significant under the randomised Tukey HSD at ``significance``) of every measure, and Kendall's
     tau between the run rankings of the measure pairs ``tau_pairs`` (``measure`` = ``"a | b"``).
+    ``normaliser`` is :func:`helpers.diversity.evaluate`'s (``"ideal"``: NTCIREVAL gcompute).
     """
     from helpers.simulate.intents import intent_collection
 
     coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, depth=depth)
-    results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures)).dropna(subset=["value"])
+    results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures),
+                                 normaliser=normaliser).dropna(subset=["value"])
     means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
     rows = []
     for m in measures:
@@ -123,7 +127,8 @@ def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, dep
 
 def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
                    cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
-                   measures: Mapping[str, str], tie_tolerance: float) -> pd.DataFrame:
+                   measures: Mapping[str, str], tie_tolerance: float, normaliser: str | None = "fixed",
+                   user_models: str = "position:0.4,coverage:0.3,first-hit:0.3") -> pd.DataFrame:
     """Notebook 05 on a fresh collection, pair sample and set of simulated assessors.
 
     Returns rows ``question, measure, mar`` for every measure (display names, the keys of
@@ -136,8 +141,8 @@ def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pa
     summaries = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, cutoff)
     pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
     judged = preference_judgments(rng, coll, pairs, n_assessors=n_assessors, cutoff=cutoff,
-                                  alpha_target=tuple(alpha_target), p_equal=p_equal)
-    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures.values()))
+                                  alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=user_models)
+    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures.values()), normaliser=normaliser)
     scores["measure"] = scores["measure"].map({v: k for k, v in measures.items()})
     left, right = preference.pair_scores(scores, pairs)
     prefs = preference.measure_preferences(left, right, tie_tolerance=tie_tolerance)
@@ -149,3 +154,77 @@ def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pa
         for role, name in preference.assessor_groups(ma).items():
             rows.append({"question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
     return pd.DataFrame(rows)
+
+
+def mixture_sensitivity(rng: np.random.Generator, *, collection, pairs: pd.DataFrame, measure_prefs: pd.DataFrame,
+                        mixtures: Sequence[str], n_assessors: int, cutoff: int,
+                        alpha_target: tuple[float, float] | None, p_equal: float) -> pd.DataFrame:
+    """Notebook 05's MAR under several assessor mixtures, on one collection and pair sample.
+
+    For each mixture of user models (:func:`helpers.simulate.preferences.preference_judgments`'s
+    ``user_models``) a fresh set of assessors is simulated with a generator spawned from ``rng``
+    (one per mixture, in order) and calibrated to the same alphas (``alpha_target = None``: the
+    default noise, no calibration); the measures' preferences are
+    fixed. Returns rows ``mixture, question, measure, mar`` for every measure and the best, median
+    and worst assessor (leave-one-out, chosen in sample).
+    """
+    from helpers.simulate import preference_judgments
+
+    rows = []
+    for mix, child in zip(mixtures, rng.spawn(len(mixtures))):
+        judged = preference_judgments(child, collection, pairs, n_assessors=n_assessors, cutoff=cutoff,
+                                      alpha_target=None if alpha_target is None else tuple(alpha_target),
+                                      p_equal=p_equal, user_models=mix)
+        for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
+            mar = preference.mean_agreement_rate(preference.agreement_rates(measure_prefs.loc[labels.index], labels))
+            rows += [{"mixture": mix, "question": question, "measure": m, "mar": float(v)} for m, v in mar.items()]
+            ma = preference.mean_agreement_rate(preference.assessor_agreement_rates(labels, reference=labels))
+            for role, name in preference.assessor_groups(ma).items():
+                rows.append({"mixture": mix, "question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
+    return pd.DataFrame(rows)
+
+
+def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int = 3) -> dict:
+    """Which runs the significant pairs of a randomised Tukey HSD are about.
+
+    Finds the smallest set of runs (up to ``max_size``) that every significant pair involves
+    (a minimum vertex cover of the significant pairs, by enumeration), and whether the
+    significant pairs are *exactly* those between the cover and the other runs (then the test
+    separates one group of runs from the rest and detects nothing inside either group).
+
+    Returns ``{"n_significant", "cover" (sorted list, or None if larger than max_size),
+    "exactly_cover_vs_rest" (bool)}``.
+    """
+    from itertools import combinations
+
+    sig = hsd[hsd["p_value"] < significance]
+    pairs = {frozenset(p) for p in zip(sig["system_a"], sig["system_b"])}
+    runs = sorted(set(hsd["system_a"]) | set(hsd["system_b"]))
+    out = {"n_significant": len(pairs), "cover": None, "exactly_cover_vs_rest": False}
+    if not pairs:
+        out["cover"] = []
+        return out
+    for k in range(1, max_size + 1):
+        for cand in combinations(runs, k):
+            c = set(cand)
+            if all(p & c for p in pairs):
+                rest = [r for r in runs if r not in c]
+                out["cover"] = sorted(c)
+                out["exactly_cover_vs_rest"] = pairs == {frozenset((a, b)) for a in c for b in rest}
+                return out
+    return out
+
+
+def power_interval(p_values: np.ndarray, significance: float, B: int, z: float = 1.96) -> tuple[float, float]:
+    """Monte Carlo interval of discriminative power from the randomised test's own error.
+
+    A p-value estimated from ``B`` random trials has standard error about
+    ``sqrt(a (1 - a) / B)`` near the threshold ``a = significance``; pairs whose p-value lies
+    within ``z`` such errors of ``a`` could fall on either side in another run of the test.
+    Returns (share of pairs surely significant, share possibly significant).
+    """
+    p = np.asarray(p_values, dtype=float)
+    half = z * np.sqrt(significance * (1 - significance) / B)
+    sure = (p < significance - half).mean()
+    maybe = (p < significance + half).mean()
+    return float(sure), float(maybe)

@@ -419,3 +419,62 @@ def test_topic_with_only_zero_probability_relevance_has_nan_d_measures():
     v = values(diversity.evaluate(dq, it, one_run(["a"]), ["I-rec@1", "D-nDCG@1", "D#-nDCG@1", "alpha-nDCG@1"]))
     assert v["I-rec@1"] == 1.0 and v["alpha-nDCG@1"] == 1.0
     assert np.isnan(v["D-nDCG@1"]) and np.isnan(v["D#-nDCG@1"])
+
+
+# ---------------------------------------------------------------------------------------------
+# exact ideal list of alpha-nDCG (issue 17)
+# ---------------------------------------------------------------------------------------------
+
+def _brute(rel, alpha, disc):
+    from itertools import permutations
+
+    J = rel.shape[0]
+    best = 0.0
+    for perm in permutations(range(J), min(J, len(disc))):
+        seen = np.zeros(rel.shape[1])
+        v = 0.0
+        for r, d in enumerate(perm):
+            v += disc[r] * float(((1 - alpha) ** seen * rel[d]).sum())
+            seen += rel[d]
+        best = max(best, v)
+    return best
+
+
+def test_exact_ideal_matches_brute_force_and_beats_greedy():
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        J, M = int(rng.integers(2, 6)), int(rng.integers(2, 4))
+        rel = rng.random((J, M)) < 0.5
+        rel[:, 0] |= ~rel.any(1)
+        for disc in (1 / np.log2(np.arange(2, 5)), 1 / np.arange(1, 5), 0.5 ** np.arange(4)):
+            ex = diversity.exact_ideal_alpha(rel, 0.5, disc)
+            assert ex == pytest.approx(_brute(rel, 0.5, disc), abs=1e-12)
+            gr = diversity.greedy_ideal_alpha(rel[None], np.arange(J)[None], 0.5, len(disc))[0] @ disc
+            assert gr <= ex + 1e-12
+    # a known case where ndeval's greedy list is suboptimal for alpha-DCG@4 (found by search)
+    rel = np.array([[1, 0, 1, 1, 1], [0, 0, 0, 1, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 1], [0, 0, 0, 1, 0],
+                    [0, 1, 1, 1, 0], [0, 1, 0, 0, 1]], dtype=bool)
+    disc = 1 / np.log2(np.arange(2, 6))
+    ex = diversity.exact_ideal_alpha(rel, 0.5, disc)
+    gr = diversity.greedy_ideal_alpha(rel[None], np.arange(7)[None], 0.5, 4)[0] @ disc
+    assert ex == pytest.approx(_brute(rel, 0.5, disc), abs=1e-12)
+    assert ex > gr + 0.1
+
+
+def test_exact_ideal_option_in_evaluate():
+    # intents A B C; x covers A B, y covers A C, z covers B C, w covers A: greedy vs exact may differ
+    dq = pd.DataFrame([("q", i, d, 1) for d, ints in {"x": "AB", "y": "AC", "z": "BC", "w": "A"}.items() for i in ints],
+                      columns=["query_id", "intent_id", "doc_id", "relevance"])
+    it = pd.DataFrame([("q", i, 1 / 3, "inf") for i in "ABC"], columns=["query_id", "intent_id", "prob", "kind"])
+    ms = ["alpha-nDCG@3", "nERR-IA@3", "nNRBP"]
+    runs = [one_run(list(p)) for p in ("xyz", "xzy", "yzx", "zwx", "wxz")]
+    for run in runs:
+        g = values(diversity.evaluate(dq, it, run, ms))
+        e = values(diversity.evaluate(dq, it, run, ms, ideal="exact"))
+        for m in ms:
+            assert e[m] <= 1 + 1e-12 and e[m] <= g[m] + 1e-12
+    with pytest.raises(ValueError, match="ideal must be"):
+        diversity.evaluate(dq, it, runs[0], ms, ideal="optimal")
+    big = pd.DataFrame([("q", "A", f"d{k:02d}", 1) for k in range(15)], columns=dq.columns)
+    with pytest.raises(ValueError, match="more than max_docs"):
+        diversity.evaluate(big, it.iloc[:1].assign(prob=1.0), one_run(["d00"]), ["alpha-nDCG@3"], ideal="exact")

@@ -215,3 +215,56 @@ def test_compact_letter_display():
     assert pref.compact_letter_display(means, [("x", "y"), ("x", "z"), ("y", "z")]).tolist() == ["a", "b", "c"]
     with pytest.raises(ValueError, match="not in means"):
         pref.compact_letter_display(means, [("x", "w")])
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 17 helpers
+# ---------------------------------------------------------------------------------------------
+
+def test_topic_means_and_missing_topics():
+    m = pd.DataFrame({"a": [1.0, 0.0, 0.5], "b": [0.0, 1.0, 1.0]}, index=pd.Index(["p1", "p2", "p3"], name="pair_id"))
+    t = pd.Series({"p1": "q1", "p2": "q1", "p3": "q2"})
+    out = pref.topic_means(m, t)
+    assert out.loc["q1", "a"] == 0.5 and out.loc["q2", "b"] == 1.0 and list(out.index) == ["q1", "q2"]
+    with pytest.raises(ValueError, match="lacks 1 pair"):
+        pref.topic_means(m, t.drop("p3"))
+
+
+def test_normaliser_shift_counts_flips():
+    labels = pd.DataFrame({"A1": ["LEFT", "LEFT", "RIGHT"], "A2": ["LEFT", "RIGHT", "RIGHT"]},
+                          index=pd.Index(["p1", "p2", "p3"], name="pair_id"))
+    a = pd.DataFrame({"m": ["LEFT", "LEFT", "LEFT"]}, index=labels.index)
+    b = pd.DataFrame({"m": ["LEFT", "RIGHT", "RIGHT"]}, index=labels.index)
+    out = pref.normaliser_shift(a, b, labels)
+    assert out.loc["m", "flipped"] == pytest.approx(2 / 3)
+    assert out.loc["m", "mar_a"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert out.loc["m", "mar_b"] == pytest.approx((1 + 0.5 + 1) / 3)
+    assert out.loc["m", "delta"] == pytest.approx(1 / 3)
+
+
+def test_held_out_roles_are_chosen_on_other_topics():
+    rng = np.random.default_rng(0)
+    n = 40
+    labels = pd.DataFrame(rng.choice(["LEFT", "RIGHT", "EQUAL"], size=(n, 5)),
+                          index=pd.Index([f"p{i}" for i in range(n)], name="pair_id"),
+                          columns=[f"A{i}" for i in range(5)])
+    topics = pd.Series([f"q{i % 8}" for i in range(n)], index=labels.index)
+    res = pref.held_out_assessor_groups(labels, labels, topics, np.random.default_rng(1))
+    assert res["topics"] == (4, 4)
+    assert set(res["selection"]) == {"best", "median", "worst"}
+    # in sample the best is at least the worst; held out that need not hold, but both are MARs in [0, 1]
+    assert res["in_sample"]["best"] >= res["in_sample"]["worst"]
+    assert all(0 <= v <= 1 for v in res["held_out"].values())
+
+
+def test_measure_family_and_mixture_conclusions():
+    assert [pref.measure_family(m) for m in ("D#-nDCG", "D-ERR", "nDCG-IA", "RBU (p=0.99)", "I-rec", "alpha-nDCG",
+                                             "best assessor")] == ["D#", "D", "IA", "RBU", "I-rec", "ndeval", "assessor"]
+    with pytest.raises(ValueError, match="no measure family"):
+        pref.measure_family("MAP")
+    t = pd.DataFrame({"mixture": "m", "question": "relevance",
+                      "measure": ["D#-nDCG", "D-nDCG", "nDCG-IA", "I-rec", "median assessor"],
+                      "mar": [0.6, 0.7, 0.65, 0.5, 0.62]})
+    c = pref.mixture_conclusions(t).iloc[0]
+    assert c["top measure"] == "D-nDCG" and c["top family"] == "D" and c["D#-nDCG rank"] == 3
+    assert c["top > median assessor"] and c["lowest measure"] == "I-rec"

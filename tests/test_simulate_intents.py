@@ -24,7 +24,7 @@ def test_default_collection_has_documented_shape(coll):
     assert np.allclose(coll.intents.groupby("query_id")["prob"].sum(), 1.0)
     assert set(coll.dqrels["relevance"].unique()) == {0, 1, 2, 3, 4}
     assert coll.runs["run_id"].nunique() == 15
-    assert list(coll.run_params.columns) == ["run_id", "skill", "diversity", "focus"]
+    assert list(coll.run_params.columns) == ["run_id", "skill", "diversity", "knowledge"]
     sizes = coll.runs.groupby(["run_id", "query_id"]).size()
     assert (sizes == 100).all() and len(sizes) == 1500
 
@@ -80,3 +80,34 @@ def test_bad_arguments(kw, msg):
 def test_rng_must_be_a_generator():
     with pytest.raises(ValueError, match="numpy.random.Generator"):
         intent_collection(0)
+
+
+def test_no_measure_family_matches_the_runs_generating_order():
+    """Issue 17: runs are not ranked by any measure's own sort key. With ``run_noise = 0`` the
+    non-diversifying runs (R01, R04, ...) rank by their noise-free generating key; that order is
+    neither the D-measures' global-gain order nor ideal for any measure family."""
+    from helpers import diversity
+
+    c = intent_collection(np.random.default_rng(11), n_topics=40, run_noise=0.0)
+    plain = c.run_params.loc[c.run_params["diversity"] == 0, "run_id"]
+    runs = c.runs[c.runs["run_id"].isin(plain)]
+    # Kendall tau, per (run, topic), between the run's key and the global gain over judged documents
+    gg = (c.dqrels.assign(g=2.0 ** c.dqrels["relevance"] - 1).merge(c.intents, on=["query_id", "intent_id"])
+          .assign(gg=lambda d: d["g"] * d["prob"]).groupby(["query_id", "doc_id"])["gg"].sum().rename("gg"))
+    j = runs.merge(gg.reset_index(), on=["query_id", "doc_id"])
+    import scipy.stats
+    taus = j.groupby(["run_id", "query_id"]).apply(lambda d: scipy.stats.kendalltau(d["score"], d["gg"]).statistic,
+                                                   include_groups=False)
+    assert taus.median() < 0.8
+    assert (taus < 0.99).all()
+    ms = ["D-nDCG@10", "D-nERR@10", "DIN-nDCG@10", "IA-nDCG@10", "IA-nERR@10", "alpha-nDCG@10", "nERR-IA@10",
+          "P+Q@10", "iRBU(p=0.99)@10", "D-Q@10"]
+    mean = diversity.evaluate(c.dqrels, c.intents, runs, ms, normaliser="ideal").groupby("measure")["value"].mean()
+    for m in ms:
+        assert mean[m] < 0.9, m   # far from each measure's own optimum
+
+
+@pytest.mark.parametrize("kw", [{"feature_noise": -1}, {"run_noise": float("nan")}, {"run_noise": True}])
+def test_bad_noise(kw):
+    with pytest.raises(ValueError, match="non-negative number"):
+        intent_collection(np.random.default_rng(0), n_topics=2, **kw)

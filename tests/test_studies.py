@@ -60,3 +60,56 @@ def test_preference_mar_rows():
 def test_replicates_must_be_positive_integers(bad):
     with pytest.raises(ValueError, match="replicates"):
         sweep.run_replicates(studies.diversity_power, bad, 1, common=SMALL_DIV, scheduler=None)
+
+
+def test_preference_mar_passes_mixture_and_normaliser():
+    kw = dict(n_topics=20, n_runs=6, n_pairs=150, n_assessors=6, cutoff=5, min_difference=0.1,
+              alpha_target=(0.4, 0.35), p_equal=0.1, measures={"D-ERR": "D-nERR@5", "I-rec": "I-rec@5"},
+              tie_tolerance=1e-9)
+    base = studies.preference_mar(np.random.default_rng(2), **kw)
+    other_mix = studies.preference_mar(np.random.default_rng(2), user_models="first-hit:1", **kw)
+    other_norm = studies.preference_mar(np.random.default_rng(2), normaliser="ideal", **kw)
+    assert not base["mar"].equals(other_mix["mar"])
+    irec = lambda d: d[d.measure == "I-rec"]["mar"].to_numpy()  # noqa: E731
+    assert np.array_equal(irec(base), irec(other_norm))          # I-rec has no gmax
+    assert not base["mar"].equals(other_norm["mar"])
+
+
+def test_mixture_sensitivity_rows():
+    from helpers import diversity, preference
+    from helpers.simulate import intent_collection
+
+    rng = np.random.default_rng(4)
+    coll = intent_collection(rng, n_topics=20, n_runs=6)
+    pairs = preference.sample_pairs(preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, 5), rng, target=150)
+    sc = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, ["D#-nDCG@5", "I-rec@5"], normaliser="fixed")
+    sc["measure"] = sc["measure"].str.replace("@5", "")
+    left, right = preference.pair_scores(sc, pairs)
+    prefs = preference.measure_preferences(left, right)
+    out = studies.mixture_sensitivity(np.random.default_rng(5), collection=coll, pairs=pairs, measure_prefs=prefs,
+                                      mixtures=["position:1", "first-hit:1"], n_assessors=6, cutoff=5,
+                                      alpha_target=None, p_equal=0.1)
+    assert set(out["mixture"]) == {"position:1", "first-hit:1"}
+    assert len(out) == 2 * 2 * 5
+    a = out[out.mixture == "position:1"]["mar"].to_numpy()
+    b = out[out.mixture == "first-hit:1"]["mar"].to_numpy()
+    assert not np.array_equal(a, b)
+    conc = preference.mixture_conclusions(out)
+    assert len(conc) == 4 and set(conc["top measure"]) <= {"D#-nDCG", "I-rec"}
+
+
+def test_significant_pair_cover_and_power_interval():
+    runs = ["a", "b", "c", "d"]
+    rows = [(x, y) for i, x in enumerate(runs) for y in runs[i + 1:]]
+    p = {("a", "b"): 0.001, ("a", "c"): 0.001, ("a", "d"): 0.01}
+    hsd = pd.DataFrame({"system_a": [r[0] for r in rows], "system_b": [r[1] for r in rows],
+                        "p_value": [p.get(r, 0.5) for r in rows]})
+    c = studies.significant_pair_cover(hsd, 0.05)
+    assert c == {"n_significant": 3, "cover": ["a"], "exactly_cover_vs_rest": True}
+    hsd.loc[(hsd.system_a == "b") & (hsd.system_b == "c"), "p_value"] = 0.01
+    c = studies.significant_pair_cover(hsd, 0.05)
+    assert c["cover"] in (["a", "b"], ["a", "c"]) and not c["exactly_cover_vs_rest"]
+    assert studies.significant_pair_cover(hsd.assign(p_value=0.9), 0.05)["cover"] == []
+    # B = 100: half-width 1.96 sqrt(0.05 0.95 / 100) = 0.0427
+    sure, maybe = studies.power_interval(np.array([0.001, 0.03, 0.06, 0.5]), 0.05, 100)
+    assert (sure, maybe) == (0.25, 0.75)

@@ -24,17 +24,24 @@ Judged pool and intentwise relevance
     relevant document (if the draw produced none, the first document of that intent is set to
     L2), so that no intent probability mass is lost (see :mod:`helpers.diversity`).
     ``dqrels`` holds one row per (topic, intent, judged document), L0 included.
-Runs
+Runs (independent of every measure's formula; issue 17)
     ``n_runs`` runs ``R01..R15`` rank ``depth`` documents per topic from the judged pool plus
-    ``depth`` unjudged documents ``<topic>-u<k>``. A run scores document ``d`` as
-    ``skill * quality(d) + noise - diversity * log1p(within-intent rank of d) + focus * [d serves
-    the most probable intent]`` where ``quality`` is the document's global gain
-    ``sum_i Pr(i|q) (2^x_i - 1)`` scaled to [0, 1] per topic and the within-intent rank orders
-    the documents of one primary intent by the run's own noisy score. Run ``k`` of ``n_runs``
-    gets ``skill`` rising from 0.5 to 3 and ``diversity`` cycling over (0, 0.6, 1.2) and
-    ``focus`` over (0.8, 0, 0) so the collection contains accurate-but-redundant runs, diverse
-    runs and poor runs: different relevance/diversity trade-offs, as in the trade-off plots of
-    the INTENT overviews. Unjudged documents get ``noise - 1``.
+    ``depth`` unjudged documents ``<topic>-u<k>`` (latent level 0 for every intent). A run sees
+    the documents only through *retrieval features*: for document ``d`` and intent ``i``,
+    ``f_i(d) = x_i(d)/4 + feature_noise * N(0, 1)``, the latent relevance (the level the judges
+    recorded, on a linear scale) read through noisy document features that every run shares. A
+    run estimates the topic's intent distribution as ``v ~ Dirichlet(1 + knowledge * m * Pr(.|q))``
+    (``knowledge = 0``: a random guess; large: close to the truth) and scores
+    ``skill * m * sum_i v_i f_i(d) + run_noise * N(0, 1)`` (``m`` intents: a document at L4 for
+    one intent of an evenly estimated topic has signal ``skill``); a diversifying run subtracts
+    ``diversity * log1p(k)`` from the ``k``-th (0-based) document, in its own score order, whose
+    *estimated* main intent ``argmax_i v_i f_i(d)`` is the same. The sort key uses linear
+    levels, the run's own intent estimate and observed features - not the global gain
+    ``sum_i Pr(i|q) (2^x_i - 1)`` of the D-measures, nor any intentwise gain of the IA-, ndeval
+    or RBU measures, nor their novelty discounts - so no measure family's ideal ordering is the
+    runs' generating order (``tests/test_simulate_intents.py`` checks it with ``run_noise=0``).
+    Run ``k`` gets ``skill`` rising from 0.5 to 3, ``diversity`` cycling over (0, 0.6, 1.2) and
+    ``knowledge`` over (4, 0, 1).
 
 Everything is vectorised over topics x documents; the default collection (100 topics, 15 runs,
 depth 100) builds in well under a second. The same seed always gives the same collection.
@@ -65,7 +72,7 @@ class IntentCollection:
     runs : DataFrame
         ``run_id, query_id, doc_id, rank, score`` (ranks 1..depth, no ties, no duplicates).
     run_params : DataFrame
-        ``run_id, skill, diversity, focus``: the generating parameters of each run.
+        ``run_id, skill, diversity, knowledge``: the generating parameters of each run.
     params : dict
         The arguments the collection was generated with (for provenance in reports).
     """
@@ -103,6 +110,8 @@ def intent_collection(
     level_probs: tuple[float, float, float, float] = (0.4, 0.3, 0.2, 0.1),
     n_runs: int = 15,
     depth: int = 100,
+    feature_noise: float = 0.3,
+    run_noise: float = 1.0,
 ) -> IntentCollection:
     """Simulate an NTCIR INTENT-like collection (see the module docstring for the model).
 
@@ -124,6 +133,9 @@ def intent_collection(
         Probabilities of L1..L4 for a relevant document of an informational intent.
     n_runs, depth : int
         Number of runs and documents retrieved per topic and run.
+    feature_noise, run_noise : float
+        Standard deviations of the shared feature noise and of each run's own scoring noise
+        (``run_noise = 0``: every run ranks by its noise-free sort key).
 
     Returns
     -------
@@ -144,13 +156,16 @@ def intent_collection(
     pool_size = _check_int("pool_size", pool_size, 1)
     n_runs = _check_int("n_runs", n_runs, 1)
     depth = _check_int("depth", depth, 1)
+    for name, v in (("feature_noise", feature_noise), ("run_noise", run_noise)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or v < 0:
+            raise ValueError(f"{name} must be a non-negative number, got {v!r}")
     lp = np.asarray(level_probs, dtype=float)
     if lp.shape != (4,) or (lp < 0).any() or not np.isclose(lp.sum(), 1.0):
         raise ValueError(f"level_probs must be 4 non-negative probabilities of L1..L4 summing to 1, got {level_probs!r}")
     params = dict(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
                   dirichlet_alpha=float(dirichlet_alpha), p_nav=p_nav, pool_size=pool_size,
                   p_primary=p_primary, p_secondary=p_secondary, level_probs=tuple(lp.tolist()),
-                  n_runs=n_runs, depth=depth)
+                  n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise))
 
     T, M, N = n_topics, max_intents, pool_size
     qids = np.array([f"T{t + 1:03d}" for t in range(T)], dtype=object)
@@ -207,27 +222,28 @@ def intent_collection(
         "kind": np.where(nav[tq, iq], "nav", "inf"),
     })
 
-    # --- runs ------------------------------------------------------------------------------
-    gg = ((2.0 ** level - 1.0) * prob[:, None, :]).sum(-1)                         # (T, N)
-    quality = gg / np.maximum(gg.max(1, keepdims=True), 1e-12)
-    serves_top = level[np.arange(T), :, top] > 0                                  # (T, N)
+    # --- runs: noisy features of the latent levels, the run's own intent estimate -------------
+    U = depth                                                                     # unjudged per topic
+    lat = np.concatenate([level / 4.0, np.zeros((T, U, M))], axis=1)              # (T, N+U, M)
+    feat = (lat + feature_noise * rng.standard_normal(lat.shape)) * valid[:, None, :]
     k = np.arange(n_runs)
     skill = 0.5 + 2.5 * k / max(n_runs - 1, 1)
     diversity = np.array([0.0, 0.6, 1.2])[k % 3]
-    focus = np.array([0.8, 0.0, 0.0])[k % 3]
-    U = depth                                                                     # unjudged per topic
-    noise_j = rng.normal(0.0, 1.0, size=(n_runs, T, N))
-    noise_u = rng.normal(-1.0, 1.0, size=(n_runs, T, U))
-    base = skill[:, None, None] * quality[None] + noise_j + focus[:, None, None] * serves_top[None]
-    # within-primary-intent rank of each judged document under the run's own base score
+    knowledge = np.array([4.0, 0.0, 1.0])[k % 3]
+    conc = 1.0 + knowledge[:, None, None] * (m[:, None] * prob)[None]             # (R, T, M)
+    v = rng.gamma(conc) * valid[None]
+    v = v / v.sum(2, keepdims=True)
+    contrib = np.einsum("rtm,tdm->rtdm", v, feat)                                 # (R, T, N+U, M)
+    base = skill[:, None, None] * m[None, :, None] * contrib.sum(-1) + run_noise * rng.standard_normal((n_runs, T, N + U))
+    est_intent = np.where(valid[None, :, None, :], contrib, -np.inf).argmax(-1)   # (R, T, N+U)
+    # within-estimated-intent rank of each document under the run's own base score
     order = np.argsort(-base, axis=2, kind="stable")
-    prim_sorted = np.take_along_axis(np.broadcast_to(primary[None], base.shape), order, axis=2)
-    onehot = prim_sorted[..., None] == np.arange(M)
+    est_sorted = np.take_along_axis(est_intent, order, axis=2)
+    onehot = est_sorted[..., None] == np.arange(M)
     within_sorted = (np.cumsum(onehot, axis=2) * onehot).sum(-1) - 1              # 0-based rank
     within = np.empty_like(within_sorted)
     np.put_along_axis(within, order, within_sorted, axis=2)
-    score_j = base - diversity[:, None, None] * np.log1p(within)
-    scores = np.concatenate([score_j, noise_u], axis=2)                           # (R, T, N+U)
+    scores = base - diversity[:, None, None] * np.log1p(within)                   # (R, T, N+U)
     top_k = np.argsort(-scores, axis=2, kind="stable")[:, :, :depth]              # (R, T, depth)
     unj_ids = np.array([[f"{qids[t]}-u{u + 1:04d}" for u in range(U)] for t in range(T)], dtype=object)
     all_ids = np.concatenate([doc_ids, unj_ids], axis=1)                          # (T, N+U)
@@ -242,5 +258,5 @@ def intent_collection(
         "rank": np.tile(np.arange(1, depth + 1), n_runs * T),
         "score": np.take_along_axis(scores, top_k, axis=2).reshape(-1),
     })
-    run_params = pd.DataFrame({"run_id": run_names, "skill": skill, "diversity": diversity, "focus": focus})
+    run_params = pd.DataFrame({"run_id": run_names, "skill": skill, "diversity": diversity, "knowledge": knowledge})
     return IntentCollection(dqrels=dqrels, intents=intents, runs=runs, run_params=run_params, params=params)

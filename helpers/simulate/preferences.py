@@ -9,26 +9,43 @@ relevance and 0.356 for diversity.
 
 Assessor model
 --------------
-SERP ``s`` of a pair is the run's top ``cutoff`` (10) documents; ``g_i(r) = (2^x - 1)/15`` is the
-intentwise gain of the document at rank ``r`` for intent ``i`` (levels L0-L4; unjudged = 0).
+SERP ``s`` of a pair is the run's top ``cutoff`` (10) documents; ``x_i(r)`` is the intentwise level
+of the document at rank ``r`` for intent ``i`` on a linear 0-1 scale (L0-L4 -> 0, 1/4, ..., 1;
+unjudged = 0). The linear scale, the personal weights and the user models below are chosen so that
+no engine measure's formula is the generating utility (the engine uses ``2^x - 1`` gains,
+``Pr(i|q)`` and its own discounts; ``tests/test_simulate_preferences.py`` checks that no measure is
+identical or rank-equivalent to any user model on the simulated SERPs).
 
 Interpretation
     Every assessor ``a`` reads topic ``q`` with personal intent weights
     ``w_aq ~ Dirichlet(kappa * Pr(.|q))`` (``kappa`` = ``interpretation_concentration``): the
     mean is the topic's intent distribution, and smaller ``kappa`` means assessors disagree more
     on what the query is about.
+User models (one per assessor, drawn from the mixture ``user_models``)
+    Each model gives the utility ``u_i(s)`` of the SERP for a user who has intent ``i``:
+
+    ``position``  (position-biased browsing, no stopping): ``u_i = sum_r p_a^(r-1) x_i(r)``,
+                  persistence ``p_a ~ Uniform(0.7, 0.95)``; redundancy costs nothing.
+    ``coverage``  (intent coverage, diminishing returns): ``u_i = 1 - prod_r (1 - c x_i(r))``
+                  with ``c = 0.6``: the chance that at least one document satisfies the user,
+                  wherever it is on the page.
+    ``first-hit`` (satisfied at the first good document): ``u_i = p_a^(r_i - 1)`` with ``r_i`` the
+                  first rank whose level is at least L2 (``x >= 1/2``), 0 if there is none;
+                  further documents add nothing.
+
+    The mixture (e.g. ``"position:0.4,coverage:0.3,first-hit:0.3"``) fixes the *share* of
+    assessors of each model: counts by the largest-remainder rule, models assigned to assessors in
+    random order. ``assessors`` reports every assessor's model and persistence.
 Relevance question ("overall, which SERP is more relevant?")
-    ``U_rel(s) = sum_r disc(r) sum_i w_aqi g_i(r)``, ``disc(r) = 1/log2(r + 1)``: graded,
-    position-discounted gain under the assessor's own weights, no novelty.
+    ``U_rel = sum_i w~_aqi u_i`` with the weights sharpened towards the assessor's own reading,
+    ``w~ ∝ w^3``: relevance is judged for the interpretation the assessor has in mind.
 Diversity question ("which SERP satisfies more of the users who might have issued the query?")
-    ``U_div(s) = sum_i w_aqi (1 - exp(-saturation * sum_r disc(r) x_i(r) / 4))`` with ``x_i(r)``
-    the level (0-4): the weighted share of satisfied intents, a coverage utility with strongly
-    diminishing returns (one L2 document at rank 1 already satisfies 1 - e^-0.75 = 53% of an
-    intent's users at ``saturation = 1.5``, two such documents at ranks 1-2 71%).
+    ``U_div = sum_i w_aqi u_i``: the same user model averaged over the assessor's idea of the
+    population of intents.
 Noisy comparison
-    ``y = (U(left) - U(right)) / scale + pair_effect * v_p + sigma * m_a * e_pa`` where ``scale``
-    is the standard deviation over pairs of the assessor-averaged utility difference (so
-    ``sigma`` is in units of the signal); ``v_p`` is a per-pair term that every assessor sees
+    ``y = (U(left) - U(right)) / scale_a + pair_effect * v_p + sigma * m_a * e_pa`` where
+    ``scale_a`` is the standard deviation over pairs of assessor ``a``'s utility difference (so
+    every user model's signal is in the same units and ``sigma`` is in units of the signal); ``v_p`` is a per-pair term that every assessor sees
     but no qrels-based measure does (snippets, layout, page quality: what makes real assessors
     agree with each other beyond the qrels); ``m_a = exp(assessor_spread * N(0, 1))`` makes some
     assessors noisier than others (best/median/worst assessors); ``e_pa`` is standard normal.
@@ -49,10 +66,10 @@ text available here; ``p_equal`` = 0.1 is an assumption, as are the utility form
 assessor MARs (about 0.71 for the median assessor at alpha = 0.41) imply a chance agreement near
 0.5, i.e. unbalanced LEFT/RIGHT labels or many EQUALs; with sides randomised as here, chance
 agreement is lower and every MAR comes out lower than in the paper: compare orderings and gaps,
-not levels. The model
-encodes "users like relevant documents high up, and diversity users like coverage", so measures
-close to these utilities will agree with the simulated assessors more; the simulation can show
-how the analysis works and how noisy it is, not which measure real users prefer.
+not levels. Which
+measure agrees best with the simulated assessors depends on the mixture of user models: measures
+closer to the dominant model agree more (notebook 05 shows the sensitivity to the mixture); the
+simulation can show how the analysis works and how noisy it is, not which measure real users prefer.
 """
 
 from __future__ import annotations
@@ -62,9 +79,94 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["PreferenceJudgments", "preference_judgments", "nominal_alpha"]
+__all__ = ["PreferenceJudgments", "preference_judgments", "nominal_alpha", "parse_mixture", "user_utility",
+           "USER_MODELS", "DEFAULT_MIXTURE"]
 
 QUESTIONS = ("relevance", "diversity")
+#: The user models of the assessor mixture (see the module docstring).
+USER_MODELS = ("position", "coverage", "first-hit")
+DEFAULT_MIXTURE = "position:0.4,coverage:0.3,first-hit:0.3"
+COVERAGE_C = 0.6          # satisfaction chance of a document at L4 in the coverage model
+FIRST_HIT_LEVEL = 0.5     # first-hit model: a document at L2 or above satisfies
+RELEVANCE_SHARPEN = 3.0   # relevance question: weights w^3 (the assessor's own reading)
+PERSISTENCE = (0.7, 0.95)  # range of the assessors' persistence p_a
+
+
+def parse_mixture(mixture) -> dict[str, float]:
+    """``"position:0.4,coverage:0.3,first-hit:0.3"`` (or a dict) -> ``{model: share}``.
+
+    Shares must be non-negative numbers summing to 1 (tolerance 1e-6); unknown models, repeated
+    models and malformed items raise ValueError naming the item.
+    """
+    if isinstance(mixture, str):
+        items = {}
+        for item in mixture.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            if item.count(":") != 1:
+                raise ValueError(f"user model mixture: item {item!r} must look like 'model:share', e.g. "
+                                 f"{DEFAULT_MIXTURE!r}")
+            name, share = (x.strip() for x in item.split(":"))
+            if name in items:
+                raise ValueError(f"user model mixture names {name!r} twice")
+            try:
+                items[name] = float(share)
+            except ValueError:
+                raise ValueError(f"user model mixture: share of {name!r} must be a number, got {share!r}") from None
+        mixture = items
+    if not isinstance(mixture, dict) or not mixture:
+        raise ValueError(f"user model mixture must be a non-empty 'model:share,...' string or dict, got {mixture!r}")
+    out = {}
+    for name, share in mixture.items():
+        if name not in USER_MODELS:
+            raise ValueError(f"unknown user model {name!r}; known: {', '.join(USER_MODELS)}")
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not np.isfinite(share) or share < 0:
+            raise ValueError(f"user model mixture: share of {name!r} must be a number >= 0, got {share!r}")
+        out[name] = float(share)
+    if abs(sum(out.values()) - 1.0) > 1e-6:
+        raise ValueError(f"user model mixture shares must sum to 1, got {sum(out.values()):g} ({out})")
+    return out
+
+
+def user_utility(levels: np.ndarray, model: str, persistence: float | np.ndarray = 0.85) -> np.ndarray:
+    """Per-intent utility ``u_i`` of SERPs for one user model (module docstring).
+
+    Parameters
+    ----------
+    levels : (..., l, M) array
+        Intentwise levels on the 0-1 scale (L_x -> x/4), rank on the second-to-last axis.
+    model : one of :data:`USER_MODELS`
+    persistence : float or array broadcasting against ``levels[..., 0, 0]``
+        ``p_a`` of the position and first-hit models.
+
+    Returns
+    -------
+    (..., M) array of utilities.
+    """
+    x = np.asarray(levels, dtype=float)
+    p = np.asarray(persistence, dtype=float)[..., None, None]
+    ranks = np.arange(x.shape[-2])[:, None]
+    if model == "position":
+        return (x * p ** ranks).sum(-2)
+    if model == "coverage":
+        return 1.0 - np.prod(1.0 - COVERAGE_C * x, axis=-2)
+    if model == "first-hit":
+        hit = x >= FIRST_HIT_LEVEL
+        first = np.where(hit.any(-2), hit.argmax(-2), -1)
+        return np.where(first >= 0, p[..., 0, :] ** np.maximum(first, 0), 0.0)
+    raise ValueError(f"unknown user model {model!r}; known: {', '.join(USER_MODELS)}")
+
+
+def _quota(mixture: dict[str, float], n: int) -> list[str]:
+    """Largest-remainder allocation of ``n`` assessors to the models of ``mixture``."""
+    names = list(mixture)
+    exact = np.array([mixture[k] * n for k in names])
+    counts = np.floor(exact).astype(int)
+    rest = n - counts.sum()
+    order = np.argsort(-(exact - counts), kind="stable")
+    counts[order[:rest]] += 1
+    return [k for k, c in zip(names, counts) for _ in range(c)]
 
 
 @dataclass(frozen=True)
@@ -76,7 +178,8 @@ class PreferenceJudgments:
     relevance, diversity : DataFrame
         Pairs (index ``pair_id``) x assessors (``A01..A15``), labels ``LEFT``/``RIGHT``/``EQUAL``.
     assessors : DataFrame
-        Per assessor: ``noise`` (``m_a``) and ``equal_proneness`` (``t_a``).
+        Per assessor: user ``model``, ``persistence`` (``p_a``), ``noise`` (``m_a``) and
+        ``equal_proneness`` (``t_a``).
     calibration : DataFrame
         Per question: ``sigma``, ``tau``, ``alpha`` (reached), ``alpha_target``, ``p_equal`` (reached).
     params : dict
@@ -178,7 +281,7 @@ def preference_judgments(
     sigma: tuple[float, float] = (1.0, 1.0),
     p_equal: float = 0.1,
     interpretation_concentration: float = 20.0,
-    saturation: float = 1.5,
+    user_models="position:0.4,coverage:0.3,first-hit:0.3",
     assessor_spread: float = 0.35,
     equal_spread: float = 0.5,
     question_correlation: float = 0.97,
@@ -209,8 +312,8 @@ def preference_judgments(
         Share of EQUAL labels.
     interpretation_concentration : float
         ``kappa`` of the personal intent weights.
-    saturation : float
-        Diminishing-returns rate of the diversity utility.
+    user_models : str or dict
+        Mixture of user models, ``"model:share,..."`` over :data:`USER_MODELS` (shares sum to 1).
     assessor_spread, equal_spread : float >= 0
         Log-scale spread of the assessors' noise and of their EQUAL thresholds.
     question_correlation : float in [0, 1]
@@ -250,7 +353,7 @@ def preference_judgments(
     if isinstance(p_equal, bool) or not isinstance(p_equal, (int, float)) or not 0 < p_equal < 1:
         raise ValueError(f"p_equal must lie strictly between 0 and 1, got {p_equal!r}")
     kappa = _check_pos("interpretation_concentration", interpretation_concentration)
-    saturation = _check_pos("saturation", saturation)
+    mixture = parse_mixture(user_models)
     assessor_spread = _check_pos("assessor_spread", assessor_spread, allow_zero=True)
     equal_spread = _check_pos("equal_spread", equal_spread, allow_zero=True)
     if not isinstance(question_correlation, (int, float)) or not 0 <= question_correlation <= 1:
@@ -258,12 +361,11 @@ def preference_judgments(
     pair_effect = _check_pos("pair_effect", pair_effect, allow_zero=True)
     alpha_tol = _check_pos("alpha_tol", alpha_tol)
     params = dict(n_assessors=int(n_assessors), cutoff=int(cutoff), alpha_target=alpha_target, sigma=sigma,
-                  p_equal=float(p_equal), interpretation_concentration=kappa, saturation=saturation,
+                  p_equal=float(p_equal), interpretation_concentration=kappa, user_models=mixture,
                   assessor_spread=assessor_spread, equal_spread=equal_spread,
                   question_correlation=float(question_correlation), pair_effect=pair_effect, alpha_tol=alpha_tol)
 
     levels, tq, prob, valid = _serp_gains(collection, pairs, int(cutoff))  # (P, 2, l, M), levels x/4
-    gains = (2.0 ** (4.0 * levels) - 1.0) / 15.0
     P, A = len(pairs), int(n_assessors)
     T, M = prob.shape
     # personal intent weights per assessor x topic (Dirichlet via normalised gammas)
@@ -276,20 +378,27 @@ def preference_judgments(
     z_q = rng.standard_normal((2, P, A))
     v_shared = rng.standard_normal(P)
     v_q = rng.standard_normal((2, P))
+    models = np.array(_quota(mixture, A), dtype=object)[rng.permutation(A)]
+    persistence = rng.uniform(*PERSISTENCE, size=A)
 
-    disc = 1.0 / np.log2(np.arange(2, cutoff + 2))
-    per_intent_rel = np.einsum("psrm,r->psm", gains, disc)                     # (P, 2, M)
+    u_int = np.zeros((P, 2, A, M))                                             # u_i per assessor
+    for name in USER_MODELS:
+        who = np.flatnonzero(models == name)
+        if len(who):
+            u_int[:, :, who, :] = user_utility(levels[:, :, None], name, persistence[who])
     wp = w[:, tq, :].transpose(1, 0, 2)                                        # (P, A, M)
-    u_rel = np.einsum("psm,pam->psa", per_intent_rel, wp)                      # (P, 2, A)
-    sat = 1.0 - np.exp(-saturation * np.einsum("psrm,r->psm", levels, disc))
-    u_div = np.einsum("psm,pam->psa", sat, wp)
+    sharp = wp ** RELEVANCE_SHARPEN
+    sharp = sharp / sharp.sum(-1, keepdims=True)
+    u_rel = np.einsum("psam,pam->psa", u_int, sharp)                           # (P, 2, A)
+    u_div = np.einsum("psam,pam->psa", u_int, wp)
     rho = float(question_correlation)
     out, calib = {}, []
     for q, (name, u) in enumerate(zip(QUESTIONS, (u_rel, u_div))):
         delta = u[:, 0, :] - u[:, 1, :]                                        # (P, A)
-        scale = float(np.std(delta.mean(axis=1)))
-        if scale == 0:
-            raise ValueError(f"{name}: every pair has the same utility on both sides; nothing to prefer")
+        scale = np.std(delta, axis=0)                                          # per assessor
+        if (scale == 0).any():
+            raise ValueError(f"{name}: an assessor's user model sees the same utility on both sides of every "
+                             "pair; nothing to prefer")
         signal = delta / scale + pair_effect * (rho * v_shared + np.sqrt(1 - rho * rho) * v_q[q])[:, None]
         err = noise_mult[None, :] * (rho * z_shared + np.sqrt(1 - rho * rho) * z_q[q])
 
@@ -310,16 +419,18 @@ def preference_judgments(
             if a_lo < target:
                 raise ValueError(f"{name}: alpha_target {target} is out of reach; noise-free assessors only "
                                  f"reach alpha = {a_lo:.3f} (raise interpretation_concentration)")
+            best = (np.inf, lo)
             for _ in range(80):
                 mid = 0.5 * (lo + hi)
                 a_mid = nominal_alpha(label(np.exp(mid))[0])
+                best = min(best, (abs(a_mid - target), mid))  # alpha jumps in steps on small samples
                 if abs(a_mid - target) <= alpha_tol / 4:
                     break
                 if a_mid > target:
                     lo = mid
                 else:
                     hi = mid
-            s = float(np.exp(mid))
+            s = float(np.exp(best[1]))
             codes, tau = label(s)
         alpha = nominal_alpha(codes)
         if alpha_target is not None and abs(alpha - alpha_target[q]) > alpha_tol:
@@ -330,7 +441,7 @@ def preference_judgments(
         calib.append({"question": name, "sigma": s, "tau": tau, "alpha": alpha,
                       "alpha_target": None if alpha_target is None else float(alpha_target[q]),
                       "p_equal": float((codes == 2).mean())})
-    assessors = pd.DataFrame({"assessor": [f"A{k + 1:02d}" for k in range(A)], "noise": noise_mult,
-                              "equal_proneness": equal_mult})
+    assessors = pd.DataFrame({"assessor": [f"A{k + 1:02d}" for k in range(A)], "model": models.astype(str),
+                              "persistence": persistence, "noise": noise_mult, "equal_proneness": equal_mult})
     return PreferenceJudgments(relevance=out["relevance"], diversity=out["diversity"], assessors=assessors,
                                calibration=pd.DataFrame(calib), params=params)

@@ -1,0 +1,78 @@
+"""helpers.thuir: THUIR page agreement with exact binomial tests, on a hand-made three-query set."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+
+from helpers import thuir
+
+
+def fake():
+    """q1: sogou 3 images (rel 80, 20, 60) vs baidu 2 (40, 90); users prefer sogou.
+    q2: sogou 2 (10, 10) vs baidu 2 (70, 70); users prefer baidu. q3: 2 vs 2, tie."""
+    rel = [("q1", "sogou", [80, 20, 60]), ("q1", "baidu", [40, 90]), ("q2", "sogou", [10, 10]),
+           ("q2", "baidu", [70, 70]), ("q3", "sogou", [50, 60]), ("q3", "baidu", [60, 50])]
+    r_rows, p_rows = [], []
+    for q, e, rs in rel:
+        for k, x in enumerate(rs):
+            r_rows.append((q, e, k, f"{e}/{q}_{k}.jpg", float(x)))
+            # grid: image 0 in row 1, the others in row 0 (so the rank order is not the image order)
+            p_rows.append((q, e, k, 1 if k == 0 else 0, k, 2))
+    relevance = pd.DataFrame(r_rows, columns=["query_id", "engine", "image", "doc_id", "relevance"])
+    positions = pd.DataFrame(p_rows, columns=["query_id", "engine", "image", "row", "column", "row_size"])
+    serp = pd.DataFrame({"query_id": ["q1", "q2", "q3"], "preference": [0, 2, 1],
+                         "preferred": ["sogou", "baidu", "tie"]})
+    return SimpleNamespace(serp=serp, relevance=relevance, positions=positions)
+
+
+def test_pages_are_read_row_by_row():
+    p = thuir.page_lists(fake())
+    q1 = p[(p.query_id == "q1") & (p.engine == "sogou")]
+    assert list(q1.sort_values("rank")["image"]) == [1, 2, 0]
+    assert (q1["page_length"] == 3).all()
+
+
+def test_gain_maps_and_threshold():
+    q = thuir.page_qrels(thuir.page_lists(fake()), "exponential", 50.0)
+    p = thuir.page_lists(fake())
+    want = np.where(p.relevance >= 50, 2 ** (p.relevance / 25) - 1, 0.0)
+    assert np.allclose(q["gain"], want)
+    assert np.allclose(thuir.page_qrels(p, "linear", 0.0)["gain"], p.relevance / 25)
+    assert set(thuir.page_qrels(p, "binary", 50.0)["gain"]) == {0.0, 1.0}
+    with pytest.raises(ValueError, match="gain_map"):
+        thuir.page_qrels(p, "log", 50.0)
+    with pytest.raises(ValueError, match="threshold"):
+        thuir.page_qrels(p, "linear", 150.0)
+
+
+def test_binomial_row_is_scipys_exact_test():
+    row = thuir.binomial_row(35, 56, 0.5)
+    assert row["p_value"] == pytest.approx(scipy.stats.binomtest(35, 56, 0.5).pvalue, abs=1e-15)
+    assert row["p_value"] > 0.05   # 35 of 56 is not significant two-sided
+    assert row["ci_low"] < 0.5 < row["ci_high"]
+
+
+def test_agreement_table_by_hand():
+    table, prefs = thuir.agreement_table(fake(), gain_map="linear", threshold=30.0, cutoff=0,
+                                         measures={"nDCG": "D-nDCG"})
+    # baselines: q1 mean 53.3 vs 65 -> RIGHT (users LEFT); q2 RIGHT (users RIGHT); q3 55 vs 55 -> EQUAL (tie)
+    assert list(prefs["mean relevance"]) == ["RIGHT", "RIGHT", "EQUAL"]
+    # page length: q1 3 > 2 -> LEFT; others EQUAL
+    assert list(prefs["page length"]) == ["LEFT", "EQUAL", "EQUAL"]
+    # shorter-page cutoff: q1 sogou scored on its first two ranks (images 1, 2: rel 20, 60)
+    row = table[(table.system == "mean relevance") & (table.scope == "all")].iloc[0]
+    assert (row["k"], row["n"]) == (2, 3)
+    # chance: the baseline ties on 1/3 of the queries, users on 1/3: c = t e + (1 - t)(1 - e)/2
+    assert row["chance"] == pytest.approx(1 / 9 + (2 / 3) * (2 / 3) / 2)
+    dec = table[(table.system == "page length") & (table.scope == "decisive")].iloc[0]
+    assert (dec["k"], dec["n"], dec["ties"]) == (1, 2, 1) and dec["chance"] == pytest.approx(0.25)
+
+
+def test_bad_cutoff():
+    with pytest.raises(ValueError, match="cutoff"):
+        thuir.agreement_table(fake(), cutoff=-1)
