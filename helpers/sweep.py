@@ -229,7 +229,9 @@ def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int
             cluster = stack.enter_context(LocalCluster(
                 n_workers=n_workers or max(1, min(os.cpu_count() or 1, tasks)),
                 threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR))
+                # the scheduler always starts an HTTP server (8787 unless told): a free port,
+                # so that two runs at once print no "port in use" warning into the notebook
+                dashboard_address=":0", silence_logs=logging.ERROR))
             return stack.enter_context(Client(cluster))
     source = "DASK_SCHEDULER_ADDRESS" if scheduler == "local" else "scheduler"
     try:
