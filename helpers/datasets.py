@@ -724,6 +724,82 @@ def load_ratings(name: str, *, include_nist: bool | None = None) -> pd.DataFrame
 # Qrels and runs
 # --------------------------------------------------------------------------------------------
 
+#: TREC DL 2019 passage ranking: the lowest NIST level that counts as relevant. NIST judged passages
+#: on 0 "irrelevant", 1 "related" (on the topic but does not answer the question), 2 "highly
+#: relevant", 3 "perfectly relevant", and level 1 is *not* relevant: binary measures of the passage
+#: task use ``trec_eval -l 2`` (Craswell et al., Overview of the TREC 2019 Deep Learning Track,
+#: Sect. on passage judgments; NIST's TREC 2019 DL data page). Graded measures (nDCG) keep the
+#: gains 0-3 of the levels.
+DL19_RELEVANCE_THRESHOLD: int = 2
+DL19_LEVEL_NAMES: tuple[str, ...] = ("irrelevant", "related (not relevant)", "highly relevant",
+                                     "perfectly relevant")
+DL19_THRESHOLD_SOURCE = ("TREC DL 2019 passage levels: 0 irrelevant, 1 related (not relevant), 2 highly "
+                         "relevant, 3 perfectly relevant; binary measures use levels >= 2 (trec_eval -l 2) "
+                         "[Craswell et al. 2020, Overview of the TREC 2019 Deep Learning Track]")
+
+#: Relevance threshold (lowest relevant level) of every collection with official levels, by the
+#: collection's own definition. ``dl19``/``dl19-nist``/the DL-19 re-annotation rounds: 2 (above);
+#: ``trec-rf10``: 1 (TREC 2010 RF labels 0 non-relevant, 1 relevant, 2 highly relevant).
+RELEVANCE_THRESHOLDS: dict[str, int] = {"dl19": DL19_RELEVANCE_THRESHOLD, "dl19-nist": DL19_RELEVANCE_THRESHOLD,
+                                        "dl19-agreement": DL19_RELEVANCE_THRESHOLD,
+                                        "dl19-main": DL19_RELEVANCE_THRESHOLD,
+                                        "dl19-pilot": DL19_RELEVANCE_THRESHOLD, "trec-rf10": 1}
+
+
+def relevance_threshold(name: str) -> int:
+    """The collection's own relevance threshold (lowest level counted as relevant).
+
+    >>> relevance_threshold("dl19")
+    2
+    """
+    if name not in RELEVANCE_THRESHOLDS:
+        raise ValueError(f"no documented relevance threshold for {name!r}; known: {sorted(RELEVANCE_THRESHOLDS)}")
+    return RELEVANCE_THRESHOLDS[name]
+
+
+#: The team of every official DL-19 passage run, with the evidence for each grouping
+#: (``data/raw/dl19_teams.csv``; documented in ``data/raw/README.md``).
+DL19_TEAMS_FILE = "dl19_teams.csv"
+
+
+def load_teams(name: str = "dl19", path: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Team table of a run collection: ``run_id, team, evidence`` (one row per run).
+
+    Parameters
+    ----------
+    name : str
+        ``"dl19"``: the 37 official TREC DL 2019 passage runs (``data/raw/dl19_teams.csv``).
+    path : path-like, optional
+        Read this CSV instead (same columns); for tests and other collections.
+
+    Raises
+    ------
+    ValueError
+        ``"<file>:<line>: expected ..."`` for a missing column, an empty field or a run listed twice.
+    """
+    if path is None:
+        if name != "dl19":
+            raise ValueError(f"no team table for {name!r}; expected 'dl19'")
+        path = paths.DATA_RAW / DL19_TEAMS_FILE
+    path = Path(path)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False, comment="#")
+    need = ["run_id", "team", "evidence"]
+    if list(df.columns[:3]) != need:
+        raise ValueError(f"{path.name}:1: expected header {','.join(need)}, got {','.join(df.columns)}")
+    # line numbers: header is the first non-comment line
+    lines = [i + 1 for i, t in enumerate(path.read_text(encoding="utf-8").splitlines())
+             if t.strip() and not t.lstrip().startswith("#")][1:]
+    for k, row in enumerate(df[need].itertuples(index=False)):
+        for col, v in zip(need, row):
+            if not v.strip():
+                raise ValueError(f"{path.name}:{lines[k]}: expected a non-empty {col}, got {v!r}")
+    dup = df["run_id"].duplicated()
+    if dup.any():
+        k = int(np.flatnonzero(dup.to_numpy())[0])
+        raise ValueError(f"{path.name}:{lines[k]}: expected each run once, got {df['run_id'].iloc[k]!r} again")
+    return df[need].reset_index(drop=True)
+
+
 QRELS = ("dl19-nist",)
 RUNS = ("dl19", "trec-web-2012")
 

@@ -45,6 +45,7 @@ __all__ = [
     "pairs_within_items",
     "gain_qrels",
     "mean_scores",
+    "robustness_tables",
 ]
 
 METHODS = ("eq4", "eq5")
@@ -632,3 +633,82 @@ def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, floa
     evaluate_kw.setdefault("no_relevant", "zero")
     res = measures.evaluate(gain_qrels(qrels, gains), run, [measure], **evaluate_kw)
     return measures.to_matrix(res, measure).mean(axis=0).sort_index()
+
+
+def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame,
+                      p_gain: Mapping[int, pd.Series], thresholds: Sequence[int], T: int, *, k: int = 10,
+                      k_table7: int = 20, tau_level: float = 0.95, names: Sequence[str] | None = None,
+                      table7: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Demeester et al. (2016), Tables 6 and 7: robustness to the assessor, and PRM vs other gains.
+
+    Table 6: each run is scored with MSnDCG@k from U1's and from U2's judgments of the *same* items
+    (those both judged, on the topics U2 judged; a document only one side judged counts as
+    unjudged under both); Kendall's tau between the two run orderings, for binary and PRM gains at
+    every threshold of ``thresholds`` and for linear gains ``g(i) = i``. The PRM gains of a
+    threshold (``p_gain[theta]``, level -> p_{R|i}) are used for *both* assessors' labels.
+
+    Table 7: runs ranked by mean MSnDCG@k_table7 on U1's judgments under PRM gains against binary,
+    linear and exponential (2^i - 1) gains, per threshold.
+
+    Parameters
+    ----------
+    qrels_u1, qrels_u2 : DataFrame
+        ``query_id, doc_id, relevance`` of the two assessors.
+    runs : DataFrame
+        ``run_id, query_id, doc_id, rank``.
+    p_gain : mapping threshold -> Series (level -> p)
+        PRM gains per threshold (NaN levels count 0).
+    thresholds : sequence of int
+        Thresholds in ``1..T``, in display order.
+    names : sequence of str, optional
+        Level names for the labels (default ``"0".."T"``).
+    table7 : bool
+        Also compute Table 7 (default True).
+
+    Returns
+    -------
+    (table6, table7) : DataFrames
+        ``gains, theta, tau, low, high, runs`` and ``theta, comparison, tau, low, high`` (empty when
+        ``table7`` is False).
+    """
+    from helpers import stats
+
+    names = [str(i) for i in range(T + 1)] if names is None else list(names)
+    if len(names) != T + 1:
+        raise ValueError(f"names must hold T + 1 = {T + 1} level names, got {names}")
+    for th in thresholds:
+        _check_threshold(th, T)
+        if th not in p_gain:
+            raise ValueError(f"p_gain has no estimates for threshold {th}")
+    pairs = pairs_from_qrels(qrels_u1, qrels_u2)
+    common = pairs[["query_id", "doc_id"]]
+    qa = common.merge(qrels_u1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
+    qb = common.merge(qrels_u2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
+    runs_common = runs[runs["query_id"].isin(common["query_id"].unique())]
+    linear = {i: float(i) for i in range(T + 1)}
+    exponential = {i: float(2 ** i - 1) for i in range(T + 1)}
+    gains_of = {th: pd.Series(p_gain[th]).fillna(0.0) for th in thresholds}
+    schemes = []
+    for th in thresholds:
+        schemes.append((f"binary, theta={names[th]}", th, binary_gains(th, T)))
+        schemes.append((f"PRM, theta={names[th]}", th, prm_gains(gains_of[th])))
+    schemes.append(("linear", np.nan, linear))
+    measure = f"MSnDCG@{k}"
+    rows6 = []
+    for label, th, g in schemes:
+        a = mean_scores(qa, runs_common, g, measure)
+        b = mean_scores(qb, runs_common, g, measure)
+        t = stats.kendall_tau_ci(a, b.reindex(a.index), level=tau_level)
+        rows6.append({"gains": label, "theta": th, "tau": t.tau, "low": t.low, "high": t.high, "runs": t.n})
+    rows7 = []
+    if table7:
+        measure7 = f"MSnDCG@{k_table7}"
+        for th in thresholds:
+            prm_mean = mean_scores(qrels_u1, runs, prm_gains(gains_of[th]), measure7)
+            for other, g in [("binary", binary_gains(th, T)), ("linear", linear), ("exponential", exponential)]:
+                t = stats.kendall_tau_ci(prm_mean, mean_scores(qrels_u1, runs, g, measure7).reindex(prm_mean.index),
+                                         level=tau_level)
+                rows7.append({"theta": names[th], "comparison": f"PRM vs {other}", "tau": t.tau,
+                              "low": t.low, "high": t.high})
+    return (pd.DataFrame(rows6, columns=["gains", "theta", "tau", "low", "high", "runs"]),
+            pd.DataFrame(rows7, columns=["theta", "comparison", "tau", "low", "high"]))

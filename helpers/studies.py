@@ -27,31 +27,56 @@ import pandas as pd
 
 from helpers import diversity, preference, prm, stats, unanimity
 
-__all__ = ["unanimity_variant", "prm_robustness", "diversity_power", "preference_mar", "mixture_sensitivity",
-           "significant_pair_cover", "power_interval"]
+__all__ = ["unanimity_variant", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_power",
+           "preference_mar", "mixture_sensitivity", "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
-                      p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float) -> pd.DataFrame:
+                      p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float, threshold: int = 1,
+                      ratings=None) -> pd.DataFrame:
     """One (Dmax, N) cell of notebook 02: simulated ratings, RawG vs UG.
 
     Returns one row per measure: ``measure, tau, low, high, discrepancies, significant_RawG,
-    significant_UG`` (:func:`helpers.unanimity.compare_gains` on ratings from
-    :func:`helpers.simulate.ratings.simulate_ratings`).
+    significant_UG, share_full_spread`` (the last: share of items with RawG > 0 whose spread
+    reaches ``d_max``; :func:`helpers.unanimity.compare_gains` on ratings from
+    :func:`helpers.simulate.ratings.simulate_ratings`, items below ``threshold`` -- the
+    collection's lowest relevant level -- rated all zeros).
+
+    With ``ratings`` given (an items x ``n`` array of real ratings) nothing is simulated: the
+    replicate redraws only the HSD permutations, so real and simulated ratings of the same items
+    can be compared over the same number of draws.
     """
     from helpers.simulate.ratings import simulate_ratings
 
-    sim = simulate_ratings(qrels, int(n), int(d_max), rng)
-    res = unanimity.compare_gains(qrels, run, sim, int(d_max), p, list(measures), hsd_runs, B, alpha, rng)
+    if ratings is None:
+        values = simulate_ratings(qrels, int(n), int(d_max), rng, threshold=threshold)
+    else:
+        values = np.asarray(ratings, dtype=float)
+        if values.shape != (len(qrels), int(n)):
+            raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x n = {n} array, got {values.shape}")
+    res = unanimity.compare_gains(qrels, run, values, int(d_max), p, list(measures), hsd_runs, B, alpha, rng)
     sig = res["significant"].set_index("measure")
     disc = res["discrepancies"]["measure"].value_counts()
+    full = float(unanimity.spread_shares(values, int(d_max)).iloc[-1])
     rows = []
     for t in res["tau"].itertuples():
         rows.append({"measure": t.measure, "tau": float(t.tau), "low": float(t.low), "high": float(t.high),
                      "discrepancies": int(disc.get(t.measure, 0)),
                      "significant_RawG": int(sig.loc[t.measure, "RawG"]),
-                     "significant_UG": int(sig.loc[t.measure, "UG"])})
+                     "significant_UG": int(sig.loc[t.measure, "UG"]), "share_full_spread": full})
     return pd.DataFrame(rows)
+
+
+def uniform_contrast(rng: np.random.Generator, *, n_items: int, n: int, d_max: int, p: float) -> dict:
+    """Notebook 01: one draw of uniform ratings (``n_items`` x ``n`` on ``0..d_max``) summarised
+    like real ratings (:func:`helpers.gains.unanimity_summary`): ``items, share_full_spread,
+    mean_spread, mean_bonus, share_ties_broken``."""
+    from helpers import gains
+    from helpers.simulate.ratings import uniform_ratings
+
+    s = gains.unanimity_summary(uniform_ratings(int(n_items), int(n), int(d_max), rng), int(d_max), p)
+    return {"items": s["items"], "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
+            "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}
 
 
 def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_runs: int, k: int, k_table7: int,
@@ -60,40 +85,48 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
 
     Returns rows ``table, comparison, tau``: Table 6 (``tau`` between the U1- and U2-based run
     orderings by MSnDCG@k for binary and PRM gains at theta = T and 1, and linear gains) and Table 7
-    (PRM vs binary, linear and exponential gains on U1, MSnDCG@k_table7), plus the estimated
-    ``p(R|T)`` at theta = T (``table = "estimate"``).
+    (PRM vs binary, linear and exponential gains on U1, MSnDCG@k_table7), both from
+    :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
+    (``table = "estimate"``).
     """
     from helpers.simulate import judgments
 
     sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=max(k, k_table7))
-    q1, q2, runs = sim.qrels_u1, sim.qrels_u2, sim.runs
     T = len(judgments.LEVEL_NAMES) - 1
-    pairs = prm.pairs_from_qrels(q1, q2)
+    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
     p_gain = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
               for th in (T, 1)}
+    t6, t7 = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (T, 1), T, k=k, k_table7=k_table7,
+                                   tau_level=tau_level)
     rows = [{"table": "estimate", "comparison": f"p(R|{T}), theta={T}", "tau": float(p_gain[T][T])}]
-    common = pairs[["query_id", "doc_id"]]
-    qa = common.merge(q1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    qb = common.merge(q2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    runs_common = runs[runs["query_id"].isin(common["query_id"].unique())]
-    linear = {i: float(i) for i in range(T + 1)}
-    exponential = {i: float(2 ** i - 1) for i in range(T + 1)}
-    schemes = {}
-    for th in (T, 1):
-        schemes[f"binary, theta={th}"] = prm.binary_gains(th, T)
-        schemes[f"PRM, theta={th}"] = prm.prm_gains(p_gain[th])
-    schemes["linear"] = linear
-    for name, g in schemes.items():
-        a = prm.mean_scores(qa, runs_common, g, f"MSnDCG@{k}")
-        b = prm.mean_scores(qb, runs_common, g, f"MSnDCG@{k}")
-        rows.append({"table": "6", "comparison": name,
-                     "tau": float(stats.kendall_tau_ci(a, b.reindex(a.index), level=tau_level).tau)})
-    for th in (T, 1):
-        prm_mean = prm.mean_scores(q1, runs, prm.prm_gains(p_gain[th]), f"MSnDCG@{k_table7}")
-        for other, g in [("binary", prm.binary_gains(th, T)), ("linear", linear), ("exponential", exponential)]:
-            o = prm.mean_scores(q1, runs, g, f"MSnDCG@{k_table7}")
-            rows.append({"table": "7", "comparison": f"theta={th}, PRM vs {other}",
-                         "tau": float(stats.kendall_tau_ci(prm_mean, o.reindex(prm_mean.index), level=tau_level).tau)})
+    rows += [{"table": "6", "comparison": r.gains, "tau": float(r.tau)} for r in t6.itertuples()]
+    rows += [{"table": "7", "comparison": f"theta={r.theta}, {r.comparison}", "tau": float(r.tau)}
+             for r in t7.itertuples()]
+    return pd.DataFrame(rows)
+
+
+def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd.DataFrame, thresholds: Sequence[int],
+                T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, tau_level: float = 0.95,
+                names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Notebook 03 on real data: one draw of the second assessor U2 (one rating per item, drawn
+    at random among its raters, :func:`helpers.prm.one_rating_per_item`).
+
+    Returns rows ``quantity, theta, level, value``: ``p`` (the ``method`` estimate of p_{R|i} for
+    every threshold and level) and, with ``runs`` given, ``tau`` (Table 6 of
+    :func:`helpers.prm.robustness_tables`, ``level`` = the gain scheme).
+    """
+    q2 = prm.one_rating_per_item(ratings, rng)
+    pairs = prm.pairs_from_qrels(qrels_u1, q2)
+    rows, p_gain = [], {}
+    for th in thresholds:
+        est = prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"]
+        p_gain[th] = est
+        rows += [{"quantity": "p", "theta": int(th), "level": str(int(i)), "value": float(v)} for i, v in est.items()]
+    if runs is not None:
+        t6, _ = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, tau_level=tau_level,
+                                      names=names, table7=False)
+        rows += [{"quantity": "tau", "theta": -1 if pd.isna(r.theta) else int(r.theta), "level": r.gains,
+                  "value": float(r.tau)} for r in t6.itertuples()]
     return pd.DataFrame(rows)
 
 

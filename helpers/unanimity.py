@@ -44,6 +44,8 @@ __all__ = [
     "compare_gains",
     "tau_layout",
     "spread_shares",
+    "near_duplicates",
+    "teams_from_table",
 ]
 
 #: How a run's team is read from its name when a collection gives no team list (TREC DL 2019).
@@ -200,7 +202,9 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
     dict
         ``tau``: DataFrame (one row per measure: ``measure, tau, low, high, runs, topics``);
         ``discrepancies``: DataFrame of :func:`helpers.stats.discrepancies` with a ``measure``
-        column; ``significant``: DataFrame ``measure, RawG, UG, pairs`` (significant pairs of
+        column, plus ``es_var_RawG``/``es_var_UG`` = |d| / V_E (the residual *variance*, not its
+        square root; shown next to the textbook ES_HSD = |d| / sqrt(V_E) because the magnitudes
+        of Sakai's 2017 Table 3 match it, see notebook 02); ``significant``: DataFrame ``measure, RawG, UG, pairs`` (significant pairs of
         each); ``hsd_runs``: the runs compared;
         ``scores``: ``{(gain, measure): topics x runs DataFrame}``.
     """
@@ -240,6 +244,10 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         h_ug = _stats.randomised_tukey_hsd(ug[hsd_runs], B, np.random.default_rng(seed))
         d = _stats.discrepancies(h_raw, h_ug, alpha, ("RawG", "UG"))
         d.insert(0, "measure", m)
+        # |d| / V_E next to the textbook ES_HSD = |d| / sqrt(V_E) (see the Returns section)
+        for label, h in (("RawG", h_raw), ("UG", h_ug)):
+            ve = float(h.attrs["residual_variance"])
+            d[f"es_var_{label}"] = d[f"abs_diff_{label}"] / ve if ve > 0 else np.inf
         disc.append(d)
         sig.append({"measure": m, "RawG": int((h_raw["p_value"] < alpha).sum()),
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
@@ -335,3 +343,71 @@ def with_official(qrels: pd.DataFrame, ratings: pd.DataFrame) -> tuple[pd.DataFr
     info = {"rated_items": int(len(items)), "items_without_official_label": int(len(items) - len(joined)),
             "items_with_other_counts": int(len(joined) - len(wide)), "n": n}
     return out_items, wide.to_numpy(dtype=float), info
+
+
+def near_duplicates(run: pd.DataFrame, depth: int = 10, min_share: float = 0.5) -> pd.DataFrame:
+    """Pairs of runs that return the same ordered top ``depth`` on many topics.
+
+    Two runs whose ranked lists coincide are one system for a significance test, whatever their
+    names say. For every pair of runs, over the topics both ranked: ``identical`` = the share of
+    topics on which their ordered top ``depth`` lists are equal, ``shared`` = the mean share of
+    top-``depth`` documents they have in common (order ignored).
+
+    Parameters
+    ----------
+    run : DataFrame
+        ``run_id, query_id, doc_id, rank``.
+    depth : int
+        List length compared (default 10).
+    min_share : float in [0, 1]
+        Keep pairs with ``identical >= min_share``.
+
+    Returns
+    -------
+    DataFrame
+        ``run_a, run_b, identical, shared, topics``, by decreasing ``identical``.
+    """
+    _check_run(run)
+    depth = _check_depth(depth)
+    if not 0.0 <= float(min_share) <= 1.0:
+        raise ValueError(f"min_share must lie in [0, 1], got {min_share!r}")
+    top = top_k(run, depth)
+    lists = (top.groupby(["run_id", "query_id"], sort=True)["doc_id"].agg(lambda d: "\x1f".join(map(str, d)))
+             .unstack("query_id"))
+    runs = list(lists.index)
+    codes = np.full(lists.shape, -1, dtype=np.int64)
+    present = lists.notna().to_numpy()
+    uniq = {v: k for k, v in enumerate(pd.unique(lists.to_numpy()[present]))}
+    codes[present] = [uniq[v] for v in lists.to_numpy()[present]]
+    both = present[:, None, :] & present[None, :, :]
+    same = (codes[:, None, :] == codes[None, :, :]) & both
+    n_both = both.sum(axis=2)
+    identical = np.divide(same.sum(axis=2), n_both, out=np.zeros(n_both.shape), where=n_both > 0)
+    ia, ib = np.triu_indices(len(runs), k=1)
+    keep = identical[ia, ib] >= float(min_share)
+    rows = []
+    sets = {r: {q: set(g) for q, g in grp.groupby("query_id")["doc_id"]} for r, grp in top.groupby("run_id")}
+    for a, b in zip(ia[keep], ib[keep]):
+        ra, rb = runs[a], runs[b]
+        common = sorted(set(sets[ra]) & set(sets[rb]))
+        shared = float(np.mean([len(sets[ra][q] & sets[rb][q]) / depth for q in common])) if common else 0.0
+        rows.append({"run_a": ra, "run_b": rb, "identical": float(identical[a, b]), "shared": shared,
+                     "topics": int(n_both[a, b])})
+    out = pd.DataFrame(rows, columns=["run_a", "run_b", "identical", "shared", "topics"])
+    return out.sort_values(["identical", "run_a", "run_b"], ascending=[False, True, True]).reset_index(drop=True)
+
+
+def teams_from_table(table: pd.DataFrame, run_ids: Sequence[str], what: str = "team table") -> dict[str, str]:
+    """``run_id -> team`` from a team table (``run_id, team``; e.g.
+    :func:`helpers.datasets.load_teams`), checked against the runs actually evaluated.
+
+    Raises ``ValueError`` naming the runs the table lacks; runs in the table but not in
+    ``run_ids`` are ignored (a collection's table may cover runs cut elsewhere).
+    """
+    if not {"run_id", "team"}.issubset(table.columns):
+        raise ValueError(f"{what} needs columns run_id and team, got {list(table.columns)}")
+    mapping = dict(zip(table["run_id"].astype(str), table["team"].astype(str)))
+    missing = sorted(set(map(str, run_ids)) - set(mapping))
+    if missing:
+        raise ValueError(f"{what} has no team for run(s) {missing[:5]} ({len(missing)} in all)")
+    return {r: mapping[r] for r in run_ids}

@@ -616,3 +616,36 @@ def test_data_readme_lists_every_pinned_file_and_hash():
         for f in ds.files:
             assert f"| `{f.path}` | `{f.sha256}` |" in readme, f.path
     assert datasets.MIRROR_ENV in readme and "make data" in readme
+
+
+def test_dl19_relevance_threshold_is_trecs_definition():
+    assert datasets.DL19_RELEVANCE_THRESHOLD == 2
+    assert datasets.relevance_threshold("dl19") == 2 and datasets.relevance_threshold("dl19-nist") == 2
+    assert datasets.relevance_threshold("trec-rf10") == 1
+    assert "related" in datasets.DL19_LEVEL_NAMES[1] and "trec_eval -l 2" in datasets.DL19_THRESHOLD_SOURCE
+    with pytest.raises(ValueError, match="no documented relevance threshold"):
+        datasets.relevance_threshold("stc-ja")
+
+
+def test_dl19_team_table_covers_the_official_runs_with_evidence():
+    teams = datasets.load_teams("dl19")
+    assert len(teams) == 37 and teams["run_id"].is_unique
+    assert (teams["evidence"].str.len() > 10).all()
+    m = dict(zip(teams["run_id"], teams["team"]))
+    assert m["test1"] == m["TUA1-1"] == "TUA1"  # measured near-duplicates: one team
+    assert m["bm25base_p"] == m["bm25tuned_rm3_p"] == "anserini"
+    assert teams["team"].nunique() == 10
+
+
+@pytest.mark.parametrize("text, message", [
+    ("run,team,evidence\na,A,x\n", r"t\.csv:1: expected header run_id,team,evidence"),
+    ("run_id,team,evidence\na,A,x\nb,,y\n", r"t\.csv:3: expected a non-empty team"),
+    ("# note\nrun_id,team,evidence\na,A,x\na,B,y\n", r"t\.csv:4: expected each run once, got 'a' again"),
+])
+def test_load_teams_bad_files(tmp_path, text, message):
+    path = tmp_path / "t.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        datasets.load_teams(path=path)
+    with pytest.raises(ValueError, match="no team table"):
+        datasets.load_teams("trec-web-2012")

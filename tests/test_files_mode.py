@@ -140,3 +140,24 @@ def test_check_topics_and_runs(tmp_path):
     prefs = pd.DataFrame({"pair_id": ["p"], "query_id": ["1"], "run_left": ["r"], "run_right": ["s"]})
     with pytest.raises(ValueError, match=r"1 \(run_right, topic\) SERP\(s\) are not in runs_glob.*run 's' on topic '1'"):
         readers.check_runs(prefs, "preferences_path", run2, "runs_glob")
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"team_table": "nowhere/teams.csv"}, "team_table: no file 'nowhere/teams.csv'"),
+    ({"relevance_threshold": 3}, "relevance_threshold must be 0"),
+    ({"real_replicates": 0}, "real_replicates must be an integer >= 1"),
+])
+def test_notebook_02_stops_on_bad_team_table_and_threshold(tmp_path, monkeypatch, values, message):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
+    with pytest.raises(pm.PapermillExecutionError, match=message):
+        _execute(tmp_path, "02_unanimity_evaluation", values)
+
+
+def test_notebook_03_stops_on_a_threshold_above_the_top_level(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
+    with pytest.raises(pm.PapermillExecutionError, match="relevance_threshold must be 0"):
+        _execute(tmp_path, "03_prm_estimation", {"relevance_threshold": 4})

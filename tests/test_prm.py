@@ -481,3 +481,22 @@ def test_pairs_from_qrels_missing_column():
 def test_gain_qrels_needs_relevance():
     with pytest.raises(ValueError, match="needs a 'relevance' column"):
         prm.gain_qrels(pd.DataFrame({"query_id": ["a"], "doc_id": ["x"]}), {0: 0.0})
+
+
+def test_robustness_tables_same_assessor_gives_tau_one():
+    from helpers.simulate import judgments
+
+    sim = judgments.double_judgments(np.random.default_rng(5), n_topics=6, n_docs=40, n_runs=5, depth=10)
+    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
+    p_gain = {th: prm.estimate(pairs, threshold=th, method="eq5", T=3).set_index("level")["p"] for th in (3, 1)}
+    t6, t7 = prm.robustness_tables(sim.qrels_u1, sim.qrels_u1, sim.runs, p_gain, (3, 1), 3, k=5, k_table7=10)
+    assert list(t6["gains"]) == ["binary, theta=3", "PRM, theta=3", "binary, theta=1", "PRM, theta=1", "linear"]
+    np.testing.assert_allclose(t6["tau"], 1.0)  # U2 = U1: both orderings coincide under every gain scheme
+    assert len(t7) == 6 and t7["tau"].between(-1, 1).all()
+    t6b, t7b = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (3,), 3, k=5, table7=False,
+                                     names=["N", "R", "H", "K"])
+    assert list(t6b["gains"]) == ["binary, theta=K", "PRM, theta=K", "linear"] and t7b.empty
+    with pytest.raises(ValueError, match="no estimates for threshold 2"):
+        prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (2,), 3)
+    with pytest.raises(ValueError, match="names must hold"):
+        prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (3,), 3, names=["a"])

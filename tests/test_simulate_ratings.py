@@ -132,3 +132,17 @@ def test_stc_like_collection_is_reachable_lazily():
     import helpers.simulate as sim
 
     assert sim.stc_like_collection is ratings.stc_like_collection
+
+
+def test_simulate_ratings_relevance_threshold():
+    sim = ratings
+    q = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(400)], "relevance": [0, 1, 2, 3] * 100})
+    r2 = sim.simulate_ratings(q, 6, 3, np.random.default_rng(0), threshold=2)
+    lv = q["relevance"].to_numpy()
+    assert (r2[lv < 2] == 0).all()          # DL-19: level 1 "related" is not relevant -> zeros
+    assert (r2[lv >= 2].sum(axis=1) > 0).mean() > 0.99
+    r1 = sim.simulate_ratings(q, 6, 3, np.random.default_rng(0))  # default: level 1 relevant (Sakai)
+    assert (r1[lv == 1].sum(axis=1) > 0).mean() > 0.99 and (r1[lv == 0] == 0).all()
+    for bad in (0, 1.5, True):
+        with pytest.raises(ValueError, match="threshold"):
+            sim.simulate_ratings(q, 6, 3, np.random.default_rng(0), threshold=bad)

@@ -113,3 +113,46 @@ def test_significant_pair_cover_and_power_interval():
     # B = 100: half-width 1.96 sqrt(0.05 0.95 / 100) = 0.0427
     sure, maybe = studies.power_interval(np.array([0.001, 0.03, 0.06, 0.5]), 0.05, 100)
     assert (sure, maybe) == (0.25, 0.75)
+
+
+def test_unanimity_variant_with_given_ratings_and_threshold():
+    from helpers import unanimity
+    from helpers.simulate import ratings as sim
+
+    c = sim.stc_like_collection(np.random.default_rng(3), n_topics=20, team_sizes=(2, 1, 1))
+    run = unanimity.top_k(c.run, 10)
+    real = sim.simulate_ratings(c.qrels, 3, 2, np.random.default_rng(9))
+    common = {"qrels": c.qrels, "run": run, "d_max": 2, "n": 3, "p": 0.2, "measures": ["nG@1"],
+              "hsd_runs": sorted(c.teams)[:3], "B": 100, "alpha": 0.05}
+    a = studies.unanimity_variant(np.random.default_rng(1), **common, ratings=real)
+    b = studies.unanimity_variant(np.random.default_rng(2), **common, ratings=real)
+    # fixed ratings: only the HSD permutations change between draws, tau does not
+    assert a["tau"].iloc[0] == b["tau"].iloc[0] and a["share_full_spread"].iloc[0] == b["share_full_spread"].iloc[0]
+    s2 = studies.unanimity_variant(np.random.default_rng(1), **common, threshold=2)
+    s1 = studies.unanimity_variant(np.random.default_rng(1), **common, threshold=1)
+    assert s1["tau"].iloc[0] != s2["tau"].iloc[0]
+    with pytest.raises(ValueError, match="ratings must be"):
+        studies.unanimity_variant(np.random.default_rng(1), **common, ratings=real[:, :2])
+
+
+def test_uniform_contrast_matches_the_exact_full_spread_probability():
+    from helpers import gains
+
+    out = sweep.run_replicates(studies.uniform_contrast, 20, 5, common={"n_items": 2000, "n": 5, "d_max": 2, "p": 0.2},
+                               scheduler=None, progress=False)
+    assert abs(out["share_full_spread"].mean() - gains.prob_full_spread(5, 2)) < 0.01
+    assert out["share_full_spread"].nunique() > 1
+
+
+def test_prm_u2_draw_redraws_the_second_assessor():
+    q1 = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(60)], "relevance": [0, 1, 2, 3] * 15})
+    rng = np.random.default_rng(0)
+    ratings = pd.concat([q1.rename(columns={"relevance": "rating"}).assign(
+        assessor=a, rating=np.clip(q1["relevance"] + rng.integers(-1, 2, 60), 0, 3)) for a in ("A1", "A2")])
+    out = sweep.run_replicates(studies.prm_u2_draw, 4, 1, common={"qrels_u1": q1, "ratings": ratings,
+                                                                  "thresholds": [3, 2], "T": 3, "method": "eq4"},
+                               scheduler=None, progress=False)
+    ps = out[out.quantity == "p"]
+    assert set(ps["theta"]) == {3, 2} and set(ps["level"]) == {"0", "1", "2", "3"}
+    assert ps["value"].between(0, 1).all()
+    assert ps.groupby(["theta", "level"])["value"].nunique().max() > 1  # the draws differ

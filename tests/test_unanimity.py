@@ -158,3 +158,51 @@ def test_spread_shares():
     assert s.tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 3])  # the all-zero item is left out
     with pytest.raises(ValueError, match="positive raw gain"):
         unanimity.spread_shares(np.zeros((2, 2)), 2)
+
+
+def test_compare_gains_reports_effect_size_over_variance_too(small):
+    c, run, best = small
+    r = sim.simulate_ratings(c.qrels, 5, 2, np.random.default_rng(4))
+    out = unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ["nG@1", "P+"], best, 200, 0.3, np.random.default_rng(1))
+    d = out["discrepancies"]
+    assert {"es_var_RawG", "es_var_UG"} <= set(d.columns)
+    if len(d):  # |d|/V_E = ES_HSD^2 / |d| since ES_HSD = |d| / sqrt(V_E)
+        for lab in ("RawG", "UG"):
+            np.testing.assert_allclose(d[f"es_var_{lab}"], d[f"es_hsd_{lab}"] ** 2 / d[f"abs_diff_{lab}"], rtol=1e-10)
+
+
+def _lists(rows):
+    return pd.DataFrame([{"run_id": r, "query_id": q, "doc_id": d, "rank": i + 1}
+                         for r, q, docs in rows for i, d in enumerate(docs)])
+
+
+def test_near_duplicates_measures_identical_ordered_lists():
+    run = _lists([("a", "q1", "xyz"), ("a", "q2", "uvw"), ("b", "q1", "xyz"), ("b", "q2", "uwv"),
+                  ("c", "q1", "zyx"), ("c", "q2", "uvw")])
+    out = unanimity.near_duplicates(run, depth=3, min_share=0.0)
+    got = {(r.run_a, r.run_b): (r.identical, r.shared, r.topics) for r in out.itertuples()}
+    assert got[("a", "b")] == (0.5, 1.0, 2)  # same list on q1, same set but another order on q2
+    assert got[("a", "c")] == (0.5, 1.0, 2)
+    assert got[("b", "c")] == (0.0, 1.0, 2)
+    assert list(unanimity.near_duplicates(run, depth=3, min_share=0.5)[["run_a", "run_b"]].itertuples(index=False, name=None)) \
+        == [("a", "b"), ("a", "c")]
+    # depth cuts the lists first: the top 1 of b and c differ on q1 only
+    top1 = unanimity.near_duplicates(run, depth=1, min_share=0.0).set_index(["run_a", "run_b"])["identical"]
+    assert top1[("a", "b")] == 1.0 and top1[("b", "c")] == 0.5
+
+
+def test_near_duplicates_bad_input():
+    run = _lists([("a", "q1", "xy")])
+    with pytest.raises(ValueError, match="min_share"):
+        unanimity.near_duplicates(run, 2, min_share=1.5)
+    with pytest.raises(ValueError, match="run must be a DataFrame"):
+        unanimity.near_duplicates(run.drop(columns="rank"))
+
+
+def test_teams_from_table_names_missing_runs():
+    table = pd.DataFrame({"run_id": ["r1", "r2", "extra"], "team": ["A", "A", "B"]})
+    assert unanimity.teams_from_table(table, ["r2", "r1"]) == {"r2": "A", "r1": "A"}
+    with pytest.raises(ValueError, match=r"teams.csv has no team for run\(s\) \['r3'\]"):
+        unanimity.teams_from_table(table, ["r1", "r3"], "teams.csv")
+    with pytest.raises(ValueError, match="needs columns run_id and team"):
+        unanimity.teams_from_table(table.rename(columns={"team": "group"}), ["r1"])

@@ -34,7 +34,8 @@ def uniform_ratings(n_items: int, n: int, d_max: int, rng: np.random.Generator) 
     return rng.integers(0, int(d_max) + 1, size=(int(n_items), int(n))).astype(float)
 
 
-def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Generator) -> np.ndarray:
+def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Generator, *,
+                     threshold: int = 1) -> np.ndarray:
     """Sakai's (2017) simulated ratings for every judged item of ``qrels``.
 
     Parameters
@@ -45,12 +46,18 @@ def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Gen
     d_max : int
         Highest rating (the paper: 2, 4, 8).
     rng : numpy.random.Generator
+    threshold : int, default 1
+        Lowest level that counts as relevant, by the collection's own definition. Sakai's NTCIR
+        data has L0/L1/L2 with L1 relevant (threshold 1); on TREC DL 2019 passages level 1
+        ("related") is not relevant and the threshold is 2
+        (:data:`helpers.datasets.DL19_RELEVANCE_THRESHOLD`).
 
     Returns
     -------
-    ``len(qrels) x n`` float array aligned with the rows of ``qrels``: zeros for L0 rows,
-    uniform integers on ``0..d_max`` for rows at level 1 or above. Note that a relevant item can
-    still draw all zeros and so get zero gain, exactly as in the paper's procedure.
+    ``len(qrels) x n`` float array aligned with the rows of ``qrels``: zeros for rows below
+    ``threshold``, uniform integers on ``0..d_max`` for rows at ``threshold`` or above. Note
+    that a relevant item can still draw all zeros and so get zero gain, exactly as in the paper's
+    procedure.
     """
     _check(n, d_max, rng)
     if "relevance" not in qrels.columns:
@@ -58,8 +65,10 @@ def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Gen
     levels = qrels["relevance"].to_numpy()
     if len(levels) and (pd.isna(levels).any() or (np.asarray(levels, dtype=float) < 0).any()):
         raise ValueError("qrels 'relevance' must hold non-negative integer levels (no NaN)")
+    if isinstance(threshold, bool) or int(threshold) != threshold or threshold < 1:
+        raise ValueError(f"threshold (lowest relevant level) must be an integer >= 1, got {threshold!r}")
     draws = rng.integers(0, int(d_max) + 1, size=(len(levels), int(n))).astype(float)
-    draws[np.asarray(levels, dtype=float) <= 0] = 0.0
+    draws[np.asarray(levels, dtype=float) < int(threshold)] = 0.0
     return draws
 
 
