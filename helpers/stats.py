@@ -269,7 +269,9 @@ def _residual_variance(x: np.ndarray) -> float:
 def _iter_chunks(total: int, size: int, progress: bool, desc: str):
     starts = range(0, total, size)
     if progress:
-        from tqdm import tqdm  # imported lazily: no I/O or widgets unless asked for
+        from helpers import optional
+
+        tqdm = optional("tqdm", "a progress bar (progress=True)").tqdm  # lazily: no I/O unless asked
 
         starts = tqdm(starts, total=math.ceil(total / size), desc=desc, unit="chunk")
     for s in starts:
@@ -847,7 +849,9 @@ def krippendorff_alpha(
     float
         alpha (1 = perfect agreement, 0 = chance level, negative = systematic disagreement).
     """
-    import krippendorff as _kd
+    from helpers import optional
+
+    _kd = optional("krippendorff", "Krippendorff's alpha")
 
     levels = ("nominal", "ordinal", "interval", "ratio")
     if level not in levels:

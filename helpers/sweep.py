@@ -47,7 +47,7 @@ Where the tasks run
     scales out to a cluster without edits.  ``scheduler=None`` still runs serially.
 
 The workers of a remote cluster need the same environment as this machine (``pip install -c
-constraints.txt -e <checkout>`` in the same Python version) -- the same package versions give the
+constraints.txt -e '<checkout>[notebooks]'`` in the same Python version) -- the same package versions give the
 same numbers -- and this package installed so that they can import :mod:`helpers`; the call checks
 that they can and raises ``ValueError`` if not.  Studies defined in a notebook are shipped to the
 workers by value (cloudpickle); studies imported from :mod:`helpers` are imported by name there.
@@ -206,7 +206,7 @@ def _check_workers(client: Any, address: str) -> None:
     if missing:
         raise ValueError(
             f"the workers {missing} of scheduler {address!r} cannot import helpers: install this "
-            f"package on every worker (`pip install -c constraints.txt -e <checkout>`, this "
+            f"package on every worker (`pip install -c constraints.txt -e '<checkout>[notebooks]'`, this "
             f"checkout is {paths.ROOT}) in the same environment, then restart the workers")
     ours = paths.ROOT.name
     elsewhere = {w: f for w, f in found.items() if Path(f).parent.parent.name != ours}
@@ -219,7 +219,7 @@ def _check_workers(client: Any, address: str) -> None:
 
 def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int) -> Any:
     """A Client (closed by ``stack``) for ``scheduler``: a new LocalCluster or a running one."""
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster   # present: _run_on_dask checked it
 
     address = scheduler
     if scheduler == "local":
@@ -243,6 +243,9 @@ def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int
 
 
 def _progress(total: int, enabled: bool):
+    from helpers import optional
+
+    optional("tqdm", "the replicates' progress bar")
     if not enabled:
         from tqdm.std import tqdm
     else:
@@ -378,7 +381,9 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
 
 def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler, n_workers, seed) -> None:
     """Submit every cell to a dask cluster and collect the frames as the tasks complete."""
-    from distributed import as_completed
+    from helpers import optional
+
+    as_completed = optional("distributed", "replicates on dask (scheduler='local' or an address)").as_completed
 
     with ExitStack() as stack:
         client = _connect(stack, scheduler, n_workers, len(cells))
