@@ -884,19 +884,8 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
             return cache[key]
         _, alpha, l = key
         if key not in cache:
-            # judged docs relevant to at least one intent, padded per topic
-            jrel = (data.judged_gain > 0) & data.hasrel[data.judged_topic]
-            anyrel = jrel.any(1)
-            jt = data.judged_topic[anyrel]
-            counts = np.bincount(jt, minlength=T)
-            J = max(int(counts.max()) if len(counts) else 0, 1)
-            start = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            col = np.arange(len(jt)) - start[jt]
-            relq = np.zeros((T, J, M), dtype=bool)
-            keyq = np.full((T, J), -1, dtype=np.int64)
-            relq[jt, col] = jrel[anyrel]
-            keyq[jt, col] = data.judged_key[anyrel]
-            depth_i = J if l is None else l
+            relq, keyq = topic_rel()   # judged docs relevant to at least one intent, padded per topic
+            depth_i = relq.shape[1] if l is None else l
             cache[key] = greedy_ideal_alpha(relq, keyq, alpha, depth_i)[tl]
         return cache[key]
 
