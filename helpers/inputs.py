@@ -41,6 +41,15 @@ _QREL_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
 
 
+def _read_file(what: str, path, shapes: str) -> pd.DataFrame:
+    """A TREC qrels or run file given by path, read by :mod:`helpers.trec_io` (file:line errors)."""
+    if not os.path.isfile(path):
+        raise ValueError(f"{what} must be a pandas DataFrame (or a {shapes} or the path of a TREC file); "
+                         f"{path!r} is no such file")
+    from helpers import trec_io
+    return trec_io.read_qrels(path) if what == "qrels" else trec_io.read_run(path)
+
+
 def as_qrels(qrels) -> pd.DataFrame:
     """Qrels in any shape of the module docstring as a DataFrame (a DataFrame is returned as is).
 
@@ -54,11 +63,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     if isinstance(qrels, pd.DataFrame):
         return qrels
     if isinstance(qrels, (str, os.PathLike)):
-        if not os.path.isfile(qrels):
-            raise ValueError(f"qrels must be a pandas DataFrame (or a {{qid: {{docid: level}}}} dict, Qrel namedtuples "
-                             f"or the path of a TREC file); {qrels!r} is no such file")
-        from helpers import trec_io
-        return trec_io.read_qrels(qrels)
+        return _read_file("qrels", qrels, "{qid: {docid: level}} dict, Qrel namedtuples")
     if isinstance(qrels, Mapping):
         q, d, v = _flatten("qrels", qrels, "level")
         for qid, did, x in zip(q, d, v):
@@ -86,11 +91,7 @@ def as_run(run) -> pd.DataFrame:
     if isinstance(run, pd.DataFrame):
         return run
     if isinstance(run, (str, os.PathLike)):
-        if not os.path.isfile(run):
-            raise ValueError(f"run must be a pandas DataFrame (or a {{qid: {{docid: score}}}} dict, ScoredDoc namedtuples "
-                             f"or the path of a TREC file); {run!r} is no such file")
-        from helpers import trec_io
-        return trec_io.read_run(run)
+        return _read_file("run", run, "{qid: {docid: score}} dict, ScoredDoc namedtuples")
     if isinstance(run, Mapping):
         nested = [isinstance(v, Mapping) and any(isinstance(x, Mapping) for x in v.values())
                   for v in run.values()]

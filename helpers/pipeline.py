@@ -24,6 +24,7 @@ Parameters come from YAML files (not ``-p``) so that strings like ``"001"`` stay
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import os
@@ -180,6 +181,26 @@ def output_name(spec: str | os.PathLike, name: str | None) -> str:
     return chosen
 
 
+@contextlib.contextmanager
+def _environ(**values: str | None):
+    """Set (or, for ``None``, unset) environment variables for the kernel papermill starts, and
+    restore the previous values afterwards."""
+    saved = {k: os.environ.get(k) for k in values}
+    try:
+        for k, v in values.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | None = None) -> None:
     """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar).
 
@@ -191,24 +212,15 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
     output.parent.mkdir(parents=True, exist_ok=True)
     # The kernel must import this checkout's helpers (two checkouts may share one environment):
     # put the checkout first on its path and let helpers.params.validate() verify it.
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME")}
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([saved["PYTHONPATH"]] if saved["PYTHONPATH"] else []))
-    os.environ["SUBJEVAL_CHECKOUT"] = str(ROOT)
-    if run_name:
-        os.environ["SUBJEVAL_RUN_NAME"] = run_name
-    else:
-        os.environ.pop("SUBJEVAL_RUN_NAME", None)
+    path = os.environ.get("PYTHONPATH")
     try:
-        pm.execute_notebook(
-            str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
-            cwd=str(notebook.parent), progress_bar=False, log_output=False,
-        )
+        with _environ(PYTHONPATH=os.pathsep.join([str(ROOT)] + ([path] if path else [])),
+                      SUBJEVAL_CHECKOUT=str(ROOT), SUBJEVAL_RUN_NAME=run_name or None):
+            pm.execute_notebook(
+                str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
+                cwd=str(notebook.parent), progress_bar=False, log_output=False,
+            )
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
         if output.exists():
             stabilise_file(output)
 

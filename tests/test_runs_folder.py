@@ -9,7 +9,6 @@ under ``reports/runs/<profile>-<hash>/``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 
@@ -95,28 +94,19 @@ def _copy_checkout(dst):
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_plain_papermill_rerun_with_changed_parameters_leaves_git_status_clean(tmp_path):
+def test_plain_papermill_rerun_with_changed_parameters_leaves_git_status_clean(tmp_path, monkeypatch):
     import papermill as pm
 
     repo = tmp_path / "repo"
     repo.mkdir()
     git = _copy_checkout(repo)
     ci = yaml.safe_load((paths.PARAMS / "ci" / f"{NB}.yaml").read_text())
-    env_keys = ("PYTHONPATH", "SUBJEVAL_REPORTS_DIR", "SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME")
-    saved = {k: os.environ.get(k) for k in env_keys}
-    os.environ["PYTHONPATH"] = str(repo)  # the kernel imports the copy's helpers
-    for k in env_keys[1:]:
-        os.environ.pop(k, None)  # as a user runs it: outputs under the checkout's reports/
-    try:
-        out = tmp_path / "executed.ipynb"
-        pm.execute_notebook(str(repo / "notebooks" / f"{NB}.ipynb"), str(out), parameters={**ci, "seed": 99},
-                            kernel_name="python3", progress_bar=False, cwd=str(repo / "notebooks"))
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    monkeypatch.setenv("PYTHONPATH", str(repo))  # the kernel imports the copy's helpers
+    for k in ("SUBJEVAL_REPORTS_DIR", "SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME"):
+        monkeypatch.delenv(k, raising=False)  # as a user runs it: outputs under the checkout's reports/
+    out = tmp_path / "executed.ipynb"
+    pm.execute_notebook(str(repo / "notebooks" / f"{NB}.ipynb"), str(out), parameters={**ci, "seed": 99},
+                        kernel_name="python3", progress_bar=False, cwd=str(repo / "notebooks"))
     status = subprocess.run(git[:3] + ["status", "--porcelain", "--untracked-files=all"], capture_output=True,
                             text=True, check=True).stdout
     assert status == "", f"the rerun touched the checkout:\n{status}"
