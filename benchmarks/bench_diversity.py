@@ -1,9 +1,9 @@
-"""Benchmark helpers.diversity against TREC ndeval (pyndeval) on the simulated INTENT collection.
+"""Benchmark helpers.measures.diversity against TREC ndeval (pyndeval) on the simulated INTENT collection.
 
 Script, not a test: ``.venv/bin/python benchmarks/bench_diversity.py [--runs 15] [--topics 100]
 [--depth 1000] [--repeat 3]``. Prints a markdown table of the best-of-``repeat`` wall times and the
 time ratio (ours / pyndeval) for alpha-nDCG@20 and ERR-IA@20 (ndeval computes cutoffs up to 20
-only), then the time of every measure of helpers.diversity at once. The values themselves are
+only), then the time of every measure of helpers.measures.diversity at once. The values themselves are
 cross-checked in tests/test_diversity_crosscheck.py; here they are only compared to 1e-9 as a
 sanity check.
 """
@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from helpers import diversity
+from helpers.measures import diversity
 from helpers.simulate import intent_collection
 
 ALL = ["I-rec@10", "D-nDCG@10", "D-Q@10", "D-nERR@10", "D-RBP@10", "D-EBR@10", "D#-nDCG@10",
@@ -71,7 +71,7 @@ def main() -> None:
     print(f"Collection: {args.runs} runs x {args.topics} topics, depth {args.depth} "
           f"({len(c.runs):,} run rows, {len(c.dqrels):,} intentwise judgments); best of {args.repeat}; "
           f"Python {platform.python_version()}, numpy {np.__version__}.\n")
-    print("| task | pyndeval (s) | helpers.diversity (s) | ratio ours / pyndeval |")
+    print("| task | pyndeval (s) | helpers.measures.diversity (s) | ratio ours / pyndeval |")
     print("|---|---:|---:|---:|")
     print(f"| alpha-nDCG@20 + ERR-IA@20 | {t_peer:.3f} | {t_ours:.3f} | {t_ours / t_peer:.2f} |")
     print(f"| all {len(ALL)} measures (D/D#/DIN/P+Q/IA/ndeval/RBU) | n/a | {t_all:.3f} | n/a |")

@@ -39,7 +39,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from helpers import measures as M  # noqa: E402
-from helpers import measures_cli  # noqa: E402
+from helpers.measures import cli as measures_cli# noqa: E402
 
 FULL_BASE = ["AP", "Q", "P+", "RR", "RBP", "ERR", "EBR", "nG@1"]
 FULL_CUT = ["AP", "Q", "MSnDCG", "nDCG", "nCG", "ERR", "nERR", "RBP", "EBR", "iRBU", "Hit", "P"]

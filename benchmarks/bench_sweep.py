@@ -1,8 +1,8 @@
-"""Benchmark the replicated notebook-02 study on dask (helpers.sweep) against a plain serial loop.
+"""Benchmark the replicated notebook-02 study on dask (helpers.replicates.runner) against a plain serial loop.
 
 Script, not a test: ``.venv/bin/python benchmarks/bench_sweep.py [--replicates 20] [--B 5000]``.
 Runs notebook 02's replicated study (the STC-like collection, one run per team, the 15 (Dmax, N)
-cells x R replicates of ``helpers.studies.unanimity_variant``) four ways -- serially without dask
+cells x R replicates of ``helpers.replicates.studies.unanimity_variant``) four ways -- serially without dask
 (numpy's BLAS with its default threads), serially with BLAS limited to one thread (a subprocess with
 ``OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1``, which is what every dask worker has),
 on a LocalCluster with 1 worker and with 2 workers -- checks that the tables are identical, and
@@ -22,7 +22,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from helpers import measures, studies, sweep, unanimity
+from helpers import measures, unanimity
+from helpers.replicates import studies, runner as sweep
 from helpers.simulate import ratings as sim_ratings
 
 

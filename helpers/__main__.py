@@ -2,9 +2,9 @@
 
 Commands
 --------
-evaluate   evaluate TREC runs against qrels with the measure engine (helpers.measures_cli)
-data       fetch / describe the public datasets (helpers.datasets)
-notebooks  run or refresh the notebooks headlessly (helpers.pipeline)
+evaluate   evaluate TREC runs against qrels with the measure engine (helpers.measures.cli)
+data       fetch / describe the public datasets (helpers.data.datasets)
+notebooks  run or refresh the notebooks headlessly (helpers.notebook.pipeline)
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import os
 import sys
 
 COMMANDS = {
-    "evaluate": "helpers.measures_cli",
-    "data": "helpers.datasets",
-    "notebooks": "helpers.pipeline",
+    "evaluate": "helpers.measures.cli",
+    "data": "helpers.data.datasets",
+    "notebooks": "helpers.notebook.pipeline",
 }
 
 

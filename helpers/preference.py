@@ -42,7 +42,7 @@ Pair selection (:func:`serp_summaries`, :func:`sample_pairs`)
     The paper kept the run pairs of a topic whose SERPs differ by at least 0.1 both in a relevance
     summary - precision of the top 10 (share of the ten ranks holding a document relevant to at
     least one intent) - and in intent recall (share of the topic's intents covered by the top 10),
-    i.e. ``I-rec@10`` of :mod:`helpers.diversity`; 1,247 of the 10,500 candidate pairs passed, and
+    i.e. ``I-rec@10`` of :mod:`helpers.measures.diversity`; 1,247 of the 10,500 candidate pairs passed, and
     1,127 remained after removing pairs with broken pages. Here the filtered pairs are sampled
     down uniformly at random (without replacement) to ``target`` to play that last step.
 """
@@ -54,6 +54,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+
+from helpers.measures import diversity
 
 __all__ = [
     "LABELS",
@@ -220,7 +222,7 @@ def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFra
     Parameters
     ----------
     dqrels, intents, runs : DataFrame
-        As for :func:`helpers.diversity.evaluate` (intentwise ``relevance`` levels; runs with
+        As for :func:`helpers.measures.diversity.evaluate` (intentwise ``relevance`` levels; runs with
         ``run_id, query_id, doc_id, rank``).
     cutoff : int
         SERP length (10 in the paper).
@@ -230,10 +232,8 @@ def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFra
     DataFrame ``run_id, query_id, precision, intent_recall``, one row per run and dqrels topic.
     ``precision`` = (number of the top ``cutoff`` documents relevant - level > 0 - to at least
     one intent) / ``cutoff``; unjudged documents are non-relevant and a short run is still divided
-    by ``cutoff``. ``intent_recall`` = ``I-rec@cutoff`` (:mod:`helpers.diversity`).
+    by ``cutoff``. ``intent_recall`` = ``I-rec@cutoff`` (:mod:`helpers.measures.diversity`).
     """
-    from helpers import diversity
-
     if isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 1:
         raise ValueError(f"cutoff must be a positive integer, got {cutoff!r}")
     for name, df, cols in [("dqrels", dqrels, ("query_id", "doc_id", "relevance")),
@@ -271,7 +271,7 @@ def sample_pairs(scores_or_runs: pd.DataFrame, rng: np.random.Generator, min_dif
     scores_or_runs : DataFrame
         Per-SERP summaries: wide (``run_id, query_id`` + ``columns``, e.g. the output of
         :func:`serp_summaries`) or tidy (``run_id, query_id, measure, value``, e.g. the output of
-        :func:`helpers.diversity.evaluate`; ``columns`` then name measures).
+        :func:`helpers.measures.diversity.evaluate`; ``columns`` then name measures).
     rng : numpy.random.Generator
         Used for the down-sampling and the left/right coin.
     min_difference : float
@@ -348,7 +348,7 @@ def pair_scores(scores: pd.DataFrame, pairs: pd.DataFrame) -> tuple[pd.DataFrame
     Parameters
     ----------
     scores : DataFrame
-        Tidy ``run_id, query_id, measure, value`` (:func:`helpers.diversity.evaluate`).
+        Tidy ``run_id, query_id, measure, value`` (:func:`helpers.measures.diversity.evaluate`).
     pairs : DataFrame
         ``pair_id, query_id, run_left, run_right`` (:func:`sample_pairs`).
 
@@ -769,7 +769,7 @@ def measure_family(name: str) -> str:
 
 
 def mixture_conclusions(table: pd.DataFrame, reference: str = "D#-nDCG") -> pd.DataFrame:
-    """Per ``mixture, question`` of :func:`helpers.studies.mixture_sensitivity`: the readings a
+    """Per ``mixture, question`` of :func:`helpers.replicates.studies.mixture_sensitivity`: the readings a
     conclusion could rest on.
 
     Columns: ``top measure``, ``top family`` (highest mean MAR over its members, assessors

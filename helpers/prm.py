@@ -29,6 +29,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from helpers import measures, stats
+from helpers.io.readers import pairs_from_qrels
+
 __all__ = [
     "METHODS",
     "estimate",
@@ -529,31 +532,6 @@ def relevant_in_top_k(run: pd.DataFrame, qrels: pd.DataFrame, k: int, *, thresho
 # ----------------------------------------------------------------------------------------------
 # building double judgments from qrels / multi-assessor ratings
 # ----------------------------------------------------------------------------------------------
-def _check_unique(df: pd.DataFrame, name: str) -> None:
-    dup = df.duplicated(["query_id", "doc_id"])
-    if dup.any():
-        row = df.loc[dup].iloc[0]
-        raise ValueError(f"{name} has {int(dup.sum())} repeated (query_id, doc_id) item(s), e.g. "
-                         f"({row['query_id']}, {row['doc_id']}); one level per item expected")
-
-
-def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame) -> pd.DataFrame:
-    """Double judgments from two qrels tables: the items both judged, as ``query_id, doc_id, u1, u2``.
-
-    Each table needs ``query_id, doc_id, relevance`` with one row per item. Items judged by only
-    one side are left out (they are not double judgments). Rows are sorted by topic and document.
-    """
-    for name, df in (("qrels_u1", qrels_u1), ("qrels_u2", qrels_u2)):
-        miss = [c for c in ("query_id", "doc_id", "relevance") if c not in df.columns]
-        if miss:
-            raise ValueError(f"{name} is missing column(s) {miss}")
-        _check_unique(df, name)
-    a = qrels_u1[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u1"})
-    b = qrels_u2[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u2"})
-    out = a.merge(b, on=["query_id", "doc_id"], how="inner")
-    return out.sort_values(["query_id", "doc_id"], kind="stable").reset_index(drop=True)
-
-
 def _shuffled_ranks(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     miss = [c for c in ("query_id", "doc_id", "rating") if c not in ratings.columns]
     if miss:
@@ -628,8 +606,6 @@ def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, floa
     :func:`helpers.measures.to_matrix` and averaged over topics. Returns a Series indexed by
     ``run_id``, sorted by run id.
     """
-    from helpers import measures
-
     evaluate_kw.setdefault("no_relevant", "zero")
     res = measures.evaluate(gain_qrels(qrels, gains), run, [measure], **evaluate_kw)
     return measures.to_matrix(res, measure).mean(axis=0).sort_index()
@@ -671,8 +647,6 @@ def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.D
         ``gains, theta, tau, low, high, runs`` and ``theta, comparison, tau, low, high`` (empty when
         ``table7`` is False).
     """
-    from helpers import stats
-
     names = [str(i) for i in range(T + 1)] if names is None else list(names)
     if len(names) != T + 1:
         raise ValueError(f"names must hold T + 1 = {T + 1} level names, got {names}")

@@ -1,5 +1,5 @@
 """SERP-level agreement of ad hoc measures with real users on the THUIR image-search set
-(Xie et al., SIGIR 2020; :func:`helpers.datasets.load_image_preferences`), with exact binomial
+(Xie et al., SIGIR 2020; :func:`helpers.data.datasets.load_image_preferences`), with exact binomial
 tests against chance and trivial baselines (issue 17; notebook 05, profile ``real``).
 
 Operationalisation (each choice is a parameter and the notebook shows the sensitivity to it)
@@ -13,7 +13,7 @@ Gains
     ``rel > 0`` is "relevant", i.e. every image on these pages):
     ``"exponential"``: ``2^(rel/25) - 1`` (0-100 -> 0-4 like L0-L4, then ``2^x - 1``; 0 to 15);
     ``"linear"``: ``rel/25``; ``"binary"``: 1. The ``gmax`` of ERR/RBU-type measures is the top
-    of the map (15, 4, 1) under the ``"fixed"`` normaliser of :func:`helpers.diversity.evaluate`.
+    of the map (15, 4, 1) under the ``"fixed"`` normaliser of :func:`helpers.measures.diversity.evaluate`.
 Cutoff
     Pages hold 9-23 images. ``cutoff = 0`` (default) scores both pages of a query at the shorter
     page's length (both lists complete to the same depth, so a longer page is not rewarded for
@@ -39,13 +39,14 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from helpers import diversity, preference
+from helpers import preference
+from helpers.measures import diversity
 
 __all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row"]
 
 GAIN_MAPS = {"exponential": 15.0, "linear": 4.0, "binary": 1.0}   # name -> gmax (top of the map)
 
-#: Single-intent measures (labels -> helpers.diversity names; one intent of probability 1).
+#: Single-intent measures (labels -> helpers.measures.diversity names; one intent of probability 1).
 ADHOC = {"nDCG": "D-nDCG", "Q": "D-Q", "RBP (p=0.85)": "D-RBP(p=0.85)", "RBP (p=0.99)": "D-RBP(p=0.99)",
          "ERR": "D-nERR", "EBR": "D-EBR", "iRBU (p=0.85)": "iRBU(p=0.85)", "RBU (p=0.85)": "RBU(p=0.85)",
          "RBU (p=0.99)": "RBU(p=0.99)"}

@@ -399,7 +399,7 @@ def near_duplicates(run: pd.DataFrame, depth: int = 10, min_share: float = 0.5) 
 
 def teams_from_table(table: pd.DataFrame, run_ids: Sequence[str], what: str = "team table") -> dict[str, str]:
     """``run_id -> team`` from a team table (``run_id, team``; e.g.
-    :func:`helpers.datasets.load_teams`), checked against the runs actually evaluated.
+    :func:`helpers.data.datasets.load_teams`), checked against the runs actually evaluated.
 
     Raises ``ValueError`` naming the runs the table lacks; runs in the table but not in
     ``run_ids`` are ignored (a collection's table may cover runs cut elsewhere).

@@ -1,5 +1,5 @@
 """Transcription of NTCIREVAL's C loops (ntcir_eval.c eval_compute / eval_gcompute), shared by
-the cross-check tests of helpers.measures and helpers.diversity.
+the cross-check tests of helpers.measures and helpers.measures.diversity.
 
 A deliberately literal, per-rank Python loop (the opposite of the vectorised engine), so that a
 test comparing the two compares two independent implementations of the same definitions.

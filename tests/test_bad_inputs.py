@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import diversity, gains, measures, paths, prm, stats, trec_io
+from helpers import gains, measures, paths, prm, stats
+from helpers.measures import diversity
+from helpers.io import trec as trec_io
 
 QRELS = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"], "relevance": [2, 0, 1]})
 RUN = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"], "rank": [1, 2, 1],
@@ -162,7 +164,7 @@ def test_broken_pipe_is_one_line_and_status_2(tmp_path):
 
 
 def test_parameter_file_that_is_not_a_mapping(tmp_path, monkeypatch):
-    from helpers import pipeline
+    from helpers.notebook import pipeline
 
     (tmp_path / "ci").mkdir()
     (tmp_path / "ci" / "01_gain_definitions.yaml").write_text("just a string\n")
@@ -172,7 +174,7 @@ def test_parameter_file_that_is_not_a_mapping(tmp_path, monkeypatch):
 
 
 def test_fetch_into_read_only_folder_is_a_fetch_error(tmp_path, monkeypatch):
-    from helpers import datasets
+    from helpers.data import datasets
 
     if os.geteuid() == 0:
         # root ignores permission bits: simulate the read-only filesystem instead

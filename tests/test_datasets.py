@@ -1,4 +1,4 @@
-"""Tests of helpers.datasets: checksummed download, mirrors, atomic writes, loaders' validation.
+"""Tests of helpers.data.datasets: checksummed download, mirrors, atomic writes, loaders' validation.
 
 Everything here runs against temporary mirrors built in ``tmp_path`` with temporary registry
 entries; the facts about the real datasets are in ``test_datasets_real.py``.
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import datasets, paths
+from helpers import paths
+from helpers.data import datasets
 
 OWNER, REPO, COMMIT = "someone", "tiny-data", "0123456789abcdef0123456789abcdef01234567"
 FILES = {"a.txt": b"alpha\n" * 100, "sub/dir/b.txt": b"beta\n" * 1000}

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import datasets, paths
+from helpers import paths
+from helpers.data import datasets
 
 
 def _find_mirror() -> Path | None:

@@ -1,4 +1,4 @@
-"""helpers.diversity: hand-computed D/D#/DIN/P+Q/IA/ndeval cases, conventions and bad input."""
+"""helpers.measures.diversity: hand-computed D/D#/DIN/P+Q/IA/ndeval cases, conventions and bad input."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import diversity
+from helpers.measures import diversity
 
 LOG2_3 = math.log2(3)
 

@@ -1,4 +1,4 @@
-"""Cross-checks of helpers.diversity against TREC ndeval (pyndeval) and a line-by-line port of
+"""Cross-checks of helpers.measures.diversity against TREC ndeval (pyndeval) and a line-by-line port of
 NTCIREVAL (ntcir_eval.c 190111: glabel/dinlabel/gcompute/irec/compute and the D-NTCIR-eval,
 DIN-NTCIR-eval, D-NTCIR-IAeval2 and DIN-NTCIR-PQeval scripts) on seeded random collections.
 
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import diversity
+from helpers.measures import diversity
 from _ntcireval_port import compute  # noqa: E402
 
 pyndeval = pytest.importorskip("pyndeval")
@@ -270,7 +270,7 @@ def test_ndeval_graded_levels_are_binarised_like_pyndeval():
 
 def test_ndeval_measures_on_trec_web_2012_baselines_match_pyndeval():
     """The real TREC Web 2012 diversity qrels and two Indri baselines (needs the public data)."""
-    from helpers import datasets
+    from helpers.data import datasets
 
     try:
         dqrels = datasets.load_diversity_qrels("trec-web-2012")

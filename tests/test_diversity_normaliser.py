@@ -1,4 +1,4 @@
-"""helpers.diversity ``normaliser``: the fixed gv_max of Zeng & Sakai (Table 1) against NTCIREVAL
+"""helpers.measures.diversity ``normaliser``: the fixed gv_max of Zeng & Sakai (Table 1) against NTCIREVAL
 gcompute's ideal top gain, for every ERR/EBR/RBP/RBU-type measure, on hand-computed cases (issue 17)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers import diversity
+from helpers.measures import diversity
 
 from tests.test_diversity import one_run, toy, values
 

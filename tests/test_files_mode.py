@@ -16,7 +16,10 @@ from pathlib import Path
 import papermill as pm
 import pytest
 
-from helpers import datasets, params, paths, pipeline, readers
+from helpers import paths
+from helpers.data import datasets
+from helpers.notebook import params, pipeline
+from helpers.io import readers
 
 MIRROR = os.environ.get("SUBJEVAL_DATA_MIRROR")
 needs_data = pytest.mark.skipif(not MIRROR and not (paths.ROOT / "data" / "external").is_dir(),

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import inputs, measures as M, trec_io
+from helpers import measures as M
+from helpers.io import coerce as inputs, trec as trec_io
 
 MEASURES = ["AP", "AP(rel=2)", "RR", "P@5", "R@10", "MSnDCG@10", "nDCG@10", "Q", "nERR@10", "RBP"]
 TrecQrel = namedtuple("TrecQrel", ["query_id", "doc_id", "relevance", "iteration"])  # ir_datasets' shape

@@ -3,7 +3,7 @@
 Two sets are compiled, each table in its own wrapper document (10 pt article, a 7 in text
 width: the full width of a two-column paper):
 
-* tables generated now by :func:`helpers.reports.latex_table` from representative DataFrames
+* tables generated now by :func:`helpers.notebook.reports.latex_table` from representative DataFrames
   (every special character, the notebooks' Unicode labels, NaN, negative numbers, a 30-column
   matrix, a 150-row table, MultiIndex columns);
 * every ``.tex`` committed under ``reports/``;
@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import paths, reports
+from helpers import paths
+from helpers.notebook import reports
 
 PDFLATEX = shutil.which("pdflatex")
 needs_tex = pytest.mark.skipif(PDFLATEX is None, reason="no pdflatex on PATH: install texlive-latex-base and "

@@ -1,4 +1,4 @@
-"""Tests of ``python -m helpers evaluate`` (helpers.measures_cli)."""
+"""Tests of ``python -m helpers evaluate`` (helpers.measures.cli)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import measures_cli
+from helpers.measures import cli as measures_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -274,11 +274,11 @@ def test_dl19_official_numbers_from_flags_equal_pytrec_eval(tmp_path):
     import json
     import os
 
-    from helpers import datasets
+    from helpers.data import datasets
     if not os.environ.get("SUBJEVAL_DATA_MIRROR") and not (ROOT / "data" / "external").is_dir():
         pytest.skip("the DL-19 public data is neither downloaded nor mirrored")
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    from helpers import trec_io
+    from helpers.io import trec as trec_io
 
     qrels_path = datasets.fetch("dl19-nist-qrels")["qrels/qrels.dl19-passage.txt"]
     runs = datasets.fetch("dl19-runs")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers import measure_names, measures as M
+from helpers import measures as M
+from helpers.measures import names as measure_names
 
 
 @pytest.mark.parametrize("name,engine", [

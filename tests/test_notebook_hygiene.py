@@ -11,7 +11,8 @@ import papermill as pm
 import pytest
 import yaml
 
-from helpers import paths, pipeline
+from helpers import paths
+from helpers.notebook import pipeline
 
 NOTEBOOKS = pipeline.discover()
 PROFILES = sorted(p.name for p in paths.PARAMS.iterdir() if p.is_dir())

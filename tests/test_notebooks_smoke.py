@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import paths, pipeline
+from helpers import paths
+from helpers.notebook import pipeline
 
 COMMITTED = ("default", "real")
 CASES = [(nb, profile) for profile in ("ci", "examples", "default", "real") for nb in pipeline.discover()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import measures as M
-from helpers import measures_cli
-from helpers import trec_io
+from helpers.measures import cli as measures_cli
+from helpers.io import trec as trec_io
 from _ntcireval_port import compute
 
 # the hand-computed example of test_ntcireval_measures.py, plus a topic without judged

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import helpers
-from helpers import stats, sweep
+from helpers import stats
+from helpers.replicates import runner as sweep
 
 
 @pytest.fixture

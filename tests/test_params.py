@@ -1,4 +1,4 @@
-"""Strict notebook parameters (helpers.params) under plain papermill and the project's runner."""
+"""Strict notebook parameters (helpers.notebook.params) under plain papermill and the project's runner."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import nbformat
 import papermill as pm
 import pytest
 
-from helpers import params, paths, pipeline
+from helpers import paths
+from helpers.notebook import params, pipeline
 
 
 def _notebook(tmp_path):

@@ -1,4 +1,4 @@
-"""helpers.pipeline and helpers.reports: parameters, cleaning, atomic and byte-stable outputs."""
+"""helpers.notebook.pipeline and helpers.notebook.reports: parameters, cleaning, atomic and byte-stable outputs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from helpers import paths, pipeline, reports  # noqa: E402
+from helpers import paths  # noqa: E402
+from helpers.notebook import pipeline, reports  # noqa: E402
 
 
 def test_default_profile_has_no_parameters():

@@ -13,7 +13,8 @@ import nbformat
 import papermill as pm
 import pytest
 
-from helpers import paths, pipeline
+from helpers import paths
+from helpers.notebook import pipeline
 
 spec = importlib.util.spec_from_file_location("polish_notebooks", paths.ROOT / "tools" / "polish_notebooks.py")
 polish = importlib.util.module_from_spec(spec)

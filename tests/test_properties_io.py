@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import measures, trec_io
+from helpers import measures
+from helpers.io import trec as trec_io
 
 ID = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:", min_size=1,
              max_size=8)
@@ -134,7 +135,7 @@ def test_evaluate_ignores_row_order(case, perm):
 
 
 # --------------------------------------------------------------------------------------------
-# helpers.readers: per-assessor ratings (long layout) and SERP-pair preferences
+# helpers.io.readers: per-assessor ratings (long layout) and SERP-pair preferences
 # --------------------------------------------------------------------------------------------
 
 @st.composite
@@ -148,7 +149,7 @@ def ratings_rows(draw):
 @SETTINGS
 @given(data=ratings_rows(), sep=st.sampled_from([",", "\t"]))
 def test_wellformed_ratings_round_trip(tmp_path_factory, data, sep):
-    from helpers import readers
+    from helpers.io import readers
 
     rows, _ = data
     text = sep.join(["query_id", "doc_id", "assessor", "rating"]) + "\n"
@@ -163,7 +164,7 @@ def test_wellformed_ratings_round_trip(tmp_path_factory, data, sep):
 @given(data=ratings_rows(), mutation=st.sampled_from(["drop_field", "add_field", "out_of_range", "word",
                                                       "duplicate", "nul"]), pick=st.data())
 def test_malformed_ratings_name_file_and_line(tmp_path_factory, data, mutation, pick):
-    from helpers import readers
+    from helpers.io import readers
 
     rows, _ = data
     lines = [",".join(map(str, r)) for r in rows]
@@ -192,7 +193,7 @@ def test_malformed_ratings_name_file_and_line(tmp_path_factory, data, mutation, 
        labels=st.lists(st.sampled_from(["LEFT", "RIGHT", "EQUAL", "left", "0", "1", "2"]), min_size=12, max_size=12),
        bad=st.sampled_from([None, "MAYBE", "3", ""]), pick=st.data())
 def test_preferences_right_labels_or_file_line_error(tmp_path_factory, n_pairs, assessors, labels, bad, pick):
-    from helpers import readers
+    from helpers.io import readers
 
     codes = {"0": "LEFT", "1": "RIGHT", "2": "EQUAL"}
     rows = [(f"p{i}", f"q{i}", "r1", "r2", a) for i in range(n_pairs) for a in assessors]

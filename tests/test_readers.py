@@ -1,4 +1,4 @@
-"""Tests of helpers.readers: the readers for your own data, their tidy frames and file:line errors."""
+"""Tests of helpers.io.readers: the readers for your own data, their tidy frames and file:line errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from helpers import readers, trec_io
+from helpers.io import readers, trec as trec_io
 
 
 def write(directory, name, text, *, gz=False):

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import collections, measures as M
+from helpers import measures as M
+from helpers.data import thresholds as collections
 
 # levels: a 3, b 2, c 1, d 0, e 2 (not retrieved); run d a x c b
 QRELS = pd.DataFrame({"query_id": ["T"] * 5 + ["U"], "doc_id": list("abcde") + ["z"],

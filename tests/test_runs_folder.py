@@ -1,6 +1,6 @@
 """Runs never overwrite: only a canonical profile's exact parameters write to its folder.
 
-Unit tests of :func:`helpers.params.run_folder`, then the acceptance test of issue 18: a plain
+Unit tests of :func:`helpers.notebook.params.run_folder`, then the acceptance test of issue 18: a plain
 ``papermill`` run of a notebook with a changed parameter, in a git copy of this checkout with
 ``SUBJEVAL_REPORTS_DIR`` unset (as a user would run it), leaves ``git status`` clean and writes
 under ``reports/runs/<profile>-<hash>/``.
@@ -15,7 +15,8 @@ import subprocess
 import pytest
 import yaml
 
-from helpers import params, paths, reports
+from helpers import paths
+from helpers.notebook import params, reports
 
 NB = "01_gain_definitions"
 

@@ -57,7 +57,7 @@ def test_deterministic_per_seed_and_seed_sensitive():
 
 
 def test_skilled_runs_beat_poor_runs(coll):
-    from helpers import diversity
+    from helpers.measures import diversity
 
     res = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, ["D#-nDCG@10"])
     mean = res.groupby("run_id")["value"].mean()
@@ -86,7 +86,7 @@ def test_no_measure_family_matches_the_runs_generating_order():
     """Issue 17: runs are not ranked by any measure's own sort key. With ``run_noise = 0`` the
     non-diversifying runs (R01, R04, ...) rank by their noise-free generating key; that order is
     neither the D-measures' global-gain order nor ideal for any measure family."""
-    from helpers import diversity
+    from helpers.measures import diversity
 
     c = intent_collection(np.random.default_rng(11), n_topics=40, run_noise=0.0)
     plain = c.run_params.loc[c.run_params["diversity"] == 0, "run_id"]

@@ -113,7 +113,7 @@ def test_no_measure_matches_any_user_model(setup, normaliser):
     and none orders the SERPs like the utility (rank-equivalence would give tau = 1)."""
     import scipy.stats
 
-    from helpers import diversity
+    from helpers.measures import diversity
     from helpers.simulate.preferences import (PERSISTENCE, RELEVANCE_SHARPEN, USER_MODELS, _serp_gains,
                                               user_utility)
 

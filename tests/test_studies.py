@@ -1,4 +1,4 @@
-"""The replicate studies of notebooks 02-05 (helpers.studies): deterministic given the seed, the
+"""The replicate studies of notebooks 02-05 (helpers.replicates.studies): deterministic given the seed, the
 same table serially and on 1 or 2 dask workers, and the quantities the notebooks summarise."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import studies, sweep
+from helpers.replicates import studies, runner as sweep
 
 DIV = ["I-rec@5", "D#-nDCG@5", "alpha-nDCG@5"]
 SMALL_DIV = {"n_topics": 6, "n_runs": 4, "depth": 10, "measures": DIV, "B": 100, "significance": 0.05,
@@ -76,7 +76,8 @@ def test_preference_mar_passes_mixture_and_normaliser():
 
 
 def test_mixture_sensitivity_rows():
-    from helpers import diversity, preference
+    from helpers import preference
+    from helpers.measures import diversity
     from helpers.simulate import intent_collection
 
     rng = np.random.default_rng(4)

@@ -1,4 +1,4 @@
-"""helpers.style and helpers.plots: print sizes, fonts, colour maps, notation, redrawn figures."""
+"""helpers.notebook.style and helpers.notebook.plots: print sizes, fonts, colour maps, notation, redrawn figures."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from helpers import plots, style  # noqa: E402
+from helpers.notebook import plots, style  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""helpers.sweep: seeds, serial vs dask byte-identity, grid handling, failures, validation, summaries.
+"""helpers.replicates.runner: seeds, serial vs dask byte-identity, grid handling, failures, validation, summaries.
 
 The cluster tests start real LocalClusters (a few seconds each), so there are only four of them and
 they run tiny studies.
@@ -16,7 +16,8 @@ import pandas as pd
 import psutil
 import pytest
 
-from helpers import paths, sweep
+from helpers import paths
+from helpers.replicates import runner as sweep
 
 # --------------------------------------------------------------------------------------------
 # studies (module level, so that dask workers can import them)

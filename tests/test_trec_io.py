@@ -1,4 +1,4 @@
-"""Tests of helpers.trec_io: TREC qrels, run and ndeval readers, line-accurate errors, run order."""
+"""Tests of helpers.io.trec: TREC qrels, run and ndeval readers, line-accurate errors, run order."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import trec_io
+from helpers.io import trec as trec_io
 
 
 def write(tmp_path, name, text, *, gz=False):

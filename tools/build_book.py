@@ -35,8 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers import paths, pipeline  # noqa: E402
-from helpers.reports import atomic_write_text, latex_escape  # noqa: E402
+from helpers import paths
+from helpers.notebook import pipeline# noqa: E402
+from helpers.notebook.reports import atomic_write_text, latex_escape  # noqa: E402
 
 CSS = (ROOT / "book" / "book.css")
 
@@ -90,7 +91,7 @@ def _md_inline_html(text: str) -> str:
 
 def _md_inline_latex(text: str) -> str:
     """Markdown prose -> LaTeX: inline math kept, code and emphasis set, links as their text,
-    everything else escaped (helpers.reports.latex_escape)."""
+    everything else escaped (helpers.notebook.reports.latex_escape)."""
     parts = re.split(r"(\$[^$\n]+\$)", text)
     out = []
     for k, part in enumerate(parts):

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from helpers import preference
-from helpers.reports import atomic_write_text
+from helpers.notebook.reports import atomic_write_text
 from helpers.simulate.intents import intent_collection
 from helpers.simulate.preferences import preference_judgments
 

@@ -31,7 +31,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from helpers.pipeline import KERNEL_DISPLAY_NAME as DISPLAY_NAME  # noqa: E402  (what `make refresh` writes too)
+from helpers.notebook.pipeline import KERNEL_DISPLAY_NAME as DISPLAY_NAME  # noqa: E402  (what `make refresh` writes too)
 #: Marker comment -> nbval cell tag (nbval.plugin.metadata_tags).
 MARKERS = {
     "NBVAL_CHECK_OUTPUT": "nbval-check-output",

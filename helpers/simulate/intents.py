@@ -22,7 +22,7 @@ Judged pool and intentwise relevance
     probabilities ``level_probs``. A document is in addition relevant to each *other* intent
     with probability ``p_secondary`` (levels L1-L2). Every intent is guaranteed at least one
     relevant document (if the draw produced none, the first document of that intent is set to
-    L2), so that no intent probability mass is lost (see :mod:`helpers.diversity`).
+    L2), so that no intent probability mass is lost (see :mod:`helpers.measures.diversity`).
     ``dqrels`` holds one row per (topic, intent, judged document), L0 included.
 Runs (independent of every measure's formula; issue 17)
     ``n_runs`` runs ``R01..R15`` rank ``depth`` documents per topic from the judged pool plus

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from helpers import gains
+
 __all__ = ["uniform_ratings", "simulate_ratings", "spread_grid", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
@@ -50,7 +52,7 @@ def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Gen
         Lowest level that counts as relevant, by the collection's own definition. Sakai's NTCIR
         data has L0/L1/L2 with L1 relevant (threshold 1); on TREC DL 2019 passages level 1
         ("related") is not relevant and the threshold is 2
-        (:data:`helpers.datasets.DL19_RELEVANCE_THRESHOLD`).
+        (:data:`helpers.data.datasets.DL19_RELEVANCE_THRESHOLD`).
 
     Returns
     -------
@@ -80,8 +82,6 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     next to the closed-form probability that ``D = d_max`` (:func:`helpers.gains.prob_full_spread`).
     Cells are drawn in grid order from the one ``rng``, so the table is reproducible per seed.
     """
-    from helpers import gains
-
     rows = []
     for d_max in d_max_list:
         for n in n_list:

@@ -1,4 +1,4 @@
-"""Study functions for replicated simulation studies (:func:`helpers.sweep.run_replicates`).
+"""Study functions for replicated simulation studies (:func:`helpers.replicates.runner.run_replicates`).
 
 Each notebook's headline analysis on simulated data, as one function of ``rng`` plus keyword
 parameters that returns a tidy frame. The notebooks show the paper's single-draw layout (R = 1)
@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from helpers import diversity, preference, prm, stats, unanimity
+from helpers import preference, prm, stats, unanimity
+from helpers.measures import diversity
 
 __all__ = ["unanimity_variant", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_power",
            "preference_mar", "mixture_sensitivity", "significant_pair_cover", "power_interval"]
@@ -138,7 +139,7 @@ def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, dep
     Returns rows ``quantity, measure, value``: discriminative power (share of run pairs
     significant under the randomised Tukey HSD at ``significance``) of every measure, and Kendall's
     tau between the run rankings of the measure pairs ``tau_pairs`` (``measure`` = ``"a | b"``).
-    ``normaliser`` is :func:`helpers.diversity.evaluate`'s (``"ideal"``: NTCIREVAL gcompute).
+    ``normaliser`` is :func:`helpers.measures.diversity.evaluate`'s (``"ideal"``: NTCIREVAL gcompute).
     """
     from helpers.simulate.intents import intent_collection
 

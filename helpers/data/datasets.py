@@ -47,7 +47,6 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-import xml.parsers.expat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +55,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from helpers import paths, trec_io
+from helpers import paths
+from helpers.io import files, readers, trec
+from helpers.io.topics import parse_topics
 
 __all__ = [
     "MIRROR_ENV", "UPSTREAM", "RemoteFile", "Dataset", "REGISTRY", "FetchError", "ChecksumError",
@@ -424,9 +425,7 @@ def _download(ds: Dataset, rf: RemoteFile, dest: Path, kind: str, base: str, con
         src.close()
         raise FetchError(f"{ds.id}: cannot write {rf.path} into {dest.parent}: "
                          f"{exc.strerror or exc}") from None
-    from helpers.reports import _umask
-
-    os.fchmod(fd, 0o666 & ~_umask())
+    os.fchmod(fd, 0o666 & ~files.umask())
     try:
         digest = hashlib.sha256()
         received = 0
@@ -538,8 +537,8 @@ def _check_values(path: Path, values: pd.Series, allowed: Iterable, expected: st
     bad = ~values.isin(list(allowed)).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        line = trec_io.row_line(path, row, skip=skip)
-        raise trec_io.malformed(path, line, expected, values.iloc[row])
+        line = trec.row_line(path, row, skip=skip)
+        raise trec.malformed(path, line, expected, values.iloc[row])
 
 
 def _with_attrs(df: pd.DataFrame, **attrs) -> pd.DataFrame:
@@ -572,8 +571,6 @@ def _dl19_annotator_ids() -> dict[str, str]:
 
 
 def _load_dl19_round(name: str) -> pd.DataFrame:
-    from helpers import readers
-
     ds = REGISTRY["dl19-reannotation"]
     prefix = f"judgments/{_DL19_ROUNDS[name]}/qrels/"
     wanted = [rf.path for rf in ds.files if rf.path.startswith(prefix)]
@@ -593,14 +590,12 @@ def _load_dl19_round(name: str) -> pd.DataFrame:
 
 
 def _load_stc(name: str) -> pd.DataFrame:
-    from helpers import readers
-
     path = "stc1/testset/test-final-labeled.txt.gz" if name == "stc-ja" else "stc1/devset/dev.txt"
     local = _fetch_one("stc-ja", path)
     # the STC layout (ids, then ten crowd labels; NA = no label) is the readers' "wide" layout
     long = readers.read_ratings(local, layout="wide", d_max=2, what=name)
     if long["assessor"].nunique() != 10:
-        raise trec_io.malformed(local, None, "10 label columns C1..C10", f"{long['assessor'].nunique()} columns")
+        raise trec.malformed(local, None, "10 label columns C1..C10", f"{long['assessor'].nunique()} columns")
     n_na = int(long.attrs.get("excluded", {}).get("missing_labels", 0))
     long = long.sort_values(["query_id", "doc_id", "assessor"], kind="stable",
                             key=lambda s: s.str[1:].astype(int) if s.name == "assessor" else s)
@@ -615,19 +610,19 @@ def _load_rf10(include_nist: bool) -> pd.DataFrame:
     with open(local, encoding="utf-8") as fh:
         header = fh.readline().rstrip("\r\n")
     if header != expected_header:
-        raise trec_io.malformed(local, 1, f"the header {expected_header!r}", header)
-    raw = trec_io.read_delimited(
+        raise trec.malformed(local, 1, f"the header {expected_header!r}", header)
+    raw = trec.read_delimited(
         local, ["query_id", "assessor", "doc_id", "gold", "rating"], sep="\t", header=True,
         dtypes={"query_id": str, "assessor": str, "doc_id": str, "gold": "int64", "rating": "int64"},
         expected="5 tab-separated fields 'topicID workerID docID gold label' (integer labels)",
-        checks={3: trec_io._is_int, 4: trec_io._is_int})
+        checks={3: trec._is_int, 4: trec._is_int})
     _check_values(local, raw["rating"], (-2, 0, 1, 2), "crowd label -2, 0, 1 or 2", skip=1)
     _check_values(local, raw["gold"], (-2, -1, 0, 1, 2), "gold label -2, -1, 0, 1 or 2", skip=1)
     golds = raw.groupby(["query_id", "doc_id"], sort=False)["gold"].transform("nunique")
     bad = (golds > 1).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise trec_io.malformed(local, trec_io.row_line(local, row, skip=1),
+        raise trec.malformed(local, trec.row_line(local, row, skip=1),
                                 "one gold label per (topic, document)", raw["gold"].iloc[row])
     trap = raw["gold"] == -2
     broken = (raw["rating"] == -2) & ~trap
@@ -820,8 +815,6 @@ def load_qrels(name: str) -> pd.DataFrame:
     """
     if name not in QRELS:
         raise ValueError(f"unknown qrels {name!r}; expected one of {list(QRELS)}")
-    from helpers import readers
-
     local = _fetch_one("dl19-nist-qrels", "qrels/qrels.dl19-passage.txt")
     qrels = readers.read_graded_qrels(local, levels=(0, 3), what=name)
     qrels.attrs = {}
@@ -857,9 +850,7 @@ def load_runs(name: str, depth: int | None = None) -> pd.DataFrame:
     ds = REGISTRY[dataset_id]
     wanted = [rf.path for rf in ds.files if "/runs/" in f"/{rf.path}"]
     local = fetch(dataset_id, paths=wanted)
-    if name == "dl19":  # TREC run files named by their sixth field: the readers' own case (issue 12)
-        from helpers import readers
-
+    if name == "dl19":  # TREC run files named by their sixth field: the readers' own case
         df = readers.read_runs([local[p] for p in wanted], depth=depth, what=name)
         df.attrs = {}
         return _with_attrs(df, dataset=name, depth=depth)
@@ -869,7 +860,7 @@ def load_runs(name: str, depth: int | None = None) -> pd.DataFrame:
         if name == "trec-web-2012":
             model = path.split("/")[-2]
             run_id = f"{model}-{Path(path).stem.removeprefix('results-')}"
-        run = trec_io.sort_run(trec_io.read_run(local[path], run_id=run_id))
+        run = trec.sort_run(trec.read_run(local[path], run_id=run_id))
         if depth is not None:
             run = run[run["rank"] <= depth]
         frames.append(run)
@@ -900,37 +891,6 @@ def _web_files(name: str) -> tuple[Path, Path]:
     return local[qrels], local[topics]
 
 
-def _parse_topics(path: Path) -> list[dict]:
-    """Topics of a TREC Web Track XML file: number, type and typed subtopics, with line numbers."""
-    topics: list[dict] = []
-    parser = xml.parsers.expat.ParserCreate()
-    parser.specified_attributes = False  # apply the DTD's default attribute values
-
-    def start(tag, attrs):
-        line = parser.CurrentLineNumber
-        if tag == "topic":
-            if "number" not in attrs:
-                raise trec_io.malformed(path, line, "a <topic> with a number attribute", f"<topic {attrs}>")
-            topics.append({"number": attrs["number"].strip(), "type": attrs.get("type", ""),
-                           "subtopics": [], "line": line})
-        elif tag == "subtopic":
-            if not topics or "number" not in attrs:
-                raise trec_io.malformed(path, line, "a <subtopic number=...> inside a <topic>",
-                                        f"<subtopic {attrs}>")
-            topics[-1]["subtopics"].append((attrs["number"].strip(), attrs.get("type", "inf"), line))
-
-    parser.StartElementHandler = start
-    try:
-        with open(path, "rb") as fh:
-            parser.ParseFile(fh)
-    except xml.parsers.expat.ExpatError as exc:
-        raise trec_io.malformed(path, exc.lineno, "well-formed topic XML",
-                                xml.parsers.expat.ErrorString(exc.code)) from None
-    if not topics:
-        raise trec_io.malformed(path, None, "at least one <topic>", "none")
-    return topics
-
-
 def load_intents(name: str) -> pd.DataFrame:
     """Intents (subtopics) of the TREC Web Track topics, with uniform probabilities.
 
@@ -956,12 +916,12 @@ def load_intents(name: str) -> pd.DataFrame:
     """
     _, topics_path = _web_files(name)
     rows, corrections = [], []
-    for topic in _parse_topics(topics_path):
+    for topic in parse_topics(topics_path):
         subs = topic["subtopics"] or [("0", "inf", topic["line"])]
         seen = set()
         for intent, kind, line in subs:
             if intent in seen:
-                raise trec_io.malformed(topics_path, line, f"distinct subtopic numbers in topic "
+                raise trec.malformed(topics_path, line, f"distinct subtopic numbers in topic "
                                         f"{topic['number']}", f"subtopic {intent} again")
             seen.add(intent)
             if kind not in ("nav", "inf"):
@@ -996,15 +956,15 @@ def load_diversity_qrels(name: str) -> pd.DataFrame:
     ``df.attrs["excluded"]`` (``negative_set_to_zero``, ``subtopic0_rows_dropped``).
     """
     qrels_path, topics_path = _web_files(name)
-    qrels = trec_io.read_diversity_qrels(qrels_path)
-    has_subtopics = {t["number"] for t in _parse_topics(topics_path) if t["subtopics"]}
+    qrels = trec.read_diversity_qrels(qrels_path)
+    has_subtopics = {t["number"] for t in parse_topics(topics_path) if t["subtopics"]}
     negative = qrels["relevance"] < 0
     qrels.loc[negative, "relevance"] = 0
     drop = (qrels["intent_id"] == "0") & qrels["query_id"].isin(has_subtopics)
     dropped_relevant = int((drop & (qrels["relevance"] > 0)).sum())
     if dropped_relevant:
         row = int(np.flatnonzero((drop & (qrels["relevance"] > 0)).to_numpy())[0])
-        raise trec_io.malformed(qrels_path, trec_io.row_line(qrels_path, row),
+        raise trec.malformed(qrels_path, trec.row_line(qrels_path, row),
                                 "subtopic 0 only with level 0 for topics that have subtopics",
                                 int(qrels["relevance"].iloc[row]))
     qrels = qrels[~drop]
@@ -1054,7 +1014,7 @@ def _image_name(path: Path, values: pd.Series, skip: int, what: str) -> pd.DataF
     bad = parts.isna().any(axis=1).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise trec_io.malformed(path, trec_io.row_line(path, row, skip=skip),
+        raise trec.malformed(path, trec.row_line(path, row, skip=skip),
                                 f"{what} 'sogou|baidu/<query>_<index>.jpg'", values.iloc[row])
     return pd.DataFrame({"engine": parts[0].astype("str"), "image": parts[1].astype("int64")})
 
@@ -1063,7 +1023,7 @@ def _check_header(path: Path, expected: str) -> None:
     with open(path, encoding="utf-8") as fh:
         header = fh.readline().rstrip("\r\n")
     if header.split("\t")[0] != "Query":
-        raise trec_io.malformed(path, 1, f"a header line starting 'Query' ({expected})", header)
+        raise trec.malformed(path, 1, f"a header line starting 'Query' ({expected})", header)
 
 
 def load_image_preferences() -> ImagePreferences:
@@ -1087,23 +1047,23 @@ def load_image_preferences() -> ImagePreferences:
 
     path = local["SERP_level_preference"]
     _check_header(path, "Query, Winner")
-    serp = trec_io.read_delimited(path, ["query_id", "preference"], sep="\t", header=True,
+    serp = trec.read_delimited(path, ["query_id", "preference"], sep="\t", header=True,
                                   dtypes={"query_id": str, "preference": "int64"},
                                   expected="2 tab-separated fields 'query winner(0, 1, 2)'",
-                                  checks={1: trec_io._is_int})
+                                  checks={1: trec._is_int})
     _check_values(path, serp["preference"], (0, 1, 2), "winner 0 (Sogou), 1 (tie) or 2 (Baidu)", skip=1)
     serp["preferred"] = serp["preference"].map({0: "sogou", 1: "tie", 2: "baidu"}).astype("str")
 
     path = local["relevance_data"]
     _check_header(path, "Query, Image, Average_Relevance_Score")
-    rel = trec_io.read_delimited(path, ["query_id", "doc_id", "relevance"], sep="\t", header=True,
+    rel = trec.read_delimited(path, ["query_id", "doc_id", "relevance"], sep="\t", header=True,
                                  dtypes={"query_id": str, "doc_id": str, "relevance": "float64"},
                                  expected="3 tab-separated fields 'query engine/image.jpg score'",
-                                 checks={2: trec_io._is_finite})
+                                 checks={2: trec._is_finite})
     bad = ~rel["relevance"].between(0, 100).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise trec_io.malformed(path, trec_io.row_line(path, row, skip=1), "relevance in [0, 100]",
+        raise trec.malformed(path, trec.row_line(path, row, skip=1), "relevance in [0, 100]",
                                 rel["relevance"].iloc[row])
     rel = pd.concat([rel[["query_id"]], _image_name(path, rel["doc_id"], 1, "image"),
                      rel[["doc_id", "relevance"]]], axis=1)
@@ -1112,7 +1072,7 @@ def load_image_preferences() -> ImagePreferences:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise trec_io.malformed(path, exc.lineno, "valid JSON", exc.msg) from None
+        raise trec.malformed(path, exc.lineno, "valid JSON", exc.msg) from None
     rows = []
     try:
         for query, engines in raw.items():
@@ -1121,7 +1081,7 @@ def load_image_preferences() -> ImagePreferences:
                 for image, (row_, col, size) in images.items():
                     rows.append((query, engine, int(image), int(row_), int(col), int(size)))
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        raise trec_io.malformed(path, None, "{query: {'0'|'1': {image: [row, column, row_size]}}}",
+        raise trec.malformed(path, None, "{query: {'0'|'1': {image: [row, column, row_size]}}}",
                                 f"{type(exc).__name__}: {exc}") from None
     positions = pd.DataFrame(rows, columns=["query_id", "engine", "image", "row", "column", "row_size"])
     positions = positions.astype({"query_id": "str", "engine": "str"})
@@ -1129,19 +1089,19 @@ def load_image_preferences() -> ImagePreferences:
     missing = missing["_merge"].eq("left_only").to_numpy()
     if missing.any():
         row = int(np.flatnonzero(missing)[0])
-        raise trec_io.malformed(local["relevance_data"],
-                                trec_io.row_line(local["relevance_data"], row, skip=1),
+        raise trec.malformed(local["relevance_data"],
+                                trec.row_line(local["relevance_data"], row, skip=1),
                                 "an image with a position in Image_position.json",
                                 rel["doc_id"].iloc[row])
 
     path = local["image_pairs_annotation"]
     _check_header(path, "Query, Image_pair, three preference tags")
     slots = ["P1", "P2", "P3"]
-    wide = trec_io.read_delimited(
+    wide = trec.read_delimited(
         path, ["query_id", "pair", *slots], sep="\t", header=True,
         dtypes={"query_id": str, "pair": str, **dict.fromkeys(slots, "int64")},
         expected="5 tab-separated fields 'query left.jpg,right.jpg tag tag tag' (tags -2..2)",
-        checks={i: trec_io._is_int for i in (2, 3, 4)})
+        checks={i: trec._is_int for i in (2, 3, 4)})
     for slot in slots:
         _check_values(path, wide[slot], range(-2, 3), f"preference tag -2..2 in column {slot}", skip=1)
     split = wide["pair"].str.split(",", expand=True, regex=False)
@@ -1149,7 +1109,7 @@ def load_image_preferences() -> ImagePreferences:
         bad = split.isna().any(axis=1).to_numpy() if split.shape[1] == 2 else \
             (split.notna().sum(axis=1) != 2).to_numpy()
         row = int(np.flatnonzero(bad)[0])
-        raise trec_io.malformed(path, trec_io.row_line(path, row, skip=1),
+        raise trec.malformed(path, trec.row_line(path, row, skip=1),
                                 "an image pair 'left.jpg,right.jpg'", wide["pair"].iloc[row])
     _image_name(path, split[0], 1, "left image")
     _image_name(path, split[1], 1, "right image")

@@ -2,7 +2,7 @@
 
 Every reader takes a file, a folder or a glob pattern (see :func:`resolve_paths`) and returns the
 tidy :class:`pandas.DataFrame` the analyses use, with the column names of
-:mod:`helpers.trec_io` and :mod:`helpers.datasets` (``query_id``, ``doc_id``, ``relevance``,
+:mod:`helpers.io.trec` and :mod:`helpers.data.datasets` (``query_id``, ``doc_id``, ``relevance``,
 ``assessor``, ``rating``, ``run_id``, ``rank``, ``score``, ``intent_id``, ...).
 
 Conventions
@@ -12,10 +12,10 @@ Conventions
 - Files may be gzip-compressed; compression is detected from the content, not the name.
 - Blank lines are skipped; line numbers in messages count every physical line.
 - Every malformed line is refused with a :class:`ValueError` whose message starts with
-  ``"<file>:<line>: expected ..., got ..."`` (built by :func:`helpers.trec_io.malformed`); problems
+  ``"<file>:<line>: expected ..., got ..."`` (built by :func:`helpers.io.trec.malformed`); problems
   that concern a whole file name the file. Nothing is dropped silently: whatever a reader leaves
   out on purpose is counted in ``df.attrs["excluded"]``.
-- The heavy lifting is done by :mod:`helpers.trec_io` (C-engine parsing, line-accurate errors,
+- The heavy lifting is done by :mod:`helpers.io.trec` (C-engine parsing, line-accurate errors,
   ``trec_eval`` run order); this module adds format sniffing, multi-file reading and the checks
   that span files.
 
@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers import prm, trec_io
-from helpers.datasets import _parse_topics
+from helpers.io import trec
+from helpers.io.ids import number_spelling_twins
+from helpers.io.topics import parse_topics
 
 __all__ = [
     "RATING_LAYOUTS",
@@ -44,6 +45,7 @@ __all__ = [
     "read_graded_qrels",
     "read_ratings",
     "read_runs",
+    "pairs_from_qrels",
     "read_double_judgments",
     "read_intents",
     "read_intent_types",
@@ -146,15 +148,15 @@ def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
     A byte-order mark at the very start is removed; anywhere else, like a NUL byte or an
     undecodable line, it is an error.
     """
-    for number, text in trec_io._lines(path):
+    for number, text in trec._lines(path):
         if isinstance(text, bytes):
-            raise trec_io.malformed(path, number, "UTF-8 text", text)
+            raise trec.malformed(path, number, "UTF-8 text", text)
         if number == 1:
             text = text.removeprefix("\ufeff")
             if not text.strip():
                 continue
         if "\ufeff" in text or "\x00" in text:
-            raise trec_io.malformed(path, number, "text without a byte-order mark (U+FEFF) or NUL "
+            raise trec.malformed(path, number, "text without a byte-order mark (U+FEFF) or NUL "
                                     "byte inside the file (two files concatenated, or a binary file?)",
                                     text)
         yield number, text
@@ -166,7 +168,7 @@ def _first_line(path: Path) -> tuple[int, str] | None:
 
 
 def _line_text(path: Path, line: int) -> str | bytes:
-    for number, text in trec_io._lines(path):
+    for number, text in trec._lines(path):
         if number == line:
             return text
     return ""
@@ -176,15 +178,15 @@ def _header(path: Path, expected: str) -> tuple[list[str], str]:
     """Column names and separator (tab if the header has a tab, else comma) of line 1."""
     first = _first_line(path)
     if first is None:
-        raise trec_io.malformed(path, None, expected, "an empty file")
+        raise trec.malformed(path, None, expected, "an empty file")
     number, text = first
     if number != 1:
-        raise trec_io.malformed(path, 1, expected, "a blank line")
+        raise trec.malformed(path, 1, expected, "a blank line")
     sep = "\t" if "\t" in text else ","
     names = [name.strip() for name in text.split(sep)]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated or "" in names:
-        raise trec_io.malformed(path, 1, f"{expected}, with distinct non-empty column names", text)
+        raise trec.malformed(path, 1, f"{expected}, with distinct non-empty column names", text)
     return names, sep
 
 
@@ -200,7 +202,7 @@ def _check_columns(path: Path, names: Sequence[str], required: Sequence[str],
             problems.append(f"missing column(s) {', '.join(missing)}")
         if extra:
             problems.append(f"unknown column(s) {', '.join(extra)}")
-        raise trec_io.malformed(path, 1, f"a header naming the columns {allowed} (any order); "
+        raise trec.malformed(path, 1, f"a header naming the columns {allowed} (any order); "
                                 f"{'; '.join(problems)}", _line_text(path, 1))
 
 
@@ -232,7 +234,7 @@ class _Origins:
         """File and 1-based line of the ``i``-th (positional) row of ``df``."""
         path, skip, lines = self.sources[int(df["_src"].iat[i])]
         row = int(df["_row"].iat[i])
-        return path, int(lines[row]) if lines is not None else trec_io.row_line(path, row, skip=skip)
+        return path, int(lines[row]) if lines is not None else trec.row_line(path, row, skip=skip)
 
     def check(self, df: pd.DataFrame, bad, expected: str, got: object = None) -> None:
         """Raise ``file:line: expected ..., got <the line>`` for the first True entry of ``bad``."""
@@ -240,7 +242,7 @@ class _Origins:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             path, line = self.where(df, i)
-            raise trec_io.malformed(path, line, expected, _line_text(path, line) if got is None else got)
+            raise trec.malformed(path, line, expected, _line_text(path, line) if got is None else got)
 
     def check_unique(self, df: pd.DataFrame, keys: Sequence[str], expected: str) -> None:
         """Raise for the first row whose ``keys`` repeat an earlier row, naming both lines."""
@@ -296,12 +298,12 @@ def _read_qrels_file(path: Path, origins: _Origins, *, per_topic: bool = True) -
     formats = _QRELS_FORMATS if per_topic else _QRELS_FORMATS_ONE_FILE
     first = _first_line(path)
     if first is None:
-        raise trec_io.malformed(path, None, f"qrels lines with {formats}", "an empty file")
+        raise trec.malformed(path, None, f"qrels lines with {formats}", "an empty file")
     number, text = first
     n_fields = len(text.split())
     if n_fields == 4:
         try:
-            df = trec_io.read_qrels(path)
+            df = trec.read_qrels(path)
         except ValueError as exc:
             raise ValueError(f"{exc} (the file's format, TREC qrels, is taken from its line {number}; "
                              "formats cannot be mixed within a file)") from None
@@ -311,14 +313,14 @@ def _read_qrels_file(path: Path, origins: _Origins, *, per_topic: bool = True) -
         what = "NTCIREVAL qrels" if n_fields == 3 else "NTCIREVAL per-topic qrels (<topic>.rel)"
         expected = (f"{n_fields} whitespace-separated fields '{' '.join(names[:-1])} L<level>' ({what}, "
                     f"the format of line {number}; formats cannot be mixed within a file)")
-        df = trec_io.read_delimited(path, names, dtypes=dict.fromkeys(names, str), expected=expected)
+        df = trec.read_delimited(path, names, dtypes=dict.fromkeys(names, str), expected=expected)
         if n_fields == 2:
             df.insert(0, "query_id", pd.Series(_stem(path), index=df.index, dtype="str"))
         df = origins.tag(df, path)
         df["relevance"] = _integer_values(origins, df, "level", _NTCIR_LEVEL,
                                           "a relevance level written L<n> (L0, L1, ...) or as an integer")
         return df.drop(columns="level")
-    raise trec_io.malformed(path, number, f"a qrels line with {formats}", text)
+    raise trec.malformed(path, number, f"a qrels line with {formats}", text)
 
 
 def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None = None,
@@ -328,7 +330,7 @@ def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None
     The format of each file is taken from its first non-blank line:
 
     - 4 fields ``query_id iteration doc_id level`` (TREC qrels, integer level), read by
-      :func:`helpers.trec_io.read_qrels`;
+      :func:`helpers.io.trec.read_qrels`;
     - 3 fields ``query_id doc_id L<n>`` (NTCIREVAL; ``L0``, ``L1``, ... or a plain integer);
     - 2 fields ``doc_id L<n>`` (NTCIREVAL per-topic file): the topic is the file name without its
       extension(s), e.g. ``0001.rel`` or ``0001.rel.gz`` -> ``"0001"``; pass the folder or a glob
@@ -349,7 +351,7 @@ def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None
     pandas.DataFrame
         Columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64), in file order.
         ``attrs["files"]`` lists the files read. For one TREC file the frame equals
-        :func:`helpers.trec_io.read_qrels`'s.
+        :func:`helpers.io.trec.read_qrels`'s.
 
     Raises
     ------
@@ -377,11 +379,11 @@ def _ratings_long(path: Path, origins: _Origins) -> pd.DataFrame:
     expected_header = "a header line 'query_id, doc_id, assessor, rating' (tab- or comma-separated)"
     names, sep = _header(path, expected_header)
     _check_columns(path, names, RATING_COLUMNS)
-    df = trec_io.read_delimited(
+    df = trec.read_delimited(
         path, names, dtypes={n: "int64" if n == "rating" else str for n in names},
         expected=(f"{len(names)} {_sep_name(sep)}-separated fields {sep.join(names)!r} as in the "
                   "header (integer rating)"),
-        checks={names.index("rating"): trec_io._is_int}, sep=sep, header=True)
+        checks={names.index("rating"): trec._is_int}, sep=sep, header=True)
     return origins.tag(df[list(RATING_COLUMNS)], path, skip=1)
 
 
@@ -390,18 +392,18 @@ def _ratings_wide(path: Path, origins: _Origins) -> tuple[pd.DataFrame, int]:
     lines = _text_lines(path)
     first = next(lines, None)
     if first is None:
-        raise trec_io.malformed(path, None, "wide ratings 'query_id doc_id rating...'", "an empty file")
+        raise trec.malformed(path, None, "wide ratings 'query_id doc_id rating...'", "an empty file")
     number, text = first
     sep = "\t" if "\t" in text else ","
     fields = text.split(sep)
     width = len(fields)
     if width < 3:
-        raise trec_io.malformed(path, number, f"at least 3 {_sep_name(sep)}-separated fields "
+        raise trec.malformed(path, number, f"at least 3 {_sep_name(sep)}-separated fields "
                                 "'query_id doc_id rating...' (wide ratings)", text)
     if fields[0].strip() == "query_id":
         assessors = [name.strip() for name in fields[2:]]
         if "" in assessors or len(set(assessors)) != len(assessors):
-            raise trec_io.malformed(path, number, "a header 'query_id, doc_id' + distinct non-empty "
+            raise trec.malformed(path, number, "a header 'query_id, doc_id' + distinct non-empty "
                                     "assessor ids", text)
         rows: list[list[str]] = []
         line_numbers: list[int] = []
@@ -413,25 +415,25 @@ def _ratings_wide(path: Path, origins: _Origins) -> tuple[pd.DataFrame, int]:
     for number, text in lines:
         fields = text.split(sep)
         if len(fields) != width:
-            raise trec_io.malformed(path, number, f"{expected}; found {len(fields)} fields", text)
+            raise trec.malformed(path, number, f"{expected}; found {len(fields)} fields", text)
         rows.append(fields)
         line_numbers.append(number)
     if not rows:
-        raise trec_io.malformed(path, None, "at least one data line after the header", "none")
+        raise trec.malformed(path, None, "at least one data line after the header", "none")
     table = np.array(rows, dtype=object)
     cells = table[:, 2:]
     for k, name in enumerate(("query_id", "doc_id")):
         empty = table[:, k] == ""
         if empty.any():
             at = int(np.flatnonzero(empty)[0])
-            raise trec_io.malformed(path, line_numbers[at], f"{expected}; empty {name}",
+            raise trec.malformed(path, line_numbers[at], f"{expected}; empty {name}",
                                     sep.join(rows[at]))
     missing = (cells == "") | (cells == "NA")
     numeric = pd.Series(cells.ravel()).str.fullmatch(_INTEGER).to_numpy(dtype=bool).reshape(cells.shape)
     bad = ~missing & ~numeric
     if bad.any():
         at, col = (int(v[0]) for v in np.nonzero(bad))
-        raise trec_io.malformed(path, line_numbers[at], f"an integer rating or empty/NA in the column of "
+        raise trec.malformed(path, line_numbers[at], f"an integer rating or empty/NA in the column of "
                                 f"assessor {assessors[col]}", cells[at, col])
     counts = (~missing).sum(axis=0)
     if (counts == 0).any():
@@ -551,7 +553,7 @@ def _read_ranked_list(path: Path, run_id: str) -> pd.DataFrame:
     for number, text in _text_lines(path):
         doc = text.split()[0]
         if doc in seen:
-            raise trec_io.malformed(path, number, f"each document once in a ranked list (already on "
+            raise trec.malformed(path, number, f"each document once in a ranked list (already on "
                                     f"line {seen[doc]})", text)
         seen[doc] = number
         docs.append(doc)
@@ -574,8 +576,8 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
     path : str or path-like
         A file, a folder or a glob (see :func:`resolve_paths`), plain or gzipped.
         TREC run files (``query_id Q0 doc_id rank score run_id``) are read with
-        :func:`helpers.trec_io.read_run` and put in ``trec_eval`` order by
-        :func:`helpers.trec_io.sort_run` (decreasing score, ties by decreasing doc_id, rank
+        :func:`helpers.io.trec.read_run` and put in ``trec_eval`` order by
+        :func:`helpers.io.trec.sort_run` (decreasing score, ties by decreasing doc_id, rank
         renumbered from 1). Files whose name ends in ``.res`` (or ``.res.gz``) are NTCIREVAL
         ranked lists: one document per line, best first (the first field is the document id,
         further fields are ignored); rank = line order, score = -rank, topic = the file name
@@ -596,7 +598,7 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
     Raises
     ------
     ValueError
-        For a malformed line (``file:line``, from :mod:`helpers.trec_io`), a document twice in a
+        For a malformed line (``file:line``, from :mod:`helpers.io.trec`), a document twice in a
         ranked list (``file:line``), one run id found in two files (TREC) or in two folders /
         a folder and a file (naming both), the same topic twice in one folder of ranked lists,
         or no row at all.
@@ -620,7 +622,7 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
                                  f"lists: {other} and {p}")
             owner, run = folder, _read_ranked_list(p, run_id)
         else:
-            owner, run = p, trec_io.sort_run(trec_io.read_run(p))
+            owner, run = p, trec.sort_run(trec.read_run(p))
         for run_id in pd.unique(run["run_id"]):
             other = owners.setdefault(str(run_id), owner)
             if other != owner:
@@ -639,6 +641,31 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
 # ----------------------------------------------------------------------------------------------
 # double judgments (Predicted Relevance Model)
 # ----------------------------------------------------------------------------------------------
+def _check_unique(df: pd.DataFrame, name: str) -> None:
+    dup = df.duplicated(["query_id", "doc_id"])
+    if dup.any():
+        row = df.loc[dup].iloc[0]
+        raise ValueError(f"{name} has {int(dup.sum())} repeated (query_id, doc_id) item(s), e.g. "
+                         f"({row['query_id']}, {row['doc_id']}); one level per item expected")
+
+
+def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame) -> pd.DataFrame:
+    """Double judgments from two qrels tables: the items both judged, as ``query_id, doc_id, u1, u2``.
+
+    Each table needs ``query_id, doc_id, relevance`` with one row per item. Items judged by only
+    one side are left out (they are not double judgments). Rows are sorted by topic and document.
+    """
+    for name, df in (("qrels_u1", qrels_u1), ("qrels_u2", qrels_u2)):
+        miss = [c for c in ("query_id", "doc_id", "relevance") if c not in df.columns]
+        if miss:
+            raise ValueError(f"{name} is missing column(s) {miss}")
+        _check_unique(df, name)
+    a = qrels_u1[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u1"})
+    b = qrels_u2[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u2"})
+    out = a.merge(b, on=["query_id", "doc_id"], how="inner")
+    return out.sort_values(["query_id", "doc_id"], kind="stable").reset_index(drop=True)
+
+
 def read_double_judgments(first: str | os.PathLike, second: str | os.PathLike | None = None, *,
                           ratings_layout: str = "long", assessors: tuple[str, str] | None = None,
                           levels: tuple[int, int] | None = None) -> pd.DataFrame:
@@ -664,7 +691,7 @@ def read_double_judgments(first: str | os.PathLike, second: str | os.PathLike | 
     -------
     pandas.DataFrame
         Columns ``query_id``, ``doc_id`` (str), ``u1``, ``u2`` (int64): only the items judged by
-        both, sorted by ``query_id, doc_id`` (joined by :func:`helpers.prm.pairs_from_qrels`).
+        both, sorted by ``query_id, doc_id`` (joined by :func:`pairs_from_qrels`).
         ``attrs``: ``files``, ``assessors`` (the two ids, or the two qrels paths).
 
     Raises
@@ -704,7 +731,7 @@ def read_double_judgments(first: str | os.PathLike, second: str | os.PathLike | 
         q1, q2 = (ratings.loc[ratings["assessor"] == a, ["query_id", "doc_id", "rating"]]
                   .rename(columns={"rating": "relevance"}) for a in assessors)
         ids = tuple(assessors)
-    pairs = prm.pairs_from_qrels(q1, q2)
+    pairs = pairs_from_qrels(q1, q2)
     if len(pairs) == 0:
         raise ValueError(f"no item is judged by both {ids[0]!r} and {ids[1]!r} (files: "
                          f"{', '.join(files)}); check that topic and document ids are written alike")
@@ -738,9 +765,9 @@ def read_intents(path: str | os.PathLike) -> pd.DataFrame:
     files = resolve_paths(path, what="path")
     origins = _Origins()
     names = ["query_id", "intent_id", "prob"]
-    df = _concat([origins.tag(trec_io.read_delimited(
+    df = _concat([origins.tag(trec.read_delimited(
         p, names, dtypes={"query_id": str, "intent_id": str, "prob": "float64"},
-        expected=INTENTS_FORMAT, checks={2: trec_io._is_finite}), p) for p in files])
+        expected=INTENTS_FORMAT, checks={2: trec._is_finite}), p) for p in files])
     prob = df["prob"].to_numpy()
     origins.check(df, ~np.isfinite(prob) | (prob < 0), f"{INTENTS_FORMAT}, a probability >= 0")
     origins.check_unique(df, ["query_id", "intent_id"], "each (topic, intent) pair once")
@@ -757,13 +784,13 @@ def read_intents(path: str | os.PathLike) -> pd.DataFrame:
 
 def _types_from_xml(path: Path, origins: _Origins) -> pd.DataFrame:
     """Subtopic types of a TREC Web Track topic XML file (topics without subtopics: intent "0")."""
-    if trec_io._is_gzip(path):
+    if trec._is_gzip(path):
         raise ValueError(f"{path}: expected uncompressed topic XML, got a gzip file; decompress it")
     rows, lines = [], []
-    for topic in _parse_topics(path):
+    for topic in parse_topics(path):
         for intent, kind, line in topic["subtopics"] or [("0", "inf", topic["line"])]:
             if kind not in ("nav", "inf"):
-                raise trec_io.malformed(path, line, f"subtopic type 'nav' or 'inf' (topic "
+                raise trec.malformed(path, line, f"subtopic type 'nav' or 'inf' (topic "
                                         f"{topic['number']}, subtopic {intent})", kind)
             rows.append((topic["number"], intent, kind))
             lines.append(line)
@@ -780,9 +807,9 @@ def read_intent_types(path: str | os.PathLike) -> pd.DataFrame:
         A file, a folder or a glob (see :func:`resolve_paths`). Each file is either
         whitespace-separated ``topic intent type`` lines, where type is ``nav``, ``navigational``,
         ``inf`` or ``informational`` (any case), or TREC Web Track topic XML (recognised by a
-        leading ``<``), read with :func:`helpers.datasets._parse_topics`: the ``type`` attribute
+        leading ``<``), read with :func:`helpers.io.topics.parse_topics`: the ``type`` attribute
         of each ``<subtopic>`` (``inf`` when absent); a topic without subtopics gets intent
-        ``"0"`` of type ``inf``, as in :func:`helpers.datasets.load_intents`.
+        ``"0"`` of type ``inf``, as in :func:`helpers.data.datasets.load_intents`.
 
     Returns
     -------
@@ -802,11 +829,11 @@ def read_intent_types(path: str | os.PathLike) -> pd.DataFrame:
     for p in files:
         first = _first_line(p)
         if first is None:
-            raise trec_io.malformed(p, None, f"{INTENT_TYPES_FORMAT} or topic XML", "an empty file")
+            raise trec.malformed(p, None, f"{INTENT_TYPES_FORMAT} or topic XML", "an empty file")
         if first[1].lstrip().startswith("<"):
             frames.append(_types_from_xml(p, origins))
             continue
-        df = origins.tag(trec_io.read_delimited(p, names, dtypes=dict.fromkeys(names, str),
+        df = origins.tag(trec.read_delimited(p, names, dtypes=dict.fromkeys(names, str),
                                                 expected=INTENT_TYPES_FORMAT), p)
         kind = df["kind"].str.lower().map(_INTENT_KINDS)
         origins.check(df, kind.isna().to_numpy(),
@@ -866,7 +893,7 @@ def read_diversity_qrels(path: str | os.PathLike) -> pd.DataFrame:
     ----------
     path : str or path-like
         A file, a folder or a glob (see :func:`resolve_paths`), each read by
-        :func:`helpers.trec_io.read_diversity_qrels`.
+        :func:`helpers.io.trec.read_diversity_qrels`.
 
     Returns
     -------
@@ -883,7 +910,7 @@ def read_diversity_qrels(path: str | os.PathLike) -> pd.DataFrame:
     """
     files = resolve_paths(path, what="path")
     origins = _Origins()
-    df = _concat([origins.tag(trec_io.read_diversity_qrels(p), p) for p in files])
+    df = _concat([origins.tag(trec.read_diversity_qrels(p), p) for p in files])
     origins.check_unique(df, ["query_id", "intent_id", "doc_id"],
                          "each (query_id, intent_id, doc_id) triple judged once")
     negative = (df["relevance"] < 0).to_numpy()
@@ -938,7 +965,7 @@ def read_preferences(path: str | os.PathLike, *, codes: Mapping[str, str] | None
     for p in files:
         names, sep = _header(p, "a header line naming the columns " + ", ".join(PREFERENCE_COLUMNS))
         _check_columns(p, names, PREFERENCE_COLUMNS, optional=("question",))
-        df = trec_io.read_delimited(p, names, dtypes=dict.fromkeys(names, str), sep=sep, header=True,
+        df = trec.read_delimited(p, names, dtypes=dict.fromkeys(names, str), sep=sep, header=True,
                                     expected=f"{len(names)} {_sep_name(sep)}-separated fields "
                                              f"{sep.join(names)!r} as in the header")
         if "question" not in df.columns:
@@ -1079,7 +1106,6 @@ def check_topics(a: pd.DataFrame, what_a: str, b: pd.DataFrame, what_b: str) -> 
     in how a number is written (``1`` and ``1.0`` or ``01``) are an error of their own, as in
     :func:`helpers.measures.evaluate`.
     """
-    from helpers.measures import number_spelling_twins
 
     ta, tb = set(a["query_id"].astype(str)), set(b["query_id"].astype(str))
     twins = number_spelling_twins(sorted(tb - ta), sorted(ta))

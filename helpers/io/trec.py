@@ -180,7 +180,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     """Read a delimited text file into typed columns, with line-accurate errors.
 
     The workhorse of the readers in this module (and of the loaders in
-    :mod:`helpers.datasets`): one C-engine :func:`pandas.read_csv` call; on any parse error, or when a
+    :mod:`helpers.data.datasets`): one C-engine :func:`pandas.read_csv` call; on any parse error, or when a
     field is missing, the file is scanned to report the first malformed line.
 
     Parameters

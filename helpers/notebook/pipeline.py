@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from helpers.io.files import atomic_write_text
+from helpers.notebook.params import RESERVED_NAMES, check_values
 from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
@@ -120,8 +122,6 @@ def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
         raise ValueError(f"{_show_file(path)}: 'profile: {params['profile']}' contradicts its output "
                          f"name '{profile}'")
     params["profile"] = profile
-    from helpers.params import check_values
-
     check_values(params, declared_parameters(notebook), where=f"in {_show_file(path)}")
     return resolve_paths(params)
 
@@ -173,8 +173,6 @@ def output_name(spec: str | os.PathLike, name: str | None) -> str:
     the name of the folder holding it)."""
     spec = Path(os.path.expanduser(str(spec))).resolve()
     chosen = name or (spec.name if spec.is_dir() else spec.parent.name)
-    from helpers.params import RESERVED_NAMES
-
     if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or chosen in RESERVED_NAMES:
         raise ValueError(f"output name {chosen!r} is not usable (a simple name other than 'default' and "
                          f"{', '.join(sorted(RESERVED_NAMES))}); give one with --name")
@@ -205,13 +203,13 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
     """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar).
 
     ``run_name`` (the ``--params`` runs) names the run's output folder (``reports/<run_name>/``,
-    see :func:`helpers.params.run_folder`); without it a run whose parameters are not those of a
+    see :func:`helpers.notebook.params.run_folder`); without it a run whose parameters are not those of a
     canonical profile writes under ``reports/runs/<profile>-<hash>/``."""
     import papermill as pm
 
     output.parent.mkdir(parents=True, exist_ok=True)
     # The kernel must import this checkout's helpers (two checkouts may share one environment):
-    # put the checkout first on its path and let helpers.params.validate() verify it.
+    # put the checkout first on its path and let helpers.notebook.params.validate() verify it.
     path = os.environ.get("PYTHONPATH")
     try:
         with _environ(PYTHONPATH=os.pathsep.join([str(ROOT)] + ([path] if path else [])),
@@ -266,8 +264,6 @@ def stabilise(nb: dict) -> dict:
 
 
 def stabilise_file(path: Path) -> None:
-    from helpers.reports import atomic_write_text
-
     with open(path, encoding="utf-8") as fh:
         nb = json.load(fh)
     atomic_write_text(path, json.dumps(stabilise(nb), indent=1, ensure_ascii=False) + "\n")
@@ -277,8 +273,6 @@ def render_html(executed: Path, target: Path) -> Path:
     """Static HTML of an executed notebook (nbconvert's lab template), written atomically."""
     import nbformat
     from nbconvert import HTMLExporter
-
-    from helpers.reports import atomic_write_text
 
     nb = nbformat.read(str(executed), as_version=4)
     nb.metadata["title"] = notebook_title(nb, executed.stem)
@@ -328,8 +322,6 @@ def _show(path: Path) -> Path:
 def record_runtime(executed_dir: Path, stem: str, seconds: float) -> Path:
     """Add a notebook's measured runtime to ``<executed_dir>/runtimes.json`` (read by the book's
     index; kept out of the executed notebook, which must be byte-identical between runs)."""
-    from helpers.reports import atomic_write_text
-
     path = executed_dir / "runtimes.json"
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     data[stem] = round(float(seconds), 1)
@@ -386,8 +378,6 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         if refresh:
             with open(out, encoding="utf-8") as fh:
                 cleaned = clean(json.load(fh))
-            from helpers.reports import atomic_write_text
-
             atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
         record_runtime(executed_dir, nb_path.stem, seconds)
         print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)

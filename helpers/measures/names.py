@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from helpers import measures as M
+from helpers.measures import adhoc as M
 
 __all__ = ["translate", "TRANSLATIONS", "NAME_SCHEMES"]
 

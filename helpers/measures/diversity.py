@@ -127,7 +127,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.measures import geometric_sum as _geometric_sum
+from helpers.io.ids import str_ids
+from helpers.measures.adhoc import evaluate_arrays, geometric_sum as _geometric_sum
 
 __all__ = ["evaluate", "parse_measure", "DiversityMeasure", "SUPPORTED_MEASURES", "global_gains",
            "greedy_ideal_alpha", "exact_ideal_alpha"]
@@ -266,11 +267,9 @@ def _need(df, cols, what):
     missing = [c for c in cols if c not in df.columns]
     if missing:
         raise ValueError(f"{what} lacks column(s) {missing}; has {list(df.columns)}")
-    from helpers.measures import _str_ids
-
     for c in cols:  # identifiers: exact strings, none missing (a NaN would become the id "nan")
         if c.endswith("_id"):
-            _str_ids(df[c], f"{what} {c!r}")
+            str_ids(df[c], f"{what} {c!r}")
 
 
 def _first(df, mask, cols):
@@ -539,12 +538,10 @@ def _adhoc(base: str, ranked: np.ndarray, ideal: np.ndarray, cutoff: int, gmax: 
     ``ranked`` (n, D) gains of the run (already truncated at the cutoff), ``ideal`` (n, K) ideal
     gains sorted descending, ``gmax`` (n,) the highest ideal gain (``hgain`` of ``gcompute``).
     """
-    from helpers import measures as _m
-
     name = {"nDCG": f"MSnDCG@{cutoff}", "Q": f"Q@{cutoff}", "nERR": f"nERR@{cutoff}", "ERR": f"ERR@{cutoff}",
             "EBR": f"EBR@{cutoff}", "RBP": f"RBP(p={p!r})@{cutoff}", "P+": f"P+@{cutoff}",
             "iRBU": f"iRBU(p={p!r})@{cutoff}"}[base]
-    out = _m.evaluate_arrays(ranked, ideal, [name], gmax=gmax)
+    out = evaluate_arrays(ranked, ideal, [name], gmax=gmax)
     (values,) = out.values()
     return np.asarray(values, dtype=float)
 

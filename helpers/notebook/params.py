@@ -194,7 +194,7 @@ def validate(namespace: dict) -> dict:
 
 
 #: The parameters of the last :func:`validate` call in this process (the notebook's kernel):
-#: :class:`helpers.reports.Reporter` reads them to choose the run's output folder.
+#: :class:`helpers.notebook.reports.Reporter` reads them to choose the run's output folder.
 _VALIDATED: dict | None = None
 
 
@@ -213,7 +213,7 @@ def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Seq
         for name in required:
             if not namespace.get(name):
                 problems.append(f"parameter {name!r} is empty; {switch} needs it")
-        from helpers.readers import resolve_paths
+        from helpers.io.readers import resolve_paths
 
         for name in [*required, *optional]:
             if namespace.get(name):

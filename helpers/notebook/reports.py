@@ -8,7 +8,7 @@ One helper per kind of output, so that every notebook writes to the same layout:
 
 (under ``reports/<profile>/`` for the other canonical profiles, see :func:`helpers.paths.reports_dir`;
 a run whose parameters are not those of a canonical profile writes under
-``reports/runs/<profile>-<hash>/`` instead, see :func:`helpers.params.run_folder`).
+``reports/runs/<profile>-<hash>/`` instead, see :func:`helpers.notebook.params.run_folder`).
 Every write goes to a temporary file in the target folder and is renamed into place, so an
 interrupted run never leaves a half-written file under the final name. PDFs carry no creation
 date and PNGs no software stamp, so reruns are byte-identical.
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
@@ -27,49 +25,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from helpers.io.files import atomic_write_bytes, atomic_write_text
+from helpers import paths
+from helpers.notebook import params
 from helpers.paths import reports_dir, reports_root
-
-
-def _umask() -> int:
-    """The process umask (read without changing it where /proc tells it)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except OSError:
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file + rename (atomic on POSIX).
-
-    ``mkstemp`` creates its file with mode 0600; the file is given the mode a plain ``open()``
-    would (0666 minus the umask) before it is renamed into place.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def atomic_write_text(path: Path, text: str) -> Path:
-    """Text version of :func:`atomic_write_bytes` (UTF-8, ``\\n`` line ends)."""
-    return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def _jsonable(obj: Any) -> Any:
@@ -110,32 +69,24 @@ class Reporter:
         self.prefix = notebook[:2]
         self.profile = profile
         if values is None:
-            from helpers.params import last_validated
-            from helpers.paths import NOTEBOOKS
-
             # the parameters validated in this kernel, if they are this notebook's (a library caller
             # or a test process may hold another notebook's, or none)
-            values = last_validated()
-            if values is not None and not (NOTEBOOKS / f"{notebook}.ipynb").is_file():
+            values = params.last_validated()
+            if values is not None and not (paths.NOTEBOOKS / f"{notebook}.ipynb").is_file():
                 values = None
-            if values is not None:
-                from helpers.params import notebook_defaults
-
-                if set(values) != set(notebook_defaults(notebook)):
-                    values = None
+            if values is not None and set(values) != set(params.notebook_defaults(notebook)):
+                values = None
         self.values = values
         self.folder, self.reason = "", "no parameters validated"
         if values is None:
             # outside a notebook (library use, tests): the profile's folder
             self.root = reports_dir(profile)
             return
-        from helpers.params import run_folder
-
         values = {**values, "profile": values.get("profile", profile)}
         if values["profile"] != profile:
             raise ValueError(f"Reporter profile {profile!r} is not the validated parameter profile "
                              f"{values['profile']!r}")
-        self.folder, self.reason = run_folder(notebook, values)
+        self.folder, self.reason = params.run_folder(notebook, values)
         self.root = reports_root() / self.folder if self.folder else reports_root()
         canonical_folder = "" if profile in ("", "default") else profile
         if self.folder != canonical_folder:
@@ -284,7 +235,7 @@ def latex_escape(text: Any) -> str:
             out.append(_accented(ch))
         else:
             raise ValueError(f"latex_escape: no LaTeX spelling for {ch!r} (U+{ord(ch):04X}) in {str(text)!r}; "
-                             f"add it to helpers.reports._LATEX_UNICODE")
+                             f"add it to helpers.notebook.reports._LATEX_UNICODE")
     return "".join(out)
 
 
@@ -426,7 +377,7 @@ def latex_table(df: pd.DataFrame, *, caption: str, label: str, float_format: str
     rows_total = len(cells) * len(blocks) + 2 * len(blocks)
     long = rows_total > longtable_rows
     packages = ["booktabs"] + (["longtable"] if long else []) + (["graphicx"] if rotate else [])
-    lines = [f"% pdflatex; needs \\usepackage{{{','.join(packages)}}}. Written by helpers.reports.latex_table."]
+    lines = [f"% pdflatex; needs \\usepackage{{{','.join(packages)}}}. Written by helpers.notebook.reports.latex_table."]
     esc_caption = latex_escape(caption)
 
     def head(cols: list[int]) -> str:

@@ -1,6 +1,6 @@
 """The notebooks' figures at print size, one function per kind of figure.
 
-Every function draws with :mod:`helpers.style` (call ``style.use()`` once per notebook), returns
+Every function draws with :mod:`helpers.notebook.style` (call ``style.use()`` once per notebook), returns
 the matplotlib ``Figure`` and leaves saving to ``Reporter.save_fig``, so a notebook cell is::
 
     fig = plots.tau_matrix(tau, title=...)
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from helpers import style
+from helpers.notebook import style
 
 #: Vertical space per labelled row (inches) in dot plots and matrices: 7 pt text plus a gap.
 ROW_IN = 0.135
@@ -62,7 +62,7 @@ def tau_matrix(tau: pd.DataFrame, *, title: str | None = None, cluster: bool = T
 
     Rows and columns are ordered by :func:`cluster_order` (``cluster=True``), so blocks of
     measures that rank systems alike are visible; the colour map is sequential over the observed
-    range when every τ has one sign (:func:`helpers.style.cmap_for`), diverging around 0
+    range when every τ has one sign (:func:`helpers.notebook.style.cmap_for`), diverging around 0
     otherwise; the upper triangle (a mirror image) is left blank. Values are written in the
     cells only when they stay legible (``annotate=None``: up to 12 rows). The figure is square,
     ``kind`` wide (full width: 7 in), 7 pt labels.

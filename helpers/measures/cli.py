@@ -26,11 +26,11 @@ Coming from trec_eval or ir_measures (issue 19):
   ``nDCG@10``) is ``MSnDCG@10``. ``--names trec_eval`` reads trec_eval names (``map``,
   ``recip_rank``, ``P_10``, ``recall_100``, ``ndcg_cut_10``, ``map_cut_10``) and ir_measures names
   (``nDCG@10``, ``AP(rel=2)``, ``Success@10``), prints them as written and says on stderr which
-  engine measure each one is (:mod:`helpers.measure_names`).
+  engine measure each one is (:mod:`helpers.measures.names`).
 * **Relevance threshold.** ``--rel 2`` (trec_eval ``-l 2``) makes levels below 2 non-relevant for
   the binary measures (AP, RR, P, R, Hit) written without ``rel=``; graded measures keep their
   gains. ``--rel dl19-passage`` takes the collection's own threshold
-  (:func:`helpers.collections.relevance_threshold`).
+  (:func:`helpers.data.thresholds.relevance_threshold`).
 * **Output.** ``--output-format trec_eval`` prints ``measure<TAB>query<TAB>value`` lines as
   trec_eval does (a ``runid`` and a ``num_q`` line, then per-topic lines with ``--per-topic``,
   then the ``all`` lines); ``--output-format jsonl`` one JSON object per line, with the topic
@@ -57,7 +57,7 @@ does), then the mean over topics of each measure, prefixed with the run id (the 
 mean block is ours: NTCIREVAL's ``NEV2mean`` prints means per run, but its exact layout is not
 reproduced). ``--qrels`` also reads NTCIREVAL qrels (``topic doc L<n>``) and a folder or glob of
 per-topic ``<topic>.rel`` files; ``--run`` also reads a glob or folder of ``<run>/<topic>.res``
-ranked lists (see :mod:`helpers.readers`).
+ranked lists (see :mod:`helpers.io.readers`).
 
 Exit status: 0 on success, 2 for bad arguments or malformed input (the message names the file
 and line).
@@ -75,7 +75,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers import measures as M
+from helpers.data import thresholds
+from helpers.io import readers, trec
+from helpers.measures import adhoc as M, names
 
 DEFAULT_CUTOFFS = (1000,)
 DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
@@ -162,10 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_interop_options(p: argparse.ArgumentParser) -> None:
     """Options for users of trec_eval / ir_measures (issue 19)."""
-    from helpers import measure_names
-
-    table = "; ".join(f"{t} | {i} = {e}" for t, i, e in measure_names.TRANSLATIONS)
-    p.add_argument("--names", choices=measure_names.NAME_SCHEMES, default="ntcireval",
+    table = "; ".join(f"{t} | {i} = {e}" for t, i, e in names.TRANSLATIONS)
+    p.add_argument("--names", choices=names.NAME_SCHEMES, default="ntcireval",
                    help="how --measures are named: ntcireval (this engine, default: nDCG@10 is the "
                         "original nDCG), trec_eval or ir_measures (both accept both tools' names; "
                         f"trec_eval | ir_measures = engine: {table}; default list "
@@ -192,15 +192,12 @@ def _rel_value(text: str | None) -> int | None:
         if value < 1:
             raise ValueError(f"--rel must be an integer level >= 1 or a collection name, got {text!r}")
         return value
-    from helpers import collections
-    return collections.relevance_threshold(text)
+    return thresholds.relevance_threshold(text)
 
 
 def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
     """(printed label, engine measure) pairs for the parsed arguments: the cutoff expansion of
     NTCIREVAL names, trec_eval/ir_measures name translation, and ``--rel``."""
-    from helpers import measure_names
-
     rel = _rel_value(args.rel)
     if args.names == "ntcireval":
         specs = M.with_default_rel(_ntcir_specs(args), rel)
@@ -213,17 +210,17 @@ def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
         if token in seen:
             continue
         seen.add(token)
-        out.append((token, M.with_default_rel([measure_names.translate(token, args.names)], rel)[0]))
+        out.append((token, M.with_default_rel([names.translate(token, args.names)], rel)[0]))
     return out
 
 
-def expand_measures(names: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
+def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
     """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
-    if not names:  # no X@1000 beside X for the whole-list families (issue 19)
+    if not requested:  # no X@1000 beside X for the whole-list families (issue 19)
         return M.parse_measures(ntcireval_default_measures(cuts, drop_run_depth=True))
     out: list[str] = []
-    for token in (t for name in names for t in M._split_top_level(M._expand_ntcir_aliases(name))):
+    for token in (t for name in requested for t in M._split_top_level(M._expand_ntcir_aliases(name))):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
         policy = M.MEASURES[base].cutoff if base in M.MEASURES else None
         if "@" in token.rsplit(")", 1)[-1] or policy is None:
@@ -287,15 +284,13 @@ def main(argv: list[str] | None = None) -> int:
               "already hold gains", file=sys.stderr)
         return 2
     try:
-        from helpers import readers, trec_io
-
         named = resolve_measures(args)
         specs = M.parse_measures([s for _, s in named])
         qrels = read_qrels_any(args.qrels, args.gain_values)
         runs, source = [], {}
         for path in args.run:
             run = (readers.read_runs(path, what="--run") if is_ranked_lists(path) else
-                   trec_io.read_run(path, run_id=Path(path).name if args.name_by_file else None))
+                   trec.read_run(path, run_id=Path(path).name if args.name_by_file else None))
             for rid in pd.unique(run["run_id"]):
                 if rid in source:
                     raise ValueError(f"run id {rid!r} appears in both {source[rid]} and {path}; "
@@ -480,9 +475,9 @@ def write_ntcireval(out, res: pd.DataFrame, specs: list[M.MeasureSpec], info: pd
 
     ``info`` has one row per (run_id, query_id) with syslen, jrel, jnonrel, r1, rp.
     """
-    names = [ntcir_name(s) for s in specs]
+    ntcir_names = [ntcir_name(s) for s in specs]
     seen: dict[str, str] = {}
-    for s, n in zip(specs, names):
+    for s, n in zip(specs, ntcir_names):
         if n in seen:
             raise ValueError(f"--format ntcireval prints {seen[n]!r} and {str(s)!r} both as {n!r}; "
                              "set the parameter with --beta/--gamma/--rbp/--rbup/--logb instead")
@@ -497,10 +492,10 @@ def write_ntcireval(out, res: pd.DataFrame, specs: list[M.MeasureSpec], info: pd
             syslen, jrel, jnonrel, r1, rp = (int(x) for x in info.loc[(rid, q)])
             out.write(f"{q} # syslen={syslen} jrel={jrel} jnonrel={jnonrel}\n")
             out.write(f"{q} # r1={r1} rp={rp}\n")
-            for lab, name in zip(labels, names):
+            for lab, name in zip(labels, ntcir_names):
                 out.write(_ntcir_line(str(q), name, float(row[lab])) + "\n")
         out.write(f"{rid} # topics={len(wide)} (mean over topics)\n")
-        for lab, name in zip(labels, names):
+        for lab, name in zip(labels, ntcir_names):
             out.write(_ntcir_line(str(rid), name, float(wide[lab].mean())) + "\n")
 
 
@@ -532,16 +527,14 @@ def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res: pd.DataFrame, *,
 
 def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
     """TREC qrels (``trec_io``), or NTCIREVAL qrels: ``topic doc L<n>`` files or a folder/glob of
-    per-topic ``<topic>.rel`` files (``doc L<n>``), through :func:`helpers.readers.read_graded_qrels`."""
-    from helpers import readers, trec_io
-
+    per-topic ``<topic>.rel`` files (``doc L<n>``), through :func:`helpers.io.readers.read_graded_qrels`."""
     p = Path(path)
     if gain_values:
-        return trec_io.read_qrels(path, gain_values=True)
+        return trec.read_qrels(path, gain_values=True)
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
         first = readers._first_line(p)
         if first is None or len(first[1].split()) == 4:
-            return trec_io.read_qrels(path)  # TREC qrels (and its message for an empty file)
+            return trec.read_qrels(path)  # TREC qrels (and its message for an empty file)
     df = readers.read_graded_qrels(path, what="--qrels")
     return df[["query_id", "doc_id", "relevance"]]
 

@@ -17,7 +17,7 @@ collection                 rel    source
 ``dl19-document``          1      same page: "Levels 1--3 are considered to be relevant".
 =========================  =====  ============================================================
 
-Aliases: ``dl19``, ``dl19-nist`` (the :func:`helpers.datasets.load_qrels` name) and
+Aliases: ``dl19``, ``dl19-nist`` (the :func:`helpers.data.datasets.load_qrels` name) and
 ``dl19-nist-qrels`` (the registry entry of the passage qrels) mean ``dl19-passage``.
 """
 
@@ -43,7 +43,7 @@ THRESHOLDS: dict[str, Threshold] = {
     "dl19-document": Threshold(1, _DL19_PAGE + " (document task: levels 1-3 relevant)"),
 }
 
-#: Other names of the same collections (the dataset names of :mod:`helpers.datasets`).
+#: Other names of the same collections (the dataset names of :mod:`helpers.data.datasets`).
 ALIASES: dict[str, str] = {
     "dl19": "dl19-passage",
     "dl19-nist": "dl19-passage",

@@ -10,12 +10,12 @@ input                                              becomes
 ``{qid: {docid: level}}`` (pytrec_eval, ranx)      qrels ``query_id, doc_id, relevance``
 iterable of ``Qrel`` / ``TrecQrel`` namedtuples    the same (ir_measures, ir_datasets)
 (fields ``query_id, doc_id, relevance``)
-TREC qrels path (str or ``os.PathLike``)           :func:`helpers.trec_io.read_qrels`
+TREC qrels path (str or ``os.PathLike``)           :func:`helpers.io.trec.read_qrels`
 ``{qid: {docid: score}}`` (pytrec_eval, ranx)      run ``query_id, doc_id, score``
 ``{run_id: {qid: {docid: score}}}``                the same with ``run_id`` (several runs)
 iterable of ``ScoredDoc`` namedtuples              run ``query_id, doc_id, score``
 (fields ``query_id, doc_id, score``)
-TREC run path                                      :func:`helpers.trec_io.read_run`
+TREC run path                                      :func:`helpers.io.trec.read_run`
 =================================================  ===========================================
 
 The conversion only reshapes: identifiers keep their Python type, so the DataFrame checks of
@@ -35,6 +35,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+from helpers.io import trec
+
 __all__ = ["as_qrels", "as_run"]
 
 _QREL_FIELDS = ("query_id", "doc_id", "relevance")
@@ -42,12 +44,11 @@ _RUN_FIELDS = ("query_id", "doc_id", "score")
 
 
 def _read_file(what: str, path, shapes: str) -> pd.DataFrame:
-    """A TREC qrels or run file given by path, read by :mod:`helpers.trec_io` (file:line errors)."""
+    """A TREC qrels or run file given by path, read by :mod:`helpers.io.trec` (file:line errors)."""
     if not os.path.isfile(path):
         raise ValueError(f"{what} must be a pandas DataFrame (or a {shapes} or the path of a TREC file); "
                          f"{path!r} is no such file")
-    from helpers import trec_io
-    return trec_io.read_qrels(path) if what == "qrels" else trec_io.read_run(path)
+    return trec.read_qrels(path) if what == "qrels" else trec.read_run(path)
 
 
 def as_qrels(qrels) -> pd.DataFrame:
@@ -58,7 +59,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     ValueError
         For an unsupported type, a nested dict whose values are not ``{docid: level}`` dicts,
         a non-integer level (naming topic and document), namedtuples without the fields
-        ``query_id, doc_id, relevance``, or (from :mod:`helpers.trec_io`) a malformed file.
+        ``query_id, doc_id, relevance``, or (from :mod:`helpers.io.trec`) a malformed file.
     """
     if isinstance(qrels, pd.DataFrame):
         return qrels

@@ -90,7 +90,7 @@ accept ``rel=k`` with ir_measures' meaning: levels below ``k`` are non-relevant,
 Graded measures (Q, P+, nDCG, MSnDCG, nERR, RBP, ...) refuse ``rel=`` with an error: their gains
 come from the gain mapping, and trec_eval's ``-l`` leaves ``ndcg`` alone too. ``rel=`` needs
 relevance levels (not a ``gain`` column). The threshold a collection defines is in
-:func:`helpers.collections.relevance_threshold` (TREC DL-19 passage: 2).
+:func:`helpers.data.thresholds.relevance_threshold` (TREC DL-19 passage: 2).
 
 **Names of other tools.** NTCIREVAL's names are kept; ``nDCG`` here is the *original* nDCG.
 
@@ -109,7 +109,7 @@ this engine         trec_eval               ir_measures             note
 ``nDCG@10``         none                    none                    NTCIREVAL's original nDCG
 =================  ======================  ======================  =========================
 
-:func:`helpers.measure_names.translate` maps trec_eval and ir_measures names onto these
+:func:`helpers.measures.names.translate` maps trec_eval and ir_measures names onto these
 (``python -m helpers evaluate --names trec_eval``).
 
 Cutoffs beyond a list's length behave as in NTCIREVAL: a list shorter than ``l`` is padded with
@@ -162,6 +162,9 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+
+from helpers.io import coerce
+from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
 
 __all__ = [
     "MeasureDef",
@@ -1203,70 +1206,6 @@ def parse_gain_spec(gains: "str | Mapping[int, float]") -> dict[int, float]:
     return mapping
 
 
-def _require_columns(df, name: str, required: Sequence[str]) -> None:
-    if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(f"{name} lacks column(s) {missing}; it has {list(df.columns)}")
-
-
-def _check_id_dtype(series: pd.Series, what: str) -> None:
-    """Identifiers are compared as exact strings; a float column would turn topic 1 into "1.0"."""
-    if len(series) and (pd.api.types.is_float_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)):
-        example = series.dropna().iloc[0].item() if series.notna().any() else None
-        raise ValueError(f"{what} has dtype {series.dtype} (e.g. {example!r}): identifiers are compared "
-                         "as exact strings, so 1.0 would never match '1'; read ids as strings "
-                         "(pandas: dtype=str) or convert them explicitly")
-
-
-def _str_ids(series: pd.Series, what: str) -> np.ndarray:
-    _check_id_dtype(series, what)
-    if series.isna().any():
-        i = int(np.flatnonzero(series.isna().to_numpy())[0])
-        raise ValueError(f"{what} has a missing value at row {i}")
-    return series.astype(str).to_numpy(dtype=object)
-
-
-def _factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes and unique string values of an identifier column.
-
-    Values are compared as strings (``1`` and ``"1"`` are one id). With ``sort=True`` the codes
-    follow the string order of the ids (Python's code-point order, which is trec_eval's strcmp
-    order for UTF-8). Columns that change rarely (run and topic ids of a sorted run) are
-    factorised block by block, which is several times faster than hashing every row.
-    """
-    _check_id_dtype(series, what)
-    arr = series.to_numpy(dtype=object)
-    n = len(arr)
-    codes = uniques = None
-    if blocky and n > 1024:
-        try:
-            change = np.empty(n, dtype=bool)
-            change[0] = True
-            change[1:] = arr[1:] != arr[:-1]
-        except (TypeError, ValueError):  # pd.NA cannot be compared
-            change = None
-        if change is not None:
-            starts = np.flatnonzero(change)
-            if len(starts) * 8 < n:
-                bcodes, uniques = pd.factorize(arr[starts])
-                codes = np.repeat(bcodes, np.diff(np.append(starts, n)))
-    if codes is None:
-        codes, uniques = pd.factorize(arr)
-    codes = np.asarray(codes, dtype=np.int64)
-    if (codes < 0).any():
-        i = int(np.flatnonzero(codes < 0)[0])
-        raise ValueError(f"{what} has a missing value at row {i}")
-    as_str = np.array([u if isinstance(u, str) else str(u) for u in uniques], dtype=object)
-    if sort or len(set(as_str)) != len(as_str):
-        remap, as_str = pd.factorize(as_str, sort=sort)
-        codes = np.asarray(remap, dtype=np.int64)[codes]
-        as_str = np.asarray(as_str, dtype=object)
-    return codes, as_str
-
-
 def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
     """0-based position of each row within its list; rows must be grouped by ``list_id``."""
     first = np.full(n_lists, -1, dtype=np.int64)
@@ -1274,26 +1213,6 @@ def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
         boundary = np.flatnonzero(np.r_[True, list_id[1:] != list_id[:-1]])
         first[list_id[boundary]] = boundary
     return np.arange(len(list_id), dtype=np.int64) - first[list_id]
-
-
-def _canonical_number(text: str) -> str | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return repr(value) if math.isfinite(value) else None
-
-
-def number_spelling_twins(ids, reference) -> list[tuple[str, str]]:
-    """Pairs ``(id, ref)`` of ``ids`` and ``reference`` ids that differ only in how a number is
-    written (``"1.0"`` vs ``"1"``, ``"01"`` vs ``"1"``): the ids that exact-string matching would
-    silently miss. Used wherever two inputs' topic sets are compared."""
-    numeric: dict = {}
-    for q in reference:
-        c = _canonical_number(str(q))
-        if c is not None:
-            numeric.setdefault(c, q)
-    return [(t, numeric[c]) for t in ids if (c := _canonical_number(str(t))) is not None and c in numeric]
 
 
 def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> None:
@@ -1456,18 +1375,18 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         Columns ``query_id``, ``doc_id`` and either ``relevance`` (integer levels, mapped through
         ``gains``) or ``gain`` (real-valued gains used as they are, e.g. unanimity-aware or PRM
         gains). Each (query_id, doc_id) at most once. Also accepted (converted once by
-        :func:`helpers.inputs.as_qrels`, then checked as a DataFrame): a pytrec_eval/ranx dict
+        :func:`helpers.io.coerce.as_qrels`, then checked as a DataFrame): a pytrec_eval/ranx dict
         ``{qid: {docid: level}}``, an iterable of ir_measures/ir_datasets ``Qrel``/``TrecQrel``
         namedtuples, or the path of a TREC qrels file.
     run : pandas.DataFrame, dict, iterable of namedtuples or path
         Columns ``query_id``, ``doc_id``, ``rank`` and/or ``score``, optionally ``run_id``
         (several runs at once; without it the run is called ``"run"``). Also accepted
-        (:func:`helpers.inputs.as_run`): ``{qid: {docid: score}}``, ``{run_id: {qid: {docid:
+        (:func:`helpers.io.coerce.as_run`): ``{qid: {docid: score}}``, ``{run_id: {qid: {docid:
         score}}}``, an iterable of ``ScoredDoc`` namedtuples, or the path of a TREC run file.
     measures : str or iterable of str
         Measure names, see the module docstring and :data:`MEASURES`; binary measures take
         ``rel=`` (``"AP(rel=2)"``). For trec_eval/ir_measures names (``ndcg_cut_10``, ``map``)
-        see :func:`helpers.measure_names.translate` and the table in the module docstring:
+        see :func:`helpers.measures.names.translate` and the table in the module docstring:
         ``nDCG@10`` here is NTCIREVAL's original nDCG, trec_eval's is ``MSnDCG@10``.
     gains : str or dict, optional
         Level-to-gain mapping for ``relevance`` qrels: NTCIREVAL's ``"1:2:3"`` (L1->1, L2->2,
@@ -1512,8 +1431,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
                                                      pd.Index, np.ndarray, pd.Series)):
         raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
                          f"'nDCG@10']), got {type(measures).__name__}")
-    from helpers import inputs as _inputs  # lazily: inputs reads TREC files through trec_io
-    qrels, run = _inputs.as_qrels(qrels), _inputs.as_run(run)
+    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
     specs = parse_measures(measures)
     for opt, val, allowed in [("order_by", order_by, ("rank", "score")),
                               ("duplicates", duplicates, ("error", "keep_first")),
@@ -1527,9 +1445,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         raise ValueError(f"condensed must be True or False, got {condensed!r}")
 
     # ---- qrels ------------------------------------------------------------------------------
-    _require_columns(qrels, "qrels", ["query_id", "doc_id"])
-    q_topic = _str_ids(qrels["query_id"], "qrels 'query_id'")
-    q_doc = _str_ids(qrels["doc_id"], "qrels 'doc_id'")
+    require_columns(qrels, "qrels", ["query_id", "doc_id"])
+    q_topic = str_ids(qrels["query_id"], "qrels 'query_id'")
+    q_doc = str_ids(qrels["doc_id"], "qrels 'doc_id'")
     q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
     levels_tied = q_level is not None  # P+ then follows levels (NTCIREVAL compute)
     rel_values = sorted({s.rel for s in specs if s.rel is not None})
@@ -1573,15 +1491,15 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         ideal_grade_topic = _ideal_by_topic(q_tcode, np.where(relmask, q_grade, 0.0), n_topics)[0]
 
     # ---- run --------------------------------------------------------------------------------
-    _require_columns(run, "run", ["query_id", "doc_id"])
+    require_columns(run, "run", ["query_id", "doc_id"])
     if "rank" not in run.columns and "score" not in run.columns:
         raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
     if "run_id" in run.columns:
-        r_codes, run_ids = _factorize_ids(run["run_id"], "run 'run_id'")
+        r_codes, run_ids = factorize_ids(run["run_id"], "run 'run_id'")
     else:
         r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
     n_runs = len(run_ids)
-    rq_codes, rq_uniques = _factorize_ids(run["query_id"], "run 'query_id'")
+    rq_codes, rq_uniques = factorize_ids(run["query_id"], "run 'query_id'")
     r_tcode = topic_index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
     del rq_codes
     rank = score = None
@@ -1608,7 +1526,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         list_id = list_id[keep]
     present = np.zeros(n_runs * n_topics, dtype=bool)
     present[list_id] = True
-    d_codes, d_uniques = _factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
+    d_codes, d_uniques = factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
                                         "run 'doc_id'", sort=True, blocky=False)
     keys = []
     if rank is not None:
@@ -1796,7 +1714,7 @@ def aggregate(results: pd.DataFrame) -> pd.DataFrame:
     ValueError
         If a column is missing.
     """
-    _require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
     g = results.groupby(["run_id", "measure"], sort=False)["value"]
     out = pd.DataFrame({"value": g.mean(), "n_topics": g.count()}).reset_index()
     out["n_topics"] = out["n_topics"].astype(np.int64)
@@ -1826,7 +1744,7 @@ def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFra
         If columns are missing, the measure is not in ``results`` (the message lists those
         that are) or a (query_id, run_id) pair occurs twice.
     """
-    _require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
     label = str(measure)
     sub = results[results["measure"] == label]
     if sub.empty:

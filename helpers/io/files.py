@@ -1,0 +1,56 @@
+"""Atomic file writes that honour the umask: the one way this package writes a file.
+
+Every output (tables, figures, metrics, downloaded data, executed notebooks) goes to a temporary
+file in the target folder and is renamed into place, so an interrupted write never leaves a
+half-written file under the final name.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["umask", "atomic_write_bytes", "atomic_write_text"]
+
+
+def umask() -> int:
+    """The process umask (read without changing it where /proc tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file + rename (atomic on POSIX).
+
+    ``mkstemp`` creates its file with mode 0600; the file is given the mode a plain ``open()``
+    would (0666 minus the umask) before it is renamed into place.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~umask())
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def atomic_write_text(path: Path, text: str) -> Path:
+    """Text version of :func:`atomic_write_bytes` (UTF-8, ``\\n`` line ends)."""
+    return atomic_write_bytes(path, text.encode("utf-8"))

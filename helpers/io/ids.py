@@ -1,0 +1,101 @@
+"""Identifier columns: checked, compared as exact strings, factorised.
+
+Topics, documents, runs and assessors are identified by strings everywhere in this package:
+``1`` and ``"1"`` are one id, ``"01"`` and ``"1"`` are two. These functions turn an id column into
+strings or integer codes once, refuse float and boolean columns (``1.0`` would never match
+``"1"``) and missing values, and find ids that differ only in how a number is spelled.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["require_columns", "check_id_dtype", "str_ids", "factorize_ids", "number_spelling_twins"]
+
+
+def require_columns(df, name: str, required: Sequence[str]) -> None:
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} lacks column(s) {missing}; it has {list(df.columns)}")
+
+
+def check_id_dtype(series: pd.Series, what: str) -> None:
+    """Identifiers are compared as exact strings; a float column would turn topic 1 into "1.0"."""
+    if len(series) and (pd.api.types.is_float_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)):
+        example = series.dropna().iloc[0].item() if series.notna().any() else None
+        raise ValueError(f"{what} has dtype {series.dtype} (e.g. {example!r}): identifiers are compared "
+                         "as exact strings, so 1.0 would never match '1'; read ids as strings "
+                         "(pandas: dtype=str) or convert them explicitly")
+
+
+def str_ids(series: pd.Series, what: str) -> np.ndarray:
+    check_id_dtype(series, what)
+    if series.isna().any():
+        i = int(np.flatnonzero(series.isna().to_numpy())[0])
+        raise ValueError(f"{what} has a missing value at row {i}")
+    return series.astype(str).to_numpy(dtype=object)
+
+
+def factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes and unique string values of an identifier column.
+
+    Values are compared as strings (``1`` and ``"1"`` are one id). With ``sort=True`` the codes
+    follow the string order of the ids (Python's code-point order, which is trec_eval's strcmp
+    order for UTF-8). Columns that change rarely (run and topic ids of a sorted run) are
+    factorised block by block, which is several times faster than hashing every row.
+    """
+    check_id_dtype(series, what)
+    arr = series.to_numpy(dtype=object)
+    n = len(arr)
+    codes = uniques = None
+    if blocky and n > 1024:
+        try:
+            change = np.empty(n, dtype=bool)
+            change[0] = True
+            change[1:] = arr[1:] != arr[:-1]
+        except (TypeError, ValueError):  # pd.NA cannot be compared
+            change = None
+        if change is not None:
+            starts = np.flatnonzero(change)
+            if len(starts) * 8 < n:
+                bcodes, uniques = pd.factorize(arr[starts])
+                codes = np.repeat(bcodes, np.diff(np.append(starts, n)))
+    if codes is None:
+        codes, uniques = pd.factorize(arr)
+    codes = np.asarray(codes, dtype=np.int64)
+    if (codes < 0).any():
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"{what} has a missing value at row {i}")
+    as_str = np.array([u if isinstance(u, str) else str(u) for u in uniques], dtype=object)
+    if sort or len(set(as_str)) != len(as_str):
+        remap, as_str = pd.factorize(as_str, sort=sort)
+        codes = np.asarray(remap, dtype=np.int64)[codes]
+        as_str = np.asarray(as_str, dtype=object)
+    return codes, as_str
+
+
+def _canonical_number(text: str) -> str | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return repr(value) if math.isfinite(value) else None
+
+
+def number_spelling_twins(ids, reference) -> list[tuple[str, str]]:
+    """Pairs ``(id, ref)`` of ``ids`` and ``reference`` ids that differ only in how a number is
+    written (``"1.0"`` vs ``"1"``, ``"01"`` vs ``"1"``): the ids that exact-string matching would
+    silently miss. Used wherever two inputs' topic sets are compared."""
+    numeric: dict = {}
+    for q in reference:
+        c = _canonical_number(str(q))
+        if c is not None:
+            numeric.setdefault(c, q)
+    return [(t, numeric[c]) for t in ids if (c := _canonical_number(str(t))) is not None and c in numeric]
