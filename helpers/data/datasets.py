@@ -615,7 +615,7 @@ def _load_rf10(include_nist: bool) -> pd.DataFrame:
         local, ["query_id", "assessor", "doc_id", "gold", "rating"], sep="\t", header=True,
         dtypes={"query_id": str, "assessor": str, "doc_id": str, "gold": "int64", "rating": "int64"},
         expected="5 tab-separated fields 'topicID workerID docID gold label' (integer labels)",
-        checks={3: trec._is_int, 4: trec._is_int})
+        checks={3: trec.is_int, 4: trec.is_int})
     _check_values(local, raw["rating"], (-2, 0, 1, 2), "crowd label -2, 0, 1 or 2", skip=1)
     _check_values(local, raw["gold"], (-2, -1, 0, 1, 2), "gold label -2, -1, 0, 1 or 2", skip=1)
     golds = raw.groupby(["query_id", "doc_id"], sort=False)["gold"].transform("nunique")
@@ -1050,7 +1050,7 @@ def load_image_preferences() -> ImagePreferences:
     serp = trec.read_delimited(path, ["query_id", "preference"], sep="\t", header=True,
                                   dtypes={"query_id": str, "preference": "int64"},
                                   expected="2 tab-separated fields 'query winner(0, 1, 2)'",
-                                  checks={1: trec._is_int})
+                                  checks={1: trec.is_int})
     _check_values(path, serp["preference"], (0, 1, 2), "winner 0 (Sogou), 1 (tie) or 2 (Baidu)", skip=1)
     serp["preferred"] = serp["preference"].map({0: "sogou", 1: "tie", 2: "baidu"}).astype("str")
 
@@ -1059,7 +1059,7 @@ def load_image_preferences() -> ImagePreferences:
     rel = trec.read_delimited(path, ["query_id", "doc_id", "relevance"], sep="\t", header=True,
                                  dtypes={"query_id": str, "doc_id": str, "relevance": "float64"},
                                  expected="3 tab-separated fields 'query engine/image.jpg score'",
-                                 checks={2: trec._is_finite})
+                                 checks={2: trec.is_finite})
     bad = ~rel["relevance"].between(0, 100).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
@@ -1101,7 +1101,7 @@ def load_image_preferences() -> ImagePreferences:
         path, ["query_id", "pair", *slots], sep="\t", header=True,
         dtypes={"query_id": str, "pair": str, **dict.fromkeys(slots, "int64")},
         expected="5 tab-separated fields 'query left.jpg,right.jpg tag tag tag' (tags -2..2)",
-        checks={i: trec._is_int for i in (2, 3, 4)})
+        checks={i: trec.is_int for i in (2, 3, 4)})
     for slot in slots:
         _check_values(path, wide[slot], range(-2, 3), f"preference tag -2..2 in column {slot}", skip=1)
     split = wide["pair"].str.split(",", expand=True, regex=False)

@@ -148,7 +148,7 @@ def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
     A byte-order mark at the very start is removed; anywhere else, like a NUL byte or an
     undecodable line, it is an error.
     """
-    for number, text in trec._lines(path):
+    for number, text in trec.numbered_lines(path):
         if isinstance(text, bytes):
             raise trec.malformed(path, number, "UTF-8 text", text)
         if number == 1:
@@ -162,13 +162,13 @@ def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
         yield number, text
 
 
-def _first_line(path: Path) -> tuple[int, str] | None:
+def first_line(path: Path) -> tuple[int, str] | None:
     """The first non-blank line of ``path`` as ``(line_number, text)``, or None for an empty file."""
     return next(_text_lines(path), None)
 
 
 def _line_text(path: Path, line: int) -> str | bytes:
-    for number, text in trec._lines(path):
+    for number, text in trec.numbered_lines(path):
         if number == line:
             return text
     return ""
@@ -176,7 +176,7 @@ def _line_text(path: Path, line: int) -> str | bytes:
 
 def _header(path: Path, expected: str) -> tuple[list[str], str]:
     """Column names and separator (tab if the header has a tab, else comma) of line 1."""
-    first = _first_line(path)
+    first = first_line(path)
     if first is None:
         raise trec.malformed(path, None, expected, "an empty file")
     number, text = first
@@ -251,8 +251,8 @@ class _Origins:
         if dup.any():
             i = int(np.flatnonzero(dup)[0])
             same = np.logical_and.reduce([df[k].to_numpy(dtype=object) == df[k].iat[i] for k in keys])
-            first_path, first_line = self.where(df, int(np.flatnonzero(same)[0]))
-            self.check(df, np.arange(len(df)) == i, f"{expected} (already on {first_path}:{first_line})")
+            first_path, first_no = self.where(df, int(np.flatnonzero(same)[0]))
+            self.check(df, np.arange(len(df)) == i, f"{expected} (already on {first_path}:{first_no})")
 
 
 def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
@@ -296,7 +296,7 @@ _QRELS_FORMATS_ONE_FILE = ("4 fields 'query_id iteration doc_id level' (TREC) or
 def _read_qrels_file(path: Path, origins: _Origins, *, per_topic: bool = True) -> pd.DataFrame:
     """One graded qrels file in whichever format its first non-blank line has."""
     formats = _QRELS_FORMATS if per_topic else _QRELS_FORMATS_ONE_FILE
-    first = _first_line(path)
+    first = first_line(path)
     if first is None:
         raise trec.malformed(path, None, f"qrels lines with {formats}", "an empty file")
     number, text = first
@@ -383,7 +383,7 @@ def _ratings_long(path: Path, origins: _Origins) -> pd.DataFrame:
         path, names, dtypes={n: "int64" if n == "rating" else str for n in names},
         expected=(f"{len(names)} {_sep_name(sep)}-separated fields {sep.join(names)!r} as in the "
                   "header (integer rating)"),
-        checks={names.index("rating"): trec._is_int}, sep=sep, header=True)
+        checks={names.index("rating"): trec.is_int}, sep=sep, header=True)
     return origins.tag(df[list(RATING_COLUMNS)], path, skip=1)
 
 
@@ -518,7 +518,7 @@ def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | 
                 raise ValueError(f"{what}: two files give assessor id {assessor!r} (the file name "
                                  f"without extensions): {owners[assessor]} and {p}")
             owners[assessor] = p
-            if _first_line(p) is None:
+            if first_line(p) is None:
                 raise ValueError(f"{p}: assessor {assessor!r} has no rating (empty file)")
             df = _read_qrels_file(p, origins, per_topic=False)
             frames.append(df.rename(columns={"relevance": "rating"})
@@ -767,7 +767,7 @@ def read_intents(path: str | os.PathLike) -> pd.DataFrame:
     names = ["query_id", "intent_id", "prob"]
     df = _concat([origins.tag(trec.read_delimited(
         p, names, dtypes={"query_id": str, "intent_id": str, "prob": "float64"},
-        expected=INTENTS_FORMAT, checks={2: trec._is_finite}), p) for p in files])
+        expected=INTENTS_FORMAT, checks={2: trec.is_finite}), p) for p in files])
     prob = df["prob"].to_numpy()
     origins.check(df, ~np.isfinite(prob) | (prob < 0), f"{INTENTS_FORMAT}, a probability >= 0")
     origins.check_unique(df, ["query_id", "intent_id"], "each (topic, intent) pair once")
@@ -784,7 +784,7 @@ def read_intents(path: str | os.PathLike) -> pd.DataFrame:
 
 def _types_from_xml(path: Path, origins: _Origins) -> pd.DataFrame:
     """Subtopic types of a TREC Web Track topic XML file (topics without subtopics: intent "0")."""
-    if trec._is_gzip(path):
+    if trec.is_gzip(path):
         raise ValueError(f"{path}: expected uncompressed topic XML, got a gzip file; decompress it")
     rows, lines = [], []
     for topic in parse_topics(path):
@@ -827,7 +827,7 @@ def read_intent_types(path: str | os.PathLike) -> pd.DataFrame:
     frames = []
     names = ["query_id", "intent_id", "kind"]
     for p in files:
-        first = _first_line(p)
+        first = first_line(p)
         if first is None:
             raise trec.malformed(p, None, f"{INTENT_TYPES_FORMAT} or topic XML", "an empty file")
         if first[1].lstrip().startswith("<"):

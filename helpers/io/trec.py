@@ -42,6 +42,10 @@ __all__ = [
     "row_line",
     "malformed",
     "sort_run",
+    "is_int",
+    "is_finite",
+    "is_gzip",
+    "numbered_lines",
 ]
 
 QRELS_FORMAT = "4 whitespace-separated fields 'query_id iteration doc_id relevance' (integer relevance)"
@@ -57,7 +61,8 @@ _EXTRA = "__surplus_field__"
 FieldCheck = Callable[[str], bool]
 
 
-def _is_int(text: str) -> bool:
+def is_int(text: str) -> bool:
+    """True when ``text`` is an integer as Python's ``int()`` reads it."""
     try:
         int(text)
     except ValueError:
@@ -65,20 +70,22 @@ def _is_int(text: str) -> bool:
     return True
 
 
-def _is_finite(text: str) -> bool:
+def is_finite(text: str) -> bool:
+    """True when ``text`` is a finite number as Python's ``float()`` reads it."""
     try:
         return math.isfinite(float(text))
     except ValueError:
         return False
 
 
-def _is_gzip(path: Path) -> bool:
+def is_gzip(path: Path) -> bool:
+    """True when the file starts with gzip's magic bytes (compression is read from the content)."""
     with open(path, "rb") as fh:
         return fh.read(2) == b"\x1f\x8b"
 
 
 def _open_binary(path: Path):
-    return gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")
+    return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 
 
 def malformed(path: os.PathLike | str, line: int | None, expected: str, got: object) -> ValueError:
@@ -105,7 +112,7 @@ def malformed(path: os.PathLike | str, line: int | None, expected: str, got: obj
     return ValueError(f"{where}: expected {expected}, got {shown}")
 
 
-def _lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | bytes]]:
+def numbered_lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | bytes]]:
     """Yield ``(line_number, text)`` for non-blank lines after ``skip`` header lines.
 
     Undecodable lines are yielded as ``bytes`` so that the caller can report them.
@@ -136,7 +143,7 @@ def _split(text: str, sep: str | None) -> list[str]:
 def _locate(path: Path, *, n_fields: int, checks: dict[int, FieldCheck], expected: str,
             sep: str | None, skip: int) -> None:
     """Scan ``path`` and raise :func:`malformed` for the first line that breaks the format."""
-    for number, text in _lines(path, skip=skip):
+    for number, text in numbered_lines(path, skip=skip):
         if isinstance(text, bytes):
             raise malformed(path, number, f"UTF-8 text: {expected}", text)
         fields = _split(text, sep)
@@ -167,7 +174,7 @@ def row_line(path: os.PathLike | str, row: int, *, skip: int = 0) -> int:
     int
         The line number.
     """
-    for index, (number, _) in enumerate(_lines(Path(path), skip=skip)):
+    for index, (number, _) in enumerate(numbered_lines(Path(path), skip=skip)):
         if index == row:
             return number
     raise IndexError(f"{path} has no data row {row}")
@@ -224,7 +231,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     kwargs = dict(
         sep=r"\s+" if sep is None else sep, header=None, names=names + [_EXTRA], index_col=False,
         dtype={**dtypes, _EXTRA: str}, engine="c",
-        compression="gzip" if _is_gzip(path) else None, encoding="utf-8",
+        compression="gzip" if is_gzip(path) else None, encoding="utf-8",
         quoting=csv.QUOTE_NONE, keep_default_na=False, na_values=[], skip_blank_lines=True,
         skiprows=skip,
     )
@@ -291,7 +298,7 @@ def _check_rows(path: Path, bad: np.ndarray, expected: str, skip: int = 0) -> No
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         number = row_line(path, row, skip=skip)
-        text = next(t for n, t in _lines(path, skip=skip) if n == number)
+        text = next(t for n, t in numbered_lines(path, skip=skip) if n == number)
         raise malformed(path, number, expected, text)
 
 
@@ -326,7 +333,7 @@ def read_qrels(path: os.PathLike | str, *, gain_values: bool = False) -> pd.Data
         path, ["query_id", "iteration", "doc_id", value],
         dtypes={"query_id": str, "iteration": str, "doc_id": str,
                 value: "float64" if gain_values else "int64"},
-        expected=expected, checks={3: _is_finite if gain_values else _is_int},
+        expected=expected, checks={3: is_finite if gain_values else is_int},
         usecols=[0, 2, 3],
     )
     if gain_values:
@@ -360,7 +367,7 @@ def read_diversity_qrels(path: os.PathLike | str) -> pd.DataFrame:
     df = read_delimited(
         path, ["query_id", "intent_id", "doc_id", "relevance"],
         dtypes={"query_id": str, "intent_id": str, "doc_id": str, "relevance": "int64"},
-        expected=DIVERSITY_FORMAT, checks={3: _is_int},
+        expected=DIVERSITY_FORMAT, checks={3: is_int},
     )
     _check_rows(path, df.duplicated(["query_id", "intent_id", "doc_id"]).to_numpy(),
                 "each (query_id, intent_id, doc_id) triple judged once")
@@ -399,7 +406,7 @@ def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFr
         path, names,
         dtypes={"query_id": str, "q0": str, "doc_id": str, "rank": "int64",
                 "score": "float64", "run_id": str},
-        expected=RUN_FORMAT, checks={3: _is_int, 4: _is_finite}, usecols=[0, 2, 3, 4, 5],
+        expected=RUN_FORMAT, checks={3: is_int, 4: is_finite}, usecols=[0, 2, 3, 4, 5],
     )
     _check_rows(path, ~np.isfinite(df["score"].to_numpy()), RUN_FORMAT)
     if run_id is not None:

@@ -532,7 +532,7 @@ def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
     if gain_values:
         return trec.read_qrels(path, gain_values=True)
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
-        first = readers._first_line(p)
+        first = readers.first_line(p)
         if first is None or len(first[1].split()) == 4:
             return trec.read_qrels(path)  # TREC qrels (and its message for an empty file)
     df = readers.read_graded_qrels(path, what="--qrels")
