@@ -1,8 +1,12 @@
 """The measure engine: NTCIREVAL's (and trec_eval's) measures, vectorised over runs x topics x ranks.
 
 =====================  ==========================================================================
-:mod:`.adhoc`          ad hoc measures: names (:class:`MeasureSpec`), the array kernels
-                       (:func:`evaluate_arrays`) and the tidy front door (:func:`evaluate`)
+:mod:`.spec`           measure names: the registry (:data:`MEASURES`) and the parser
+                       (:class:`MeasureSpec`, :func:`parse_measures`)
+:mod:`.kernels`        the definitions, vectorised: :func:`evaluate_arrays` scores many ranked
+                       lists of gains at once
+:mod:`.adhoc`          the front door: :func:`evaluate` on qrels and runs in any shape, the core
+                       :func:`evaluate_frames` on tidy frames, :func:`aggregate`, :func:`to_matrix`
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
 :mod:`.names`          trec_eval and ir_measures names translated into this engine's
 :mod:`.cli`            ``python -m helpers evaluate``
@@ -12,23 +16,20 @@
 are re-exported from the modules that define them.
 """
 
-from helpers.measures.adhoc import (
+from helpers.measures.adhoc import aggregate, evaluate, evaluate_frames, to_matrix
+from helpers.measures.kernels import evaluate_arrays, geometric_sum
+from helpers.measures.spec import (
     CONDENSED_ONLY,
     CUTOFF_POLICIES,
     MEASURES,
     REL_PARAM,
     MeasureDef,
     MeasureSpec,
-    aggregate,
-    evaluate,
-    evaluate_arrays,
-    geometric_sum,
     parse_gain_spec,
     parse_measures,
-    to_matrix,
     with_default_rel,
 )
 
 __all__ = ["CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
-           "aggregate", "evaluate", "evaluate_arrays", "geometric_sum", "parse_gain_spec", "parse_measures",
-           "to_matrix", "with_default_rel"]
+           "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "parse_gain_spec",
+           "parse_measures", "to_matrix", "with_default_rel"]

@@ -78,6 +78,7 @@ import pandas as pd
 from helpers.data import thresholds
 from helpers.io import readers, trec
 from helpers.measures import adhoc as M, names
+from helpers.measures.spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
 
 DEFAULT_CUTOFFS = (1000,)
 DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
@@ -206,7 +207,7 @@ def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
         raise ValueError("--cutoffs expands NTCIREVAL names; trec_eval/ir_measures names carry their "
                          "cutoff (ndcg_cut_10, nDCG@10)")
     out, seen = [], set()
-    for token in (t for name in (args.measures or DEFAULT_TREC_EVAL) for t in M._split_top_level(name)):
+    for token in (t for name in (args.measures or DEFAULT_TREC_EVAL) for t in split_top_level(name)):
         if token in seen:
             continue
         seen.add(token)
@@ -220,7 +221,7 @@ def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> l
     if not requested:  # no X@1000 beside X for the whole-list families (issue 19)
         return M.parse_measures(ntcireval_default_measures(cuts, drop_run_depth=True))
     out: list[str] = []
-    for token in (t for name in requested for t in M._split_top_level(M._expand_ntcir_aliases(name))):
+    for token in (t for name in requested for t in split_top_level(expand_ntcir_aliases(name))):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
         policy = M.MEASURES[base].cutoff if base in M.MEASURES else None
         if "@" in token.rsplit(")", 1)[-1] or policy is None:
@@ -244,7 +245,7 @@ def _ntcir_specs(args) -> list[M.MeasureSpec]:
             raise ValueError(f"{flag} must be {want}, got {v!r}")
     logb = None
     if args.logb is not None:
-        logb = "e" if args.logb == "e" else M._parse_value(args.logb)
+        logb = "e" if args.logb == "e" else parse_value(args.logb)
         if logb != "e" and (not isinstance(logb, float) or logb <= 1):
             raise ValueError(f"--logb must be a number > 1 or 'e', got {args.logb!r} (NTCIREVAL's "
                              "'-logb 0' discounts rank 2 by ln 2 < 1, which its Python port does "
@@ -440,7 +441,7 @@ def apply_knobs(specs: list[M.MeasureSpec], *, beta=None, gamma=None, rbp=None, 
         if new == explicit:
             out.append(s)
             continue
-        inner = ",".join(f"{k}={M._fmt_value(v)}" for k, v in new.items())
+        inner = ",".join(f"{k}={format_value(v)}" for k, v in new.items())
         out.append(M.MeasureSpec.parse(f"{s.name}({inner})" + (f"@{s.cutoff}" if s.cutoff else "")))
     return out
 

@@ -128,7 +128,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.io.ids import str_ids
-from helpers.measures.adhoc import evaluate_arrays, geometric_sum as _geometric_sum
+from helpers.measures.kernels import evaluate_arrays, geometric_sum as _geometric_sum
 
 __all__ = ["evaluate", "parse_measure", "DiversityMeasure", "SUPPORTED_MEASURES", "global_gains",
            "greedy_ideal_alpha", "exact_ideal_alpha"]
