@@ -46,9 +46,6 @@ Conventions of :func:`evaluate` (each has a test)
 from __future__ import annotations
 
 import math
-import os
-import sys
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -58,6 +55,7 @@ import pandas as pd
 from helpers.io import coerce
 from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
+from helpers.measures.notices import warn_caller
 from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
 
@@ -83,17 +81,6 @@ __all__ = [
 #: The options of :func:`evaluate` and their allowed values.
 OPTIONS = {"order_by": ("rank", "score"), "duplicates": ("error", "keep_first"),
            "no_relevant": ("skip", "zero", "nan"), "missing": ("zero", "skip")}
-_HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _warn(message: str) -> None:
-    """A UserWarning attributed to the first caller outside :mod:`helpers.measures`."""
-    frame, level = sys._getframe(1), 2  # stacklevel 2 is the caller of _warn
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _HERE:
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, UserWarning, stacklevel=level)
-
-
 def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
     """0-based position of each row within its list; rows must be grouped by ``list_id``."""
     first = np.full(n_lists, -1, dtype=np.int64)
@@ -242,7 +229,7 @@ def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> No
         raise ValueError(f"the run shares no topic with the qrels: run topics {sorted(map(str, run_topics))[:5]}"
                          f"{'...' if len(run_topics) > 5 else ''}, qrels topics "
                          f"{sorted(map(str, qrels_topics))[:5]}{'...' if len(qrels_topics) > 5 else ''}")
-    _warn(f"{len(unknown)} of {len(run_topics)} run topic(s) are not in the qrels and are ignored "
+    warn_caller(f"{len(unknown)} of {len(run_topics)} run topic(s) are not in the qrels and are ignored "
           f"(e.g. {sorted(map(str, unknown))[:3]})")
 
 
@@ -577,7 +564,7 @@ def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureS
                          "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
                          "to score such topics")
     if len(run) and not judged_any:
-        _warn("no retrieved document is judged in the qrels (every value is 0): do the run's "
+        warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
               "doc_ids use the qrels' identifiers?")
     return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing)
 

@@ -1,0 +1,23 @@
+"""Warnings of the measure engine, attributed to the user's line, not to the engine's internals."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+__all__ = ["warn_caller"]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def warn_caller(message: str, category: type[Warning] = UserWarning) -> None:
+    """Issue ``message`` with the stack level of the first caller outside :mod:`helpers.measures`.
+
+    The engine calls itself through several layers (``evaluate`` -> ``evaluate_frames`` -> ...);
+    a fixed ``stacklevel`` would point at one of them whenever the call path changes.
+    """
+    frame, level = sys._getframe(1), 2  # stacklevel 2 is the caller of warn_caller
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE + os.sep):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
