@@ -16,6 +16,7 @@ import pytest
 from scipy import stats as sps
 
 from helpers import stats as st
+from helpers.stats import correlation, hsd
 
 # ------------------------------------------------------------------------------------------
 # independent reference implementations
@@ -175,7 +176,7 @@ def test_engines_draw_uniform_permutations(engine, m):
     # rows 0..m-1 in every topic: the permuted row *is* the permutation; all m! equally likely
     n, k = 50, 200
     x = np.tile(np.arange(m, dtype=float), (n, 1))
-    out = st._permuted_block(x, np.random.default_rng(1), engine, np.empty((k, n, m)))
+    out = hsd._permuted_block(x, np.random.default_rng(1), engine, np.empty((k, n, m)))
     rows = out.reshape(-1, m).astype(int)
     assert (np.sort(rows, axis=1) == np.arange(m)).all()  # each row is a permutation
     codes = rows @ (m ** np.arange(m))
@@ -190,7 +191,7 @@ def test_engines_draw_uniform_permutations(engine, m):
 
 def test_sort_engine_gathers_from_the_right_topic():
     x = np.arange(12.0).reshape(4, 3) * 10.0
-    out = st._permuted_block(x, np.random.default_rng(0), "sort", np.empty((5, 4, 3)))
+    out = hsd._permuted_block(x, np.random.default_rng(0), "sort", np.empty((5, 4, 3)))
     np.testing.assert_array_equal(np.sort(out, axis=2), np.broadcast_to(x, (5, 4, 3)))
 
 
@@ -613,7 +614,7 @@ def test_tau_b_batch_matches_scipy():
     rng = np.random.default_rng(4)
     X = np.round(rng.random((6, 12)) * 4)
     Y = np.round(rng.random((6, 12)) * 4)
-    got = st._tau_b_batch(X, Y)
+    got = correlation._tau_b_batch(X, Y)
     ref = [sps.kendalltau(X[i], Y[i]).statistic for i in range(6)]
     np.testing.assert_allclose(got, ref, rtol=1e-12)
 
