@@ -175,12 +175,13 @@ def test_parameter_file_that_is_not_a_mapping(tmp_path, monkeypatch):
 
 def test_fetch_into_read_only_folder_is_a_fetch_error(tmp_path, monkeypatch):
     from helpers.data import datasets
+    from helpers.data import fetch as fetching
 
     if os.geteuid() == 0:
         # root ignores permission bits: simulate the read-only filesystem instead
         def deny(*args, **kwargs):
             raise PermissionError(13, "Read-only file system")
-        monkeypatch.setattr(datasets.tempfile, "mkstemp", deny)
+        monkeypatch.setattr(fetching.tempfile, "mkstemp", deny)
     ds = next(iter(datasets.REGISTRY.values()))
     rf = ds.files[0]
     src = tmp_path / "mirror"
@@ -188,10 +189,10 @@ def test_fetch_into_read_only_folder_is_a_fetch_error(tmp_path, monkeypatch):
     dest = tmp_path / "ro" / "file"
     dest.parent.mkdir()
     os.chmod(dest.parent, 0o500)
-    monkeypatch.setattr(datasets, "_open_source", lambda *a, **k: (open(__file__, "rb"), "test"))
+    monkeypatch.setattr(fetching, "_open_source", lambda *a, **k: (open(__file__, "rb"), "test"))
     try:
         with pytest.raises(datasets.FetchError, match=r"cannot write .* into .*ro"):
-            datasets._download(ds, rf, dest, "mirror", str(src), True, 1.0)
+            fetching._download(ds, rf, dest, "mirror", str(src), True, 1.0)
     finally:
         os.chmod(dest.parent, 0o700)
     assert list(dest.parent.iterdir()) == []

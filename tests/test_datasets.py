@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from helpers import paths
-from helpers.data import datasets
+from helpers.data import datasets, registry
+from helpers.data import fetch as fetching
 
 OWNER, REPO, COMMIT = "someone", "tiny-data", "0123456789abcdef0123456789abcdef01234567"
 FILES = {"a.txt": b"alpha\n" * 100, "sub/dir/b.txt": b"beta\n" * 1000}
@@ -62,13 +63,13 @@ def leftovers(folder: Path) -> list[Path]:
 def count_opens(monkeypatch) -> list[str]:
     """Record every file the fetcher opens at its source."""
     opened: list[str] = []
-    real = datasets._open_source
+    real = fetching._open_source
 
     def spy(ds, rf, *args, **kwargs):
         opened.append(rf.path)
         return real(ds, rf, *args, **kwargs)
 
-    monkeypatch.setattr(datasets, "_open_source", spy)
+    monkeypatch.setattr(fetching, "_open_source", spy)
     return opened
 
 
@@ -145,8 +146,8 @@ class Exploding(io.BytesIO):
 @pytest.mark.parametrize("exc", [ConnectionResetError("peer went away"), KeyboardInterrupt()])
 def test_interrupted_download_leaves_nothing_under_final_name(tiny, monkeypatch, exc):
     mirror, store = tiny
-    monkeypatch.setattr(datasets, "_CHUNK", 64)
-    monkeypatch.setattr(datasets, "_open_source",
+    monkeypatch.setattr(fetching, "_CHUNK", 64)
+    monkeypatch.setattr(fetching, "_open_source",
                         lambda ds, rf, *a, **k: (Exploding(FILES[rf.path], exc), "fake://source"))
     expected = datasets.FetchError if isinstance(exc, Exception) else KeyboardInterrupt
     with pytest.raises(expected) as info:
@@ -163,7 +164,7 @@ def test_verified_file_is_not_downloaded_again(tiny, monkeypatch):
     assert sorted(opened) == sorted(FILES)
     datasets.fetch("tiny", source=mirror, root=store)
     assert len(opened) == 2  # same process: size/mtime stamp
-    datasets._VERIFIED.clear()  # a new process re-hashes the local copy, still no download
+    fetching._VERIFIED.clear()  # a new process re-hashes the local copy, still no download
     datasets.fetch("tiny", source=mirror, root=store)
     assert len(opened) == 2
 
@@ -183,7 +184,7 @@ def test_no_mirror_and_no_network_explains_how_to_configure_a_mirror(tiny, monke
     with socket.socket() as s:  # a loopback port nobody listens on: connection refused
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    monkeypatch.setattr(datasets, "UPSTREAM", f"http://127.0.0.1:{port}")
+    monkeypatch.setattr(fetching, "UPSTREAM", f"http://127.0.0.1:{port}")
     with pytest.raises(datasets.FetchError) as info:
         datasets.fetch("tiny", root=store, timeout=5)
     message = str(info.value)
@@ -297,7 +298,7 @@ def test_cli_errors(tiny, monkeypatch, capsys):
 
 def test_cli_fetch_all_iterates_the_registry(tiny, monkeypatch, capsys):
     mirror, store = tiny
-    monkeypatch.setattr(datasets, "REGISTRY", {"tiny": make_dataset()})
+    monkeypatch.setattr(registry, "REGISTRY", {"tiny": make_dataset()})
     monkeypatch.setattr(paths, "DATA_EXTERNAL", store)
     monkeypatch.setenv(datasets.MIRROR_ENV, str(mirror))
     assert datasets.main(["fetch", "--all"]) == 0

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import io
 import math
 import os
 import warnings

@@ -1,0 +1,110 @@
+"""Retrieval runs: TREC run files and NTCIREVAL ranked lists (``<run>/<topic>.res``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from helpers.io import trec
+from helpers.io.textfiles import concat, finish, plain_name, resolve_paths, stem, text_lines
+
+__all__ = ["read_runs"]
+
+
+def _is_ranked_list(path: Path) -> bool:
+    return plain_name(path).lower().endswith(".res")
+
+
+def _read_ranked_list(path: Path, run_id: str) -> pd.DataFrame:
+    """An NTCIREVAL ranked list: one document per line, best first (further fields ignored)."""
+    docs: list[str] = []
+    seen: dict[str, int] = {}
+    for number, text in text_lines(path):
+        doc = text.split()[0]
+        if doc in seen:
+            raise trec.malformed(path, number, f"each document once in a ranked list (already on "
+                                    f"line {seen[doc]})", text)
+        seen[doc] = number
+        docs.append(doc)
+    rank = np.arange(1, len(docs) + 1, dtype=np.int64)
+    return pd.DataFrame({
+        "run_id": pd.Series(run_id, index=range(len(docs)), dtype="str"),
+        "query_id": pd.Series(stem(path), index=range(len(docs)), dtype="str"),
+        "doc_id": pd.Series(docs, dtype="str"),
+        "rank": rank,
+        "score": -rank.astype(np.float64),
+    })
+
+
+def read_runs(path: str | os.PathLike, *, depth: int | None = None,
+              what: str = "runs_glob") -> pd.DataFrame:
+    """Read retrieval runs: TREC run files or NTCIREVAL ranked lists.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file, a folder or a glob (see :func:`~helpers.io.textfiles.resolve_paths`), plain or gzipped.
+        TREC run files (``query_id Q0 doc_id rank score run_id``) are read with
+        :func:`helpers.io.trec.read_run` and put in ``trec_eval`` order by
+        :func:`helpers.io.trec.sort_run` (decreasing score, ties by decreasing doc_id, rank
+        renumbered from 1). Files whose name ends in ``.res`` (or ``.res.gz``) are NTCIREVAL
+        ranked lists: one document per line, best first (the first field is the document id,
+        further fields are ignored); rank = line order, score = -rank, topic = the file name
+        without extension(s), run id = the name of the folder holding the file (so use a glob
+        such as ``"runs/*/*.res"``). An empty ``.res`` file is a topic without retrieved
+        documents and contributes no row.
+    depth : int, optional
+        Keep ranks ``1..depth`` of every (run, topic).
+    what : str
+        Parameter name shown when ``path`` matches no file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run_id``, ``query_id``, ``doc_id`` (str), ``rank`` (int64), ``score`` (float64),
+        file by file in sorted file order. ``attrs["files"]`` lists the files read.
+
+    Raises
+    ------
+    ValueError
+        For a malformed line (``file:line``, from :mod:`helpers.io.trec`), a document twice in a
+        ranked list (``file:line``), one run id found in two files (TREC) or in two folders /
+        a folder and a file (naming both), the same topic twice in one folder of ranked lists,
+        or no row at all.
+    """
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth: expected an integer >= 1 or None, got {depth!r}")
+    files = resolve_paths(path, what=what)
+    owners: dict[str, Path] = {}
+    topics: dict[tuple[Path, str], Path] = {}
+    frames = []
+    for p in files:
+        if _is_ranked_list(p):
+            folder = Path(os.path.abspath(p)).parent
+            run_id = folder.name
+            if not run_id:
+                raise ValueError(f"{p}: a ranked list (.res) must be in a folder named after its run")
+            other = topics.setdefault((folder, stem(p)), p)
+            if other != p:
+                raise ValueError(f"{what}: topic {stem(p)!r} of run {run_id!r} is in two ranked "
+                                 f"lists: {other} and {p}")
+            owner, run = folder, _read_ranked_list(p, run_id)
+        else:
+            owner, run = p, trec.sort_run(trec.read_run(p))
+        for run_id in pd.unique(run["run_id"]):
+            other = owners.setdefault(str(run_id), owner)
+            if other != owner:
+                raise ValueError(f"{what}: run id {run_id!r} is in both {other} and {owner}; give each "
+                                 "run one file (or one folder of .res ranked lists)")
+        if depth is not None:
+            run = run[run["rank"].to_numpy() <= depth]
+        frames.append(run)
+    df = concat(frames)
+    if len(df) == 0:
+        raise ValueError(f"{what}: no retrieved document in {', '.join(map(str, files))}")
+    return finish(df, ["run_id", "query_id", "doc_id", "rank", "score"],
+                   files=[str(p) for p in files])
