@@ -680,7 +680,7 @@ def _letter(i: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 17: topic clustering, held-out assessor roles, normaliser shifts, measure families
+# Topic clustering, held-out assessor roles, normaliser shifts, measure families
 # ---------------------------------------------------------------------------------------------
 
 def topic_means(matrix: pd.DataFrame, topics: pd.Series) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """SERP-level agreement of ad hoc measures with real users on the THUIR image-search set
 (Xie et al., SIGIR 2020; :func:`helpers.data.datasets.load_image_preferences`), with exact binomial
-tests against chance and trivial baselines (issue 17; notebook 05, profile ``real``).
+tests against chance and trivial baselines (notebook 05, profile ``real``).
 
 Operationalisation (each choice is a parameter and the notebook shows the sensitivity to it)
 --------------------------------------------------------------------------------------------
@@ -39,7 +39,6 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from helpers import preference
 from helpers.measures import diversity
 
 __all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row"]

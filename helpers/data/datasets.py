@@ -100,7 +100,7 @@ def _load_dl19_round(name: str) -> pd.DataFrame:
         if not stem.endswith(_QRELS_SUFFIX) or stem[:-len(_QRELS_SUFFIX)] not in ids:
             raise ValueError(f"{local[path]}: expected an annotator qrels file of the agreement round, "
                              f"got an unknown file name")
-    # one qrels file per annotator: the reader users have for their own files (issue 12)
+    # one qrels file per annotator: the reader users have for their own files
     df = readers.read_ratings([local[p] for p in wanted], layout="qrels", d_max=3, what=name)
     df["assessor"] = df["assessor"].map(lambda a: ids[a.removesuffix(_QRELS_SUFFIX.removesuffix(".txt"))])
     df = df.sort_values(["query_id", "doc_id", "assessor"], kind="stable")

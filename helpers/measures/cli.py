@@ -14,7 +14,7 @@ Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR an
 that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
 ``X@1000`` is ``X`` for runs of at most 1000 documents.
 
-Coming from trec_eval or ir_measures (issue 19):
+Coming from trec_eval or ir_measures:
 
 * **Order.** TREC run files are ranked as trec_eval ranks them (``--order trec_eval``, the
   default): by score, compared in single precision as trec_eval stores it (``float sim``), ties
@@ -84,7 +84,7 @@ DEFAULT_CUTOFFS = (1000,)
 DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
 DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hit"]
 #: TREC's run depth: at cutoffs >= this, X@l of a whole-list family is X itself for runs of at
-#: most this many documents, so the default list does not print the pair (issue 19).
+#: most this many documents, so the default list does not print the pair.
 RUN_DEPTH = 1000
 #: Default list under --names trec_eval / ir_measures (trec_eval names).
 DEFAULT_TREC_EVAL = ["map", "recip_rank", "P_10", "recall_1000", "ndcg_cut_10"]
@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_interop_options(p: argparse.ArgumentParser) -> None:
-    """Options for users of trec_eval / ir_measures (issue 19)."""
+    """Options for users of trec_eval / ir_measures."""
     table = "; ".join(f"{t} | {i} = {e}" for t, i, e in names.TRANSLATIONS)
     p.add_argument("--names", choices=names.NAME_SCHEMES, default="ntcireval",
                    help="how --measures are named: ntcireval (this engine, default: nDCG@10 is the "
@@ -218,7 +218,7 @@ def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
 def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
     """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
-    if not requested:  # no X@1000 beside X for the whole-list families (issue 19)
+    if not requested:  # no X@1000 beside X for the whole-list families
         return M.parse_measures(ntcireval_default_measures(cuts, drop_run_depth=True))
     out: list[str] = []
     for token in (t for name in requested for t in split_top_level(expand_ntcir_aliases(name))):
@@ -375,7 +375,7 @@ def _line(fmt: str, rid: str, q: str, label: str, value: float, n: int | None, d
 
 
 # ---------------------------------------------------------------------------------------------
-# NTCIREVAL parity (issue 14): its knobs, its default measure list, its output layout, its files
+# NTCIREVAL parity: its knobs, its default measure list, its output layout, its files
 # ---------------------------------------------------------------------------------------------
 
 #: ``ntcir_eval compute`` output order; GAP only with --gap, iRBU only with --rbup, the
@@ -396,7 +396,7 @@ def ntcireval_default_measures(cutoffs: list[int] | None, *, gap: bool = False,
     """The measures ``ntcir_eval compute`` (or ``gcompute`` with ``gain_values``) prints, in its
     order, for the given cutoffs and flags (-gap, -j, -rbup). ``drop_run_depth``: leave out
     ``X@l`` of a whole-list family ``X`` at ``l >= RUN_DEPTH``, where it equals ``X`` for TREC
-    runs (the table default of issue 19; ``--output-format ntcireval`` prints them all)."""
+    runs (the default of the table output; ``--output-format ntcireval`` prints them all)."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
 
     def keep(m: str) -> bool:

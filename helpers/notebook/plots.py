@@ -14,11 +14,15 @@ of labelled rows so that 7 pt labels never overlap.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from helpers.notebook import style
+
+if TYPE_CHECKING:  # annotations only: matplotlib is imported by the functions that draw
+    import matplotlib.figure
 
 #: Vertical space per labelled row (inches) in dot plots and matrices: 7 pt text plus a gap.
 ROW_IN = 0.135

@@ -24,7 +24,7 @@ Judged pool and intentwise relevance
     relevant document (if the draw produced none, the first document of that intent is set to
     L2), so that no intent probability mass is lost (see :mod:`helpers.measures.diversity`).
     ``dqrels`` holds one row per (topic, intent, judged document), L0 included.
-Runs (independent of every measure's formula; issue 17)
+Runs (independent of every measure's formula)
     ``n_runs`` runs ``R01..R15`` rank ``depth`` documents per topic from the judged pool plus
     ``depth`` unjudged documents ``<topic>-u<k>`` (latent level 0 for every intent). A run sees
     the documents only through *retrieval features*: for document ``d`` and intent ``i``,
@@ -143,6 +143,22 @@ def intent_collection(
     """
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
+    params = _checked_params(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
+                             dirichlet_alpha=dirichlet_alpha, p_nav=p_nav, pool_size=pool_size,
+                             p_primary=p_primary, p_secondary=p_secondary, level_probs=level_probs,
+                             n_runs=n_runs, depth=depth, feature_noise=feature_noise, run_noise=run_noise)
+    T = params["n_topics"]
+    qids = np.array([f"T{t + 1:03d}" for t in range(T)], dtype=object)
+    m, valid, prob, nav = _draw_intents(rng, params)
+    level = _draw_levels(rng, params, m, valid, nav)
+    dqrels, intents, doc_ids = _judgment_tables(qids, level, valid, prob, nav)
+    runs, run_params = _draw_runs(rng, params, qids, doc_ids, level, valid, m, prob)
+    return IntentCollection(dqrels=dqrels, intents=intents, runs=runs, run_params=run_params, params=params)
+
+
+def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_nav, pool_size, p_primary,
+                    p_secondary, level_probs, n_runs, depth, feature_noise, run_noise) -> dict:
+    """The arguments of :func:`intent_collection`, checked, as the collection's ``params``."""
     n_topics = _check_int("n_topics", n_topics, 1)
     min_intents = _check_int("min_intents", min_intents, 1)
     max_intents = _check_int("max_intents", max_intents, 1)
@@ -162,34 +178,40 @@ def intent_collection(
     lp = np.asarray(level_probs, dtype=float)
     if lp.shape != (4,) or (lp < 0).any() or not np.isclose(lp.sum(), 1.0):
         raise ValueError(f"level_probs must be 4 non-negative probabilities of L1..L4 summing to 1, got {level_probs!r}")
-    params = dict(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
-                  dirichlet_alpha=float(dirichlet_alpha), p_nav=p_nav, pool_size=pool_size,
-                  p_primary=p_primary, p_secondary=p_secondary, level_probs=tuple(lp.tolist()),
-                  n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise))
+    return dict(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
+                dirichlet_alpha=float(dirichlet_alpha), p_nav=p_nav, pool_size=pool_size,
+                p_primary=p_primary, p_secondary=p_secondary, level_probs=tuple(lp.tolist()),
+                n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise))
 
-    T, M, N = n_topics, max_intents, pool_size
-    qids = np.array([f"T{t + 1:03d}" for t in range(T)], dtype=object)
 
-    # --- intents -------------------------------------------------------------------------
-    m = rng.integers(min_intents, max_intents + 1, size=T)                       # (T,)
+def _draw_intents(rng: np.random.Generator, params: dict):
+    """Intents per topic (``m``, a ``valid`` mask over ``max_intents`` slots), their Dirichlet
+    probabilities and which are navigational (never the most probable one)."""
+    T, M = params["n_topics"], params["max_intents"]
+    m = rng.integers(params["min_intents"], M + 1, size=T)                        # (T,)
     valid = np.arange(M)[None, :] < m[:, None]                                    # (T, M)
-    gam = rng.gamma(float(dirichlet_alpha), 1.0, size=(T, M)) * valid
+    gam = rng.gamma(params["dirichlet_alpha"], 1.0, size=(T, M)) * valid
     gam[:, 0] = np.where(gam.sum(1) > 0, gam[:, 0], 1.0)  # guard against an all-zero draw
     prob = gam / gam.sum(1, keepdims=True)
-    nav = (rng.random((T, M)) < p_nav) & valid
+    nav = (rng.random((T, M)) < params["p_nav"]) & valid
     # keep at least one informational intent per topic: the most probable one
     top = prob.argmax(1)
     nav[np.arange(T), top] = False
+    return m, valid, prob, nav
 
-    # --- intentwise relevance of the judged pool --------------------------------------------
+
+def _draw_levels(rng: np.random.Generator, params: dict, m, valid, nav) -> np.ndarray:
+    """Intentwise relevance levels of the judged pool, ``(T, pool_size, max_intents)``."""
+    T, M, N = params["n_topics"], params["max_intents"], params["pool_size"]
+    lp = np.asarray(params["level_probs"], dtype=float)
     primary = np.floor(rng.random((T, N)) * m[:, None]).astype(int)               # (T, N)
     is_primary = primary[:, :, None] == np.arange(M)[None, None, :]              # (T, N, M)
     inf_level = 1 + (rng.random((T, N, M))[..., None] > np.cumsum(lp)[None, None, None, :]).sum(-1)
     inf_level = np.minimum(inf_level, 4)
     nav_level = 3 + (rng.random((T, N, M)) < 0.5)
     sec_level = 1 + (rng.random((T, N, M)) < 0.3)
-    prim_rel = is_primary & (rng.random((T, N, M)) < p_primary)
-    sec_rel = ~is_primary & (rng.random((T, N, M)) < p_secondary)
+    prim_rel = is_primary & (rng.random((T, N, M)) < params["p_primary"])
+    sec_rel = ~is_primary & (rng.random((T, N, M)) < params["p_secondary"])
     level = np.where(prim_rel, inf_level, 0) + np.where(sec_rel, sec_level, 0)
     # navigational intents: keep only their first 1..3 relevant documents, at L3-L4
     n_keep = rng.integers(1, 4, size=(T, M))
@@ -205,7 +227,12 @@ def intent_collection(
         has = is_primary[tt, first, ii]
         first = np.where(has, first, 0)
         level[tt, first, ii] = np.where(nav[tt, ii], 3, 2)
+    return level
 
+
+def _judgment_tables(qids, level, valid, prob, nav):
+    """The tidy ``dqrels`` and ``intents`` tables, and the judged documents' ids ``(T, N)``."""
+    T, N, M = level.shape
     doc_ids = np.array([[f"{qids[t]}-d{n + 1:04d}" for n in range(N)] for t in range(T)], dtype=object)
     t_idx, n_idx, i_idx = np.nonzero(np.broadcast_to(valid[:, None, :], (T, N, M)))
     dqrels = pd.DataFrame({
@@ -221,8 +248,14 @@ def intent_collection(
         "prob": prob[tq, iq],
         "kind": np.where(nav[tq, iq], "nav", "inf"),
     })
+    return dqrels, intents, doc_ids
 
-    # --- runs: noisy features of the latent levels, the run's own intent estimate -------------
+
+def _draw_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, valid, m, prob):
+    """Runs ranking noisy features of the latent levels, each with its own intent estimate."""
+    T, N, M = level.shape
+    n_runs, depth = params["n_runs"], params["depth"]
+    feature_noise, run_noise = params["feature_noise"], params["run_noise"]
     U = depth                                                                     # unjudged per topic
     lat = np.concatenate([level / 4.0, np.zeros((T, U, M))], axis=1)              # (T, N+U, M)
     feat = (lat + feature_noise * rng.standard_normal(lat.shape)) * valid[:, None, :]
@@ -259,4 +292,4 @@ def intent_collection(
         "score": np.take_along_axis(scores, top_k, axis=2).reshape(-1),
     })
     run_params = pd.DataFrame({"run_id": run_names, "skill": skill, "diversity": diversity, "knowledge": knowledge})
-    return IntentCollection(dqrels=dqrels, intents=intents, runs=runs, run_params=run_params, params=params)
+    return runs, run_params

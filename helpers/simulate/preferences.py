@@ -329,6 +329,44 @@ def preference_judgments(
     """
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    params = _checked_params(collection, pairs, n_assessors=n_assessors, cutoff=cutoff, alpha_target=alpha_target,
+                             sigma=sigma, p_equal=p_equal, interpretation_concentration=interpretation_concentration,
+                             user_models=user_models, assessor_spread=assessor_spread, equal_spread=equal_spread,
+                             question_correlation=question_correlation, pair_effect=pair_effect, alpha_tol=alpha_tol)
+    levels, tq, prob, valid = _serp_gains(collection, pairs, int(cutoff))  # (P, 2, l, M), levels x/4
+    P, A = len(pairs), params["n_assessors"]
+    draws = _draw_assessors(rng, params, prob, valid, P)
+    u_rel, u_div = _utilities(levels, tq, draws)
+    rho = params["question_correlation"]
+    out, calib = {}, []
+    for q, (name, u) in enumerate(zip(QUESTIONS, (u_rel, u_div))):
+        delta = u[:, 0, :] - u[:, 1, :]                                        # (P, A)
+        scale = np.std(delta, axis=0)                                          # per assessor
+        if (scale == 0).any():
+            raise ValueError(f"{name}: an assessor's user model sees the same utility on both sides of every "
+                             "pair; nothing to prefer")
+        signal = delta / scale + params["pair_effect"] * (rho * draws["v_shared"]
+                                                          + np.sqrt(1 - rho * rho) * draws["v_q"][q])[:, None]
+        err = draws["noise_mult"][None, :] * (rho * draws["z_shared"] + np.sqrt(1 - rho * rho) * draws["z_q"][q])
+        labels = _Labels(signal, err, draws["equal_mult"], params["p_equal"])
+        target = None if alpha_target is None else float(alpha_target[q])
+        codes, s, tau, alpha = labels.calibrated(name, target, params["sigma"][q], params["alpha_tol"])
+        out[name] = pd.DataFrame(np.asarray(["LEFT", "RIGHT", "EQUAL"], dtype=object)[codes],
+                                 index=pd.Index(pairs["pair_id"].to_numpy(), name="pair_id"),
+                                 columns=[f"A{k + 1:02d}" for k in range(A)])
+        calib.append({"question": name, "sigma": s, "tau": tau, "alpha": alpha, "alpha_target": target,
+                      "p_equal": float((codes == 2).mean())})
+    assessors = pd.DataFrame({"assessor": [f"A{k + 1:02d}" for k in range(A)], "model": draws["models"].astype(str),
+                              "persistence": draws["persistence"], "noise": draws["noise_mult"],
+                              "equal_proneness": draws["equal_mult"]})
+    return PreferenceJudgments(relevance=out["relevance"], diversity=out["diversity"], assessors=assessors,
+                               calibration=pd.DataFrame(calib), params=params)
+
+
+def _checked_params(collection, pairs, *, n_assessors, cutoff, alpha_target, sigma, p_equal,
+                    interpretation_concentration, user_models, assessor_spread, equal_spread,
+                    question_correlation, pair_effect, alpha_tol) -> dict:
+    """The inputs of :func:`preference_judgments`, checked; the arguments as its ``params``."""
     for attr in ("intents", "dqrels", "runs"):
         if not hasattr(collection, attr):
             raise ValueError(f"collection must be an IntentCollection (no attribute {attr!r})")
@@ -360,27 +398,37 @@ def preference_judgments(
         raise ValueError(f"question_correlation must lie in [0, 1], got {question_correlation!r}")
     pair_effect = _check_pos("pair_effect", pair_effect, allow_zero=True)
     alpha_tol = _check_pos("alpha_tol", alpha_tol)
-    params = dict(n_assessors=int(n_assessors), cutoff=int(cutoff), alpha_target=alpha_target, sigma=sigma,
-                  p_equal=float(p_equal), interpretation_concentration=kappa, user_models=mixture,
-                  assessor_spread=assessor_spread, equal_spread=equal_spread,
-                  question_correlation=float(question_correlation), pair_effect=pair_effect, alpha_tol=alpha_tol)
+    return dict(n_assessors=int(n_assessors), cutoff=int(cutoff), alpha_target=alpha_target, sigma=sigma,
+                p_equal=float(p_equal), interpretation_concentration=kappa, user_models=mixture,
+                assessor_spread=assessor_spread, equal_spread=equal_spread,
+                question_correlation=float(question_correlation), pair_effect=pair_effect, alpha_tol=alpha_tol)
 
-    levels, tq, prob, valid = _serp_gains(collection, pairs, int(cutoff))  # (P, 2, l, M), levels x/4
-    P, A = len(pairs), int(n_assessors)
+
+def _draw_assessors(rng: np.random.Generator, params: dict, prob: np.ndarray, valid: np.ndarray, P: int) -> dict:
+    """Everything random about the assessors, drawn in a fixed order: personal intent weights,
+    noise and EQUAL proneness, the shared and per-question error terms, user models, persistence."""
+    A, kappa = params["n_assessors"], params["interpretation_concentration"]
     T, M = prob.shape
     # personal intent weights per assessor x topic (Dirichlet via normalised gammas)
     shape = np.where(valid, np.maximum(kappa * prob, 1e-3), 1.0)
     gam = rng.gamma(np.broadcast_to(shape, (A, T, M))) * valid
-    w = gam / gam.sum(axis=2, keepdims=True)                                   # (A, T, M)
-    noise_mult = np.exp(assessor_spread * rng.standard_normal(A))
-    equal_mult = np.exp(equal_spread * rng.standard_normal(A))
-    z_shared = rng.standard_normal((P, A))
-    z_q = rng.standard_normal((2, P, A))
-    v_shared = rng.standard_normal(P)
-    v_q = rng.standard_normal((2, P))
-    models = np.array(_quota(mixture, A), dtype=object)[rng.permutation(A)]
-    persistence = rng.uniform(*PERSISTENCE, size=A)
+    out = {"w": gam / gam.sum(axis=2, keepdims=True)}                          # (A, T, M)
+    out["noise_mult"] = np.exp(params["assessor_spread"] * rng.standard_normal(A))
+    out["equal_mult"] = np.exp(params["equal_spread"] * rng.standard_normal(A))
+    out["z_shared"] = rng.standard_normal((P, A))
+    out["z_q"] = rng.standard_normal((2, P, A))
+    out["v_shared"] = rng.standard_normal(P)
+    out["v_q"] = rng.standard_normal((2, P))
+    out["models"] = np.array(_quota(params["user_models"], A), dtype=object)[rng.permutation(A)]
+    out["persistence"] = rng.uniform(*PERSISTENCE, size=A)
+    return out
 
+
+def _utilities(levels: np.ndarray, tq: np.ndarray, draws: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Each assessor's utility of each side of each pair under the relevance question (sharpened
+    intent weights) and the diversity question (their own weights): ``(P, 2, A)`` each."""
+    w, models, persistence = draws["w"], draws["models"], draws["persistence"]
+    P, A, M = levels.shape[0], w.shape[0], w.shape[2]
     u_int = np.zeros((P, 2, A, M))                                             # u_i per assessor
     for name in USER_MODELS:
         who = np.flatnonzero(models == name)
@@ -391,38 +439,39 @@ def preference_judgments(
     sharp = sharp / sharp.sum(-1, keepdims=True)
     u_rel = np.einsum("psam,pam->psa", u_int, sharp)                           # (P, 2, A)
     u_div = np.einsum("psam,pam->psa", u_int, wp)
-    rho = float(question_correlation)
-    out, calib = {}, []
-    for q, (name, u) in enumerate(zip(QUESTIONS, (u_rel, u_div))):
-        delta = u[:, 0, :] - u[:, 1, :]                                        # (P, A)
-        scale = np.std(delta, axis=0)                                          # per assessor
-        if (scale == 0).any():
-            raise ValueError(f"{name}: an assessor's user model sees the same utility on both sides of every "
-                             "pair; nothing to prefer")
-        signal = delta / scale + pair_effect * (rho * v_shared + np.sqrt(1 - rho * rho) * v_q[q])[:, None]
-        err = noise_mult[None, :] * (rho * z_shared + np.sqrt(1 - rho * rho) * z_q[q])
+    return u_rel, u_div
 
-        def label(s: float):
-            y = signal + s * err
-            ratio = np.abs(y) / equal_mult[None, :]
-            tau = float(np.quantile(ratio, p_equal))
-            codes = np.where(ratio < tau, 2, np.where(y > 0, 0, 1))
-            return codes, tau
 
-        if alpha_target is None:
-            s = sigma[q]
-            codes, tau = label(s)
+class _Labels:
+    """Labels of one question for a given noise scale, and the scale that reaches a target alpha."""
+
+    def __init__(self, signal: np.ndarray, err: np.ndarray, equal_mult: np.ndarray, p_equal: float):
+        self.signal, self.err, self.equal_mult, self.p_equal = signal, err, equal_mult, p_equal
+
+    def at(self, s: float):
+        """Codes (0 LEFT, 1 RIGHT, 2 EQUAL) at noise scale ``s`` and the EQUAL threshold ``tau``."""
+        y = self.signal + s * self.err
+        ratio = np.abs(y) / self.equal_mult[None, :]
+        tau = float(np.quantile(ratio, self.p_equal))
+        codes = np.where(ratio < tau, 2, np.where(y > 0, 0, 1))
+        return codes, tau
+
+    def calibrated(self, name: str, target: float | None, sigma: float, alpha_tol: float):
+        """``(codes, s, tau, alpha)``: at ``sigma`` when ``target`` is None, else at the noise scale
+        whose Krippendorff's alpha is ``target`` (bisection on log s)."""
+        if target is None:
+            s = sigma
+            codes, tau = self.at(s)
         else:
-            target = float(alpha_target[q])
             lo, hi = np.log(1e-4), np.log(1e3)
-            a_lo = nominal_alpha(label(np.exp(lo))[0])
+            a_lo = nominal_alpha(self.at(np.exp(lo))[0])
             if a_lo < target:
                 raise ValueError(f"{name}: alpha_target {target} is out of reach; noise-free assessors only "
                                  f"reach alpha = {a_lo:.3f} (raise interpretation_concentration)")
             best = (np.inf, lo)
             for _ in range(80):
                 mid = 0.5 * (lo + hi)
-                a_mid = nominal_alpha(label(np.exp(mid))[0])
+                a_mid = nominal_alpha(self.at(np.exp(mid))[0])
                 best = min(best, (abs(a_mid - target), mid))  # alpha jumps in steps on small samples
                 if abs(a_mid - target) <= alpha_tol / 4:
                     break
@@ -431,17 +480,8 @@ def preference_judgments(
                 else:
                     hi = mid
             s = float(np.exp(best[1]))
-            codes, tau = label(s)
+            codes, tau = self.at(s)
         alpha = nominal_alpha(codes)
-        if alpha_target is not None and abs(alpha - alpha_target[q]) > alpha_tol:
-            raise ValueError(f"{name}: calibration did not converge (alpha {alpha:.4f} vs {alpha_target[q]})")
-        out[name] = pd.DataFrame(np.asarray(["LEFT", "RIGHT", "EQUAL"], dtype=object)[codes],
-                                 index=pd.Index(pairs["pair_id"].to_numpy(), name="pair_id"),
-                                 columns=[f"A{k + 1:02d}" for k in range(A)])
-        calib.append({"question": name, "sigma": s, "tau": tau, "alpha": alpha,
-                      "alpha_target": None if alpha_target is None else float(alpha_target[q]),
-                      "p_equal": float((codes == 2).mean())})
-    assessors = pd.DataFrame({"assessor": [f"A{k + 1:02d}" for k in range(A)], "model": models.astype(str),
-                              "persistence": persistence, "noise": noise_mult, "equal_proneness": equal_mult})
-    return PreferenceJudgments(relevance=out["relevance"], diversity=out["diversity"], assessors=assessors,
-                               calibration=pd.DataFrame(calib), params=params)
+        if target is not None and abs(alpha - target) > alpha_tol:
+            raise ValueError(f"{name}: calibration did not converge (alpha {alpha:.4f} vs {target})")
+        return codes, s, tau, alpha
