@@ -66,6 +66,8 @@ def _module_level_imports(path: Path) -> set[str]:
                 found.update(a.name.split(".")[0] for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
+            elif isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+                visit(node.orelse)  # the body runs for type checkers only, never at import time
             elif isinstance(node, (ast.If, ast.Try, ast.With)):  # still run at import time
                 for field in ("body", "orelse", "finalbody", "handlers"):
                     for child in getattr(node, field, []) or []:
