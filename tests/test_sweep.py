@@ -305,27 +305,32 @@ def _hand_made() -> pd.DataFrame:
 
 def test_summarise_exact_numbers():
     out = sweep.summarise(_hand_made(), "tau", by=["measure"], level=0.5)
-    assert list(out.columns) == ["measure", "mean", "low", "high", "sd", "replicates"]
+    assert list(out.columns) == ["measure", "mean", "low", "high", "sd", "replicates", "interval"]
     assert out["measure"].tolist() == ["nDCG", "AP"]  # order of first appearance, not sorted
     ndcg = np.array([0.5, 0.7, 0.6, 1.0])
     assert out.loc[0, "mean"] == pytest.approx(0.7, abs=1e-15)
     assert out.loc[0, "low"] == np.quantile(ndcg, 0.25) == pytest.approx(0.575)
     assert out.loc[0, "high"] == np.quantile(ndcg, 0.75) == pytest.approx(0.775)
     assert out.loc[0, "sd"] == pytest.approx(np.sqrt(0.14 / 3), abs=1e-15)
-    # AP: the missing value is skipped and not counted
+    # AP: the missing value is skipped and not counted; 3 values are too few for a 50% percentile
+    # interval (the rule needs 4: a value beyond each quartile), so low/high are the range
     assert out.loc[1, "mean"] == pytest.approx(0.2, abs=1e-15)
-    assert (out.loc[1, "low"], out.loc[1, "high"]) == pytest.approx((0.15, 0.25))
+    assert (out.loc[1, "low"], out.loc[1, "high"]) == pytest.approx((0.1, 0.3))
+    assert out["interval"].tolist() == ["50% interval", "range"]
     assert out.loc[1, "sd"] == pytest.approx(0.1, abs=1e-15)
     assert out["replicates"].tolist() == [4, 3] and out["replicates"].dtype == np.int64
     whole = sweep.summarise(_hand_made().drop(columns="replicate"), "tau")  # pooled on purpose
-    assert list(whole.columns) == ["mean", "low", "high", "sd", "replicates"] and len(whole) == 1
+    assert list(whole.columns) == ["mean", "low", "high", "sd", "replicates", "interval"] and len(whole) == 1
     assert whole.loc[0, "replicates"] == 7 and whole.loc[0, "mean"] == pytest.approx(3.4 / 7)
 
 
 def test_summarise_default_level_and_one_replicate():
     df = pd.DataFrame({"replicate": range(5), "x": [0.0, 1.0, 2.0, 3.0, 4.0]})
     out = sweep.summarise(df, "x")
-    assert (out.loc[0, "low"], out.loc[0, "high"]) == pytest.approx((0.1, 3.9))
+    # 5 draws are too few for a 95% interval (the rule needs 40): the range is reported
+    assert (out.loc[0, "low"], out.loc[0, "high"], out.loc[0, "interval"]) == (0.0, 4.0, "range")
+    wide = sweep.summarise(df, "x", level=0.5)
+    assert (wide.loc[0, "low"], wide.loc[0, "high"]) == pytest.approx((1.0, 3.0))
     assert out.loc[0, "mean"] == 2.0 and out.loc[0, "sd"] == pytest.approx(np.sqrt(2.5))
     one = sweep.summarise(df.head(1), "x")
     assert one.loc[0, "mean"] == one.loc[0, "low"] == one.loc[0, "high"] == 0.0

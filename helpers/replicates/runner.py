@@ -5,7 +5,7 @@ One random draw is not a result.  :func:`run_replicates` calls a *study* -- any 
 :class:`pandas.DataFrame` or one row as a mapping of scalars -- once per replicate and grid point,
 on a ``dask.distributed`` cluster or in a plain serial loop, and returns the results as one tidy
 frame.  :func:`summarise` and :func:`share` then turn the replicates into means, percentile
-intervals and shares of replicates.
+intervals (or ranges, with fewer draws than a percentile interval needs) and shares of replicates.
 
 Seed scheme
 -----------
@@ -71,6 +71,7 @@ import numpy as np
 import pandas as pd
 
 from helpers import paths
+from helpers.stats import summary
 
 __all__ = ["replicate_seeds", "run_replicates", "share", "summarise"]
 
@@ -469,10 +470,13 @@ def summarise(df: pd.DataFrame, value: str, by: Sequence[str] = (), level: float
     Returns
     -------
     pandas.DataFrame
-        Columns ``*by, mean, low, high, sd, replicates``: ``low`` / ``high`` are the
-        ``(1 - level) / 2`` and ``1 - (1 - level) / 2`` quantiles with linear interpolation
-        (numpy's default method), ``sd`` the standard deviation with ddof=1 (NaN for one
-        replicate), ``replicates`` the number of non-missing values.
+        Columns ``*by, mean, low, high, sd, replicates, interval``: when a group has enough
+        values for a ``level`` percentile interval (:mod:`helpers.stats.summary`: at least 40 for
+        95%), ``low`` / ``high`` are the ``(1 - level) / 2`` and ``1 - (1 - level) / 2``
+        quantiles with linear interpolation (numpy's default method) and ``interval`` is e.g.
+        ``"95% interval"``; with fewer they are the minimum and maximum and ``interval`` is
+        ``"range"``. ``sd`` is the standard deviation with ddof=1 (NaN for one replicate),
+        ``replicates`` the number of non-missing values.
 
     Raises
     ------
@@ -492,8 +496,12 @@ def summarise(df: pd.DataFrame, value: str, by: Sequence[str] = (), level: float
     by = _groups(df, by, "summarise")
     g = _per_group(x.astype(np.float64), df, by)
     tail = (1 - level) / 2
-    return _finish({"mean": g.mean(), "low": g.quantile(tail), "high": g.quantile(1 - tail),
-                    "sd": g.std(ddof=1), "replicates": g.count().astype(np.int64)}, by)
+    count = g.count().astype(np.int64)
+    enough = count >= summary.min_draws(level)
+    return _finish({"mean": g.mean(), "low": g.quantile(tail).where(enough, g.min()),
+                    "high": g.quantile(1 - tail).where(enough, g.max()), "sd": g.std(ddof=1),
+                    "replicates": count,
+                    "interval": enough.map({True: summary.interval_name(10**9, level), False: "range"})}, by)
 
 
 def share(df: pd.DataFrame, condition: pd.Series | str, by: Sequence[str] = ()) -> pd.DataFrame:

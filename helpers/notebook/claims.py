@@ -1,0 +1,359 @@
+"""The vocabulary of every data-dependent sentence: verdict words from one declared rule.
+
+A conclusion is only as honest as its wording. Each function here turns numbers into a phrase by a
+rule stated once, and returns a :class:`Claim` -- the phrase *and* the numbers it rests on -- so
+that a test can check one against the other, and so that no notebook invents its own thresholds.
+
+Rules
+-----
+**Shares** (:data:`SHARE_SCALE`, :func:`share`, :func:`holds`). The share ``k/n`` of replicates
+(topics, pairs, ...) in which a finding holds is named by the first matching row, and the counts
+are always printed beside the word ("most draws (16 of 20, 80%)"):
+
+=============  ==========================
+word           share s = k / n
+=============  ==========================
+all            s = 1
+nearly all     0.9 <= s < 1
+most           0.75 <= s < 0.9
+a majority     0.5 < s < 0.75
+about half     0.4 <= s <= 0.5
+a minority     0 < s < 0.4
+none           s = 0
+=============  ==========================
+
+So a share of half or less is never "most" or "a majority".
+
+**Intervals over draws** (:func:`interval`). A summary of R draws is called a "95% interval" only
+when R >= 40 (each 2.5% tail then holds a draw beyond it; the rule of :mod:`helpers.stats.summary`);
+with fewer draws it is "the range over R draws" (minimum to maximum).
+
+**Leaders** (:func:`leaders`). The highest (or lowest) of a set of values is named together with
+every other value that ties with it *as printed* (the reader cannot tell them apart) and, when
+intervals are given, every value whose interval overlaps the leader's ("within noise"). A "leader"
+of a tie of all values is reported as a tie.
+
+**Comparisons** (:func:`compare`). "A is higher than B" only when a paired test rejects at
+``alpha`` or, without a test, when the two intervals do not overlap; otherwise "no difference
+shown".
+
+**p-values** (:func:`format_p`). Printed with as many decimals as it takes for the printed value
+and the significance call to agree: 0.04999 is "0.04999", never "0.050" (which would read as not
+significant at 0.05); below 0.001 as "< 0.001". Significant means ``p < alpha`` (strictly).
+
+:func:`audit` reads rendered text back and lists every phrase that breaks these rules; the
+configuration-fuzzing test runs it over the executed notebooks.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from helpers.stats.summary import interval_bounds, is_percentile, min_draws
+
+__all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "leaders", "compare",
+           "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A phrase and the numbers it rests on (``kind`` names the rule that produced it)."""
+
+    text: str
+    kind: str
+    numbers: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
+
+
+#: The one scale of share words: (word, lowest share, whether the bound is inclusive), tried in order.
+SHARE_SCALE = (("all", 1.0, True), ("nearly all", 0.9, True), ("most", 0.75, True), ("a majority", 0.5, False),
+               ("about half", 0.4, True), ("a minority", 0.0, False), ("none", 0.0, True))
+
+
+def _word(s: float) -> str:
+    """The word of :data:`SHARE_SCALE` for a share ``s`` in [0, 1]."""
+    for word, bound, inclusive in SHARE_SCALE:
+        if s > bound or (inclusive and s == bound):
+            return word
+    return "none"
+
+
+def share_word(k: int, n: int) -> str:
+    """The word of :data:`SHARE_SCALE` for ``k`` of ``n``."""
+    k, n = int(k), int(n)
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"a share needs 0 <= k <= n and n >= 1, got {k} of {n}")
+    return _word(k / n)
+
+
+def _pct(k: int, n: int) -> str:
+    """The share as a percentage with as many decimals as it takes for the printed number to
+    carry the same word as the exact share (``50.3%``, not ``50%``, for "a majority")."""
+    word = share_word(k, n)
+    s = 100.0 * k / n
+    for digits in range(0, 4):
+        text = f"{s:.{digits}f}"
+        if _word(float(text) / 100) == word:
+            return text + "%"
+    return ("> " if word != "a minority" else "< ") + (f"{99.999:.3f}%" if k > n / 2 else f"{0.001:.3f}%")
+
+
+def share(k: int, n: int, noun: str = "") -> Claim:
+    """``"most draws (16 of 20, 80%)"`` (``noun`` after the word; empty: ``"most (16 of 20, 80%)"``)."""
+    word = share_word(k, n)
+    head = f"{word} {noun}".strip() if noun else word
+    if word == "all" and noun:
+        head = f"all {n:,} {noun}" if n > 2 else (f"both {noun}" if n == 2 else f"the one {noun}")
+    return Claim(f"{head} ({int(k):,} of {int(n):,}, {_pct(k, n)})", "share",
+                 {"k": int(k), "n": int(n), "share": k / n, "word": word})
+
+
+def holds(k: int, n: int, what: str = "draws") -> Claim:
+    """Where a finding holds: ``"in most draws (16 of 20, 80%)"``, ``"in no draw (0 of 20, 0%)"``."""
+    word = share_word(k, n)
+    if word == "none":
+        singular = what[:-1] if what.endswith("s") else what
+        text = f"in no {singular} (0 of {int(n):,}, 0%)"
+        return Claim(text, "share", {"k": 0, "n": int(n), "share": 0.0, "word": word})
+    c = share(k, n, what)
+    return Claim(f"in {c.text}", "share", c.numbers)
+
+
+def _fmt(v: float, digits: int) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v:.{digits}f}"
+
+
+def interval(values: Sequence[float] | None = None, *, mean: float | None = None, low: float | None = None,
+             high: float | None = None, n: int | None = None, level: float = 0.95, digits: int = 3,
+             what: str = "draws") -> Claim:
+    """A summary of draws, named by the interval rule.
+
+    Give the draws themselves (``values``), or their ``mean, low, high`` with the number of draws
+    ``n`` (``low``/``high`` as :func:`helpers.replicates.runner.summarise` computes them, which
+    already follows the rule). Returns ``"0.520 [0.410, 0.630] (95% interval over 50 draws)"`` or
+    ``"0.520 (range 0.410 to 0.630 over 5 draws)"``.
+    """
+    if values is not None:
+        x = np.asarray(values, dtype=float)
+        x = x[np.isfinite(x)]
+        n = len(x)
+        mean = float(x.mean()) if n else math.nan
+        low, high, kind = interval_bounds(x, level)
+    else:
+        if n is None or mean is None or low is None or high is None:
+            raise ValueError("interval: give the draws, or mean, low, high and n")
+        kind = "percentile" if is_percentile(n, level) else "range"
+    m, lo, hi = _fmt(mean, digits), _fmt(low, digits), _fmt(high, digits)
+    if kind == "percentile":
+        text = f"{m} [{lo}, {hi}] ({level:.0%} interval over {int(n):,} {what})"
+    elif int(n) == 1:
+        text = f"{m} (one {what[:-1] if what.endswith('s') else what})"
+    else:
+        text = f"{m} (range {lo} to {hi} over {int(n):,} {what})"
+    return Claim(text, "interval", {"mean": mean, "low": low, "high": high, "n": int(n), "kind": kind,
+                                    "level": level, "min_draws": min_draws(level)})
+
+
+def listing(items: Sequence[str], conj: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def plural(k: int, noun: str, nouns: str | None = None) -> str:
+    """``"1 pair"``, ``"3 pairs"`` (``nouns`` for irregular plurals)."""
+    return f"{int(k):,} {noun if int(k) == 1 else (nouns or noun + 's')}"
+
+
+def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3,
+            intervals: Mapping[str, tuple[float, float]] | None = None, what: str = "value") -> Claim:
+    """The leader(s) of a set of values, naming every tie as printed and every value within noise.
+
+    Parameters
+    ----------
+    values : mapping label -> value
+        NaN values are ignored.
+    higher : bool
+        Whether the largest value leads (else the smallest).
+    digits : int
+        Decimals the values are printed with: values equal at this precision are tied.
+    intervals : mapping label -> (low, high), optional
+        Uncertainty of each value; labels whose interval overlaps the leader's are named as within
+        noise of it.
+    what : str
+        Name of the quantity, used when everything ties ("all 5 measures tie at 0.581").
+
+    Returns
+    -------
+    Claim
+        ``text`` such as ``"D-Q (0.581)"``, ``"D-Q and D-RBP (tied at 0.581)"``,
+        ``"D-nDCG (0.620; within noise: alpha-nDCG 0.600, ERR-IA 0.590)"`` or
+        ``"all 14 tie at 1.000"``; ``numbers``: ``leaders`` (tied as printed), ``within_noise``,
+        ``best``, ``n``.
+    """
+    clean = {str(k): float(v) for k, v in values.items() if v is not None and not math.isnan(float(v))}
+    if not clean:
+        raise ValueError("leaders: no value to compare")
+    sign = 1.0 if higher else -1.0
+    best_label = max(clean, key=lambda k: sign * clean[k])
+    best = clean[best_label]
+    shown = _fmt(best, digits)
+    tied = [k for k in clean if _fmt(clean[k], digits) == shown]
+    noise: list[str] = []
+    if intervals is not None:
+        blo, bhi = intervals[best_label]
+        for k in clean:
+            if k in tied or k not in intervals:
+                continue
+            lo, hi = intervals[k]
+            if lo <= bhi and hi >= blo:
+                noise.append(k)
+        noise.sort(key=lambda k: -sign * clean[k])
+    nums = {"best": best, "leaders": tied, "within_noise": noise, "n": len(clean)}
+    if len(tied) == len(clean) and len(clean) > 1:
+        return Claim(f"all {len(clean)} tie at {shown}", "leaders", nums)
+    head = f"{listing(tied)} (tied at {shown}" if len(tied) > 1 else f"{tied[0]} ({shown}"
+    if noise:
+        head += "; within noise: " + ", ".join(f"{k} {_fmt(clean[k], digits)}" for k in noise)
+    return Claim(head + ")", "leaders", nums)
+
+
+def format_p(p: float, alpha: float = 0.05) -> str:
+    """A p-value printed so that its significance at ``alpha`` cannot be misread (module docstring)."""
+    p = float(p)
+    if math.isnan(p):
+        return "n/a"
+    if p < 0.001 and alpha >= 0.001:
+        return "< 0.001"
+    for digits in range(3, 12):
+        text = f"{p:.{digits}f}"
+        shown = float(text)
+        if (shown < alpha) == (p < alpha) and shown != alpha:
+            return text
+    return repr(p)
+
+
+def p_value(p: float, alpha: float = 0.05, name: str = "p") -> Claim:
+    """``"p = 0.031, significant at α = 0.05"`` or ``"p = 0.0501, not significant at α = 0.05"``."""
+    sig = float(p) < alpha
+    shown = format_p(p, alpha)
+    eq = "" if shown.startswith("<") else "= "
+    text = f"{name} {eq}{shown}, {'significant' if sig else 'not significant'} at α = {alpha:g}"
+    return Claim(text, "p_value", {"p": float(p), "alpha": alpha, "significant": sig})
+
+
+def compare(a_name: str, a: float, b_name: str, b: float, *, interval_a: tuple[float, float] | None = None,
+            interval_b: tuple[float, float] | None = None, p: float | None = None, alpha: float = 0.05,
+            digits: int = 3, higher: str = "higher", lower: str = "lower") -> Claim:
+    """Whether ``a`` differs from ``b``: by the paired test ``p`` when given, else by whether the
+    intervals overlap; with neither, the values are only reported ("no test")."""
+    def show(name, v, iv):
+        return f"{name} ({_fmt(v, digits)}" + (f" [{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]" if iv else "") + ")"
+
+    sa, sb = show(a_name, a, interval_a), show(b_name, b, interval_b)
+    if p is not None:
+        differs, basis = float(p) < alpha, p_value(p, alpha).text
+    elif interval_a is not None and interval_b is not None:
+        differs = interval_a[0] > interval_b[1] or interval_b[0] > interval_a[1]
+        basis = "intervals do not overlap" if differs else "intervals overlap"
+    else:
+        differs, basis = None, "no test"
+    if differs:
+        word = higher if a > b else lower
+        text = f"{sa} is {word} than {sb} ({basis})"
+    elif differs is None:
+        text = f"{sa} and {sb} (not tested)"
+    else:
+        text = f"no difference shown between {sa} and {sb} ({basis})"
+    return Claim(text, "compare", {"a": a, "b": b, "differs": differs, "p": p, "alpha": alpha,
+                                   "interval_a": interval_a, "interval_b": interval_b})
+
+
+def ratio(a: float, b: float, digits: int = 1) -> Claim:
+    """``"2.6 times"`` (a / b), never "about twice": the number is the claim."""
+    r = float(a) / float(b) if b else math.inf
+    return Claim(f"{r:.{digits}f} times", "ratio", {"a": a, "b": b, "ratio": r})
+
+
+def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name: str = "x") -> Claim:
+    """How ``ys`` moves as ``xs`` grows: ``"decreases as N grows"`` (every step down by more than
+    ``tol``, none up), ``"increases ..."``, ``"does not change"`` or ``"does not move monotonically"``."""
+    order = np.argsort(np.asarray(xs, dtype=float), kind="stable")
+    y = np.asarray(ys, dtype=float)[order]
+    steps = np.diff(y)
+    if len(steps) == 0 or np.all(np.abs(steps) <= tol):
+        word = "does not change"
+    elif np.all(steps <= tol) and np.any(steps < -tol):
+        word = "decreases"
+    elif np.all(steps >= -tol) and np.any(steps > tol):
+        word = "increases"
+    else:
+        word = "does not move monotonically"
+    text = word if word == "does not change" else f"{word} as {x_name} grows"
+    return Claim(text, "trend", {"word": word, "xs": list(map(float, np.asarray(xs)[order])), "ys": y.tolist(),
+                                 "tol": tol})
+
+
+# --------------------------------------------------------------------------------------------
+# reading rendered text back
+# --------------------------------------------------------------------------------------------
+
+_WORDS = "|".join(re.escape(w) for w, _, _ in SHARE_SCALE)
+_SHARE_RE = re.compile(r"\b(" + _WORDS + r")\b(?P<gap>[^()\n]{0,60}?)\((?P<k>\d[\d,]*) of (?P<n>\d[\d,]*)")
+_MOST_PCT_RE = re.compile(r"\b(most|a majority)\b[^.;\n]{0,60}?\b(?P<pct>\d+(?:\.\d+)?)%")
+_INTERVAL_RE = re.compile(r"(?P<level>\d+)% (?:percentile |confidence )?(?:interval|range)(?P<gap>[^.;\n]{0,40}?)"
+                          r"\bover (?P<n>\d[\d,]*) (?:draws|replicates|redraws|resamples)")
+_P_RE = re.compile(r"\bp\s*=\s*(?P<p>0\.\d+)")
+_ALPHA_RE = re.compile(r"(?:α|alpha)\s*=\s*(?P<a>0?\.\d+)")
+_BRACKET_RE = re.compile(r"\[(?P<lo>-?\d*\.\d+|-?\d+), (?P<hi>-?\d*\.\d+|-?\d+)\]")
+
+
+def audit(text: str, alpha: float = 0.05) -> list[str]:
+    """Phrases of rendered ``text`` that break the rules of this module (empty list: none).
+
+    Checked: a share word followed by its counts ``(k of n`` that the scale would not give;
+    "most" or "a majority" beside a percentage of 50% or less; an "X% interval over R draws"
+    with fewer draws than the interval rule needs; a printed p-value equal to the significance
+    level (``p = 0.050`` at α = 0.05 cannot be read either way); an interval ``[low, high]``
+    with ``low > high``.
+    """
+    problems = []
+    for m in _SHARE_RE.finditer(text):
+        k, n = int(m.group("k").replace(",", "")), int(m.group("n").replace(",", ""))
+        if n >= 1 and 0 <= k <= n and share_word(k, n) != m.group(1) and not m.group("gap").strip().startswith("of"):
+            problems.append(f"share word {m.group(1)!r} for {k} of {n} (the scale says {share_word(k, n)!r}): "
+                            f"{m.group(0)!r}")
+    for m in _MOST_PCT_RE.finditer(text):
+        if float(m.group("pct")) <= 50:
+            problems.append(f"{m.group(1)!r} beside {m.group('pct')}%: {m.group(0)!r}")
+    for m in _INTERVAL_RE.finditer(text):
+        level = int(m.group("level")) / 100
+        n = int(m.group("n").replace(",", ""))
+        if 0 < level < 1 and n < min_draws(level) and "range" not in m.group(0).split("over")[0]:
+            problems.append(f"{m.group('level')}% interval over {n} draws (the rule needs {min_draws(level)}): "
+                            f"{m.group(0)!r}")
+    for sentence in re.split(r"(?<=[.;])\s|\n", text):
+        a = _ALPHA_RE.search(sentence)
+        level = float(a.group("a")) if a else alpha
+        for m in _P_RE.finditer(sentence):
+            if float(m.group("p")) == level:
+                problems.append(f"p-value printed as the significance level {level:g}: {m.group(0)!r}")
+    for m in _BRACKET_RE.finditer(text):
+        if float(m.group("lo")) > float(m.group("hi")):
+            problems.append(f"interval with low > high: {m.group(0)!r}")
+    return problems

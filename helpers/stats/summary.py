@@ -1,0 +1,50 @@
+"""Summaries of R draws: a percentile interval only when R is large enough for it, else the range.
+
+The rule (used by :func:`helpers.replicates.runner.summarise` and the wording of
+:mod:`helpers.notebook.claims`): a ``level`` percentile interval over R draws is reported only when
+each tail holds at least one draw beyond the interval, i.e. ``R * (1 - level) / 2 >= 1``
+(R >= 40 for 95%, R >= 20 for 90%). With fewer draws the quantiles are interpolations between
+the few smallest (largest) draws, which says nothing about a 2.5% tail; the honest summary is
+then the minimum and maximum, called "the range over R draws".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["min_draws", "is_percentile", "interval_bounds", "interval_name"]
+
+
+def min_draws(level: float = 0.95) -> int:
+    """Smallest number of draws whose ``level`` percentile interval has a draw beyond each end:
+    ``ceil(2 / (1 - level))`` (40 for 0.95)."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    return math.ceil(2 / (1 - level) - 1e-9)
+
+
+def is_percentile(n: int, level: float = 0.95) -> bool:
+    """True when ``n`` draws are enough for a ``level`` percentile interval (:func:`min_draws`)."""
+    return int(n) >= min_draws(level)
+
+
+def interval_bounds(values, level: float = 0.95) -> tuple[float, float, str]:
+    """``(low, high, kind)`` of finite ``values``: the ``level`` percentile interval (numpy's
+    linear interpolation) when there are enough of them, else the minimum and maximum; ``kind``
+    is ``"percentile"`` or ``"range"``. NaN bounds and kind ``"range"`` for no value."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return math.nan, math.nan, "range"
+    if is_percentile(len(x), level):
+        tail = (1 - level) / 2
+        lo, hi = np.quantile(x, [tail, 1 - tail])
+        return float(lo), float(hi), "percentile"
+    return float(x.min()), float(x.max()), "range"
+
+
+def interval_name(n: int, level: float = 0.95) -> str:
+    """How to call the summary of ``n`` draws: ``"95% interval"`` or ``"range"``."""
+    return f"{level:.0%} interval" if is_percentile(n, level) else "range"

@@ -1,0 +1,144 @@
+"""The claims vocabulary: words from one declared rule, the numbers beside them, and the audit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers.notebook import claims
+from helpers.replicates import runner
+from helpers.stats import summary
+
+
+@given(st.integers(1, 500).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_share_word_follows_the_declared_scale(kn):
+    k, n = kn
+    s = k / n
+    word = claims.share_word(k, n)
+    expected = ("all" if k == n else "none" if k == 0 else "nearly all" if s >= 0.9 else "most" if s >= 0.75
+                else "a majority" if s > 0.5 else "about half" if s >= 0.4 else "a minority")
+    assert word == expected
+    if s <= 0.5:
+        assert word not in ("most", "a majority", "nearly all", "all")
+    c = claims.share(k, n, "draws")
+    assert c.numbers["k"] == k and c.numbers["n"] == n and c.numbers["word"] == word
+    assert f"({k:,} of {n:,}," in c.text          # the counts are always printed beside the word
+    assert claims.audit(c.text) == []
+    assert claims.audit(claims.holds(k, n).text) == []
+
+
+def test_share_phrases():
+    assert claims.holds(16, 20).text == "in most draws (16 of 20, 80%)"
+    assert claims.holds(10, 20).text == "in about half draws (10 of 20, 50%)"
+    assert claims.holds(0, 5, "replicates").text == "in no replicate (0 of 5, 0%)"
+    assert claims.share(20, 20, "draws").text == "all 20 draws (20 of 20, 100%)"
+    assert claims.share(1999, 2000).text == "nearly all (1,999 of 2,000, 99.95%)"   # never "100%" below all
+    assert claims.share(1998, 2000).text == "nearly all (1,998 of 2,000, 99.9%)"
+    assert claims.share(1, 2000).text == "a minority (1 of 2,000, 0.1%)"
+    with pytest.raises(ValueError):
+        claims.share(3, 2)
+
+
+@given(st.floats(0, 1, allow_nan=False), st.sampled_from([0.05, 0.01, 0.1, 0.001]))
+def test_printed_p_value_never_contradicts_the_call(p, alpha):
+    text = claims.format_p(p, alpha)
+    if text.startswith("<"):
+        assert p < 0.001 <= alpha
+    else:
+        shown = float(text)
+        assert (shown < alpha) == (p < alpha)
+        assert shown != alpha or p == alpha
+    assert claims.p_value(p, alpha).numbers["significant"] == (p < alpha)
+
+
+def test_p_value_examples():
+    assert claims.format_p(0.04999) == "0.04999"     # not "0.050", which reads as not significant
+    assert claims.format_p(0.05) == "0.0500000000" or float(claims.format_p(0.05)) == 0.05
+    assert claims.format_p(0.0501) == "0.0501"
+    assert claims.format_p(0.031) == "0.031"
+    assert claims.format_p(0.0002) == "< 0.001"
+    assert claims.p_value(0.04999).text == "p = 0.04999, significant at α = 0.05"
+
+
+def test_interval_rule_is_stated_once():
+    assert summary.min_draws(0.95) == 40 and summary.min_draws(0.9) == 20
+    few = claims.interval([0.1, 0.5, 0.3, 0.2, 0.4])
+    assert few.numbers["kind"] == "range" and "range 0.100 to 0.500 over 5 draws" in few.text
+    assert "95%" not in few.text
+    many = claims.interval(np.linspace(0, 1, 40))
+    assert many.numbers["kind"] == "percentile" and "95% interval over 40 draws" in many.text
+    assert claims.audit(few.text) == [] and claims.audit(many.text) == []
+
+
+def test_summarise_uses_the_range_below_the_rule():
+    import pandas as pd
+
+    df = pd.DataFrame({"replicate": range(5), "v": [3.0, 1.0, 2.0, 5.0, 4.0]})
+    row = runner.summarise(df, "v").iloc[0]
+    assert (row["low"], row["high"], row["interval"]) == (1.0, 5.0, "range")
+    df = pd.DataFrame({"replicate": range(40), "v": np.arange(40.0)})
+    row = runner.summarise(df, "v").iloc[0]
+    assert row["interval"] == "95% interval"
+    assert row["low"] == pytest.approx(np.quantile(np.arange(40.0), 0.025))
+
+
+def test_leaders_name_every_tie_and_every_value_within_noise():
+    c = claims.leaders({"D-Q": 0.5814, "D-RBP": 0.5812, "I-rec": 0.40})
+    assert c.numbers["leaders"] == ["D-Q", "D-RBP"] and c.text == "D-Q and D-RBP (tied at 0.581)"
+    c = claims.leaders({f"m{i}": 1.0 for i in range(14)})
+    assert c.text == "all 14 tie at 1.000"
+    c = claims.leaders({"a": 0.62, "b": 0.60, "c": 0.50}, intervals={"a": (0.58, 0.66), "b": (0.57, 0.63),
+                                                                       "c": (0.45, 0.55)})
+    assert c.numbers["leaders"] == ["a"] and c.numbers["within_noise"] == ["b"]
+    assert c.text == "a (0.620; within noise: b 0.600)"
+    assert claims.leaders({"a": 1.0, "b": 2.0}, higher=False).numbers["leaders"] == ["a"]
+    assert claims.leaders({"a": float("nan"), "b": 2.0}).numbers["leaders"] == ["b"]
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.sampled_from(list("abcdefgh")), st.floats(0, 1, allow_nan=False), min_size=1))
+def test_no_leader_is_picked_out_of_a_printed_tie(values):
+    c = claims.leaders(values)
+    best = max(values.values())
+    tied = {k for k, v in values.items() if f"{v:.3f}" == f"{best:.3f}"}
+    assert set(c.numbers["leaders"]) == tied
+
+
+def test_compare_says_no_difference_when_intervals_overlap_or_the_test_does_not_reject():
+    c = claims.compare("PRM", 0.934, "binary", 0.916, interval_a=(0.884, 0.984), interval_b=(0.858, 0.974))
+    assert c.numbers["differs"] is False and c.text.startswith("no difference shown")
+    c = claims.compare("PRM", 0.934, "binary", 0.916, p=0.03)
+    assert c.numbers["differs"] is True and "PRM (0.934) is higher than binary (0.916)" in c.text
+    c = claims.compare("a", 1, "b", 2, p=0.2)
+    assert c.text.startswith("no difference shown") and "not significant" in c.text
+
+
+def test_trend_and_ratio():
+    assert claims.trend([5, 10, 20], [9.0, 6.5, 1.0], x_name="N").text == "decreases as N grows"
+    assert claims.trend([5, 10, 20], [9.0, 9.5, 1.0]).numbers["word"] == "does not move monotonically"
+    assert claims.trend([5, 10], [1.0, 1.0]).text == "does not change"
+    assert claims.ratio(5.2, 2.0).text == "2.6 times"
+
+
+@pytest.mark.parametrize("bad", [
+    "holds in most draws (10 of 20, 50%)",
+    "the leader in a majority of replicates (3 of 6, 50%)",
+    "PRM wins in most draws, 50% of them",
+    "mean 0.41 [0.30, 0.52] (95% interval over 5 replicates)",
+    "p = 0.050 at α = 0.05",
+    "tau 0.9 [0.95, 0.91]",
+])
+def test_audit_finds_each_broken_rule(bad):
+    assert claims.audit(bad), bad
+
+
+def test_audit_passes_what_the_vocabulary_writes():
+    text = " ".join(str(c) for c in [
+        claims.holds(18, 20), claims.interval(np.arange(50.0)), claims.interval([1.0, 2.0]),
+        claims.p_value(0.04999), claims.leaders({"a": 1.0, "b": 1.0, "c": 0.2}),
+        claims.compare("a", 0.9, "b", 0.8, interval_a=(0.85, 0.95), interval_b=(0.7, 0.84))])
+    assert claims.audit(text) == []
+    assert math.isfinite(claims.ratio(1, 3).numbers["ratio"])
