@@ -240,8 +240,7 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         # Common random numbers: both tests see the same permutations, so identical score
         # matrices give identical p-values and Monte Carlo noise cannot fake a discrepancy.
         seed = int(rng.integers(2**63 - 1))
-        h_raw = _stats.randomised_tukey_hsd(raw[hsd_runs], B, np.random.default_rng(seed))
-        h_ug = _stats.randomised_tukey_hsd(ug[hsd_runs], B, np.random.default_rng(seed))
+        h_raw, h_ug = _stats.randomised_tukey_hsd_many([raw[hsd_runs], ug[hsd_runs]], B, np.random.default_rng(seed))
         d = _stats.discrepancies(h_raw, h_ug, alpha, ("RawG", "UG"))
         d.insert(0, "measure", m)
         # |d| / V_E next to the textbook ES_HSD = |d| / sqrt(V_E) (see the Returns section)

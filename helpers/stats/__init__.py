@@ -46,7 +46,7 @@ Conventions shared by every function
 from helpers.stats.agreement import krippendorff_alpha
 from helpers.stats.checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
 from helpers.stats.correlation import KendallTauCI, kendall_tau_ci
-from helpers.stats.hsd import discrepancies, randomised_tukey_hsd, residual_variance
+from helpers.stats.hsd import discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_many, residual_variance
 from helpers.stats.paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
                                   paired_t_test)
 
@@ -62,6 +62,7 @@ __all__ = [
     "paired_randomisation_test",
     "paired_t_test",
     "randomised_tukey_hsd",
+    "randomised_tukey_hsd_many",
     "residual_variance",
     "DEFAULT_RTOL",
     "DEFAULT_CHUNK_BYTES",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from itertools import permutations
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 from helpers.stats.checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
                                   check_rng, check_rtol, iter_chunks, mc_p, score_matrix)
 
-__all__ = ["residual_variance", "randomised_tukey_hsd", "discrepancies"]
+__all__ = ["residual_variance", "randomised_tukey_hsd", "randomised_tukey_hsd_many", "discrepancies"]
 
 
 def residual_variance(scores: Any) -> float:
@@ -56,29 +57,38 @@ def _residual_variance(x: np.ndarray) -> float:
     return 0.0 if ve <= floor else ve
 
 
-def _permuted_block(x: np.ndarray, rng: np.random.Generator, engine: str, out: np.ndarray) -> np.ndarray:
-    """Fill ``out`` (shape (k, n, m)) with k copies of x, each row independently permuted.
+def _permutation_index(n: int, m: int, rng: np.random.Generator, engine: str, k: int) -> np.ndarray:
+    """Flat indices into a C-ordered (n, m) matrix for k trials, each topic's row permuted
+    independently: shape (k, n, m).
 
     ``engine="sort"``: one random 64-bit key per cell with the column index in its low
     ceil(log2 m) bits; sorting each row of keys gives a uniform random permutation (up to
     ties among the random high bits, broken by column order).  ``engine="permuted"``: numpy's
-    Fisher-Yates ``Generator.permuted`` along the last axis.  Both consume the generator in
-    C order (trial by trial), so splitting trials into chunks does not change the draws.
+    Fisher-Yates ``Generator.permuted`` along the last axis (of the column indices; the draws do
+    not depend on what is permuted).  Both consume the generator in C order (trial by trial), so
+    splitting trials into chunks does not change the draws.
     """
-    k, (n, m) = out.shape[0], x.shape
     if engine == "permuted":
-        out[...] = x
-        return rng.permuted(out, axis=2, out=out)
-    bits = max(1, (m - 1).bit_length())
-    low = np.uint64((1 << bits) - 1)
-    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(k, n, m), dtype=np.uint64, endpoint=True)
-    keys &= ~low
-    keys |= np.arange(m, dtype=np.uint64)
-    keys.sort(axis=2)
-    keys &= low
-    idx = keys.view(np.int64)
+        idx = np.broadcast_to(np.arange(m, dtype=np.int64), (k, n, m)).copy()
+        rng.permuted(idx, axis=2, out=idx)
+    else:
+        bits = max(1, (m - 1).bit_length())
+        low = np.uint64((1 << bits) - 1)
+        keys = rng.integers(0, np.iinfo(np.uint64).max, size=(k, n, m), dtype=np.uint64, endpoint=True)
+        keys &= ~low
+        keys |= np.arange(m, dtype=np.uint64)
+        keys.sort(axis=2)
+        keys &= low
+        idx = keys.view(np.int64)
     idx += (np.arange(n, dtype=np.int64) * m)[:, None]
-    np.take(x.ravel(), idx, out=out)
+    return idx
+
+
+def _permuted_block(x: np.ndarray, rng: np.random.Generator, engine: str, out: np.ndarray) -> np.ndarray:
+    """Fill ``out`` (shape (k, n, m)) with k copies of x, each row independently permuted
+    (:func:`_permutation_index`)."""
+    n, m = x.shape
+    np.take(x.ravel(), _permutation_index(n, m, rng, engine, out.shape[0]), out=out)
     return out
 
 
@@ -169,7 +179,45 @@ def randomised_tukey_hsd(
     result does not depend on ``chunk_bytes``.  The cost is dominated by generating the
     permutations themselves (``benchmarks/bench_stats.py``).
     """
-    x, systems, _ = score_matrix(scores)
+    return randomised_tukey_hsd_many([scores], B, rng, progress, method=method, p_value=p_value, engine=engine,
+                                     rtol=rtol, chunk_bytes=chunk_bytes, max_exact=max_exact)[0]
+
+
+def randomised_tukey_hsd_many(
+    scores_list: Sequence[Any],
+    B: int = 5000,
+    rng: np.random.Generator | None = None,
+    progress: bool = False,
+    *,
+    method: str = "monte_carlo",
+    p_value: str = "phipson_smyth",
+    engine: str = "sort",
+    rtol: float = DEFAULT_RTOL,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    max_exact: int = 2_000_000,
+) -> list[pd.DataFrame]:
+    """:func:`randomised_tukey_hsd` of several score matrices of one shape on the *same* trials.
+
+    Every matrix sees the same within-topic permutations (common random numbers): the result for
+    each matrix is exactly what :func:`randomised_tukey_hsd` gives for it with a generator in the
+    same state, but the permutations -- the expensive part -- are drawn once. Comparing two
+    conditions on the same systems and topics (RawG vs UG gains, two measures) this way also
+    keeps Monte Carlo noise from creating differences between them.
+
+    Parameters are those of :func:`randomised_tukey_hsd`; ``scores_list`` holds matrices of the
+    same shape (topics x systems; their system names may differ).
+
+    Returns
+    -------
+    list of pandas.DataFrame
+        One result per matrix, in order.
+    """
+    if isinstance(scores_list, (pd.DataFrame, np.ndarray)) or len(scores_list) == 0:
+        raise ValueError("scores_list must be a non-empty list of score matrices")
+    parsed = [score_matrix(sc) for sc in scores_list]
+    shapes = {x.shape for x, _, _ in parsed}
+    if len(shapes) > 1:
+        raise ValueError(f"the score matrices must have one shape (topics x systems), got {sorted(shapes)}")
     if method not in ("monte_carlo", "exact"):
         raise ValueError(f"method must be 'monte_carlo' or 'exact', got {method!r}")
     if engine not in ("sort", "permuted"):
@@ -179,34 +227,38 @@ def randomised_tukey_hsd(
     B = check_B(B)
     if isinstance(chunk_bytes, (bool, np.bool_)) or not isinstance(chunk_bytes, (int, np.integer)) or chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be a positive integer, got {chunk_bytes!r}")
-    counter = _RangeCounter(x, rtol)
+    xs = [x for x, _, _ in parsed]
+    counters = [_RangeCounter(x, rtol) for x in xs]
     if method == "monte_carlo":
         rng = check_rng(rng, "randomised_tukey_hsd(method='monte_carlo')")
-        _monte_carlo_ranges(x, B, rng, engine, chunk_bytes, progress, counter)
+        _monte_carlo_ranges(xs, B, rng, engine, chunk_bytes, progress, counters)
         total = B
-        p = mc_p(counter.counts(), B, p_value)
+        ps = [mc_p(c.counts(), B, p_value) for c in counters]
         p_def = (
             "(count + 1) / (B + 1)  [Phipson & Smyth 2010]"
             if p_value == "phipson_smyth"
             else "count / B  [Discpower / Carterette 2012]"
         )
     else:
-        total = _exact_ranges(x, chunk_bytes, progress, max_exact, counter)
-        p = counter.counts() / total
+        total = _exact_ranges(xs, chunk_bytes, progress, max_exact, counters)
+        ps = [c.counts() / total for c in counters]
         p_def = "count / N over all (m!)^(n-1) arrangements (exact)"
-    out = _hsd_table(x, systems, counter, p)
-    ve = out.attrs.pop("residual_variance")
-    out.attrs.update(
-        {
-            "B": int(total),
-            "method": method if method == "exact" else f"monte_carlo ({engine})",
-            "p_value_definition": p_def,
-            "residual_variance": ve,
-            "n_topics": x.shape[0],
-            "n_systems": x.shape[1],
-        }
-    )
-    return out
+    results = []
+    for x, (_, systems, _), counter, p in zip(xs, parsed, counters, ps):
+        out = _hsd_table(x, systems, counter, p)
+        ve = out.attrs.pop("residual_variance")
+        out.attrs.update(
+            {
+                "B": int(total),
+                "method": method if method == "exact" else f"monte_carlo ({engine})",
+                "p_value_definition": p_def,
+                "residual_variance": ve,
+                "n_topics": x.shape[0],
+                "n_systems": x.shape[1],
+            }
+        )
+        results.append(out)
+    return results
 
 
 class _RangeCounter:
@@ -244,22 +296,25 @@ class _RangeCounter:
         return counts
 
 
-def _monte_carlo_ranges(x: np.ndarray, B: int, rng: np.random.Generator, engine: str, chunk_bytes: int,
-                        progress: bool, counter: _RangeCounter) -> None:
-    """B trials, each permuting every topic's scores across systems independently."""
-    n, m = x.shape
+def _monte_carlo_ranges(xs: list[np.ndarray], B: int, rng: np.random.Generator, engine: str, chunk_bytes: int,
+                        progress: bool, counters: list[_RangeCounter]) -> None:
+    """B trials, each permuting every topic's scores across systems independently; the same
+    permutations for every matrix of ``xs``."""
+    n, m = xs[0].shape
     chunk = max(1, min(B, int(chunk_bytes) // (n * m * 8)))
     buf = np.empty((chunk, n, m), dtype=np.float64)
     for _, size in iter_chunks(B, chunk, progress, "randomised Tukey HSD"):
-        blk = _permuted_block(x, rng, engine, buf[:size])
-        s = blk.sum(axis=1)
-        counter.add(s.max(axis=1) - s.min(axis=1))
+        idx = _permutation_index(n, m, rng, engine, size)
+        for x, counter in zip(xs, counters):
+            blk = np.take(x.ravel(), idx, out=buf[:size])
+            s = blk.sum(axis=1)
+            counter.add(s.max(axis=1) - s.min(axis=1))
 
 
-def _exact_ranges(x: np.ndarray, chunk_bytes: int, progress: bool, max_exact: int,
-                  counter: _RangeCounter) -> int:
+def _exact_ranges(xs: list[np.ndarray], chunk_bytes: int, progress: bool, max_exact: int,
+                  counters: list[_RangeCounter]) -> int:
     """Every combination of within-topic permutations, topic 1 held fixed; returns their number."""
-    n, m = x.shape
+    n, m = xs[0].shape
     perms = np.array(list(permutations(range(m))), dtype=np.intp)  # (m!, m)
     f = perms.shape[0]
     total_f = float(f) ** (n - 1)
@@ -269,15 +324,16 @@ def _exact_ranges(x: np.ndarray, chunk_bytes: int, progress: bool, max_exact: in
             f"more than max_exact={max_exact}; use method='monte_carlo'"
         )
     total = int(round(total_f))
-    rows = x[1:, perms]  # (n-1, m!, m): every arrangement of every topic but the first
     chunk = max(1, min(total, int(chunk_bytes) // (max(n, 2) * m * 8)))
-    for start, size in iter_chunks(total, chunk, progress, "exact Tukey HSD"):
-        k = np.arange(start, start + size, dtype=np.int64)
-        s = np.broadcast_to(x[0], (size, m)).copy()
-        for t in range(n - 1):  # loop over topics (<= ~12), vectorised over arrangements
-            s += rows[t, k % f]
-            k //= f
-        counter.add(s.max(axis=1) - s.min(axis=1))
+    for x, counter in zip(xs, counters):
+        rows = x[1:, perms]  # (n-1, m!, m): every arrangement of every topic but the first
+        for start, size in iter_chunks(total, chunk, progress, "exact Tukey HSD"):
+            k = np.arange(start, start + size, dtype=np.int64)
+            s = np.broadcast_to(x[0], (size, m)).copy()
+            for t in range(n - 1):  # loop over topics (<= ~12), vectorised over arrangements
+                s += rows[t, k % f]
+                k //= f
+            counter.add(s.max(axis=1) - s.min(axis=1))
     return total
 
 
