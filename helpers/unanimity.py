@@ -219,8 +219,9 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
     gain_of = {"RawG": _gains.raw_gain(ratings, d_max),
                "UG": _gains.unanimity_aware_gain(ratings, d_max, p)}
     scores = {}
+    aligned = _measures.Alignment(gain_qrels(qrels, gain_of["RawG"]), run)  # one alignment, both gains
     for label, g in gain_of.items():
-        res = _measures.evaluate(gain_qrels(qrels, g), run, measures)
+        res = aligned.evaluate(measures, gain=g)
         for m in measures:
             scores[(label, m)] = _measures.to_matrix(res, m)
     if isinstance(hsd_runs, Mapping):  # run -> team: best run of each team by RawG, measures[0]

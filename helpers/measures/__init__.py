@@ -6,7 +6,9 @@
 :mod:`.kernels`        the definitions, vectorised: :func:`evaluate_arrays` scores many ranked
                        lists of gains at once
 :mod:`.adhoc`          the front door: :func:`evaluate` on qrels and runs in any shape, the core
-                       :func:`evaluate_frames` on tidy frames, :func:`aggregate`, :func:`to_matrix`
+                       :func:`evaluate_frames` on tidy frames; :class:`Alignment` (a run matched
+                       to qrels once, evaluated under many gains and measures)
+:mod:`.results`        :func:`aggregate` (means per run) and :func:`to_matrix` (topics x runs)
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
 :mod:`.names`          trec_eval and ir_measures names translated into this engine's
 :mod:`.cli`            ``python -m helpers evaluate``
@@ -16,7 +18,7 @@
 are re-exported from the modules that define them.
 """
 
-from helpers.measures.adhoc import aggregate, evaluate, evaluate_frames, to_matrix
+from helpers.measures.adhoc import Alignment, aggregate, evaluate, evaluate_frames, to_matrix
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.spec import (
     CONDENSED_ONLY,
@@ -30,6 +32,6 @@ from helpers.measures.spec import (
     with_default_rel,
 )
 
-__all__ = ["CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
+__all__ = ["Alignment", "CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
            "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "parse_gain_spec",
            "parse_measures", "to_matrix", "with_default_rel"]

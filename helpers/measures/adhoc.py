@@ -56,12 +56,14 @@ from helpers.io import coerce
 from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.notices import warn_caller
+from helpers.measures.results import aggregate, to_matrix
 from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
 
 __all__ = [
     "evaluate",
     "evaluate_frames",
+    "Alignment",
     "to_matrix",
     "aggregate",
     # re-exported from the modules that define them (the engine's public surface)
@@ -273,15 +275,25 @@ def _topic_gmax(gmax, scale_max, ideal: np.ndarray, R: np.ndarray) -> np.ndarray
     return out
 
 
-def _topic_side(qrels: pd.DataFrame, specs: list[MeasureSpec], gains, gmax) -> _Topics:
-    """Gains, ideal lists and gmax per topic from the qrels (pairs judged twice refused)."""
+@dataclass
+class _TopicKeys:
+    """The qrels' identifiers: topics in natural order, each row's topic code and document."""
+
+    topics: np.ndarray
+    index: pd.Index
+    tcode: np.ndarray
+    doc: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.topics)
+
+
+def _topic_keys(qrels: pd.DataFrame) -> _TopicKeys:
+    """The qrels' topics and documents as exact strings (pairs judged twice and empty qrels refused)."""
     require_columns(qrels, "qrels", ["query_id", "doc_id"])
     q_topic = str_ids(qrels["query_id"], "qrels 'query_id'")
     q_doc = str_ids(qrels["doc_id"], "qrels 'doc_id'")
-    q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
-    levels_tied = q_level is not None  # P+ then follows levels (NTCIREVAL compute)
-    if any(s.rel is not None for s in specs):  # binary measures with rel=: the levels travel with the gains
-        q_level = _levels_for_rel(qrels, next(s for s in specs if s.rel is not None))
     dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
@@ -290,7 +302,16 @@ def _topic_side(qrels: pd.DataFrame, specs: list[MeasureSpec], gains, gmax) -> _
     if len(topics) == 0:
         raise ValueError("qrels is empty: there is nothing to evaluate against")
     index = pd.Index(topics)
-    tcode = index.get_indexer(q_topic)
+    return _TopicKeys(topics, index, index.get_indexer(q_topic), q_doc)
+
+
+def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
+    """Gains, ideal lists and gmax per topic from the qrels whose identifiers are ``keys``."""
+    q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
+    levels_tied = q_level is not None  # P+ then follows levels (NTCIREVAL compute)
+    if any(s.rel is not None for s in specs):  # binary measures with rel=: the levels travel with the gains
+        q_level = _levels_for_rel(qrels, next(s for s in specs if s.rel is not None))
+    topics, tcode = keys.topics, keys.tcode
     ideal, R = _ideal_by_topic(tcode, q_gain, len(topics))
     gm = _topic_gmax(gmax, scale_max, ideal, R)
     # GAP compares relevance levels when the qrels hold levels (NTCIREVAL compute -gap), gains
@@ -303,7 +324,7 @@ def _topic_side(qrels: pd.DataFrame, specs: list[MeasureSpec], gains, gmax) -> _
             grade = None  # gain = level (linear gains): GAP on the gains is the same thing
     if grade is not None:
         ideal_grade = _ideal_by_topic(tcode, np.where(relmask, grade, 0.0), len(topics))[0]
-    return _Topics(topics, index, tcode, q_doc, q_gain, q_level, levels_tied, ideal, R, gm, grade,
+    return _Topics(topics, keys.index, tcode, keys.doc, q_gain, q_level, levels_tied, ideal, R, gm, grade,
                    ideal_grade)
 
 
@@ -346,7 +367,7 @@ class _Rows:
         return len(self.run_ids)
 
 
-def _run_side(run: pd.DataFrame, topics: _Topics, order_by: str, duplicates: str) -> _Rows:
+def _run_side(run: pd.DataFrame, topics: _TopicKeys, order_by: str, duplicates: str) -> _Rows:
     """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped."""
     _check_run_columns(run)
     n_topics = topics.n
@@ -386,7 +407,7 @@ def _run_side(run: pd.DataFrame, topics: _Topics, order_by: str, duplicates: str
     return rows
 
 
-def _drop_duplicates(rows: _Rows, topics: _Topics, duplicates: str) -> None:
+def _drop_duplicates(rows: _Rows, topics: _TopicKeys, duplicates: str) -> None:
     """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first."""
     n_docs = max(len(rows.d_uniques), 1)
     pair = rows.list_id * n_docs + rows.d_codes
@@ -422,19 +443,24 @@ class _Judged:
         self.grade = None if self.grade is None else self.grade[sel]
 
 
-def _judged_rows(rows: _Rows, topics: _Topics, depth: int | None) -> _Judged:
-    """Look up the gain of every retrieved document (unjudged: 0) and cut lists at ``depth``."""
+def _qrels_row_of(rows: _Rows, keys: _TopicKeys) -> np.ndarray:
+    """For every run row, the qrels row that judges its (topic, document), or -1 (unjudged)."""
     n_docs = max(len(rows.d_uniques), 1)
-    qd = pd.Index(rows.d_uniques).get_indexer(topics.doc)
+    qd = pd.Index(rows.d_uniques).get_indexer(keys.doc)
     qok = qd >= 0
-    q_pair = topics.tcode[qok].astype(np.int64) * n_docs + qd[qok]
+    q_pair = keys.tcode[qok].astype(np.int64) * n_docs + qd[qok]
+    hit = (pd.Index(q_pair).get_indexer(rows.list_id % keys.n * n_docs + rows.d_codes) if len(q_pair)
+           else np.full(len(rows.list_id), -1))
+    return np.where(hit >= 0, np.append(np.flatnonzero(qok), -1)[hit], -1)
+
+
+def _judged_rows(rows: _Rows, qrow: np.ndarray, topics: _Topics, depth: int | None) -> _Judged:
+    """The gain of every retrieved document (unjudged: 0), lists cut at ``depth``."""
     list_id = rows.list_id
-    hit = (pd.Index(q_pair).get_indexer(list_id % topics.n * n_docs + rows.d_codes) if len(q_pair)
-           else np.full(len(list_id), -1))
-    judged = hit >= 0
-    gain = np.append(topics.gain[qok], 0.0)[hit]  # hit == -1 picks the appended 0
-    level = None if topics.level is None else np.append(topics.level[qok], 0)[hit].astype(float)
-    grade = None if topics.grade is None else np.append(topics.grade[qok], 0.0)[hit]
+    judged = qrow >= 0
+    gain = np.append(topics.gain, 0.0)[qrow]  # qrow == -1 picks the appended 0
+    level = None if topics.level is None else np.append(topics.level, 0)[qrow].astype(float)
+    grade = None if topics.grade is None else np.append(topics.grade, 0.0)[qrow]
     out = _Judged(list_id, _positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade)
     if depth is not None:
         out.select(out.pos < depth)
@@ -528,6 +554,90 @@ def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs
     })
 
 
+class Alignment:
+    """A run matched to qrels once: the run's rows grouped into ranked lists, ordered, and each
+    row's qrels row found. Evaluating then only gathers gains and runs the kernels, so one
+    alignment serves many measures and many gain assignments of the same judged items (e.g.
+    RawG and UG gains, or PRM gains per threshold).
+
+    Parameters
+    ----------
+    qrels, run : pandas.DataFrame
+        Tidy frames as :func:`evaluate` takes them (no other shapes: use :func:`evaluate` or
+        :func:`helpers.io.coerce.as_qrels` for those). The qrels' identifiers are what is
+        aligned; their ``relevance`` or ``gain`` column is the default gain source.
+    order_by, duplicates : str
+        As for :func:`evaluate`.
+    """
+
+    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, order_by: str = "rank",
+                 duplicates: str = "error"):
+        self._align(qrels, _topic_keys(qrels), run, order_by, duplicates)
+
+    @classmethod
+    def _with_keys(cls, qrels: pd.DataFrame, keys: _TopicKeys, run: pd.DataFrame, order_by: str,
+                   duplicates: str) -> "Alignment":
+        """An alignment on already parsed qrels identifiers."""
+        al = cls.__new__(cls)
+        al._align(qrels, keys, run, order_by, duplicates)
+        return al
+
+    def _align(self, qrels, keys, run, order_by, duplicates) -> None:
+        self.qrels, self.keys = qrels, keys
+        self.rows = _run_side(run, keys, order_by, duplicates)
+        self.qrow = _qrels_row_of(self.rows, keys)
+        self.n_run_rows = len(run)
+
+    def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,
+                 gmax: "float | str | None" = None, condensed: bool = False, no_relevant: str = "skip",
+                 missing: str = "zero", depth: int | None = None) -> pd.DataFrame:
+        """The tidy table of :func:`evaluate` for this alignment.
+
+        ``gain`` (optional): real-valued gains, one per qrels row in the qrels' order, used instead
+        of the qrels' ``relevance``/``gain`` column (NTCIREVAL ``gcompute`` semantics, as a
+        ``gain`` column). The other options are :func:`evaluate`'s.
+        """
+        specs = parse_measures(measures)
+        qrels = self.qrels
+        if gain is not None:
+            g = np.asarray(gain, dtype=float)
+            if g.shape != (len(qrels),):
+                raise ValueError(f"gain must hold one value per qrels row ({len(qrels)}), got shape {g.shape}")
+            qrels = pd.DataFrame({"query_id": qrels["query_id"], "doc_id": qrels["doc_id"], "gain": g})
+        topics = _topic_side(qrels, self.keys, specs, gains, gmax)
+        return self._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing,
+                            depth=depth)
+
+    def _scores(self, topics: _Topics, specs: list[MeasureSpec], *, condensed: bool, no_relevant: str,
+                missing: str, depth: int | None) -> pd.DataFrame:
+        rows = self.rows
+        judged_rows = _judged_rows(rows, self.qrow, topics, depth)
+        judged_any = bool(judged_rows.judged.any())
+        n_lists = rows.n_runs * topics.n
+        list_topic = np.tile(np.arange(topics.n), rows.n_runs)
+        cond_specs = [s for s in specs if s.name in CONDENSED_ONLY]
+        main_specs = [s for s in specs if s.name not in CONDENSED_ONLY]
+        scores: dict[str, np.ndarray] = {}
+        no_rel_at: dict[str, np.ndarray] = {}
+        if cond_specs:
+            scores.update(_condensed_family(judged_rows, topics, cond_specs, n_lists, list_topic))
+        if condensed:
+            judged_rows.select(judged_rows.judged)
+            judged_rows.pos = _positions(judged_rows.list_id, n_lists)
+        if main_specs:
+            main, no_rel_at = _list_measures(judged_rows, topics, main_specs, n_lists, list_topic)
+            scores.update(main)
+        del judged_rows
+        if no_relevant == "skip" and not topics.R.any():
+            raise ValueError("qrels hold no relevant document (every level is <= 0), so every topic would "
+                             "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
+                             "to score such topics")
+        if self.n_run_rows and not judged_any:
+            warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
+                        "doc_ids use the qrels' identifiers?")
+        return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing)
+
+
 def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureSpec], *,
                     gains: "str | Mapping[int, float] | None" = None, gmax: "float | str | None" = None,
                     condensed: bool = False, order_by: str = "rank", duplicates: str = "error",
@@ -540,33 +650,10 @@ def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureS
     the output of :func:`helpers.measures.spec.parse_measures`; the options mean what they mean
     for :func:`evaluate`, whose conventions (module docstring) this function implements.
     """
-    topics = _topic_side(qrels, specs, gains, gmax)
-    rows = _run_side(run, topics, order_by, duplicates)
-    judged_rows = _judged_rows(rows, topics, depth)
-    judged_any = bool(judged_rows.judged.any())
-    n_lists = rows.n_runs * topics.n
-    list_topic = np.tile(np.arange(topics.n), rows.n_runs)
-    cond_specs = [s for s in specs if s.name in CONDENSED_ONLY]
-    main_specs = [s for s in specs if s.name not in CONDENSED_ONLY]
-    scores: dict[str, np.ndarray] = {}
-    no_rel_at: dict[str, np.ndarray] = {}
-    if cond_specs:
-        scores.update(_condensed_family(judged_rows, topics, cond_specs, n_lists, list_topic))
-    if condensed:
-        judged_rows.select(judged_rows.judged)
-        judged_rows.pos = _positions(judged_rows.list_id, n_lists)
-    if main_specs:
-        main, no_rel_at = _list_measures(judged_rows, topics, main_specs, n_lists, list_topic)
-        scores.update(main)
-    del judged_rows
-    if no_relevant == "skip" and not topics.R.any():
-        raise ValueError("qrels hold no relevant document (every level is <= 0), so every topic would "
-                         "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
-                         "to score such topics")
-    if len(run) and not judged_any:
-        warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
-              "doc_ids use the qrels' identifiers?")
-    return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing)
+    keys = _topic_keys(qrels)
+    topics = _topic_side(qrels, keys, specs, gains, gmax)  # gain errors before the run is read
+    al = Alignment._with_keys(qrels, keys, run, order_by, duplicates)
+    return al._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing, depth=depth)
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
@@ -655,69 +742,3 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     return evaluate_frames(qrels, run, specs, gains=gains, gmax=gmax, condensed=condensed,
                            order_by=order_by, duplicates=duplicates, no_relevant=no_relevant,
                            missing=missing, depth=depth)
-
-
-def aggregate(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean over topics per run and measure, with the number of topics averaged.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``run_id``, ``measure``, ``value`` (mean of the non-NaN values, as trec_eval's
-        ``all`` line and ir_measures' ``calc_aggregate``) and ``n_topics`` (how many values
-        were averaged); runs and measures in order of first appearance.
-
-    Raises
-    ------
-    ValueError
-        If a column is missing.
-    """
-    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
-    g = results.groupby(["run_id", "measure"], sort=False)["value"]
-    out = pd.DataFrame({"value": g.mean(), "n_topics": g.count()}).reset_index()
-    out["n_topics"] = out["n_topics"].astype(np.int64)
-    return out[["run_id", "measure", "value", "n_topics"]]
-
-
-def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFrame:
-    """Pivot one measure of :func:`evaluate`'s output to a topics x runs matrix.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
-    measure : str or MeasureSpec
-        Label as it appears in ``results["measure"]`` (e.g. ``"nDCG@10"``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index ``query_id`` (order of first appearance), columns ``run_id`` (order of first
-        appearance), values the scores; NaN where a run has no score for a topic (e.g.
-        ``missing="skip"``).
-
-    Raises
-    ------
-    ValueError
-        If columns are missing, the measure is not in ``results`` (the message lists those
-        that are) or a (query_id, run_id) pair occurs twice.
-    """
-    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
-    label = str(measure)
-    sub = results[results["measure"] == label]
-    if sub.empty:
-        have = ", ".join(pd.unique(results["measure"]).astype(str))
-        raise ValueError(f"measure {label!r} is not in the results; available: {have or 'none'}")
-    if sub.duplicated(["query_id", "run_id"]).any():
-        row = sub[sub.duplicated(["query_id", "run_id"])].iloc[0]
-        raise ValueError(f"results hold {label!r} twice for run {row['run_id']!r}, "
-                         f"topic {row['query_id']!r}")
-    mat = sub.pivot(index="query_id", columns="run_id", values="value")
-    mat = mat.reindex(index=pd.unique(sub["query_id"]), columns=pd.unique(sub["run_id"]))
-    mat.index.name, mat.columns.name = "query_id", "run_id"
-    return mat

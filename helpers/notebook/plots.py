@@ -144,6 +144,29 @@ def grid_heatmaps(grids: Mapping[str, pd.DataFrame], *, fmt: str = ".2f", vmin: 
     return fig
 
 
+def mean_and_interval(ax, position, mean, low, high, *, horizontal: bool = False, color=None, label: str | None = None,
+                      marker: str = "o", ms: float = 3, capsize: float = 4, linewidth: float = 0.8):
+    """Draw intervals ``[low, high]`` and, separately, the means at ``position`` (x positions, or y
+    positions with ``horizontal=True``).
+
+    Unlike ``ax.errorbar`` this does not express the interval as distances from the mean, so it
+    works whatever their order: the mean of a skewed count can lie outside its percentile interval
+    (matplotlib refuses negative error bars). ``capsize`` is the size in points of the end marks.
+    Returns the line collection of the intervals.
+    """
+    pos = np.asarray(position, dtype=float)
+    lo, hi, mid = (np.asarray(v, dtype=float) for v in (low, high, mean))
+    bars = (ax.hlines if horizontal else ax.vlines)(pos, lo, hi, color=color, linewidth=linewidth)
+    colour = color if color is not None else bars.get_color()[0]
+    cap = "|" if horizontal else "_"
+    for end in (lo, hi):
+        xy = (end, pos) if horizontal else (pos, end)
+        ax.plot(*xy, cap, ms=capsize, mew=linewidth, color=colour, linestyle="none")
+    xy = (mid, pos) if horizontal else (pos, mid)
+    ax.plot(*xy, marker, ms=ms, color=colour, label=label, linestyle="none")
+    return bars
+
+
 def interval_panels(summary: pd.DataFrame, *, panel: str | None, y: str, mean: str = "mean", low: str = "low",
                     high: str = "high", highlight: Callable[[str], bool] | None = None,
                     highlight_label: str = "assessor", other_label: str = "measure", xlabel: str = "",
@@ -177,10 +200,10 @@ def interval_panels(summary: pd.DataFrame, *, panel: str | None, y: str, mean: s
             if not sel.any():
                 continue
             g = s[sel]
-            xerr = None
             if low in g and high in g:
-                xerr = [g[mean] - g[low], g[high] - g[mean]]
-            ax.errorbar(g[mean], yy[sel], xerr=xerr, fmt="o", ms=3, capsize=1.5, elinewidth=0.8, color=colour, label=lab)
+                mean_and_interval(ax, yy[sel], g[mean], g[low], g[high], horizontal=True, color=colour, label=lab)
+            else:
+                ax.plot(g[mean], yy[sel], "o", ms=3, color=colour, label=lab, linestyle="none")
         if marks is not None and p in marks:
             mk = marks[p]
             names = [n for n in order if n in mk]

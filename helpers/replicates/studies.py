@@ -147,10 +147,10 @@ def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, dep
     results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures),
                                  normaliser=normaliser).dropna(subset=["value"])
     means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
+    mats = {m: results[results["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
+            for m in measures}
     rows = []
-    for m in measures:
-        mat = results[results["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
-        hsd = stats.randomised_tukey_hsd(mat, B=B, rng=rng)
+    for m, hsd in stats.randomised_tukey_hsd_each(mats, B=B, rng=rng).items():
         rows.append({"quantity": "discriminative power", "measure": m,
                      "value": float((hsd["p_value"].to_numpy() < significance).mean())})
     for a, b in tau_pairs:

@@ -46,7 +46,8 @@ Conventions shared by every function
 from helpers.stats.agreement import krippendorff_alpha
 from helpers.stats.checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
 from helpers.stats.correlation import KendallTauCI, kendall_tau_ci
-from helpers.stats.hsd import discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_many, residual_variance
+from helpers.stats.hsd import (discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_each,
+                               randomised_tukey_hsd_many, residual_variance)
 from helpers.stats.paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
                                   paired_t_test)
 
@@ -63,6 +64,7 @@ __all__ = [
     "paired_t_test",
     "randomised_tukey_hsd",
     "randomised_tukey_hsd_many",
+    "randomised_tukey_hsd_each",
     "residual_variance",
     "DEFAULT_RTOL",
     "DEFAULT_CHUNK_BYTES",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from itertools import permutations
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,8 @@ import pandas as pd
 from helpers.stats.checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
                                   check_rng, check_rtol, iter_chunks, mc_p, score_matrix)
 
-__all__ = ["residual_variance", "randomised_tukey_hsd", "randomised_tukey_hsd_many", "discrepancies"]
+__all__ = ["residual_variance", "randomised_tukey_hsd", "randomised_tukey_hsd_many", "randomised_tukey_hsd_each",
+           "discrepancies"]
 
 
 def residual_variance(scores: Any) -> float:
@@ -259,6 +260,32 @@ def randomised_tukey_hsd_many(
         )
         results.append(out)
     return results
+
+
+def randomised_tukey_hsd_each(
+    matrices: Mapping[str, Any],
+    B: int = 5000,
+    rng: np.random.Generator | None = None,
+    **kwargs: Any,
+) -> dict[str, pd.DataFrame]:
+    """:func:`randomised_tukey_hsd` of every matrix of a mapping (e.g. one per measure), with common
+    random numbers: matrices of the same shape are tested on the same permutations
+    (:func:`randomised_tukey_hsd_many`), the groups of shapes in order of first appearance, each
+    drawing its trials from ``rng`` in turn.
+
+    This is how discriminative power is compared across measures: each measure's test is the
+    randomised Tukey HSD with B trials, and differences between measures are not blurred by each
+    one having drawn other permutations. Keyword arguments are those of
+    :func:`randomised_tukey_hsd`.
+    """
+    groups: dict[tuple[int, int], list[str]] = {}
+    for name, mat in matrices.items():
+        groups.setdefault(score_matrix(mat)[0].shape, []).append(name)
+    out: dict[str, pd.DataFrame] = {}
+    for names in groups.values():
+        for name, res in zip(names, randomised_tukey_hsd_many([matrices[k] for k in names], B, rng, **kwargs)):
+            out[name] = res
+    return {name: out[name] for name in matrices}
 
 
 class _RangeCounter:

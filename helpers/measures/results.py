@@ -1,0 +1,77 @@
+"""Result tables of the engine: the mean per run and measure, and one measure as topics x runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from helpers.io.ids import require_columns
+from helpers.measures.spec import MeasureSpec
+
+__all__ = ["aggregate", "to_matrix"]
+
+
+def aggregate(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean over topics per run and measure, with the number of topics averaged.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run_id``, ``measure``, ``value`` (mean of the non-NaN values, as trec_eval's
+        ``all`` line and ir_measures' ``calc_aggregate``) and ``n_topics`` (how many values
+        were averaged); runs and measures in order of first appearance.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing.
+    """
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    g = results.groupby(["run_id", "measure"], sort=False)["value"]
+    out = pd.DataFrame({"value": g.mean(), "n_topics": g.count()}).reset_index()
+    out["n_topics"] = out["n_topics"].astype(np.int64)
+    return out[["run_id", "measure", "value", "n_topics"]]
+
+
+def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFrame:
+    """Pivot one measure of :func:`evaluate`'s output to a topics x runs matrix.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Output of :func:`evaluate` (columns ``run_id, query_id, measure, value``).
+    measure : str or MeasureSpec
+        Label as it appears in ``results["measure"]`` (e.g. ``"nDCG@10"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``query_id`` (order of first appearance), columns ``run_id`` (order of first
+        appearance), values the scores; NaN where a run has no score for a topic (e.g.
+        ``missing="skip"``).
+
+    Raises
+    ------
+    ValueError
+        If columns are missing, the measure is not in ``results`` (the message lists those
+        that are) or a (query_id, run_id) pair occurs twice.
+    """
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    label = str(measure)
+    sub = results[results["measure"] == label]
+    if sub.empty:
+        have = ", ".join(pd.unique(results["measure"]).astype(str))
+        raise ValueError(f"measure {label!r} is not in the results; available: {have or 'none'}")
+    if sub.duplicated(["query_id", "run_id"]).any():
+        row = sub[sub.duplicated(["query_id", "run_id"])].iloc[0]
+        raise ValueError(f"results hold {label!r} twice for run {row['run_id']!r}, "
+                         f"topic {row['query_id']!r}")
+    mat = sub.pivot(index="query_id", columns="run_id", values="value")
+    mat = mat.reindex(index=pd.unique(sub["query_id"]), columns=pd.unique(sub["run_id"]))
+    mat.index.name, mat.columns.name = "query_id", "run_id"
+    return mat
