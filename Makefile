@@ -48,11 +48,13 @@ else
 	$(PY) -m helpers notebooks run --profile $(PROFILE)
 endif
 
-# Unit tests, notebook hygiene, papermill smoke runs (params/ci and params/real) and nbval on
-# the committed notebooks, in one pytest session. Smoke-run and nbval outputs go to reports/ci/.
+# Unit tests, notebook hygiene and one execution of every notebook per profile (checked three ways:
+# no error, nbval's comparison of the checked cells, the committed reports), in one pytest session
+# on every core (pytest-xdist); the slowest tests are listed at the end. Outputs go to reports/ci/.
+TEST_WORKERS ?= auto
 test: venv-test
-	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests notebooks \
-		--nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests -n $(TEST_WORKERS) \
+		--durations=15
 
 refresh: venv
 	$(PY) -m helpers notebooks refresh $(NB)

@@ -1,5 +1,10 @@
 """Papermill runs of every notebook: smoke runs (`ci`) and the committed profiles (`default`, `real`).
 
+Each notebook is executed once per profile and that execution is checked every way: no error; for
+the default profile, nbval's comparison of the checked cells with the committed notebook
+(tests/_nbcompare.py: nbval's own marker parsing and sanitize file, without a second execution);
+and, for the committed profiles, the reports.
+
 Outputs go to a temporary reports folder (conftest), executed copies under it. For the committed
 profiles the run is also the check that the committed files under ``reports/`` are exactly what the
 current code produces: every table, metric file and figure the notebook writes must equal the
@@ -22,6 +27,8 @@ import pytest
 
 from helpers import paths
 from helpers.notebook import pipeline
+
+from _nbcompare import checked_cell_differences  # noqa: E402  (tests/ is on sys.path)
 
 COMMITTED = ("default", "real")
 CASES = [(nb, profile) for profile in ("ci", "examples", "default", "real") for nb in pipeline.discover()
@@ -66,6 +73,11 @@ def test_notebook_runs(notebook, profile):
     executed = json.loads(out.read_text(encoding="utf-8"))
     errors = [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    if profile == "default":  # nbval's check of the committed outputs, on this same execution
+        differ_cells = checked_cell_differences(notebook, out)
+        assert not differ_cells, (f"{notebook.name}: checked cells print something else than the committed "
+                                  "notebook; `make refresh NB=" + notebook.stem[:2] + "` regenerates it:\n"
+                                  + "\n".join(differ_cells))
     produced_root = paths.reports_dir(profile)
     metrics = produced_root / "metrics" / f"{notebook.stem}.json"
     assert metrics.exists(), f"{notebook.stem} wrote no metrics under profile {profile}"
