@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import math
 import os
 import warnings
@@ -55,6 +56,9 @@ DIVERSITY_FORMAT = ("4 whitespace-separated fields 'query_id intent_id doc_id re
                     "(ndeval format, integer relevance)")
 
 _EXTRA = "__surplus_field__"
+
+#: Gzipped files up to this size (compressed) are decompressed in memory once; larger ones stream.
+_IN_MEMORY = 256 << 20
 
 # A field check takes the field's text and returns True when it is acceptable.
 FieldCheck = Callable[[str], bool]
@@ -227,17 +231,23 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # A sentinel column catches lines with one field too many (read_csv would otherwise drop it
     # silently); more than one surplus field is a tokenizer error or a ParserWarning (made an error).
     keep = list(range(len(names))) if usecols is None else list(usecols)
+    gz = is_gzip(path)
     kwargs = dict(
         sep=r"\s+" if sep is None else sep, header=None, names=names + [_EXTRA], index_col=False,
-        dtype={**dtypes, _EXTRA: str}, engine="c",
-        compression="gzip" if is_gzip(path) else None, encoding="utf-8",
+        dtype={**dtypes, _EXTRA: str}, engine="c", encoding="utf-8",
         quoting=csv.QUOTE_NONE, keep_default_na=False, na_values=[], skip_blank_lines=True,
         skiprows=skip,
     )
+    data = None
     try:
+        # a gzipped file is decompressed once, in memory, for both the parser and the byte scan
+        # below (unless it is large: then both stream it)
+        if gz and path.stat().st_size <= _IN_MEMORY:
+            data = gzip.decompress(path.read_bytes())
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            df = pd.read_csv(path, **kwargs)
+            df = pd.read_csv(io.BytesIO(data) if data is not None else path,
+                             compression="gzip" if gz and data is None else None, **kwargs)
     except pd.errors.EmptyDataError:
         raise malformed(path, None, expected, "an empty file") from None
     except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
@@ -263,7 +273,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # A byte-order mark after the first byte (two files concatenated) or a NUL byte would otherwise
     # become part of an identifier and create phantom topics or documents.
     stray = np.zeros(len(df), dtype=bool)
-    for name in (names if _has_stray_bytes(path) else []):
+    for name in (names if _has_stray_bytes(path, data) else []):
         if df[name].dtype == "str" or df[name].dtype == object:
             col = df[name].astype(str)
             stray |= (col.str.contains("\ufeff", regex=False) | col.str.contains("\x00", regex=False)).to_numpy()
@@ -273,10 +283,13 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     return df[[names[i] for i in keep]]
 
 
-def _has_stray_bytes(path: Path, chunk: int = 1 << 24) -> bool:
+def _has_stray_bytes(path: Path, data: bytes | None = None, chunk: int = 1 << 24) -> bool:
     """Whether the (decompressed) file holds a NUL byte or a UTF-8 byte-order mark after its first
-    byte: one fast byte scan, so the per-field search that names the line runs only when needed."""
+    byte: one fast byte scan, so the per-field search that names the line runs only when needed.
+    ``data``: the file's decompressed content when the caller already has it."""
     bom, tail, offset = b"\xef\xbb\xbf", b"", 0
+    if data is not None:
+        return b"\x00" in data or data.find(bom, 1) >= 0
     with _open_binary(path) as fh:
         while True:
             block = fh.read(chunk)
