@@ -38,6 +38,10 @@ $(VENV)/.test: $(VENV)/.runtime
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test]'
 	@touch $@
 
+$(VENV)/.bench: $(VENV)/.test
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,bench]'
+	@touch $@
+
 venv: $(VENV)/.runtime
 venv-test: $(VENV)/.test
 
@@ -62,12 +66,12 @@ refresh: venv
 data: venv
 	$(PY) -m helpers data fetch --all
 
-bench: venv-test
+bench: $(VENV)/.bench
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 lock:
 	rm -rf /tmp/subjeval-lock && $(PYTHON) -m venv /tmp/subjeval-lock
-	/tmp/subjeval-lock/bin/pip install --quiet '.[notebooks,test]'
+	/tmp/subjeval-lock/bin/pip install --quiet '.[notebooks,test,bench]'
 	/tmp/subjeval-lock/bin/pip freeze --exclude subjective-ir-eval > constraints.body
 	{ sed -n '1,3p' constraints.txt; cat constraints.body; } > constraints.txt.new && mv constraints.txt.new constraints.txt && rm constraints.body
 
