@@ -55,7 +55,11 @@ endif
 # Unit tests, notebook hygiene and one execution of every notebook per profile (checked three ways:
 # no error, nbval's comparison of the checked cells, the committed reports), in one pytest session
 # on every core (pytest-xdist); the slowest tests are listed at the end. Outputs go to reports/ci/.
+# The configuration fuzz (tests/test_fuzz_notebooks.py) draws new parameter sets on every run from
+# SUBJEVAL_FUZZ_SEED, printed in the header; `make test SUBJEVAL_FUZZ_SEED=<seed>` replays one.
 TEST_WORKERS ?= auto
+SUBJEVAL_FUZZ_SEED ?= $(shell date +%s)
+export SUBJEVAL_FUZZ_SEED
 test: venv-test
 	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests -n $(TEST_WORKERS) \
 		--durations=15

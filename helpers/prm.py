@@ -672,16 +672,16 @@ def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.D
     for label, th, g in schemes:
         a = mean_scores(qa, runs_common, g, measure)
         b = mean_scores(qb, runs_common, g, measure)
-        t = stats.kendall_tau_ci(a, b.reindex(a.index), level=tau_level)
-        rows6.append({"gains": label, "theta": th, "tau": t.tau, "low": t.low, "high": t.high, "runs": t.n})
+        t = stats.tau_or_undefined(a, b.reindex(a.index), level=tau_level)
+        rows6.append({"gains": label, "theta": th, "tau": t.tau, "low": t.low, "high": t.high, "runs": len(a)})
     rows7 = []
     if table7:
         measure7 = f"MSnDCG@{k_table7}"
         for th in thresholds:
             prm_mean = mean_scores(qrels_u1, runs, prm_gains(gains_of[th]), measure7)
             for other, g in [("binary", binary_gains(th, T)), ("linear", linear), ("exponential", exponential)]:
-                t = stats.kendall_tau_ci(prm_mean, mean_scores(qrels_u1, runs, g, measure7).reindex(prm_mean.index),
-                                         level=tau_level)
+                t = stats.tau_or_undefined(prm_mean, mean_scores(qrels_u1, runs, g, measure7).reindex(prm_mean.index),
+                                           level=tau_level)
                 rows7.append({"theta": names[th], "comparison": f"PRM vs {other}", "tau": t.tau,
                               "low": t.low, "high": t.high})
     return (pd.DataFrame(rows6, columns=["gains", "theta", "tau", "low", "high", "runs"]),

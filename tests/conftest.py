@@ -8,3 +8,8 @@ import pytest
 @pytest.fixture(autouse=True)
 def _isolated_reports(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path_factory.mktemp("reports")))
+
+
+def pytest_report_header(config):
+    from _fuzz_space import SEED
+    return f"configuration fuzz (tests/test_fuzz_notebooks.py): SUBJEVAL_FUZZ_SEED={SEED}"

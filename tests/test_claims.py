@@ -32,7 +32,10 @@ def test_share_word_follows_the_declared_scale(kn):
 
 def test_share_phrases():
     assert claims.holds(16, 20).text == "in most draws (16 of 20, 80%)"
-    assert claims.holds(10, 20).text == "in about half draws (10 of 20, 50%)"
+    assert claims.holds(10, 20).text == "in about half of the draws (10 of 20, 50%)"
+    assert claims.share(11, 20, "cells").text == "a majority of the cells (11 of 20, 55%)"
+    assert claims.share(0, 20, "cells").text == "no cells (0 of 20, 0%)"
+    assert claims.audit("most of the cells (11 of 20, 55%)")  # the audit reads the "of" form too
     assert claims.holds(0, 5, "replicates").text == "in no replicate (0 of 5, 0%)"
     assert claims.share(20, 20, "draws").text == "all 20 draws (20 of 20, 100%)"
     assert claims.share(1999, 2000).text == "nearly all (1,999 of 2,000, 99.95%)"   # never "100%" below all

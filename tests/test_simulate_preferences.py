@@ -80,8 +80,9 @@ def test_bad_input(setup):
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="rng"):
         preference_judgments(0, col, pairs)
-    with pytest.raises(ValueError, match="out of reach"):
-        preference_judgments(rng, col, pairs.iloc[:100], alpha_target=(0.99, 0.3), interpretation_concentration=0.5)
+    with pytest.warns(UserWarning, match="out of reach"):  # said, and the noise-free labels are used
+        out = preference_judgments(rng, col, pairs.iloc[:100], alpha_target=(0.99, 0.3), interpretation_concentration=0.5)
+    assert out.calibration.set_index("question").loc["relevance", "alpha"] < 0.99
     with pytest.raises(ValueError, match="p_equal"):
         preference_judgments(rng, col, pairs, p_equal=1.0)
     with pytest.raises(ValueError, match="n_assessors"):

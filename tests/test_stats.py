@@ -774,3 +774,28 @@ def test_discrepancies_bad_results():
         st.discrepancies(_fake([("X", "Y", 0.1, 0.01, 1.0), ("Y", "X", 0.1, 0.01, 1.0)]), a)
     with pytest.raises(ValueError, match="must be a DataFrame"):
         st.discrepancies({"p_value": [0.1]}, a)
+
+
+def test_pearson_ci_is_fisher_z():
+    from helpers.stats import pearson_ci
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=30)
+    y = x + rng.normal(size=30)
+    r = np.corrcoef(x, y)[0, 1]
+    z, half = np.arctanh(r), 1.959963984540054 / np.sqrt(30 - 3)
+    assert pearson_ci(x, y) == pytest.approx((np.tanh(z - half), np.tanh(z + half)), rel=1e-9)
+    with pytest.raises(ValueError, match="4 pairs"):
+        pearson_ci([1, 2, 3], [1, 2, 4])
+    with pytest.raises(ValueError, match="constant"):
+        pearson_ci([1, 1, 1, 1], [1, 2, 3, 4])
+
+
+def test_tau_or_undefined_clips_and_says_undefined():
+    from helpers.stats import kendall_tau_ci, tau_or_undefined
+    x, y = [1, 2, 3, 4, 5], [1, 2, 3, 5, 4]
+    raw = kendall_tau_ci(x, y)
+    assert raw.high > 1  # the paper's convention: not clipped
+    t = tau_or_undefined(x, y)
+    assert (t.tau, t.low, t.high) == (raw.tau, raw.low, 1.0)
+    u = tau_or_undefined([1, 1, 1], [1, 2, 3])
+    assert np.isnan(u.tau) and np.isnan(u.low) and u.n == 3

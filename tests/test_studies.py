@@ -45,6 +45,15 @@ def test_prm_robustness_rows():
     assert 0 <= out.loc[out.table == "estimate", "tau"].iloc[0] <= 1
 
 
+@pytest.mark.parametrize("thresholds", [(3, 2), (3,), (2, 1)])
+def test_prm_robustness_follows_the_thresholds(thresholds):
+    """Notebook 03 with relevance_threshold 2 or 3 asks for other thresholds than (T, 1)."""
+    out = studies.prm_robustness(np.random.default_rng(1), n_topics=6, n_docs=40, n_runs=5, k=5, k_table7=10,
+                                 method="eq5", thresholds=thresholds)
+    labels = set(out.loc[out.table == "6", "comparison"])
+    assert labels == {f"{g}, theta={t}" for t in thresholds for g in ("binary", "PRM")} | {"linear"}
+
+
 def test_preference_mar_rows():
     out = studies.preference_mar(np.random.default_rng(2), n_topics=20, n_runs=6, n_pairs=150, n_assessors=6,
                                  cutoff=5, min_difference=0.1, alpha_target=(0.4, 0.35), p_equal=0.1,

@@ -55,9 +55,9 @@ from typing import Any
 
 import numpy as np
 
-from helpers.stats.summary import interval_bounds, is_percentile, min_draws
+from helpers.stats.summary import interval_bounds, interval_name, is_percentile, min_draws
 
-__all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "leaders", "compare",
+__all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "interval_name", "leaders", "compare",
            "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit"]
 
 
@@ -113,6 +113,10 @@ def share(k: int, n: int, noun: str = "") -> Claim:
     """``"most draws (16 of 20, 80%)"`` (``noun`` after the word; empty: ``"most (16 of 20, 80%)"``)."""
     word = share_word(k, n)
     head = f"{word} {noun}".strip() if noun else word
+    if noun and word in ("a majority", "about half", "a minority"):
+        head = f"{word} of the {noun}"
+    elif noun and word == "none":
+        head = f"no {noun}"
     if word == "all" and noun:
         head = f"all {n:,} {noun}" if n > 2 else (f"both {noun}" if n == 2 else f"the one {noun}")
     return Claim(f"{head} ({int(k):,} of {int(n):,}, {_pct(k, n)})", "share",
@@ -318,6 +322,8 @@ _SHARE_RE = re.compile(r"\b(" + _WORDS + r")\b(?P<gap>[^()\n]{0,60}?)\((?P<k>\d[
 _MOST_PCT_RE = re.compile(r"\b(most|a majority)\b[^.;\n]{0,60}?\b(?P<pct>\d+(?:\.\d+)?)%")
 _INTERVAL_RE = re.compile(r"(?P<level>\d+)% (?:percentile |confidence )?(?:interval|range)(?P<gap>[^.;\n]{0,40}?)"
                           r"\bover (?P<n>\d[\d,]*) (?:draws|replicates|redraws|resamples)")
+_INTERVAL_AFTER_RE = re.compile(r"\b(?P<n>\d[\d,]*) (?:draws|replicates|redraws|resamples)\b[^\n]{0,80}?"
+                                r"(?P<level>\d+)% (?:percentile )?(?:interval|band)")
 _P_RE = re.compile(r"\bp\s*=\s*(?P<p>0\.\d+)")
 _ALPHA_RE = re.compile(r"(?:α|alpha)\s*=\s*(?P<a>0?\.\d+)")
 _BRACKET_RE = re.compile(r"\[(?P<lo>-?\d*\.\d+|-?\d+), (?P<hi>-?\d*\.\d+|-?\d+)\]")
@@ -335,7 +341,7 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
     problems = []
     for m in _SHARE_RE.finditer(text):
         k, n = int(m.group("k").replace(",", "")), int(m.group("n").replace(",", ""))
-        if n >= 1 and 0 <= k <= n and share_word(k, n) != m.group(1) and not m.group("gap").strip().startswith("of"):
+        if n >= 1 and 0 <= k <= n and share_word(k, n) != m.group(1):
             problems.append(f"share word {m.group(1)!r} for {k} of {n} (the scale says {share_word(k, n)!r}): "
                             f"{m.group(0)!r}")
     for m in _MOST_PCT_RE.finditer(text):
@@ -345,6 +351,12 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
         level = int(m.group("level")) / 100
         n = int(m.group("n").replace(",", ""))
         if 0 < level < 1 and n < min_draws(level) and "range" not in m.group(0).split("over")[0]:
+            problems.append(f"{m.group('level')}% interval over {n} draws (the rule needs {min_draws(level)}): "
+                            f"{m.group(0)!r}")
+    for m in _INTERVAL_AFTER_RE.finditer(text):
+        level = int(m.group("level")) / 100
+        n = int(m.group("n").replace(",", ""))
+        if 0 < level < 1 and n < min_draws(level):
             problems.append(f"{m.group('level')}% interval over {n} draws (the rule needs {min_draws(level)}): "
                             f"{m.group(0)!r}")
     for sentence in re.split(r"(?<=[.;])\s|\n", text):

@@ -40,6 +40,7 @@ def kendall_tau_ci(
     method: str = "asymptotic",
     rng: np.random.Generator | None = None,
     B: int = 2000,
+    clip: bool = False,
 ) -> KendallTauCI:
     """Kendall's tau-b between two score vectors, with a confidence interval.
 
@@ -57,8 +58,11 @@ def kendall_tau_ci(
                          \\sum_{i=1}^n (C_i - \\bar C)^2 + 1 - \\hat\\tau^2\\right],
         \\qquad \\hat\\tau \\pm z_{(1+\\text{level})/2}\\,\\hat\\sigma .
 
-    The interval is *not* clipped to [-1, 1] (Sakai's Table 2 reports e.g. .987 [.968, 1.007]);
-    identical rankings give [1, 1] and reversed rankings [-1, -1].  With ties, tau-b replaces the
+    By default the interval is *not* clipped to [-1, 1] (Sakai's Table 2 reports e.g.
+    .987 [.968, 1.007]); ``clip=True`` cuts it to [-1, 1], the range tau can take, for text that
+    calls it an interval of tau. Identical rankings give [1, 1] and reversed rankings [-1, -1]:
+    the asymptotic variance is 0 there, so such an interval states no uncertainty at all (use
+    ``method="bootstrap"`` for one that does).  With ties, tau-b replaces the
     tie-free tau in the formula (an approximation; the C_i count ties as 0).
 
     ``method="bootstrap"``: percentile interval of tau-b over ``B`` resamples of the (x, y)
@@ -117,6 +121,8 @@ def kendall_tau_ci(
         ss = float(np.sum((c - c.mean()) ** 2))
         var = 2.0 / (n * (n - 1)) * (2.0 * (n - 2) / (n * (n - 1) ** 2) * ss + 1.0 - tau * tau)
         half = z * math.sqrt(max(var, 0.0))
+        if clip:
+            return KendallTauCI(tau, max(-1.0, tau - half), min(1.0, tau + half), n)
         return KendallTauCI(tau, tau - half, tau + half, n)
     B = check_B(B)
     rng = check_rng(rng, "kendall_tau_ci(method='bootstrap')")
@@ -134,3 +140,27 @@ def kendall_tau_ci(
     alpha = 1.0 - level
     low, high = np.quantile(taus[ok], [alpha / 2, 1 - alpha / 2])
     return KendallTauCI(tau, float(low), float(high), n)
+
+
+def tau_or_undefined(x: Any, y: Any, level: float = 0.95) -> KendallTauCI:
+    """:func:`kendall_tau_ci` (asymptotic, clipped to [-1, 1]) for text and tables, or NaNs when x
+    or y ties every item: tau-b is then undefined (a measure that scores every run alike orders
+    nothing), which a table prints as NaN and a conclusion as "undefined"."""
+    x, y = align_pair(x, y)
+    xa, ya = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if xa.size >= 2 and (np.ptp(xa) == 0 or np.ptp(ya) == 0):
+        return KendallTauCI(math.nan, math.nan, math.nan, int(xa.size))
+    return kendall_tau_ci(x, y, level=level, clip=True)
+
+
+def pearson_ci(x, y, level: float = 0.95) -> tuple[float, float]:
+    """Confidence interval of Pearson's r by Fisher's z transform (scipy's
+    ``pearsonr(...).confidence_interval``); needs at least 4 pairs, neither side constant."""
+    x, y = align_pair(x, y)
+    xa, ya = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if xa.size < 4:
+        raise ValueError(f"a Fisher-z interval of Pearson's r needs at least 4 pairs, got {xa.size}")
+    if np.ptp(xa) == 0 or np.ptp(ya) == 0:
+        raise ValueError("Pearson's r is undefined when x or y is constant")
+    ci = _sps.pearsonr(xa, ya).confidence_interval(confidence_level=check_level(level))
+    return float(ci.low), float(ci.high)
