@@ -48,7 +48,7 @@ _ADHOC = ["nG@1", "nDCG@5", "P+", "nERR@10", "MSnDCG@10", "Q", "AP", "RBP", "P@5
 
 def draw_02(rng: np.random.Generator) -> dict:
     p = {"seed": int(rng.integers(1, 10**6)), "d_max_list": _subset(rng, [1, 2, 3, 4, 8], 1, 2),
-         "n_list": _subset(rng, [2, 3, 5, 10, 80], 1, 2), "p": _pick(rng, [0.0, 0.1, 0.2, 0.6]),
+         "n_list": _subset(rng, [2, 3, 5, 10, 80], 1, 2), "p": _pick(rng, [0.0, 0.15, 0.3, 0.6]),
          "measure_names": _subset(rng, _ADHOC, 1, 3), "cutoff": int(_pick(rng, [3, 5, 10, 20])),
          "B": int(_pick(rng, [100, 150, 200])), "alpha": _pick(rng, [0.01, 0.05, 0.1, 0.2]),
          "replicates": int(_pick(rng, [1, 2, 3])), "real_replicates": int(_pick(rng, [1, 2])),

@@ -318,7 +318,8 @@ def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name:
 # --------------------------------------------------------------------------------------------
 
 _WORDS = "|".join(re.escape(w) for w, _, _ in SHARE_SCALE)
-_SHARE_RE = re.compile(r"\b(" + _WORDS + r")\b(?P<gap>[^()\n]{0,60}?)\((?P<k>\d[\d,]*) of (?P<n>\d[\d,]*)")
+_WORD_RE = re.compile(r"\b(" + _WORDS + r")\b")
+_COUNTS_RE = re.compile(r"\((?P<k>\d[\d,]*) of (?P<n>\d[\d,]*),")
 _MOST_PCT_RE = re.compile(r"\b(most|a majority)\b[^.;\n]{0,60}?\b(?P<pct>\d+(?:\.\d+)?)%")
 _INTERVAL_RE = re.compile(r"(?P<level>\d+)% (?:percentile |confidence )?(?:interval|range)(?P<gap>[^.;\n]{0,40}?)"
                           r"\bover (?P<n>\d[\d,]*) (?:draws|replicates|redraws|resamples)")
@@ -339,11 +340,17 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
     with ``low > high``.
     """
     problems = []
-    for m in _SHARE_RE.finditer(text):
+    for m in _COUNTS_RE.finditer(text):
+        # the share word nearest before the counts is the one they qualify ("none at N = 5 in all 3
+        # replicates (3 of 3" qualifies "all", not "none")
+        words = list(_WORD_RE.finditer(text[max(0, m.start() - 60):m.start()]))
+        if not words:
+            continue
+        word = words[-1].group(1)
         k, n = int(m.group("k").replace(",", "")), int(m.group("n").replace(",", ""))
-        if n >= 1 and 0 <= k <= n and share_word(k, n) != m.group(1):
-            problems.append(f"share word {m.group(1)!r} for {k} of {n} (the scale says {share_word(k, n)!r}): "
-                            f"{m.group(0)!r}")
+        if n >= 1 and 0 <= k <= n and share_word(k, n) != word:
+            problems.append(f"share word {word!r} for {k} of {n} (the scale says {share_word(k, n)!r}): "
+                            f"{text[max(0, m.start() - 60):m.end()]!r}")
     for m in _MOST_PCT_RE.finditer(text):
         if float(m.group("pct")) <= 50:
             problems.append(f"{m.group(1)!r} beside {m.group('pct')}%: {m.group(0)!r}")
