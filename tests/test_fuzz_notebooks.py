@@ -189,3 +189,34 @@ def test_notebook_under_random_configuration(key, i):
     changed = {k: v for k, v in defaults.items() if k in params and params[k] != v}
     problems += [f"stale: {s}" for text in outputs for s in stale_sentences(text, changed, params)]
     assert not problems, f"{notebook.name} under {replay}:\n" + "\n".join(problems)
+
+
+# The paper profile at its replicate counts, on tiny collections: every code path of that profile
+# runs in the suite (its full-size run is `make reproduce PROFILE=paper`, timed in the README).
+PAPER_TINY = {
+    "01": {"n_items": 200, "d_max_list": [2, 8], "n_list": [5, 80]},
+    "02": {"d_max_list": [2], "n_list": [5, 80], "B": 100, "scheduler": "serial"},
+    "03": {"n_topics": 6, "n_docs": 40, "n_runs": 4, "B": 10, "n_sizes": 4, "scheduler": "serial"},
+    "04": {"n_topics": 8, "n_runs": 4, "depth": 20, "B": 100, "scheduler": "serial"},
+    "05": {"n_topics": 20, "n_runs": 6, "n_pairs": 60, "B": 100, "scheduler": "serial"},
+}
+
+
+@pytest.mark.parametrize("key", sorted(PAPER_TINY))
+def test_paper_profile_replicate_counts_on_a_tiny_collection(key):
+    notebook = NOTEBOOKS[key]
+    params = pipeline.load_parameters(notebook, "paper")
+    assert params is not None, f"params/paper has no file for {notebook.name}"
+    replicates = params.get("replicates")
+    params = {**params, **PAPER_TINY[key], "profile": "paper-tiny"}
+    assert params.get("replicates") == replicates  # the paper's replicate count is kept
+    out = paths.reports_root() / "executed" / "paper-tiny" / notebook.name
+    try:
+        pipeline.execute(notebook, params, out)
+    except Exception as exc:
+        pytest.fail(f"{notebook.name} failed with the paper profile's replicate counts:\n{exc}")
+    executed = json.loads(out.read_text(encoding="utf-8"))
+    _, outputs = _texts(executed)
+    alpha = float(params.get("alpha", params.get("significance", 0.05)))
+    problems = [p for text in outputs for p in claims.audit(text, alpha=alpha if key != "01" else -1.0)]
+    assert not problems, f"{notebook.name} (paper replicate counts):\n" + "\n".join(problems)

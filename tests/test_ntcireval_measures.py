@@ -246,7 +246,7 @@ def test_long_lists_many_relevant_pairwise_path():
 
 
 def test_matches_pyntcireval_o_p_ncu():
-    pyNTCIREVAL = pytest.importorskip("pyNTCIREVAL")
+    pytest.importorskip("pyNTCIREVAL")
     from pyNTCIREVAL import Labeler
     from pyNTCIREVAL.metrics import NCUguBR, NCUguP, NCUrbBR, NCUrbP, OMeasure, PMeasure
 

@@ -184,7 +184,7 @@ def test_malformed_ratings_name_file_and_line(tmp_path_factory, data, mutation, 
         lines[k] = lines[k][:1] + "\x00" + lines[k][1:]
     path = tmp_path_factory.mktemp("r") / "ratings.csv"
     path.write_text("query_id,doc_id,assessor,rating\n" + "\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match=rf"ratings.csv:\d+: expected"):
+    with pytest.raises(ValueError, match=r"ratings.csv:\d+: expected"):
         readers.read_ratings(path, d_max=3)
 
 
