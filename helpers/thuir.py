@@ -95,7 +95,10 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
     Returns ``(table, prefs)``: ``table`` has one row per system (measure or baseline) and
     ``scope`` ``"all"`` / ``"decisive"`` with the :func:`binomial_row` columns plus ``kind`` and
     ``ties`` (queries on which the system says EQUAL); ``prefs`` the systems' labels per query
-    (index ``query_id``) and the users' (column ``users``).
+    (index ``query_id``), the users' (column ``users``) and ``no_relevant_image`` (queries with no
+    image at or above ``threshold`` on either page: every measure scores both pages 0 there and says
+    EQUAL, as the relevant-share baseline does; they stay in the ``all`` scope and count as
+    non-agreements on the decisive ones unless the users said EQUAL).
     """
     if isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 0:
         raise ValueError(f"cutoff must be an integer >= 0 (0: the shorter page's length), got {cutoff!r}")
@@ -111,6 +114,8 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
     if users.isna().any():
         raise ValueError("THUIR serp table: 'preferred' must be sogou, baidu or tie")
     prefs = pd.DataFrame(index=users.index)
+    relevant_queries = set(qrels.loc[qrels["gain"] > 0, "query_id"])
+    no_relevant = np.array([q not in relevant_queries for q in users.index])
     if measures:
         intents = pd.DataFrame({"query_id": np.unique(queries), "prob": 1.0})
         intents["intent_id"] = intents["query_id"] + "#1"
@@ -119,12 +124,15 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
         names = [f"{v}@{l}" for v in measures.values()]
         sc = diversity.evaluate(qrels[qrels["gain"] > 0], intents, run, names, gmax=GAIN_MAPS[gain_map],
                                 normaliser=normaliser)
-        if sc["value"].isna().any():
-            raise ValueError(f"threshold {threshold} leaves some queries without any relevant image on either page; "
-                             "lower it")
-        wide = sc.pivot_table(index=["query_id", "measure"], columns="run_id", values="value")
+        wide = sc.pivot_table(index=["query_id", "measure"], columns="run_id", values="value", dropna=False)
         for label, name in zip(measures, names):
-            w = wide.xs(name, level="measure").reindex(users.index)
+            w = wide.xs(name, level="measure").reindex(users.index)[["sogou", "baidu"]]
+            # A query without a relevant image on either page (at this threshold) has no ideal list:
+            # neither page helps, so both score 0 and the measure says EQUAL. Any other gap is an error.
+            w.loc[no_relevant] = w.loc[no_relevant].fillna(0.0)
+            if w.isna().any().any():
+                missing = w.index[w.isna().any(axis=1)].tolist()
+                raise ValueError(f"measure {name!r} has no score for querie(s) {missing[:5]} that have relevant images")
             prefs[label] = _side(w["sogou"].to_numpy(), w["baidu"].to_numpy(), tie_tolerance)
     per_page = pages.assign(rel_ok=pages["relevance"] >= threshold).groupby(["query_id", "engine"]).agg(
         mean_rel=("relevance", "mean"), share=("rel_ok", "mean"), length=("rank", "max")).unstack("engine")
@@ -147,4 +155,5 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
                      "ties": int((lab[decisive] == "EQUAL").sum()),
                      **binomial_row(agree[decisive].sum(), decisive.sum(), 0.5 * (1 - t_d))})
     prefs["users"] = users
+    prefs["no_relevant_image"] = no_relevant
     return pd.DataFrame(rows), prefs

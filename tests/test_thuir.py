@@ -76,3 +76,19 @@ def test_agreement_table_by_hand():
 def test_bad_cutoff():
     with pytest.raises(ValueError, match="cutoff"):
         thuir.agreement_table(fake(), cutoff=-1)
+
+
+def test_query_without_relevant_image_is_equal_for_every_measure():
+    """At threshold 75 only q1 has relevant images (80 and 90); q2 (best 70) and q3 (best 60) have
+    none on either page. Neither page helps there, so every measure says EQUAL, never a side."""
+    measures = {"nDCG": "D-nDCG", "RBP": "D-RBP(p=0.85)", "ERR": "D-nERR"}
+    for normaliser in ("fixed", "ideal"):
+        table, prefs = thuir.agreement_table(fake(), gain_map="linear", threshold=75.0, measures=measures,
+                                             normaliser=normaliser)
+        assert list(prefs["no_relevant_image"]) == [False, True, True]
+        for label in measures:
+            assert list(prefs.loc[["q2", "q3"], label]) == ["EQUAL", "EQUAL"], (normaliser, label)
+        # q2: users prefer Baidu, the measures say EQUAL -> not an agreement; q3 (tie) agrees
+        row = table[(table.system == "nDCG") & (table.scope == "all")].iloc[0]
+        assert row["ties"] == 2
+        assert row["k"] == int(prefs.loc["q1", "nDCG"] == "LEFT") + 1
