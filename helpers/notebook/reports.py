@@ -38,22 +38,31 @@ __all__ = ["Reporter", "table_label", "default_caption", "show", "environment_re
            "TABLE_WIDTH_PT", "LONGTABLE_ROWS"]
 
 
-def _jsonable(obj: Any) -> Any:
+#: Significant digits of the floats in a metrics file. Sums of many floats differ in their last bits
+#: between machines (SIMD widths, BLAS builds, the order in which dask returns partial results); 12
+#: digits keep every reported number exact to far below its printed precision while a rerun on
+#: another machine writes the same bytes, so ``make reproduce`` leaves ``git status`` clean.
+METRICS_DIGITS = 12
+
+
+def _jsonable(obj: Any, digits: int | None = None) -> Any:
     if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): _jsonable(v, digits) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
+        return [_jsonable(v, digits) for v in obj]
     if isinstance(obj, np.ndarray):
-        return [_jsonable(v) for v in obj.tolist()]
+        return [_jsonable(v, digits) for v in obj.tolist()]
     if isinstance(obj, (np.integer,)):
         return int(obj)
     if isinstance(obj, (float, np.floating)):
         value = float(obj)
-        return None if math.isnan(value) or math.isinf(value) else value
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return float(f"{value:.{digits}g}") if digits else value
     if isinstance(obj, (np.bool_,)):
         return bool(obj)
     if isinstance(obj, pd.DataFrame):
-        return _jsonable(obj.to_dict(orient="records"))
+        return _jsonable(obj.to_dict(orient="records"), digits)
     return obj
 
 
@@ -145,8 +154,9 @@ class Reporter:
                 atomic_write_text(self.tables / f"{stem}.tex", tex)]
 
     def save_metrics(self, metrics: dict) -> Path:
-        """Write the notebook's key numbers as sorted, indented JSON (NaN -> null)."""
-        text = json.dumps(_jsonable(metrics), indent=2, sort_keys=True, allow_nan=False) + "\n"
+        """Write the notebook's key numbers as sorted, indented JSON (NaN -> null; floats to
+        :data:`METRICS_DIGITS` significant digits, so reruns on any machine write the same bytes)."""
+        text = json.dumps(_jsonable(metrics, METRICS_DIGITS), indent=2, sort_keys=True, allow_nan=False) + "\n"
         return atomic_write_text(self.metrics_path, text)
 
 
