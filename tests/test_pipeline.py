@@ -6,6 +6,7 @@ import json
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
@@ -182,3 +183,29 @@ def test_book_of_the_committed_notebooks(tmp_path, monkeypatch):
         assert (out / "appendix.pdf").stat().st_size > 1000 and 'href="appendix.pdf"' in index
         tex = (out / "appendix.tex").read_text(encoding="utf-8")
         assert r"\input{../../tables/04_kendall_tau.tex}" in tex and "asl_curves.pdf" in tex
+
+
+@pytest.mark.parametrize("name", ["../../../../tmp/escape", "a/b", "..", "C:\\x", "評価者01", "", " lead", "x" * 300,
+                                  "mar_relevance\n", "nul\x00byte"])
+def test_names_from_data_stay_in_the_reports_folder(tmp_path, monkeypatch, name):
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "reports"))
+    rep = reports.Reporter("05_demo", "default")
+    written = rep.save_table(pd.DataFrame({"a": [1.0]}), f"mar_{name}")
+    fig, ax = plt.subplots()
+    written += rep.save_fig(fig, name)
+    plt.close(fig)
+    for path in written:
+        assert path.resolve().parent in {(tmp_path / "reports" / "tables").resolve(),
+                                         (tmp_path / "reports" / "figures" / "05_demo").resolve()}, path
+        assert path.exists()
+    assert {p.resolve() for p in (tmp_path / "reports").rglob("*") if p.is_file()} == {p.resolve() for p in written}
+
+
+def test_distinct_names_never_share_a_file():
+    from helpers.io.files import safe_stem
+
+    names = ["a/b", "a_b", "a-b", "a b", "a?b", "評価者01", "評価者02", "..", ".", "mar_relevance"]
+    stems = [safe_stem(n) for n in names]
+    assert len(set(stems)) == len(names)
+    assert safe_stem("mar_relevance") == "mar_relevance"     # plain names are kept as they are
+    assert all("/" not in s and "\\" not in s and ".." not in s for s in stems)

@@ -7,11 +7,13 @@ half-written file under the final name.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["umask", "atomic_write_bytes", "atomic_write_text"]
+__all__ = ["umask", "atomic_write_bytes", "atomic_write_text", "safe_stem"]
 
 
 def umask() -> int:
@@ -54,3 +56,24 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
 def atomic_write_text(path: Path, text: str) -> Path:
     """Text version of :func:`atomic_write_bytes` (UTF-8, ``\\n`` line ends)."""
     return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+
+
+def safe_stem(name: str) -> str:
+    """A file name made from ``name`` that stays in its folder and cannot collide with another name.
+
+    Names of tables and figures are often built from data (a question, run, assessor, topic or
+    dataset id read from the user's files). A plain name (ASCII letters, digits, ``_ . -``, no
+    ``..``, at most 100 characters) is kept as it is; any other name -- a path (``../x``, ``a/b``,
+    ``C:\\x``), a CJK id, spaces, control characters, an empty or overlong name -- becomes its plain
+    characters joined by ``-`` plus the first 10 hex digits of its SHA-256, so that two distinct
+    names never share a file.
+    """
+    name = str(name)
+    if _PLAIN.fullmatch(name) and ".." not in name:
+        return name
+    slug = re.sub(r"[^A-Za-z0-9_]+", "-", name).strip("-_")[:60]
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{slug}-{digest}" if slug else digest

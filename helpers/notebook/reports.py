@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from helpers.io.files import atomic_write_bytes, atomic_write_text
+from helpers.io.files import atomic_write_bytes, atomic_write_text, safe_stem
 from helpers import paths
 from helpers.notebook import params
 from helpers.notebook.latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
@@ -125,10 +125,11 @@ class Reporter:
         return self.root / "metrics" / f"{self.notebook}.json"
 
     def save_fig(self, fig, name: str, *, dpi: int = 150) -> list[Path]:
-        """Save a matplotlib figure as PDF (no creation date) and PNG; returns both paths."""
+        """Save a matplotlib figure as PDF (no creation date) and PNG; returns both paths.
+        ``name`` passes through :func:`helpers.io.files.safe_stem` (it may come from data)."""
         import io
 
-        out = []
+        name, out = safe_stem(name), []
         for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
                           ("png", {"Software": None})):
             buf = io.BytesIO()
@@ -145,6 +146,7 @@ class Reporter:
         (default: from the table's name, :func:`default_caption`) and ``\\label{tab:NN-name}``
         (:func:`table_label`); wide tables are set smaller or split into column blocks.
         """
+        name = safe_stem(name)          # names built from data (question, run, assessor ids) stay in tables/
         stem = f"{self.prefix}_{name}"
         csv = df.to_csv(index=index, float_format=float_format, lineterminator="\n")
         tex = latex_table(df, caption=caption or default_caption(self.notebook, name),
