@@ -78,6 +78,8 @@ def representative_tables() -> dict[str, str]:
                          "definition": ["sum of ratings, linear gain: g = Σ r_k over the N assessors of the item",
                                         "majority label; ties broken upwards, exponential gain 2^x - 1"],
                          "used by": ["NTCIR-13 STC-2, WWW (Sakai 2017)", "CLEF eHealth"]})
+    cjk = pd.DataFrame({"assessor": ["評価者01", "评估者02", "A3"], "query": ["女装正太", "清华大学宿舍", "q"],
+                        "MAR": [0.61, 0.58, 0.5]})
     return {
         "kendall_tau_29x29": reports.latex_table(tau.reset_index(names="measure"), caption="Kendall's τ-b, 29 measures",
                                                  label="tab:04-kendall-tau", float_format="%.3f"),
@@ -87,6 +89,9 @@ def representative_tables() -> dict[str, str]:
         "long_150_rows": reports.latex_table(long, caption="Significant differences in MAR", label="tab:05-hsd-both"),
         "multiindex_columns": reports.latex_table(multi, caption="Table 5", label="tab:03-table5", float_format="%.3f"),
         "long_text": reports.latex_table(text, caption="Gain settings", label="tab:01-gain-settings"),
+        "cjk_ids": reports.latex_table(cjk, caption="MAR of 評価者01 and 女装正太", label="tab:05-mar-cjk"),
+        "cjk_ids_long": reports.latex_table(pd.concat([cjk] * 40, ignore_index=True), caption="MAR, 評価者",
+                                            label="tab:05-mar-cjk-long"),
     }
 
 
@@ -98,8 +103,10 @@ def test_escape_and_notation_without_tex():
         assert spelled in tex, spelled
     assert "-0.0000" not in tex and " 0.0000 " in tex
     assert tex.isascii()
-    with pytest.raises(ValueError, match=r"no LaTeX spelling for '中'"):
-        reports.latex_escape("中")
+    # other scripts are kept (never dropped) behind a macro that pdflatex can compile
+    assert reports.latex_escape("評価者01") == r"\subjevalU{8A55}{評}\subjevalU{4FA1}{価}\subjevalU{8005}{者}01"
+    with pytest.raises(ValueError, match=r"control character U\+0007"):
+        reports.latex_escape("bell\x07")
 
 
 def test_wide_and_long_tables_are_split_or_long():

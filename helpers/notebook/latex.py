@@ -91,8 +91,9 @@ def latex_escape(text: Any) -> str:
     ``d\\_max``, ``D#-nDCG`` -> ``D\\#-nDCG``, ``95%`` -> ``95\\%``) and the non-ASCII symbols
     of the notebooks spelled out (``D♯`` -> ``D\\ensuremath{\\sharp}``).
 
-    Raises ``ValueError`` for any other non-ASCII character, naming it: pdflatex would stop on
-    it, and a silently dropped character would change a label.
+    Any other printable character (CJK ids, other scripts) becomes ``\\subjevalU{8A55}{評}``
+    (:data:`UNICODE_MACRO`): nothing is dropped, and pdflatex still compiles. A control character
+    raises ``ValueError`` naming it.
     """
     out = []
     for ch in str(text):
@@ -100,14 +101,27 @@ def latex_escape(text: Any) -> str:
             out.append(_LATEX_SPECIAL[ch])
         elif ch in _LATEX_UNICODE:
             out.append(_LATEX_UNICODE[ch])
-        elif ord(ch) < 128:
+        elif ord(ch) < 128 and (ch.isprintable() or ch in "\t\n\r"):
             out.append(ch if ch not in "\t\n\r" else " ")
         elif _accented(ch):
             out.append(_accented(ch))
+        elif ch.isprintable():
+            # CJK and other scripts pdflatex cannot set without extra fonts (ids in the THUIR and
+            # NTCIR data are Chinese and Japanese): \subjevalU{code}{character} prints the character
+            # under XeLaTeX/LuaLaTeX and its code point under pdflatex (:data:`UNICODE_MACRO`).
+            out.append(f"\\subjevalU{{{ord(ch):04X}}}{{{ch}}}")
         else:
-            raise ValueError(f"latex_escape: no LaTeX spelling for {ch!r} (U+{ord(ch):04X}) in {str(text)!r}; "
-                             f"add it to helpers.notebook.latex._LATEX_UNICODE")
+            raise ValueError(f"latex_escape: no LaTeX spelling for the control character U+{ord(ch):04X} in "
+                             f"{str(text)!r}")
     return "".join(out)
+
+
+#: Definition of ``\subjevalU`` (see :func:`latex_escape`), written before every table that uses it:
+#: the character itself under a Unicode engine, ``<U+XXXX>`` in typewriter type under pdflatex
+#: (whose UTF-8 reader never sees the unused argument). ``\providecommand`` lets a document define
+#: its own version first (e.g. with CJKutf8).
+UNICODE_MACRO = (r"\providecommand{\subjevalU}[2]{\ifdefined\XeTeXrevision #2\else"
+                 r"\ifdefined\directlua #2\else\texttt{<U+#1>}\allowbreak\fi\fi}")
 
 
 #: Column names written with the papers' notation in LaTeX headers (exact matches only).
@@ -165,6 +179,7 @@ def _text_width(text: str) -> float:
     symbols 0.75 em, other characters 0.55 em; a command counts as one capital)."""
     import re
 
+    text = re.sub(r"\\subjevalU\{([0-9A-F]+)\}\{[^}]*\}", r"<U+\1>", text)   # as pdflatex prints it
     visible = re.sub(r"\\ensuremath\{\\?[a-zA-Z]+\}|\\[a-zA-Z]+\{\}|\\.", "M", text)
     visible = re.sub(r"[{}$]|\\[a-zA-Z]+", "", visible)
     return sum(0.5 if c.isdigit() or c in ".,:;' " else 0.75 if (c.isupper() or c in "@#%&+=<>") else 0.55
@@ -302,4 +317,6 @@ def latex_table(df: pd.DataFrame, *, caption: str, label: str, float_format: str
     lines = [f"% pdflatex; needs \\usepackage{{{','.join(packages)}}}. Written by helpers.notebook.latex.latex_table."]
     esc_caption = latex_escape(caption)
     lines += (_longtable_lines if long else _float_lines)(lay, esc_caption, label)
+    if any("\\subjevalU{" in line for line in lines):
+        lines.insert(1, UNICODE_MACRO)
     return "\n".join(lines) + "\n"
