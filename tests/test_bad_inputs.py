@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -56,6 +57,20 @@ def test_partial_topic_overlap_warns_with_counts():
     with pytest.warns(UserWarning, match=r"1 of 2 run topic\(s\) are not in the qrels and are ignored"):
         res = measures.evaluate(QRELS, run, ["AP"])
     assert res.set_index("query_id")["value"].to_dict() == {"1": 1.0, "2": 0.0}
+
+
+def test_qrels_topics_a_run_does_not_answer_warn_and_score_zero():
+    """The reverse of the case above: a qrels topic the run has no list for scores 0, and says so."""
+    run = pd.DataFrame({"run_id": ["r1", "r1", "r2", "r2"], "query_id": ["1", "2", "1", "1"],
+                        "doc_id": ["a", "c", "a", "b"], "rank": [1, 1, 1, 2], "score": [2.0, 1.0, 2.0, 1.0]})
+    with pytest.warns(UserWarning, match=r"1 of 2 run\(s\) have no ranked list for some qrels topics, which score 0 on "
+                                         r"every measure \(run 'r2': 1 of 2 topics, e.g. \['2'\]\)"):
+        res = measures.evaluate(QRELS, run, ["AP"])
+    assert res.set_index(["run_id", "query_id"]).loc[("r2", "2"), "value"] == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # skipping them is an explicit choice: nothing to say
+        res = measures.evaluate(QRELS, run, ["AP"], missing="skip")
+    assert ("r2", "2") not in set(zip(res.run_id, res.query_id))
 
 
 def test_doc_ids_that_never_match_warn():

@@ -36,8 +36,8 @@ Conventions of :func:`evaluate` (each has a test)
   measure is 0/0). ``no_relevant="zero"`` scores them 0 (trec_eval, ir_measures);
   ``"nan"`` keeps them as NaN.
 * **Topics of the qrels missing from a run** score 0 on every measure (NTCIREVAL's scripts give
-  such topics an empty result file; ir_measures also scores 0). ``missing="skip"`` drops them
-  (trec_eval without ``-c``).
+  such topics an empty result file; ir_measures also scores 0), with a ``UserWarning`` that counts
+  them per run. ``missing="skip"`` drops them (trec_eval without ``-c``).
 * **Topics in a run but not in the qrels** are ignored.
 * Identifiers are compared as strings (``1`` and ``"1"`` are the same topic).
 * Negative relevance levels (TREC's ``-2`` junk) are judged non-relevant (gain 0).
@@ -525,6 +525,19 @@ def _list_measures(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], n_l
     return scores, no_rel_at
 
 
+def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> None:
+    """Say when qrels topics with relevant documents have no ranked list in a run (they score 0)."""
+    if not absent.any():
+        return
+    per_run = absent.reshape(rows.n_runs, topics.n).sum(axis=1)
+    worst = int(np.argmax(per_run))
+    example = topics.topics[np.flatnonzero(absent.reshape(rows.n_runs, topics.n)[worst])[:3]]
+    warn_caller(f"{int((per_run > 0).sum())} of {rows.n_runs} run(s) have no ranked list for some qrels topics, "
+                f"which score 0 on every measure (run {str(rows.run_ids[worst])!r}: {int(per_run[worst])} of "
+                f"{topics.n} topics, e.g. {[str(t) for t in example]}); missing='skip' leaves them out, as "
+                "trec_eval does without -c")
+
+
 def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs: list[MeasureSpec],
           topics: _Topics, rows: _Rows, no_relevant: str, missing: str) -> pd.DataFrame:
     """The conventions for empty and unanswered topics, then one row per run, topic and measure."""
@@ -534,6 +547,8 @@ def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs
     keep_list = np.ones(rows.n_runs * n_topics, dtype=bool)
     if missing == "skip":
         keep_list &= rows.present
+    else:
+        _report_unanswered(~rows.present & ~no_rel, rows, topics)
     if no_relevant == "skip":
         keep_list &= ~no_rel
     labels = [str(s) for s in specs]
