@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -126,7 +127,9 @@ def test_read_run_malformed_names_file_and_line(tmp_path, text, line):
 
 
 def test_read_run_same_doc_in_two_runs_of_one_file_is_fine(tmp_path):
-    df = trec_io.read_run(write(tmp_path, "run.txt", "q1 Q0 d1 1 1 A\nq1 Q0 d1 1 1 B\n"))
+    with pytest.warns(UserWarning, match=r"run.txt:2: the file holds 2 run tags \('A' \(1 line\), 'B' \(1 line\)\) "
+                                         r"and is read as 2 runs; trec_eval reads one file as one run"):
+        df = trec_io.read_run(write(tmp_path, "run.txt", "q1 Q0 d1 1 1 A\nq1 Q0 d1 1 1 B\n"))
     assert df["run_id"].tolist() == ["A", "B"]
 
 
@@ -199,3 +202,15 @@ def test_read_delimited_tab_separated_empty_field(tmp_path):
     with pytest.raises(ValueError, match=error_at(path, 2)):
         trec_io.read_delimited(path, ["x", "y", "z"], dtypes=dict.fromkeys("xyz", str),
                                expected="3 tab-separated fields", sep="\t")
+
+
+def test_a_stray_tag_in_a_run_file_is_named_with_its_line(tmp_path):
+    lines = [f"q{q} Q0 d{d} {d} {10 - d} main" for q in (1, 2) for d in range(1, 6)]
+    lines[7] = lines[7].replace("main", "mian")
+    path = write(tmp_path, "run.txt", "\n".join(lines) + "\n")
+    with pytest.warns(UserWarning, match=r"run.txt:8: the file holds 2 run tags \('main' \(9 lines\), 'mian' \(1 line\)\)"):
+        df = trec_io.read_run(path)
+    assert len(df) == 10                                   # nothing lost
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                     # one name for the file: one run, no warning
+        assert set(trec_io.read_run(path, run_id="mine")["run_id"]) == {"mine"}

@@ -424,10 +424,25 @@ def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFr
     if run_id is not None:
         df["run_id"] = pd.Series(run_id, index=df.index, dtype="str")
     tags = df["run_id"].to_numpy(dtype=object)
-    key = ["query_id", "doc_id"] if (tags == tags[0]).all() else ["run_id", "query_id", "doc_id"]
+    single = bool((tags == tags[0]).all()) if len(tags) else True
+    if not single:
+        _warn_several_tags(path, df["run_id"])
+    key = ["query_id", "doc_id"] if single else ["run_id", "query_id", "doc_id"]
     _check_rows(path, df.duplicated(key).to_numpy(),
                 "each document at most once per (run_id, query_id)")
     return df[["run_id", "query_id", "doc_id", "rank", "score"]]
+
+
+def _warn_several_tags(path: Path, tags: pd.Series) -> None:
+    """A run file whose lines carry more than one run tag is read as several runs; trec_eval reads
+    a file as one run. Often a stray line (an edited or concatenated file): say so, with the line."""
+    counts = tags.value_counts(sort=True)
+    first_other = int(np.flatnonzero((tags != tags.iloc[0]).to_numpy())[0])
+    number = row_line(path, first_other)
+    shown = ", ".join(f"{t!r} ({n:,} line{'s' if n != 1 else ''})" for t, n in counts.head(4).items())
+    warnings.warn(f"{path}:{number}: the file holds {len(counts)} run tags ({shown}{', ...' if len(counts) > 4 else ''}) "
+                  f"and is read as {len(counts)} runs; trec_eval reads one file as one run: pass run_id= "
+                  "(CLI: --name-by-file) to read it so", UserWarning, stacklevel=3)
 
 
 def sort_run(run: pd.DataFrame) -> pd.DataFrame:
