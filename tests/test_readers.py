@@ -159,6 +159,19 @@ def test_ratings_long_any_column_order_tab_and_comma(tmp_path):
     assert other.attrs["levels"] == (0, 2)
 
 
+def test_spaces_after_separators_are_not_part_of_ids(tmp_path):
+    """A CSV written "a, b, c": the values lose the spaces the header loses (one item, one assessor)."""
+    long = write(tmp_path, "long.csv", "query_id, doc_id, assessor, rating\n1, d1, A1, 2\n1,d1,A2,0\n 1 , d2 , A1 , 1\n")
+    df = readers.read_ratings(long, d_max=2)
+    assert sorted(set(df.doc_id)) == ["d1", "d2"] and sorted(set(df.assessor)) == ["A1", "A2"]
+    assert set(df.query_id) == {"1"} and len(df) == 3
+    wide = write(tmp_path, "wide.csv", "query_id, doc_id, A1, A2\n1, d1, 2, 0\n1,d2 ,1, NA\n")
+    w = readers.read_ratings(wide, layout="wide", d_max=2)
+    assert sorted(set(w.doc_id)) == ["d1", "d2"] and sorted(set(w.assessor)) == ["A1", "A2"]
+    with pytest.raises(ValueError, match=at(long.with_name("blank.csv"), 2)):   # a field of spaces is empty
+        readers.read_ratings(write(tmp_path, "blank.csv", "query_id,doc_id,assessor,rating\n1,  ,A1,2\n"))
+
+
 def test_ratings_long_extra_or_missing_columns(tmp_path):
     path = write(tmp_path, "r.tsv", "query_id\tdoc_id\tassessor\trating\tcomment\n1\td1\ta\t1\tok\n")
     with pytest.raises(ValueError, match=at(path, 1) + ".*unknown column.*comment"):

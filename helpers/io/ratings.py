@@ -41,7 +41,7 @@ def _ratings_wide(path: Path, origins: Origins) -> tuple[pd.DataFrame, int]:
         raise trec.malformed(path, None, "wide ratings 'query_id doc_id rating...'", "an empty file")
     number, text = first
     sep = "\t" if "\t" in text else ","
-    fields = text.split(sep)
+    fields = [field.strip() for field in text.split(sep)]
     width = len(fields)
     if width < 3:
         raise trec.malformed(path, number, f"at least 3 {sep_name(sep)}-separated fields "
@@ -59,7 +59,7 @@ def _ratings_wide(path: Path, origins: Origins) -> tuple[pd.DataFrame, int]:
     expected = (f"{width} {sep_name(sep)}-separated fields 'query_id doc_id' + {width - 2} ratings "
                 "(integer, or empty/NA when not rated), as on the file's first line")
     for number, text in lines:
-        fields = text.split(sep)
+        fields = [field.strip() for field in text.split(sep)]
         if len(fields) != width:
             raise trec.malformed(path, number, f"{expected}; found {len(fields)} fields", text)
         rows.append(fields)

@@ -263,6 +263,12 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # above): an empty text field or a non-empty sentinel means a line with the wrong field count.
     # Whitespace-separated fields can only be missing at the end of a line, so checking the last
     # field suffices there; with an explicit separator any field can be empty.
+    if sep is not None:
+        # "a, b, c": the header's names are read without the spaces around them, so are the values
+        # (" d1" and "d1" would otherwise be two items, " A1" another assessor)
+        for name in names:
+            if df[name].dtype == "str" or df[name].dtype == object:
+                df[name] = df[name].str.strip()
     bad = df[_EXTRA].to_numpy() != ""
     for name in (names if sep is not None else names[-1:]):
         if df[name].dtype == "str":
