@@ -87,6 +87,19 @@ def test_graded_qrels_ntcireval_per_topic_folder_and_gzip(tmp_path):
     assert_frame(readers.read_graded_qrels(str(tmp_path / "rel" / "*.rel*")), df)
 
 
+@pytest.mark.parametrize("stray", ["t1.rel.bak", "t2.txt", "t1"])
+def test_a_stray_file_in_a_per_topic_folder_is_refused_by_name(tmp_path, stray):
+    """The topic of a per-topic file is its name without the extension: a backup copy would become
+    a topic of its own (scored 0 by every run), another extension would merge into a topic."""
+    write(tmp_path / "rel", "t1.rel", "d1 L2\nd2 L0\n")
+    write(tmp_path / "rel", "t2.rel", "d3 L1\n")
+    bad = write(tmp_path / "rel", stray, "d9 L1\n")
+    with pytest.raises(ValueError, match=re.escape(f"{bad}: expected a per-topic qrels file named <topic>.rel like the "
+                                                   "other 2")):
+        readers.read_graded_qrels(tmp_path / "rel")
+    assert set(readers.read_graded_qrels(str(tmp_path / "rel" / "*.rel"))["query_id"]) == {"t1", "t2"}
+
+
 def test_graded_qrels_glob_concatenates_files(tmp_path):
     write(tmp_path, "a.txt", "1 0 d1 1\n")
     write(tmp_path, "b.txt", "2 d1 L2\n")

@@ -9,7 +9,7 @@ import pandas as pd
 
 from helpers.io import trec
 from helpers.io.textfiles import (NTCIR_LEVEL, Origins, concat, finish, first_line, integer_values, level_range,
-                                 resolve_paths, stem)
+                                 plain_name, resolve_paths, stem)
 
 __all__ = ["read_graded_qrels", "read_qrels_file"]
 
@@ -49,6 +49,28 @@ def read_qrels_file(path: Path, origins: Origins, *, per_topic: bool = True) -> 
                                           "a relevance level written L<n> (L0, L1, ...) or as an integer")
         return df.drop(columns="level")
     raise trec.malformed(path, number, f"a qrels line with {formats}", text)
+
+
+def _extension(path: Path) -> str:
+    name = plain_name(path)
+    return name[len(stem(path)):] if stem(path) != name else ""
+
+
+def _check_topic_file_names(files: list[Path]) -> None:
+    """Per-topic files name their topic by their file name without its extension, so they must share
+    one extension: a stray ``q1.rel.orig`` beside ``q1.rel`` would become topic ``q1.rel`` (scored 0
+    by every run) and a ``q1.txt`` would merge into ``q1``."""
+    per_topic = [p for p in files if (first := first_line(p)) is not None and len(first[1].split()) == 2]
+    by_ext: dict[str, list[Path]] = {}
+    for p in per_topic:
+        by_ext.setdefault(_extension(p), []).append(p)
+    if len(by_ext) > 1:
+        common = max(by_ext, key=lambda e: len(by_ext[e]))
+        odd = next(p for e, ps in by_ext.items() if e != common for p in ps)
+        counts = ", ".join(f"{len(ps)} '{e or '(none)'}'" for e, ps in sorted(by_ext.items(), key=lambda kv: -len(kv[1])))
+        raise ValueError(f"{odd}: expected a per-topic qrels file named <topic>{common} like the other {len(by_ext[common])} "
+                         f"(the topic is the file name without its extension; extensions found: {counts}); "
+                         "rename or move the file, or pass a glob such as 'qrels/*" + (common or "") + "'")
 
 
 def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None = None,
@@ -92,6 +114,7 @@ def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None
     files = resolve_paths(path, what=what)
     origins = Origins()
     df = concat([read_qrels_file(p, origins) for p in files])
+    _check_topic_file_names(files)
     if bounds is not None:
         lo, hi = bounds
         rel = df["relevance"].to_numpy()
