@@ -169,3 +169,19 @@ def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
     (two / "01_b.yaml").write_text("seed: 2\n")
     with pytest.raises(ValueError, match="two parameter files for 01_gain_definitions"):
         pipeline.run(params=two, html=False)
+
+
+@pytest.mark.parametrize("text, message", [
+    (b"seed: 1\nB: 500\nseed: 2\n", r"01_gain_definitions.yaml:3: expected each parameter once, got 'seed' again \(first on line 1\)"),
+    # a YAML "billion laughs": 9 levels of 9 aliases would expand to 9^9 list items
+    (b"a: &a [0, 0, 0, 0, 0, 0, 0, 0, 0]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nn_list: [*b, *b]\n",
+     r"01_gain_definitions.yaml:2: expected plain YAML values, got an alias"),
+    (b"seed: 5\nnote: caf\xe9\n", r"01_gain_definitions.yaml: expected UTF-8 text, got byte 0xe9"),
+])
+def test_parameter_files_are_read_strictly(tmp_path, monkeypatch, text, message):
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "01_gain_definitions.yaml").write_bytes(text)
+    monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    with pytest.raises(ValueError, match=message):
+        pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")

@@ -308,10 +308,7 @@ def canonical_values(notebook: str, profile: str, *, committed: bool = False) ->
     file = PARAMS / profile / f"{notebook}.yaml"
     if not file.is_file():
         return None
-    import yaml
-
-    with open(file, encoding="utf-8") as fh:
-        values.update(yaml.safe_load(fh) or {})
+    values.update(load_yaml(file) or {})
     values["profile"] = profile
     return values
 
@@ -386,3 +383,39 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
     why = (f"parameters differ from profile {profile!r}: {', '.join(changed)}" if changed
            else f"{profile!r} is not a profile of this notebook")
     return folder, why
+
+
+def load_yaml(path: Path) -> Any:
+    """A parameter file's YAML, read strictly: UTF-8 only, no duplicate key (the last one would win
+    silently), no anchors or aliases (a few hundred bytes of nested aliases expand to gigabytes).
+    Every refusal names the file and, where YAML knows it, the line."""
+    import yaml
+
+    class _Strict(yaml.SafeLoader):
+        def compose_node(self, parent, index):   # noqa: ANN001 - PyYAML's signature
+            if self.check_event(yaml.AliasEvent):
+                mark = self.peek_event().start_mark
+                raise ValueError(f"{path}:{mark.line + 1}: expected plain YAML values, got an alias "
+                                 "(*name): anchors and aliases are not accepted in parameter files")
+            return super().compose_node(parent, index)
+
+        def construct_mapping(self, node, deep=False):   # noqa: ANN001
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                line = key_node.start_mark.line + 1
+                if key in seen:
+                    raise ValueError(f"{path}:{line}: expected each parameter once, got {key!r} again "
+                                     f"(first on line {seen[key]})")
+                seen[key] = line
+            return super().construct_mapping(node, deep=deep)
+
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: expected UTF-8 text, got byte {exc.object[exc.start]:#04x} at offset "
+                         f"{exc.start}") from None
+    try:
+        return yaml.load(text, Loader=_Strict)   # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: expected YAML, got a syntax error: {exc}") from None

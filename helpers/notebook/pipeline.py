@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from helpers.io.files import atomic_write_text
-from helpers.notebook.params import RESERVED_NAMES, check_values
+from helpers.notebook.params import RESERVED_NAMES, check_values, load_yaml
 from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
@@ -109,13 +109,10 @@ def _show_file(path: Path) -> str:
 def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
     """One YAML parameter file for ``notebook``: a mapping whose names and types the notebook
     declares; ``profile`` (the output folder's name) is set, relative paths resolved."""
-    import yaml
-
     try:
-        with open(path, encoding="utf-8") as fh:
-            params = yaml.safe_load(fh) or {}
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{_show_file(path)}: expected YAML, got a syntax error: {exc}") from None
+        params = load_yaml(path) or {}
+    except ValueError as exc:
+        raise ValueError(str(exc).replace(str(path), _show_file(path), 1)) from None
     if not isinstance(params, dict):
         raise ValueError(f"{_show_file(path)}: expected a mapping of parameter names to values")
     if params.get("profile", profile) != profile:
