@@ -241,3 +241,11 @@ def test_value_driven_sizes_are_refused():
         diversity.parse_measure("alpha-nDCG@1000000000")
     with pytest.raises(ValueError, match="beyond the largest rating scale"):
         gains.majority_vote([[1, 2]], 10 ** 9)
+
+
+def test_gains_whose_sums_overflow_are_refused_not_nan():
+    with pytest.raises(ValueError, match=r"qrels row 0 has gain 1e\+308: with 3 judged rows the sums of gains would pass"):
+        measures.evaluate(QRELS, RUN, ["nDCG@10", "Q"], gains={1: 1e308, 2: 1e308})
+    huge = measures.evaluate(QRELS, RUN, ["nDCG@10", "Q"], gains={1: 1e290, 2: 2e290})
+    small = measures.evaluate(QRELS, RUN, ["nDCG@10", "Q"], gains={1: 1.0, 2: 2.0})
+    assert np.allclose(huge["value"], small["value"], rtol=1e-12)       # the scale does not matter

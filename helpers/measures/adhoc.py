@@ -305,9 +305,23 @@ def _topic_keys(qrels: pd.DataFrame) -> _TopicKeys:
     return _TopicKeys(topics, index, index.get_indexer(q_topic), q_doc)
 
 
+#: Largest total of gains the kernels accept: cumulative gains, Q's beta * cg + count and the ideal
+#: sums stay far from float64's 1.8e308 (gains of 1e308 made nDCG and Q NaN with only an overflow warning).
+GAIN_TOTAL_LIMIT = 1e300
+
+
+def _refuse_overflowing_gains(gain: np.ndarray) -> None:
+    if len(gain) and float(np.max(gain)) * len(gain) > GAIN_TOTAL_LIMIT:
+        i = int(np.argmax(gain))
+        raise ValueError(f"qrels row {i} has gain {gain[i]:g}: with {len(gain):,} judged rows the sums of gains would "
+                         f"pass {GAIN_TOTAL_LIMIT:g} and overflow; normalised measures do not depend on the gains' "
+                         "scale, so divide every gain by the same factor")
+
+
 def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
     """Gains, ideal lists and gmax per topic from the qrels whose identifiers are ``keys``."""
     q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
+    _refuse_overflowing_gains(q_gain)
     levels_tied = q_level is not None  # P+ then follows levels (NTCIREVAL compute)
     if any(s.rel is not None for s in specs):  # binary measures with rel=: the levels travel with the gains
         q_level = _levels_for_rel(qrels, next(s for s in specs if s.rel is not None))
