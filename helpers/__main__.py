@@ -25,6 +25,17 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in {"-h", "--help"} or argv[0] not in COMMANDS:
         print(__doc__.strip(), file=sys.stderr if argv and argv[0] not in {"-h", "--help"} else sys.stdout)
         return 0 if argv and argv[0] in {"-h", "--help"} else 2
+    if sys.stdout is None or sys.stdout.closed:
+        # `... >&-`: nowhere to print results; say so instead of a traceback at the first print
+        if sys.stderr is not None and not sys.stderr.closed:
+            print(f"python -m helpers {argv[0]}: error: standard output is closed; nothing can be printed",
+                  file=sys.stderr)
+        return 2
+    for stream in (sys.stdout, sys.stderr):
+        # PYTHONIOENCODING=ascii or a C locale: a character the encoding lacks (τ, ♯, a CJK id) is
+        # written as an escape instead of stopping the command after its output has started
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     module = importlib.import_module(COMMANDS[argv[0]])
     try:
         return int(module.main(argv[1:]) or 0)

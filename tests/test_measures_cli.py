@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,6 +161,27 @@ def test_dispatcher_runs_the_subcommand(files):
     bad = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", str(r),
                           "--run", str(r)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode == 2 and f"{r}:1:" in bad.stderr
+
+
+def test_closed_stdout_ascii_terminal_and_huge_levels_give_messages_not_tracebacks(tmp_path):
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 a 1\n1 0 b 0\n")
+    r = tmp_path / "r.txt"
+    r.write_text("1 Q0 a 1 2.0 評価\n1 Q0 b 2 1.0 評価\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "helpers", "evaluate", "--qrels", str(q), "--run", str(r), "--measures", "AP"]
+    closed = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            timeout=120, preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 2 and "standard output is closed" in closed.stderr
+    assert "Traceback" not in closed.stderr
+    ascii_env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(argv, capture_output=True, cwd=ROOT, timeout=120, env=ascii_env)
+    assert done.returncode == 0, done.stderr
+    assert b"\\u8a55\\u4fa1\tall\tAP\t1.0000" in done.stdout          # the run id, escaped
+    huge = tmp_path / "huge.txt"
+    huge.write_text("1 a L99999999999999999999\n")
+    bad = subprocess.run(argv[:5] + [str(huge)] + argv[6:], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and f"{huge}:1: expected a relevance level" in bad.stderr and "18 digits" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 # ---- issue 19: trec_eval order, names, --rel, output formats ---------------------------------

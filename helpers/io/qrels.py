@@ -46,7 +46,8 @@ def read_qrels_file(path: Path, origins: Origins, *, per_topic: bool = True) -> 
             df.insert(0, "query_id", pd.Series(stem(path), index=df.index, dtype="str"))
         df = origins.tag(df, path)
         df["relevance"] = integer_values(origins, df, "level", NTCIR_LEVEL,
-                                          "a relevance level written L<n> (L0, L1, ...) or as an integer")
+                                          "a relevance level written L<n> (L0, L1, ...) or as an integer, "
+                                          "of at most 18 digits")
         return df.drop(columns="level")
     raise trec.malformed(path, number, f"a qrels line with {formats}", text)
 

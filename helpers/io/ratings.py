@@ -79,8 +79,8 @@ def _ratings_wide(path: Path, origins: Origins) -> tuple[pd.DataFrame, int]:
     bad = ~missing & ~numeric
     if bad.any():
         at, col = (int(v[0]) for v in np.nonzero(bad))
-        raise trec.malformed(path, line_numbers[at], f"an integer rating or empty/NA in the column of "
-                                f"assessor {assessors[col]}", cells[at, col])
+        raise trec.malformed(path, line_numbers[at], "an integer rating (at most 18 digits) or empty/NA in the "
+                                f"column of assessor {assessors[col]}", cells[at, col])
     counts = (~missing).sum(axis=0)
     if (counts == 0).any():
         silent = [a for a, c in zip(assessors, counts) if c == 0]

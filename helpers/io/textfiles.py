@@ -27,9 +27,9 @@ __all__ = ["resolve_paths", "plain_name", "stem", "text_lines", "first_line", "l
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
-INTEGER = r"[+-]?\d+"
+INTEGER = r"[+-]?\d{1,18}"      # 18 digits: every such number fits int64
 
-NTCIR_LEVEL = r"L\d+|[+-]?\d+"
+NTCIR_LEVEL = r"L\d{1,18}|[+-]?\d{1,18}"
 
 
 
