@@ -18,7 +18,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 .PHONY: help venv venv-test reproduce test refresh data bench lock clean
 
 help:
-	@echo "make reproduce [PROFILE=default|real|paper|examples]  run every notebook, write reports/"
+	@echo "make reproduce [PROFILE=default|real|paper|examples] [NB='02 03']  run the notebooks, write reports/"
 	@echo "make reproduce PARAMS=my-params/             run the notebooks on your files (NN_*.yaml), reports/my-params/"
 	@echo "make test                                    unit + hygiene tests, nbval, smoke runs"
 	@echo "make data                                    download (and verify) all public datasets"
@@ -47,9 +47,9 @@ venv-test: $(VENV)/.test
 
 reproduce: venv
 ifdef PARAMS
-	$(PY) -m helpers notebooks run --params $(PARAMS)
+	$(PY) -m helpers notebooks run --params $(PARAMS) $(NB)
 else
-	$(PY) -m helpers notebooks run --profile $(PROFILE)
+	$(PY) -m helpers notebooks run --profile $(PROFILE) $(NB)
 endif
 
 # Unit tests, notebook hygiene and one execution of every notebook per profile (checked three ways:

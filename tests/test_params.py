@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 import sys
 
 import nbformat
@@ -149,6 +151,37 @@ def test_runner_params_folder_runs_users_files(tmp_path, monkeypatch, capsys):
     (folder / "notes.yaml").write_text("seed: 1\n")
     assert pipeline.main(["run", "--params", "mine", "01"]) == 2
     assert "expected a file named after a notebook" in capsys.readouterr().err
+
+
+def test_the_readme_recipe_a_copy_of_the_examples_under_another_name(tmp_path, monkeypatch):
+    """README 'Run on your own data', steps 1-3: a copied params/examples/ folder is accepted as it is."""
+    mine = tmp_path / "my-params"
+    shutil.copytree(paths.ROOT / "params" / "examples", mine)
+    monkeypatch.chdir(paths.ROOT)
+    books = pipeline.discover()
+    files = pipeline.parameter_files(mine, books)
+    assert len(files) == len(books)
+    for nb, f in files.items():
+        assert pipeline.read_parameter_file(f, nb, pipeline.output_name(mine, None))["profile"] == "my-params"
+
+
+def test_a_params_folder_runs_what_it_holds_and_goes_on_past_a_failure(tmp_path, monkeypatch):
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "01_broken.yaml").write_text("ratings_path: nowhere/ratings.txt\n")
+    ci = (paths.ROOT / "params" / "ci" / "03_prm_estimation.yaml").read_text()
+    (folder / "03_small.yaml").write_text(ci.replace("profile: ci\n", ""))
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    results = pipeline.run(html=False, params="two", stream=out)
+    assert [(stem, status) for stem, status, _ in results] == [("01_gain_definitions", "failed"),
+                                                             ("03_prm_estimation", "ok")]
+    text = out.getvalue()
+    assert "profile 'two': 2 notebook(s)" in text                          # the folder's two, not all five
+    assert "ratings_path: no file matches" in text
+    assert "profile 'two': 1 of 2 notebook(s) ok; FAILED: 01_gain_definitions" in text
+    assert pipeline.main(["run", "--params", "two", "--no-html", "01"]) == 1
 
 
 def test_path_parameters_resolve_against_the_callers_directory(tmp_path):

@@ -117,7 +117,8 @@ def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
         raise ValueError(f"{_show_file(path)}: expected a mapping of parameter names to values")
     if params.get("profile", profile) != profile:
         raise ValueError(f"{_show_file(path)}: 'profile: {params['profile']}' contradicts its output "
-                         f"name '{profile}'")
+                         f"name '{profile}' (the name of its folder); delete the 'profile:' line, the folder's "
+                         "name names the run")
     params["profile"] = profile
     check_values(params, declared_parameters(notebook), where=f"in {_show_file(path)}")
     return resolve_paths(params)
@@ -340,6 +341,8 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
     if params is not None:
         profile = output_name(params, name)
         user_files = parameter_files(params, books)
+        if only is None:
+            books = [nb for nb in books if nb in user_files]   # run what the folder holds
         # read every file before the first kernel starts: a bad one stops the run at once
         loaded = {nb: read_parameter_file(f, nb, profile) for nb, f in user_files.items()}
     else:
@@ -368,7 +371,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
             print(f"{tag}: FAILED after {seconds:.1f} s; executed copy with the error: "
                   f"{_show(out)}\n{exc}", file=stream, flush=True)
             results.append((nb_path.stem, "failed", seconds))
-            break
+            continue          # the notebooks do not depend on each other: run the others, report all below
         seconds = time.perf_counter() - start
         if html:
             render_html(out, _html_target(nb_path, profile))
@@ -379,6 +382,12 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         record_runtime(executed_dir, nb_path.stem, seconds)
         print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
         results.append((nb_path.stem, "ok", seconds))
+    failed = [stem for stem, status, _ in results if status == "failed"]
+    if len(results) > 1 or failed:
+        done = sum(status == "ok" for _, status, _ in results)
+        print(f"profile {profile!r}: {done} of {len(results)} notebook(s) ok"
+              + (f"; FAILED: {', '.join(failed)} (executed copies with the error under {_show(executed_dir)})"
+                 if failed else "") + f"; {sum(t for _, _, t in results):.0f} s in the notebooks", file=stream, flush=True)
     return results
 
 
