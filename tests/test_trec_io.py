@@ -214,3 +214,15 @@ def test_a_stray_tag_in_a_run_file_is_named_with_its_line(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")                     # one name for the file: one run, no warning
         assert set(trec_io.read_run(path, run_id="mine")["run_id"]) == {"mine"}
+
+
+@pytest.mark.parametrize("text, line, field", [
+    ("q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 3_0 r\n", 2, 5),                       # Python's float() reads 3_0 as 30
+    ("q1 Q0 d1 1_0 2.5 r\n", 1, 4),
+    ("q1 Q0 d1 1 2.5 r\nq1 Q0 d2 99999999999999999999 1.0 r\n", 2, 4),      # beyond int64
+    ("q1 Q0 d1 1 0x1p3 r\n", 1, 5),
+])
+def test_numbers_the_parser_refuses_are_named_with_their_line(tmp_path, text, line, field):
+    path = write(tmp_path, "run.txt", text)
+    with pytest.raises(ValueError, match=rf"run.txt:{line}: expected .*; field {field} is invalid"):
+        trec_io.read_run(path)

@@ -26,6 +26,7 @@ import gzip
 import io
 import math
 import os
+import re
 import warnings
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -64,21 +65,22 @@ _IN_MEMORY = 256 << 20
 FieldCheck = Callable[[str], bool]
 
 
+_INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
+_FLOAT_TEXT = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
+
+
 def is_int(text: str) -> bool:
-    """True when ``text`` is an integer as Python's ``int()`` reads it."""
-    try:
-        int(text)
-    except ValueError:
+    """True when ``text`` is an integer the file parser reads into int64: digits with an optional
+    sign (no ``3_0``, which Python's ``int()`` would take) and within int64's range."""
+    if not _INT_TEXT.fullmatch(text):
         return False
-    return True
+    return -(2 ** 63) <= int(text) < 2 ** 63
 
 
 def is_finite(text: str) -> bool:
-    """True when ``text`` is a finite number as Python's ``float()`` reads it."""
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
+    """True when ``text`` is a finite decimal number as the file parser reads it (no ``3_0``,
+    ``inf``, ``nan`` or ``0x1p3``)."""
+    return bool(_FLOAT_TEXT.fullmatch(text)) and math.isfinite(float(text))
 
 
 def is_gzip(path: Path) -> bool:
