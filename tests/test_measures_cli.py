@@ -340,3 +340,18 @@ def test_dl19_official_numbers_from_flags_equal_pytrec_eval(tmp_path):
     assert len(run_ids) == 37
     print("max |ours - pytrec_eval| over 37 runs x 43 topics and means:", worst)
     assert all(v <= 1e-12 for v in worst.values()), worst
+
+
+def test_several_runs_after_one_flag_and_same_named_files(tmp_path, capsys):
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 a 1\n1 0 b 0\n")
+    for folder in ("x", "y"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "r").write_text(f"1 Q0 a 1 2.0 {folder}\n1 Q0 b 2 1.0 {folder}\n")
+    runs = [str(tmp_path / "x" / "r"), str(tmp_path / "y" / "r")]
+    assert measures_cli.main(["--qrels", str(q), "--run", *runs, "--measures", "AP"]) == 0
+    assert {line.split("\t")[0] for line in capsys.readouterr().out.splitlines()[1:]} == {"x", "y"}
+    assert measures_cli.main(["--qrels", str(q), "--run", *runs, "--measures", "AP", "--name-by-file"]) == 2
+    err = capsys.readouterr().err
+    assert "run id 'r' appears in both" in err and "the two files have the same name" in err
+    assert "use --name-by-file" not in err

@@ -120,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "non-relevant). nDCG is NTCIREVAL's original nDCG; trec_eval's ndcg_cut_K "
                 "(ir_measures nDCG@K) is MSnDCG@K: see --names.")
     p.add_argument("--qrels", required=True, metavar="FILE", help="TREC qrels file (may be gzipped)")
-    p.add_argument("--run", required=True, action="append", metavar="FILE",
-                   help="TREC run file; repeat for several runs")
+    p.add_argument("--run", required=True, action="extend", nargs="+", metavar="FILE",
+                   help="TREC run file(s): --run a.txt b.txt, or --run repeated")
     p.add_argument("--gains", metavar="G1:G2:...",
                    help="gain of L1, L2, ... as in NTCIREVAL -g (default: linear, gain = level)")
     p.add_argument("--gain-values", action="store_true",
@@ -294,8 +294,9 @@ def main(argv: list[str] | None = None) -> int:
                    trec.read_run(path, run_id=Path(path).name if args.name_by_file else None))
             for rid in pd.unique(run["run_id"]):
                 if rid in source:
-                    raise ValueError(f"run id {rid!r} appears in both {source[rid]} and {path}; "
-                                     "use --name-by-file to name runs after their files")
+                    hint = ("the two files have the same name: rename or copy one of them" if args.name_by_file
+                            else "use --name-by-file to name runs after their files")
+                    raise ValueError(f"run id {rid!r} appears in both {source[rid]} and {path}; {hint}")
                 source[rid] = path
             runs.append(run)
         run = pd.concat(runs, ignore_index=True) if len(runs) > 1 else runs[0]
