@@ -125,15 +125,19 @@ class Reporter:
         return self.root / "metrics" / f"{self.notebook}.json"
 
     def save_fig(self, fig, name: str, *, dpi: int = 150) -> list[Path]:
-        """Save a matplotlib figure as PDF (no creation date) and PNG; returns both paths.
+        """Save a matplotlib figure as PDF (no creation date, TrueType fonts) and PNG; returns both paths.
         ``name`` passes through :func:`helpers.io.files.safe_stem` (it may come from data)."""
         import io
+
+        import matplotlib
 
         name, out = safe_stem(name), []
         for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
                           ("png", {"Software": None})):
             buf = io.BytesIO()
-            fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
+            # TrueType (Type 42) fonts whatever the notebook's style: never a Type 3 bitmap font in a paper
+            with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
+                fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
             out.append(atomic_write_bytes(self.figures / f"{name}.{ext}", buf.getvalue()))
         return out
 
