@@ -206,6 +206,11 @@ def _text_width(text: str) -> float:
                for c in visible)
 
 
+#: Words a line never breaks next to (LaTeX spellings of =, ≤, ≥, −, ·, ×).
+_BINDING = {"=", r"\ensuremath{\le}", r"\ensuremath{\ge}", r"\ensuremath{-}", r"\ensuremath{\cdot}",
+            r"\ensuremath{\times}", "<", ">"}
+
+
 def _words(source: str) -> list[str]:
     """LaTeX source split at the spaces outside braces and math (where a line may break)."""
     words, cur, depth, math_mode, escaped = [], "", 0, False, False
@@ -220,7 +225,18 @@ def _words(source: str) -> list[str]:
         else:
             cur += ch
         escaped = ch == "\\" and not escaped
-    return words + ([cur] if cur else [])
+    words += [cur] if cur else []
+    # never break around a relation or an operator: "p = 0.2" stays on one line
+    joined: list[str] = []
+    glue = False
+    for word in words:
+        binds = word in _BINDING
+        if joined and (binds or glue):
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+        glue = binds
+    return joined
 
 
 def _wrap(source: str, target_em: float, max_lines: int = _MAX_HEADER_LINES) -> list[str]:
