@@ -205,3 +205,17 @@ def test_pdf_fonts_finds_type3_fonts(tmp_path, monkeypatch):
         plt.close(fig)
     kinds = {kind for _, kind in latex.pdf_fonts(pdf.read_bytes())}
     assert kinds and "Type3" not in kinds, kinds
+
+
+def test_runtimes_are_measured_never_written_by_hand():
+    """The notebooks' **Runtime** paragraphs point at the measurements and state no duration of
+    their own (they disagreed with the measured runtimes); the book shows runtimes.json only."""
+    duration = re.compile(r"\b(\d+(\.\d+)?\s*(s|sec|seconds?|min|minutes?|h|hours?)\b|a few seconds|a minute|"
+                          r"minutes|seconds)", re.I)
+    for nb_path in pipeline.discover():
+        first = nbformat.read(str(nb_path), as_version=4).cells[0].source
+        runtime = first[first.index("**Runtime**"):]
+        assert "runtimes.json" in runtime and not duration.search(runtime.replace("runtimes.json", "")), \
+            (nb_path.name, runtime)
+    book = _book()
+    assert "runtime" not in book.intro_fields(nbformat.read(str(pipeline.discover(["02"])[0]), as_version=4))
