@@ -320,7 +320,7 @@ def legend_below(ax, *, ncol: int | None = None, title: str | None = None):
         return None
     fig = ax.figure
     fig.canvas.draw()
-    below = ax.get_tightbbox(fig.canvas.get_renderer()).y0
+    below = ax.get_tightbbox(fig.canvas.get_renderer()).y0 - 4 * fig.dpi / 72   # 4 pt under the axis label
     y = ax.transAxes.inverted().transform((0.0, below))[1]
     return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y), ncol=ncol or min(len(labels), 3),
                      title=title, frameon=False, borderaxespad=0.2)
