@@ -122,9 +122,10 @@ def conclusion_markdown(nb) -> str:
 
 
 def _md_inline_html(text: str) -> str:
-    """Minimal Markdown -> HTML for the index (bold, code, links); everything else escaped."""
+    """Minimal Markdown -> HTML for the index (bold, emphasis, code, links); everything else escaped."""
     out = html.escape(text)
     out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"(?<![*\w])\*([^*\s][^*]*?)\*(?![*\w])", r"<em>\1</em>", out)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
     out = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", lambda m: f'<a href="{m.group(2)}">{m.group(1)}</a>', out)
     return out
