@@ -20,6 +20,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 help:
 	@echo "make reproduce [PROFILE=default|real|paper|examples] [NB='02 03']  run the notebooks, write reports/"
 	@echo "make reproduce PARAMS=my-params/             run the notebooks on your files (NN_*.yaml), reports/my-params/"
+	@echo "make book [PROFILE=...|PARAMS=my-params/]     the book of a run: HTML pages and appendix.pdf"
 	@echo "make test                                    unit + hygiene tests, nbval, smoke runs"
 	@echo "make data                                    download (and verify) all public datasets"
 	@echo "make refresh [NB='01 02']                    regenerate committed notebook outputs"
@@ -82,9 +83,14 @@ lock:
 clean:
 	rm -rf reports/executed reports/html reports/ci
 
-# The book of the executed notebooks (issue 18): reports/book/<profile>/index.html, reading mode
-# with code hidden, and appendix.pdf when pdflatex is installed. PROFILE=default uses the committed
-# notebooks; other profiles need `make reproduce PROFILE=...` first. See book/README.md.
+# The book of the executed notebooks of one run: reports/book/<run>/index.html, reading mode with
+# code hidden, and appendix.pdf when pdflatex is installed. PROFILE=default uses the committed
+# notebooks; other profiles need `make reproduce PROFILE=...` first, and `make book PARAMS=my-params`
+# builds the book of `make reproduce PARAMS=my-params` (reports/book/my-params/). See book/README.md.
 .PHONY: book
 book: venv
+ifdef PARAMS
+	$(PY) tools/build_book.py --params $(PARAMS)
+else
 	$(PY) tools/build_book.py --profile $(PROFILE)
+endif

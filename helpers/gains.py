@@ -35,6 +35,9 @@ __all__ = [
     "raw_gain",
     "spread",
     "unanimity_summary",
+    "comparable_items",
+    "n_label",
+    "varying_n_note",
     "ties_broken",
     "unanimity_aware_gain",
     "weighted_gain",
@@ -264,18 +267,18 @@ GAIN_SETTINGS: dict[str, GainSetting] = {
                     lambda r, d_max, p: raw_gain(r, d_max)),
         GainSetting("average", "mean rating used as gain", "NTCIR-2 Chinese IR; NTCIR-12 STC Japanese",
                     lambda r, d_max, p: average_gain(r, d_max)),
-        GainSetting("majority (CECG)", "majority label; no unique majority -> L0",
+        GainSetting("majority (CECG)", "majority label; no unique majority → L0",
                     "NTCIR-14 STC CECG", lambda r, d_max, p: majority_vote(r, d_max)),
-        GainSetting("majority, exponential", "2^label - 1 of the CECG majority label",
-                    "STC Chinese gain mapping (2^x - 1)",
+        GainSetting("majority, exponential", "2ˣ − 1 of the CECG majority label x",
+                    "STC Chinese gain mapping (2ˣ − 1)",
                     lambda r, d_max, p: level_gains(majority_vote(r, d_max), "exponential")),
-        GainSetting("rigid", "relevant iff mean/d_max >= 2/3", "NTCIR-2 Chinese IR",
+        GainSetting("rigid", "relevant iff mean/Dmax ≥ 2/3", "NTCIR-2 Chinese IR",
                     lambda r, d_max, p: binary_gain(r, d_max, 2 / 3)),
-        GainSetting("relaxed", "relevant iff mean/d_max >= 1/3", "NTCIR-2 Chinese IR",
+        GainSetting("relaxed", "relevant iff mean/Dmax ≥ 1/3", "NTCIR-2 Chinese IR",
                     lambda r, d_max, p: binary_gain(r, d_max, 1 / 3)),
-        GainSetting("WG", "(1 - D/d_max) * RawG", "Li & Yoshikawa via Sakai 2017 Eq. 1",
+        GainSetting("WG", "(1 − D/Dmax)·RawG", "Li & Yoshikawa via Sakai 2017 Eq. 1",
                     lambda r, d_max, p: weighted_gain(r, d_max)),
-        GainSetting("UG", "RawG + p*N*(d_max - D) if RawG > 0", "Sakai 2017 Eq. 2",
+        GainSetting("UG", "RawG + p·N·(Dmax − D) if RawG > 0", "Sakai 2017 Eq. 2",
                     lambda r, d_max, p: unanimity_aware_gain(r, d_max, p)),
     ]
 }
@@ -346,6 +349,50 @@ def ratings_matrix(ratings: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"assessor {row['assessor']} rated item ({row['query_id']}, {row['doc_id']}) "
                          "more than once")
     return ratings.pivot(index=["query_id", "doc_id"], columns="assessor", values="rating").astype(float)
+
+
+def comparable_items(ratings: pd.DataFrame, *, min_ratings: int = 2, what: str = "ratings") -> pd.DataFrame:
+    """The items of an ``items x assessors`` matrix (:func:`ratings_matrix`) that at least
+    ``min_ratings`` assessors rated, and the assessors who rated any of them.
+
+    Designs where every topic has its own assessors (each item rated by the few who judged its
+    topic) leave most cells empty: no item is rated by *all* assessors, but every item has its
+    own ``N_i`` ratings. Sakai's quantities are defined per item (``D_i`` over the item's ratings,
+    ``UG_i = RawG_i + p N_i (d_max - D_i)``, Eq. 2), so such items are kept with their own ``N_i``
+    (NaN where an assessor did not rate; :func:`n_ratings`). An item with a single rating has no
+    spread and is left out. A ``ValueError`` names ``what`` when fewer than two items remain.
+    """
+    if not isinstance(ratings, pd.DataFrame):
+        raise ValueError(f"{what}: expected an items x assessors DataFrame (gains.ratings_matrix), got "
+                         f"{type(ratings).__name__}")
+    n = ratings.notna().sum(axis=1)
+    kept = ratings[n >= min_ratings]
+    kept = kept.loc[:, kept.notna().any(axis=0)]
+    if len(kept) < 2:
+        raise ValueError(f"{what}: {len(kept)} item(s) rated by at least {min_ratings} assessors (of {len(ratings)} items, "
+                         f"{ratings.shape[1]} assessors); this comparison needs at least two items with {min_ratings} "
+                         "or more ratings each")
+    return kept
+
+
+def n_label(n_per_item) -> int | str:
+    """``N`` of a set of items for a table or a sentence: the number when every item has as many
+    ratings, else the range (``"2–6"``)."""
+    n = np.asarray(n_per_item, dtype=int)
+    if n.size == 0:
+        raise ValueError("n_label: no item")
+    return int(n[0]) if (n == n[0]).all() else f"{int(n.min())}–{int(n.max())}"
+
+
+def varying_n_note(n_per_item) -> str:
+    """One sentence on how items with different numbers of ratings are treated ('' when all
+    items have the same N)."""
+    n = np.asarray(n_per_item, dtype=int)
+    if n.size == 0 or (n == n[0]).all():
+        return ""
+    return (f"N differs between items ({n_label(n)}, mean {n.mean():.2f}): every item keeps its own N -- RawG sums "
+            "its ratings, D spans them and UG's bonus is p·N·(Dmax − D) with that N (Eq. 2) -- and the uniform "
+            "ratings it is compared with are drawn with the same N per item")
 
 
 def unanimity_summary(ratings, d_max, p: float = 0.2) -> dict:

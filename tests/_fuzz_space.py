@@ -56,7 +56,7 @@ def draw_02(rng: np.random.Generator) -> dict:
     rng.shuffle(p["measure_names"])
     if rng.random() < 0.4:
         p.update(dataset="files", qrels_path=f"{EXAMPLES}/qrels.txt", runs_glob=f"{EXAMPLES}/runs",
-                 ratings_d_max=3, relevance_threshold=int(_pick(rng, [0, 1, 2, 3])))
+                 ratings_d_max=3, relevance_threshold=int(_pick(rng, [1, 2, 3])))  # files: 0 is refused
         if rng.random() < 0.5:
             p.update(ratings_path=f"{EXAMPLES}/assessors/*.txt", ratings_layout="qrels")
     else:
@@ -72,7 +72,7 @@ def draw_03(rng: np.random.Generator) -> dict:
     if rng.random() < 0.35:
         p.update(dataset="files", qrels_path=f"{EXAMPLES}/qrels.txt", runs_glob=f"{EXAMPLES}/runs/*.txt", d_max=3,
                  k=int(_pick(rng, [1, 5, 10])), k_table7=int(_pick(rng, [5, 20])),
-                 relevance_threshold=int(_pick(rng, [0, 1, 2, 3])))
+                 relevance_threshold=int(_pick(rng, [1, 2, 3])))  # files: 0 is refused
         if rng.random() < 0.5:
             p.update(ratings_path=f"{EXAMPLES}/ratings_wide.tsv", ratings_layout="wide")
         else:

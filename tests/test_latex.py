@@ -1,17 +1,19 @@
-"""LaTeX tables compile standalone with pdflatex (booktabs; longtable/graphicx when they ask).
+"""LaTeX tables compile standalone with pdflatex (booktabs; graphicx when they ask), in two columns.
 
-Two sets are compiled, each table in its own wrapper document (10 pt article, a 7 in text
-width: the full width of a two-column paper):
+Every table is compiled in the layout of a two-column paper (10 pt article, 7 in text width, two
+3.33 in columns): a ``table`` must fit one column, a ``table*`` the full width; ``longtable``
+(which stops a two-column document) is never written. The sets:
 
 * tables generated now by :func:`helpers.notebook.reports.latex_table` from representative DataFrames
   (every special character, the notebooks' Unicode labels, NaN, negative numbers, a 30-column
   matrix, a 150-row table, MultiIndex columns);
-* every ``.tex`` committed under ``reports/``;
+* every ``.tex`` committed under ``reports/`` (written by the code of their commit), and every
+  committed CSV set again by the current code with its registered caption and column labels;
 * every ``.tex`` under the folders in ``SUBJEVAL_LATEX_EXTRA`` (e.g. a fresh run into
   ``SUBJEVAL_REPORTS_DIR=/tmp/out``), to check new outputs before they are committed.
 
-A table passes when pdflatex exits 0 with no error, no undefined reference and no overfull box
-wider than 1 pt. Without a TeX engine the tests are skipped with the reason (``.ci/run`` installs
+A table passes when pdflatex exits 0 with no error, no undefined reference, no float too large for
+the page and no overfull box wider than 1 pt. Without a TeX engine the tests are skipped with the reason (``.ci/run`` installs
 one from Debian packages).
 """
 
@@ -34,29 +36,60 @@ PDFLATEX = shutil.which("pdflatex")
 needs_tex = pytest.mark.skipif(PDFLATEX is None, reason="no pdflatex on PATH: install texlive-latex-base and "
                                                          "texlive-latex-recommended (.ci/run does) to compile the tables")
 
-WRAPPER = r"""\documentclass[10pt]{article}
-\usepackage[textwidth=7in,textheight=9.2in]{geometry}
-\usepackage{booktabs,longtable,graphicx}
+#: The layout of a two-column paper (ACM and IEEE templates: 7 in text width, 3.33 in columns).
+WRAPPER = r"""\documentclass[10pt,twocolumn]{article}
+\usepackage[textwidth=7in,textheight=9.2in,columnsep=0.33in]{geometry}
+\usepackage{booktabs,graphicx}
 \begin{document}
 \input{table}
 \end{document}
 """
 
 
+def _problems(log: str) -> list[str]:
+    """Errors, overfull boxes wider than 1 pt, floats too large and undefined references in a
+    pdflatex log (or a part of one)."""
+    found = [ln for ln in log.splitlines() if ln.startswith("!")]
+    found += [f"overfull box {o} pt" for o in re.findall(r"Overfull \\[hv]box \((\d+(?:\.\d+)?)pt too", log)
+              if float(o) > 1.0]
+    found += ["float too large for the page" for _ in re.findall(r"Float too large", log)]
+    found += ["undefined reference" for _ in re.findall(r"Reference .* undefined", log)]
+    return found
+
+
 def compile_table(tex: str, workdir: Path) -> str:
-    """pdflatex the table in the wrapper; returns the log, raises AssertionError on a problem."""
+    """pdflatex the table in the two-column wrapper; returns the log, raises AssertionError on a problem."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "table.tex").write_text(tex, encoding="utf-8")
     (workdir / "doc.tex").write_text(WRAPPER, encoding="utf-8")
     done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=workdir,
                           capture_output=True, text=True, timeout=120, errors="replace")
     log = (workdir / "doc.log").read_text(encoding="latin-1") if (workdir / "doc.log").exists() else done.stdout
-    errors = [ln for ln in log.splitlines() if ln.startswith("!")]
-    assert done.returncode == 0 and not errors, f"pdflatex failed: {errors[:3] or done.stdout[-800:]}"
-    overfull = [float(m) for m in re.findall(r"Overfull \\[hv]box \((\d+(?:\.\d+)?)pt too", log)]
-    assert not [o for o in overfull if o > 1.0], f"overfull boxes (pt): {overfull}"
-    assert "undefined" not in log.lower() or "Reference" not in log, "undefined reference"
+    problems = _problems(log)
+    assert done.returncode == 0 and not problems, f"pdflatex: {problems[:3] or done.stdout[-800:]}"
     return log
+
+
+def compile_many(tables: dict[str, str], workdir: Path) -> dict[str, list[str]]:
+    """Every table of ``tables`` in one two-column document (a page each): name -> problems of
+    that table (empty when it fits). One pdflatex run instead of one per table."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    body = []
+    for k, (name, tex) in enumerate(tables.items()):
+        (workdir / f"t{k}.tex").write_text(tex, encoding="utf-8")
+        body.append(f"\\typeout{{@@table {k}}}\\input{{t{k}}}\\clearpage")
+    (workdir / "doc.tex").write_text(WRAPPER.replace("\\input{table}", "\n".join(body)), encoding="utf-8")
+    done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=workdir,
+                          capture_output=True, text=True, timeout=600, errors="replace")
+    log = (workdir / "doc.log").read_text(encoding="latin-1")
+    parts = re.split(r"@@table (\d+)", log)
+    names = list(tables)
+    found = {name: [] for name in names}
+    for k in range(1, len(parts) - 1, 2):
+        found[names[int(parts[k])]] = _problems(parts[k + 1])
+    if done.returncode != 0 and len(parts) > 1:
+        found[names[int(parts[-2])]].append("pdflatex stopped here")
+    return found
 
 
 def representative_tables() -> dict[str, str]:
@@ -109,19 +142,53 @@ def test_escape_and_notation_without_tex():
         reports.latex_escape("bell\x07")
 
 
-def test_wide_and_long_tables_are_split_or_long():
+def test_wide_and_long_tables_are_split_or_continued():
     tables = representative_tables()
-    assert r"\par\medskip" in tables["kendall_tau_29x29"] or "part 1 of" in tables["kendall_tau_29x29"]
-    assert r"\begin{longtable}" in tables["long_150_rows"] and r"\endhead" in tables["long_150_rows"]
-    assert r"\begin{table}" in tables["special_characters"]
+    assert r"\par\medskip" in tables["kendall_tau_29x29"] and r"\begin{table*}" in tables["kendall_tau_29x29"]
+    long = tables["long_150_rows"]
+    assert "longtable" not in "".join(tables.values())          # longtable stops a two-column paper
+    parts = long.count(r"\begin{table")
+    assert parts >= 4 and long.count(r"\caption{") == 1 and long.count(r"\tablename~\thetable{} (continued") == parts - 1
+    assert long.count(r"\toprule") == parts                       # every part repeats the headers
+    assert r"\begin{table}[htbp]" in tables["special_characters"]  # narrow: one column
+
+
+def test_table_or_table_star_by_width():
+    """A table that fits one column of a two-column paper is a ``table``; a wider one says it
+    needs the full width (``table*``); long text wraps before a table goes wide."""
+    narrow = pd.DataFrame({"measure": ["nDCG@10", "AP"], "tau": [0.91, 0.82]})
+    wide = pd.DataFrame({f"a long column name {k}": [0.123456] for k in range(9)})
+    text = pd.DataFrame({"setting": ["UG"], "definition": ["RawG + p·N·(Dmax − D) if RawG > 0, " * 3]})
+    assert r"\begin{table}[htbp]" in reports.latex_table(narrow, caption="c", label="l")
+    assert r"\begin{table*}[htbp]" in reports.latex_table(wide, caption="c", label="l")
+    tex = reports.latex_table(text, caption="c", label="l")
+    assert r"\begin{table}[htbp]" in tex and r"\parbox[t]" in tex
+    assert "fits one column" in tex.splitlines()[0]
+
+
+def test_headers_take_labels_and_wrap():
+    df = pd.DataFrame({"share_any_discrepancy": [0.5], "d_max": [2]})
+    tex = reports.latex_table(df, caption="c", label="l", headers={"share_any_discrepancy": "replicates with a discrepancy"})
+    assert "share\\_any" not in tex and "$D_{\\max}$" in tex
+    assert r"\begin{tabular}[b]{@{}r@{}}replicates with \\ a discrepancy\end{tabular}" in tex or \
+        r"\begin{tabular}[b]{@{}r@{}}replicates \\ with a \\ discrepancy\end{tabular}" in tex, tex
 
 
 def test_save_table_defaults_label_and_caption(tmp_path, monkeypatch):
+    """The registered caption and column labels go into the .tex, the column names stay in the
+    CSV; a table with no caption registered falls back to its name, with a warning."""
+    from helpers.notebook import captions
+
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
     rep = reports.Reporter("04_diversified_measures", "real", values=None)
-    _, tex = rep.save_table(pd.DataFrame({"run_id": ["a_1"], "x": [0.5]}), "kendall_tau")
+    csv, tex = rep.save_table(pd.DataFrame({"run_id": ["a_1"], "x": [0.5]}), "kendall_tau")
     text = tex.read_text()
-    assert r"\label{tab:04-kendall-tau-real}" in text and r"\caption{Kendall tau (notebook 04, diversified measures).}" in text
+    assert r"\label{tab:04-kendall-tau-real}" in text
+    assert r"\caption{Kendall's \ensuremath{\tau}-b between the run rankings" in text
+    assert "run & x" in text and csv.read_text().startswith("run_id,x")
+    with pytest.warns(captions.MissingCaption, match="04_no_such_table"):
+        _, tex = rep.save_table(pd.DataFrame({"x": [0.5]}), "no_such_table")
+    assert r"\caption{No such table (notebook 04, diversified measures).}" in tex.read_text()
 
 
 @needs_tex
@@ -147,6 +214,32 @@ def test_every_notebook_has_committed_tables():
 @pytest.mark.parametrize("path", COMMITTED, ids=[str(p.relative_to(paths.ROOT)) for p in COMMITTED])
 def test_committed_tables_compile(path, tmp_path):
     compile_table(path.read_text(encoding="utf-8"), tmp_path)
+
+
+COMMITTED_CSV = [p for p in sorted(paths.ROOT.glob("reports/tables/*.csv")) + sorted(paths.ROOT.glob("reports/real/tables/*.csv"))]
+
+
+def _rerendered(path: Path) -> str:
+    """A committed CSV set again by the current code, as ``Reporter.save_table`` would."""
+    import warnings
+
+    from helpers.notebook import captions
+
+    notebook, name = path.stem[:2], path.stem[3:]
+    df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", captions.MissingCaption)   # every committed table has its caption and labels
+        return reports.latex_table(df, caption=captions.table_caption(notebook, name),
+                                   label=f"tab:{notebook}-{name}", headers=captions.column_labels(notebook, name, df.columns))
+
+
+@needs_tex
+def test_committed_tables_set_by_the_current_code_fit_two_columns(tmp_path):
+    """Every committed table, set again from its CSV by the current code, compiles in a two-column
+    paper: a ``table`` within one column, a ``table*`` within the text width, no overfull box."""
+    tables = {str(p.relative_to(paths.ROOT)): _rerendered(p) for p in COMMITTED_CSV}
+    problems = {k: v for k, v in compile_many(tables, tmp_path).items() if v}
+    assert not problems, problems
 
 
 @needs_tex

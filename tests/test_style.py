@@ -124,3 +124,37 @@ def test_interval_panels_grid_heatmaps_family_lines_are_print_ready():
     fig = plots.family_lines({"D-nDCG": np.sort(rng.uniform(0, 1, 105)), "alpha-nDCG": np.sort(rng.uniform(0, 1, 105))},
                              lambda m: m.split("-")[0], xlabel="run pairs", ylabel="p", hline=0.05)
     assert style.check_print_size(fig) == []
+
+
+def test_log_axis_labels_the_grid_without_overlap():
+    """02's replicates figure: N = 5..80 on a log axis in a third of the text width; matplotlib's
+    own labels of the minor ticks overlap (the check finds it), plots.log_axis's do not."""
+    n = [5, 10, 20, 40, 80]
+    fig, axes = plt.subplots(1, 3, figsize=style.figsize("full", height=2.4), sharey=True)
+    for ax in axes:
+        ax.plot(n, [1, 0.5, 0.2, 0.1, 0], "o-")
+        ax.set(xscale="log", xlabel="N (ratings per item)")
+    assert any("tick labels" in p and "overlap" in p for p in style.check_print_size(fig))
+    for ax in axes:
+        plots.log_axis(ax, n)
+    assert style.check_print_size(fig) == []
+    assert [t.get_text() for t in axes[0].get_xticklabels()] == ["5", "10", "20", "40", "80"]
+    with pytest.raises(ValueError, match="positive"):
+        plots.log_axis(axes[0], [0, 1])
+
+
+def test_legend_below_uncovers_the_bars():
+    """02's real-vs-simulated figure: a hue legend inside the axes covers a bar (found); moved
+    below the axes it covers nothing and keeps its entries and title."""
+    import seaborn as sns
+
+    data = pd.DataFrame({"D": [0, 1, 2, 3] * 2, "share": [0.09, 0.47, 0.34, 0.10, 0.05, 0.28, 0.38, 0.29],
+                         "ratings": ["real"] * 4 + ["simulated (one draw)"] * 4})
+    fig, ax = plt.subplots(figsize=(2.4, 2.4))
+    sns.barplot(data=data, x="D", y="share", hue="ratings", ax=ax)
+    sns.move_legend(ax, "upper right")
+    assert any("legend covers data" in p for p in style.check_print_size(fig))
+    legend = plots.legend_below(ax)
+    assert style.check_print_size(fig) == [], style.check_print_size(fig)
+    assert [t.get_text() for t in legend.get_texts()] == ["real", "simulated (one draw)"]
+    assert legend.get_title().get_text() == "ratings"

@@ -1,21 +1,26 @@
 """LaTeX tables that compile with pdflatex: escaping of labels, fixed decimals, widths that fit.
 
-:func:`latex_table` renders a DataFrame as a ``table`` float or a ``longtable`` with booktabs
-rules, a font size and column blocks chosen so that it fits the text width;
-:func:`latex_escape` spells any label for pdflatex (special characters, the Greek letters and
-symbols of the notebooks, accented Latin letters) or refuses it naming the character.
-:mod:`helpers.notebook.reports` writes the tables next to their CSV.
+:func:`latex_table` renders a DataFrame as a ``table`` float when it fits one column of a
+two-column paper and as a ``table*`` (both columns) otherwise, with booktabs rules and a font
+size, wrapped text and column blocks chosen so that it fits; long tables continue in further
+floats (never ``longtable``, which stops a two-column document). :func:`latex_escape` spells any
+label for pdflatex (special characters, the Greek letters and symbols of the notebooks, accented
+Latin letters) or refuses it naming the character. :func:`pdf_fonts` lists the fonts of a PDF (no
+Type 3 bitmap font may reach a paper). :mod:`helpers.notebook.reports` writes the tables next to
+their CSV.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["latex_escape", "latex_table", "LATEX_HEADERS", "TABLE_WIDTH_PT", "LONGTABLE_ROWS"]
+__all__ = ["latex_escape", "latex_table", "pdf_fonts", "LATEX_HEADERS", "TABLE_WIDTH_PT", "COLUMN_WIDTH_PT",
+           "ROWS_PER_FLOAT", "LONGTABLE_ROWS"]
 
 
 #: Characters LaTeX treats specially, and their text-mode spelling.
@@ -39,7 +44,7 @@ _LATEX_UNICODE = {
     "≡": r"\ensuremath{\equiv}", "∝": r"\ensuremath{\propto}", "∼": r"\ensuremath{\sim}", "÷": r"\ensuremath{\div}",
     "∆": r"\ensuremath{\Delta}", "µ": r"\ensuremath{\mu}", "♭": r"\ensuremath{\flat}", "≪": r"\ensuremath{\ll}",
     "≫": r"\ensuremath{\gg}", "°": r"\ensuremath{^\circ}", "²": r"\ensuremath{^2}", "³": r"\ensuremath{^3}",
-    "½": r"\ensuremath{\frac{1}{2}}", "′": r"\ensuremath{'}", "‐": "-", "‑": "-", "•": r"\ensuremath{\bullet}",
+    "½": r"\ensuremath{\frac{1}{2}}", "ˣ": r"\ensuremath{^{x}}", "ℓ": r"\ensuremath{\ell}", "′": r"\ensuremath{'}", "‐": "-", "‑": "-", "•": r"\ensuremath{\bullet}",
     "é": r"\'e", "è": r"\`e", "ä": r"\"a", "ö": r"\"o", "ü": r"\"u", "ó": r"\'o", "á": r"\'a",
     "í": r"\'i", "ñ": r"\~n", "ç": r"\c{c}", "Ç": r"\c{C}", "ß": r"\ss{}", "\u00a0": "~",
 }
@@ -124,20 +129,33 @@ UNICODE_MACRO = (r"\providecommand{\subjevalU}[2]{\ifdefined\XeTeXrevision #2\el
                  r"\ifdefined\directlua #2\else\texttt{<U+#1>}\allowbreak\fi\fi}")
 
 
-#: Column names written with the papers' notation in LaTeX headers (exact matches only).
+#: Column names written with the papers' notation in LaTeX headers (exact matches only; a label
+#: given by the caller, e.g. from :mod:`helpers.notebook.captions`, comes first).
 LATEX_HEADERS = {
     "d_max": r"$D_{\max}$", "Dmax": r"$D_{\max}$", "n": r"$N$", "N": r"$N$", "tau": r"$\tau$",
     "theta": r"$\theta$", "p": r"$p$", "sigma": r"$\sigma$", "es_hsd": r"ES$_{\mathrm{HSD}}$",
     "p_value": r"$p$-value", "delta_mar": r"$\Delta$MAR",
 }
 
-#: Width budget of a table (full text width of a two-column paper, 7 in), in points.
+#: Full text width of a two-column paper (7 in), in points: the widest a table may be (``table*``).
 TABLE_WIDTH_PT = 7.0 * 72.27
-#: Rows above which a table becomes a ``longtable`` (it would not fit on one page).
-LONGTABLE_ROWS = 45
+#: One column of a two-column paper (ACM and IEEE templates: about 3.33 in), in points: a table
+#: that fits it is a ``table``, any other a ``table*`` (both columns).
+COLUMN_WIDTH_PT = 3.33 * 72.27
+#: Printed lines (rows, times the number of column blocks) per float; a longer table continues in
+#: further floats of the same number ("Table 7 (continued)"), which work in one- and two-column
+#: documents alike (``longtable`` stops a two-column document).
+ROWS_PER_FLOAT = 45
+#: The former name of :data:`ROWS_PER_FLOAT`.
+LONGTABLE_ROWS = ROWS_PER_FLOAT
 #: (LaTeX size command, font size in pt), tried in order until the table fits the width.
 _SIZES = ((r"\small", 9.0), (r"\footnotesize", 8.0), (r"\scriptsize", 7.0))
 _TABCOLSEP_PT = 4.0
+#: Estimated ems -> points at a font size: the estimate of :func:`_text_width` plus a margin.
+_EM_SLACK = 1.05
+#: A text column is wrapped into lines no narrower than this (ems), headers into at most 3 lines.
+_MIN_WRAP_EM = 6.0
+_MAX_HEADER_LINES = 3
 
 
 def _format_cell(value: Any, decimals: int, na_rep: str = "--") -> tuple[str, bool]:
@@ -168,9 +186,11 @@ def _decimals(float_format: str) -> int:
     return int(m.group(1))
 
 
-def _header(name: Any) -> str:
+def _header(name: Any, labels: Mapping[str, str] | None = None) -> str:
     if isinstance(name, tuple):  # MultiIndex columns: join the levels
         name = " ".join(str(part) for part in name if str(part) != "")
+    if labels and str(name) in labels:
+        return latex_escape(labels[str(name)])
     return LATEX_HEADERS.get(str(name), None) or latex_escape(name)
 
 
@@ -180,143 +200,285 @@ def _text_width(text: str) -> float:
     import re
 
     text = re.sub(r"\\subjevalU\{([0-9A-F]+)\}\{[^}]*\}", r"<U+\1>", text)   # as pdflatex prints it
-    visible = re.sub(r"\\ensuremath\{\\?[a-zA-Z]+\}|\\[a-zA-Z]+\{\}|\\.", "M", text)
+    visible = re.sub(r"\\ensuremath\{[^{}]*\}|\\[a-zA-Z]+\{\}|\\.", "M", text)
     visible = re.sub(r"[{}$]|\\[a-zA-Z]+", "", visible)
     return sum(0.5 if c.isdigit() or c in ".,:;' " else 0.75 if (c.isupper() or c in "@#%&+=<>") else 0.55
                for c in visible)
 
 
-def _table_cells(df: pd.DataFrame, decimals: int, index: bool) -> tuple[list[str], list[list[str]], list[str]]:
-    """Escaped headers, formatted cells and the alignment of each column (``r`` for numbers)."""
+#: Words a line never breaks next to (LaTeX spellings of =, ≤, ≥, −, ·, ×).
+_BINDING = {"=", r"\ensuremath{\le}", r"\ensuremath{\ge}", r"\ensuremath{-}", r"\ensuremath{\cdot}",
+            r"\ensuremath{\times}", "<", ">"}
+
+
+def _words(source: str) -> list[str]:
+    """LaTeX source split at the spaces outside braces and math (where a line may break)."""
+    words, cur, depth, math_mode, escaped = [], "", 0, False, False
+    for ch in source:
+        if not escaped:
+            depth += (ch == "{") - (ch == "}")
+            math_mode ^= ch == "$"
+        if ch == " " and depth == 0 and not math_mode:
+            if cur:
+                words.append(cur)
+            cur = ""
+        else:
+            cur += ch
+        escaped = ch == "\\" and not escaped
+    words += [cur] if cur else []
+    # never break around a relation or an operator: "p = 0.2" stays on one line
+    joined: list[str] = []
+    glue = False
+    for word in words:
+        binds = word in _BINDING
+        if joined and (binds or glue):
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+        glue = binds
+    return joined
+
+
+def _wrap(source: str, target_em: float, max_lines: int = _MAX_HEADER_LINES) -> list[str]:
+    """``source`` in as few lines as keep each within ``target_em``; when no split of at most
+    ``max_lines`` lines does, the split whose widest line is narrowest."""
+    from itertools import combinations
+
+    words = _words(source)
+    if len(words) <= 1 or _text_width(source) <= target_em:
+        return [source]
+    best: tuple[float, list[str]] | None = None
+    for k in range(2, min(max_lines, len(words)) + 1):
+        cuts = combinations(range(1, len(words)), k - 1) if len(words) <= 16 else [
+            tuple(round(len(words) * i / k) for i in range(1, k))]
+        for cut in cuts:
+            bounds = (0, *cut, len(words))
+            lines = [" ".join(words[a:b]) for a, b in zip(bounds, bounds[1:])]
+            widest = max(_text_width(line) for line in lines)
+            if widest <= target_em:
+                return lines
+            if best is None or widest < best[0]:
+                best = (widest, lines)
+    return best[1] if best else [source]
+
+
+class _Column:
+    """One column: escaped header, formatted cells, alignment and the widths it can take (ems)."""
+
+    def __init__(self, header: str, cells: list[str], numeric: bool) -> None:
+        self.header, self.cells, self.numeric = header, cells, numeric
+        self.cell_em = max([0.0] + [_text_width(c) for c in cells])
+        self.header_min_em = max(_text_width(line) for line in _wrap(header, 0.0))
+        longest_word = max([0.0] + [_text_width(w) for c in cells for w in _words(c)])
+        #: a text column wider than a few words wraps (\parbox); numbers and short text do not
+        self.wraps = not numeric and self.cell_em > _MIN_WRAP_EM
+        self.natural_em = max(self.cell_em, self.header_min_em)
+        self.min_em = max(_MIN_WRAP_EM, longest_word, self.header_min_em) if self.wraps else self.natural_em
+
+
+def _table_columns(df: pd.DataFrame, decimals: int, index: bool, labels: Mapping[str, str] | None) -> list[_Column]:
     frame = df.reset_index() if index else df
-    headers = [_header(c) for c in frame.columns]
-    cells, numeric = [], [True] * len(headers)
+    headers = [_header(c, labels) for c in frame.columns]
+    cells: list[list[str]] = [[] for _ in headers]
+    numeric = [True] * len(headers)
     for row in frame.itertuples(index=False, name=None):
-        formatted = [_format_cell(v, decimals) for v in row]
-        cells.append([t for t, _ in formatted])
-        numeric = [n and is_num for n, (_, is_num) in zip(numeric, formatted)]
-    if not cells:
+        for j, value in enumerate(row):
+            text, is_num = _format_cell(value, decimals)
+            cells[j].append(text)
+            numeric[j] = numeric[j] and is_num
+    if not len(frame):
         numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
-    return headers, cells, ["r" if n else "l" for n in numeric]
+    return [_Column(h, c, n) for h, c, n in zip(headers, cells, numeric)]
 
 
-class _Layout:
-    """How a table fits the width: font size, column blocks, rotated headers, paragraph columns."""
+def _fit(cols: list[_Column], width_pt: float, size_pt: float) -> list[float] | None:
+    """Widths (ems) that fit ``width_pt`` at ``size_pt``: natural widths, else the wrapping text
+    columns narrowed to a common cap (never below their minimum); ``None`` when nothing fits."""
+    avail = (width_pt - len(cols) * 2 * _TABCOLSEP_PT) / (size_pt * _EM_SLACK)
+    natural = [c.natural_em for c in cols]
+    if sum(natural) <= avail:
+        return natural
+    lows = [c.min_em for c in cols]
+    if sum(lows) > avail:
+        return None
+    lo, hi = 0.0, max(natural)
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if sum(max(a, min(n, mid)) for a, n in zip(lows, natural)) <= avail else (lo, mid)
+    return [max(a, min(n, lo)) for a, n in zip(lows, natural)]
 
-    def __init__(self, headers: list[str], cells: list[list[str]], align: list[str], width_pt: float):
-        self.headers, self.cells, self.width_pt = headers, cells, width_pt
-        #: a text column wider than this share of the width becomes a paragraph column (p{...})
-        self.text_cap_em = 0.3 * width_pt / _SIZES[0][1]
-        # leading text columns identify a row: repeated in every block of a split table
-        keys = 0
-        while keys < len(align) - 1 and align[keys] == "l":
+
+class _Plan:
+    """How a table is set: float environment, font size, column widths, blocks, rotated headers."""
+
+    def __init__(self, cols: list[_Column], column_pt: float, width_pt: float) -> None:
+        self.cols, self.rotate = cols, False
+        for wide, limit in ((False, column_pt), (True, width_pt)):
+            for cmd, pt in _SIZES:
+                widths = _fit(cols, limit, pt)
+                if widths is not None:
+                    self.wide, self.size, self.pt, self.widths = wide, cmd, pt, widths
+                    self.blocks = [list(range(len(cols)))]
+                    return
+        self.wide, (self.size, self.pt) = True, _SIZES[-1]
+        self._blocks(width_pt)
+
+    def _blocks(self, width_pt: float) -> None:
+        """Blocks of value columns at the smallest size, each repeating the leading text columns."""
+        cols, keys = self.cols, 0
+        while keys < len(cols) - 1 and not cols[keys].numeric:
             keys += 1
-        self.keys = max(keys, 1)
-        n = len(headers)
-        body_w = [max([_text_width(h) for h in [headers[j]]] + [_text_width(r[j]) for r in cells]) for j in range(n)]
-        cell_w = [max([0.0] + [_text_width(r[j]) for r in cells]) for j in range(n)]
-        self.para = [align[j] == "l" and body_w[j] > self.text_cap_em for j in range(n)]
-        self.body_w = [min(w, self.text_cap_em) if self.para[j] else w for j, w in enumerate(body_w)]
-        self.cell_w = [min(w, self.text_cap_em) if self.para[j] else w for j, w in enumerate(cell_w)]
-        self.size, self.blocks, self.rotate = self._fit()
-        size_pt = dict(_SIZES)[self.size]
-        self.align = [f"p{{{self.text_cap_em * size_pt:.0f}pt}}" if self.para[j] else a for j, a in enumerate(align)]
-
-    def width(self, cols: list[int], size_pt: float, rotate: bool) -> float:
-        """Estimated width in points of the columns ``cols`` at a font size."""
-        ems = sum((max(self.cell_w[j], 1.2) if rotate and j >= self.keys else self.body_w[j]) for j in cols)
-        return 1.05 * ems * size_pt + len(cols) * 2 * _TABCOLSEP_PT
-
-    def _fit(self) -> tuple[str, list[list[int]], bool]:
-        """The largest size at which all columns fit; else blocks of columns at the smallest size."""
-        all_cols = list(range(len(self.headers)))
-        for cmd, pt_try in _SIZES:
-            if self.width(all_cols, pt_try, False) <= self.width_pt:
-                return cmd, [all_cols], False
-        size, pt = _SIZES[-1]
-        keys, value_cols = self.keys, all_cols[self.keys:]
-        rotate = (sum(self.body_w[j] for j in value_cols) > 1.5 * sum(max(self.cell_w[j], 1.0) for j in value_cols)
-                  and len(self.cells) > 0)
-        blocks, current = [], []
-        for j in value_cols:
-            trial = list(range(keys)) + current + [j]
-            if current and self.width(trial, pt, rotate) > self.width_pt:
-                blocks.append(list(range(keys)) + current)
+        keys = max(keys, 1)
+        values = range(keys, len(cols))
+        self.rotate = (sum(cols[j].header_min_em for j in values) > 1.5 * sum(max(cols[j].cell_em, 1.0) for j in values)
+                       and bool(cols[0].cells))
+        self.widths = [c.natural_em if (j < keys or not self.rotate) else max(c.cell_em, 1.2) for j, c in enumerate(cols)]
+        self.keys = list(range(keys))
+        self.blocks, current = [], []
+        for j in values:
+            if current and self.width(self.keys + current + [j]) > width_pt:
+                self.blocks.append(self.keys + current)
                 current = []
             current.append(j)
-        blocks.append(list(range(keys)) + current)
-        return size, blocks, rotate
+        self.blocks.append(self.keys + current)
+
+    def width(self, cols: list[int]) -> float:
+        """Estimated width in points of the columns ``cols``."""
+        return sum(self.widths[j] * self.pt * _EM_SLACK + 2 * _TABCOLSEP_PT for j in cols)
+
+    def wrapped(self, j: int) -> bool:
+        return self.cols[j].wraps and self.widths[j] < self.cols[j].cell_em
 
     def head(self, cols: list[int]) -> str:
         parts = []
         for j in cols:
-            h = self.headers[j]
-            if self.rotate and j >= self.keys:
-                h = r"\rotatebox{90}{" + h + "}"
-            parts.append(h)
+            c = self.cols[j]
+            if self.rotate and j not in self.keys:
+                parts.append(r"\rotatebox{90}{" + c.header + "}")
+                continue
+            lines = _wrap(c.header, self.widths[j])
+            parts.append(lines[0] if len(lines) == 1 else r"\begin{tabular}[b]{@{}" + ("r" if c.numeric else "l")
+                         + "@{}}" + r" \\ ".join(lines) + r"\end{tabular}")
         return " & ".join(parts) + r" \\"
 
-    def body(self, cols: list[int]) -> list[str]:
-        return [" & ".join(r[j] for j in cols) + r" \\" for r in self.cells]
+    def row(self, i: int, cols: list[int]) -> str:
+        cells = []
+        for j in cols:
+            text = self.cols[j].cells[i]
+            if self.wrapped(j):
+                text = rf"\parbox[t]{{{self.widths[j] * self.pt * _EM_SLACK:.1f}pt}}{{\raggedright {text}\strut}}"
+            cells.append(text)
+        return " & ".join(cells) + r" \\"
+
+    def row_lines(self, i: int) -> int:
+        """Estimated printed lines of row ``i`` (wrapped text takes several)."""
+        return max([1] + [math.ceil(1.15 * _text_width(self.cols[j].cells[i]) / self.widths[j])
+                          for j in range(len(self.cols)) if self.wrapped(j)])
+
+    def chunks(self, per_float: int) -> list[list[int]]:
+        """Rows per float: at most ``per_float`` printed lines, counting every block."""
+        n_rows = len(self.cols[0].cells) if self.cols else 0
+        out, current, used = [], [], 0
+        for i in range(n_rows):
+            need = self.row_lines(i) * len(self.blocks)
+            if current and used + need > per_float - 2 * len(self.blocks):
+                out.append(current)
+                current, used = [], 0
+            current.append(i)
+            used += need
+        return out + [current] if current or not out else out
 
     def spec(self, cols: list[int]) -> str:
-        return "".join(self.align[j] for j in cols)
+        return "".join("r" if self.cols[j].numeric else "l" for j in cols)
 
 
-def _float_lines(lay: _Layout, caption: str, label: str) -> list[str]:
-    """A ``table`` float holding every block of columns."""
-    lines = [r"\begin{table}[htbp]", r"\centering", lay.size, rf"\setlength{{\tabcolsep}}{{{_TABCOLSEP_PT:g}pt}}",
-             rf"\caption{{{caption}}}", rf"\label{{{label}}}"]
-    for k, cols in enumerate(lay.blocks):
-        if k:
-            lines.append(r"\par\medskip")
-        lines += [rf"\begin{{tabular}}{{{lay.spec(cols)}}}", r"\toprule", lay.head(cols), r"\midrule",
-                  *lay.body(cols), r"\bottomrule", r"\end{tabular}"]
-    lines.append(r"\end{table}")
-    return lines
-
-
-def _longtable_lines(lay: _Layout, caption: str, label: str) -> list[str]:
-    """One ``longtable`` per block of columns, with repeated headers on continued pages."""
-    lines = [r"\begingroup", lay.size, rf"\setlength{{\tabcolsep}}{{{_TABCOLSEP_PT:g}pt}}"]
-    for k, cols in enumerate(lay.blocks):
-        part = f" (part {k + 1} of {len(lay.blocks)})" if len(lay.blocks) > 1 else ""
-        cap = rf"\caption{{{caption}{part}}}" + (rf"\label{{{label}}}" if k == 0 else "")
-        cont = rf"\caption[]{{{caption}{part} (continued)}}"
-        lines += [rf"\begin{{longtable}}{{{lay.spec(cols)}}}", cap + r" \\", r"\toprule", lay.head(cols),
-                  r"\midrule", r"\endfirsthead", cont + r" \\", r"\toprule", lay.head(cols), r"\midrule", r"\endhead",
-                  r"\bottomrule", r"\endlastfoot", *lay.body(cols), r"\end{longtable}"]
-    lines.append(r"\endgroup")
+def _float_lines(plan: _Plan, caption: str, label: str, per_float: int) -> list[str]:
+    """One float (``table``, or ``table*`` when wider than a column) per chunk of rows, each
+    holding every block of columns; continuations repeat the headers under the same number."""
+    env = "table*" if plan.wide else "table"
+    chunks = plan.chunks(per_float)
+    lines = []
+    for k, rows in enumerate(chunks):
+        lines += [rf"\begin{{{env}}}[htbp]", r"\centering", plan.size, rf"\setlength{{\tabcolsep}}{{{_TABCOLSEP_PT:g}pt}}"]
+        if k == 0:
+            more = f" (in {len(chunks)} parts)" if len(chunks) > 1 else ""
+            lines += [rf"\caption{{{caption}{more}}}", rf"\label{{{label}}}"]
+        else:
+            lines += [rf"\tablename~\thetable{{}} (continued, part {k + 1} of {len(chunks)})\par\smallskip"]
+        for b, cols in enumerate(plan.blocks):
+            if b:
+                lines.append(r"\par\medskip")
+            lines += [rf"\begin{{tabular}}{{{plan.spec(cols)}}}", r"\toprule", plan.head(cols), r"\midrule",
+                      *[plan.row(i, cols) for i in rows], r"\bottomrule", r"\end{tabular}"]
+        lines.append(rf"\end{{{env}}}")
     return lines
 
 
 def latex_table(df: pd.DataFrame, *, caption: str, label: str, float_format: str = "%.4f",
-                index: bool = False, width_pt: float = TABLE_WIDTH_PT,
-                longtable_rows: int = LONGTABLE_ROWS) -> str:
-    """A DataFrame as a LaTeX table that compiles standalone with pdflatex.
+                index: bool = False, width_pt: float = TABLE_WIDTH_PT, column_pt: float = COLUMN_WIDTH_PT,
+                longtable_rows: int = ROWS_PER_FLOAT, headers: Mapping[str, str] | None = None) -> str:
+    """A DataFrame as a LaTeX table that compiles standalone with pdflatex, in one- and
+    two-column documents.
 
-    * every header and text cell is escaped (:func:`latex_escape`); a few column names take the
-      papers' notation (:data:`LATEX_HEADERS`: ``d_max`` -> :math:`D_{\\max}`, ``n`` -> :math:`N`);
+    * every header and text cell is escaped (:func:`latex_escape`); ``headers`` maps column names
+      to the labels printed (:mod:`helpers.notebook.captions`), else a few names take the papers'
+      notation (:data:`LATEX_HEADERS`: ``d_max`` -> :math:`D_{\\max}`, ``n`` -> :math:`N`);
+      long headers break into up to three lines;
     * numbers in fixed decimals (``float_format``), integers as integers, NaN as ``--``, a true
       minus sign; number columns right-aligned;
-    * a ``table`` float with ``\\caption`` and ``\\label`` (booktabs rules), or a ``longtable``
-      when it has more than ``longtable_rows`` rows;
-    * a font size from ``\\small`` down to ``\\scriptsize`` (7 pt in a 10 pt document) so that
-      the estimated width stays within ``width_pt`` (7 in); a table still too wide is split into
-      column blocks that repeat the leading text columns (e.g. a 30-column matrix becomes stacked
-      blocks of the same rows), with rotated headers when those are much wider than the numbers.
+    * a ``table`` float when it fits one column of a two-column paper (``column_pt``, 3.33 in) at
+      ``\\small`` to ``\\scriptsize`` (7 pt in a 10 pt document), long text wrapped; otherwise a
+      ``table*`` (the full width, ``width_pt``, 7 in), and when even that is too narrow, column
+      blocks that repeat the leading text columns (e.g. a 30-column matrix becomes stacked blocks
+      of the same rows), with rotated headers when those are much wider than the numbers;
+    * ``\\caption`` and ``\\label`` (booktabs rules); a table of more than ``longtable_rows``
+      printed lines continues in further floats under the same number.
 
-    Needs ``\\usepackage{booktabs}`` (plus ``longtable`` and ``graphicx`` when used: the first
-    line of the output names the packages).
+    Needs ``\\usepackage{booktabs}`` (plus ``graphicx`` for rotated headers: the first line of the
+    output names the packages).
     """
-    headers, cells, align = _table_cells(df, _decimals(float_format), index)
-    lay = _Layout(headers, cells, align, width_pt)
-    rows_total = len(cells) * len(lay.blocks) + 2 * len(lay.blocks)
-    long = rows_total > longtable_rows
-    packages = ["booktabs"] + (["longtable"] if long else []) + (["graphicx"] if lay.rotate else [])
-    lines = [f"% pdflatex; needs \\usepackage{{{','.join(packages)}}}. Written by helpers.notebook.latex.latex_table."]
-    esc_caption = latex_escape(caption)
-    lines += (_longtable_lines if long else _float_lines)(lay, esc_caption, label)
+    cols = _table_columns(df, _decimals(float_format), index, headers)
+    plan = _Plan(cols, column_pt, width_pt)
+    packages = ["booktabs"] + (["graphicx"] if plan.rotate else [])
+    where = "spans both columns (table*)" if plan.wide else "fits one column"
+    lines = [f"% pdflatex; needs \\usepackage{{{','.join(packages)}}}; {where} of a two-column paper. "
+             "Written by helpers.notebook.latex.latex_table."]
+    lines += _float_lines(plan, latex_escape(caption), label, longtable_rows)
     if any("\\subjevalU{" in line for line in lines):
         lines.insert(1, UNICODE_MACRO)
     return "\n".join(lines) + "\n"
+
+
+#: Font subtypes of the PDF specification (Table 110): what ``pdffonts`` lists in its type column.
+_FONT_SUBTYPES = ("Type0", "Type1", "MMType1", "Type3", "TrueType", "CIDFontType0", "CIDFontType2")
+
+
+def pdf_fonts(data: bytes) -> list[tuple[str, str]]:
+    """The fonts of a PDF file's bytes as ``(name, subtype)`` pairs, like ``pdffonts`` (poppler)
+    lists them, with no PDF library: font dictionaries are read from the file and from its
+    Flate-compressed streams (pdflatex keeps them in object streams). ``Type3`` marks a font drawn
+    from bitmaps or procedures (pdflatex's fallback for a font without an outline version);
+    publishers ask for Type 1, TrueType or CID fonts only. A Type 3 font has no name: ``"[none]"``.
+    """
+    import re
+    import zlib
+
+    chunks = [data]
+    for m in re.finditer(rb"stream\r?\n", data):
+        end = data.find(b"endstream", m.end())
+        try:
+            chunks.append(zlib.decompressobj().decompress(data[m.end():end if end > 0 else None]))
+        except zlib.error:
+            continue
+    subtype = re.compile(rb"/Subtype\s*/(" + b"|".join(s.encode() for s in _FONT_SUBTYPES) + rb")(?![A-Za-z0-9])")
+    fonts = []
+    for chunk in chunks:
+        for m in subtype.finditer(chunk):
+            kind = m.group(1).decode()
+            start = chunk.rfind(b"<<", 0, m.start())
+            window = chunk[max(start, 0):chunk.find(b">>", m.end()) + 2 if chunk.find(b">>", m.end()) > 0 else None]
+            if b"/Font" not in window and kind != "Type3":
+                continue
+            name = re.search(rb"/BaseFont\s*/([^\s/<>\[\]()]+)", window)
+            fonts.append((name.group(1).decode("latin-1") if name and kind != "Type3" else "[none]", kind))
+    return fonts

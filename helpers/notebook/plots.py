@@ -287,3 +287,40 @@ def family_lines(curves: Mapping[str, np.ndarray], family: Callable[[str], str],
         ax.set_ylim(*ylim)
     ax.legend(title="measure family", ncol=2)
     return fig
+
+
+def log_axis(ax, ticks: Sequence[float], *, axis: str = "x") -> None:
+    """A logarithmic axis labelled at ``ticks`` only (e.g. the N of a grid: 5, 10, 20, 40, 80), in
+    plain numbers: matplotlib's default log axis labels minor ticks as ``2×10¹``, ``3×10¹`` ...,
+    which overlap at print size."""
+    from matplotlib.ticker import NullFormatter, NullLocator
+
+    ticks = sorted({float(t) for t in ticks})
+    if not ticks or ticks[0] <= 0:
+        raise ValueError(f"log_axis: ticks must be positive numbers, got {ticks}")
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks, [f"{t:g}" for t in ticks])
+    which.set_minor_locator(NullLocator())
+    which.set_minor_formatter(NullFormatter())
+
+
+def legend_below(ax, *, ncol: int | None = None, title: str | None = None):
+    """Move ``ax``'s legend (or make one from its labelled artists) below the axes, under its
+    tick and axis labels, without a frame, so that it covers no data. Keeps the legend's title
+    unless ``title`` is given; returns the new legend (``None`` when there is nothing to show)."""
+    old = ax.get_legend()
+    if old is not None:
+        handles, labels = list(old.legend_handles), [t.get_text() for t in old.get_texts()]
+        title = title if title is not None else (old.get_title().get_text() or None)
+        old.remove()
+    else:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    fig = ax.figure
+    fig.canvas.draw()
+    below = ax.get_tightbbox(fig.canvas.get_renderer()).y0 - 4 * fig.dpi / 72   # 4 pt under the axis label
+    y = ax.transAxes.inverted().transform((0.0, below))[1]
+    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y), ncol=ncol or min(len(labels), 3),
+                     title=title, frameon=False, borderaxespad=0.2)

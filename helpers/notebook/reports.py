@@ -28,7 +28,7 @@ import pandas as pd
 
 from helpers.io.files import atomic_write_bytes, atomic_write_text, safe_stem
 from helpers import paths
-from helpers.notebook import params
+from helpers.notebook import captions, params
 from helpers.notebook.latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
 from helpers.paths import reports_dir, reports_root
 
@@ -125,15 +125,19 @@ class Reporter:
         return self.root / "metrics" / f"{self.notebook}.json"
 
     def save_fig(self, fig, name: str, *, dpi: int = 150) -> list[Path]:
-        """Save a matplotlib figure as PDF (no creation date) and PNG; returns both paths.
+        """Save a matplotlib figure as PDF (no creation date, TrueType fonts) and PNG; returns both paths.
         ``name`` passes through :func:`helpers.io.files.safe_stem` (it may come from data)."""
         import io
+
+        import matplotlib
 
         name, out = safe_stem(name), []
         for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
                           ("png", {"Software": None})):
             buf = io.BytesIO()
-            fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
+            # TrueType (Type 42) fonts whatever the notebook's style: never a Type 3 bitmap font in a paper
+            with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
+                fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
             out.append(atomic_write_bytes(self.figures / f"{name}.{ext}", buf.getvalue()))
         return out
 
@@ -141,19 +145,33 @@ class Reporter:
                    index: bool = False, caption: str | None = None, label: str | None = None) -> list[Path]:
         """Save a table as CSV and as a LaTeX table, named ``NN_<name>``.
 
-        The ``.tex`` file is a complete ``table`` float (or ``longtable`` when long) that compiles
-        with pdflatex and booktabs (:func:`latex_table`): escaped text, fixed decimals, a caption
-        (default: from the table's name, :func:`default_caption`) and ``\\label{tab:NN-name}``
-        (:func:`table_label`); wide tables are set smaller or split into column blocks.
+        The ``.tex`` file is a complete ``table`` float (``table*`` when wider than one column of
+        a two-column paper; continued floats when long) that compiles with pdflatex and booktabs
+        (:func:`latex_table`): escaped text, fixed decimals, a caption and
+        ``\\label{tab:NN-name}`` (:func:`table_label`). The caption is ``caption``, else the
+        table's human caption and the headers its column labels
+        (:mod:`helpers.notebook.captions`; a table without one is warned about and captioned from
+        its name). The CSV keeps the column names.
         """
         name = safe_stem(name)          # names built from data (question, run, assessor ids) stay in tables/
         stem = f"{self.prefix}_{name}"
         csv = df.to_csv(index=index, float_format=float_format, lineterminator="\n")
+        columns = df.reset_index().columns if index else df.columns
         tex = latex_table(df, caption=caption or default_caption(self.notebook, name),
                           label=label or table_label(self.notebook, name, self.profile),
-                          float_format=float_format, index=index)
+                          float_format=float_format, index=index,
+                          headers=captions.column_labels(self.notebook, name, columns))
         return [atomic_write_text(self.tables / f"{stem}.csv", csv),
                 atomic_write_text(self.tables / f"{stem}.tex", tex)]
+
+    def where(self, path: Path) -> str:
+        """``path`` as the notebooks print it: ``<reports>/`` and its place under the reports tree
+        (``<reports>/runs/ci-1a2b3c4d/metrics/02_unanimity_evaluation.json`` for a run that went
+        aside), the same for every notebook, with no machine path."""
+        path = Path(path)
+        root = reports_root()
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+        return f"<reports>/{shown}"
 
     def save_metrics(self, metrics: dict) -> Path:
         """Write the notebook's key numbers as sorted, indented JSON (NaN -> null; floats to
@@ -180,11 +198,11 @@ def table_label(notebook: str, name: str, profile: str = "default") -> str:
 
 
 def default_caption(notebook: str, name: str) -> str:
-    """Caption of a table saved without one, from its name and notebook (``kendall_tau`` of
-    ``04_diversified_measures`` -> ``Kendall tau (notebook 04, diversified measures).``)."""
-    words = name.replace("_", " ").strip()
-    words = words[:1].upper() + words[1:]
-    return f"{words} (notebook {notebook[:2]}, {notebook[3:].replace('_', ' ')})."
+    """Caption of a table saved without one: its human caption
+    (:func:`helpers.notebook.captions.table_caption`), else, with a
+    :class:`~helpers.notebook.captions.MissingCaption` warning, one from its name and notebook
+    (``foo_bar`` of ``04_diversified_measures`` -> ``Foo bar (notebook 04, diversified measures).``)."""
+    return captions.table_caption(notebook, name)
 
 
 def show(df: pd.DataFrame, fmt: str = "{:.4f}", *, index: bool = False, caption: str | None = None,

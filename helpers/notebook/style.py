@@ -139,9 +139,67 @@ def label(name: str, *, long: bool = False) -> str:
     return NOTATION.get(name, name)
 
 
+def _overlapping_ticks(fig, renderer) -> list[str]:
+    """Tick labels of one axis that overlap their neighbours (e.g. a log axis labelling its minor
+    ticks: ``2×10¹`` over ``3×10¹``)."""
+    problems = []
+    for k, ax in enumerate(fig.axes):
+        for which, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            labels = [t for t in axis.get_ticklabels(which="both") if t.get_visible() and t.get_text().strip()]
+            boxes = sorted(((t.get_window_extent(renderer), t.get_text()) for t in labels),
+                           key=lambda b: b[0].x0 if which == "x" else b[0].y0)
+            for (a, ta), (b, tb) in zip(boxes, boxes[1:]):
+                overlap = (min(a.x1, b.x1) - max(a.x0, b.x0), min(a.y1, b.y1) - max(a.y0, b.y0))
+                if overlap[0] > 1 and overlap[1] > 1:
+                    problems.append(f"axes {k}: {which} tick labels {ta!r} and {tb!r} overlap")
+                    break
+    return problems
+
+
+def _data_points(ax):
+    """Display coordinates of the data an axes draws: line vertices, scatter points, bar boxes."""
+    import matplotlib.patches as mpatches
+
+    points, boxes = [], []
+    for line in ax.lines:
+        if line.get_visible() and len(line.get_xydata()):
+            points.append(line.get_transform().transform(line.get_xydata()))
+    for coll in ax.collections:
+        offsets = coll.get_offsets() if hasattr(coll, "get_offsets") else []
+        if coll.get_visible() and len(offsets) and coll.get_offset_transform() is not None:
+            points.append(coll.get_offset_transform().transform(offsets))
+    for patch in ax.patches:
+        if patch.get_visible() and isinstance(patch, (mpatches.Rectangle, mpatches.PathPatch)):
+            boxes.append(patch.get_window_extent())
+    return (np.concatenate(points) if points else np.empty((0, 2))), boxes
+
+
+def _legends_over_data(fig, renderer) -> list[str]:
+    """Legends that cover data (a bar, a point, a line's vertex) of an axes they sit on."""
+    problems = []
+    legends = [(ax.get_legend(), [ax]) for ax in fig.axes if ax.get_legend() is not None]
+    legends += [(leg, fig.axes) for leg in fig.legends]
+    for legend, axes in legends:
+        if not legend.get_visible():
+            continue
+        box = legend.get_window_extent(renderer)
+        for ax in axes:
+            points, patches = _data_points(ax)
+            inside = ((points[:, 0] > box.x0 + 1) & (points[:, 0] < box.x1 - 1) & (points[:, 1] > box.y0 + 1)
+                      & (points[:, 1] < box.y1 - 1)) if len(points) else np.zeros(0, dtype=bool)
+            covered = [p for p in patches if p.width > 0.5 and p.height > 0.5
+                       and min(p.x1, box.x1) - max(p.x0, box.x0) > 1 and min(p.y1, box.y1) - max(p.y0, box.y0) > 1]
+            if inside.any() or covered:
+                title = ax.get_title() or f"axes {fig.axes.index(ax)}"
+                problems.append(f"the legend covers data of {title!r} ({int(inside.sum())} point(s), "
+                                f"{len(covered)} bar(s)): put it outside (helpers.notebook.plots.legend_below)")
+    return problems
+
+
 def check_print_size(fig, *, min_font_pt: float = MIN_FONT_PT, max_width_in: float = FULL_WIDTH_IN) -> list[str]:
     """Problems of ``fig`` at print size (empty when it is fit for a paper): wider than the
-    text, or any visible text smaller than ``min_font_pt``."""
+    text, any visible text smaller than ``min_font_pt``, tick labels that overlap, a legend
+    that covers data."""
     problems = []
     w, h = fig.get_size_inches()
     if w > max_width_in + 1e-9:
@@ -156,4 +214,5 @@ def check_print_size(fig, *, min_font_pt: float = MIN_FONT_PT, max_width_in: flo
         size = float(text.get_fontsize())
         if size < min_font_pt - 1e-9:
             problems.append(f"text {str(text.get_text())[:30]!r} is {size:g} pt; at least {min_font_pt:g} pt")
-    return problems
+    renderer = fig.canvas.get_renderer()
+    return problems + _overlapping_ticks(fig, renderer) + _legends_over_data(fig, renderer)

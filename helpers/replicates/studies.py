@@ -68,14 +68,22 @@ def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.
     return pd.DataFrame(rows)
 
 
-def uniform_contrast(rng: np.random.Generator, *, n_items: int, n: int, d_max: int, p: float) -> dict:
+def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p: float) -> dict:
     """Notebook 01: one draw of uniform ratings (``n_items`` x ``n`` on ``0..d_max``) summarised
     like real ratings (:func:`helpers.gains.unanimity_summary`): ``items, share_full_spread,
-    mean_spread, mean_bonus, share_ties_broken``."""
+    mean_spread, mean_bonus, share_ties_broken``. ``n`` may also list each item's own number of
+    ratings (items rated by different numbers of assessors; ``n_items`` is then its length):
+    the draw has the same N per item (:func:`helpers.simulate.ratings.uniform_ratings_like`)."""
     from helpers import gains
-    from helpers.simulate.ratings import uniform_ratings
+    from helpers.simulate.ratings import uniform_ratings, uniform_ratings_like
 
-    s = gains.unanimity_summary(uniform_ratings(int(n_items), int(n), int(d_max), rng), int(d_max), p)
+    if np.ndim(n) == 0:
+        values = uniform_ratings(int(n_items), int(n), int(d_max), rng)
+    else:
+        if len(n) != int(n_items):
+            raise ValueError(f"uniform_contrast: n lists {len(n)} items, n_items is {n_items}")
+        values = uniform_ratings_like(np.asarray(n, dtype=int), int(d_max), rng)
+    s = gains.unanimity_summary(values, int(d_max), p)
     return {"items": s["items"], "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
             "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}
 

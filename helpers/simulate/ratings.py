@@ -15,7 +15,7 @@ import pandas as pd
 
 from helpers import gains
 
-__all__ = ["uniform_ratings", "simulate_ratings", "spread_grid", "STCLikeCollection",
+__all__ = ["uniform_ratings", "uniform_ratings_like", "simulate_ratings", "spread_grid", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
 
@@ -34,6 +34,22 @@ def uniform_ratings(n_items: int, n: int, d_max: int, rng: np.random.Generator) 
     if int(n_items) != n_items or n_items < 0:
         raise ValueError(f"n_items must be a non-negative integer, got {n_items!r}")
     return rng.integers(0, int(d_max) + 1, size=(int(n_items), int(n))).astype(float)
+
+
+def uniform_ratings_like(n_per_item, d_max: int, rng: np.random.Generator) -> np.ndarray:
+    """Uniform ratings on ``0..d_max`` with ``n_per_item[i]`` ratings for item ``i``: an
+    ``items x max(N)`` array, NaN beyond an item's own N (the layout of
+    :func:`helpers.gains.comparable_items`). With one N for every item it is exactly
+    ``uniform_ratings(len(n_per_item), N, d_max, rng)`` (the same draws)."""
+    n = np.asarray(n_per_item)
+    if n.ndim != 1 or n.size == 0 or not np.issubdtype(n.dtype, np.integer) or (n < 1).any():
+        raise ValueError(f"n_per_item must be a non-empty list of positive integers, got {n_per_item!r}")
+    if (n == n[0]).all():
+        return uniform_ratings(len(n), int(n[0]), d_max, rng)
+    _check(int(n.max()), d_max, rng)
+    values = rng.integers(0, int(d_max) + 1, size=(len(n), int(n.max()))).astype(float)
+    values[np.arange(int(n.max()))[None, :] >= n[:, None]] = np.nan
+    return values
 
 
 def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Generator, *,
