@@ -206,3 +206,69 @@ def test_teams_from_table_names_missing_runs():
         unanimity.teams_from_table(table, ["r1", "r3"], "teams.csv")
     with pytest.raises(ValueError, match="needs columns run_id and team"):
         unanimity.teams_from_table(table.rename(columns={"team": "group"}), ["r1"])
+
+
+# --------------------------------------------------------------------------------------------
+# GainScorer and compare_gains_many: the fast path of notebook 02's studies
+
+_MANY = ["nG@1", "P+", "nERR@10", "nDCG@5", "MSnDCG@10", "Q", "AP", "RBP", "P@5", "ERR", "nDCG@20", "Q@5",
+         "AP@10", "RR", "EBR", "nCG@3", "P+@5", "iRBU", "Hit@3", "O-measure", "P-measure", "R@5", "nERR@30"]
+
+
+@pytest.mark.parametrize("names", [["nG@1", "P+", "nERR@10"], _MANY])
+def test_gain_scorer_equals_the_alignment_path(small, names):
+    """Every gain vector scores exactly as Alignment.evaluate + to_matrix (same topics, runs, bits),
+    with the ideal lists cut where the measures allow it and kept whole where they need R."""
+    from helpers import measures
+
+    c, run, _ = small
+    run = run[~((run.run_id == run.run_id.iloc[0]) & (run.query_id == run.query_id.iloc[0]))]  # a missing list
+    sc = unanimity.GainScorer(c.qrels, run, names)
+    assert sc.fast
+    assert (sc.ideal_depth is None) == (names != ["nG@1", "P+", "nERR@10"])
+    rng = np.random.default_rng(4)
+    vectors = []
+    for d_max, n in [(2, 5), (8, 20), (1, 2)]:
+        r = sim.simulate_ratings(c.qrels, n, d_max, rng)
+        vectors += [gains.raw_gain(r, d_max), gains.unanimity_aware_gain(r, d_max, 0.2)]
+    got = sc.matrices(np.stack(vectors, axis=1))
+    for g, mats in zip(vectors, got):
+        res = measures.Alignment(unanimity.gain_qrels(c.qrels, g), run).evaluate(names, gain=g)
+        for m in names:
+            ref = measures.to_matrix(res, m)
+            assert mats[m].index.equals(ref.index) and mats[m].columns.equals(ref.columns)
+            np.testing.assert_array_equal(mats[m].to_numpy(), ref.to_numpy())
+
+
+def test_gain_scorer_skips_topics_without_a_positive_gain(small):
+    c, run, _ = small
+    sc = unanimity.GainScorer(c.qrels, run, ["nG@1"])
+    g = np.where(c.qrels["query_id"] == c.qrels["query_id"].iloc[0], 0.0, 1.0)
+    m = sc.matrices(g)[0]["nG@1"]
+    assert c.qrels["query_id"].iloc[0] not in m.index and len(m) == c.qrels["query_id"].nunique() - 1
+    with pytest.raises(ValueError, match="gains must hold"):
+        sc.matrices(g[:-1])
+
+
+def test_compare_gains_many_is_compare_gains_on_common_permutations(small):
+    """Two variants in one call: each result is what compare_gains gives for it, except that all
+    tests share one set of permutations; identical ratings give identical p-values."""
+    c, run, best = small
+    r = sim.simulate_ratings(c.qrels, 5, 2, np.random.default_rng(2))
+    ms = ["nG@1", "P+"]
+    one = unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ms, best, 300, 0.05, np.random.default_rng(7))
+    two = unanimity.compare_gains_many(c.qrels, run, [(r, 2), (r, 2)], 0.2, ms, best, 300, 0.05,
+                                       np.random.default_rng(7))
+    for out in two:
+        pd.testing.assert_frame_equal(out["tau"], one["tau"])
+        pd.testing.assert_frame_equal(out["significant"], one["significant"])
+        pd.testing.assert_frame_equal(out["discrepancies"], one["discrepancies"])
+
+
+def test_compare_gains_many_checks_the_scorer(small):
+    c, run, best = small
+    r = sim.simulate_ratings(c.qrels, 3, 2, np.random.default_rng(2))
+    sc = unanimity.GainScorer(c.qrels, run, ["nG@1"])
+    with pytest.raises(ValueError, match="scorer was built"):
+        unanimity.compare_gains_many(c.qrels, run, [(r, 2)], 0.2, ["P+"], best, 50, 0.05, np.random.default_rng(0),
+                                     scorer=sc)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from helpers import gains
 
-__all__ = ["uniform_ratings", "simulate_ratings", "spread_grid", "STCLikeCollection",
+__all__ = ["uniform_ratings", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
 
@@ -34,6 +34,61 @@ def uniform_ratings(n_items: int, n: int, d_max: int, rng: np.random.Generator) 
     if int(n_items) != n_items or n_items < 0:
         raise ValueError(f"n_items must be a non-negative integer, got {n_items!r}")
     return rng.integers(0, int(d_max) + 1, size=(int(n_items), int(n))).astype(float)
+
+
+def uniform_ratings_given_sum(sums, n: int, d_max: int, rng: np.random.Generator) -> np.ndarray:
+    """Independent uniform ratings conditioned on each item's sum: Sakai's model with RawG held fixed.
+
+    Sakai (EVIA 2017, Sec. 4) draws ``n`` ratings of an item independently and uniformly from
+    ``0..d_max``. Conditioned on their sum (the item's raw gain RawG, Eq. 1) every tuple with that
+    sum is equally likely, so this draws, for item ``i``, one of the tuples in ``{0..d_max}^n`` with
+    sum ``sums[i]`` uniformly at random. Used to contrast real ratings with uniform ones that
+    differ *only* in how they spread: same items, same N and Dmax, same RawG (hence the same
+    per-item mean rating and the same items with a positive gain), so RawG-based evaluation is
+    identical and only the spread ``D = max - min`` -- what UG adds to RawG (Eq. 2) -- differs.
+
+    Sampling is sequential and exact: with ``c_k(t)`` the number of ``k``-tuples on ``0..d_max``
+    summing to ``t`` (``c_0(0) = 1``, ``c_k(t) = sum_v c_{k-1}(t - v)``), the next rating is ``v``
+    with probability ``c_{k-1}(t - v) / c_k(t)``; the product of these over the ``n`` ratings is
+    ``1 / c_n(s)`` for every tuple. Counts are kept as floats (exact while below 2^53, relative
+    error 1e-16 beyond). Vectorised over items: ``n`` steps of one uniform draw per item.
+
+    Parameters
+    ----------
+    sums : array_like of int, shape (items,)
+        Each item's sum of ratings, in ``0..n * d_max``.
+    n, d_max : int
+        Ratings per item and the highest rating.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ``items x n`` float array of integer ratings whose rows sum to ``sums``.
+    """
+    _check(n, d_max, rng)
+    n, d_max = int(n), int(d_max)
+    s = np.asarray(sums, dtype=float)
+    if s.ndim != 1 or (len(s) and (~np.isfinite(s) | (s != np.round(s)) | (s < 0) | (s > n * d_max)).any()):
+        raise ValueError(f"sums must be integers in 0..n * d_max = {n * d_max}, one per item")
+    t = s.astype(np.int64)
+    counts = np.zeros((n + 1, n * d_max + 1))
+    counts[0, 0] = 1.0
+    for k in range(1, n + 1):
+        for v in range(d_max + 1):
+            counts[k, v:] += counts[k - 1, :n * d_max + 1 - v]
+    out = np.empty((len(t), n))
+    v = np.arange(d_max + 1)
+    for j in range(n):
+        k = n - j  # ratings still to draw, this one included
+        rest = t[:, None] - v[None, :]
+        ok = (rest >= 0) & (rest <= (k - 1) * d_max)
+        w = np.where(ok, counts[k - 1][np.clip(rest, 0, n * d_max)], 0.0)
+        cdf = np.cumsum(w, axis=1)
+        u = rng.random(len(t)) * cdf[:, -1]
+        pick = np.minimum((cdf <= u[:, None]).sum(axis=1), d_max)
+        out[:, j] = pick
+        t = t - pick
+    return out
 
 
 def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Generator, *,
