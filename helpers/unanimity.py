@@ -45,6 +45,8 @@ __all__ = [
     "GainScorer",
     "compare_gains",
     "compare_gains_many",
+    "near_alpha",
+    "mc_standard_error",
     "tau_layout",
     "spread_shares",
     "near_duplicates",
@@ -405,6 +407,28 @@ def _variant_result(scores: dict, hsd: dict, hsd_runs: list[str], measures: list
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
     return {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
             "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
+
+
+def near_alpha(p_values, alpha: float, B: int, z: float = 2.0) -> np.ndarray:
+    """Which Monte Carlo p-values lie within ``z`` standard errors of ``alpha``.
+
+    A randomised test's p-value estimated from ``B`` trials has binomial standard error about
+    ``sqrt(alpha (1 - alpha) / B)`` near the significance level (Phipson & Smyth 2010 discuss the
+    estimate's error); a pair whose p-value lies within ``z`` such errors of ``alpha`` could fall
+    on the other side of it in another run of the same test (same data, new permutations). Used to
+    flag the *fragile* discrepancies of a Table 3 listing (Sakai 2017, Table 3; B = 5,000 there).
+
+    Returns a boolean array, True where ``|p - alpha| <= z * se``.
+    """
+    p = np.asarray(p_values, dtype=float)
+    if not 0 < alpha < 1 or int(B) < 1:
+        raise ValueError(f"alpha must lie in (0, 1) and B be >= 1, got {alpha!r}, {B!r}")
+    return np.abs(p - alpha) <= z * mc_standard_error(alpha, B)
+
+
+def mc_standard_error(alpha: float, B: int) -> float:
+    """Binomial standard error ``sqrt(alpha (1 - alpha) / B)`` of a Monte Carlo p-value near ``alpha``."""
+    return float(np.sqrt(alpha * (1 - alpha) / int(B)))
 
 
 def _fmt(x: float) -> str:

@@ -272,3 +272,28 @@ def test_compare_gains_many_checks_the_scorer(small):
     with pytest.raises(ValueError, match="scorer was built"):
         unanimity.compare_gains_many(c.qrels, run, [(r, 2)], 0.2, ["P+"], best, 50, 0.05, np.random.default_rng(0),
                                      scorer=sc)
+
+
+def test_near_alpha_flags_p_values_within_two_standard_errors():
+    se = unanimity.mc_standard_error(0.05, 5000)
+    assert se == pytest.approx(0.0030822, abs=1e-6)
+    p = np.array([0.05 - 2.1 * se, 0.05 - 1.9 * se, 0.05, 0.05 + 1.9 * se, 0.05 + 2.1 * se, 0.5])
+    assert unanimity.near_alpha(p, 0.05, 5000).tolist() == [False, True, True, True, False, False]
+    with pytest.raises(ValueError, match="alpha"):
+        unanimity.near_alpha(p, 1.5, 5000)
+
+
+def test_sakai_table3_transcription_implies_the_divisor_of_the_review():
+    """The 24 discrepant pairs of Sakai (2017), Table 3: |d| / ES_HSD (the divisor the paper used)
+    runs from .048 to .100; ES_HSD from 1.629 to 2.447 (printed values)."""
+    from helpers import paths
+
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv")
+    assert len(t3) == 24 and set(t3["measure"]) == {"nG@1", "P+", "nERR"}
+    div = np.r_[t3["abs_diff_RawG"] / t3["es_hsd_RawG"], t3["abs_diff_UG"] / t3["es_hsd_UG"]]
+    assert round(div.min(), 3) == 0.048 and round(div.max(), 3) == 0.1
+    es = np.r_[t3["es_hsd_RawG"], t3["es_hsd_UG"]]
+    assert (es.min(), es.max()) == (1.629, 2.447)
+    # every listed pair is a discrepancy at alpha = 0.05 (significant on exactly one side)
+    assert ((t3["p_value_RawG"] < 0.05) != (t3["p_value_UG"] < 0.05)).all()
+    assert len(t3.query("measure == 'nG@1' and d_max == 2 and n == 5")) == 3  # the cell the text discusses

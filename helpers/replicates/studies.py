@@ -64,14 +64,13 @@ def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.
 
 def _variant_rows(res: dict, values: np.ndarray, d_max: int) -> pd.DataFrame:
     """One row per measure of a :func:`helpers.unanimity.compare_gains` result."""
-    from helpers import gains
-
     sig = res["significant"].set_index("measure")
     disc = res["discrepancies"]["measure"].value_counts()
-    relevant = gains.raw_gain(values, d_max) > 0  # the items UG can change (as helpers.unanimity.spread_shares)
+    # values were validated by compare_gains (helpers.gains): sum and spread of complete rows
+    relevant = np.nansum(values, axis=1) > 0  # the items UG can change (as helpers.unanimity.spread_shares)
     if not relevant.any():
         raise ValueError("no item has a positive raw gain; nothing to summarise")
-    d = gains.spread(values, d_max)[relevant]
+    d = (np.nanmax(values, axis=1) - np.nanmin(values, axis=1))[relevant]
     full, mean_spread = float(np.mean(d == d_max)), float(d.mean())
     rows = []
     for t in res["tau"].itertuples():
