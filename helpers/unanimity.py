@@ -206,9 +206,15 @@ class GainScorer:
         ``run_id, query_id, doc_id, rank``, cut to the evaluation depth.
     measures : sequence of str
         Measure names of :func:`helpers.measures.evaluate`.
+    no_relevant : {"skip", "zero"}
+        Topics without a positive gain: left out of the matrix (NTCIREVAL, the default) or kept
+        with score 0 (``evaluate(..., no_relevant="zero")``, as :func:`helpers.prm.mean_scores`).
     """
 
-    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, measures: Sequence[str]):
+    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, measures: Sequence[str], no_relevant: str = "skip"):
+        if no_relevant not in ("skip", "zero"):
+            raise ValueError(f"no_relevant must be 'skip' or 'zero', got {no_relevant!r}")
+        self.no_relevant = no_relevant
         self.measures = list(measures)
         self.specs = _measures.parse_measures(self.measures)
         self.n_items = len(qrels)
@@ -230,9 +236,12 @@ class GainScorer:
                                            for s in self.specs)
         starts = np.r_[0, np.flatnonzero(lists[1:] != lists[:-1]) + 1]
         pos = np.arange(len(lists)) - np.repeat(starts, np.diff(np.r_[starts, len(lists)]))
-        item = pd.MultiIndex.from_arrays([qrels["query_id"].astype(str), qrels["doc_id"].astype(str)])
-        qrow = item.get_indexer(pd.MultiIndex.from_arrays([run["query_id"].astype(str)[keep].to_numpy()[order],
-                                                           run["doc_id"].astype(str)[keep].to_numpy()[order]]))
+        # the qrels row of every ranked document: (topic, document) as one integer key
+        docs = pd.factorize(np.r_[qrels["doc_id"].astype(str).to_numpy(dtype=object),
+                                  run["doc_id"].astype(str).to_numpy(dtype=object)[keep][order]])[0].astype(np.int64)
+        n_docs = int(docs.max()) + 1 if len(docs) else 1
+        qrow = pd.Index(t_of.astype(np.int64) * n_docs + docs[:len(qrels)]).get_indexer(
+            l_of[keep][order].astype(np.int64) * n_docs + docs[len(qrels):])
         depth = int(pos.max()) + 1 if len(pos) else 1
         self.slot = np.full((len(self.runs) * len(self.topics), depth), -2, dtype=np.int64)  # -2: past the end
         self.slot[lists, pos] = np.where(qrow >= 0, qrow, -1)                                # -1: unjudged
@@ -253,17 +262,21 @@ class GainScorer:
         if g.ndim != 2 or g.shape[0] != self.n_items:
             raise ValueError(f"gains must hold {self.n_items} values per vector, got shape {np.shape(gains)}")
         if not self.fast:
-            return [{m: _measures.to_matrix(self.alignment.evaluate(self.measures, gain=col), s)
+            return [{m: _measures.to_matrix(self.alignment.evaluate(self.measures, gain=col, no_relevant=self.no_relevant), s)
                      for m, s in zip(self.measures, self.specs)} for col in g.T]
         n_t, n_r = len(self.topics), len(self.runs)
         list_topic = np.tile(np.arange(n_t), n_r)
         out = []
         for col in g.T:
-            ext = np.r_[col, 0.0, np.nan]  # index -1: unjudged (0), -2: past the end (NaN)
+            ext = np.r_[col, np.nan, 0.0]  # index -1: unjudged (0), -2: past the end (NaN)
             ranked = ext[self.slot]
             ideal = self._ideal(col, n_t)
             res = _measures.evaluate_arrays(ranked, ideal[list_topic], self.specs)
             rel = ideal[:, 0] > 0
+            if self.no_relevant == "zero":
+                out.append({m: pd.DataFrame(np.nan_to_num(res[str(s)].reshape(n_r, n_t).T, nan=0.0), index=self.topics,
+                                            columns=self.runs) for m, s in zip(self.measures, self.specs)})
+                continue
             out.append({m: pd.DataFrame(res[str(s)].reshape(n_r, n_t).T[rel], index=self.topics[rel],
                                         columns=self.runs) for m, s in zip(self.measures, self.specs)})
         return out

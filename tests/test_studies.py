@@ -223,3 +223,25 @@ def test_uniform_contrast_given_sums_keeps_the_items():
     assert out["items"] == int((sums > 0).sum())
     with pytest.raises(ValueError, match="one raw gain per item"):
         studies.uniform_contrast(np.random.default_rng(0), n_items=5, n=3, d_max=2, p=0.2, sums=sums)
+
+
+def test_prm_u2_draw_reports_every_u2_dependent_result():
+    """With runs, B and udm_reps, one draw of U2 carries Tables 5-7, the topic bootstrap, the paired
+    bootstrap of Table 6's difference and the UDM analysis; draws differ, a draw is reproducible."""
+    from helpers.simulate import judgments
+
+    sim = judgments.double_judgments(np.random.default_rng(4), n_topics=10, n_docs=50, n_runs=5, depth=20)
+    pairs_qrels = sim.qrels_u1.merge(sim.qrels_u2[["query_id", "doc_id"]], on=["query_id", "doc_id"])
+    rng = np.random.default_rng(0)
+    ratings = pd.concat([pairs_qrels.rename(columns={"relevance": "rating"}).assign(
+        assessor=a, rating=np.clip(pairs_qrels["relevance"] + rng.integers(-1, 2, len(pairs_qrels)), 0, 3)) for a in "AB"])
+    common = {"qrels_u1": sim.qrels_u1, "ratings": ratings, "thresholds": [3, 1], "T": 3, "method": "eq4", "runs": sim.runs,
+              "k": 5, "k_table7": 10, "B": 30, "udm_reps": 5}
+    a = studies.prm_u2_draw(np.random.default_rng(1), **common)
+    pd.testing.assert_frame_equal(a, studies.prm_u2_draw(np.random.default_rng(1), **common), check_exact=True)
+    b = studies.prm_u2_draw(np.random.default_rng(2), **common)
+    assert set(a["quantity"]) == {"p", "tau", "table7", "table5_tau", "table5_share_prm_more_precise",
+                                  "table5_share_prm_smaller", "tau_diff_boot", "boot_ratio", "udm"}
+    assert (a["quantity"] == "tau_diff_boot").sum() == 2 * 30 and set(a.loc[a.quantity == "table7", "theta"]) == {3, 1}
+    assert a.loc[a.quantity == "boot_ratio", "value"].iloc[0] > 0
+    assert not a[a.quantity == "p"]["value"].equals(b[b.quantity == "p"]["value"])
