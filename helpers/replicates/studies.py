@@ -66,11 +66,13 @@ def _variant_rows(res: dict, values: np.ndarray, d_max: int) -> pd.DataFrame:
     """One row per measure of a :func:`helpers.unanimity.compare_gains` result."""
     sig = res["significant"].set_index("measure")
     disc = res["discrepancies"]["measure"].value_counts()
-    # values were validated by compare_gains (helpers.gains): sum and spread of complete rows
-    relevant = np.nansum(values, axis=1) > 0  # the items UG can change (as helpers.unanimity.spread_shares)
+    # values were validated by compare_gains (helpers.gains); NaN-aware reductions only when needed
+    full = not np.isnan(values).any()
+    relevant = (values.sum(axis=1) if full else np.nansum(values, axis=1)) > 0  # as helpers.unanimity.spread_shares
     if not relevant.any():
         raise ValueError("no item has a positive raw gain; nothing to summarise")
-    d = (np.nanmax(values, axis=1) - np.nanmin(values, axis=1))[relevant]
+    d = ((values.max(axis=1) - values.min(axis=1)) if full else
+         (np.nanmax(values, axis=1) - np.nanmin(values, axis=1)))[relevant]
     full, mean_spread = float(np.mean(d == d_max)), float(d.mean())
     rows = []
     for t in res["tau"].itertuples():
