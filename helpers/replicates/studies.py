@@ -6,10 +6,12 @@ and then run the same study over R independent replicates to report means, inter
 of replicates in which a finding holds. What a replicate redraws is the simulation's randomness and
 nothing else:
 
-* notebook 02 (:func:`unanimity_variant`): the simulated ratings of one (Dmax, N) cell and the HSD
-  permutations, on the fixed collection -- Sakai simulated ratings on fixed NTCIR data, so the
-  collection plays the role of that data;
+* notebook 02 (:func:`unanimity_grid`): the simulated ratings of every (Dmax, N) cell and one set of
+  HSD permutations shared by the cells, on the fixed collection -- Sakai simulated ratings on fixed
+  NTCIR data, so the collection plays the role of that data; (:func:`unanimity_real_contrast`) uniform
+  ratings with the real ratings' per-item RawG, and the permutations;
 * notebook 03 (:func:`prm_robustness`): the simulated double-judged collection and its runs;
+  (:func:`prm_u2_draw`) the second assessor drawn among the real raters, and the resamples that depend on it;
 * notebook 04 (:func:`diversity_power`): the simulated INTENT-like collection and the HSD
   permutations;
 * notebook 05 (:func:`preference_mar`): the collection, the sampled SERP pairs and the simulated
