@@ -71,15 +71,13 @@ def _validate(ratings, d_max=_NOT_GIVEN) -> tuple[np.ndarray, list]:
         )
     if values.shape[0] == 0 or values.shape[1] == 0:
         raise ValueError(f"ratings must have at least one item and one assessor, got shape {values.shape}")
-    if labels is None:
-        labels = [str(i) for i in range(values.shape[0])]
     if d_max is not _NOT_GIVEN:
         _check_d_max(d_max)
     else:
         d_max = None
 
-    def _item(i: int) -> str:
-        return f"item {labels[i]!s} (row {i})"
+    def _item(i: int) -> str:  # labels are only spelled out for an error (building them costs)
+        return f"item {labels[i] if labels is not None else i!s} (row {i})"
 
     if np.isinf(values).any():
         i, j = np.argwhere(np.isinf(values))[0]

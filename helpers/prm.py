@@ -43,11 +43,16 @@ __all__ = [
     "bootstrap_topics",
     "annotation_rounds",
     "relevant_in_top_k",
+    "table5",
     "pairs_from_qrels",
     "one_rating_per_item",
     "pairs_within_items",
     "gain_qrels",
     "mean_scores",
+    "scheme_matrices",
+    "scheme_means",
+    "robustness_difference",
+    "bootstrap_p",
     "robustness_tables",
 ]
 
@@ -137,7 +142,6 @@ def _contributions(u1: np.ndarray, u2: np.ndarray, threshold: int, T: int,
     Returns two ``(n_pairs, T + 1)`` arrays ``num`` and ``den`` such that summing over any
     multiset of pairs gives that multiset's ``N_N`` and ``N_D`` per level.
     """
-    n = len(u1)
     levels = np.arange(T + 1)
     one1 = (u1[:, None] == levels).astype(np.int64)
     num = one1 * (u2 >= threshold)[:, None]
@@ -146,7 +150,6 @@ def _contributions(u1: np.ndarray, u2: np.ndarray, threshold: int, T: int,
         one2 = (u2[:, None] == levels).astype(np.int64)
         num = num + one2 * (u1 >= threshold)[:, None]
         den = den + one2
-    assert num.shape == (n, T + 1)
     return num, den
 
 
@@ -529,6 +532,32 @@ def relevant_in_top_k(run: pd.DataFrame, qrels: pd.DataFrame, k: int, *, thresho
             .sum().reset_index())
 
 
+def table5(runs: pd.DataFrame, qrels: pd.DataFrame, k: int, p_gain: Mapping[int, pd.Series],
+           thresholds: Sequence[int], T: int, *, tau_level: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Demeester et al. (2016), Table 5: binary (Eq. 1) and PRM-expected (Eq. 2) relevant results in
+    the top ``k`` per run (:func:`relevant_in_top_k`; mean and standard error over topics), per threshold.
+
+    Returns ``(table, summary)``: ``table`` indexed by ``run_id`` with ``{prm,binary}_{mean,sem}_theta<th>``;
+    ``summary`` one row per threshold: ``theta``, Kendall's ``tau, low, high`` between the two orderings,
+    the median relative standard error (SE / mean) of each count, and the shares of runs whose PRM
+    count has the smaller relative SE (``share_prm_more_precise``) and is the smaller count
+    (``share_prm_smaller``).
+    """
+    parts, rows = [], []
+    for th in thresholds:
+        counts = relevant_in_top_k(runs, qrels, k, threshold=th, p=pd.Series(p_gain[th]).fillna(0.0), T=T)
+        agg = counts.groupby("run_id")[["prm", "binary"]].agg(["mean", "sem"])
+        rse = {w: agg[(w, "sem")] / agg[(w, "mean")] for w in ("prm", "binary")}
+        t = stats.tau_or_undefined(agg[("prm", "mean")], agg[("binary", "mean")], level=tau_level)
+        rows.append({"theta": int(th), "tau": t.tau, "low": t.low, "high": t.high,
+                     "median_rse_prm": float(rse["prm"].median()), "median_rse_binary": float(rse["binary"].median()),
+                     "share_prm_more_precise": float(np.mean(rse["prm"] < rse["binary"])),
+                     "share_prm_smaller": float(np.mean(agg[("prm", "mean")] < agg[("binary", "mean")])), "runs": len(agg)})
+        agg.columns = [f"{a}_{b}_theta{th}" for a, b in agg.columns]
+        parts.append(agg)
+    return pd.concat(parts, axis=1), pd.DataFrame(rows)
+
+
 # ----------------------------------------------------------------------------------------------
 # building double judgments from qrels / multi-assessor ratings
 # ----------------------------------------------------------------------------------------------
@@ -584,17 +613,21 @@ def gain_qrels(qrels: pd.DataFrame, gains: Mapping[int, float]) -> pd.DataFrame:
     """
     if "relevance" not in qrels.columns:
         raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")
+    out = qrels.drop(columns="relevance").copy()
+    out["gain"] = _gain_vector(_as_levels(qrels["relevance"], "relevance"), gains)
+    return out
+
+
+def _gain_vector(lv: np.ndarray, gains: Mapping[int, float]) -> np.ndarray:
+    """The gain of every level of ``lv`` under a level -> gain mapping (checked: finite, >= 0, complete)."""
     g = {int(k): float(v) for k, v in gains.items()}
     bad = [k for k, v in g.items() if not np.isfinite(v) or v < 0]
     if bad:
         raise ValueError(f"gains must be finite and >= 0; level(s) {bad} are not")
-    lv = _as_levels(qrels["relevance"], "relevance")
     missing = sorted(set(lv.tolist()) - set(g))
     if missing:
         raise ValueError(f"qrels has level(s) {missing} that the gain mapping {sorted(g)} lacks")
-    out = qrels.drop(columns="relevance").copy()
-    out["gain"] = pd.Series(lv).map(g).to_numpy(dtype=float)
-    return out
+    return np.array([g.get(i, 0.0) for i in range(int(lv.max(initial=0)) + 1)])[lv]
 
 
 def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, float],
@@ -609,6 +642,86 @@ def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, floa
     evaluate_kw.setdefault("no_relevant", "zero")
     res = measures.evaluate(gain_qrels(qrels, gains), run, [measure], **evaluate_kw)
     return measures.to_matrix(res, measure).mean(axis=0).sort_index()
+
+
+def scheme_matrices(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Mapping[int, float]],
+                    measure: str = "MSnDCG@10") -> list[pd.DataFrame]:
+    """Topics x runs scores of ``measure`` under several level -> gain mappings, the run matched once.
+
+    Every topic of ``qrels`` is a row (a topic without a positive gain scores 0, as in
+    :func:`mean_scores`); rows and columns in the order of :func:`helpers.measures.to_matrix`.
+    The gains are gathered per judged item and scored by :class:`helpers.unanimity.GainScorer`;
+    mappings are checked as :func:`gain_qrels` checks them.
+    """
+    from helpers.unanimity import GainScorer
+
+    if "relevance" not in qrels.columns:
+        raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")
+    lv = _as_levels(qrels["relevance"], "relevance")
+    vectors = [_gain_vector(lv, gains) for gains in schemes]
+    scorer = GainScorer(qrels[["query_id", "doc_id"]], run, [measure], no_relevant="zero")
+    return [m[measure] for m in scorer.matrices(np.stack(vectors, axis=1))]
+
+
+def scheme_means(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Mapping[int, float]],
+                 measure: str = "MSnDCG@10") -> list[pd.Series]:
+    """:func:`mean_scores` of several level -> gain mappings (:func:`scheme_matrices`), equal to
+    ``mean_scores(qrels, run, gains, measure)`` for each mapping (same bits; tested)."""
+    # the mean over topics of C-ordered rows, as pandas takes it for evaluate + to_matrix
+    return [pd.Series(np.ascontiguousarray(m.to_numpy()).mean(axis=0), index=m.columns).sort_index()
+            for m in scheme_matrices(qrels, run, schemes, measure)]
+
+
+def _same_items(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame):
+    """Both assessors' labels of the items both judged, and the runs on those items' topics (Table 6)."""
+    common = pairs_from_qrels(qrels_u1, qrels_u2)[["query_id", "doc_id"]]
+    qa = common.merge(qrels_u1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
+    qb = common.merge(qrels_u2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
+    return qa, qb, runs[runs["query_id"].isin(common["query_id"].unique())]
+
+
+def _tau_b_rows(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b of each row of X with the same row of Y (ties count 0; NaN for a constant row)."""
+    i, j = np.triu_indices(X.shape[1], k=1)
+    sx, sy = np.sign(X[:, i] - X[:, j]), np.sign(Y[:, i] - Y[:, j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (sx * sy).sum(axis=1) / np.sqrt((sx * sx).sum(axis=1) * (sy * sy).sum(axis=1))
+
+
+def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame, p_gain,
+                          threshold: int, T: int, *, k: int = 10, B: int = 300,
+                          rng: np.random.Generator) -> np.ndarray:
+    """Paired topic bootstrap of Table 6's PRM-vs-binary difference at one threshold.
+
+    Table 6 (Demeester et al. 2016) sets tau(U1 ordering, U2 ordering) under PRM gains against the
+    same tau under binary gains; both come from the *same* topics and runs, so their difference is
+    tested paired: each of ``B`` resamples draws the topics with replacement (multinomial weights,
+    as :func:`bootstrap_topics`) and computes both taus on that resample. Returns the ``B`` values of
+    ``tau_PRM - tau_binary`` (NaN where a resample leaves an ordering constant); their percentile
+    interval, and the share on either side of 0, are the test (two-sided bootstrap p-value
+    ``min(1, 2 min(P(d <= 0), P(d >= 0)))``). Runs are scored with MSnDCG@k on the items both
+    assessors judged, as in :func:`robustness_tables`.
+    """
+    B, rng = _check_positive_int(B, "B"), _check_rng(rng)
+    qa, qb, runs_common = _same_items(qrels_u1, qrels_u2, runs)
+    schemes = [binary_gains(threshold, T), prm_gains(pd.Series(p_gain).fillna(0.0))]
+    ma = scheme_matrices(qa, runs_common, schemes, f"MSnDCG@{k}")
+    mb = [m.reindex(index=ma[0].index, columns=ma[0].columns)
+          for m in scheme_matrices(qb, runs_common, schemes, f"MSnDCG@{k}")]
+    n = len(ma[0])
+    w = rng.multinomial(n, np.full(n, 1.0 / n), size=B).astype(float)
+    tau = [_tau_b_rows(w @ a.to_numpy(), w @ b.to_numpy()) for a, b in zip(ma, mb)]
+    return tau[1] - tau[0]
+
+
+def bootstrap_p(diffs) -> float:
+    """Two-sided percentile-bootstrap p-value of "the difference is 0": ``min(1, 2 min(P(d <= 0),
+    P(d >= 0)))`` over the finite resampled differences ``diffs`` (NaN if there is none)."""
+    d = np.asarray(diffs, dtype=float)
+    d = d[np.isfinite(d)]
+    if not len(d):
+        return float("nan")
+    return float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
 
 
 def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame,
@@ -654,11 +767,7 @@ def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.D
         _check_threshold(th, T)
         if th not in p_gain:
             raise ValueError(f"p_gain has no estimates for threshold {th}")
-    pairs = pairs_from_qrels(qrels_u1, qrels_u2)
-    common = pairs[["query_id", "doc_id"]]
-    qa = common.merge(qrels_u1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    qb = common.merge(qrels_u2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    runs_common = runs[runs["query_id"].isin(common["query_id"].unique())]
+    qa, qb, runs_common = _same_items(qrels_u1, qrels_u2, runs)
     linear = {i: float(i) for i in range(T + 1)}
     exponential = {i: float(2 ** i - 1) for i in range(T + 1)}
     gains_of = {th: pd.Series(p_gain[th]).fillna(0.0) for th in thresholds}
@@ -668,20 +777,21 @@ def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.D
         schemes.append((f"PRM, theta={names[th]}", th, prm_gains(gains_of[th])))
     schemes.append(("linear", np.nan, linear))
     measure = f"MSnDCG@{k}"
+    means_a = scheme_means(qa, runs_common, [g for _, _, g in schemes], measure)
+    means_b = scheme_means(qb, runs_common, [g for _, _, g in schemes], measure)
     rows6 = []
-    for label, th, g in schemes:
-        a = mean_scores(qa, runs_common, g, measure)
-        b = mean_scores(qb, runs_common, g, measure)
+    for (label, th, _), a, b in zip(schemes, means_a, means_b):
         t = stats.tau_or_undefined(a, b.reindex(a.index), level=tau_level)
         rows6.append({"gains": label, "theta": th, "tau": t.tau, "low": t.low, "high": t.high, "runs": len(a)})
     rows7 = []
     if table7:
         measure7 = f"MSnDCG@{k_table7}"
-        for th in thresholds:
-            prm_mean = mean_scores(qrels_u1, runs, prm_gains(gains_of[th]), measure7)
-            for other, g in [("binary", binary_gains(th, T)), ("linear", linear), ("exponential", exponential)]:
-                t = stats.tau_or_undefined(prm_mean, mean_scores(qrels_u1, runs, g, measure7).reindex(prm_mean.index),
-                                           level=tau_level)
+        per = [(th, [prm_gains(gains_of[th]), binary_gains(th, T), linear, exponential]) for th in thresholds]
+        means7 = scheme_means(qrels_u1, runs, [g for _, gs in per for g in gs], measure7)
+        for j, (th, _) in enumerate(per):
+            prm_mean = means7[4 * j]
+            for other, m in zip(("binary", "linear", "exponential"), means7[4 * j + 1:4 * j + 4]):
+                t = stats.tau_or_undefined(prm_mean, m.reindex(prm_mean.index), level=tau_level)
                 rows7.append({"theta": names[th], "comparison": f"PRM vs {other}", "tau": t.tau,
                               "low": t.low, "high": t.high})
     return (pd.DataFrame(rows6, columns=["gains", "theta", "tau", "low", "high", "runs"]),

@@ -41,7 +41,12 @@ __all__ = [
     "condense",
     "best_run_per_team",
     "gain_qrels",
+    "IDEAL_DEPTH",
+    "GainScorer",
     "compare_gains",
+    "compare_gains_many",
+    "near_alpha",
+    "mc_standard_error",
     "tau_layout",
     "spread_shares",
     "near_duplicates",
@@ -165,9 +170,137 @@ def gain_qrels(qrels: pd.DataFrame, gain) -> pd.DataFrame:
                          "gain": g})
 
 
+#: How deep each measure family reads the ideal list when it has the cutoff ``l`` and the ranked
+#: lists have depth ``D`` (:mod:`helpers.measures.kernels`): the ideal gains past that rank do not
+#: change its value, so :class:`GainScorer` may cut the ideal lists there. ``None``: the family also
+#: needs R or the whole ideal list (AP, Q and recall divide by R, NCU by cg*(R)), so nothing is cut.
+IDEAL_DEPTH = {
+    "nG": lambda l, D: 1, "ERR": lambda l, D: 1, "RBP": lambda l, D: 1, "iRBU": lambda l, D: 1,
+    "RR": lambda l, D: 1, "Hit": lambda l, D: 1, "P": lambda l, D: 1, "r1": lambda l, D: 1, "rp": lambda l, D: 1,
+    "nDCG": lambda l, D: l, "MSnDCG": lambda l, D: l, "nCG": lambda l, D: l, "nERR": lambda l, D: l,
+    "P+": lambda l, D: D, "EBR": lambda l, D: D, "O-measure": lambda l, D: D, "P-measure": lambda l, D: D,
+}
+
+
+class GainScorer:
+    """The topics x runs score matrices of many gain assignments of the same judged items.
+
+    The hot path of notebook 02's studies: every replicate scores RawG and UG gains of freshly
+    simulated ratings on the *same* collection. :class:`helpers.measures.Alignment` matches the run
+    to the qrels once (it also validates them and fixes the topic and run order); each gain vector
+    is then only gathered into the ranked lists and their ideal lists with numpy and scored by
+    :func:`helpers.measures.evaluate_arrays`. The result equals
+    ``to_matrix(Alignment(...).evaluate(measures, gain=g), m)`` (NTCIREVAL ``gcompute``
+    semantics; topics without a positive gain skipped; a run without a list for a topic scores 0;
+    tested equal) without building the tidy frame. Ideal lists are cut at the depth the measures
+    read (:data:`IDEAL_DEPTH`; measures that need R keep them whole).
+
+    Measures with ``rel=`` or of the condensed-list family, and runs whose ranks repeat within a
+    list, are scored through the Alignment itself (same values, slower).
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id`` of the judged items (one gain per row is given later).
+    run : DataFrame
+        ``run_id, query_id, doc_id, rank``, cut to the evaluation depth.
+    measures : sequence of str
+        Measure names of :func:`helpers.measures.evaluate`.
+    no_relevant : {"skip", "zero"}
+        Topics without a positive gain: left out of the matrix (NTCIREVAL, the default) or kept
+        with score 0 (``evaluate(..., no_relevant="zero")``, as :func:`helpers.prm.mean_scores`).
+    """
+
+    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, measures: Sequence[str], no_relevant: str = "skip"):
+        if no_relevant not in ("skip", "zero"):
+            raise ValueError(f"no_relevant must be 'skip' or 'zero', got {no_relevant!r}")
+        self.no_relevant = no_relevant
+        self.measures = list(measures)
+        self.specs = _measures.parse_measures(self.measures)
+        self.n_items = len(qrels)
+        ones = np.ones(len(qrels))
+        self.alignment = _measures.Alignment(gain_qrels(qrels, ones), run)
+        ref = _measures.to_matrix(self.alignment.evaluate(self.measures[:1], gain=ones, no_relevant="zero"),
+                                  self.specs[0])
+        self.topics, self.runs = ref.index, ref.columns
+        t_of = pd.Index(self.topics.astype(str)).get_indexer(qrels["query_id"].astype(str))
+        r_of = pd.Index(self.runs.astype(str)).get_indexer(run["run_id"].astype(str))
+        l_of = pd.Index(self.topics.astype(str)).get_indexer(run["query_id"].astype(str))
+        keep = (r_of >= 0) & (l_of >= 0)
+        lists = r_of[keep].astype(np.int64) * len(self.topics) + l_of[keep]
+        rank = pd.to_numeric(run["rank"]).to_numpy(dtype=float)[keep]
+        order = np.lexsort((rank, lists))
+        lists, rank = lists[order], rank[order]
+        same = (lists[1:] == lists[:-1]) & (rank[1:] == rank[:-1])
+        self.fast = not same.any() and all(s.rel is None and s.name not in _measures.CONDENSED_ONLY
+                                           for s in self.specs)
+        starts = np.r_[0, np.flatnonzero(lists[1:] != lists[:-1]) + 1]
+        pos = np.arange(len(lists)) - np.repeat(starts, np.diff(np.r_[starts, len(lists)]))
+        # the qrels row of every ranked document: (topic, document) as one integer key
+        docs = pd.factorize(np.r_[qrels["doc_id"].astype(str).to_numpy(dtype=object),
+                                  run["doc_id"].astype(str).to_numpy(dtype=object)[keep][order]])[0].astype(np.int64)
+        n_docs = int(docs.max()) + 1 if len(docs) else 1
+        qrow = pd.Index(t_of.astype(np.int64) * n_docs + docs[:len(qrels)]).get_indexer(
+            l_of[keep][order].astype(np.int64) * n_docs + docs[len(qrels):])
+        depth = int(pos.max()) + 1 if len(pos) else 1
+        self.slot = np.full((len(self.runs) * len(self.topics), depth), -2, dtype=np.int64)  # -2: past the end
+        self.slot[lists, pos] = np.where(qrow >= 0, qrow, -1)                                # -1: unjudged
+        self.item_topic = t_of
+        widths = [IDEAL_DEPTH[s.name](s.cutoff or depth, depth) if s.name in IDEAL_DEPTH and
+                  not (s.cutoff is None and s.name in ("nDCG", "MSnDCG", "nCG", "nERR")) else None
+                  for s in self.specs]
+        self.ideal_depth = None if None in widths else max(widths)
+
+    def matrices(self, gains) -> list[dict[str, pd.DataFrame]]:
+        """Score matrices (topics x runs, per measure name) of every gain vector.
+
+        ``gains``: one vector (``n_items``) or an ``n_items x V`` array, one column per vector.
+        Returns a list of V dicts ``measure name -> DataFrame``.
+        """
+        g = np.asarray(gains, dtype=float)
+        g = g[:, None] if g.ndim == 1 else g
+        if g.ndim != 2 or g.shape[0] != self.n_items:
+            raise ValueError(f"gains must hold {self.n_items} values per vector, got shape {np.shape(gains)}")
+        if not self.fast:
+            return [{m: _measures.to_matrix(self.alignment.evaluate(self.measures, gain=col, no_relevant=self.no_relevant), s)
+                     for m, s in zip(self.measures, self.specs)} for col in g.T]
+        n_t, n_r = len(self.topics), len(self.runs)
+        list_topic = np.tile(np.arange(n_t), n_r)
+        out = []
+        for col in g.T:
+            ext = np.r_[col, np.nan, 0.0]  # index -1: unjudged (0), -2: past the end (NaN)
+            ranked = ext[self.slot]
+            ideal = self._ideal(col, n_t)
+            res = _measures.evaluate_arrays(ranked, ideal[list_topic], self.specs)
+            rel = ideal[:, 0] > 0
+            if self.no_relevant == "zero":
+                out.append({m: pd.DataFrame(np.nan_to_num(res[str(s)].reshape(n_r, n_t).T, nan=0.0), index=self.topics,
+                                            columns=self.runs) for m, s in zip(self.measures, self.specs)})
+                continue
+            out.append({m: pd.DataFrame(res[str(s)].reshape(n_r, n_t).T[rel], index=self.topics[rel],
+                                        columns=self.runs) for m, s in zip(self.measures, self.specs)})
+        return out
+
+    def _ideal(self, gain: np.ndarray, n_topics: int) -> np.ndarray:
+        """Ideal gains per topic, sorted descending, 0-padded, cut at :attr:`ideal_depth`."""
+        rel = gain > 0
+        t, gs = self.item_topic[rel], gain[rel]
+        o = np.lexsort((-gs, t))
+        t, gs = t[o], gs[o]
+        R = np.bincount(t, minlength=n_topics)
+        width = max(1, int(R.max()) if len(t) else 1)
+        if self.ideal_depth is not None:
+            width = min(width, self.ideal_depth)
+        ideal = np.zeros((n_topics, width))
+        k = np.arange(len(t)) - np.searchsorted(t, t)
+        ok = k < width
+        ideal[t[ok], k[ok]] = gs[ok]
+        return ideal
+
+
 def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p: float,
-                  measures: Sequence[str], hsd_runs: Sequence[str], B: int, alpha: float,
-                  rng: np.random.Generator, *, level: float = 0.95) -> dict:
+                  measures: Sequence[str], hsd_runs, B: int, alpha: float,
+                  rng: np.random.Generator, *, level: float = 0.95, scorer: "GainScorer | None" = None) -> dict:
     """RawG vs UG on one set of ratings: Kendall's tau of all runs and HSD discrepancies.
 
     Parameters
@@ -191,11 +324,15 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
     alpha : float
         Significance level of the discrepancy count (the paper: 0.05).
     rng : numpy.random.Generator
-        Drives the HSD. For each measure one seed is drawn from it and both RawG's and UG's
-        tests use that seed (common random numbers: the same permutations), so a pair whose
-        scores are identical under both gains can never be a discrepancy by Monte Carlo chance.
+        Drives the HSD: every test of the call -- RawG and UG, every measure -- runs on the same
+        permutations drawn from ``rng`` (common random numbers, :func:`helpers.stats.
+        randomised_tukey_hsd_each`), so a pair whose scores are identical under both gains can
+        never be a discrepancy by Monte Carlo chance.
     level : float
         Confidence level of the tau interval.
+    scorer : GainScorer, optional
+        The collection matched once (:class:`GainScorer` of ``qrels``, ``run`` and ``measures``);
+        built here when not given.
 
     Returns
     -------
@@ -204,47 +341,77 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         ``discrepancies``: DataFrame of :func:`helpers.stats.discrepancies` with a ``measure``
         column, plus ``es_var_RawG``/``es_var_UG`` = |d| / V_E (the residual *variance*, not its
         square root; shown next to the textbook ES_HSD = |d| / sqrt(V_E) because the magnitudes
-        of Sakai's 2017 Table 3 match it, see notebook 02); ``significant``: DataFrame ``measure, RawG, UG, pairs`` (significant pairs of
-        each); ``hsd_runs``: the runs compared;
+        of Sakai's 2017 Table 3 match it, see notebook 02); ``significant``: DataFrame ``measure,
+        RawG, UG, pairs`` (significant pairs of each); ``hsd_runs``: the runs compared;
         ``scores``: ``{(gain, measure): topics x runs DataFrame}``.
     """
-    ratings = np.asarray(ratings, dtype=float)
-    if ratings.ndim != 2 or ratings.shape[0] != len(qrels):
-        raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x N array, got shape {ratings.shape}")
+    return compare_gains_many(qrels, run, [(ratings, d_max)], p, measures, hsd_runs, B, alpha, rng, level=level,
+                              scorer=scorer)[0]
+
+
+def compare_gains_many(qrels: pd.DataFrame, run: pd.DataFrame, variants: Sequence[tuple], p: float,
+                       measures: Sequence[str], hsd_runs, B: int, alpha: float, rng: np.random.Generator, *,
+                       level: float = 0.95, scorer: "GainScorer | None" = None) -> list[dict]:
+    """:func:`compare_gains` for several sets of ratings of the same items, in one pass.
+
+    ``variants`` is a sequence of ``(ratings, d_max)``. All gain vectors are scored by one
+    :class:`GainScorer`, and every HSD of the call -- all variants, measures and both gains --
+    runs on one set of permutations per matrix shape (:func:`helpers.stats.
+    randomised_tukey_hsd_each`; common random numbers, so differences between variants are not
+    blurred by Monte Carlo noise). Returns one :func:`compare_gains` result per variant, in order.
+    """
     measures = list(measures)
     if not measures:
         raise ValueError("measures must name at least one measure")
     if not isinstance(hsd_runs, Mapping) and len(list(hsd_runs)) < 2:
         raise ValueError(f"hsd_runs needs at least 2 runs, got {list(hsd_runs)}")
-    gain_of = {"RawG": _gains.raw_gain(ratings, d_max),
-               "UG": _gains.unanimity_aware_gain(ratings, d_max, p)}
-    scores = {}
-    aligned = _measures.Alignment(gain_qrels(qrels, gain_of["RawG"]), run)  # one alignment, both gains
-    for label, g in gain_of.items():
-        res = aligned.evaluate(measures, gain=g)
-        for m in measures:
-            scores[(label, m)] = _measures.to_matrix(res, m)
+    vectors = []
+    for ratings, d_max in variants:
+        ratings = np.asarray(ratings, dtype=float)
+        if ratings.ndim != 2 or ratings.shape[0] != len(qrels):
+            raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x N array, got shape {ratings.shape}")
+        vectors += [_gains.raw_gain(ratings, d_max), _gains.unanimity_aware_gain(ratings, d_max, p)]
+    if scorer is None:
+        scorer = GainScorer(qrels, run, measures)
+    elif scorer.measures != measures or scorer.n_items != len(qrels):
+        raise ValueError("scorer was built for other measures or qrels")
+    mats = scorer.matrices(np.stack(vectors, axis=1))
+    scores = [{(label, m): mats[2 * v + j][m] for j, label in enumerate(("RawG", "UG")) for m in measures}
+              for v in range(len(variants))]
+    runs_of = [_hsd_runs(sc, hsd_runs, measures[0]) for sc in scores]
+    tests = {(v, label, m): scores[v][(label, m)][runs_of[v]] for v in range(len(variants))
+             for label in ("RawG", "UG") for m in measures}
+    hsd = _stats.randomised_tukey_hsd_each(tests, B, rng)
+    return [_variant_result(scores[v], {k[1:]: h for k, h in hsd.items() if k[0] == v}, runs_of[v], measures,
+                            alpha, level) for v in range(len(variants))]
+
+
+def _hsd_runs(scores: dict, hsd_runs, first: str) -> list[str]:
+    """The runs the HSD compares: given, or the best of each team by RawG on the first measure."""
     if isinstance(hsd_runs, Mapping):  # run -> team: best run of each team by RawG, measures[0]
-        hsd_runs = best_run_per_team(scores[("RawG", measures[0])], hsd_runs)
+        hsd_runs = best_run_per_team(scores[("RawG", first)], hsd_runs)
     hsd_runs = list(hsd_runs)
     if len(hsd_runs) < 2:
         raise ValueError(f"hsd_runs needs at least 2 runs, got {hsd_runs}")
-    missing = sorted(set(hsd_runs) - set(scores[("RawG", measures[0])].columns))
+    missing = sorted(set(hsd_runs) - set(scores[("RawG", first)].columns))
     if missing:
         raise ValueError(f"hsd_runs {missing[:5]} are not in the run")
+    return hsd_runs
+
+
+def _variant_result(scores: dict, hsd: dict, hsd_runs: list[str], measures: list[str], alpha: float,
+                    level: float) -> dict:
+    """Kendall's tau, discrepancies and significant pairs of one variant (see compare_gains)."""
     tau_rows, disc, sig = [], [], []
     for m in measures:
         raw, ug = scores[("RawG", m)], scores[("UG", m)]
         ci = _stats.kendall_tau_ci(raw.mean().to_numpy(), ug.mean().reindex(raw.columns).to_numpy(), level)
         tau_rows.append({"measure": m, "tau": ci.tau, "low": ci.low, "high": ci.high,
                          "runs": raw.shape[1], "topics": raw.shape[0]})
-        # Common random numbers: both tests see the same permutations, so identical score
-        # matrices give identical p-values and Monte Carlo noise cannot fake a discrepancy.
-        seed = int(rng.integers(2**63 - 1))
-        h_raw, h_ug = _stats.randomised_tukey_hsd_many([raw[hsd_runs], ug[hsd_runs]], B, np.random.default_rng(seed))
+        h_raw, h_ug = hsd[("RawG", m)], hsd[("UG", m)]
         d = _stats.discrepancies(h_raw, h_ug, alpha, ("RawG", "UG"))
         d.insert(0, "measure", m)
-        # |d| / V_E next to the textbook ES_HSD = |d| / sqrt(V_E) (see the Returns section)
+        # |d| / V_E next to the textbook ES_HSD = |d| / sqrt(V_E) (see compare_gains)
         for label, h in (("RawG", h_raw), ("UG", h_ug)):
             ve = float(h.attrs["residual_variance"])
             d[f"es_var_{label}"] = d[f"abs_diff_{label}"] / ve if ve > 0 else np.inf
@@ -253,6 +420,28 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
     return {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
             "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
+
+
+def near_alpha(p_values, alpha: float, B: int, z: float = 2.0) -> np.ndarray:
+    """Which Monte Carlo p-values lie within ``z`` standard errors of ``alpha``.
+
+    A randomised test's p-value estimated from ``B`` trials has binomial standard error about
+    ``sqrt(alpha (1 - alpha) / B)`` near the significance level (Phipson & Smyth 2010 discuss the
+    estimate's error); a pair whose p-value lies within ``z`` such errors of ``alpha`` could fall
+    on the other side of it in another run of the same test (same data, new permutations). Used to
+    flag the *fragile* discrepancies of a Table 3 listing (Sakai 2017, Table 3; B = 5,000 there).
+
+    Returns a boolean array, True where ``|p - alpha| <= z * se``.
+    """
+    p = np.asarray(p_values, dtype=float)
+    if not 0 < alpha < 1 or int(B) < 1:
+        raise ValueError(f"alpha must lie in (0, 1) and B be >= 1, got {alpha!r}, {B!r}")
+    return np.abs(p - alpha) <= z * mc_standard_error(alpha, B)
+
+
+def mc_standard_error(alpha: float, B: int) -> float:
+    """Binomial standard error ``sqrt(alpha (1 - alpha) / B)`` of a Monte Carlo p-value near ``alpha``."""
+    return float(np.sqrt(alpha * (1 - alpha) / int(B)))
 
 
 def _fmt(x: float) -> str:

@@ -145,3 +145,11 @@ def test_audit_passes_what_the_vocabulary_writes():
         claims.compare("a", 0.9, "b", 0.8, interval_a=(0.85, 0.95), interval_b=(0.7, 0.84))])
     assert claims.audit(text) == []
     assert math.isfinite(claims.ratio(1, 3).numbers["ratio"])
+
+
+def test_audit_reads_no_noun_as_none():
+    """share() writes a zero share as "no runs (0 of 4, 0%)": the audit reads that "no" as "none",
+    not as the share word of an earlier phrase within reach."""
+    text = f"theta = 3: {claims.share(4, 4, 'runs')}, theta = 2: {claims.share(0, 4, 'runs')}"
+    assert claims.audit(text) == []
+    assert claims.audit("theta = 3: all 4 runs (4 of 4, 100%), theta = 2: no runs (1 of 4, 25%)")

@@ -500,3 +500,61 @@ def test_robustness_tables_same_assessor_gives_tau_one():
         prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (2,), 3)
     with pytest.raises(ValueError, match="names must hold"):
         prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, (3,), 3, names=["a"])
+
+
+# --------------------------------------------------------------------------- the fast path and the paired test
+@pytest.fixture(scope="module")
+def sim_small():
+    from helpers.simulate import judgments
+
+    return judgments.double_judgments(np.random.default_rng(5), n_topics=16, n_docs=60, n_runs=7, depth=20)
+
+
+def test_scheme_means_equal_mean_scores_bit_for_bit(sim_small):
+    """scheme_means (one alignment, numpy gathers) gives exactly mean_scores (evaluate + to_matrix)."""
+    q = sim_small.qrels_u1
+    q = q[q["doc_id"] != q["doc_id"].iloc[3]]  # a retrieved document nobody judged
+    schemes = [prm.binary_gains(2, 3), {0: 0.02, 1: 0.2, 2: 0.6, 3: 0.9}, {i: float(2 ** i - 1) for i in range(4)},
+               {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0}]  # the last: no topic has a positive gain (all score 0)
+    got = prm.scheme_means(q, sim_small.runs, schemes, "MSnDCG@10")
+    for g, means in zip(schemes, got):
+        ref = prm.mean_scores(q, sim_small.runs, g, "MSnDCG@10")
+        assert means.index.equals(ref.index)
+        np.testing.assert_array_equal(means.to_numpy(), ref.to_numpy())
+    with pytest.raises(ValueError, match="lacks"):
+        prm.scheme_means(q, sim_small.runs, [{0: 0.0, 1: 1.0}], "MSnDCG@10")
+
+
+def test_robustness_difference_is_paired_and_centred_on_the_observed_gap(sim_small):
+    """With the same gains on both sides of the difference it is exactly 0 in every resample; otherwise
+    its resamples scatter around the observed tau_PRM - tau_binary of Table 6."""
+    q1, q2, runs = sim_small.qrels_u1, sim_small.qrels_u2, sim_small.runs
+    pairs = prm.pairs_from_qrels(q1, q2)
+    p3 = prm.estimate(pairs, threshold=3, method="eq5", T=3).set_index("level")["p"]
+    binary_as_prm = pd.Series({0: 0.0, 1: 0.0, 2: 0.0, 3: 1.0})  # PRM gains equal to binary gains at theta = 3
+    d0 = prm.robustness_difference(q1, q2, runs, binary_as_prm, 3, 3, B=50, rng=np.random.default_rng(0))
+    assert np.nanmax(np.abs(d0)) == 0 and prm.bootstrap_p(d0) == 1.0
+    d = prm.robustness_difference(q1, q2, runs, p3, 3, 3, B=400, rng=np.random.default_rng(0))
+    t6, _ = prm.robustness_tables(q1, q2, runs, {3: p3}, [3], 3, table7=False)
+    obs = t6.set_index("gains")["tau"]
+    gap = obs["PRM, theta=3"] - obs["binary, theta=3"]
+    assert len(d) == 400 and np.nanmin(d) <= gap <= np.nanmax(d)
+    again = prm.robustness_difference(q1, q2, runs, p3, 3, 3, B=400, rng=np.random.default_rng(0))
+    np.testing.assert_array_equal(d, again)
+
+
+def test_bootstrap_p_two_sided():
+    assert prm.bootstrap_p([0.1, 0.2, 0.3, -0.1]) == 0.5
+    assert prm.bootstrap_p([0.1] * 99 + [0.0]) == pytest.approx(0.02)
+    assert math.isnan(prm.bootstrap_p([np.nan]))
+
+
+def test_table5_summary_by_hand():
+    """Two runs, one topic, k = 2: binary and PRM counts, their ordering and the shares."""
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"], "relevance": [3, 2, 0, 0]})
+    runs = pd.DataFrame({"run_id": ["A", "A", "B", "B"], "query_id": "q", "doc_id": ["a", "b", "c", "d"], "rank": [1, 2, 1, 2]})
+    table, summary = prm.table5(runs, qrels, 2, {2: pd.Series({0: 0.1, 1: 0.3, 2: 0.6, 3: 0.9})}, [2], 3)
+    assert table.loc["A", "binary_mean_theta2"] == 2 and table.loc["A", "prm_mean_theta2"] == pytest.approx(1.5)
+    assert table.loc["B", "binary_mean_theta2"] == 0 and table.loc["B", "prm_mean_theta2"] == pytest.approx(0.2)
+    row = summary.iloc[0]
+    assert row["theta"] == 2 and row["share_prm_smaller"] == 0.5 and row["runs"] == 2  # B: PRM 0.2 > binary 0

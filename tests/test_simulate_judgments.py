@@ -129,3 +129,21 @@ def test_confuse_top_levels_needs_generator():
 def test_expected_p_bad_params(params, message):
     with pytest.raises(ValueError, match=message):
         expected_p(params)
+
+
+def test_udm_vs_prm_equalises_the_prm_but_not_the_udm():
+    """Sect. 3.4.3 of Demeester et al. (2016): with the top two levels indistinguishable, the PRM's
+    ratio of their gains is near 1 while the UDM's is p_{T|T-1} < 1."""
+    from helpers import prm
+
+    from helpers.simulate import judgments
+
+    sim = judgments.double_judgments(np.random.default_rng(2), n_topics=20, n_docs=200, n_runs=3)
+    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
+    out = judgments.udm_vs_prm(pairs, np.random.default_rng(0), T=3, reps=20)
+    assert abs(out["prm_ratio"] - 1) < 0.1 and out["udm_ratio"] < 0.6
+    assert out["udm"][3] == 1.0 and out["udm"][0] == 0.0 and len(out["p"]) == 4
+    again = judgments.udm_vs_prm(pairs, np.random.default_rng(0), T=3, reps=20)
+    assert again["prm_ratio"] == out["prm_ratio"]
+    with pytest.raises(ValueError, match="reps"):
+        judgments.udm_vs_prm(pairs, np.random.default_rng(0), T=3, reps=1)

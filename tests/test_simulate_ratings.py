@@ -146,3 +146,44 @@ def test_simulate_ratings_relevance_threshold():
     for bad in (0, 1.5, True):
         with pytest.raises(ValueError, match="threshold"):
             sim.simulate_ratings(q, 6, 3, np.random.default_rng(0), threshold=bad)
+
+
+# --------------------------------------------------------------------------------------------
+# uniform ratings conditioned on each item's sum (the like-for-like contrast of notebooks 01-02)
+
+
+@pytest.mark.parametrize("n,d_max", [(3, 3), (4, 2), (2, 5)])
+def test_given_sum_is_uniform_over_the_tuples_with_that_sum(n, d_max):
+    """Every tuple of {0..d_max}^n with the sum occurs about equally often (counted by enumeration)."""
+    import itertools
+    from collections import Counter
+
+    rng = np.random.default_rng(0)
+    draws = 40_000
+    for s in range(n * d_max + 1):
+        r = ratings.uniform_ratings_given_sum(np.full(draws, s), n, d_max, rng)
+        assert (r.sum(axis=1) == s).all() and r.min() >= 0 and r.max() <= d_max
+        tuples = [t for t in itertools.product(range(d_max + 1), repeat=n) if sum(t) == s]
+        seen = Counter(map(tuple, r.astype(int)))
+        assert set(seen) == set(tuples)
+        expected = draws / len(tuples)
+        # every count within 5 binomial standard errors of its expectation
+        assert max(abs(c - expected) for c in seen.values()) < 5 * np.sqrt(expected) + 1
+
+
+def test_given_sum_keeps_the_real_raw_gain_and_changes_only_the_spread():
+    from helpers import gains
+
+    rng = np.random.default_rng(1)
+    real = np.array([[3, 3, 3], [0, 0, 3], [1, 1, 0], [0, 0, 0], [2, 2, 2]] * 200, dtype=float)
+    sim = ratings.uniform_ratings_given_sum(gains.raw_gain(real, 3), 3, 3, rng)
+    assert np.array_equal(gains.raw_gain(sim, 3), gains.raw_gain(real, 3))
+    d = gains.spread(sim, 3)
+    assert (d[::5] == 0).all() and (d[3::5] == 0).all()  # sums 9 and 0 admit one tuple only
+    assert (d[4::5] > 0).any() and (d[4::5] == 0).any()    # sum 6: (2, 2, 2) is one of 10 tuples
+
+
+@pytest.mark.parametrize("sums,message", [([1.5], "integers"), ([-1], "integers"), ([7], "0..n"), ([[1]], "one per")])
+def test_given_sum_bad_input(sums, message):
+    with pytest.raises(ValueError, match=message):
+        ratings.uniform_ratings_given_sum(sums, 3, 2, np.random.default_rng(0))

@@ -799,3 +799,21 @@ def test_tau_or_undefined_clips_and_says_undefined():
     assert (t.tau, t.low, t.high) == (raw.tau, raw.low, 1.0)
     u = tau_or_undefined([1, 1, 1], [1, 2, 3])
     assert np.isnan(u.tau) and np.isnan(u.low) and u.n == 3
+
+
+@pytest.mark.parametrize("shape,discrete", [((30, 9), False), ((12, 5), True), ((4, 3), True)])
+def test_hsd_many_sparse_sum_is_bit_identical_to_the_gathers(shape, discrete, monkeypatch):
+    """From SPARSE_FROM matrices on, the permuted sums come from one sparse product; the p-values
+    must be exactly those of the per-matrix gathers (same permutations, same order of addition)."""
+
+
+    rng = np.random.default_rng(5)
+    xs = [(rng.integers(0, 4, shape) / 3 if discrete else rng.random(shape)) for _ in range(6)]
+    xs.append(xs[0].copy())  # ties between matrices too
+    monkeypatch.setattr(hsd, "SPARSE_FROM", 2)
+    sparse = st.randomised_tukey_hsd_many(xs, 700, np.random.default_rng(3), chunk_bytes=4096)
+    monkeypatch.setattr(hsd, "SPARSE_FROM", 10**9)
+    gathered = st.randomised_tukey_hsd_many(xs, 700, np.random.default_rng(3), chunk_bytes=4096)
+    for a, b in zip(sparse, gathered):
+        np.testing.assert_array_equal(a["p_value"].to_numpy(), b["p_value"].to_numpy())
+    np.testing.assert_array_equal(sparse[0]["p_value"].to_numpy(), sparse[-1]["p_value"].to_numpy())

@@ -166,3 +166,82 @@ def test_prm_u2_draw_redraws_the_second_assessor():
     assert set(ps["theta"]) == {3, 2} and set(ps["level"]) == {"0", "1", "2", "3"}
     assert ps["value"].between(0, 1).all()
     assert ps.groupby(["theta", "level"])["value"].nunique().max() > 1  # the draws differ
+
+
+@pytest.fixture(scope="module")
+def stc_small():
+    from helpers import unanimity
+    from helpers.simulate import ratings as sim
+
+    c = sim.stc_like_collection(np.random.default_rng(3), n_topics=20, team_sizes=(2, 1, 1, 1))
+    return c, unanimity.top_k(c.run, 10), sorted(c.teams)[:4]
+
+
+def test_unanimity_grid_rows_and_determinism(stc_small):
+    c, run, runs = stc_small
+    cells = [{"d_max": 2, "n": 3}, {"d_max": 4, "n": 40}]
+    common = {"qrels": c.qrels, "run": run, "cells": cells, "p": 0.2, "measures": ["nG@1", "P+"], "hsd_runs": runs,
+              "B": 100, "alpha": 0.05}
+    a = studies.unanimity_grid(np.random.default_rng(1), **common)
+    b = studies.unanimity_grid(np.random.default_rng(1), **common)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert len(a) == 4 and a[["d_max", "n"]].drop_duplicates().values.tolist() == [[2, 3], [4, 40]]
+    assert a["tau"].between(-1, 1).all() and (a["discrepancies"] >= 0).all()
+    # the first cell's ratings come first from the stream: the one-cell study on the same stream gives its tau
+    one = studies.unanimity_variant(np.random.default_rng(1), qrels=c.qrels, run=run, d_max=2, n=3, p=0.2,
+                                    measures=["nG@1", "P+"], hsd_runs=runs, B=100, alpha=0.05)
+    np.testing.assert_array_equal(one["tau"].to_numpy(), a["tau"].to_numpy()[:2])
+
+
+def test_unanimity_real_contrast_holds_rawg_fixed(stc_small):
+    """Simulated ratings share the real ones' RawG: RawG significance is identical, only UG moves;
+    the real ratings' tau does not depend on the draw."""
+    from helpers.simulate import ratings as sim
+
+    c, run, runs = stc_small
+    real = sim.simulate_ratings(c.qrels, 3, 3, np.random.default_rng(9))
+    real[:, 1:] = real[:, :1]  # unanimous real ratings: D = 0 wherever RawG > 0
+    common = {"qrels": c.qrels, "run": run, "ratings": real, "d_max": 3, "p": 0.2, "measures": ["nG@1"],
+              "hsd_runs": runs, "B": 200, "alpha": 0.05}
+    a = studies.unanimity_real_contrast(np.random.default_rng(1), **common)
+    b = studies.unanimity_real_contrast(np.random.default_rng(2), **common)
+    assert a["ratings"].tolist() == ["real", "simulated"]
+    for out in (a, b):
+        assert out["significant_RawG"].nunique() == 1
+        real_row = out[out.ratings == "real"].iloc[0]
+        assert real_row["share_full_spread"] == 0 and real_row["mean_spread"] == 0
+        assert out[out.ratings == "simulated"]["mean_spread"].iloc[0] > 0
+    assert a[a.ratings == "real"]["tau"].iloc[0] == b[b.ratings == "real"]["tau"].iloc[0]
+    assert a[a.ratings == "simulated"]["mean_spread"].iloc[0] != b[b.ratings == "simulated"]["mean_spread"].iloc[0]
+    with pytest.raises(ValueError, match="complete"):
+        studies.unanimity_real_contrast(np.random.default_rng(1), **{**common, "ratings": real[:-1]})
+
+
+def test_uniform_contrast_given_sums_keeps_the_items():
+    sums = np.array([0, 1, 3, 6, 6, 2] * 50)
+    out = studies.uniform_contrast(np.random.default_rng(0), n_items=len(sums), n=3, d_max=2, p=0.2, sums=sums)
+    assert out["items"] == int((sums > 0).sum())
+    with pytest.raises(ValueError, match="one raw gain per item"):
+        studies.uniform_contrast(np.random.default_rng(0), n_items=5, n=3, d_max=2, p=0.2, sums=sums)
+
+
+def test_prm_u2_draw_reports_every_u2_dependent_result():
+    """With runs, B and udm_reps, one draw of U2 carries Tables 5-7, the topic bootstrap, the paired
+    bootstrap of Table 6's difference and the UDM analysis; draws differ, a draw is reproducible."""
+    from helpers.simulate import judgments
+
+    sim = judgments.double_judgments(np.random.default_rng(4), n_topics=10, n_docs=50, n_runs=5, depth=20)
+    pairs_qrels = sim.qrels_u1.merge(sim.qrels_u2[["query_id", "doc_id"]], on=["query_id", "doc_id"])
+    rng = np.random.default_rng(0)
+    ratings = pd.concat([pairs_qrels.rename(columns={"relevance": "rating"}).assign(
+        assessor=a, rating=np.clip(pairs_qrels["relevance"] + rng.integers(-1, 2, len(pairs_qrels)), 0, 3)) for a in "AB"])
+    common = {"qrels_u1": sim.qrels_u1, "ratings": ratings, "thresholds": [3, 1], "T": 3, "method": "eq4", "runs": sim.runs,
+              "k": 5, "k_table7": 10, "B": 30, "udm_reps": 5}
+    a = studies.prm_u2_draw(np.random.default_rng(1), **common)
+    pd.testing.assert_frame_equal(a, studies.prm_u2_draw(np.random.default_rng(1), **common), check_exact=True)
+    b = studies.prm_u2_draw(np.random.default_rng(2), **common)
+    assert set(a["quantity"]) == {"p", "tau", "table7", "table5_tau", "table5_share_prm_more_precise",
+                                  "table5_share_prm_smaller", "tau_diff_boot", "boot_ratio", "udm"}
+    assert (a["quantity"] == "tau_diff_boot").sum() == 2 * 30 and set(a.loc[a.quantity == "table7", "theta"]) == {3, 1}
+    assert a.loc[a.quantity == "boot_ratio", "value"].iloc[0] > 0
+    assert not a[a.quantity == "p"]["value"].equals(b[b.quantity == "p"]["value"])

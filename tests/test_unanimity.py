@@ -206,3 +206,98 @@ def test_teams_from_table_names_missing_runs():
         unanimity.teams_from_table(table, ["r1", "r3"], "teams.csv")
     with pytest.raises(ValueError, match="needs columns run_id and team"):
         unanimity.teams_from_table(table.rename(columns={"team": "group"}), ["r1"])
+
+
+# --------------------------------------------------------------------------------------------
+# GainScorer and compare_gains_many: the fast path of notebook 02's studies
+
+_MANY = ["nG@1", "P+", "nERR@10", "nDCG@5", "MSnDCG@10", "Q", "AP", "RBP", "P@5", "ERR", "nDCG@20", "Q@5",
+         "AP@10", "RR", "EBR", "nCG@3", "P+@5", "iRBU", "Hit@3", "O-measure", "P-measure", "R@5", "nERR@30"]
+
+
+@pytest.mark.parametrize("names", [["nG@1", "P+", "nERR@10"], _MANY])
+def test_gain_scorer_equals_the_alignment_path(small, names):
+    """Every gain vector scores exactly as Alignment.evaluate + to_matrix (same topics, runs, bits),
+    with the ideal lists cut where the measures allow it and kept whole where they need R."""
+    from helpers import measures
+
+    c, run, _ = small
+    run = run[~((run.run_id == run.run_id.iloc[0]) & (run.query_id == run.query_id.iloc[0]))]  # a missing list
+    run = run[~((run.run_id == run.run_id.iloc[-1]) & (run["rank"] > 6))]                       # short lists
+    keep = np.random.default_rng(0).random(len(c.qrels)) < 0.8  # unjudged documents in the lists
+    c = c._replace(qrels=c.qrels[keep].reset_index(drop=True)) if hasattr(c, "_replace") else \
+        type(c)(qrels=c.qrels[keep].reset_index(drop=True), run=c.run, teams=c.teams, quality=c.quality)
+    sc = unanimity.GainScorer(c.qrels, run, names)
+    assert sc.fast
+    assert (sc.ideal_depth is None) == (names != ["nG@1", "P+", "nERR@10"])
+    rng = np.random.default_rng(4)
+    vectors = []
+    for d_max, n in [(2, 5), (8, 20), (1, 2)]:
+        r = sim.simulate_ratings(c.qrels, n, d_max, rng)
+        vectors += [gains.raw_gain(r, d_max), gains.unanimity_aware_gain(r, d_max, 0.2)]
+    got = sc.matrices(np.stack(vectors, axis=1))
+    for g, mats in zip(vectors, got):
+        res = measures.Alignment(unanimity.gain_qrels(c.qrels, g), run).evaluate(names, gain=g)
+        for m in names:
+            ref = measures.to_matrix(res, m)
+            assert mats[m].index.equals(ref.index) and mats[m].columns.equals(ref.columns)
+            np.testing.assert_array_equal(mats[m].to_numpy(), ref.to_numpy())
+
+
+def test_gain_scorer_skips_topics_without_a_positive_gain(small):
+    c, run, _ = small
+    sc = unanimity.GainScorer(c.qrels, run, ["nG@1"])
+    g = np.where(c.qrels["query_id"] == c.qrels["query_id"].iloc[0], 0.0, 1.0)
+    m = sc.matrices(g)[0]["nG@1"]
+    assert c.qrels["query_id"].iloc[0] not in m.index and len(m) == c.qrels["query_id"].nunique() - 1
+    with pytest.raises(ValueError, match="gains must hold"):
+        sc.matrices(g[:-1])
+
+
+def test_compare_gains_many_is_compare_gains_on_common_permutations(small):
+    """Two variants in one call: each result is what compare_gains gives for it, except that all
+    tests share one set of permutations; identical ratings give identical p-values."""
+    c, run, best = small
+    r = sim.simulate_ratings(c.qrels, 5, 2, np.random.default_rng(2))
+    ms = ["nG@1", "P+"]
+    one = unanimity.compare_gains(c.qrels, run, r, 2, 0.2, ms, best, 300, 0.05, np.random.default_rng(7))
+    two = unanimity.compare_gains_many(c.qrels, run, [(r, 2), (r, 2)], 0.2, ms, best, 300, 0.05,
+                                       np.random.default_rng(7))
+    for out in two:
+        pd.testing.assert_frame_equal(out["tau"], one["tau"])
+        pd.testing.assert_frame_equal(out["significant"], one["significant"])
+        pd.testing.assert_frame_equal(out["discrepancies"], one["discrepancies"])
+
+
+def test_compare_gains_many_checks_the_scorer(small):
+    c, run, best = small
+    r = sim.simulate_ratings(c.qrels, 3, 2, np.random.default_rng(2))
+    sc = unanimity.GainScorer(c.qrels, run, ["nG@1"])
+    with pytest.raises(ValueError, match="scorer was built"):
+        unanimity.compare_gains_many(c.qrels, run, [(r, 2)], 0.2, ["P+"], best, 50, 0.05, np.random.default_rng(0),
+                                     scorer=sc)
+
+
+def test_near_alpha_flags_p_values_within_two_standard_errors():
+    se = unanimity.mc_standard_error(0.05, 5000)
+    assert se == pytest.approx(0.0030822, abs=1e-6)
+    p = np.array([0.05 - 2.1 * se, 0.05 - 1.9 * se, 0.05, 0.05 + 1.9 * se, 0.05 + 2.1 * se, 0.5])
+    assert unanimity.near_alpha(p, 0.05, 5000).tolist() == [False, True, True, True, False, False]
+    with pytest.raises(ValueError, match="alpha"):
+        unanimity.near_alpha(p, 1.5, 5000)
+
+
+def test_sakai_table3_transcription_implies_the_divisor_of_the_review():
+    """The 24 discrepant pairs of Sakai (2017), Table 3: |d| / ES_HSD (the divisor the paper used)
+    runs from .048 to .100; ES_HSD from 1.629 to 2.447 (printed values)."""
+    from helpers import paths
+
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv")
+    assert len(t3) == 24 and set(t3["measure"]) == {"nG@1", "P+", "nERR"}
+    div = np.r_[t3["abs_diff_RawG"] / t3["es_hsd_RawG"], t3["abs_diff_UG"] / t3["es_hsd_UG"]]
+    assert round(div.min(), 3) == 0.048 and round(div.max(), 3) == 0.1
+    es = np.r_[t3["es_hsd_RawG"], t3["es_hsd_UG"]]
+    assert (es.min(), es.max()) == (1.629, 2.447)
+    # every listed pair is a discrepancy at alpha = 0.05 (significant on exactly one side)
+    assert ((t3["p_value_RawG"] < 0.05) != (t3["p_value_UG"] < 0.05)).all()
+    assert len(t3.query("measure == 'nG@1' and d_max == 2 and n == 5")) == 3  # the cell the text discusses

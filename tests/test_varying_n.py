@@ -76,3 +76,16 @@ def test_uniform_contrast_with_per_item_n():
     pd.testing.assert_frame_equal(fixed, same)          # one N for all: the draws of before
     with pytest.raises(ValueError, match="n lists 2 items"):
         studies.uniform_contrast(np.random.default_rng(0), n_items=3, n=[2, 3], d_max=3, p=0.2)
+
+
+def test_given_sum_with_per_item_n_keeps_each_items_sum_and_n():
+    n = np.array([2, 3, 2, 4, 3])
+    sums = np.array([1, 5, 4, 0, 2])
+    values = sim_ratings.uniform_ratings_given_sum(sums, n, 2, np.random.default_rng(3))
+    assert values.shape == (5, 4)
+    assert (np.isnan(values).sum(axis=1) == 4 - n).all()
+    assert (np.nansum(values, axis=1) == sums).all()
+    same = sim_ratings.uniform_ratings_given_sum(sums[[0, 2]], np.array([2, 2]), 2, np.random.default_rng(3))
+    assert same.shape == (2, 2) and (same.sum(axis=1) == sums[[0, 2]]).all()
+    with pytest.raises(ValueError, match="one per item"):
+        sim_ratings.uniform_ratings_given_sum(sums, np.array([2, 3]), 2, np.random.default_rng(3))

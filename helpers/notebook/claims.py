@@ -318,7 +318,8 @@ def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name:
 # --------------------------------------------------------------------------------------------
 
 _WORDS = "|".join(re.escape(w) for w, _, _ in SHARE_SCALE)
-_WORD_RE = re.compile(r"\b(" + _WORDS + r")\b")
+# share() and holds() write "none" as "no <noun>" / "in no <noun>": read "no" back as "none"
+_WORD_RE = re.compile(r"\b(" + _WORDS + r"|no)\b")
 _COUNTS_RE = re.compile(r"\((?P<k>\d[\d,]*) of (?P<n>\d[\d,]*),")
 _MOST_PCT_RE = re.compile(r"\b(most|a majority)\b[^.;\n]{0,60}?\b(?P<pct>\d+(?:\.\d+)?)%")
 _INTERVAL_RE = re.compile(r"(?P<level>\d+)% (?:percentile |confidence )?(?:interval|range)(?P<gap>[^.;\n]{0,40}?)"
@@ -346,7 +347,7 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
         words = list(_WORD_RE.finditer(text[max(0, m.start() - 60):m.start()]))
         if not words:
             continue
-        word = words[-1].group(1)
+        word = words[-1].group(1).replace("no", "none") if words[-1].group(1) == "no" else words[-1].group(1)
         k, n = int(m.group("k").replace(",", "")), int(m.group("n").replace(",", ""))
         if n >= 1 and 0 <= k <= n and share_word(k, n) != word:
             problems.append(f"share word {word!r} for {k} of {n} (the scale says {share_word(k, n)!r}): "

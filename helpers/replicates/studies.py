@@ -6,10 +6,12 @@ and then run the same study over R independent replicates to report means, inter
 of replicates in which a finding holds. What a replicate redraws is the simulation's randomness and
 nothing else:
 
-* notebook 02 (:func:`unanimity_variant`): the simulated ratings of one (Dmax, N) cell and the HSD
-  permutations, on the fixed collection -- Sakai simulated ratings on fixed NTCIR data, so the
-  collection plays the role of that data;
+* notebook 02 (:func:`unanimity_grid`): the simulated ratings of every (Dmax, N) cell and one set of
+  HSD permutations shared by the cells, on the fixed collection -- Sakai simulated ratings on fixed
+  NTCIR data, so the collection plays the role of that data; (:func:`unanimity_real_contrast`) uniform
+  ratings with the real ratings' per-item RawG, and the permutations;
 * notebook 03 (:func:`prm_robustness`): the simulated double-judged collection and its runs;
+  (:func:`prm_u2_draw`) the second assessor drawn among the real raters, and the resamples that depend on it;
 * notebook 04 (:func:`diversity_power`): the simulated INTENT-like collection and the HSD
   permutations;
 * notebook 05 (:func:`preference_mar`): the collection, the sampled SERP pairs and the simulated
@@ -28,24 +30,26 @@ import pandas as pd
 from helpers import preference, prm, stats, unanimity
 from helpers.measures import diversity
 
-__all__ = ["unanimity_variant", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_power",
+__all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_power",
            "preference_mar", "mixture_sensitivity", "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
                       p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float, threshold: int = 1,
-                      ratings=None) -> pd.DataFrame:
+                      ratings=None, scorer=None) -> pd.DataFrame:
     """One (Dmax, N) cell of notebook 02: simulated ratings, RawG vs UG.
 
     Returns one row per measure: ``measure, tau, low, high, discrepancies, significant_RawG,
-    significant_UG, share_full_spread`` (the last: share of items with RawG > 0 whose spread
-    reaches ``d_max``; :func:`helpers.unanimity.compare_gains` on ratings from
-    :func:`helpers.simulate.ratings.simulate_ratings`, items below ``threshold`` -- the
-    collection's lowest relevant level -- rated all zeros).
+    significant_UG, share_full_spread, mean_spread`` (the last two over the items with RawG > 0:
+    the share whose spread reaches ``d_max`` and the mean spread; :func:`helpers.unanimity.
+    compare_gains` on ratings from :func:`helpers.simulate.ratings.simulate_ratings`, items below
+    ``threshold`` -- the collection's lowest relevant level -- rated all zeros).
 
     With ``ratings`` given (an items x ``n`` array of real ratings) nothing is simulated: the
-    replicate redraws only the HSD permutations, so real and simulated ratings of the same items
-    can be compared over the same number of draws.
+    replicate redraws only the HSD permutations. ``scorer``: a :class:`helpers.unanimity.GainScorer`
+    of ``qrels``, ``run`` and ``measures`` (built per call when not given). Notebook 02 runs
+    :func:`unanimity_grid` (all cells of a replicate at once); this one-cell study is kept for
+    ``benchmarks/bench_sweep.py``.
     """
     from helpers.simulate.ratings import simulate_ratings
 
@@ -55,33 +59,124 @@ def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.
         values = np.asarray(ratings, dtype=float)
         if values.shape != (len(qrels), int(n)):
             raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x n = {n} array, got {values.shape}")
-    res = unanimity.compare_gains(qrels, run, values, int(d_max), p, list(measures), hsd_runs, B, alpha, rng)
+    res = unanimity.compare_gains(qrels, run, values, int(d_max), p, list(measures), hsd_runs, B, alpha, rng,
+                                  scorer=scorer)
+    return _variant_rows(res, values, int(d_max))
+
+
+def _variant_rows(res: dict, values: np.ndarray, d_max: int) -> pd.DataFrame:
+    """One row per measure of a :func:`helpers.unanimity.compare_gains` result."""
     sig = res["significant"].set_index("measure")
     disc = res["discrepancies"]["measure"].value_counts()
-    full = float(unanimity.spread_shares(values, int(d_max)).iloc[-1])
+    # values were validated by compare_gains (helpers.gains); NaN-aware reductions only when needed
+    full = not np.isnan(values).any()
+    relevant = (values.sum(axis=1) if full else np.nansum(values, axis=1)) > 0  # as helpers.unanimity.spread_shares
+    if not relevant.any():
+        raise ValueError("no item has a positive raw gain; nothing to summarise")
+    d = ((values.max(axis=1) - values.min(axis=1)) if full else
+         (np.nanmax(values, axis=1) - np.nanmin(values, axis=1)))[relevant]
+    full, mean_spread = float(np.mean(d == d_max)), float(d.mean())
     rows = []
     for t in res["tau"].itertuples():
         rows.append({"measure": t.measure, "tau": float(t.tau), "low": float(t.low), "high": float(t.high),
                      "discrepancies": int(disc.get(t.measure, 0)),
                      "significant_RawG": int(sig.loc[t.measure, "RawG"]),
-                     "significant_UG": int(sig.loc[t.measure, "UG"]), "share_full_spread": full})
+                     "significant_UG": int(sig.loc[t.measure, "UG"]), "share_full_spread": full,
+                     "mean_spread": mean_spread})
     return pd.DataFrame(rows)
 
 
-def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p: float) -> dict:
+_ROW = ["measure", "tau", "low", "high", "discrepancies", "significant_RawG", "significant_UG", "share_full_spread",
+        "mean_spread"]
+
+
+def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, cells: Sequence[Mapping],
+                   p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float, threshold: int = 1,
+                   scorer=None) -> pd.DataFrame:
+    """One replicate of notebook 02's simulation: every (Dmax, N) cell, RawG vs UG.
+
+    Draws the simulated ratings of each cell of ``cells`` (mappings with ``d_max`` and ``n``) in
+    order from ``rng`` (:func:`helpers.simulate.ratings.simulate_ratings`, items below
+    ``threshold`` rated all zeros), then runs every HSD of the replicate -- all cells, measures and
+    both gains -- on one set of permutations drawn next from ``rng``
+    (:func:`helpers.unanimity.compare_gains_many`: common random numbers across cells, so the
+    cells are compared without Monte Carlo noise between them; each cell's distribution over
+    replicates is still that of an independent run of the cell). One task per replicate keeps a
+    dask task near a second of work.
+
+    Returns the rows of :func:`unanimity_variant` with ``d_max`` and ``n`` in front (one row per
+    cell and measure). ``scorer``: a :class:`helpers.unanimity.GainScorer` of ``qrels``, ``run``
+    and ``measures`` (built here when not given).
+    """
+    from helpers.simulate.ratings import simulate_ratings
+
+    cells = [(int(c["d_max"]), int(c["n"])) for c in cells]
+    if scorer is None:
+        scorer = unanimity.GainScorer(qrels, run, list(measures))
+    values = [simulate_ratings(qrels, n, d_max, rng, threshold=threshold) for d_max, n in cells]
+    results = unanimity.compare_gains_many(qrels, run, [(v, d) for v, (d, _) in zip(values, cells)], p,
+                                           list(measures), hsd_runs, B, alpha, rng, scorer=scorer)
+    frames = [_variant_rows(res, v, d).assign(d_max=d, n=n) for res, v, (d, n) in zip(results, values, cells)]
+    return pd.concat(frames, ignore_index=True)[["d_max", "n", *_ROW]]
+
+
+def unanimity_real_contrast(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, ratings,
+                            d_max: int, p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float,
+                            scorer=None) -> pd.DataFrame:
+    """Notebook 02, Sakai's conjecture like for like: real ratings against uniform ones of the same RawG.
+
+    The simulated ratings of a draw are independent uniform ratings conditioned on each item's
+    real raw gain (:func:`helpers.simulate.ratings.uniform_ratings_given_sum`): same items, N, Dmax
+    and RawG as the real ``ratings`` (items x N), so the RawG scores, rankings and significance
+    calls are *identical* and the two sets differ only in how the ratings spread -- what UG
+    rewards. Both are compared with :func:`helpers.unanimity.compare_gains_many` on the same HSD
+    permutations (drawn from ``rng`` after the simulated ratings), so across draws the real
+    ratings' result varies only by the Monte Carlo noise of the test.
+
+    Returns the rows of :func:`unanimity_variant` with a ``ratings`` column (``"real"``,
+    ``"simulated"``) in front: one row per ratings set and measure.
+    """
+    from helpers import gains
+    from helpers.simulate.ratings import uniform_ratings_given_sum
+
+    real = np.asarray(ratings, dtype=float)
+    if real.ndim != 2 or real.shape[0] != len(qrels) or np.isnan(real).any():
+        raise ValueError(f"ratings must be a complete (len(qrels) = {len(qrels)}) x N array of ratings")
+    sim = uniform_ratings_given_sum(gains.raw_gain(real, d_max), real.shape[1], d_max, rng)
+    if scorer is None:
+        scorer = unanimity.GainScorer(qrels, run, list(measures))
+    res = unanimity.compare_gains_many(qrels, run, [(real, d_max), (sim, d_max)], p, list(measures), hsd_runs, B,
+                                       alpha, rng, scorer=scorer)
+    frames = [_variant_rows(r, v, int(d_max)).assign(ratings=lab)
+              for r, v, lab in zip(res, (real, sim), ("real", "simulated"))]
+    return pd.concat(frames, ignore_index=True)[["ratings", *_ROW]]
+
+
+def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p: float,
+                     sums=None) -> dict:
     """Notebook 01: one draw of uniform ratings (``n_items`` x ``n`` on ``0..d_max``) summarised
     like real ratings (:func:`helpers.gains.unanimity_summary`): ``items, share_full_spread,
-    mean_spread, mean_bonus, share_ties_broken``. ``n`` may also list each item's own number of
-    ratings (items rated by different numbers of assessors; ``n_items`` is then its length):
-    the draw has the same N per item (:func:`helpers.simulate.ratings.uniform_ratings_like`)."""
-    from helpers import gains
-    from helpers.simulate.ratings import uniform_ratings, uniform_ratings_like
+    mean_spread, mean_bonus, share_ties_broken``.
 
-    if np.ndim(n) == 0:
+    ``n`` may also list each item's own number of ratings (items rated by different numbers of
+    assessors; ``n_items`` is then its length): the draw has the same N per item
+    (:func:`helpers.simulate.ratings.uniform_ratings_like`). With ``sums`` (one real raw gain per
+    item, ``n_items`` of them) the uniform ratings are conditioned on them
+    (:func:`helpers.simulate.ratings.uniform_ratings_given_sum`): the same items with the same
+    RawG as the real ratings, differing only in how they spread.
+    """
+    from helpers import gains
+    from helpers.simulate.ratings import uniform_ratings, uniform_ratings_given_sum, uniform_ratings_like
+
+    if np.ndim(n) != 0 and len(n) != int(n_items):
+        raise ValueError(f"uniform_contrast: n lists {len(n)} items, n_items is {n_items}")
+    if sums is not None and len(sums) != int(n_items):
+        raise ValueError(f"sums must hold one raw gain per item ({n_items}), got {len(sums)}")
+    if sums is not None:
+        values = uniform_ratings_given_sum(sums, n if np.ndim(n) == 0 else np.asarray(n, dtype=int), int(d_max), rng)
+    elif np.ndim(n) == 0:
         values = uniform_ratings(int(n_items), int(n), int(d_max), rng)
     else:
-        if len(n) != int(n_items):
-            raise ValueError(f"uniform_contrast: n lists {len(n)} items, n_items is {n_items}")
         values = uniform_ratings_like(np.asarray(n, dtype=int), int(d_max), rng)
     s = gains.unanimity_summary(values, int(d_max), p)
     return {"items": s["items"], "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
@@ -118,27 +213,63 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
 
 
 def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd.DataFrame, thresholds: Sequence[int],
-                T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, tau_level: float = 0.95,
-                names: Sequence[str] | None = None) -> pd.DataFrame:
+                T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, k_table7: int = 20,
+                tau_level: float = 0.95, names: Sequence[str] | None = None, B: int = 0, udm_reps: int = 0) -> pd.DataFrame:
     """Notebook 03 on real data: one draw of the second assessor U2 (one rating per item, drawn
-    at random among its raters, :func:`helpers.prm.one_rating_per_item`).
+    at random among its raters, :func:`helpers.prm.one_rating_per_item`), and every analysis that
+    depends on it (Demeester et al. 2016).
 
-    Returns rows ``quantity, theta, level, value``: ``p`` (the ``method`` estimate of p_{R|i} for
-    every threshold and level) and, with ``runs`` given, ``tau`` (Table 6 of
-    :func:`helpers.prm.robustness_tables`, ``level`` = the gain scheme).
+    Returns rows ``quantity, theta, level, value``:
+
+    * ``p``: the ``method`` estimate of p_{R|i} for every threshold and level;
+    * with ``runs``: ``tau`` (Table 6 of :func:`helpers.prm.robustness_tables`, ``level`` = the gain
+      scheme, ``theta`` -1 for linear gains), ``table7`` (``level`` = the comparison), and the Table 5
+      summary of :func:`helpers.prm.table5` (``table5_tau``, ``table5_share_prm_more_precise``,
+      ``table5_share_prm_smaller``; ``level`` empty);
+    * with ``B`` > 0: ``boot_ratio`` (topic-bootstrap sd of p_{T|T} over its binomial sigma,
+      :func:`helpers.prm.bootstrap_topics`, theta = T) and, with ``runs``, ``tau_diff_boot``: the ``B``
+      paired topic-bootstrap values of tau_PRM - tau_binary of Table 6 per threshold
+      (:func:`helpers.prm.robustness_difference`; ``level`` = the resample number);
+    * with ``udm_reps`` > 0: ``udm`` (``level`` ``prm_ratio`` / ``udm_ratio``,
+      :func:`helpers.simulate.judgments.udm_vs_prm`).
+
+    The generator is used in that order: U2, the paired bootstraps (threshold by threshold), the
+    topic bootstrap, the coin flips of the UDM analysis.
     """
+    from helpers.simulate.judgments import udm_vs_prm
+
     q2 = prm.one_rating_per_item(ratings, rng)
     pairs = prm.pairs_from_qrels(qrels_u1, q2)
     rows, p_gain = [], {}
     for th in thresholds:
-        est = prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"]
-        p_gain[th] = est
-        rows += [{"quantity": "p", "theta": int(th), "level": str(int(i)), "value": float(v)} for i, v in est.items()]
+        est = prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")
+        p_gain[th] = est["p"]
+        rows += [{"quantity": "p", "theta": int(th), "level": str(int(i)), "value": float(v)} for i, v in est["p"].items()]
+        if th == T:
+            top_sigma = float(est["sigma"][T])
     if runs is not None:
-        t6, _ = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, tau_level=tau_level,
-                                      names=names, table7=False)
+        t6, t7 = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
+                                       tau_level=tau_level, names=names)
         rows += [{"quantity": "tau", "theta": -1 if pd.isna(r.theta) else int(r.theta), "level": r.gains,
                   "value": float(r.tau)} for r in t6.itertuples()]
+        lv = list(names) if names is not None else [str(i) for i in range(T + 1)]
+        rows += [{"quantity": "table7", "theta": lv.index(r.theta), "level": r.comparison, "value": float(r.tau)}
+                 for r in t7.itertuples()]
+        _, t5 = prm.table5(runs, qrels_u1, k, p_gain, thresholds, T, tau_level=tau_level)
+        rows += [{"quantity": f"table5_{c}", "theta": int(r["theta"]), "level": "", "value": float(r[c])}
+                 for _, r in t5.iterrows() for c in ("tau", "share_prm_more_precise", "share_prm_smaller")]
+        if B:
+            for th in thresholds:
+                d = prm.robustness_difference(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=B, rng=rng)
+                rows += [{"quantity": "tau_diff_boot", "theta": int(th), "level": str(b), "value": float(v)}
+                         for b, v in enumerate(d)]
+    if B and T in thresholds:
+        boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
+        sd = float(boot.loc[boot["level"] == T, "p"].std())
+        rows.append({"quantity": "boot_ratio", "theta": int(T), "level": str(T), "value": sd / top_sigma})
+    if udm_reps:
+        u = udm_vs_prm(pairs, rng, T=T, method=method, reps=udm_reps)
+        rows += [{"quantity": "udm", "theta": int(T), "level": key, "value": float(u[key])} for key in ("prm_ratio", "udm_ratio")]
     return pd.DataFrame(rows)
 
 

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["FEDWEB13_PARAMS", "FEDWEB13_TABLE3", "LEVEL_NAMES", "DoubleJudgments",
+__all__ = ["udm_vs_prm", "FEDWEB13_PARAMS", "FEDWEB13_TABLE3", "LEVEL_NAMES", "DoubleJudgments",
            "double_judgments", "expected_p", "confuse_top_levels"]
 
 LEVEL_NAMES = ("Non", "Rel", "HRel", "Key")
@@ -277,8 +277,9 @@ def confuse_top_levels(levels, rng: np.random.Generator, *, T: int = 3) -> np.nd
     by an independent fair coin.
 
     This builds the situation of Demeester et al. (2016), Sect. 3.4.3 (e.g. "Excellent match"
-    versus "Top result"), where ``p_{T|T} ~ p_{T|T-1}``: the PRM then gives both levels equal
-    gains, while the UDM still gives ``T`` weight 1 and ``T - 1`` about half of that.
+    versus "Top result"), where ``p_{T|T} ~ p_{T|T-1}``: the PRM then gives both levels about equal
+    gains, while the UDM still gives ``T`` weight 1 and ``T - 1`` only ``p_{T|T-1}``
+    (:func:`udm_vs_prm`; notebook 03 prints the ratio).
     """
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
@@ -287,3 +288,31 @@ def confuse_top_levels(levels, rng: np.random.Generator, *, T: int = 3) -> np.nd
         raise ValueError(f"levels must be integers in 0..{T}")
     top = arr >= T - 1
     return np.where(top, T - 1 + (rng.random(arr.shape) < 0.5), arr).astype(np.int64)
+
+
+def udm_vs_prm(pairs: pd.DataFrame, rng: np.random.Generator, *, T: int, method: str = "eq5",
+               reps: int = 100) -> dict:
+    """Demeester et al. (2016), Sect. 3.4.3: PRM gains and UDM weights when the top two levels are
+    indistinguishable.
+
+    Each of ``reps`` repetitions lets both assessors' levels ``>= T - 1`` become ``T - 1`` or ``T`` by
+    a fair coin (:func:`confuse_top_levels`, U1's column first, then U2's), re-estimates
+    ``p_{T|i}`` at top relevance with ``method`` (:func:`helpers.prm.estimate`), and the estimates are
+    averaged over repetitions. Returns ``p`` (mean estimate per level 0..T), ``sd`` (across
+    repetitions), ``prm`` and ``udm`` (:func:`helpers.prm.prm_gains` and :func:`helpers.prm.udm_weights`
+    of the mean, NaN read as 0) and the ratios of the lower to the top of the two levels under each,
+    ``prm_ratio`` and ``udm_ratio``: the paper argues the PRM's approaches 1 and the UDM's cannot.
+    """
+    from helpers import prm
+
+    if int(reps) < 2:
+        raise ValueError(f"reps must be an integer >= 2, got {reps!r}")
+    u1, u2 = pairs["u1"].to_numpy(), pairs["u2"].to_numpy()
+    est = np.array([prm.estimate(pairs.assign(u1=confuse_top_levels(u1, rng, T=T), u2=confuse_top_levels(u2, rng, T=T)),
+                                 threshold=T, method=method, T=T)["p"].to_numpy() for _ in range(int(reps))])
+    with np.errstate(invalid="ignore"):
+        p, sd = np.nanmean(est, axis=0), np.nanstd(est, axis=0, ddof=1)
+    g, w = prm.prm_gains(np.nan_to_num(p)), prm.udm_weights(np.nan_to_num(p))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {"p": p, "sd": sd, "prm": g, "udm": w, "prm_ratio": g[T - 1] / g[T] if g[T] else float("nan"),
+                "udm_ratio": w[T - 1] / w[T]}

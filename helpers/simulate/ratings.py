@@ -15,7 +15,7 @@ import pandas as pd
 
 from helpers import gains
 
-__all__ = ["uniform_ratings", "uniform_ratings_like", "simulate_ratings", "spread_grid", "STCLikeCollection",
+__all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
 
@@ -35,7 +35,6 @@ def uniform_ratings(n_items: int, n: int, d_max: int, rng: np.random.Generator) 
         raise ValueError(f"n_items must be a non-negative integer, got {n_items!r}")
     return rng.integers(0, int(d_max) + 1, size=(int(n_items), int(n))).astype(float)
 
-
 def uniform_ratings_like(n_per_item, d_max: int, rng: np.random.Generator) -> np.ndarray:
     """Uniform ratings on ``0..d_max`` with ``n_per_item[i]`` ratings for item ``i``: an
     ``items x max(N)`` array, NaN beyond an item's own N (the layout of
@@ -50,6 +49,85 @@ def uniform_ratings_like(n_per_item, d_max: int, rng: np.random.Generator) -> np
     values = rng.integers(0, int(d_max) + 1, size=(len(n), int(n.max()))).astype(float)
     values[np.arange(int(n.max()))[None, :] >= n[:, None]] = np.nan
     return values
+
+
+
+def uniform_ratings_given_sum(sums, n, d_max: int, rng: np.random.Generator) -> np.ndarray:
+    """Independent uniform ratings conditioned on each item's sum: Sakai's model with RawG held fixed.
+
+    Sakai (EVIA 2017, Sec. 4) draws ``n`` ratings of an item independently and uniformly from
+    ``0..d_max``. Conditioned on their sum (the item's raw gain RawG, Eq. 1) every tuple with that
+    sum is equally likely, so this draws, for item ``i``, one of the tuples in ``{0..d_max}^n`` with
+    sum ``sums[i]`` uniformly at random. Used to contrast real ratings with uniform ones that
+    differ *only* in how they spread: same items, same N and Dmax, same RawG (hence the same
+    per-item mean rating and the same items with a positive gain), so RawG-based evaluation is
+    identical and only the spread ``D = max - min`` -- what UG adds to RawG (Eq. 2) -- differs.
+
+    Sampling is sequential and exact: with ``c_k(t)`` the number of ``k``-tuples on ``0..d_max``
+    summing to ``t`` (``c_0(0) = 1``, ``c_k(t) = sum_v c_{k-1}(t - v)``), the next rating is ``v``
+    with probability ``c_{k-1}(t - v) / c_k(t)``; the product of these over the ``n`` ratings is
+    ``1 / c_n(s)`` for every tuple. Counts are kept as floats (exact while below 2^53, relative
+    error 1e-16 beyond). Vectorised over items: ``n`` steps of one uniform draw per item.
+
+    Parameters
+    ----------
+    sums : array_like of int, shape (items,)
+        Each item's sum of ratings, in ``0..n * d_max``.
+    n : int or array_like of int, shape (items,)
+        Ratings per item: one N for every item, or each item's own N (items rated by different
+        numbers of assessors). With several N the items of each N are drawn together, in
+        increasing order of N, and the result is ``items x max(N)`` with NaN beyond an item's own
+        N (the layout of :func:`helpers.gains.comparable_items`).
+    d_max : int
+        The highest rating.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ``items x n`` float array of integer ratings whose rows sum to ``sums``.
+    """
+    if np.ndim(n) == 0:
+        return _given_sum(sums, int(n), d_max, rng)
+    per_item = np.asarray(n)
+    s = np.asarray(sums, dtype=float)
+    if per_item.ndim != 1 or not np.issubdtype(per_item.dtype, np.integer) or len(per_item) != len(s) \
+            or (per_item < 1).any():
+        raise ValueError(f"n must be one positive integer or one per item ({len(s)}), got {n!r}")
+    if len(per_item) == 0 or (per_item == per_item[0]).all():
+        return _given_sum(s, int(per_item[0]) if len(per_item) else 1, d_max, rng)
+    out = np.full((len(s), int(per_item.max())), np.nan)
+    for k in np.unique(per_item):
+        rows = per_item == k
+        out[rows, :k] = _given_sum(s[rows], int(k), d_max, rng)
+    return out
+
+
+def _given_sum(sums, n: int, d_max: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`uniform_ratings_given_sum` for one ``n`` (the sequential exact sampler)."""
+    _check(n, d_max, rng)
+    n, d_max = int(n), int(d_max)
+    s = np.asarray(sums, dtype=float)
+    if s.ndim != 1 or (len(s) and (~np.isfinite(s) | (s != np.round(s)) | (s < 0) | (s > n * d_max)).any()):
+        raise ValueError(f"sums must be integers in 0..n * d_max = {n * d_max}, one per item")
+    t = s.astype(np.int64)
+    counts = np.zeros((n + 1, n * d_max + 1))
+    counts[0, 0] = 1.0
+    for k in range(1, n + 1):
+        for v in range(d_max + 1):
+            counts[k, v:] += counts[k - 1, :n * d_max + 1 - v]
+    out = np.empty((len(t), n))
+    v = np.arange(d_max + 1)
+    for j in range(n):
+        k = n - j  # ratings still to draw, this one included
+        rest = t[:, None] - v[None, :]
+        ok = (rest >= 0) & (rest <= (k - 1) * d_max)
+        w = np.where(ok, counts[k - 1][np.clip(rest, 0, n * d_max)], 0.0)
+        cdf = np.cumsum(w, axis=1)
+        u = rng.random(len(t)) * cdf[:, -1]
+        pick = np.minimum((cdf <= u[:, None]).sum(axis=1), d_max)
+        out[:, j] = pick
+        t = t - pick
+    return out
 
 
 def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Generator, *,

@@ -323,19 +323,52 @@ class _RangeCounter:
         return counts
 
 
+#: From this many matrices on, :func:`_monte_carlo_ranges` sums the permuted scores of all of them
+#: with one sparse product instead of one gather per matrix (measured: 6 matrices of 100 x 16 at
+#: B = 5,000 take 0.12 s by gathers, 0.05 s by the product; 90 matrices 1.9 s against 0.25 s).
+SPARSE_FROM = 4
+
+
 def _monte_carlo_ranges(xs: list[np.ndarray], B: int, rng: np.random.Generator, engine: str, chunk_bytes: int,
                         progress: bool, counters: list[_RangeCounter]) -> None:
     """B trials, each permuting every topic's scores across systems independently; the same
-    permutations for every matrix of ``xs``."""
+    permutations for every matrix of ``xs``.
+
+    The system sums of a trial are ``S[j] = sum_t x[t, pi_t(j)]``. For a few matrices they are
+    gathered and summed per matrix; for :data:`SPARSE_FROM` or more, the trials of a chunk become
+    one 0/1 matrix ``M`` (row ``(trial, j)`` holds a 1 at column ``(t, pi_t(j))`` for every topic
+    ``t``) and ``M @ [x_1 ... x_C]`` sums all matrices at once, reading each index once. Both add
+    the topics in the same order (t = 0, 1, ...), one term at a time, so the sums -- and hence the
+    p-values -- are bit-identical whichever path runs (tested).
+    """
     n, m = xs[0].shape
     chunk = max(1, min(B, int(chunk_bytes) // (n * m * 8)))
-    buf = np.empty((chunk, n, m), dtype=np.float64)
-    for _, size in iter_chunks(B, chunk, progress, "randomised Tukey HSD"):
+    sparse = len(xs) >= SPARSE_FROM
+    if sparse:
+        from scipy.sparse import csr_matrix
+
+        stacked = np.stack([x.ravel() for x in xs], axis=1)  # (n * m, C)
+        ones = np.ones(chunk * m * n)
+        indptr = np.arange(0, chunk * m * n + 1, n, dtype=np.int64)
+        ranges = np.empty((B, len(xs)))  # counted once per matrix at the end (counting is additive)
+    else:
+        buf = np.empty((chunk, n, m), dtype=np.float64)
+    for start, size in iter_chunks(B, chunk, progress, "randomised Tukey HSD"):
         idx = _permutation_index(n, m, rng, engine, size)
+        if sparse:
+            cols = idx.transpose(0, 2, 1).reshape(-1)  # (trial, j, t) order: a row per (trial, j)
+            nnz = size * m * n
+            M = csr_matrix((ones[:nnz], cols, indptr[:size * m + 1]), shape=(size * m, n * m))
+            s = (M @ stacked).reshape(size, m, len(xs))
+            np.subtract(s.max(axis=1), s.min(axis=1), out=ranges[start:start + size])
+            continue
         for x, counter in zip(xs, counters):
             blk = np.take(x.ravel(), idx, out=buf[:size])
             s = blk.sum(axis=1)
             counter.add(s.max(axis=1) - s.min(axis=1))
+    if sparse:
+        for c, counter in enumerate(counters):
+            counter.add(ranges[:, c])
 
 
 def _exact_ranges(xs: list[np.ndarray], chunk_bytes: int, progress: bool, max_exact: int,
@@ -434,7 +467,7 @@ def discrepancies(
         missing = [c for c in need if c not in res.columns]
         if missing:
             raise ValueError(f"{name} lacks columns {missing}")
-        keys = [frozenset((a, b)) for a, b in zip(res["system_a"], res["system_b"])]
+        keys = [frozenset((a, b)) for a, b in zip(res["system_a"].to_numpy(), res["system_b"].to_numpy())]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{name} lists some system pair more than once")
         keyed.append(dict(zip(keys, range(len(keys)))))
