@@ -251,7 +251,11 @@ def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int
                 threads_per_worker=1, processes=True,
                 # the scheduler always starts an HTTP server (8787 unless told): a free port,
                 # so that two runs at once print no "port in use" warning into the notebook
-                dashboard_address=":0", silence_logs=logging.ERROR))
+                # and CRITICAL logs only: a task's error reaches the client as its exception, a lost
+                # worker as KilledWorker; what workers log at ERROR is shutdown chatter under load
+                # ("Failed to communicate with scheduler during heartbeat" when the scheduler closes
+                # first), which the kernel would copy into the notebook's stderr
+                dashboard_address=":0", silence_logs=logging.CRITICAL))
             return stack.enter_context(Client(cluster))
     source = "DASK_SCHEDULER_ADDRESS" if scheduler == "local" else "scheduler"
     try:
