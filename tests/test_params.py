@@ -218,3 +218,32 @@ def test_parameter_files_are_read_strictly(tmp_path, monkeypatch, text, message)
     monkeypatch.setattr(pipeline, "ROOT", tmp_path)
     with pytest.raises(ValueError, match=message):
         pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+
+
+def test_a_params_folder_that_does_not_exist_is_named(tmp_path, capsys):
+    assert pipeline.main(["run", "--params", str(tmp_path / "nonexistent")]) == 2
+    err = capsys.readouterr().err
+    assert f"--params {tmp_path / 'nonexistent'}: no such file or folder" in err and "output name" not in err
+
+
+def test_a_read_only_reports_folder_stops_before_any_kernel_and_claims_no_copy(tmp_path, monkeypatch, capsys):
+    """A read-only checkout (or SUBJEVAL_REPORTS_DIR): one message, exit 2, no executed copy claimed.
+    As root permissions do not stop writes, so the refusal is simulated there."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(reports))
+    if os.geteuid() == 0:
+        from helpers.notebook import outputs
+
+        def refuse(root, label):
+            raise PermissionError(13, "Permission denied", str(root))
+        monkeypatch.setattr(outputs.Staging, "create", staticmethod(refuse))
+    else:
+        reports.chmod(0o555)
+    try:
+        assert pipeline.main(["run", "--profile", "ci", "01"]) == 2
+    finally:
+        reports.chmod(0o755)
+    captured = capsys.readouterr()
+    assert "cannot write outputs under" in captured.err and "Permission denied" in captured.err
+    assert "executed copy" not in captured.out + captured.err and "[1/1]" not in captured.out
