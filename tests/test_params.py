@@ -11,6 +11,7 @@ import sys
 import nbformat
 import papermill as pm
 import pytest
+import yaml
 
 from helpers import paths
 from helpers.notebook import params, pipeline
@@ -247,3 +248,37 @@ def test_a_read_only_reports_folder_stops_before_any_kernel_and_claims_no_copy(t
     captured = capsys.readouterr()
     assert "cannot write outputs under" in captured.err and "Permission denied" in captured.err
     assert "executed copy" not in captured.out + captured.err and "[1/1]" not in captured.out
+
+
+@pytest.mark.parametrize("values,message", [
+    ({"n_items": 10**13}, r"parameter 'n_items' = 10000000000000 is above its upper bound 1,000,000"),
+    ({"n_list": [5, 10**9]}, r"parameter 'n_list' = \[5, 1000000000\] \(largest 1000000000\) is above its upper bound 1,000"),
+    ({"replicates": 10**6}, r"'replicates' = 1000000 is above its upper bound 10,000"),
+    ({"n_items": 900_000, "n_list": [5, 900]}, r"n_items x n_list = 900,000 x 900 = 810,000,000 is above the budget"),
+])
+def test_size_parameters_have_upper_bounds_named_in_the_message(tmp_path, monkeypatch, values, message):
+    declared = pipeline.declared_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb")
+    full = {**params.notebook_defaults("01_gain_definitions"), **values}
+    with pytest.raises(params.ParameterError, match=message):
+        params.check_values(full, declared)
+    # the runner refuses the parameter file before a kernel starts
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "01_big.yaml").write_text(yaml.safe_dump(values))
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "big", html=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_size_bounds_hold_in_the_kernel_too(tmp_path):
+    """Plain papermill (no runner): the validation cell refuses the size before any work."""
+    with pytest.raises(pm.PapermillExecutionError, match="'n_items' = 10000000000000 is above its upper bound"):
+        pm.execute_notebook(str(paths.NOTEBOOKS / "01_gain_definitions.ipynb"), str(tmp_path / "o.ipynb"),
+                            parameters={"n_items": 10**13}, kernel_name="python3", progress_bar=False,
+                            cwd=str(paths.NOTEBOOKS))
+
+
+def test_the_paper_profile_is_within_every_bound():
+    for nb in pipeline.discover():
+        values = {**params.notebook_defaults(nb.stem), **(pipeline.load_parameters(nb, "paper") or {})}
+        assert not params.size_problems(values, pipeline.declared_parameters(nb)), nb.stem

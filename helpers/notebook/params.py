@@ -16,9 +16,14 @@ which works the same under the project's runner, plain ``papermill``, nbval and 
 * each declared parameter's value must match its annotation: ``int`` (not ``bool``), ``float``
   (an ``int`` is accepted), ``str``, ``bool``, ``list``, ``dict``; ``None`` only where the
   annotation allows it (``int | None``);
-* when the runner started the kernel (``SUBJEVAL_CHECKOUT`` set), the ``helpers`` package the
-  kernel imported must be the one of that checkout — two checkouts sharing one environment would
-  otherwise import (and write reports into) the other checkout.
+* the ``helpers`` package the kernel imported must be the one of the checkout it runs from (the
+  runner's checkout, ``SUBJEVAL_CHECKOUT``; else the one holding the notebook JupyterLab opened or
+  the kernel's working directory): two checkouts sharing one environment would otherwise read the
+  other checkout's notebooks and write into its committed ``reports/``;
+* size parameters (``n_items``, ``B``, ``replicates``...) stay below an upper bound each
+  (:data:`SIZE_LIMITS`), and the products that size one array below a budget
+  (:data:`SIZE_BUDGETS`): a typo such as ``n_items: 10000000000000`` stops with the bound instead
+  of a MemoryError (or hours of work) deep in the notebook.
 
 :func:`check_values` applies the same rules to a mapping of values against the declarations that
 ``papermill.inspect_notebook`` reads, so the runner refuses a bad parameter file before it starts a
@@ -116,6 +121,77 @@ def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
     return "\n".join(lines)
 
 
+#: Upper bound of every size parameter of the notebooks (an int, or each member of a list of ints),
+#: with what grows with it. The bounds lie far above the paper profile (params/paper/) and below what
+#: exhausts a workstation's memory or a day of computing.
+SIZE_LIMITS: dict[str, tuple[int, str]] = {
+    "n_items": (1_000_000, "simulated items per (Dmax, N) cell"),
+    "n_list": (1_000, "ratings per simulated item"),
+    "d_max_list": (100, "highest rating of a simulated scale"),
+    "ratings_d_max": (100, "highest rating of the scale"),
+    "d_max": (100, "highest relevance level"),
+    "relevance_threshold": (100, "relevance level"),
+    "replicates": (10_000, "replicates of the simulation study"),
+    "real_replicates": (10_000, "redraws of the real-data study"),
+    "B": (1_000_000, "Monte Carlo trials"),
+    "rounds": (10_000, "annotation rounds"),
+    "n_sizes": (1_000, "sample sizes recorded"),
+    "n_topics": (100_000, "simulated topics"),
+    "n_docs": (100_000, "simulated documents per topic"),
+    "n_runs": (10_000, "simulated runs"),
+    "depth": (100_000, "documents per simulated ranked list"),
+    "cutoff": (100_000, "rank cutoff"),
+    "extra_cutoff": (100_000, "rank cutoff"),
+    "k": (100_000, "rank cutoff"),
+    "k_table7": (100_000, "rank cutoff"),
+    "real_cutoff": (100_000, "rank cutoff"),
+    "n_pairs": (1_000_000, "simulated SERP pairs"),
+    "n_assessors": (10_000, "simulated assessors per pair"),
+}
+
+#: Products of size parameters that size one array, with their budget (applied when a notebook
+#: declares every name; a list counts by its largest member).
+SIZE_BUDGETS: list[tuple[tuple[str, ...], int, str]] = [
+    (("n_items", "n_list"), 100_000_000, "simulated ratings held in memory at once"),
+    (("n_topics", "n_docs"), 20_000_000, "simulated judged documents"),
+    (("n_topics", "n_runs", "depth"), 50_000_000, "rows of the simulated runs"),
+    (("n_topics", "n_runs", "cutoff"), 50_000_000, "rows of the simulated runs"),
+    (("n_pairs", "n_assessors"), 100_000_000, "simulated preference labels"),
+]
+
+
+def _size(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return max(value)
+    return None
+
+
+def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None = None) -> list[str]:
+    """One line per size parameter of ``values`` above its bound (:data:`SIZE_LIMITS`) and per
+    product above its budget (:data:`SIZE_BUDGETS`, checked when ``values`` holds every factor)."""
+    problems = []
+    for name, value in values.items():
+        if name in SIZE_LIMITS and (size := _size(value)) is not None and size > SIZE_LIMITS[name][0]:
+            bound, what = SIZE_LIMITS[name]
+            shown = value if isinstance(value, int) else f"{value!r} (largest {size})"
+            problems.append(f"parameter {name!r} = {shown} is above its upper bound {bound:,} ({what})")
+    for names, budget, what in SIZE_BUDGETS:
+        if declared is not None and not all(n in declared for n in names):
+            continue
+        sizes = [_size(values.get(n)) for n in names]
+        if any(v is None for v in sizes) or any(values.get(n) is None for n in names):
+            continue
+        product = math.prod(sizes)
+        if product > budget and not any(v > SIZE_LIMITS[n][0] for n, v in zip(names, sizes)):
+            problems.append(f"parameters {' x '.join(names)} = {' x '.join(f'{v:,}' for v in sizes)} = {product:,} "
+                            f"is above the budget {budget:,} ({what}); lower one of them")
+    return problems
+
+
 def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, where: str = "") -> None:
     """Refuse unknown names and ill-typed values of ``values`` against ``declared`` annotations.
 
@@ -131,6 +207,8 @@ def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, wher
             issue = type_problem(name, value, declared[name])
             if issue:
                 problems.append(issue + (f" {where}" if where else ""))
+    if not problems:  # bounds only for values of the right types
+        problems += [p + (f" {where}" if where else "") for p in size_problems(values, declared)]
     if problems:
         raise ParameterError("\n".join(problems))
 
@@ -157,18 +235,50 @@ def _injected_names(history: list[str] | None) -> list[str]:
     return names
 
 
-def check_checkout() -> None:
-    """Refuse a kernel that imported ``helpers`` from another checkout than the runner's."""
+def checkout_of(path: Path) -> Path | None:
+    """The checkout of this project holding ``path`` (the nearest folder above it with
+    ``helpers/paths.py`` and ``notebooks/``), or ``None``."""
+    path = Path(path).resolve()
+    for folder in (path, *path.parents):
+        if (folder / "helpers" / "paths.py").is_file() and (folder / "notebooks").is_dir():
+            return folder
+    return None
+
+
+def _running_from() -> tuple[Path, str] | None:
+    """The checkout this kernel runs from, and how that is known: the runner's checkout, the
+    notebook JupyterLab opened (``JPY_SESSION_NAME``) or the kernel's working directory (papermill,
+    nbval and JupyterLab start it in the caller's or the notebook's folder)."""
     wanted = os.environ.get("SUBJEVAL_CHECKOUT")
-    if not wanted:
-        return
+    if wanted:
+        return Path(wanted).resolve(), "the runner was started in the checkout"
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if session and os.path.isabs(session):
+        found = checkout_of(Path(session).parent)
+        if found is not None:
+            return found, "the notebook open in Jupyter lies in the checkout"
+    found = checkout_of(Path.cwd())
+    if found is not None:
+        return found, "the kernel runs in the checkout"
+    return None
+
+
+def check_checkout() -> None:
+    """Refuse a kernel that imported ``helpers`` from another checkout than the one it runs from:
+    two checkouts sharing one environment would otherwise read the other checkout's notebooks and
+    write into its (committed) ``reports/``."""
     from helpers.paths import ROOT
 
-    if Path(wanted).resolve() != ROOT.resolve():
+    where = _running_from()
+    if where is None:
+        return  # started outside every checkout (papermill from another folder): nothing to compare
+    checkout, how = where
+    if checkout != ROOT.resolve():
         raise ParameterError(
-            f"this kernel imported helpers from {ROOT}, but the runner was started in the checkout "
-            f"{wanted}; two checkouts share one environment. Run `pip install -e .` in the checkout "
-            f"you use, or start the runner from {ROOT}")
+            f"{how} {checkout}, but this kernel imported helpers from {ROOT}: two checkouts share one "
+            f"environment, and this run would read that checkout's notebooks and write into its reports/. "
+            f"Make this checkout's helpers importable (`pip install -e {checkout}`, or start Jupyter or "
+            f"papermill with PYTHONPATH={checkout}), or run the notebook from {ROOT}")
 
 
 def validate(namespace: dict) -> dict:
