@@ -210,3 +210,31 @@ def test_a_run_killed_while_publishing_is_finished_by_the_next_one(tmp_path):
     assert outputs.sweep(root) == [stage.dir.name]
     assert {p.name: p.read_text() for p in (folder / "tables").iterdir()} == {"01_a.csv": "new\n", "01_b.csv": "new\n"}
     assert _staging_left(root) == []
+
+
+def test_a_relative_reports_dir_is_the_callers_for_every_output(tmp_path, monkeypatch):
+    """SUBJEVAL_REPORTS_DIR=out/rel: the runner and a kernel running in notebooks/ (JupyterLab,
+    papermill --cwd) both resolve it against the caller's directory, never against notebooks/."""
+    demo = _demo(tmp_path)
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    monkeypatch.chdir(caller)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", "out/rel")
+    executed = paths.reports_root() / "executed" / "rel" / "demo.ipynb"
+    assert executed == caller / "out" / "rel" / "executed" / "rel" / "demo.ipynb"
+    pipeline.execute(demo, {"seed": 31}, executed, run_name="rel",
+                     html=paths.reports_root() / "html" / "rel" / "demo.html", runtimes_dir=executed.parent)
+    # a kernel started by plain papermill in notebooks/, from a shell in `caller`
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("PWD", str(caller))
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "rel-plain")
+    pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 32}, kernel_name="python3",
+                        progress_bar=False, cwd=str(paths.NOTEBOOKS))
+    out = caller / "out" / "rel"
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and ".staging" not in p.parts) == [
+        "executed/rel/demo.ipynb", "executed/rel/runtimes.json", "html/rel/demo.html",
+        "rel-plain/metrics/01_gain_definitions.json", "rel-plain/parameters/01_gain_definitions.json",
+        "rel-plain/tables/01_t32.csv", "rel-plain/tables/01_t32.tex",
+        "rel/metrics/01_gain_definitions.json", "rel/parameters/01_gain_definitions.json",
+        "rel/tables/01_t31.csv", "rel/tables/01_t31.tex"]
+    assert not (paths.NOTEBOOKS / "out").exists()
