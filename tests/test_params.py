@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import nbformat
@@ -282,3 +283,19 @@ def test_the_paper_profile_is_within_every_bound():
     for nb in pipeline.discover():
         values = {**params.notebook_defaults(nb.stem), **(pipeline.load_parameters(nb, "paper") or {})}
         assert not params.size_problems(values, pipeline.declared_parameters(nb)), nb.stem
+
+
+def test_the_runner_on_an_ascii_terminal_reports_a_failure_naming_a_cjk_path(tmp_path):
+    """PYTHONIOENCODING=ascii: output has started (the first progress line) when a message with
+    CJK characters arrives; it is printed with escapes, and the run ends with its summary."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text(f"ratings_path: {tmp_path / '評価' / 'ratings.tsv'}\n",
+                                                   encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(paths.ROOT),
+           "SUBJEVAL_REPORTS_DIR": str(tmp_path / "out")}
+    done = subprocess.run([sys.executable, "-m", "helpers", "notebooks", "run", "--params", str(tmp_path / "mine"),
+                           "--no-html"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "ratings_path: no file matches" in done.stdout and "\\u8a55\\u4fa1" in done.stdout
+    assert "1 notebook(s)" in done.stdout.splitlines()[0] and "0 of 1 notebook(s) ok" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr and "UnicodeEncodeError" not in done.stderr
