@@ -196,7 +196,7 @@ def test_path_parameters_resolve_against_the_callers_directory(tmp_path):
 def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
     bad = tmp_path / "03_x.yaml"
     bad.write_text("seed: [1\n")
-    with pytest.raises(ValueError, match="03_x.yaml: expected YAML"):
+    with pytest.raises(ValueError, match="03_x.yaml:2: expected YAML"):
         pipeline.run(params=bad, html=False)
     two = tmp_path / "two"
     two.mkdir()
@@ -212,6 +212,12 @@ def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
     (b"a: &a [0, 0, 0, 0, 0, 0, 0, 0, 0]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nn_list: [*b, *b]\n",
      r"01_gain_definitions.yaml:2: expected plain YAML values, got an alias"),
     (b"seed: 5\nnote: caf\xe9\n", r"01_gain_definitions.yaml: expected UTF-8 text, got byte 0xe9"),
+    # one line, with the line number, for what PyYAML reports over several lines with a caret drawing
+    (b"n_list: [5, 10]\n<<: {seed: 1}\n", r"01_gain_definitions.yaml:2: expected plain YAML values, got a merge key"),
+    (b"seed: !!python/object/apply:os.getcwd []\n",
+     r"01_gain_definitions.yaml:1: expected plain YAML values, got the tag !!python/object/apply:os.getcwd"),
+    (b"seed: 1\n---\nseed: 2\n", r"01_gain_definitions.yaml:2: expected one YAML document, got a second one"),
+    (b"seed: [1\n", r"01_gain_definitions.yaml:2: expected YAML, got a syntax error: expected ',' or ']'"),
 ])
 def test_parameter_files_are_read_strictly(tmp_path, monkeypatch, text, message):
     (tmp_path / "ci").mkdir()

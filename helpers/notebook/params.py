@@ -528,4 +528,24 @@ def load_yaml(path: Path) -> Any:
     try:
         return yaml.load(text, Loader=_Strict)   # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: expected YAML, got a syntax error: {exc}") from None
+        raise ValueError(_yaml_problem(path, exc)) from None
+
+
+def _yaml_problem(path: Path, exc: Exception) -> str:
+    """One line for a YAML error: ``file:line: expected ..., got ...`` (PyYAML's own message spans
+    several lines with a caret drawing)."""
+    import re
+
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+    problem = str(getattr(exc, "problem", None) or str(exc).splitlines()[0])
+    tag = re.search(r"constructor for the tag '([^']*)'", problem)
+    if tag and tag.group(1).endswith(":merge"):
+        return f"{where}: expected plain YAML values, got a merge key '<<' (not accepted in parameter files)"
+    if tag:
+        name = tag.group(1).replace("tag:yaml.org,2002:", "!!")
+        return f"{where}: expected plain YAML values, got the tag {name} (not accepted in parameter files)"
+    context = getattr(exc, "context", None)
+    if "single document" in f"{problem} {context}":
+        return f"{where}: expected one YAML document, got a second one ('---')"
+    return f"{where}: expected YAML, got a syntax error: {problem}" + (f" ({context})" if context else "")
