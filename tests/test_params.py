@@ -218,8 +218,18 @@ def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
      r"01_gain_definitions.yaml:1: expected plain YAML values, got the tag !!python/object/apply:os.getcwd"),
     (b"seed: 1\n---\nseed: 2\n", r"01_gain_definitions.yaml:2: expected one YAML document, got a second one"),
     (b"seed: [1\n", r"01_gain_definitions.yaml:2: expected YAML, got a syntax error: expected ',' or ']'"),
+    # numbers and booleans that YAML 1.1 reads otherwise than they look
+    (b"seed: 1\nn_items: 020000\n", r"01_gain_definitions.yaml:2: expected a decimal number without leading zeros, "
+                                      r"got '020000', which YAML 1.1 reads as octal 8192; write 20000"),
+    (b"n_list: [5, 1:20]\n", r"01_gain_definitions.yaml:1: expected a number, got '1:20', which YAML 1.1 reads as base 60 \(80\)"),
+    (b"p: 0:12.5\n", r"01_gain_definitions.yaml:1: expected a number, got '0:12.5', which YAML 1.1 reads as base 60"),
+    (b"real_datasets: []\nseed: 1\nratings_layout: off\n",
+     r"01_gain_definitions.yaml:3: expected true or false, got 'off', which YAML 1.1 reads as False"),
+    (b"n_items: 08000\n", r"parameter 'n_items' = '08000' has type str; expected int \(the file holds it as text: "
+                          r"write it as a plain number, e.g. 8000\)"),
 ])
 def test_parameter_files_are_read_strictly(tmp_path, monkeypatch, text, message):
+    """Nothing a parameter file says is read silently otherwise than it looks."""
     (tmp_path / "ci").mkdir()
     (tmp_path / "ci" / "01_gain_definitions.yaml").write_bytes(text)
     monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
@@ -305,3 +315,10 @@ def test_the_runner_on_an_ascii_terminal_reports_a_failure_naming_a_cjk_path(tmp
     assert "ratings_path: no file matches" in done.stdout and "\\u8a55\\u4fa1" in done.stdout
     assert "1 notebook(s)" in done.stdout.splitlines()[0] and "0 of 1 notebook(s) ok" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr and "UnicodeEncodeError" not in done.stderr
+
+
+def test_exponents_are_numbers_and_every_shipped_parameter_file_still_loads(tmp_path):
+    (tmp_path / "p.yaml").write_text("p: 1e-3\nalpha: 5E-2\nseed: 1_000\n")
+    assert params.load_yaml(tmp_path / "p.yaml") == {"p": 0.001, "alpha": 0.05, "seed": 1000}
+    for f in sorted(paths.PARAMS.glob("*/*.yaml")):
+        assert isinstance(params.load_yaml(f), dict), f

@@ -107,8 +107,16 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
             break
     if ok:
         return None
+    hint = ""
+    if isinstance(value, str) and any(k in (int, float) for k in kinds):
+        try:
+            number = float(value.replace("_", ""))
+        except ValueError:
+            pass
+        else:  # text that reads as a number ('09'): YAML kept it as text
+            hint = f" (the file holds it as text: write it as a plain number, e.g. {number:g})"
     return (f"parameter {name!r} = {value!r} has type {type(value).__name__}; expected "
-            f"{_type_label(annotation)}")
+            f"{_type_label(annotation)}{hint}")
 
 
 def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
@@ -495,11 +503,15 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
     return folder, why
 
 
-def load_yaml(path: Path) -> Any:
-    """A parameter file's YAML, read strictly: UTF-8 only, no duplicate key (the last one would win
-    silently), no anchors or aliases (a few hundred bytes of nested aliases expand to gigabytes).
-    Every refusal names the file and, where YAML knows it, the line."""
+def _strict_loader(path: Path):
+    """A PyYAML SafeLoader that refuses what parameter files must not hold (see :func:`load_yaml`)
+    and reads ``1e-3`` as the number it looks like (YAML 1.1 reads it as text)."""
+    import re
+
     import yaml
+
+    def refuse(node, expected: str, got: str) -> ValueError:
+        return ValueError(f"{path}:{node.start_mark.line + 1}: expected {expected}, got {got}")
 
     class _Strict(yaml.SafeLoader):
         def compose_node(self, parent, index):   # noqa: ANN001 - PyYAML's signature
@@ -520,6 +532,46 @@ def load_yaml(path: Path) -> Any:
                 seen[key] = line
             return super().construct_mapping(node, deep=deep)
 
+        def strict_int(self, node):   # noqa: ANN001
+            text = node.value.replace("_", "")
+            if ":" in text:
+                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60 "
+                             f"({yaml.SafeLoader.construct_yaml_int(self, node)}); quote it if it is text")
+            if re.fullmatch(r"[-+]?0[0-9]+", text):
+                raise refuse(node, "a decimal number without leading zeros", f"{node.value!r}, which YAML 1.1 "
+                             f"reads as octal {yaml.SafeLoader.construct_yaml_int(self, node)}; write "
+                             f"{int(text, 10)}, or quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_int(self, node)
+
+        def strict_float(self, node):   # noqa: ANN001
+            if ":" in node.value:
+                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60; quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_float(self, node)
+
+        def strict_bool(self, node):   # noqa: ANN001
+            if node.value.lower() not in ("true", "false"):
+                raise refuse(node, "true or false", f"{node.value!r}, which YAML 1.1 reads as "
+                             f"{yaml.SafeLoader.construct_yaml_bool(self, node)}; quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_bool(self, node)
+
+    _Strict.add_constructor("tag:yaml.org,2002:int", _Strict.strict_int)
+    _Strict.add_constructor("tag:yaml.org,2002:float", _Strict.strict_float)
+    _Strict.add_constructor("tag:yaml.org,2002:bool", _Strict.strict_bool)
+    # 1e-3, 2E5: numbers (YAML 1.2, Python); YAML 1.1 wants a dot and a signed exponent
+    _Strict.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+$"),
+                                  list("-+0123456789"))
+    return _Strict
+
+
+def load_yaml(path: Path) -> Any:
+    """A parameter file's YAML, read strictly: UTF-8 only, no duplicate key (the last one would win
+    silently), no anchors or aliases (a few hundred bytes of nested aliases expand to gigabytes),
+    no number YAML 1.1 reads otherwise than it looks (``017`` is octal 15, ``1:30`` is 90) and no
+    boolean spelled ``yes``/``no``/``on``/``off`` (write ``true``/``false``); ``1e-3`` is a number.
+    Every refusal names the file and, where YAML knows it, the line."""
+    import yaml
+
+    _Strict = _strict_loader(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
