@@ -322,3 +322,15 @@ def test_exponents_are_numbers_and_every_shipped_parameter_file_still_loads(tmp_
     assert params.load_yaml(tmp_path / "p.yaml") == {"p": 0.001, "alpha": 0.05, "seed": 1000}
     for f in sorted(paths.PARAMS.glob("*/*.yaml")):
         assert isinstance(params.load_yaml(f), dict), f
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1: 2\n", r"expected parameter names \(text\) in .*01_a.yaml, got 1; this notebook's parameters are: "),
+    ("~: 2\n", r"expected parameter names \(text\) in .*01_a.yaml, got None"),
+    ("n_list: [5, 10, 5]\n", r"parameter 'n_list' = \[5, 10, 5\] lists 5 twice; expected each value once"),
+])
+def test_parameter_names_are_text_and_list_values_are_not_repeated(tmp_path, text, message):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text(text)
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)

@@ -200,19 +200,34 @@ def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None 
     return problems
 
 
+def _repeated(name: str, value: Any) -> str | None:
+    """A list parameter naming one value twice (two measures, Dmax or N of one name make two rows
+    of one key, which the analyses cannot tell apart)."""
+    if not isinstance(value, list):
+        return None
+    for i, item in enumerate(value):
+        if any(item == other and type(item) is type(other) for other in value[:i]):
+            return f"parameter {name!r} = {value!r} lists {item!r} twice; expected each value once"
+    return None
+
+
 def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, where: str = "") -> None:
     """Refuse unknown names and ill-typed values of ``values`` against ``declared`` annotations.
 
     ``declared`` maps each parameter to its annotation (a type, a typing construct or papermill's
     ``inferred_type_name`` string). ``where`` names the source (a parameter file) in the message.
     """
+    not_names = [k for k in values if not isinstance(k, str)]
+    if not_names:
+        raise ParameterError(f"expected parameter names (text) {where}".rstrip() + f", got {not_names[0]!r}; "
+                             f"this notebook's parameters are: {', '.join(sorted(declared))}")
     unknown = [k for k in values if k not in declared]
     problems = []
     if unknown:
         problems.append(_unknown_message(unknown, list(declared), where))
     for name, value in values.items():
         if name in declared:
-            issue = type_problem(name, value, declared[name])
+            issue = type_problem(name, value, declared[name]) or _repeated(name, value)
             if issue:
                 problems.append(issue + (f" {where}" if where else ""))
     if not problems:  # bounds only for values of the right types
