@@ -272,6 +272,7 @@ def test_a_read_only_reports_folder_stops_before_any_kernel_and_claims_no_copy(t
     ({"n_list": [5, 10**9]}, r"parameter 'n_list' = \[5, 1000000000\] \(largest 1000000000\) is above its upper bound 1,000"),
     ({"replicates": 10**6}, r"'replicates' = 1000000 is above its upper bound 10,000"),
     ({"n_items": 900_000, "n_list": [5, 900]}, r"n_items x n_list = 900,000 x 900 = 810,000,000 is above the budget"),
+    ({"n_items": 400_000, "n_list": [80]}, r"n_items x n_list = 400,000 x 80 = 32,000,000 is above the budget 30,000,000"),
 ])
 def test_size_parameters_have_upper_bounds_named_in_the_message(tmp_path, monkeypatch, values, message):
     declared = pipeline.declared_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb")

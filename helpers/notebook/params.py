@@ -158,13 +158,15 @@ SIZE_LIMITS: dict[str, tuple[int, str]] = {
 }
 
 #: Products of size parameters that size one array, with their budget (applied when a notebook
-#: declares every name; a list counts by its largest member).
+#: declares every name; a list counts by its largest member). Each budget is about 1 GB of memory
+#: at its limit, measured on the simulations (01: 2.7 GB at 1e8 ratings; 03: 1 GB per 1e6 judged
+#: documents; 04: 0.5 GB per 1e6 run rows), and lies above the paper profile.
 SIZE_BUDGETS: list[tuple[tuple[str, ...], int, str]] = [
-    (("n_items", "n_list"), 100_000_000, "simulated ratings held in memory at once"),
-    (("n_topics", "n_docs"), 20_000_000, "simulated judged documents"),
-    (("n_topics", "n_runs", "depth"), 50_000_000, "rows of the simulated runs"),
-    (("n_topics", "n_runs", "cutoff"), 50_000_000, "rows of the simulated runs"),
-    (("n_pairs", "n_assessors"), 100_000_000, "simulated preference labels"),
+    (("n_items", "n_list"), 30_000_000, "simulated ratings held in memory at once"),
+    (("n_topics", "n_docs"), 1_000_000, "simulated judged documents"),
+    (("n_topics", "n_runs", "depth"), 2_000_000, "rows of the simulated runs"),
+    (("n_topics", "n_runs", "cutoff"), 2_000_000, "rows of the simulated runs"),
+    (("n_pairs", "n_assessors"), 5_000_000, "simulated preference labels"),
 ]
 
 
