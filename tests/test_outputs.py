@@ -238,3 +238,20 @@ def test_a_relative_reports_dir_is_the_callers_for_every_output(tmp_path, monkey
         "rel/metrics/01_gain_definitions.json", "rel/parameters/01_gain_definitions.json",
         "rel/tables/01_t31.csv", "rel/tables/01_t31.tex"]
     assert not (paths.NOTEBOOKS / "out").exists()
+
+
+def test_a_run_started_again_in_one_kernel_retires_the_previous_one(tmp_path, root, monkeypatch):
+    """JupyterLab: the validation cell run twice makes two Reporters; at the kernel's end only the
+    newer run may publish (the older one's set would replace the newer files)."""
+    demo = _demo(tmp_path)
+    nb = nbformat.read(str(demo), as_version=4)
+    nb.cells.insert(3, nbformat.v4.new_code_cell("seed = seed + 1\n" + nb.cells[2].source))   # a second Reporter
+    nbformat.write(nb, str(demo))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "twice")
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "demo.ipynb"))
+    pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 40}, kernel_name="python3",
+                        progress_bar=False, cwd=str(tmp_path))
+    files = _set(root / "twice")
+    assert sorted(files) == ["metrics/01_gain_definitions.json", "tables/01_t41.csv", "tables/01_t41.tex"]
+    assert _staging_left(root) == []

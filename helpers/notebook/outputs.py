@@ -41,6 +41,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Callable
 
 from helpers.io.files import atomic_write_bytes, atomic_write_text
 
@@ -290,6 +291,12 @@ def _report(stage: Staging, exc: OSError) -> None:
     print(f"could not publish the outputs of this run from {stage.dir}: {exc}", file=sys.stderr)
 
 
+#: The run of each notebook in this kernel that publishes itself: a new run of the same notebook
+#: (its Reporter made again, e.g. a re-run cell in JupyterLab) retires the previous one, whose
+#: exit hook would otherwise publish its older set over the new one.
+_KERNEL_RUNS: dict[str, Callable[[], None]] = {}
+
+
 def attach_to_kernel(stage: Staging, notebook: Path) -> bool:
     """Publish ``stage`` from the IPython kernel running ``notebook`` (see the module's docstring).
     Returns ``False`` outside a kernel."""
@@ -302,9 +309,11 @@ def attach_to_kernel(stage: Staging, notebook: Path) -> bool:
         return False
     last = _last_code_cell(notebook)
     interactive = bool(os.environ.get("JPY_SESSION_NAME"))
-    state = {"failed": False}
+    state = {"failed": False, "retired": False}
 
     def after_cell(result) -> None:
+        if state["retired"]:
+            return
         if not result.success:
             state["failed"] = True
             return
@@ -318,13 +327,23 @@ def attach_to_kernel(stage: Staging, notebook: Path) -> bool:
 
     def at_exit() -> None:
         try:
-            if not state["failed"]:
+            if not state["failed"] and not state["retired"]:
                 stage.publish()
         except OSError as exc:
             _report(stage, exc)
             return  # keep the staging: its files are not lost
         stage.discard()
 
+    def retire() -> None:
+        state["retired"] = True
+        with contextlib.suppress(ValueError):
+            shell.events.unregister("post_run_cell", after_cell)
+        stage.discard()
+
+    previous = _KERNEL_RUNS.pop(notebook.stem, None)
+    if previous is not None:
+        previous()
+    _KERNEL_RUNS[notebook.stem] = retire
     shell.events.register("post_run_cell", after_cell)
     atexit.register(at_exit)
     return True
