@@ -103,13 +103,13 @@ def test_runner_reports_a_failure_once_without_traceback_and_names_only_copies_i
     assert "ValueError: late failure of the demo" in text and "Traceback" not in text
     assert str(pipeline.failed_copy(root / "executed" / "ci" / "demo.ipynb")) in text
 
-    def no_copy(*args, **kwargs):
-        raise pm.PapermillExecutionError(0, 1, "x = 1", "ValueError", "bad value", [])
-    monkeypatch.setattr(pipeline, "execute", no_copy)
+    # a failure before anything was executed (here: the notebook file is gone) names no copy, not
+    # even the one an earlier failure left
+    monkeypatch.setattr(pipeline, "discover", lambda only=None: [tmp_path / "gone" / "demo.ipynb"])
     out = io.StringIO()
-    pipeline.failed_copy(root / "executed" / "ci" / "demo.ipynb").unlink()
     pipeline.run("ci", html=False, stream=out)
-    assert "ValueError: bad value" in out.getvalue() and "executed copy" not in out.getvalue()
+    assert "FileNotFoundError" in out.getvalue() and "executed copy" not in out.getvalue()
+    assert not pipeline.failed_copy(root / "executed" / "ci" / "demo.ipynb").exists()
 
 
 def test_plain_papermill_publishes_when_the_kernel_ends_and_not_after_a_failure(tmp_path, root, monkeypatch):

@@ -234,6 +234,8 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
     import papermill as pm
 
     root = reports_root()
+    with contextlib.suppress(OSError):
+        failed_copy(output).unlink()   # an older failure's copy must not pass for this run's
     outputs.sweep(root)
     stage = outputs.Staging.create(root, notebook.stem)
     staged = stage.dir / "executed.ipynb"
@@ -259,8 +261,6 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
         with outputs.locked(root):
             stage.publish(already_locked=True)
             atomic_write_bytes(output, staged.read_bytes())
-            with contextlib.suppress(FileNotFoundError):
-                failed_copy(output).unlink()
             if page is not None:
                 atomic_write_bytes(html, page.read_bytes())
             if runtimes_dir is not None:
@@ -373,7 +373,11 @@ def record_runtime(executed_dir: Path, stem: str, seconds: float) -> Path:
     """Add a notebook's measured runtime to ``<executed_dir>/runtimes.json`` (read by the book's
     index; kept out of the executed notebook, which must be byte-identical between runs)."""
     path = executed_dir / "runtimes.json"
-    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except ValueError:  # a file cut short by an older, non-atomic writer: the runtimes are rebuilt
+        data = {}
+    data = data if isinstance(data, dict) else {}
     data[stem] = round(float(seconds), 1)
     return atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
