@@ -10,6 +10,7 @@ keep smoke runs away from the committed reports.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ROOT: Path = Path(__file__).resolve().parent.parent
@@ -21,10 +22,31 @@ DATA_EXTERNAL: Path = DATA / "external"
 DATA_INTERIM: Path = DATA / "interim"
 
 
+def caller_directory() -> Path:
+    """The directory the user started from: the working directory, except in a Jupyter kernel,
+    which runs in the notebook's folder (JupyterLab, ``papermill --cwd``) while ``$PWD`` still
+    names the directory of the shell that started Jupyter or papermill."""
+    cwd = Path.cwd()
+    kernel = sys.modules.get("ipykernel.kernelapp")   # imported, and running: this is a kernel
+    if kernel is not None and kernel.IPKernelApp.initialized():
+        pwd = os.environ.get("PWD", "")
+        if pwd and os.path.isabs(pwd) and os.path.isdir(pwd):
+            return Path(pwd)
+    return cwd
+
+
 def reports_root() -> Path:
     """Root of every output (``reports/`` or ``SUBJEVAL_REPORTS_DIR``): tables, figures, metrics,
-    executed notebooks and their HTML all live under it, so a read-only checkout can run notebooks."""
-    return Path(os.environ.get("SUBJEVAL_REPORTS_DIR", ROOT / "reports"))
+    executed notebooks and their HTML all live under it, so a read-only checkout can run notebooks.
+
+    A relative ``SUBJEVAL_REPORTS_DIR`` is resolved against the caller's directory
+    (:func:`caller_directory`), the same for every output; the runner hands its kernels the
+    absolute path."""
+    value = os.environ.get("SUBJEVAL_REPORTS_DIR")
+    if not value:
+        return ROOT / "reports"
+    path = Path(os.path.expanduser(value))
+    return path if path.is_absolute() else caller_directory() / path
 
 
 def reports_dir(profile: str = "default") -> Path:

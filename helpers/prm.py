@@ -579,8 +579,9 @@ def one_rating_per_item(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.D
     that every item counts once in Eq. (4)/(5) however many assessors rated it.
     """
     r = _shuffled_ranks(ratings, rng)
-    first = r[r["_k"] == 0].drop(columns="_k").rename(columns={"rating": "relevance"})
-    return first.reset_index(drop=True)
+    first = r[r["_k"] == 0].drop(columns="_k").rename(columns={"rating": "relevance"}).reset_index(drop=True)
+    first.attrs = {k: ratings.attrs[k] for k in ("what", "files") if k in ratings.attrs}  # messages name the input
+    return first
 
 
 def pairs_within_items(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:

@@ -133,6 +133,21 @@ def condense(run: pd.DataFrame, qrels: pd.DataFrame, depth: int = 10) -> pd.Data
     return top_k(run[key.isin(judged)], depth)
 
 
+def _tau_of_means(raw: pd.Series, ug: pd.Series, measure: str, level: float):
+    """Kendall's tau between the runs' mean RawG and UG scores; when every run has the same mean
+    under one of them (identical runs, or runs that retrieve nothing relevant) an error naming the
+    runs and the measure, instead of the bare 'tau-b is undefined'."""
+    for label, means in (("RawG", raw), ("UG", ug)):
+        values = means.to_numpy()
+        if len(values) >= 2 and np.all(values == values[0]):
+            runs = list(means.index)
+            raise ValueError(f"every run ({len(runs)}: {runs[:6]}{' ...' if len(runs) > 6 else ''}) has the same mean "
+                             f"{measure} under {label} ({values[0]:.4f}): Kendall's tau between the RawG and UG "
+                             "rankings is undefined when one ranking ties every run; are the runs identical, or "
+                             "do they retrieve no judged relevant document?")
+    return _stats.kendall_tau_ci(raw.to_numpy(), ug.to_numpy(), level)
+
+
 def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[str]:
     """The run with the highest mean score of each team (the paper's one run per team).
 
@@ -147,7 +162,8 @@ def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[st
     Returns
     -------
     list of str
-        One run per team, teams in order of first appearance among the columns.
+        One run per team, teams in order of first appearance among the columns. Runs of fewer
+        than two teams are an error naming the runs and their team: there is no pair to compare.
     """
     missing = [r for r in scores.columns if r not in teams]
     if missing:
@@ -158,6 +174,12 @@ def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[st
     for run, t in team.items():
         if t not in best or means[run] > means[best[t]]:
             best[t] = run
+    if len(best) < 2:
+        runs = list(scores.columns)
+        raise ValueError(f"the runs {runs[:6]}{' ...' if len(runs) > 6 else ''} are all of team "
+                         f"{next(iter(best), '(none)')!r}: the significance tests compare the best run of each "
+                         "team and need runs of at least 2 teams (a run's team is its name up to the first "
+                         "'-' or '_' without trailing digits, unless team_overrides or team_table give it)")
     return list(best.values())
 
 
@@ -405,7 +427,7 @@ def _variant_result(scores: dict, hsd: dict, hsd_runs: list[str], measures: list
     tau_rows, disc, sig = [], [], []
     for m in measures:
         raw, ug = scores[("RawG", m)], scores[("UG", m)]
-        ci = _stats.kendall_tau_ci(raw.mean().to_numpy(), ug.mean().reindex(raw.columns).to_numpy(), level)
+        ci = _tau_of_means(raw.mean(), ug.mean().reindex(raw.columns), m, level)
         tau_rows.append({"measure": m, "tau": ci.tau, "low": ci.low, "high": ci.high,
                          "runs": raw.shape[1], "topics": raw.shape[0]})
         h_raw, h_ug = hsd[("RawG", m)], hsd[("UG", m)]

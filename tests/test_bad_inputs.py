@@ -249,3 +249,40 @@ def test_gains_whose_sums_overflow_are_refused_not_nan():
     huge = measures.evaluate(QRELS, RUN, ["nDCG@10", "Q"], gains={1: 1e290, 2: 2e290})
     small = measures.evaluate(QRELS, RUN, ["nDCG@10", "Q"], gains={1: 1.0, 2: 2.0})
     assert np.allclose(huge["value"], small["value"], rtol=1e-12)       # the scale does not matter
+
+
+# ---- errors of the analyses name the input that caused them ----------------------------------
+
+def test_no_double_judgment_names_both_inputs(tmp_path):
+    from helpers.io import readers
+
+    (tmp_path / "nist.txt").write_text("t9 0 p1 2\nt9 0 p2 0\n")
+    (tmp_path / "crowd.tsv").write_text("query_id\tdoc_id\tassessor\trating\nt9\tP1\tw1\t2\nt9\tP1\tw2\t0\n")
+    u1 = readers.read_graded_qrels(tmp_path / "nist.txt", what="qrels_path")
+    crowd = readers.read_ratings(tmp_path / "crowd.tsv", d_max=3, what="ratings_path")
+    u2 = prm.one_rating_per_item(crowd, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"no item is judged by both qrels_path \(nist.txt\) and ratings_path "
+                                         r"\(crowd.tsv\).*on topic 't9'.*\['p1', 'p2'\].*\['P1'\]"):
+        prm.pairs_from_qrels(u1, u2)
+
+
+def test_runs_of_one_team_are_named_instead_of_hsd_runs():
+    from helpers import unanimity
+
+    scores = pd.DataFrame({"uvw-a": [0.5, 0.2], "uvw_b": [0.1, 0.3]})
+    teams = unanimity.team_of_run(list(scores.columns))
+    with pytest.raises(ValueError, match=r"the runs \['uvw-a', 'uvw_b'\] are all of team 'uvw'.*at least 2 teams"):
+        unanimity.best_run_per_team(scores, teams)
+
+
+def test_runs_that_all_tie_are_named_instead_of_tau_b_undefined():
+    from helpers import unanimity
+
+    qrels = pd.DataFrame({"query_id": ["k1", "k1", "k2"], "doc_id": ["x", "y", "z"], "relevance": [1, 0, 1]})
+    run = pd.concat([pd.DataFrame({"run_id": r, "query_id": ["k1", "k2"], "doc_id": ["x", "z"], "rank": [1, 1],
+                                   "score": [1.0, 1.0]}) for r in ("same1", "same2", "same3")], ignore_index=True)
+    ratings = np.array([[1, 2], [0, 0], [2, 1]])  # two simulated ratings of each qrels row
+    with pytest.raises(ValueError, match=r"every run \(3: \['same1', 'same2', 'same3'\]\) has the same mean nG@1 "
+                                         r"under RawG.*are the runs identical"):
+        unanimity.compare_gains(qrels, run, ratings, 2, 0.2, ["nG@1"], ["same1", "same2", "same3"], 100, 0.05,
+                                np.random.default_rng(1))

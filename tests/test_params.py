@@ -6,11 +6,13 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import nbformat
 import papermill as pm
 import pytest
+import yaml
 
 from helpers import paths
 from helpers.notebook import params, pipeline
@@ -194,7 +196,7 @@ def test_path_parameters_resolve_against_the_callers_directory(tmp_path):
 def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
     bad = tmp_path / "03_x.yaml"
     bad.write_text("seed: [1\n")
-    with pytest.raises(ValueError, match="03_x.yaml: expected YAML"):
+    with pytest.raises(ValueError, match="03_x.yaml:2: expected YAML"):
         pipeline.run(params=bad, html=False)
     two = tmp_path / "two"
     two.mkdir()
@@ -210,11 +212,126 @@ def test_params_file_must_be_yaml_mapping_for_a_known_notebook(tmp_path):
     (b"a: &a [0, 0, 0, 0, 0, 0, 0, 0, 0]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nn_list: [*b, *b]\n",
      r"01_gain_definitions.yaml:2: expected plain YAML values, got an alias"),
     (b"seed: 5\nnote: caf\xe9\n", r"01_gain_definitions.yaml: expected UTF-8 text, got byte 0xe9"),
+    # one line, with the line number, for what PyYAML reports over several lines with a caret drawing
+    (b"n_list: [5, 10]\n<<: {seed: 1}\n", r"01_gain_definitions.yaml:2: expected plain YAML values, got a merge key"),
+    (b"seed: !!python/object/apply:os.getcwd []\n",
+     r"01_gain_definitions.yaml:1: expected plain YAML values, got the tag !!python/object/apply:os.getcwd"),
+    (b"seed: 1\n---\nseed: 2\n", r"01_gain_definitions.yaml:2: expected one YAML document, got a second one"),
+    (b"seed: [1\n", r"01_gain_definitions.yaml:2: expected YAML, got a syntax error: expected ',' or ']'"),
+    # numbers and booleans that YAML 1.1 reads otherwise than they look
+    (b"seed: 1\nn_items: 020000\n", r"01_gain_definitions.yaml:2: expected a decimal number without leading zeros, "
+                                      r"got '020000', which YAML 1.1 reads as octal 8192; write 20000"),
+    (b"n_list: [5, 1:20]\n", r"01_gain_definitions.yaml:1: expected a number, got '1:20', which YAML 1.1 reads as base 60 \(80\)"),
+    (b"p: 0:12.5\n", r"01_gain_definitions.yaml:1: expected a number, got '0:12.5', which YAML 1.1 reads as base 60"),
+    (b"real_datasets: []\nseed: 1\nratings_layout: off\n",
+     r"01_gain_definitions.yaml:3: expected true or false, got 'off', which YAML 1.1 reads as False"),
+    (b"n_items: 08000\n", r"parameter 'n_items' = '08000' has type str; expected int \(the file holds it as text: "
+                          r"write it as a plain number, e.g. 8000\)"),
 ])
 def test_parameter_files_are_read_strictly(tmp_path, monkeypatch, text, message):
+    """Nothing a parameter file says is read silently otherwise than it looks."""
     (tmp_path / "ci").mkdir()
     (tmp_path / "ci" / "01_gain_definitions.yaml").write_bytes(text)
     monkeypatch.setattr(pipeline, "PARAMS", tmp_path)
     monkeypatch.setattr(pipeline, "ROOT", tmp_path)
     with pytest.raises(ValueError, match=message):
         pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
+
+
+def test_a_params_folder_that_does_not_exist_is_named(tmp_path, capsys):
+    assert pipeline.main(["run", "--params", str(tmp_path / "nonexistent")]) == 2
+    err = capsys.readouterr().err
+    assert f"--params {tmp_path / 'nonexistent'}: no such file or folder" in err and "output name" not in err
+
+
+def test_a_read_only_reports_folder_stops_before_any_kernel_and_claims_no_copy(tmp_path, monkeypatch, capsys):
+    """A read-only checkout (or SUBJEVAL_REPORTS_DIR): one message, exit 2, no executed copy claimed.
+    As root permissions do not stop writes, so the refusal is simulated there."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(reports))
+    if os.geteuid() == 0:
+        from helpers.notebook import outputs
+
+        def refuse(root, label):
+            raise PermissionError(13, "Permission denied", str(root))
+        monkeypatch.setattr(outputs.Staging, "create", staticmethod(refuse))
+    else:
+        reports.chmod(0o555)
+    try:
+        assert pipeline.main(["run", "--profile", "ci", "01"]) == 2
+    finally:
+        reports.chmod(0o755)
+    captured = capsys.readouterr()
+    assert "cannot write outputs under" in captured.err and "Permission denied" in captured.err
+    assert "executed copy" not in captured.out + captured.err and "[1/1]" not in captured.out
+
+
+@pytest.mark.parametrize("values,message", [
+    ({"n_items": 10**13}, r"parameter 'n_items' = 10000000000000 is above its upper bound 1,000,000"),
+    ({"n_list": [5, 10**9]}, r"parameter 'n_list' = \[5, 1000000000\] \(largest 1000000000\) is above its upper bound 1,000"),
+    ({"replicates": 10**6}, r"'replicates' = 1000000 is above its upper bound 10,000"),
+    ({"n_items": 900_000, "n_list": [5, 900]}, r"n_items x n_list = 900,000 x 900 = 810,000,000 is above the budget"),
+    ({"n_items": 400_000, "n_list": [80]}, r"n_items x n_list = 400,000 x 80 = 32,000,000 is above the budget 30,000,000"),
+])
+def test_size_parameters_have_upper_bounds_named_in_the_message(tmp_path, monkeypatch, values, message):
+    declared = pipeline.declared_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb")
+    full = {**params.notebook_defaults("01_gain_definitions"), **values}
+    with pytest.raises(params.ParameterError, match=message):
+        params.check_values(full, declared)
+    # the runner refuses the parameter file before a kernel starts
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "01_big.yaml").write_text(yaml.safe_dump(values))
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "big", html=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_size_bounds_hold_in_the_kernel_too(tmp_path):
+    """Plain papermill (no runner): the validation cell refuses the size before any work."""
+    with pytest.raises(pm.PapermillExecutionError, match="'n_items' = 10000000000000 is above its upper bound"):
+        pm.execute_notebook(str(paths.NOTEBOOKS / "01_gain_definitions.ipynb"), str(tmp_path / "o.ipynb"),
+                            parameters={"n_items": 10**13}, kernel_name="python3", progress_bar=False,
+                            cwd=str(paths.NOTEBOOKS))
+
+
+def test_the_paper_profile_is_within_every_bound():
+    for nb in pipeline.discover():
+        values = {**params.notebook_defaults(nb.stem), **(pipeline.load_parameters(nb, "paper") or {})}
+        assert not params.size_problems(values, pipeline.declared_parameters(nb)), nb.stem
+
+
+def test_the_runner_on_an_ascii_terminal_reports_a_failure_naming_a_cjk_path(tmp_path):
+    """PYTHONIOENCODING=ascii: output has started (the first progress line) when a message with
+    CJK characters arrives; it is printed with escapes, and the run ends with its summary."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text(f"ratings_path: {tmp_path / '評価' / 'ratings.tsv'}\n",
+                                                   encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(paths.ROOT),
+           "SUBJEVAL_REPORTS_DIR": str(tmp_path / "out")}
+    done = subprocess.run([sys.executable, "-m", "helpers", "notebooks", "run", "--params", str(tmp_path / "mine"),
+                           "--no-html"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "ratings_path: no file matches" in done.stdout and "\\u8a55\\u4fa1" in done.stdout
+    assert "1 notebook(s)" in done.stdout.splitlines()[0] and "0 of 1 notebook(s) ok" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr and "UnicodeEncodeError" not in done.stderr
+
+
+def test_exponents_are_numbers_and_every_shipped_parameter_file_still_loads(tmp_path):
+    (tmp_path / "p.yaml").write_text("p: 1e-3\nalpha: 5E-2\nseed: 1_000\n")
+    assert params.load_yaml(tmp_path / "p.yaml") == {"p": 0.001, "alpha": 0.05, "seed": 1000}
+    for f in sorted(paths.PARAMS.glob("*/*.yaml")):
+        assert isinstance(params.load_yaml(f), dict), f
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1: 2\n", r"expected parameter names \(text\) in .*01_a.yaml, got 1; this notebook's parameters are: "),
+    ("~: 2\n", r"expected parameter names \(text\) in .*01_a.yaml, got None"),
+    ("n_list: [5, 10, 5]\n", r"parameter 'n_list' = \[5, 10, 5\] lists 5 twice; expected each value once"),
+])
+def test_parameter_names_are_text_and_list_values_are_not_repeated(tmp_path, text, message):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text(text)
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)

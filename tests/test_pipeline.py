@@ -209,3 +209,19 @@ def test_distinct_names_never_share_a_file():
     assert len(set(stems)) == len(names)
     assert safe_stem("mar_relevance") == "mar_relevance"     # plain names are kept as they are
     assert all("/" not in s and "\\" not in s and ".." not in s for s in stems)
+
+
+def test_names_that_differ_only_for_some_file_systems_or_mimic_a_made_name_never_share_a_file():
+    """Case (macOS and Windows fold it), Windows device names and trailing dots, and a plain name
+    written like a name safe_stem made from another ('x-y-<its hash>'): still one file each."""
+    import hashlib
+
+    from helpers.io.files import safe_stem
+
+    made = safe_stem("q/1")
+    assert made == "q-1-" + hashlib.sha256(b"q/1").hexdigest()[:10]
+    names = ["q/1", made, "Rel", "rel", "REL", "nul", "nul.txt", "a.", "a", "com1"]
+    stems = [safe_stem(n) for n in names]
+    assert len({s.lower() for s in stems}) == len(names), stems
+    assert all(s.split(".")[0].lower() not in {"nul", "com1"} and not s.endswith(".") for s in stems)
+    assert safe_stem("rel") == "rel" and safe_stem("table2_tau-layout.v1") == "table2_tau-layout.v1"

@@ -165,7 +165,7 @@ def test_ratings_long_any_column_order_tab_and_comma(tmp_path):
     df = readers.read_ratings(tsv, d_max=2)
     assert_frame(df, frame(RATING_COLS, [("01", "d0", "a", 1), ("1", "d1", "a", 0),
                                          ("1", "d1", "b", 2)], ints=["rating"]))
-    assert df.attrs == {"levels": (0, 2), "files": [str(tsv)], "excluded": {}}
+    assert df.attrs == {"levels": (0, 2), "files": [str(tsv)], "excluded": {}, "what": "ratings_path"}
     csv = write(tmp_path, "r.csv", "query_id,doc_id,assessor,rating\n1,d1,b,2\n1,d1,a,0\n01,d0,a,1\n")
     other = readers.read_ratings(csv)
     assert_frame(other, df)

@@ -116,3 +116,45 @@ def test_plain_papermill_rerun_with_changed_parameters_leaves_git_status_clean(t
     assert json.loads((runs[0] / "parameters" / f"{NB}.json").read_text())["seed"] == 99
     text = json.dumps(json.loads(out.read_text())["cells"])
     assert "outputs of this run: <reports>/runs/ci-" in text
+
+
+def test_a_second_checkout_sharing_the_environment_is_refused(tmp_path, monkeypatch):
+    """Checkout 2's notebook run by a kernel whose helpers come from this checkout (one venv, an
+    editable install of checkout 1): JupyterLab (kernel in notebooks/, or the session's notebook)
+    and plain papermill stop in the validation cell instead of writing into this checkout."""
+    other = tmp_path / "checkout2"
+    (other / "helpers").mkdir(parents=True)
+    (other / "helpers" / "paths.py").write_text("")
+    (other / "notebooks").mkdir()
+    for k in ("SUBJEVAL_CHECKOUT", "JPY_SESSION_NAME"):
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.chdir(other / "notebooks")
+    with pytest.raises(params.ParameterError, match="two checkouts share one environment") as err:
+        params.check_checkout()
+    assert f"kernel runs in the checkout {other}" in str(err.value) and str(paths.ROOT) in str(err.value)
+    monkeypatch.chdir(tmp_path)                       # outside every checkout: nothing to compare
+    params.check_checkout()
+    monkeypatch.setenv("JPY_SESSION_NAME", str(other / "notebooks" / f"{NB}.ipynb"))
+    with pytest.raises(params.ParameterError, match="notebook open in Jupyter lies in the checkout"):
+        params.check_checkout()
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))   # the runner's word comes first
+    params.check_checkout()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_plain_papermill_in_a_second_checkout_writes_nowhere(tmp_path, monkeypatch):
+    import papermill as pm
+
+    repo = tmp_path / "checkout2"
+    repo.mkdir()
+    _copy_checkout(repo)
+    out_dir = tmp_path / "reports"
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(out_dir))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))      # the shared venv's helpers: this checkout
+    for k in ("SUBJEVAL_CHECKOUT", "SUBJEVAL_RUN_NAME", "JPY_SESSION_NAME"):
+        monkeypatch.delenv(k, raising=False)
+    with pytest.raises(pm.PapermillExecutionError, match="two checkouts share one environment"):
+        pm.execute_notebook(str(repo / "notebooks" / f"{NB}.ipynb"), str(tmp_path / "executed.ipynb"),
+                            parameters={"seed": 99}, kernel_name="python3", progress_bar=False,
+                            cwd=str(repo / "notebooks"))
+    assert not [p for p in out_dir.rglob("*") if p.is_file() and ".staging" not in p.parts]

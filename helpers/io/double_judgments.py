@@ -9,7 +9,7 @@ import pandas as pd
 
 from helpers.io.qrels import read_graded_qrels
 from helpers.io.ratings import read_ratings
-from helpers.io.textfiles import finish, level_range
+from helpers.io.textfiles import finish, level_range, source
 
 __all__ = ["pairs_from_qrels", "read_double_judgments"]
 
@@ -22,11 +22,14 @@ def _check_unique(df: pd.DataFrame, name: str) -> None:
                          f"({row['query_id']}, {row['doc_id']}); one level per item expected")
 
 
-def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame) -> pd.DataFrame:
+def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, *,
+                     names: tuple[str, str] | None = None) -> pd.DataFrame:
     """Double judgments from two qrels tables: the items both judged, as ``query_id, doc_id, u1, u2``.
 
     Each table needs ``query_id, doc_id, relevance`` with one row per item. Items judged by only
     one side are left out (they are not double judgments). Rows are sorted by topic and document.
+    Two non-empty tables without a common item are an error naming both inputs (``names``, else
+    their parameter and files from the readers' ``attrs``): there would be nothing to estimate from.
     """
     for name, df in (("qrels_u1", qrels_u1), ("qrels_u2", qrels_u2)):
         miss = [c for c in ("query_id", "doc_id", "relevance") if c not in df.columns]
@@ -36,6 +39,19 @@ def pairs_from_qrels(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame) -> pd.DataF
     a = qrels_u1[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u1"})
     b = qrels_u2[["query_id", "doc_id", "relevance"]].rename(columns={"relevance": "u2"})
     out = a.merge(b, on=["query_id", "doc_id"], how="inner")
+    if out.empty and len(a) and len(b):
+        name_a, name_b = names or (source(qrels_u1, "qrels_u1"), source(qrels_u2, "qrels_u2"))
+        topics = sorted(set(a["query_id"].astype(str)) & set(b["query_id"].astype(str)))
+        if topics:
+            t = topics[0]
+            docs = [sorted(df.loc[df["query_id"].astype(str) == t, "doc_id"].astype(str))[:3] for df in (a, b)]
+            example = f"on topic {t!r} {name_a} judged {docs[0]} ..., {name_b} {docs[1]} ..."
+        else:
+            example = (f"they share no topic ({sorted(set(a['query_id'].astype(str)))[:3]} ... vs "
+                       f"{sorted(set(b['query_id'].astype(str)))[:3]} ...)")
+        raise ValueError(f"no item is judged by both {name_a} and {name_b} (the same topic and document), so "
+                         f"there is no double judgment: {example}; topic and document ids are compared as exact "
+                         "strings")
     return out.sort_values(["query_id", "doc_id"], kind="stable").reset_index(drop=True)
 
 
@@ -104,9 +120,6 @@ def read_double_judgments(first: str | os.PathLike, second: str | os.PathLike | 
         q1, q2 = (ratings.loc[ratings["assessor"] == a, ["query_id", "doc_id", "rating"]]
                   .rename(columns={"rating": "relevance"}) for a in assessors)
         ids = tuple(assessors)
-    pairs = pairs_from_qrels(q1, q2)
-    if len(pairs) == 0:
-        raise ValueError(f"no item is judged by both {ids[0]!r} and {ids[1]!r} (files: "
-                         f"{', '.join(files)}); check that topic and document ids are written alike")
+    pairs = pairs_from_qrels(q1, q2, names=(f"{ids[0]!r}", f"{ids[1]!r} (files: {', '.join(files)})"))
     pairs = pairs.astype({"u1": "int64", "u2": "int64"})
     return finish(pairs, ["query_id", "doc_id", "u1", "u2"], files=files, assessors=ids)

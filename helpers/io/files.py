@@ -58,21 +58,28 @@ def atomic_write_text(path: Path, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+_PLAIN = re.compile(r"[a-z0-9][a-z0-9_.-]{0,99}")
+#: the form of a name made by :func:`safe_stem` (a plain name of this form could meet one)
+_MADE = re.compile(r".*-[0-9a-f]{10}")
+#: names Windows reserves for devices, whatever the extension
+_DEVICES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 
 
 def safe_stem(name: str) -> str:
     """A file name made from ``name`` that stays in its folder and cannot collide with another name.
 
     Names of tables and figures are often built from data (a question, run, assessor, topic or
-    dataset id read from the user's files). A plain name (ASCII letters, digits, ``_ . -``, no
-    ``..``, at most 100 characters) is kept as it is; any other name -- a path (``../x``, ``a/b``,
-    ``C:\\x``), a CJK id, spaces, control characters, an empty or overlong name -- becomes its plain
-    characters joined by ``-`` plus the first 10 hex digits of its SHA-256, so that two distinct
-    names never share a file.
+    dataset id read from the user's files). A plain name (lower-case ASCII letters, digits,
+    ``_ . -``, no ``..``, at most 100 characters) is kept as it is; any other name -- a path
+    (``../x``, ``a/b``, ``C:\\x``), a CJK id, spaces, control characters, an empty or overlong name,
+    upper-case letters (``Rel`` and ``rel`` are one file on macOS and Windows), a device name of
+    Windows (``con``), a trailing dot, or a name of the form this function makes (``x-<10 hex>``)
+    -- becomes its plain characters joined by ``-`` plus the first 10 hex digits of its SHA-256, so
+    that two distinct names never share a file, on any file system.
     """
     name = str(name)
-    if _PLAIN.fullmatch(name) and ".." not in name:
+    if (_PLAIN.fullmatch(name) and ".." not in name and not name.endswith(".") and not _MADE.fullmatch(name)
+            and name.split(".")[0] not in _DEVICES):
         return name
     slug = re.sub(r"[^A-Za-z0-9_]+", "-", name).strip("-_")[:60]
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]

@@ -121,4 +121,4 @@ def read_graded_qrels(path: str | os.PathLike, *, levels: tuple[int, int] | None
         rel = df["relevance"].to_numpy()
         origins.check(df, (rel < lo) | (rel > hi), f"relevance level {lo}..{hi}")
     origins.check_unique(df, ["query_id", "doc_id"], "each (query_id, doc_id) pair judged once")
-    return finish(df, ["query_id", "doc_id", "relevance"], files=[str(p) for p in files])
+    return finish(df, ["query_id", "doc_id", "relevance"], files=[str(p) for p in files], what=what)

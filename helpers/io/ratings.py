@@ -182,4 +182,4 @@ def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | 
     df = df.sort_values(["query_id", "doc_id", "assessor"], kind="stable")
     top = d_max if d_max is not None else int(rating.max())
     return finish(df, RATING_COLUMNS, levels=(0, top), files=[str(p) for p in files],
-                   excluded=excluded)
+                   excluded=excluded, what=what)

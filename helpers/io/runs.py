@@ -122,4 +122,4 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
     if len(df) == 0:
         raise ValueError(f"{what}: no retrieved document in {', '.join(map(str, files))}")
     return finish(df, ["run_id", "query_id", "doc_id", "rank", "score"],
-                   files=[str(p) for p in files])
+                   files=[str(p) for p in files], what=what)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from helpers.io import trec
 
-__all__ = ["resolve_paths", "plain_name", "stem", "text_lines", "first_line", "line_text", "header",
+__all__ = ["resolve_paths", "source", "plain_name", "stem", "text_lines", "first_line", "line_text", "header",
            "check_columns", "sep_name", "Origins", "concat", "finish", "level_range", "integer_values",
            "INTEGER", "NTCIR_LEVEL"]
 
@@ -217,6 +217,14 @@ def finish(df: pd.DataFrame, columns: Sequence[str], **attrs) -> pd.DataFrame:
     out = df[list(columns)].reset_index(drop=True)
     out.attrs = dict(attrs)
     return out
+
+
+def source(df: pd.DataFrame, fallback: str) -> str:
+    """How a message names the input a frame was read from: its parameter and files
+    (``qrels_path (qrels.txt)``, from ``attrs`` set by the readers), else ``fallback``."""
+    what = df.attrs.get("what") or fallback
+    files = [Path(f).name for f in (df.attrs.get("files") or [])]
+    return f"{what} ({', '.join(files[:3])}{', ...' if len(files) > 3 else ''})" if files else what
 
 
 def level_range(levels, name: str = "levels") -> tuple[int, int]:

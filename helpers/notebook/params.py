@@ -16,9 +16,14 @@ which works the same under the project's runner, plain ``papermill``, nbval and 
 * each declared parameter's value must match its annotation: ``int`` (not ``bool``), ``float``
   (an ``int`` is accepted), ``str``, ``bool``, ``list``, ``dict``; ``None`` only where the
   annotation allows it (``int | None``);
-* when the runner started the kernel (``SUBJEVAL_CHECKOUT`` set), the ``helpers`` package the
-  kernel imported must be the one of that checkout — two checkouts sharing one environment would
-  otherwise import (and write reports into) the other checkout.
+* the ``helpers`` package the kernel imported must be the one of the checkout it runs from (the
+  runner's checkout, ``SUBJEVAL_CHECKOUT``; else the one holding the notebook JupyterLab opened or
+  the kernel's working directory): two checkouts sharing one environment would otherwise read the
+  other checkout's notebooks and write into its committed ``reports/``;
+* size parameters (``n_items``, ``B``, ``replicates``...) stay below an upper bound each
+  (:data:`SIZE_LIMITS`), and the products that size one array below a budget
+  (:data:`SIZE_BUDGETS`): a typo such as ``n_items: 10000000000000`` stops with the bound instead
+  of a MemoryError (or hours of work) deep in the notebook.
 
 :func:`check_values` applies the same rules to a mapping of values against the declarations that
 ``papermill.inspect_notebook`` reads, so the runner refuses a bad parameter file before it starts a
@@ -102,8 +107,16 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
             break
     if ok:
         return None
+    hint = ""
+    if isinstance(value, str) and any(k in (int, float) for k in kinds):
+        try:
+            number = float(value.replace("_", ""))
+        except ValueError:
+            pass
+        else:  # text that reads as a number ('09'): YAML kept it as text
+            hint = f" (the file holds it as text: write it as a plain number, e.g. {number:g})"
     return (f"parameter {name!r} = {value!r} has type {type(value).__name__}; expected "
-            f"{_type_label(annotation)}")
+            f"{_type_label(annotation)}{hint}")
 
 
 def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
@@ -116,21 +129,111 @@ def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
     return "\n".join(lines)
 
 
+#: Upper bound of every size parameter of the notebooks (an int, or each member of a list of ints),
+#: with what grows with it. The bounds lie far above the paper profile (params/paper/) and below what
+#: exhausts a workstation's memory or a day of computing.
+SIZE_LIMITS: dict[str, tuple[int, str]] = {
+    "n_items": (1_000_000, "simulated items per (Dmax, N) cell"),
+    "n_list": (1_000, "ratings per simulated item"),
+    "d_max_list": (100, "highest rating of a simulated scale"),
+    "ratings_d_max": (100, "highest rating of the scale"),
+    "d_max": (100, "highest relevance level"),
+    "relevance_threshold": (100, "relevance level"),
+    "replicates": (10_000, "replicates of the simulation study"),
+    "real_replicates": (10_000, "redraws of the real-data study"),
+    "B": (1_000_000, "Monte Carlo trials"),
+    "rounds": (10_000, "annotation rounds"),
+    "n_sizes": (1_000, "sample sizes recorded"),
+    "n_topics": (100_000, "simulated topics"),
+    "n_docs": (100_000, "simulated documents per topic"),
+    "n_runs": (10_000, "simulated runs"),
+    "depth": (100_000, "documents per simulated ranked list"),
+    "cutoff": (100_000, "rank cutoff"),
+    "extra_cutoff": (100_000, "rank cutoff"),
+    "k": (100_000, "rank cutoff"),
+    "k_table7": (100_000, "rank cutoff"),
+    "real_cutoff": (100_000, "rank cutoff"),
+    "n_pairs": (1_000_000, "simulated SERP pairs"),
+    "n_assessors": (10_000, "simulated assessors per pair"),
+}
+
+#: Products of size parameters that size one array, with their budget (applied when a notebook
+#: declares every name; a list counts by its largest member). Each budget is about 1 GB of memory
+#: at its limit, measured on the simulations (01: 2.7 GB at 1e8 ratings; 03: 1 GB per 1e6 judged
+#: documents; 04: 0.5 GB per 1e6 run rows), and lies above the paper profile.
+SIZE_BUDGETS: list[tuple[tuple[str, ...], int, str]] = [
+    (("n_items", "n_list"), 30_000_000, "simulated ratings held in memory at once"),
+    (("n_topics", "n_docs"), 1_000_000, "simulated judged documents"),
+    (("n_topics", "n_runs", "depth"), 2_000_000, "rows of the simulated runs"),
+    (("n_topics", "n_runs", "cutoff"), 2_000_000, "rows of the simulated runs"),
+    (("n_pairs", "n_assessors"), 5_000_000, "simulated preference labels"),
+]
+
+
+def _size(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return max(value)
+    return None
+
+
+def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None = None) -> list[str]:
+    """One line per size parameter of ``values`` above its bound (:data:`SIZE_LIMITS`) and per
+    product above its budget (:data:`SIZE_BUDGETS`, checked when ``values`` holds every factor)."""
+    problems = []
+    for name, value in values.items():
+        if name in SIZE_LIMITS and (size := _size(value)) is not None and size > SIZE_LIMITS[name][0]:
+            bound, what = SIZE_LIMITS[name]
+            shown = value if isinstance(value, int) else f"{value!r} (largest {size})"
+            problems.append(f"parameter {name!r} = {shown} is above its upper bound {bound:,} ({what})")
+    for names, budget, what in SIZE_BUDGETS:
+        if declared is not None and not all(n in declared for n in names):
+            continue
+        sizes = [_size(values.get(n)) for n in names]
+        if any(v is None for v in sizes) or any(values.get(n) is None for n in names):
+            continue
+        product = math.prod(sizes)
+        if product > budget and not any(v > SIZE_LIMITS[n][0] for n, v in zip(names, sizes)):
+            problems.append(f"parameters {' x '.join(names)} = {' x '.join(f'{v:,}' for v in sizes)} = {product:,} "
+                            f"is above the budget {budget:,} ({what}); lower one of them")
+    return problems
+
+
+def _repeated(name: str, value: Any) -> str | None:
+    """A list parameter naming one value twice (two measures, Dmax or N of one name make two rows
+    of one key, which the analyses cannot tell apart)."""
+    if not isinstance(value, list):
+        return None
+    for i, item in enumerate(value):
+        if any(item == other and type(item) is type(other) for other in value[:i]):
+            return f"parameter {name!r} = {value!r} lists {item!r} twice; expected each value once"
+    return None
+
+
 def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, where: str = "") -> None:
     """Refuse unknown names and ill-typed values of ``values`` against ``declared`` annotations.
 
     ``declared`` maps each parameter to its annotation (a type, a typing construct or papermill's
     ``inferred_type_name`` string). ``where`` names the source (a parameter file) in the message.
     """
+    not_names = [k for k in values if not isinstance(k, str)]
+    if not_names:
+        raise ParameterError(f"expected parameter names (text) {where}".rstrip() + f", got {not_names[0]!r}; "
+                             f"this notebook's parameters are: {', '.join(sorted(declared))}")
     unknown = [k for k in values if k not in declared]
     problems = []
     if unknown:
         problems.append(_unknown_message(unknown, list(declared), where))
     for name, value in values.items():
         if name in declared:
-            issue = type_problem(name, value, declared[name])
+            issue = type_problem(name, value, declared[name]) or _repeated(name, value)
             if issue:
                 problems.append(issue + (f" {where}" if where else ""))
+    if not problems:  # bounds only for values of the right types
+        problems += [p + (f" {where}" if where else "") for p in size_problems(values, declared)]
     if problems:
         raise ParameterError("\n".join(problems))
 
@@ -157,18 +260,50 @@ def _injected_names(history: list[str] | None) -> list[str]:
     return names
 
 
-def check_checkout() -> None:
-    """Refuse a kernel that imported ``helpers`` from another checkout than the runner's."""
+def checkout_of(path: Path) -> Path | None:
+    """The checkout of this project holding ``path`` (the nearest folder above it with
+    ``helpers/paths.py`` and ``notebooks/``), or ``None``."""
+    path = Path(path).resolve()
+    for folder in (path, *path.parents):
+        if (folder / "helpers" / "paths.py").is_file() and (folder / "notebooks").is_dir():
+            return folder
+    return None
+
+
+def _running_from() -> tuple[Path, str] | None:
+    """The checkout this kernel runs from, and how that is known: the runner's checkout, the
+    notebook JupyterLab opened (``JPY_SESSION_NAME``) or the kernel's working directory (papermill,
+    nbval and JupyterLab start it in the caller's or the notebook's folder)."""
     wanted = os.environ.get("SUBJEVAL_CHECKOUT")
-    if not wanted:
-        return
+    if wanted:
+        return Path(wanted).resolve(), "the runner was started in the checkout"
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if session and os.path.isabs(session):
+        found = checkout_of(Path(session).parent)
+        if found is not None:
+            return found, "the notebook open in Jupyter lies in the checkout"
+    found = checkout_of(Path.cwd())
+    if found is not None:
+        return found, "the kernel runs in the checkout"
+    return None
+
+
+def check_checkout() -> None:
+    """Refuse a kernel that imported ``helpers`` from another checkout than the one it runs from:
+    two checkouts sharing one environment would otherwise read the other checkout's notebooks and
+    write into its (committed) ``reports/``."""
     from helpers.paths import ROOT
 
-    if Path(wanted).resolve() != ROOT.resolve():
+    where = _running_from()
+    if where is None:
+        return  # started outside every checkout (papermill from another folder): nothing to compare
+    checkout, how = where
+    if checkout != ROOT.resolve():
         raise ParameterError(
-            f"this kernel imported helpers from {ROOT}, but the runner was started in the checkout "
-            f"{wanted}; two checkouts share one environment. Run `pip install -e .` in the checkout "
-            f"you use, or start the runner from {ROOT}")
+            f"{how} {checkout}, but this kernel imported helpers from {ROOT}: two checkouts share one "
+            f"environment, and this run would read that checkout's notebooks and write into its reports/. "
+            f"Make this checkout's helpers importable (`pip install -e {checkout}`, or start Jupyter or "
+            f"papermill with PYTHONPATH={checkout}), or run the notebook from {ROOT}")
 
 
 def validate(namespace: dict) -> dict:
@@ -385,11 +520,15 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
     return folder, why
 
 
-def load_yaml(path: Path) -> Any:
-    """A parameter file's YAML, read strictly: UTF-8 only, no duplicate key (the last one would win
-    silently), no anchors or aliases (a few hundred bytes of nested aliases expand to gigabytes).
-    Every refusal names the file and, where YAML knows it, the line."""
+def _strict_loader(path: Path):
+    """A PyYAML SafeLoader that refuses what parameter files must not hold (see :func:`load_yaml`)
+    and reads ``1e-3`` as the number it looks like (YAML 1.1 reads it as text)."""
+    import re
+
     import yaml
+
+    def refuse(node, expected: str, got: str) -> ValueError:
+        return ValueError(f"{path}:{node.start_mark.line + 1}: expected {expected}, got {got}")
 
     class _Strict(yaml.SafeLoader):
         def compose_node(self, parent, index):   # noqa: ANN001 - PyYAML's signature
@@ -410,6 +549,46 @@ def load_yaml(path: Path) -> Any:
                 seen[key] = line
             return super().construct_mapping(node, deep=deep)
 
+        def strict_int(self, node):   # noqa: ANN001
+            text = node.value.replace("_", "")
+            if ":" in text:
+                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60 "
+                             f"({yaml.SafeLoader.construct_yaml_int(self, node)}); quote it if it is text")
+            if re.fullmatch(r"[-+]?0[0-9]+", text):
+                raise refuse(node, "a decimal number without leading zeros", f"{node.value!r}, which YAML 1.1 "
+                             f"reads as octal {yaml.SafeLoader.construct_yaml_int(self, node)}; write "
+                             f"{int(text, 10)}, or quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_int(self, node)
+
+        def strict_float(self, node):   # noqa: ANN001
+            if ":" in node.value:
+                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60; quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_float(self, node)
+
+        def strict_bool(self, node):   # noqa: ANN001
+            if node.value.lower() not in ("true", "false"):
+                raise refuse(node, "true or false", f"{node.value!r}, which YAML 1.1 reads as "
+                             f"{yaml.SafeLoader.construct_yaml_bool(self, node)}; quote it if it is text")
+            return yaml.SafeLoader.construct_yaml_bool(self, node)
+
+    _Strict.add_constructor("tag:yaml.org,2002:int", _Strict.strict_int)
+    _Strict.add_constructor("tag:yaml.org,2002:float", _Strict.strict_float)
+    _Strict.add_constructor("tag:yaml.org,2002:bool", _Strict.strict_bool)
+    # 1e-3, 2E5: numbers (YAML 1.2, Python); YAML 1.1 wants a dot and a signed exponent
+    _Strict.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+$"),
+                                  list("-+0123456789"))
+    return _Strict
+
+
+def load_yaml(path: Path) -> Any:
+    """A parameter file's YAML, read strictly: UTF-8 only, no duplicate key (the last one would win
+    silently), no anchors or aliases (a few hundred bytes of nested aliases expand to gigabytes),
+    no number YAML 1.1 reads otherwise than it looks (``017`` is octal 15, ``1:30`` is 90) and no
+    boolean spelled ``yes``/``no``/``on``/``off`` (write ``true``/``false``); ``1e-3`` is a number.
+    Every refusal names the file and, where YAML knows it, the line."""
+    import yaml
+
+    _Strict = _strict_loader(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -418,4 +597,24 @@ def load_yaml(path: Path) -> Any:
     try:
         return yaml.load(text, Loader=_Strict)   # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: expected YAML, got a syntax error: {exc}") from None
+        raise ValueError(_yaml_problem(path, exc)) from None
+
+
+def _yaml_problem(path: Path, exc: Exception) -> str:
+    """One line for a YAML error: ``file:line: expected ..., got ...`` (PyYAML's own message spans
+    several lines with a caret drawing)."""
+    import re
+
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+    problem = str(getattr(exc, "problem", None) or str(exc).splitlines()[0])
+    tag = re.search(r"constructor for the tag '([^']*)'", problem)
+    if tag and tag.group(1).endswith(":merge"):
+        return f"{where}: expected plain YAML values, got a merge key '<<' (not accepted in parameter files)"
+    if tag:
+        name = tag.group(1).replace("tag:yaml.org,2002:", "!!")
+        return f"{where}: expected plain YAML values, got the tag {name} (not accepted in parameter files)"
+    context = getattr(exc, "context", None)
+    if "single document" in f"{problem} {context}":
+        return f"{where}: expected one YAML document, got a second one ('---')"
+    return f"{where}: expected YAML, got a syntax error: {problem}" + (f" ({context})" if context else "")

@@ -32,7 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from helpers.io.files import atomic_write_text
+from helpers.io.files import atomic_write_bytes, atomic_write_text
+from helpers.notebook import outputs
 from helpers.notebook.params import RESERVED_NAMES, check_values, load_yaml
 from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
@@ -197,28 +198,79 @@ def _environ(**values: str | None):
                 os.environ[k] = v
 
 
-def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | None = None) -> None:
-    """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar).
+def failed_copy(output: Path) -> Path:
+    """Where the executed copy of a failed run goes (``failed/`` beside ``output``): never over the
+    executed notebook of the last run that succeeded, whose outputs are the published ones."""
+    return output.parent / "failed" / output.name
+
+
+def _keep_failed_copy(staged: Path, output: Path) -> None:
+    target = failed_copy(output)
+    if not staged.is_file():
+        return
+    with contextlib.suppress(OSError, ValueError):
+        stabilise_file(staged)
+    with contextlib.suppress(OSError):
+        atomic_write_bytes(target, staged.read_bytes())
+
+
+def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | None = None,
+            html: Path | None = None, runtimes_dir: Path | None = None) -> float:
+    """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar) and
+    publish its outputs; returns the seconds it ran.
+
+    Everything the run writes is staged (:mod:`helpers.notebook.outputs`): papermill's executed
+    notebook (which papermill rewrites after every cell) and the notebook's tables, figures and
+    metrics. When the notebook ends without error, one step under the reports root's lock
+    publishes them all: the notebook's outputs replace its previous set in the run folder, and
+    ``output`` (the executed notebook), ``html`` (its rendering) and ``runtimes_dir`` (its
+    ``runtimes.json`` entry) are written atomically. When it fails or is interrupted, nothing is
+    published (the previous outputs stay as they were), the executed copy with the error is kept
+    at :func:`failed_copy` and the exception propagates.
 
     ``run_name`` (the ``--params`` runs) names the run's output folder (``reports/<run_name>/``,
     see :func:`helpers.notebook.params.run_folder`); without it a run whose parameters are not those of a
     canonical profile writes under ``reports/runs/<profile>-<hash>/``."""
     import papermill as pm
 
-    output.parent.mkdir(parents=True, exist_ok=True)
+    root = reports_root()
+    with contextlib.suppress(OSError):
+        failed_copy(output).unlink()   # an older failure's copy must not pass for this run's
+    outputs.sweep(root)
+    stage = outputs.Staging.create(root, notebook.stem)
+    staged = stage.dir / "executed.ipynb"
     # The kernel must import this checkout's helpers (two checkouts may share one environment):
     # put the checkout first on its path and let helpers.notebook.params.validate() verify it.
     path = os.environ.get("PYTHONPATH")
+    start = time.perf_counter()
     try:
         with _environ(PYTHONPATH=os.pathsep.join([str(ROOT)] + ([path] if path else [])),
-                      SUBJEVAL_CHECKOUT=str(ROOT), SUBJEVAL_RUN_NAME=run_name or None):
+                      SUBJEVAL_CHECKOUT=str(ROOT), SUBJEVAL_RUN_NAME=run_name or None,
+                      SUBJEVAL_STAGING=str(stage.dir), SUBJEVAL_REPORTS_DIR=str(root)):
             pm.execute_notebook(
-                str(notebook), str(output), parameters=parameters or None, kernel_name=KERNEL,
+                str(notebook), str(staged), parameters=parameters or None, kernel_name=KERNEL,
                 cwd=str(notebook.parent), progress_bar=False, log_output=False,
+                # no kernel log on the terminal (ipykernel's notice that a local kernel talks over
+                # TCP on every notebook, its "KeyboardInterrupt caught" when papermill stops it
+                # after a failure): the runner reports each failure itself, from the executed copy
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
             )
+        seconds = time.perf_counter() - start
+        stabilise_file(staged)
+        page = render_html(staged, stage.dir / "page.html") if html is not None else None
+        with outputs.locked(root):
+            stage.publish(already_locked=True)
+            atomic_write_bytes(output, staged.read_bytes())
+            if page is not None:
+                atomic_write_bytes(html, page.read_bytes())
+            if runtimes_dir is not None:
+                record_runtime(runtimes_dir, notebook.stem, seconds)
+        return seconds
+    except BaseException:
+        _keep_failed_copy(staged, output)
+        raise
     finally:
-        if output.exists():
-            stabilise_file(output)
+        stage.discard()
 
 
 def _merge_streams(outputs: list) -> list:
@@ -321,7 +373,11 @@ def record_runtime(executed_dir: Path, stem: str, seconds: float) -> Path:
     """Add a notebook's measured runtime to ``<executed_dir>/runtimes.json`` (read by the book's
     index; kept out of the executed notebook, which must be byte-identical between runs)."""
     path = executed_dir / "runtimes.json"
-    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except ValueError:  # a file cut short by an older, non-atomic writer: the runtimes are rebuilt
+        data = {}
+    data = data if isinstance(data, dict) else {}
     data[stem] = round(float(seconds), 1)
     return atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
@@ -331,16 +387,70 @@ def _html_target(notebook: Path, profile: str) -> Path:
     return (base if profile == "default" else base / profile) / f"{notebook.stem}.html"
 
 
+def _failure_text(exc: BaseException) -> str:
+    """What the runner prints for a failed notebook: for an error about the input (a bad
+    parameter, file or value: ValueError and its kin, raised with a message naming it) that
+    message alone; for anything else, papermill's text with the cell's traceback (a bug)."""
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename is None:
+        return f"{type(exc).__name__}: {exc}"
+    if ename in USER_ERRORS:
+        return f"{ename}: {evalue}"
+    return str(exc)
+
+
+#: Exceptions a notebook raises about its input, with a message that names it: printed without traceback.
+USER_ERRORS = {"ValueError", "ParameterError", "FetchError", "FileNotFoundError", "NotADirectoryError",
+               "IsADirectoryError", "PermissionError", "UnicodeDecodeError"}
+
+
+def _check_writable(root: Path) -> None:
+    """Stop before the first kernel when outputs cannot be written (a read-only checkout)."""
+    try:
+        outputs.Staging.create(root, "write-check").discard()
+    except OSError as exc:
+        raise ValueError(f"cannot write outputs under {_show(root)}: {exc.strerror or exc}; set "
+                         "SUBJEVAL_REPORTS_DIR to a writable folder") from None
+
+
+def _run_one(nb_path: Path, nb_params: dict, profile: str, tag: str, *, html: bool, refresh: bool,
+             named: bool, stream) -> tuple[str, str, float]:
+    executed_dir = reports_root() / "executed" / profile
+    out = executed_dir / nb_path.name
+    start = time.perf_counter()
+    try:
+        seconds = execute(nb_path, nb_params, out, run_name=profile if named else None,
+                          html=_html_target(nb_path, profile) if html else None, runtimes_dir=executed_dir)
+    except KeyboardInterrupt:
+        print(f"{tag}: interrupted; nothing of this run was published (its previous outputs, if any, "
+              "are unchanged)", file=stream, flush=True)
+        raise
+    except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
+        seconds = time.perf_counter() - start
+        copy = failed_copy(out)
+        where = f"; executed copy with the error: {_show(copy)}" if copy.is_file() else ""
+        print(f"{tag}: FAILED after {seconds:.1f} s; nothing of this run was published (its previous outputs, "
+              f"if any, are unchanged){where}\n{_failure_text(exc)}", file=stream, flush=True)
+        return nb_path.stem, "failed", seconds
+    if refresh:
+        with open(out, encoding="utf-8") as fh:
+            cleaned = clean(json.load(fh))
+        atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
+    print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
+    return nb_path.stem, "ok", seconds
+
+
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
-        refresh: bool = False, stream=sys.stdout, params: str | os.PathLike | None = None,
+        refresh: bool = False, stream=None, params: str | os.PathLike | None = None,
         name: str | None = None) -> list[tuple[str, str, float]]:
     """Execute notebooks for ``profile`` (or for the user's parameter files ``params``, outputs
     under ``reports/<name>/``); returns ``(stem, status, seconds)`` per notebook."""
+    stream = sys.stdout if stream is None else stream
     books = discover(only)
     user_files: dict[Path, Path] | None = None
     if params is not None:
+        user_files = parameter_files(params, books)   # a missing file or folder is named first
         profile = output_name(params, name)
-        user_files = parameter_files(params, books)
         if only is None:
             books = [nb for nb in books if nb in user_files]   # run what the folder holds
         # read every file before the first kernel starts: a bad one stops the run at once
@@ -348,7 +458,7 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
     else:
         check_profile(profile)
         loaded = {nb: load_parameters(nb, profile) for nb in books}
-    executed_dir = reports_root() / "executed" / profile
+    _check_writable(reports_root())
     results = []
     print(f"profile {profile!r}: {len(books)} notebook(s); outputs under "
           f"{_show(reports_dir(profile))}",
@@ -362,32 +472,17 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
             print(f"{tag}: skipped ({missing})", file=stream, flush=True)
             results.append((nb_path.stem, "skipped", 0.0))
             continue
-        out = executed_dir / nb_path.name
-        start = time.perf_counter()
-        try:
-            execute(nb_path, nb_params, out, run_name=profile if user_files is not None else None)
-        except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
-            seconds = time.perf_counter() - start
-            print(f"{tag}: FAILED after {seconds:.1f} s; executed copy with the error: "
-                  f"{_show(out)}\n{exc}", file=stream, flush=True)
-            results.append((nb_path.stem, "failed", seconds))
-            continue          # the notebooks do not depend on each other: run the others, report all below
-        seconds = time.perf_counter() - start
-        if html:
-            render_html(out, _html_target(nb_path, profile))
-        if refresh:
-            with open(out, encoding="utf-8") as fh:
-                cleaned = clean(json.load(fh))
-            atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
-        record_runtime(executed_dir, nb_path.stem, seconds)
-        print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
-        results.append((nb_path.stem, "ok", seconds))
+        # the notebooks do not depend on each other: a failure does not stop the others
+        results.append(_run_one(nb_path, nb_params, profile, tag, html=html, refresh=refresh,
+                                named=user_files is not None, stream=stream))
     failed = [stem for stem, status, _ in results if status == "failed"]
     if len(results) > 1 or failed:
         done = sum(status == "ok" for _, status, _ in results)
+        executed_dir = reports_root() / "executed" / profile
         print(f"profile {profile!r}: {done} of {len(results)} notebook(s) ok"
-              + (f"; FAILED: {', '.join(failed)} (executed copies with the error under {_show(executed_dir)})"
-                 if failed else "") + f"; {sum(t for _, _, t in results):.0f} s in the notebooks", file=stream, flush=True)
+              + (f"; FAILED: {', '.join(failed)}" if failed else "")
+              + (f" (executed copies with the error under {_show(executed_dir / 'failed')})"
+                 if any(failed_copy(executed_dir / f"{stem}.ipynb").is_file() for stem in failed) else "") + f"; {sum(t for _, _, t in results):.0f} s in the notebooks", file=stream, flush=True)
     return results
 
 

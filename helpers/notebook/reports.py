@@ -9,9 +9,10 @@ One helper per kind of output, so that every notebook writes to the same layout:
 (under ``reports/<profile>/`` for the other canonical profiles, see :func:`helpers.paths.reports_dir`;
 a run whose parameters are not those of a canonical profile writes under
 ``reports/runs/<profile>-<hash>/`` instead, see :func:`helpers.notebook.params.run_folder`).
-Every write goes to a temporary file in the target folder and is renamed into place
-(:mod:`helpers.io.files`), so an interrupted run never leaves a half-written file under the final
-name. Tables are written as CSV and as LaTeX (:mod:`helpers.notebook.latex`). PDFs carry no creation
+Every write goes to a temporary file and is renamed into place (:mod:`helpers.io.files`), so no
+file is ever half-written under its final name; in a notebook run the files are first written
+aside and published as one set when the notebook ends (:mod:`helpers.notebook.outputs`), so a
+folder never mixes two runs of a notebook. Tables are written as CSV and as LaTeX (:mod:`helpers.notebook.latex`). PDFs carry no creation
 date and PNGs no software stamp, so reruns are byte-identical.
 """
 
@@ -28,7 +29,7 @@ import pandas as pd
 
 from helpers.io.files import atomic_write_bytes, atomic_write_text, safe_stem
 from helpers import paths
-from helpers.notebook import captions, params
+from helpers.notebook import captions, outputs, params
 from helpers.notebook.latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
 from helpers.paths import reports_dir, reports_root
 
@@ -94,6 +95,7 @@ class Reporter:
                 values = None
         self.values = values
         self.folder, self.reason = "", "no parameters validated"
+        self._stage: outputs.Staging | None = None
         if values is None:
             # outside a notebook (library use, tests): the profile's folder
             self.root = reports_dir(profile)
@@ -104,13 +106,26 @@ class Reporter:
                              f"{values['profile']!r}")
         self.folder, self.reason = params.run_folder(notebook, values)
         self.root = reports_root() / self.folder if self.folder else reports_root()
+        # a notebook run writes aside and publishes its whole set when it ends (helpers.notebook.outputs)
+        self._stage = outputs.start(reports_root(), self.root, notebook)
         canonical_folder = "" if profile in ("", "default") else profile
         if self.folder != canonical_folder:
-            atomic_write_text(self.root / "parameters" / f"{notebook}.json",
-                              json.dumps(_jsonable(values), indent=2, sort_keys=True, default=repr) + "\n")
+            self._write(self.root / "parameters" / f"{notebook}.json",
+                        (json.dumps(_jsonable(values), indent=2, sort_keys=True, default=repr) + "\n").encode("utf-8"))
             if announce:
                 print(f"outputs of this run: <reports>/{self.folder}/ ({self.reason}); the canonical "
                       f"results under <reports>/{canonical_folder + '/' if canonical_folder else ''} are not touched")
+
+    def _write(self, path: Path, data: bytes) -> Path:
+        """Write one output (atomically); in a notebook run into its staging folder, to be published
+        with the rest of the run. Returns the path the file has (or will have) in the run folder."""
+        atomic_write_bytes(self._stage.path_for(path.relative_to(self.root)) if self._stage else path, data)
+        return path
+
+    def publish(self) -> list[str]:
+        """Publish what this notebook run has written so far (its set replaces the notebook's
+        previous set in the folder); notebooks need not call it: the run publishes when it ends."""
+        return self._stage.publish() if self._stage else []
 
     @property
     def figures(self) -> Path:
@@ -138,7 +153,7 @@ class Reporter:
             # TrueType (Type 42) fonts whatever the notebook's style: never a Type 3 bitmap font in a paper
             with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
                 fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
-            out.append(atomic_write_bytes(self.figures / f"{name}.{ext}", buf.getvalue()))
+            out.append(self._write(self.figures / f"{name}.{ext}", buf.getvalue()))
         return out
 
     def save_table(self, df: pd.DataFrame, name: str, *, float_format: str = "%.4f",
@@ -161,8 +176,8 @@ class Reporter:
                           label=label or table_label(self.notebook, name, self.profile),
                           float_format=float_format, index=index,
                           headers=captions.column_labels(self.notebook, name, columns))
-        return [atomic_write_text(self.tables / f"{stem}.csv", csv),
-                atomic_write_text(self.tables / f"{stem}.tex", tex)]
+        return [self._write(self.tables / f"{stem}.csv", csv.encode("utf-8")),
+                self._write(self.tables / f"{stem}.tex", tex.encode("utf-8"))]
 
     def where(self, path: Path) -> str:
         """``path`` as the notebooks print it: ``<reports>/`` and its place under the reports tree
@@ -177,7 +192,7 @@ class Reporter:
         """Write the notebook's key numbers as sorted, indented JSON (NaN -> null; floats to
         :data:`METRICS_DIGITS` significant digits, so reruns on any machine write the same bytes)."""
         text = json.dumps(_jsonable(metrics, METRICS_DIGITS), indent=2, sort_keys=True, allow_nan=False) + "\n"
-        return atomic_write_text(self.metrics_path, text)
+        return self._write(self.metrics_path, text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------------------------
