@@ -46,6 +46,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from helpers.measures.treceval.defs import TREC_FAMILIES
+
 __all__ = [
     "CUTOFF_POLICIES",
     "MeasureDef",
@@ -482,6 +484,10 @@ MEASURES.update({
                    "(NTCIREVAL's '# rp=' line)"),
     ]
 })
+
+# trec_eval's measures that NTCIREVAL does not define (helpers.measures.treceval computes them)
+MEASURES.update({f.name: MeasureDef(f.name, f.params, f.cutoff, f.summary, f.check, f.binary)
+                 for f in TREC_FAMILIES})
 
 #: Measures computed on the condensed list (judged documents only) whatever ``condensed`` says.
 CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",
