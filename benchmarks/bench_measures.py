@@ -49,6 +49,28 @@ FULL_BASE = ["AP", "Q", "P+", "RR", "RBP", "ERR", "EBR", "nG@1"]
 FULL_CUT = ["AP", "Q", "MSnDCG", "nDCG", "nCG", "ERR", "nERR", "RBP", "EBR", "iRBU", "Hit", "P"]
 
 
+def all_trec_lists() -> tuple[list[str], list[str], list[str]]:
+    """trec_eval's ``-m all_trec`` list: its engine names (every value trec_eval prints but runid and
+    relstring, whose per-topic value is a string), the engine names of the part pytrec_eval has, and
+    pytrec_eval's names for that part (gm_map and gm_bpref as the per-topic logAP/logBpref)."""
+    from helpers.measures.treceval.catalog import META_NAMES
+    from helpers.measures.treceval.evaluation import marked
+
+    import pytrec_eval
+
+    engine, engine_peer, peer = [], [], set()
+    for m, values in marked([("all_trec", None)]):
+        if m.kind in ("runid", "relstring"):
+            continue
+        for v in values:
+            engine.append(v.engine)
+            if m.name in pytrec_eval.supported_measures:
+                engine_peer.append(v.engine)
+                peer.add(m.name)
+    assert set(META_NAMES["all_trec"]) >= peer
+    return engine, engine_peer, sorted(peer)
+
+
 def full_measure_list(cutoffs=(10, 1000)) -> list[str]:
     return FULL_BASE + [f"{m}@{c}" for c in cutoffs for m in FULL_CUT]
 
@@ -261,6 +283,18 @@ def main(argv: list[str] | None = None) -> int:
         return [ev.evaluate(rd) for rd in rdicts]
 
     t_trec, trec_out = timed(trec, repeat=3)
+
+    # --- trec_eval's all_trec list (issue 30): this engine from DataFrames vs pytrec_eval -----------
+    te_all, te_peer, peer_names = all_trec_lists()
+
+    def trec_all():
+        ev = pytrec_eval.RelevanceEvaluator(qd, set(peer_names))
+        return [ev.evaluate(rd) for rd in rdicts]
+
+    te_kw = dict(order_by="score", no_relevant="zero", missing="skip")
+    t_te_all, t_trec_all = timed_pair(lambda: M.evaluate(qrels, run, te_all, **te_kw), trec_all, repeat=3)
+    t_te_peer, _ = timed(lambda: M.evaluate(qrels, run, te_peer, **te_kw), repeat=3)
+    load = open("/proc/loadavg").read().split()[:3] if Path("/proc/loadavg").exists() else ["?"] * 3
     # the issue-14 target: the full NTCIREVAL list against pytrec_eval's nDCG@10 alone, timed
     # alternately; the ratio row uses this pair, whose pytrec_eval time is reported with it
     t_ntcir, t_trec_pair = timed_pair(lambda: M.evaluate(qrels, run, ntcir_list), trec)
@@ -342,6 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| full NTCIREVAL list ({len(ntcir_list)} measures, cutoffs 1,5,10,20,1000) | {t_ntcir:.2f} "
           f"| pytrec_eval ndcg_cut.10 alone (timed alternately) | {t_trec_pair:.2f} "
           f"| {t_ntcir / t_trec_pair:.2f} |")
+    print(f"| **trec_eval -m all_trec** ({len(te_all)} values; runid, relstring left out) | {t_te_all:.2f} "
+          f"| pytrec_eval, its {len(peer_names)} all_trec measures ({len(te_peer)} values; timed alternately) "
+          f"| {t_trec_all:.2f} | **{t_te_all / t_trec_all:.2f}** (target <= 1.5) |")
+    print(f"| the same {len(te_peer)} values pytrec_eval computes | {t_te_peer:.2f} | pytrec_eval, same list "
+          f"| {t_trec_all:.2f} | {t_te_peer / t_trec_all:.2f} |")
     print(f"| nDCG@10 | {t_ndcg:.2f} | ir_measures nDCG@10 | {t_irm:.2f} | {t_ndcg / t_irm:.3f} |")
     print(f"| Q | {t_q:.2f} | pyNTCIREVAL Q (extrapolated from {len(lists)} lists) "
           f"| {t_ntq_full:.0f} | 1/{t_ntq_full / t_q:.0f} |")
@@ -378,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     ok_full = t_full <= t_trec
     ok_q = t_ntq_full / t_q >= 100
     ok_ntcir = t_ntcir <= 1.5 * t_trec_pair
+    print(f"all_trec: this engine {t_te_all:.2f} s, pytrec_eval {t_trec_all:.2f} s, ratio {t_te_all / t_trec_all:.2f} "
+          f"(target <= 1.5: {'met' if t_te_all <= 1.5 * t_trec_all else 'NOT met'}); load average {' '.join(load)}.")
     print(f"Targets: full list <= pytrec_eval nDCG@10: {'met' if ok_full else 'NOT met'}; "
           f"Q >= 100x faster than pyNTCIREVAL: {'met' if ok_q else 'NOT met'}; "
           f"full NTCIREVAL list <= 1.5 x pytrec_eval nDCG@10: {'met' if ok_ntcir else 'NOT met'} "

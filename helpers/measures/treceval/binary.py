@@ -65,9 +65,11 @@ _INFAP_EPSILON = 0.00001
 
 def _ap(b: Block, spec: MeasureSpec) -> np.ndarray:
     if spec.cutoff is None:
-        return safe_div(b.ap_sum[:, -1], b.R) if b.D else np.zeros(b.n)
+        return safe_div(b.ap_sum, b.R)
+    pos = b.relc[0]
+    within = np.cumsum(np.where(pos < spec.cutoff, b.ap_terms, 0.0), axis=1)[:, -1]
     den = b.R if spec["norm"] == "R" else np.minimum(spec.cutoff, b.R)
-    return safe_div(b.at(b.ap_sum, spec.cutoff), den)
+    return safe_div(within, den)
 
 
 def _log_ap(b: Block, spec: MeasureSpec) -> np.ndarray:
@@ -76,20 +78,19 @@ def _log_ap(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 def _rprec(b: Block, spec: MeasureSpec) -> np.ndarray:
     k = np.floor(float(spec["mult"]) * b.R + 0.9)        # (long)(x * num_rel + 0.9)
-    idx = np.clip(np.minimum(k, b.D), 1, max(b.D, 1)).astype(np.int64) - 1
-    c = np.take_along_axis(b.C, idx[:, None], axis=1)[:, 0] if b.D else np.zeros(b.n)
-    return safe_div(np.where(k > 0, c, 0.0), k)
+    return safe_div(np.where(k > 0, b.count_rel(k), 0.0), k)
 
 
 def _bpref_value(b: Block) -> np.ndarray:
     """trec_eval's bpref: judged documents only, levels in [0, rel) judged non-relevant."""
     def compute():
-        nonrel_before = np.cumsum(b.nonrel, axis=1, dtype=float)   # the current one is relevant
-        den = np.minimum(b.n_nonrel, b.R)[:, None]
+        _, valid, _ = b.relc
+        nonrel_before = b.cum_at_rel(b.nonrel)             # the current one is relevant
+        R = b.R[:, None]
+        den = np.minimum(b.n_nonrel[:, None], R)
         with np.errstate(divide="ignore", invalid="ignore"):
-            term = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, b.R[:, None]) / den, 1.0)
-        total = np.cumsum(np.where(b.rel, term, 0.0), axis=1)[:, -1] if b.D else np.zeros(b.n)
-        return safe_div(total, b.R)
+            term = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, R) / den, 1.0)
+        return safe_div(np.cumsum(np.where(valid, term, 0.0), axis=1)[:, -1], b.R)
     return b.cached("bpref", compute)
 
 
@@ -102,9 +103,9 @@ def _log_bpref(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 
 def _rr(b: Block, spec: MeasureSpec) -> np.ndarray:
+    first = b.relc[0][:, 0]
     limit = b.D if spec.cutoff is None else min(spec.cutoff, b.D)
-    fr = b.first_rel
-    return np.where(fr < limit, 1.0 / (fr + 1.0), 0.0)
+    return np.where((b.nrr > 0) & (first < limit), 1.0 / (first + 1.0), 0.0)
 
 
 def _cut_counts(b: Block, x: float, rounding: str) -> np.ndarray:
@@ -117,9 +118,8 @@ def interpolated_precision(b: Block, x: float, rounding: str = "nearest") -> np.
     """trec_eval's interpolated precision at recall ``x`` (see the module table)."""
     c = _cut_counts(b, x, rounding)
     rows = np.arange(b.n)
-    j = np.clip(c.astype(np.int64) - 1, 0, b.relpos.shape[1] - 1)
-    start = np.where(c > 0, b.relpos[rows, j], 0)
-    value = b.interpolated[rows, start] if b.D else np.zeros(b.n)
+    j = np.clip(c.astype(np.int64) - 1, 0, b.interpolated.shape[1] - 1)
+    value = b.interpolated[rows, j]         # c = 0: the maximum over every rank, as c = 1
     return np.where(c > b.nrr, 0.0, value)
 
 
@@ -137,32 +137,32 @@ def _iprec_avg(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 
 def _precision(b: Block, spec: MeasureSpec) -> np.ndarray:
-    return b.at(b.C, spec.cutoff) / spec.cutoff
+    return b.count_rel(spec.cutoff) / spec.cutoff
 
 
 def _recall(b: Block, spec: MeasureSpec) -> np.ndarray:
-    return safe_div(b.at(b.C, spec.cutoff), b.R)
+    return safe_div(b.count_rel(spec.cutoff), b.R)
 
 
 def _relative_p(b: Block, spec: MeasureSpec) -> np.ndarray:
-    return safe_div(b.at(b.C, spec.cutoff), np.minimum(spec.cutoff, b.R))
+    return safe_div(b.count_rel(spec.cutoff), np.minimum(spec.cutoff, b.R))
 
 
 def _hit(b: Block, spec: MeasureSpec) -> np.ndarray:
-    return (b.at(b.C, spec.cutoff) > 0).astype(float)
+    return (b.count_rel(spec.cutoff) > 0).astype(float)
 
 
 def _infap(b: Block, spec: MeasureSpec) -> np.ndarray:
-    j = b.ranks - 1.0                                      # 0-based rank
-    a = b.C - 1.0                                          # relevant above (the current is relevant)
-    nb = np.cumsum(b.nonrel, axis=1, dtype=float)          # judged non-relevant above
-    u = np.cumsum(b.lv == UNJUDGED, axis=1, dtype=float)   # pooled, unjudged above
+    pos, valid, kk = b.relc
+    j = pos.astype(float)                                  # 0-based rank
+    a = kk[None, :] - 1.0                                  # relevant above (the current is relevant)
+    nb = b.cum_at_rel(b.nonrel)                            # judged non-relevant above
+    u = b.cum_at_rel(b.lv == UNJUDGED)                     # pooled, unjudged above
     with np.errstate(divide="ignore", invalid="ignore"):
         term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((a + nb + u) / j)
                 * ((a + _INFAP_EPSILON) / (a + nb + 2 * _INFAP_EPSILON)))
     term = np.where(j == 0, 1.0, term)
-    total = np.cumsum(np.where(b.rel, term, 0.0), axis=1)[:, -1] if b.D else np.zeros(b.n)
-    return safe_div(total, b.R)
+    return safe_div(np.cumsum(np.where(valid, term, 0.0), axis=1)[:, -1], b.R)
 
 
 def _utility(b: Block, spec: MeasureSpec) -> np.ndarray:
@@ -172,9 +172,10 @@ def _utility(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 
 def _bin_g(b: Block, spec: MeasureSpec) -> np.ndarray:
-    with np.errstate(divide="ignore"):
-        term = 1.0 / np.log2(2.0 + b.ranks - b.C)          # 3 + i - rel_so_far, i 0-based
-    total = np.cumsum(np.where(b.rel, term, 0.0), axis=1)[:, -1] if b.D else np.zeros(b.n)
+    pos, valid, kk = b.relc
+    with np.errstate(divide="ignore", invalid="ignore"):   # padding entries are masked below
+        term = 1.0 / np.log2(3.0 + pos - kk[None, :])      # 3 + i - rel_so_far, i 0-based
+    total = np.cumsum(np.where(valid, term, 0.0), axis=1)[:, -1]
     return np.where(b.nrr > 0, safe_div(total, b.R), 0.0)
 
 
@@ -210,13 +211,13 @@ def _counts(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 
 def _yaap(b: Block, spec: MeasureSpec) -> np.ndarray:
-    s = b.ap_sum[:, -1] if b.D else np.zeros(b.n)
+    s = b.ap_sum
     return np.log((1.0 + s) / (1.0 + b.R - s))
 
 
 def _unjudged(b: Block, spec: MeasureSpec) -> np.ndarray:
-    cum = b.cached("unj", lambda: np.cumsum((b.lv == NONPOOL) | (b.lv == UNJUDGED), axis=1, dtype=float))
-    return b.at(cum, spec.cutoff) / spec.cutoff
+    top = b.lv[:, : spec.cutoff]
+    return ((top == NONPOOL) | (top == UNJUDGED)).sum(axis=1) / spec.cutoff
 
 
 #: Engine family -> function(block, spec) for the measures that only ask "relevant or not".

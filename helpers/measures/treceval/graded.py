@@ -36,6 +36,8 @@ order 4.5 and 4 either way), cut at the first gain <= 0; ``P`` is its length, ``
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from helpers.measures.spec import MeasureSpec
@@ -62,7 +64,19 @@ class _Gains:
         lut = np.zeros(max(levels[-1], 0) - lo + 1)
         for lv, g in zip(levels, gain):
             lut[lv - lo] = g
-        self.g = np.where(b.lv == PAD, 0.0, lut[np.clip(b.lv, lo, None) - lo]) if b.D else np.zeros((b.n, 0))
+        # the retrieved documents with a non-zero gain, compacted (few per list; most have none)
+        g_full = np.where(b.lv == PAD, 0.0, lut[np.clip(b.lv, lo, None) - lo])
+        rows, cols = np.nonzero(g_full)
+        counts_nz = np.bincount(rows, minlength=b.n)
+        width = max(int(counts_nz.max()) if b.n else 0, 1)
+        first_nz = np.concatenate([[0], np.cumsum(counts_nz)[:-1]]) if b.n else np.zeros(0, dtype=np.int64)
+        self.gpos = np.zeros((b.n, width), dtype=np.int64)
+        self.gval = np.zeros((b.n, width))
+        at = np.arange(len(rows)) - first_nz[rows]
+        self.gpos[rows, at], self.gval[rows, at] = cols, g_full[rows, cols]
+        self.gvalid = np.arange(width)[None, :] < counts_nz[:, None]
+        self.gpos = np.where(self.gvalid, self.gpos, np.iinfo(np.int64).max // 2)   # padding sorts last
+        self.lut, self.lo = lut, lo
         # the ideal list of every topic: levels by decreasing gain (then level), positive gains only
         order = sorted((i for i, lv in enumerate(levels) if 0 <= lv < L and gain[i] > 0),
                        key=lambda i: (-gain[i], -levels[i]))
@@ -86,9 +100,19 @@ class _Gains:
         self.gmax = np.where(in_list, gain[None, :], -np.inf).max(axis=1)[b.lists.topic] if len(levels) else None
         self.in_list_of_value = (levels, in_list)
 
-    def dcg(self, b: Block) -> np.ndarray:
-        return np.cumsum(np.where(self.g != 0, self.g / np.log2(b.ranks + 1.0), 0.0), axis=1)
+    @cached_property
+    def dcg_c(self) -> np.ndarray:
+        """DCG after each non-zero gain (compacted), summed in rank order."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.cumsum(np.where(self.gvalid, self.gval / np.log2(self.gpos + 2.0), 0.0), axis=1)
 
+    def dcg(self, k) -> np.ndarray:
+        """``DCG(k)``: the DCG of the top ``k`` ranks (``k`` scalar or one per list)."""
+        n = self.gpos.shape[0]
+        count = (self.gpos < np.broadcast_to(np.asarray(k), (n,))[:, None]).sum(axis=1)
+        return np.where(count > 0, self.dcg_c[np.arange(n), np.maximum(count - 1, 0)], 0.0)
+
+    @cached_property
     def idcg(self) -> np.ndarray:
         K = self.ideal.shape[1]
         return np.cumsum(self.ideal / np.log2(np.arange(2, K + 2, dtype=float)), axis=1)
@@ -109,12 +133,10 @@ def _cum_at(cum: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 def _ndcg(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
-    dcg = b.cached(("dcg", id(g)), lambda: g.dcg(b))
-    idcg = b.cached(("idcg", id(g)), g.idcg)
     if spec.cutoff is None:
-        d, i = _cum_at(dcg, b.num_ret), _cum_at(idcg, g.P)
+        d, i = g.dcg(b.lists.num_ret), _cum_at(g.idcg, g.P)
     else:
-        d, i = b.at(dcg, spec.cutoff), _cum_at(idcg, np.minimum(spec.cutoff, g.P))
+        d, i = g.dcg(spec.cutoff), _cum_at(g.idcg, np.minimum(spec.cutoff, g.P))
     if spec.name == "MSDCG":
         return d
     if spec.name == "MSIDCG":
@@ -126,36 +148,40 @@ def _ndcg(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 def _ndcg_rel(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
-    dcg, idcg = g.dcg(b), g.idcg()
     P = g.P
-    col = np.minimum(b.ranks[None, :], P[:, None])              # IDCG(min(r, P))
-    ideal_at = np.take_along_axis(idcg, np.clip(col.astype(np.int64), 1, idcg.shape[1]) - 1, axis=1)
-    hit = g.g > 0
+    col = np.minimum(g.gpos + 1, P[:, None]).astype(np.int64)     # IDCG(min(r, P)) at each gain
+    ideal_at = np.take_along_axis(g.idcg, np.clip(col, 1, g.idcg.shape[1]) - 1, axis=1)
+    hit = g.gvalid & (g.gval > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(hit, dcg / ideal_at, 0.0)
-        total = np.cumsum(terms, axis=1)[:, -1] if b.D else np.zeros(b.n)
-        final = _cum_at(dcg, b.num_ret) / _cum_at(idcg, P)
+        terms = np.where(hit, g.dcg_c / ideal_at, 0.0)
+        total = np.cumsum(terms, axis=1)[:, -1]
+        final = g.dcg(b.lists.num_ret) / _cum_at(g.idcg, P)
         total = total + (P - hit.sum(axis=1)) * final
     return np.where((P > 0) & (total > 0), safe_div(total, P), 0.0)
 
 
 def _rndcg(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
-    dcg, idcg = g.dcg(b), g.idcg()
     ideal = g.ideal                                              # (n, K + 1), 0 past P
     K = ideal.shape[1] - 1
     bnd = np.arange(1, K + 1, dtype=float)                      # boundary b = 1..K
     change = (ideal[:, 1:] != ideal[:, :-1]) & (bnd[None, :] <= g.P[:, None])
-    upto = np.minimum(bnd[None, :], b.num_ret[:, None]).astype(np.int64)
-    d = np.zeros(upto.shape)
-    if b.D:
-        d = np.where(upto > 0, np.take_along_axis(dcg, np.clip(upto, 1, b.D) - 1, axis=1), 0.0)
+    rows, cols = np.nonzero(change)                              # few per list: one per gain level
+    counts = np.bincount(rows, minlength=b.n)
+    width = max(int(counts.max()) if b.n else 0, 1)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]]) if b.n else np.zeros(0, dtype=np.int64)
+    at = np.zeros((b.n, width), dtype=np.int64)
+    at[rows, np.arange(len(rows)) - first[rows]] = cols + 1      # the boundaries b
+    valid = np.arange(width)[None, :] < counts[:, None]
+    upto = np.minimum(at, b.lists.num_ret[:, None])
+    nz = (g.gpos[:, :, None] < upto[:, None, :]).sum(axis=1)     # non-zero gains above min(b, ret)
+    d = np.where(nz > 0, np.take_along_axis(g.dcg_c, np.maximum(nz - 1, 0), axis=1), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(change, d / idcg[:, :K], 0.0)
-        total = np.cumsum(terms, axis=1)[:, -1] if K else np.zeros(b.n)
-        count = change.sum(axis=1).astype(float)
+        terms = np.where(valid, d / np.take_along_axis(g.idcg, np.maximum(at - 1, 0), axis=1), 0.0)
+        total = np.cumsum(terms, axis=1)[:, -1]
+        count = counts.astype(float)
         extra = b.num_ret > g.P + 1
-        total = total + np.where(extra, _cum_at(dcg, b.num_ret) / _cum_at(idcg, g.P), 0.0)
+        total = total + np.where(extra, g.dcg(b.lists.num_ret) / _cum_at(g.idcg, g.P), 0.0)
         count = count + extra
         value = total / count
     return np.where(b.R > 0, value, 0.0)
@@ -165,13 +191,12 @@ def _g(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
     K = g.ideal.shape[1]
     cost_ideal = np.cumsum(np.maximum(g.ideal, 1.0), axis=1)   # max(g*(i), 1); 1 past the ideal's end
-    cols = np.minimum(b.ranks, K).astype(np.int64) - 1
-    cost = cost_ideal[:, cols] + np.maximum(b.ranks - K, 0.0)[None, :] if b.D else np.zeros((b.n, 0))
-    cg = np.cumsum(g.g, axis=1)
+    r = np.where(g.gvalid, g.gpos + 1, 1)                      # rank of each non-zero gain
+    cost = np.take_along_axis(cost_ideal, np.minimum(r, K) - 1, axis=1) + np.maximum(r - K, 0)
+    cg = np.cumsum(g.gval, axis=1)                             # zero gains add nothing to cg
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(g.g != 0, g.g / np.log2(2.0 + cost - cg), 0.0)
-    total = np.cumsum(terms, axis=1)[:, -1] if b.D else np.zeros(b.n)
-    return safe_div(total, g.ideal.sum(axis=1))
+        terms = np.where(g.gvalid, g.gval / np.log2(2.0 + cost - cg), 0.0)
+    return safe_div(np.cumsum(terms, axis=1)[:, -1], g.ideal.sum(axis=1))
 
 
 def _powers(b: Block, p: float) -> np.ndarray:
@@ -182,22 +207,29 @@ def _powers(b: Block, p: float) -> np.ndarray:
 def _rbp(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
     p = float(spec["p"])
-    levels, in_list = g.in_list_of_value
-    member = np.isin(b.lv, [lv for lv in levels if lv < 0]) | (b.lv >= 0)   # levels in the topic's gain list
     rescale = (g.gmin < 0) | (g.gmax > 1)
     span = np.where(rescale, g.gmax - g.gmin, 1.0)
-    gain = np.where(rescale[:, None] & member, (g.g - g.gmin[:, None]) / span[:, None], g.g)
+    pw = _powers(b, p)
+    if not (rescale & (g.gmin != 0)).any():
+        # rescaling keeps 0 at 0: only the non-zero gains count (compacted)
+        gain = np.where(rescale[:, None], g.gval / span[:, None], g.gval)
+        terms = np.where(g.gvalid, gain * pw[np.minimum(g.gpos, b.D)], 0.0)
+        return (1.0 - p) * np.cumsum(terms, axis=1)[:, -1]
+    levels, _ = g.in_list_of_value
+    member = np.isin(b.lv, [lv for lv in levels if lv < 0]) | (b.lv >= 0)   # levels in the topic's gain list
+    raw = np.where(b.lv == PAD, 0.0, g.lut[np.clip(b.lv, g.lo, None) - g.lo])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gain = np.where(rescale[:, None] & member, (raw - g.gmin[:, None]) / span[:, None], raw)
     gain = np.where(member, gain, 0.0)
-    pw = _powers(b, p)[: b.D]
-    total = np.cumsum(np.where(gain != 0, gain * pw[None, :], 0.0), axis=1)[:, -1] if b.D else np.zeros(b.n)
-    return (1.0 - p) * total
+    terms = np.where(gain != 0, gain * pw[None, : b.D], 0.0)
+    return (1.0 - p) * np.cumsum(terms, axis=1)[:, -1]
 
 
 def _rbp_resid(b: Block, spec: MeasureSpec) -> np.ndarray:
     p = float(spec["p"])
     pw = _powers(b, p)
     unj = (b.lv == NONPOOL) | (b.lv == UNJUDGED)
-    total = np.cumsum(np.where(unj, pw[None, : b.D], 0.0), axis=1)[:, -1] if b.D else np.zeros(b.n)
+    total = np.cumsum(np.where(unj, pw[None, : b.D], 0.0), axis=1)[:, -1]
     return np.where(unj.any(axis=1), pw[b.lists.num_ret] + (1.0 - p) * total, 0.0)
 
 

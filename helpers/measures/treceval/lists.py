@@ -90,8 +90,6 @@ class Block:
 
     def at(self, cum: np.ndarray, cutoff: int) -> np.ndarray:
         """Value of a cumulative (n, D) array at rank ``cutoff`` (its last value past the end)."""
-        if self.D == 0:
-            return np.zeros(self.n)
         return cum[:, min(int(cutoff), self.D) - 1]
 
     @cached_property
@@ -104,18 +102,42 @@ class Block:
         return self.lv >= max(self.k, 0)
 
     @cached_property
-    def C(self) -> np.ndarray:
-        return np.cumsum(self.rel, axis=1, dtype=float)
+    def relc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The relevant ranks, compacted: ``pos[:, j]`` is the 0-based rank of the (j+1)-th relevant
+        document (0 padding), ``valid`` marks real entries, ``kk[j] = j + 1`` (``C`` at that rank).
+        Most measures only need these, a few per list instead of ``depth``."""
+        rows, cols = np.nonzero(self.rel)
+        counts = np.bincount(rows, minlength=self.n)
+        width = int(counts.max()) if self.n else 0
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]]) if self.n else np.zeros(0, dtype=np.int64)
+        pos = np.zeros((self.n, max(width, 1)), dtype=np.int64)
+        pos[rows, np.arange(len(rows)) - first[rows]] = cols
+        valid = np.arange(max(width, 1))[None, :] < counts[:, None]
+        return pos, valid, np.arange(1, max(width, 1) + 1, dtype=float)
+
+    @cached_property
+    def nrr(self) -> np.ndarray:
+        """num_rel_ret."""
+        return self.relc[1].sum(axis=1).astype(float)
+
+    def count_rel(self, cutoff) -> np.ndarray:
+        """``C(cutoff)``: relevant documents in the top ``cutoff`` (scalar or one per list)."""
+        pos, valid, _ = self.relc
+        cut = np.broadcast_to(np.asarray(cutoff), (self.n,))[:, None]
+        return ((pos < cut) & valid).sum(axis=1).astype(float)
+
+    def cum_at_rel(self, mask: np.ndarray) -> np.ndarray:
+        """How many of ``mask`` are at or above each relevant rank (compacted like :attr:`relc`)."""
+        pos, valid, _ = self.relc
+        if not mask.any():
+            return np.zeros(pos.shape)
+        cum = np.cumsum(mask, axis=1, dtype=np.int32)
+        return np.where(valid, np.take_along_axis(cum, pos, axis=1), 0).astype(float)
 
     @cached_property
     def R(self) -> np.ndarray:
         """trec_eval's num_rel: judged documents at a level >= rel."""
         return self.hist[:, max(self.k, 0):].sum(axis=1).astype(float)
-
-    @cached_property
-    def nrr(self) -> np.ndarray:
-        """num_rel_ret."""
-        return self.C[:, -1] if self.D else np.zeros(self.n)
 
     @cached_property
     def n_nonrel(self) -> np.ndarray:
@@ -127,29 +149,21 @@ class Block:
         return (self.lv >= 0) & (self.lv < self.k)
 
     @cached_property
+    def ap_terms(self) -> np.ndarray:
+        """``C(r)/r`` at each relevant rank (compacted; 0 padding)."""
+        pos, valid, kk = self.relc
+        return np.where(valid, kk[None, :] / (pos + 1.0), 0.0)
+
+    @cached_property
     def ap_sum(self) -> np.ndarray:
-        """Prefix sums of ``I(r) C(r) / r`` (AP's numerator), summed in rank order as trec_eval."""
-        return np.cumsum(np.where(self.rel, self.C / self.ranks, 0.0), axis=1)
-
-    @cached_property
-    def first_rel(self) -> np.ndarray:
-        """0-based rank of the first relevant document, D if none."""
-        return np.where(self.rel.any(axis=1), self.rel.argmax(axis=1), self.D) if self.D else np.zeros(self.n, int)
-
-    @cached_property
-    def relpos(self) -> np.ndarray:
-        """``relpos[i, j]``: 0-based rank of the (j+1)-th relevant document of list i (0 padding)."""
-        rows, cols = np.nonzero(self.rel)
-        width = int(self.nrr.max()) if self.n and self.D else 0
-        out = np.zeros((self.n, max(width, 1)), dtype=np.int64)
-        out[rows, self.C[rows, cols].astype(np.int64) - 1] = cols
-        return out
+        """AP's numerator, summed in rank order as trec_eval adds."""
+        return np.cumsum(self.ap_terms, axis=1)[:, -1]
 
     @cached_property
     def interpolated(self) -> np.ndarray:
-        """``max_{i >= r} C(i)/i`` over the retrieved ranks (trec_eval's interpolated precision)."""
-        prec = np.where(self.ranks[None, :] <= self.num_ret[:, None], self.C / self.ranks, 0.0)
-        return np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
+        """``max_{i >= r_j} C(i)/i`` at each relevant rank ``r_j`` (compacted): trec_eval's
+        interpolated precision, whose maxima are at relevant ranks."""
+        return np.maximum.accumulate(self.ap_terms[:, ::-1], axis=1)[:, ::-1]
 
 
 def relevance_values(qrel_level: np.ndarray, judged: np.ndarray) -> np.ndarray:
