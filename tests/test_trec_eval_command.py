@@ -176,3 +176,14 @@ def test_contradictory_preferences_are_refused(tmp_path, capsys):
     (tmp_path / "prefs").write_text("1 u a d1 2\n1 u a d2 0\n1 u b d2 1\n1 u b d3 0\n")
     assert command.main(["-R", "prefs", "-m", "prefs_simp", str(tmp_path / "prefs"), str(tmp_path / "run")]) == 2
     assert "both rel_level 0 and a rel_level > 0" in capsys.readouterr().err
+
+
+def test_topic_without_a_judgment_at_level_zero_or_above(tmp_path):
+    """trec_eval's ndcg_cut loops forever on a topic whose every judgment is negative; here every
+    value is finite and nothing relevant means 0."""
+    (tmp_path / "qrels").write_text("1 0 d1 -1\n1 0 d2 -1\n2 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 2.0 r\n1 Q0 d3 2 1.0 r\n2 Q0 d1 1 1.0 r\n")
+    lines = command.run(command.parse_args(["-q", "-m", "all_trec", str(tmp_path / "qrels"), str(tmp_path / "run")]))
+    topic1 = {x.split("\t")[0].strip(): x.split("\t")[2] for x in lines if "\t1\t" in x}
+    assert topic1["ndcg_cut_10"] == "0.0000" and topic1["map"] == "0.0000" and topic1["relstring"] == "'.-'"
+    assert topic1["num_ret"] == "2" and topic1["unj_5"] == "0.4000"
