@@ -21,6 +21,14 @@ trec_eval (``-m``)          ir_measures                     this engine
 ``-l N`` (binary measures)  ``rel=N``: ``AP(rel=2)``        ``AP(rel=2)``
 ==========================  ==============================  =============================
 
+Every other trec_eval measure has a row in :data:`TRANSLATIONS` too (``infAP`` -> ``infAP``,
+``iprec_at_recall_0.10`` -> ``IPrec(recall=0.1)``, ``Rprec_mult_0.20`` -> ``Rprec(mult=0.2)``,
+``set_F`` -> ``SetF``, ``rbp`` -> ``RBPg(gains=levels,p=0.9)``, ...; the definitions are in
+:mod:`helpers.measures.treceval`); ``gm_map``, ``gm_bpref`` (geometric means over topics),
+``relstring`` and ``runid`` are refused with what to ask for instead (``python -m helpers
+trec_eval`` prints all of them). ir_measures' ``IPrec@x`` is pytrec_eval's (trec_eval 9) recall
+cut: ``IPrec(recall=x,rounding=v9)``.
+
 trec_eval names may also be written with a dot (``ndcg_cut.10``, pytrec_eval's spelling). The
 binary measures (AP, RR, P, R, Success) take ir_measures' ``rel=``. Names that neither tool uses
 for another measure (``Q``, ``P+``, ``MSnDCG``, ``nERR``, ``nCG``, ``nG``, ``EBR``, ``iRBU``,

@@ -31,7 +31,9 @@ this engine         trec_eval               ir_measures             note
 =================  ======================  ======================  =========================
 
 :func:`helpers.measures.names.translate` maps trec_eval and ir_measures names onto these
-(``python -m helpers evaluate --names trec_eval``).
+(``python -m helpers evaluate --names trec_eval``). trec_eval's measures that NTCIREVAL lacks
+(``infAP``, ``Rprec``, ``IPrec(recall=x)``, ``Bpref``, ``SetF``, ``G``, ...) are registered here
+from :mod:`helpers.measures.treceval.defs` and computed by :mod:`helpers.measures.treceval`.
 
 :mod:`helpers.measures.kernels` computes the measures, :mod:`helpers.measures.adhoc` evaluates
 tidy qrels and runs with them; both take the :class:`MeasureSpec` objects parsed here.

@@ -19,7 +19,7 @@ from helpers.measures.treceval.kernels import evaluate_levels
 from helpers.measures.treceval.lists import level_lists, relevance_values
 from helpers.measures.treceval.ranking import Ranked, level_histogram
 
-__all__ = ["evaluate_groups"]
+__all__ = ["evaluate_groups", "judgment_group_scores", "tidy_scores"]
 
 
 def evaluate_groups(qrels_jg: pd.DataFrame, ranked: Ranked, topics: list[str], measures, *, rel: int = 1,
@@ -80,3 +80,54 @@ def evaluate_groups(qrels_jg: pd.DataFrame, ranked: Ranked, topics: list[str], m
             total[has] += per_group[first_group[has] + k]
         out[label] = np.where(n_groups > 1, total / np.maximum(n_groups, 1), total)
     return out
+
+
+def _run_frames(run: pd.DataFrame):
+    """(run_id, frame) pairs of a run table with ``query_id, doc_id, score`` and maybe ``run_id``."""
+    missing = [c for c in ("query_id", "doc_id", "score") if c not in run.columns]
+    if missing:
+        raise ValueError(f"run needs the columns query_id, doc_id and score; missing {missing}")
+    if "run_id" not in run.columns:
+        return [("run", run)]
+    return [(str(rid), g) for rid, g in run.groupby("run_id", sort=False)]
+
+
+def tidy_scores(per_run: list[tuple[str, list[str], dict[str, np.ndarray]]]) -> pd.DataFrame:
+    """``run_id, query_id, measure, value`` rows from (run, topics, {measure: values}) triples."""
+    rows = [(rid, t, label, float(v)) for rid, topics, scores in per_run for label, values in scores.items()
+            for t, v in zip(topics, values)]
+    out = pd.DataFrame(rows, columns=["run_id", "query_id", "measure", "value"])
+    return out.astype({"run_id": "str", "query_id": "str", "measure": "str"})
+
+
+def judgment_group_scores(qrels_jg: pd.DataFrame, run: pd.DataFrame, measures, *, rel: int = 1) -> pd.DataFrame:
+    """Any trec_eval measure averaged over the judgment groups of each topic, for one or many runs.
+
+    Parameters
+    ----------
+    qrels_jg : pandas.DataFrame
+        ``query_id``, ``jg``, ``doc_id``, ``relevance`` (:func:`helpers.io.readers.read_qrels_jg`).
+    run : pandas.DataFrame
+        ``query_id``, ``doc_id``, ``score`` and optionally ``run_id``; ranked as trec_eval ranks
+        (decreasing score, ties by decreasing document id).
+    measures : list of str
+        Engine names of :func:`.kernels.evaluate_levels` (``"AP"`` is trec_eval's ``map_avgjg``,
+        ``"P@10"`` its ``P_avgjg_10``, ``"Rprec(mult=0.2)"`` its ``Rprec_mult_avgjg_0.20``).
+    rel : int
+        Relevance threshold (trec_eval ``-l``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run_id, query_id, measure, value`` for every judged topic the run answered (trec_eval's
+        topics, in byte order of their ids).
+    """
+    from helpers.measures.treceval.ranking import rank_results
+
+    per_run = []
+    for rid, frame in _run_frames(run):
+        answered = set(frame["query_id"].astype(str))
+        topics = sorted(t for t in pd.unique(qrels_jg["query_id"].astype(str)) if t in answered)
+        ranked = rank_results(frame.astype({"query_id": "str", "doc_id": "str"}), topics)
+        per_run.append((rid, topics, evaluate_groups(qrels_jg, ranked, topics, measures, rel=rel)))
+    return tidy_scores(per_run)

@@ -43,7 +43,7 @@ import pandas as pd
 
 from helpers.measures.treceval.ranking import Ranked
 
-__all__ = ["PREFS_MEASURES", "evaluate_prefs"]
+__all__ = ["PREFS_MEASURES", "evaluate_prefs", "preference_scores"]
 
 PREFS_MEASURES = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
                   "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
@@ -305,3 +305,34 @@ def evaluate_prefs(prefs: pd.DataFrame, ranked: Ranked, topics: list[str], names
         for n in names:
             out[n][t] = values[n]
     return out
+
+
+def preference_scores(prefs: pd.DataFrame, run: pd.DataFrame, names=PREFS_MEASURES) -> pd.DataFrame:
+    """trec_eval's preference measures for one or many runs.
+
+    Parameters
+    ----------
+    prefs : pandas.DataFrame
+        ``query_id, jg, jsg, doc_id, rel_level`` (:func:`helpers.io.readers.read_prefs` or
+        ``read_qrels_prefs``).
+    run : pandas.DataFrame
+        ``query_id, doc_id, score`` and optionally ``run_id``.
+    names : iterable of str
+        Measures of :data:`PREFS_MEASURES` (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run_id, query_id, measure, value`` for every judged topic the run answered.
+    """
+    from helpers.measures.treceval.groups import tidy_scores
+    from helpers.measures.treceval.ranking import rank_results
+
+    runs = [("run", run)] if "run_id" not in run.columns else [(str(r), g) for r, g in run.groupby("run_id", sort=False)]
+    per_run = []
+    for rid, frame in runs:
+        answered = set(frame["query_id"].astype(str))
+        topics = sorted(t for t in pd.unique(prefs["query_id"].astype(str)) if t in answered)
+        ranked = rank_results(frame.astype({"query_id": "str", "doc_id": "str"}), topics, ties="increasing")
+        per_run.append((rid, topics, evaluate_prefs(prefs, ranked, topics, names)))
+    return tidy_scores(per_run)
