@@ -116,3 +116,9 @@ def test_prefs_and_qrels_prefs(tmp_path):
     assert qp["jsg"].tolist() == ["0", "0"] and np.array_equal(qp["rel_level"], [1.0, 0.0])
     with pytest.raises(ValueError, match=r"qp:2: expected each document judged once"):
         J.read_qrels_prefs(write(tmp_path, "qp", "1 0 d1 1\n1 0 d1 0\n"))
+
+
+def test_judgment_groups_pair_as_double_judgments(tmp_path):
+    path = write(tmp_path, "jg", "1 a d1 1\n1 b d1 0\n1 a d2 2\n1 b d2 2\n1 c d3 1\n")
+    pairs = readers.read_double_judgments(path, ratings_layout="qrels_jg", assessors=("a", "b"))
+    assert pairs[["doc_id", "u1", "u2"]].values.tolist() == [["d1", 1, 0], ["d2", 2, 2]]

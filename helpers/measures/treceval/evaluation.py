@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from helpers.measures.treceval.catalog import BY_NAME, CATALOG, TrecMeasure, Value, expand
+from helpers.measures.spec import MeasureSpec
+from helpers.measures.treceval.catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
 from helpers.measures.treceval.groups import evaluate_groups
 from helpers.measures.treceval.kernels import evaluate_levels
 from helpers.measures.treceval.lists import NONPOOL, UNJUDGED
@@ -79,8 +80,6 @@ class Evaluation:
 def marked(requests: list[tuple[str, str | None]], docs: int = 0) -> list[tuple[TrecMeasure, list[Value]]]:
     """The measures a list of ``-m`` requests (name, params) marks, in trec_eval's order, each with
     the parameters of the first request that named it (as trec_eval's ``init_meas`` does)."""
-    from helpers.measures.treceval.catalog import META_NAMES
-
     chosen: set[str] = set()
     params: dict[str, str] = {}
     for name, param in requests:
@@ -106,7 +105,9 @@ def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str
     return out
 
 
-def _qrels_values(ev_topics, rel, results, measures, s: Settings, answered) -> tuple[dict, dict]:
+def _qrels_values(ev_topics: list[str], rel: pd.DataFrame, results: pd.DataFrame, measures, s: Settings,
+                  answered: np.ndarray) -> tuple[dict, dict]:
+    """Values of the measures read from qrels (and the relstrings) for the topics evaluated."""
     ranked = rank_results(results, ev_topics, max_ret=s.max_ret)
     lists = qrels_level_lists(rel, ranked, ev_topics, judged_only=s.judged_only)
     specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
@@ -126,9 +127,7 @@ def _qrels_values(ev_topics, rel, results, measures, s: Settings, answered) -> t
     return values, strings
 
 
-def _parse(text: str):
-    from helpers.measures.spec import MeasureSpec
-
+def _parse(text: str) -> MeasureSpec:
     return MeasureSpec.parse(text)
 
 
