@@ -94,8 +94,9 @@ class _Gains:
         # the topic's gain list (levels 0 .. num_rel_levels - 1, and the named ones): its range
         present = hist > 0
         nrl = np.where(present.any(axis=1), L - np.argmax(present[:, ::-1], axis=1), 0)
-        in_list = np.array([[lv in pairs or 0 <= lv < nrl[t] for lv in levels] for t in range(n_topics)]) \
-            if n_topics else np.zeros((0, len(levels)), dtype=bool)
+        lv_arr = np.array(levels)
+        in_list = (np.isin(lv_arr, list(pairs))[None, :]
+                   | ((lv_arr[None, :] >= 0) & (lv_arr[None, :] < nrl[:, None])))
         self.gmin = np.where(in_list, gain[None, :], np.inf).min(axis=1)[b.lists.topic] if len(levels) else None
         self.gmax = np.where(in_list, gain[None, :], -np.inf).max(axis=1)[b.lists.topic] if len(levels) else None
         self.in_list_of_value = (levels, in_list)
