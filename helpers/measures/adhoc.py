@@ -41,6 +41,11 @@ Conventions of :func:`evaluate` (each has a test)
 * **Topics in a run but not in the qrels** are ignored.
 * Identifiers are compared as strings (``1`` and ``"1"`` are the same topic).
 * Negative relevance levels (TREC's ``-2`` junk) are judged non-relevant (gain 0).
+* **trec_eval's measures** (``infAP``, ``Rprec``, ``Bpref``, ``IPrec(recall=x)``, ``G``, ...;
+  :mod:`helpers.measures.treceval.frames`) read relevance levels with trec_eval's conventions: a
+  negative level is "pooled, not judged", ``condensed=True`` is trec_eval's ``-J``, a topic the
+  run did not answer is an empty ranking (trec_eval ``-c``), and on a topic without relevant
+  documents they keep trec_eval's value under ``no_relevant="zero"``.
 """
 
 from __future__ import annotations
