@@ -162,10 +162,10 @@ def test_bad_files(tmp_path, capsys, qrels, results, message):
     assert message in capsys.readouterr().err
 
 
-def test_missing_file(tmp_path):
+def test_missing_file(tmp_path, capsys):
     q, _ = _files()
-    with pytest.raises(OSError):
-        command.run(command.parse_args([q, str(tmp_path / "absent")]))
+    assert command.main([q, str(tmp_path / "absent")]) == 2
+    assert f"cannot read '{tmp_path / 'absent'}'" in capsys.readouterr().err
 
 
 def test_contradictory_preferences_are_refused(tmp_path, capsys):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import warnings
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings

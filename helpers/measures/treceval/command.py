@@ -246,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         text = str(exc)
         print(f"trec_eval: {text}", file=sys.stderr)
         return 1 if text.startswith("illegal measure") else 2
+    except OSError as exc:
+        print(f"trec_eval: cannot read '{exc.filename}': {exc.strerror or exc}", file=sys.stderr)
+        return 2
     sys.stdout.write("".join(line + "\n" for line in lines))
     return 0
 

@@ -6,8 +6,9 @@ qrels (``RELVALUE_NONPOOL``) and -2 when the qrels list it with a negative level
 (``RELVALUE_UNJUDGED``: pooled but not judged, as infAP's sampled pools have); besides, the number
 of judged documents of the topic at every level >= 0. :class:`LevelLists` holds these for many
 lists at once (one row per run and topic), :func:`level_lists` builds them from tidy frames, and
-:class:`Block` derives, once per block of rows and relevance threshold, the cumulative counts
-every measure reads.
+:class:`Block` derives, once per block of rows and relevance threshold, what the measures read:
+the relevant ranks of each list compacted (a few per list instead of the whole depth), counts at
+and above them, AP's terms and the interpolated precision.
 """
 
 from __future__ import annotations
@@ -80,17 +81,12 @@ class Block:
         self.lv = lists.levels
         self.n, self.D = self.lv.shape
         self.num_ret = lists.num_ret.astype(float)
-        self.ranks = np.arange(1, self.D + 1, dtype=float)
         self._cache: dict = {}
 
     def cached(self, key, fn):
         if key not in self._cache:
             self._cache[key] = fn()
         return self._cache[key]
-
-    def at(self, cum: np.ndarray, cutoff: int) -> np.ndarray:
-        """Value of a cumulative (n, D) array at rank ``cutoff`` (its last value past the end)."""
-        return cum[:, min(int(cutoff), self.D) - 1]
 
     @cached_property
     def hist(self) -> np.ndarray:
