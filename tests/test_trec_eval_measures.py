@@ -89,6 +89,12 @@ def test_conventions_inside_evaluate():
                          order_by="score", missing="zero", no_relevant="zero")
     got = dict(zip(zip(res["query_id"], res["measure"]), res["value"]))
     assert got[("1", "NumRel")] == 3 and got[("1", "utility(a=1,b=-1,c=-1,d=0)")] == 0
+    # answered, but nothing judged once -J drops the unjudged: utility is computed (-3 unfound relevant)
+    lone = pd.DataFrame({"query_id": ["1"], "doc_id": ["d9"], "score": [1.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = M.evaluate(QRELS, lone, ["utility(a=1,b=-1,c=-1,d=0)"], order_by="score", condensed=True)
+    assert res["value"].tolist() == [-3.0]
 
 
 def test_gain_qrels_and_array_engine_refuse_trec_measures():

@@ -54,9 +54,10 @@ def score_aligned_rows(list_id: np.ndarray, pos: np.ndarray, qrow: np.ndarray, q
     q_level = np.asarray(q_level, dtype=np.int64)
     values = relevance_values(np.append(q_level, 0)[qrow], qrow >= 0)
     hist = level_histogram(np.asarray(q_topic, dtype=np.int64), q_level, n_topics)
+    answered = np.bincount(np.asarray(list_id, dtype=np.int64), minlength=n_lists) > 0
     lists = level_lists(list_id, pos, values, n_lists, list_topic, hist, judged_only=judged_only)
     scores = evaluate_levels(lists, specs)
     for s in specs:
         if s.name == "utility":    # trec_eval -c resets utility on an unanswered topic
-            scores[str(s)][lists.num_ret == 0] = 0.0
+            scores[str(s)][~answered] = 0.0
     return scores
