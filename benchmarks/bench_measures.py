@@ -49,6 +49,46 @@ FULL_BASE = ["AP", "Q", "P+", "RR", "RBP", "ERR", "EBR", "nG@1"]
 FULL_CUT = ["AP", "Q", "MSnDCG", "nDCG", "nCG", "ERR", "nERR", "RBP", "EBR", "iRBU", "Hit", "P"]
 
 
+def all_trec_lists() -> tuple[list[str], list[str], list[str], list[str]]:
+    """trec_eval's ``-m all_trec`` list: its engine names (every value trec_eval prints but runid and
+    relstring, whose per-topic value is a string), the engine names of the part pytrec_eval has,
+    pytrec_eval's measure names for that part (gm_map and gm_bpref are the per-topic logAP and
+    logBpref) and the value names pytrec_eval returns for it."""
+    from helpers.measures.treceval.catalog import META_NAMES
+    from helpers.measures.treceval.evaluation import marked
+
+    import pytrec_eval
+
+    engine, engine_peer, peer, value_names = [], [], set(), []
+    for m, values in marked([("all_trec", None)]):
+        if m.kind in ("runid", "relstring"):
+            continue
+        for v in values:
+            engine.append(v.engine)
+            if m.name in pytrec_eval.supported_measures:
+                engine_peer.append(v.engine)
+                value_names.append(v.name)
+                peer.add(m.name)
+    assert set(META_NAMES["all_trec"]) >= peer
+    return engine, engine_peer, sorted(peer), value_names
+
+
+def all_trec_agreement(qrels, run, engine_names, value_names, peer_out) -> float:
+    """Largest |engine - pytrec_eval| over every all_trec value, topic and run of the benchmark. The
+    engine ranks the float32-rounded scores (pytrec_eval's trec_eval 9 compares C floats) and uses
+    trec_eval 9's recall cut for iprec_at_recall and 11pt_avg (rounding=v9), as pytrec_eval does."""
+    import re
+
+    names_v9 = [re.sub(r"\)$", ",rounding=v9)", n) if n.startswith("IPrec") else n for n in engine_names]
+    run32 = run.assign(score=run["score"].astype(np.float32).astype(float))
+    res = M.evaluate(qrels, run32, names_v9, order_by="score", no_relevant="zero", missing="skip")
+    label = dict(zip((str(M.MeasureSpec.parse(n)) for n in names_v9), value_names))
+    got = {(r_, q, label[m]): v for r_, q, m, v in res[["run_id", "query_id", "measure", "value"]].itertuples(index=False)}
+    run_ids = list(pd.unique(run["run_id"]))
+    return max(abs(got[(rid, q, name)] - v) for rid, out in zip(run_ids, peer_out) for q, vals in out.items()
+               for name, v in vals.items())
+
+
 def full_measure_list(cutoffs=(10, 1000)) -> list[str]:
     return FULL_BASE + [f"{m}@{c}" for c in cutoffs for m in FULL_CUT]
 
@@ -261,6 +301,19 @@ def main(argv: list[str] | None = None) -> int:
         return [ev.evaluate(rd) for rd in rdicts]
 
     t_trec, trec_out = timed(trec, repeat=3)
+
+    # --- trec_eval's all_trec list (issue 30): this engine from DataFrames vs pytrec_eval -----------
+    te_all, te_peer, peer_names, peer_values = all_trec_lists()
+
+    def trec_all():
+        ev = pytrec_eval.RelevanceEvaluator(qd, set(peer_names))
+        return [ev.evaluate(rd) for rd in rdicts]
+
+    te_kw = dict(order_by="score", no_relevant="zero", missing="skip")
+    t_te_all, t_trec_all = timed_pair(lambda: M.evaluate(qrels, run, te_all, **te_kw), trec_all, repeat=3)
+    t_te_peer, _ = timed(lambda: M.evaluate(qrels, run, te_peer, **te_kw), repeat=3)
+    load = open("/proc/loadavg").read().split()[:3] if Path("/proc/loadavg").exists() else ["?"] * 3
+    te_diff = all_trec_agreement(qrels, run, te_peer, peer_values, trec_all())
     # the issue-14 target: the full NTCIREVAL list against pytrec_eval's nDCG@10 alone, timed
     # alternately; the ratio row uses this pair, whose pytrec_eval time is reported with it
     t_ntcir, t_trec_pair = timed_pair(lambda: M.evaluate(qrels, run, ntcir_list), trec)
@@ -342,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| full NTCIREVAL list ({len(ntcir_list)} measures, cutoffs 1,5,10,20,1000) | {t_ntcir:.2f} "
           f"| pytrec_eval ndcg_cut.10 alone (timed alternately) | {t_trec_pair:.2f} "
           f"| {t_ntcir / t_trec_pair:.2f} |")
+    print(f"| **trec_eval -m all_trec** ({len(te_all)} values; runid, relstring left out) | {t_te_all:.2f} "
+          f"| pytrec_eval, its {len(peer_names)} all_trec measures ({len(te_peer)} values; timed alternately) "
+          f"| {t_trec_all:.2f} | **{t_te_all / t_trec_all:.2f}** (target <= 1.5) |")
+    print(f"| the same {len(te_peer)} values pytrec_eval computes | {t_te_peer:.2f} | pytrec_eval, same list "
+          f"| {t_trec_all:.2f} | {t_te_peer / t_trec_all:.2f} |")
     print(f"| nDCG@10 | {t_ndcg:.2f} | ir_measures nDCG@10 | {t_irm:.2f} | {t_ndcg / t_irm:.3f} |")
     print(f"| Q | {t_q:.2f} | pyNTCIREVAL Q (extrapolated from {len(lists)} lists) "
           f"| {t_ntq_full:.0f} | 1/{t_ntq_full / t_q:.0f} |")
@@ -373,11 +431,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| whole benchmark process (max RSS) | {maxrss:.0f} |")
     print()
     print(f"pytrec_eval input dicts took {t_build:.1f} s to build (not charged to pytrec_eval).")
-    print(f"Agreement on this data: max |MSnDCG@10 - ndcg_cut_10| = {diff:.1e}; "
+    print(f"Agreement on this data: max |engine - pytrec_eval| over the {len(peer_values)} all_trec values = {te_diff:.1e}; "
+          f"max |MSnDCG@10 - ndcg_cut_10| = {diff:.1e}; "
           f"max |Q - pyNTCIREVAL Q| = {q_diff:.1e}.")
     ok_full = t_full <= t_trec
     ok_q = t_ntq_full / t_q >= 100
     ok_ntcir = t_ntcir <= 1.5 * t_trec_pair
+    print(f"all_trec: this engine {t_te_all:.2f} s, pytrec_eval {t_trec_all:.2f} s, ratio {t_te_all / t_trec_all:.2f} "
+          f"(target <= 1.5: {'met' if t_te_all <= 1.5 * t_trec_all else 'NOT met'}); load average {' '.join(load)}.")
     print(f"Targets: full list <= pytrec_eval nDCG@10: {'met' if ok_full else 'NOT met'}; "
           f"Q >= 100x faster than pyNTCIREVAL: {'met' if ok_q else 'NOT met'}; "
           f"full NTCIREVAL list <= 1.5 x pytrec_eval nDCG@10: {'met' if ok_ntcir else 'NOT met'} "

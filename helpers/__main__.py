@@ -3,6 +3,7 @@
 Commands
 --------
 evaluate   evaluate TREC runs against qrels with the measure engine (helpers.measures.cli)
+trec_eval  trec_eval's command line and output, computed by the engine (helpers.measures.treceval.command)
 data       fetch / describe the public datasets (helpers.data.datasets)
 notebooks  run or refresh the notebooks headlessly (helpers.notebook.pipeline)
 """
@@ -15,6 +16,7 @@ import sys
 
 COMMANDS = {
     "evaluate": "helpers.measures.cli",
+    "trec_eval": "helpers.measures.treceval.command",
     "data": "helpers.data.datasets",
     "notebooks": "helpers.notebook.pipeline",
 }

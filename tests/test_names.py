@@ -29,7 +29,7 @@ def test_ntcireval_scheme_keeps_engine_names():
 
 @pytest.mark.parametrize("name,message", [
     ("ERR@10", "gdeval"), ("RBP(p=0.8)", "binary unless rel="), ("nDCG(dcg=exp-log2)@10", "not supported"),
-    ("infAP", "unknown trec_eval/ir_measures measure"), ("P", "needs a cutoff"), ("map_5", "takes no cutoff"),
+    ("bogus_measure", "unknown trec_eval/ir_measures measure"), ("gm_bpref", "geometric mean"), ("P", "needs a cutoff"), ("map_5", "takes no cutoff"),
     ("ndcg_cut", "needs a cutoff"),
 ])
 def test_translate_refuses(name, message):

@@ -3,6 +3,9 @@
 =====================  ==========================================================================
 :mod:`.trec`           TREC qrels, runs and diversity qrels: fast parsing, file:line errors,
                        trec_eval's run order
+:mod:`.trec_eval_files`  trec_eval's own reading of results, qrels and z-score files (comments,
+                       trailing fields), for ``python -m helpers trec_eval``
+:mod:`.judgment_groups`  trec_eval's multi-assessor formats: judgment groups, preference files
 :mod:`.readers`        the user-facing readers of every format the notebooks take (ratings,
                        graded qrels, runs, double judgments, intents, preferences)
 :mod:`.topics`         TREC Web Track topic files (XML)

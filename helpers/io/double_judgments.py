@@ -67,8 +67,9 @@ def read_double_judgments(first: str | os.PathLike, second: str | os.PathLike | 
         Without: a ratings file (or folder/glob) read by :func:`~helpers.io.ratings.read_ratings`.
     second : str or path-like, optional
         The qrels of assessor 2.
-    ratings_layout : {"long", "wide", "qrels"}
-        Layout of the ratings when ``second`` is None.
+    ratings_layout : {"long", "wide", "qrels", "qrels_jg"}
+        Layout of the ratings when ``second`` is None (``"qrels_jg"``: trec_eval's judgment groups,
+        two of which are then paired by ``assessors``).
     assessors : tuple of str, optional
         ``(id1, id2)``: the two assessors of the ratings whose labels become ``u1`` and ``u2``
         (required when ``second`` is None, refused otherwise).

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.io import trec
+from helpers.io.judgment_groups import read_qrels_jg
 from helpers.io.qrels import read_qrels_file
 from helpers.io.textfiles import (INTEGER, Origins, check_columns, concat, finish, first_line, header,
                                  resolve_paths, sep_name, stem, text_lines)
@@ -17,7 +18,7 @@ from helpers.io.textfiles import (INTEGER, Origins, check_columns, concat, finis
 __all__ = ["RATING_LAYOUTS", "RATING_COLUMNS", "read_ratings"]
 
 
-RATING_LAYOUTS = ("long", "wide", "qrels")
+RATING_LAYOUTS = ("long", "wide", "qrels", "qrels_jg")
 RATING_COLUMNS = ("query_id", "doc_id", "assessor", "rating")
 
 
@@ -96,6 +97,21 @@ def _ratings_wide(path: Path, origins: Origins) -> tuple[pd.DataFrame, int]:
     return origins.tag(df, path, lines=np.asarray(line_numbers)[row_of]), int(missing.sum())
 
 
+def _judgment_group_frame(path: Path, origins: Origins) -> tuple[pd.DataFrame, int]:
+    """The rated lines of a qrels_jg file as ratings (tagged with their lines) and the number of
+    pooled-but-unjudged (negative) lines left out."""
+    df = read_qrels_jg(path)
+    keep = df["relevance"].to_numpy() >= 0
+    lines = np.array([n for n, t in trec.numbered_lines(path)
+                      if isinstance(t, str) and not t.lstrip().lstrip("\ufeff").startswith("#")])
+    rated = pd.DataFrame({"query_id": df["query_id"][keep].to_numpy(dtype=object),
+                          "doc_id": df["doc_id"][keep].to_numpy(dtype=object),
+                          "assessor": df["jg"][keep].to_numpy(dtype=object),
+                          "rating": df["relevance"][keep].to_numpy(dtype=np.int64)})
+    rated = rated.astype({"query_id": "str", "doc_id": "str", "assessor": "str"})
+    return origins.tag(rated, path, lines=lines[keep]), int((~keep).sum())
+
+
 def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | None = None,
                  what: str = "ratings_path") -> pd.DataFrame:
     """Read per-assessor relevance ratings (several assessors per item).
@@ -104,7 +120,7 @@ def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | 
     ----------
     path : str or path-like
         A file, a folder or a glob (see :func:`~helpers.io.textfiles.resolve_paths`); files are concatenated.
-    layout : {"long", "wide", "qrels"}
+    layout : {"long", "wide", "qrels", "qrels_jg"}
         ``"long"``: a delimited file whose header names the columns ``query_id, doc_id, assessor,
         rating`` in any order (tab-separated if the header has a tab, else comma-separated; no
         quoting); any other column is an error.
@@ -117,6 +133,10 @@ def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | 
         ``"qrels"``: one qrels file per assessor (TREC 4-field or NTCIREVAL 3-field, see
         :func:`~helpers.io.qrels.read_graded_qrels`); the assessor id is the file name without its extension(s)
         (``a1-qrels.txt.gz`` -> ``"a1-qrels"``).
+        ``"qrels_jg"``: trec_eval's judgment groups (``query_id judgment_group doc_id level``, read
+        by :func:`~helpers.io.judgment_groups.read_qrels_jg`); the judgment group is the assessor.
+        Negative levels (trec_eval: pooled but not judged) are not ratings: they are dropped and
+        counted in ``attrs["excluded"]["unjudged"]``.
     d_max : int, optional
         Highest rating; ratings must then be integers in ``0..d_max``. Negative ratings are
         refused in any case.
@@ -156,6 +176,13 @@ def read_ratings(path: str | os.PathLike, *, layout: str = "long", d_max: int | 
             frames.append(df)
             missing += n_missing
         excluded["missing_labels"] = missing
+    elif layout == "qrels_jg":
+        unjudged = 0
+        for p in files:
+            df, n_unjudged = _judgment_group_frame(p, origins)
+            frames.append(df)
+            unjudged += n_unjudged
+        excluded["unjudged"] = unjudged
     else:
         owners: dict[str, Path] = {}
         for p in files:

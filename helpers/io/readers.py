@@ -18,9 +18,10 @@ Conventions
 - The heavy lifting is done by :mod:`helpers.io.trec` (C-engine parsing, line-accurate errors,
   ``trec_eval`` run order); the format families add format sniffing, multi-file reading and the
   checks that span files: :mod:`.qrels`, :mod:`.ratings`, :mod:`.runs`, :mod:`.double_judgments`,
-  :mod:`.intents` and :mod:`.preferences`, on the shared machinery of :mod:`.textfiles`. This
-  module is their one front: every reader is importable from here, beside :func:`describe` and
-  the checks that compare two inputs (:func:`check_topics`, :func:`check_runs`).
+  :mod:`.intents`, :mod:`.preferences` and :mod:`.judgment_groups` (trec_eval's judgment groups
+  and preference files), on the shared machinery of :mod:`.textfiles`. This module is their one
+  front: every reader is importable from here, beside :func:`describe` and the checks that compare
+  two inputs (:func:`check_topics`, :func:`check_runs`).
 
 ``data/README.md`` ("Formats for your own data") shows an example of every format.
 """
@@ -38,6 +39,7 @@ from helpers.io.intents import (INTENT_TYPES_FORMAT, INTENTS_FORMAT, read_divers
                                 read_intents, with_intent_types)
 from helpers.io.preferences import (DEFAULT_QUESTION, PREFERENCE_CODES, PREFERENCE_COLUMNS, PREFERENCE_LABELS,
                                     preference_tables, read_preferences)
+from helpers.io.judgment_groups import judgment_group_ratings, read_prefs, read_qrels_jg, read_qrels_prefs
 from helpers.io.qrels import read_graded_qrels
 from helpers.io.ratings import RATING_COLUMNS, RATING_LAYOUTS, read_ratings
 from helpers.io.runs import read_runs
@@ -58,6 +60,10 @@ __all__ = [
     "read_diversity_qrels",
     "read_preferences",
     "preference_tables",
+    "read_qrels_jg",
+    "judgment_group_ratings",
+    "read_prefs",
+    "read_qrels_prefs",
     "describe",
     "check_topics",
     "check_runs",

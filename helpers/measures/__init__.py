@@ -10,6 +10,8 @@
                        to qrels once, evaluated under many gains and measures)
 :mod:`.results`        :func:`aggregate` (means per run) and :func:`to_matrix` (topics x runs)
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
+:mod:`.treceval`       trec_eval's measures (infAP, Rprec, iprec_at_recall, ..., judgment groups,
+                       preferences) and ``python -m helpers trec_eval``
 :mod:`.names`          trec_eval and ir_measures names translated into this engine's
 :mod:`.cli`            ``python -m helpers evaluate``
 =====================  ==========================================================================

@@ -41,6 +41,11 @@ Conventions of :func:`evaluate` (each has a test)
 * **Topics in a run but not in the qrels** are ignored.
 * Identifiers are compared as strings (``1`` and ``"1"`` are the same topic).
 * Negative relevance levels (TREC's ``-2`` junk) are judged non-relevant (gain 0).
+* **trec_eval's measures** (``infAP``, ``Rprec``, ``Bpref``, ``IPrec(recall=x)``, ``G``, ...;
+  :mod:`helpers.measures.treceval.frames`) read relevance levels with trec_eval's conventions: a
+  negative level is "pooled, not judged", ``condensed=True`` is trec_eval's ``-J``, a topic the
+  run did not answer is an empty ranking (trec_eval ``-c``), and on a topic without relevant
+  documents they keep trec_eval's value under ``no_relevant="zero"``.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ from helpers.measures.notices import warn_caller
 from helpers.measures.results import aggregate, to_matrix
 from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
+from helpers.measures.treceval.defs import uses_trec_kernel
+from helpers.measures.treceval.frames import score_aligned_rows
 
 __all__ = [
     "evaluate",
@@ -448,11 +455,13 @@ class _Judged:
     judged: np.ndarray
     level: np.ndarray | None
     grade: np.ndarray | None
+    qrow: np.ndarray | None = None   # the qrels row of each retrieved row, -1 if unjudged
 
     def select(self, sel: np.ndarray) -> None:
         """Keep the rows ``sel`` selects (positions are not recomputed)."""
         self.list_id, self.gain, self.pos = self.list_id[sel], self.gain[sel], self.pos[sel]
         self.judged = self.judged[sel]
+        self.qrow = None if self.qrow is None else self.qrow[sel]
         self.level = None if self.level is None else self.level[sel]
         self.grade = None if self.grade is None else self.grade[sel]
 
@@ -475,7 +484,7 @@ def _judged_rows(rows: _Rows, qrow: np.ndarray, topics: _Topics, depth: int | No
     gain = np.append(topics.gain, 0.0)[qrow]  # qrow == -1 picks the appended 0
     level = None if topics.level is None else np.append(topics.level, 0)[qrow].astype(float)
     grade = None if topics.grade is None else np.append(topics.grade, 0.0)[qrow]
-    out = _Judged(list_id, _positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade)
+    out = _Judged(list_id, _positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade, qrow)
     if depth is not None:
         out.select(out.pos < depth)
     return out
@@ -553,7 +562,7 @@ def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> 
 
 
 def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs: list[MeasureSpec],
-          topics: _Topics, rows: _Rows, no_relevant: str, missing: str) -> pd.DataFrame:
+          topics: _Topics, rows: _Rows, no_relevant: str, missing: str, own: set[str] = frozenset()) -> pd.DataFrame:
     """The conventions for empty and unanswered topics, then one row per run, topic and measure."""
     n_topics = topics.n
     list_topic = np.tile(np.arange(n_topics), rows.n_runs)
@@ -568,7 +577,8 @@ def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs
     labels = [str(s) for s in specs]
     values = np.stack([scores[lab] for lab in labels], axis=1)  # (n_lists, n_measures)
     if no_relevant == "zero":
-        values[no_rel] = 0.0
+        # trec_eval's measures (own) define their value on such topics themselves
+        values[np.ix_(no_rel, [j for j, lab in enumerate(labels) if lab not in own])] = 0.0
         for j, lab in enumerate(labels):
             if lab in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
                 values[no_rel_at[lab], j] = 0.0
@@ -644,10 +654,16 @@ class Alignment:
         judged_any = bool(judged_rows.judged.any())
         n_lists = rows.n_runs * topics.n
         list_topic = np.tile(np.arange(topics.n), rows.n_runs)
+        trec_specs = [s for s in specs if uses_trec_kernel(s.name)]
         cond_specs = [s for s in specs if s.name in CONDENSED_ONLY]
-        main_specs = [s for s in specs if s.name not in CONDENSED_ONLY]
+        main_specs = [s for s in specs if s.name not in CONDENSED_ONLY and s not in trec_specs]
         scores: dict[str, np.ndarray] = {}
         no_rel_at: dict[str, np.ndarray] = {}
+        if trec_specs:  # trec_eval's own definitions (helpers.measures.treceval), on relevance levels
+            levels = (pd.to_numeric(self.qrels["relevance"]).to_numpy() if "relevance" in self.qrels.columns
+                      else None)
+            scores.update(score_aligned_rows(judged_rows.list_id, judged_rows.pos, judged_rows.qrow, self.keys.tcode,
+                                             levels, n_lists, list_topic, topics.n, trec_specs, judged_only=condensed))
         if cond_specs:
             scores.update(_condensed_family(judged_rows, topics, cond_specs, n_lists, list_topic))
         if condensed:
@@ -664,7 +680,8 @@ class Alignment:
         if self.n_run_rows and not judged_any:
             warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
                         "doc_ids use the qrels' identifiers?")
-        return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing)
+        return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing,
+                     own={str(s) for s in trec_specs})
 
 
 def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureSpec], *,

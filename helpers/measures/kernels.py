@@ -92,6 +92,7 @@ import numpy as np
 
 from helpers.measures.spec import (CONDENSED_ONLY, MEASURES, MeasureSpec, log_base, parse_measures,
                                    unknown_message)
+from helpers.measures.treceval.defs import TREC_FAMILIES, uses_trec_kernel
 
 __all__ = ["evaluate_arrays", "geometric_sum"]
 
@@ -513,7 +514,7 @@ _FAMILIES = {
     "bpref_relative": _Block._bpref,
     "rpref_N": _Block._rpref, "rpref_relative": _Block._rpref, "rpref_relative2": _Block._rpref,
 }
-assert set(_FAMILIES) == set(MEASURES), "every registered measure needs a kernel"
+assert set(_FAMILIES) == set(MEASURES) - {f.name for f in TREC_FAMILIES}, "every registered measure needs a kernel"
 
 def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
                     ranked_judged=None, preference=None, grades=None, ideal_grades=None,
@@ -578,6 +579,11 @@ def evaluate_arrays(ranked_gains, ideal_gains, measures, *, gmax=None,
         name.
     """
     specs = parse_measures(measures)
+    trec_only = [str(s) for s in specs if uses_trec_kernel(s.name)]
+    if trec_only:
+        raise ValueError(f"{trec_only[0]}: a trec_eval measure, computed from trec_eval's relevance values "
+                         "(judged level, not in the qrels, pooled but unjudged), which gains cannot tell "
+                         "apart; use evaluate() or helpers.measures.treceval.kernels.evaluate_levels")
     with_rel = [str(s) for s in specs if s.rel is not None]
     if with_rel:
         raise ValueError(f"{with_rel[0]}: rel= thresholds relevance levels, and evaluate_arrays only "

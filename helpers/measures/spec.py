@@ -31,7 +31,9 @@ this engine         trec_eval               ir_measures             note
 =================  ======================  ======================  =========================
 
 :func:`helpers.measures.names.translate` maps trec_eval and ir_measures names onto these
-(``python -m helpers evaluate --names trec_eval``).
+(``python -m helpers evaluate --names trec_eval``). trec_eval's measures that NTCIREVAL lacks
+(``infAP``, ``Rprec``, ``IPrec(recall=x)``, ``Bpref``, ``SetF``, ``G``, ...) are registered here
+from :mod:`helpers.measures.treceval.defs` and computed by :mod:`helpers.measures.treceval`.
 
 :mod:`helpers.measures.kernels` computes the measures, :mod:`helpers.measures.adhoc` evaluates
 tidy qrels and runs with them; both take the :class:`MeasureSpec` objects parsed here.
@@ -45,6 +47,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from helpers.measures.treceval.defs import TREC_FAMILIES
 
 __all__ = [
     "CUTOFF_POLICIES",
@@ -482,6 +486,10 @@ MEASURES.update({
                    "(NTCIREVAL's '# rp=' line)"),
     ]
 })
+
+# trec_eval's measures that NTCIREVAL does not define (helpers.measures.treceval computes them)
+MEASURES.update({f.name: MeasureDef(f.name, f.params, f.cutoff, f.summary, f.check, f.binary)
+                 for f in TREC_FAMILIES})
 
 #: Measures computed on the condensed list (judged documents only) whatever ``condensed`` says.
 CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",

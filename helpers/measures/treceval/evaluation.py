@@ -1,0 +1,239 @@
+"""One trec_eval evaluation: marked measures, evaluated topics, per-topic values and the summary.
+
+trec_eval's evaluation loop (``trec_eval.c``) as vectorised steps:
+
+1. **Topics**: those of the relevance file, in byte order of their ids; each is evaluated if the
+   run answered it, or always with ``-c`` (``complete``: an unanswered topic is scored as an
+   empty ranking; trec_eval 10 scores a one-document bogus ranking and then resets num_ret,
+   utility, unj, rbp_resid and relstring, which gives the same values). Topics only in the run
+   are ignored. (trec_eval 10 stops with "result qid not found" when, without ``-c``, a judged
+   topic has no result; trec_eval 9, its help text and this implementation skip such topics.)
+2. **Values**: every marked measure's values per topic, by the engine's trec_eval kernels
+   (:mod:`.kernels`, :mod:`.groups`, :mod:`.prefs`).
+3. **Z scores** (``-Z``): each value becomes ``(value - mean) / stddev`` from the z-score file;
+   -1000000 when the topic or measure is missing there, or the stddev is 0 and the value differs
+   from the mean.
+4. **Summary**: the mean over topics (divided by the number of judged topics with ``-c``), the
+   total for the counts (num_ret, num_rel_ret, ...), ``exp(mean)`` of the log values for gm_map
+   and gm_bpref, the number of topics for num_q; with ``-c`` num_rel is the number of qrels
+   lines with a level > 0 (trec_eval's ``te_calc_avg_num_rel``). Sums run over topics in order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from helpers.measures.spec import MeasureSpec
+from helpers.measures.treceval.catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
+from helpers.measures.treceval.groups import evaluate_groups
+from helpers.measures.treceval.kernels import evaluate_levels
+from helpers.measures.treceval.lists import NONPOOL, UNJUDGED
+from helpers.measures.treceval.prefs import evaluate_prefs
+from helpers.measures.treceval.ranking import qrels_level_lists, rank_results
+
+__all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
+
+MISSING_ZSCORE = -1000000.0
+_MIN_GEO_MEAN = 0.00001
+#: input each rel_format provides to the measures' sources
+_SOURCES = {"qrels": "qrels", "qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
+
+
+@dataclass
+class Settings:
+    """trec_eval's options that change values: ``-c -J -l -N -M -R`` and the ``-D`` topic."""
+
+    complete: bool = False
+    judged_only: bool = False
+    rel_level: int = 1
+    docs: int = 0
+    max_ret: int | None = None
+    rel_format: str = "qrels"
+    debug_query: str | None = None
+
+
+@dataclass
+class Evaluation:
+    """What trec_eval prints, before formatting.
+
+    ``measures`` pairs each marked measure with its values (in trec_eval's order); ``table`` holds
+    one row per evaluated topic (``topics``) and one column per value of every measure, in order;
+    ``relstrings`` the relstring text per topic; ``summary`` one number per column.
+    """
+
+    topics: list[str]
+    measures: list[tuple[TrecMeasure, list[Value]]]
+    table: np.ndarray
+    summary: np.ndarray
+    run_id: str
+    relstrings: dict[str, list[str]] = field(default_factory=dict)
+
+    def columns_numeric(self) -> list[str]:
+        """Names of the table's columns: every value but runid's and relstring's."""
+        return [v.name for m, values in self.measures if m.kind not in ("runid", "relstring") for v in values]
+
+
+def marked(requests: list[tuple[str, str | None]], docs: int = 0) -> list[tuple[TrecMeasure, list[Value]]]:
+    """The measures a list of ``-m`` requests (name, params) marks, in trec_eval's order, each with
+    the parameters of the first request that named it (as trec_eval's ``init_meas`` does)."""
+    chosen: set[str] = set()
+    params: dict[str, str] = {}
+    for name, param in requests:
+        if param is not None:
+            params.setdefault(name, param)
+        if name in META_NAMES:
+            chosen.update(META_NAMES[name])
+        elif name in BY_NAME:
+            chosen.add(name)
+        else:
+            raise ValueError(f"illegal measure '{name}'")
+    return [(m, expand(m, params.get(m.name), docs=docs)) for m in CATALOG if m.name in chosen]
+
+
+def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str]:
+    out = []
+    for row, n in zip(levels, num_ret):
+        chars = []
+        for v in row[: max(0, min(length, int(n)))]:
+            chars.append(">" if v > 9 else str(v) if v >= 0 else "-" if v == NONPOOL else "." if v == UNJUDGED
+                         else "<")
+        out.append("".join(chars))
+    return out
+
+
+def _qrels_values(ev_topics: list[str], rel: pd.DataFrame, results: pd.DataFrame, measures, s: Settings,
+                  answered: np.ndarray) -> tuple[dict, dict]:
+    """Values of the measures read from qrels (and the relstrings) for the topics evaluated."""
+    ranked = rank_results(results, ev_topics, max_ret=s.max_ret)
+    lists = qrels_level_lists(rel, ranked, ev_topics, judged_only=s.judged_only)
+    specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
+             if v.engine and not v.engine.startswith("relstring")]
+    scores = evaluate_levels(lists, specs, rel=s.rel_level) if specs else {}
+    values: dict[str, np.ndarray] = {}
+    strings: dict[str, list[str]] = {}
+    for m, vals in measures:
+        if m.source != "qrels":
+            continue
+        for v in vals:
+            if v.engine.startswith("relstring"):
+                strings[v.name] = _relstring(lists.levels, lists.num_ret, int(v.engine.split(":")[1]))
+            else:
+                key = str(_parse(v.engine))
+                values[v.name] = np.where(~answered, 0.0, scores[key]) if m.name == "utility" else scores[key]
+    return values, strings
+
+
+def _parse(text: str) -> MeasureSpec:
+    return MeasureSpec.parse(text)
+
+
+def _check_sources(measures, s: Settings) -> None:
+    have = _SOURCES.get(s.rel_format)
+    if have is None:
+        raise ValueError(f"illegal rel_format '{s.rel_format}' (-R takes qrels, qrels_jg, prefs or qrels_prefs)")
+    for m, _ in measures:
+        if m.source not in ("any", have):
+            need = {"qrels": "-R qrels", "qrels_jg": "-R qrels_jg", "prefs": "-R prefs or -R qrels_prefs"}[m.source]
+            raise ValueError(f"measure '{m.name}' needs {need}; the relevance file was read as -R {s.rel_format}")
+
+
+def evaluate(rel: pd.DataFrame, results: pd.DataFrame, measures, settings: Settings) -> Evaluation:
+    """Evaluate ``results`` against relevance information as trec_eval does.
+
+    Parameters
+    ----------
+    rel : pandas.DataFrame
+        Qrels (``query_id, doc_id, relevance``), judgment groups (with ``jg``) or preferences
+        (``query_id, jg, jsg, doc_id, rel_level``), as ``settings.rel_format`` says.
+    results : pandas.DataFrame
+        ``query_id, doc_id, score`` with ``attrs["run_id"]``.
+    measures : list of (TrecMeasure, list of Value)
+        From :func:`marked`.
+    settings : Settings
+
+    Raises
+    ------
+    ValueError
+        When no topic is both judged and answered, or a measure needs another relevance format.
+    """
+    s = settings
+    _check_sources(measures, s)
+    all_topics = sorted(pd.unique(rel["query_id"].to_numpy(dtype=object)))
+    answered_set = set(pd.unique(results["query_id"].to_numpy(dtype=object)))
+    topics = [t for t in all_topics if (s.debug_query is None or t == s.debug_query)
+              and (s.complete or t in answered_set)]
+    if not topics:
+        raise ValueError("No queries with both results and relevance info")
+    answered = np.array([t in answered_set for t in topics])
+    values: dict[str, np.ndarray] = {}
+    strings: dict[str, list[str]] = {}
+    if any(m.source == "qrels" for m, _ in measures):
+        values, strings = _qrels_values(topics, rel, results, measures, s, answered)
+    group_values = [v for m, vals in measures if m.source == "qrels_jg" for v in vals]
+    if group_values:
+        ranked = rank_results(results, topics, max_ret=s.max_ret)
+        scores = evaluate_groups(rel, ranked, topics, [v.engine for v in group_values], rel=s.rel_level,
+                                 judged_only=s.judged_only)
+        values.update({v.name: scores[str(_parse(v.engine))] for v in group_values})
+    prefs_names = [m.name for m, _ in measures if m.source == "prefs"]
+    if prefs_names:
+        ranked = rank_results(results, topics, max_ret=s.max_ret, ties="increasing")
+        values.update(evaluate_prefs(rel, ranked, topics, prefs_names))
+    columns = [v.name for m, vals in measures for v in vals if m.kind not in ("runid", "relstring")]
+    table = np.zeros((len(topics), len(columns)))
+    for j, name in enumerate(columns):
+        table[:, j] = 1.0 if name == "num_q" else values[name]
+    return Evaluation(topics, measures, table, np.zeros(len(columns)), str(results.attrs.get("run_id", "")),
+                      strings)
+
+
+def apply_zscores(ev: Evaluation, zscores: pd.DataFrame, names: list[str]) -> None:
+    """Replace every per-topic value by its z score (trec_eval ``-Z``), in place."""
+    table = {(q, m): (mu, sd) for q, m, mu, sd in zscores[["query_id", "measure", "mean", "stddev"]]
+             .itertuples(index=False)}
+    known = set(zscores["query_id"])
+    for i, topic in enumerate(ev.topics):
+        for j, name in enumerate(names):
+            if topic not in known or (topic, name) not in table:
+                ev.table[i, j] = MISSING_ZSCORE
+                continue
+            mu, sd = table[(topic, name)]
+            v = ev.table[i, j]
+            ev.table[i, j] = (v - mu) / sd if sd else (0.0 if v == mu else MISSING_ZSCORE)
+
+
+def summarise(ev: Evaluation, settings: Settings, n_rel_topics: int, num_rel_all: int) -> None:
+    """trec_eval's summary values (module docstring, step 4), in place."""
+    n_eval = len(ev.topics)
+    divisor = n_rel_topics if settings.complete else n_eval
+    totals = np.cumsum(ev.table, axis=0)[-1] if n_eval else np.zeros(ev.table.shape[1])
+    j = 0
+    for m, values in ev.measures:
+        if m.kind in ("runid", "relstring"):
+            continue
+        for _ in values:
+            total = totals[j]
+            if m.average == "count":
+                total = float(divisor)
+            elif m.average == "mean":
+                total = total / divisor if divisor else total
+            elif m.average == "gm" and divisor > 0:
+                if settings.complete:
+                    total += (divisor - n_eval) * math.log(_MIN_GEO_MEAN)
+                total = math.exp(total / divisor)
+            if m.name == "num_rel" and settings.complete:
+                total = float(num_rel_all)
+            ev.summary[j] = total
+            j += 1
+
+
+def topic_count(rel: pd.DataFrame) -> tuple[int, int]:
+    """Topics of the relevance file, and its lines with a level > 0 (for ``-c``'s num_rel)."""
+    n = len(pd.unique(rel["query_id"]))
+    level = rel["relevance"].to_numpy() if "relevance" in rel.columns else np.zeros(0)
+    return n, int((level > 0).sum())
+
