@@ -58,7 +58,8 @@ def draw_02(rng: np.random.Generator) -> dict:
         p.update(dataset="files", qrels_path=f"{EXAMPLES}/qrels.txt", runs_glob=f"{EXAMPLES}/runs",
                  ratings_d_max=3, relevance_threshold=int(_pick(rng, [1, 2, 3])))  # files: 0 is refused
         if rng.random() < 0.5:
-            p.update(ratings_path=f"{EXAMPLES}/assessors/*.txt", ratings_layout="qrels")
+            p.update(**_pick(rng, [{"ratings_path": f"{EXAMPLES}/assessors/*.txt", "ratings_layout": "qrels"},
+                                        {"ratings_path": f"{EXAMPLES}/assessors_jg.txt", "ratings_layout": "qrels_jg"}]))
     else:
         p.update(relevance_threshold=int(_pick(rng, [0, 1, 2])))
     return p

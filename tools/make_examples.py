@@ -6,7 +6,8 @@ collection. They are made here from one seed; nothing in them comes from a real 
 
 Ad hoc (notebooks 01-03): 6 topics x 40 documents; an official assessor (TREC qrels, levels 0-3)
 and three further assessors A1-A3 who rate every document (long, wide and one-qrels-per-assessor
-layouts); five runs from four teams ranking the documents by a noisy reading of a latent
+layouts, and the same ratings as trec_eval judgment groups in one file);
+five runs from four teams ranking the documents by a noisy reading of a latent
 relevance. Diversity (04, 05): 4 topics with 2-5 intents from ``helpers.simulate.intents`` (ndeval
 qrels, NTCIR intent probabilities, intent types, 4 runs) and SERP-pair preferences of three
 simulated assessors for both questions (``helpers.simulate.preferences``).
@@ -64,6 +65,8 @@ def adhoc(rng: np.random.Generator) -> None:
         _write(OUT / "assessors" / f"{a}.txt",
                _frame(r.assign(iteration=0)[["query_id", "iteration", "doc_id", "rating"]]))
     long = pd.concat(ratings, ignore_index=True)[["query_id", "doc_id", "assessor", "rating"]]
+    # the same ratings as trec_eval's judgment groups (-R qrels_jg): one file, the group is the assessor
+    _write(OUT / "assessors_jg.txt", _frame(long[["query_id", "assessor", "doc_id", "rating"]]))
     _write(OUT / "ratings.tsv", _frame(long, sep="\t", header=True))
     wide = long.pivot(index=["query_id", "doc_id"], columns="assessor", values="rating").reset_index()
     _write(OUT / "ratings_wide.tsv", _frame(wide, sep="\t", header=True))
