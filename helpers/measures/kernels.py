@@ -185,16 +185,18 @@ def geometric_sum(p: float, l: int) -> float:
     return p * -math.expm1(l * math.log(p)) / (1.0 - p)
 
 
-def _discount_ms(n: int) -> np.ndarray:
-    return 1.0 / np.log2(np.arange(2, n + 2, dtype=float))
+def _divisor_ms(n: int) -> np.ndarray:
+    """``log2(r + 1)`` for r = 1..n: MSnDCG divides each gain by it (as trec_eval's ``ndcg_cut``
+    does, so the quotients are trec_eval's to the last bit)."""
+    return np.log2(np.arange(2, n + 2, dtype=float))
 
 
-def _discount_orig(n: int, b: float) -> np.ndarray:
+def _divisor_orig(n: int, b: float) -> np.ndarray:
+    """NTCIREVAL's ``orig_dcglog`` divisor: 1 for r == 1 or r <= b, else ``log_b(r)``."""
     r = np.arange(1, n + 1, dtype=float)
-    # NTCIREVAL orig_dcglog: no discount for r == 1 or r <= b, else log_b(r).
     with np.errstate(divide="ignore"):
         logs = np.log(r) / math.log(b)
-    return 1.0 / np.where((r == 1) | (r <= b), 1.0, logs)
+    return np.where((r == 1) | (r <= b), 1.0, logs)
 
 
 class _Block:
@@ -327,12 +329,12 @@ class _Block:
 
     def _ndcg(self, spec: MeasureSpec) -> np.ndarray:
         if spec.name == "MSnDCG":
-            key, disc = "ms", _discount_ms
+            key, div = "ms", _divisor_ms
         else:
             b = log_base(spec["b"])
-            key, disc = ("orig", b), (lambda n, b=b: _discount_orig(n, b))
-        cum = self.cached(("DCG", key), lambda: np.cumsum(self.g * disc(self.D), axis=1))
-        icum = self.cached(("IDCG", key), lambda: np.cumsum(self.ideal * disc(self.K), axis=1))
+            key, div = ("orig", b), (lambda n, b=b: _divisor_orig(n, b))
+        cum = self.cached(("DCG", key), lambda: np.cumsum(self.g / div(self.D), axis=1))
+        icum = self.cached(("IDCG", key), lambda: np.cumsum(self.ideal / div(self.K), axis=1))
         return self.at(cum, spec.cutoff) / self.ideal_at(icum, spec.cutoff)
 
     def _ng(self, spec: MeasureSpec) -> np.ndarray:
