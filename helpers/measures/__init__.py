@@ -8,6 +8,8 @@
 :mod:`.adhoc`          the front door: :func:`evaluate` on qrels and runs in any shape, the core
                        :func:`evaluate_frames` on tidy frames; :class:`Alignment` (a run matched
                        to qrels once, evaluated under many gains and measures)
+:mod:`.lists`          runs matched to qrels: identifiers, one ranked list per (run, topic),
+                       ordering, duplicates
 :mod:`.results`        :func:`aggregate` (means per run) and :func:`to_matrix` (topics x runs)
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
 :mod:`.names`          trec_eval and ir_measures names translated into this engine's

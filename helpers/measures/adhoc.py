@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.io import coerce
-from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
+from helpers.measures import lists as L
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.notices import warn_caller
 from helpers.measures.results import aggregate, to_matrix
@@ -83,23 +83,6 @@ __all__ = [
 #: The options of :func:`evaluate` and their allowed values.
 OPTIONS = {"order_by": ("rank", "score"), "duplicates": ("error", "keep_first"),
            "no_relevant": ("skip", "zero", "nan"), "missing": ("zero", "skip")}
-def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
-    """0-based position of each row within its list; rows must be grouped by ``list_id``."""
-    first = np.full(n_lists, -1, dtype=np.int64)
-    if len(list_id):
-        boundary = np.flatnonzero(np.r_[True, list_id[1:] != list_id[:-1]])
-        first[list_id[boundary]] = boundary
-    return np.arange(len(list_id), dtype=np.int64) - first[list_id]
-
-
-def _natural_order(ids: np.ndarray) -> np.ndarray:
-    """Sort topic ids numerically if they all look like integers, else as strings."""
-    ids = np.asarray(ids, dtype=object)
-    if len(ids) and all(s.isdigit() for s in ids):
-        return ids[np.lexsort((ids.astype(str), np.array([int(s) for s in ids])))]
-    return np.array(sorted(ids), dtype=object)
-
-
 def _qrels_gains(qrels: pd.DataFrame, gains, gmax
                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Gain per qrels row; for level-based qrels also the global gmax, and the levels when two
@@ -177,64 +160,6 @@ def _levels_for_rel(qrels: pd.DataFrame, spec: MeasureSpec) -> np.ndarray:
     return np.maximum(lv, 0.0)  # already checked to be integers by _qrels_gains
 
 
-def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
-    """Ranks 0..k-1 of the values of ``key`` (equal values share a rank) and k."""
-    uniq, inv = np.unique(key, return_inverse=True)
-    return inv.astype(np.int64), len(uniq)
-
-
-def _order_rows(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]]) -> np.ndarray | None:
-    """Permutation grouping rows by ``list_id`` and sorting each list by ``keys`` (pairs of
-    array and ascending flag, most significant first), or None if the rows already are in that
-    order (the usual case for TREC runs, checked in O(n): lists contiguous, in any order, and
-    sorted within)."""
-    n = len(list_id)
-    if n < 2:
-        return None
-    same = list_id[1:] == list_id[:-1]
-    n_lists = np.count_nonzero(np.bincount(list_id))
-    if n - int(same.sum()) == n_lists:  # each list is one contiguous block
-        undecided = same
-        wrong = np.zeros(n - 1, dtype=bool)
-        for k, ascending in keys:
-            a, b = k[:-1], k[1:]
-            wrong |= undecided & ((a > b) if ascending else (a < b))
-            undecided &= a == b
-        if not wrong.any():
-            return None
-    # one int64 composite key when the dense ranks fit in 63 bits, else lexsort
-    parts = [(list_id.astype(np.int64), int(list_id.max()) + 1)]
-    for k, ascending in keys:
-        codes, size = (_dense_codes(k) if k.dtype.kind == "f" else
-                       (k - k.min(), int(k.max() - k.min()) + 1))
-        parts.append((codes if ascending else size - 1 - codes, size))
-    if sum(math.log2(max(size, 2)) for _, size in parts) < 62:
-        composite = np.zeros(n, dtype=np.int64)
-        for codes, size in parts:
-            composite = composite * size + codes
-        return np.argsort(composite, kind="stable")
-    return np.lexsort(tuple(reversed([codes for codes, _ in parts])))
-
-
-def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> None:
-    """Refuse a run that shares no topic with the qrels, or whose topic ids differ only in their
-    spelling of a number ("1.0" vs "1"); warn with counts when only some topics are unknown."""
-    run_topics = np.asarray(run_topics, dtype=object)
-    unknown = [t for t in run_topics if t not in qrels_topics]
-    twins = number_spelling_twins(unknown, qrels_topics)
-    if twins:
-        t, q = twins[0]
-        raise ValueError(f"run topic {t!r} and qrels topic {q!r} differ only in how the number is written "
-                         f"({len(twins)} such topic(s)); identifiers are compared as exact strings. "
-                         "Read both files with string ids, or normalise them the same way")
-    if len(unknown) == len(run_topics):
-        raise ValueError(f"the run shares no topic with the qrels: run topics {sorted(map(str, run_topics))[:5]}"
-                         f"{'...' if len(run_topics) > 5 else ''}, qrels topics "
-                         f"{sorted(map(str, qrels_topics))[:5]}{'...' if len(qrels_topics) > 5 else ''}")
-    warn_caller(f"{len(unknown)} of {len(run_topics)} run topic(s) are not in the qrels and are ignored "
-          f"(e.g. {sorted(map(str, unknown))[:3]})")
-
-
 @dataclass
 class _Topics:
     """The qrels as arrays: one row per judgment, one entry per topic (natural order)."""
@@ -275,36 +200,6 @@ def _topic_gmax(gmax, scale_max, ideal: np.ndarray, R: np.ndarray) -> np.ndarray
     return out
 
 
-@dataclass
-class _TopicKeys:
-    """The qrels' identifiers: topics in natural order, each row's topic code and document."""
-
-    topics: np.ndarray
-    index: pd.Index
-    tcode: np.ndarray
-    doc: np.ndarray
-
-    @property
-    def n(self) -> int:
-        return len(self.topics)
-
-
-def _topic_keys(qrels: pd.DataFrame) -> _TopicKeys:
-    """The qrels' topics and documents as exact strings (pairs judged twice and empty qrels refused)."""
-    require_columns(qrels, "qrels", ["query_id", "doc_id"])
-    q_topic = str_ids(qrels["query_id"], "qrels 'query_id'")
-    q_doc = str_ids(qrels["doc_id"], "qrels 'doc_id'")
-    dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise ValueError(f"qrels judge document {q_doc[i]!r} twice for topic {q_topic[i]!r}")
-    topics = _natural_order(pd.unique(q_topic))
-    if len(topics) == 0:
-        raise ValueError("qrels is empty: there is nothing to evaluate against")
-    index = pd.Index(topics)
-    return _TopicKeys(topics, index, index.get_indexer(q_topic), q_doc)
-
-
 #: Largest total of gains the kernels accept: cumulative gains, Q's beta * cg + count and the ideal
 #: sums stay far from float64's 1.8e308 (gains of 1e308 made nDCG and Q NaN with only an overflow warning).
 GAIN_TOTAL_LIMIT = 1e300
@@ -318,7 +213,7 @@ def _refuse_overflowing_gains(gain: np.ndarray) -> None:
                          "scale, so divide every gain by the same factor")
 
 
-def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
+def _topic_side(qrels: pd.DataFrame, keys: L.TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
     """Gains, ideal lists and gmax per topic from the qrels whose identifiers are ``keys``."""
     q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
     _refuse_overflowing_gains(q_gain)
@@ -342,102 +237,6 @@ def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec],
                    ideal_grade)
 
 
-def _check_run_columns(run: pd.DataFrame) -> None:
-    require_columns(run, "run", ["query_id", "doc_id"])
-    if "rank" not in run.columns and "score" not in run.columns:
-        raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
-
-
-def _run_order_keys(run: pd.DataFrame, order_by: str) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The run's ranks (when they order it) and scores as floats, NaN refused with the row."""
-    rank = score = None
-    if "rank" in run.columns and order_by == "rank":
-        rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
-        if np.isnan(rank).any():
-            i = int(np.flatnonzero(np.isnan(rank))[0])
-            raise ValueError(f"run 'rank' must be numeric; row {i} has {run['rank'].iloc[i]!r}")
-    if "score" in run.columns:
-        score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
-        if np.isnan(score).any():
-            i = int(np.flatnonzero(np.isnan(score))[0])
-            raise ValueError(f"run 'score' must be numeric; row {i} has {run['score'].iloc[i]!r}")
-    elif order_by == "score":
-        raise ValueError("order_by='score' needs a 'score' column in the run")
-    return rank, score
-
-
-@dataclass
-class _Rows:
-    """The run's rows that belong to a qrels topic, grouped into ranked lists and ordered."""
-
-    run_ids: np.ndarray           # run ids, order of first appearance
-    list_id: np.ndarray           # run code * n_topics + topic code of each row
-    d_codes: np.ndarray           # document code of each row (codes sorted by doc id)
-    d_uniques: np.ndarray         # document ids by code
-    present: np.ndarray           # (n_runs * n_topics,) the run answered the topic
-
-    @property
-    def n_runs(self) -> int:
-        return len(self.run_ids)
-
-
-def _run_side(run: pd.DataFrame, topics: _TopicKeys, order_by: str, duplicates: str) -> _Rows:
-    """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped."""
-    _check_run_columns(run)
-    n_topics = topics.n
-    if "run_id" in run.columns:
-        r_codes, run_ids = factorize_ids(run["run_id"], "run 'run_id'")
-    else:
-        r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
-    rq_codes, rq_uniques = factorize_ids(run["query_id"], "run 'query_id'")
-    r_tcode = topics.index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
-    del rq_codes
-    rank, score = _run_order_keys(run, order_by)
-    keep = r_tcode >= 0  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
-    all_kept = bool(keep.all())
-    if len(run) and not all_kept:
-        _report_topic_mismatch(rq_uniques, topics.index)
-    list_id = np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode
-    del r_codes, r_tcode
-    if not all_kept:
-        list_id = list_id[keep]
-    present = np.zeros(len(run_ids) * n_topics, dtype=bool)
-    present[list_id] = True
-    d_codes, d_uniques = factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
-                                       "run 'doc_id'", sort=True, blocky=False)
-    keys = []
-    if rank is not None:
-        keys.append((rank if all_kept else rank[keep], True))
-    if score is not None:
-        keys.append((score if all_kept else score[keep], False))
-    keys.append((d_codes, False))
-    order = _order_rows(list_id, keys)
-    del keys, rank, score
-    if order is not None:
-        list_id, d_codes = list_id[order], d_codes[order]
-    del order
-    rows = _Rows(run_ids, list_id, d_codes, d_uniques, present)
-    _drop_duplicates(rows, topics, duplicates)
-    return rows
-
-
-def _drop_duplicates(rows: _Rows, topics: _TopicKeys, duplicates: str) -> None:
-    """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first."""
-    n_docs = max(len(rows.d_uniques), 1)
-    pair = rows.list_id * n_docs + rows.d_codes
-    sp = np.sort(pair)
-    dup = sp[1:] == sp[:-1]
-    if dup.any():
-        if duplicates == "error":
-            lid, dc = divmod(int(sp[1:][dup][0]), n_docs)
-            rid, tid = divmod(lid, topics.n)
-            raise ValueError(f"run {rows.run_ids[rid]!r} retrieves document {rows.d_uniques[dc]!r} more "
-                             f"than once for topic {topics.topics[tid]!r} (pass duplicates='keep_first' to "
-                             "keep the highest-ranked copy)")
-        first = ~pd.Series(pair).duplicated(keep="first").to_numpy()
-        rows.list_id, rows.d_codes = rows.list_id[first], rows.d_codes[first]
-
-
 @dataclass
 class _Judged:
     """Gains (and levels, GAP grades, judged flags) of the retrieved rows, with their positions."""
@@ -457,25 +256,14 @@ class _Judged:
         self.grade = None if self.grade is None else self.grade[sel]
 
 
-def _qrels_row_of(rows: _Rows, keys: _TopicKeys) -> np.ndarray:
-    """For every run row, the qrels row that judges its (topic, document), or -1 (unjudged)."""
-    n_docs = max(len(rows.d_uniques), 1)
-    qd = pd.Index(rows.d_uniques).get_indexer(keys.doc)
-    qok = qd >= 0
-    q_pair = keys.tcode[qok].astype(np.int64) * n_docs + qd[qok]
-    hit = (pd.Index(q_pair).get_indexer(rows.list_id % keys.n * n_docs + rows.d_codes) if len(q_pair)
-           else np.full(len(rows.list_id), -1))
-    return np.where(hit >= 0, np.append(np.flatnonzero(qok), -1)[hit], -1)
-
-
-def _judged_rows(rows: _Rows, qrow: np.ndarray, topics: _Topics, depth: int | None) -> _Judged:
+def _judged_rows(rows: L.RankedRows, qrow: np.ndarray, topics: _Topics, depth: int | None) -> _Judged:
     """The gain of every retrieved document (unjudged: 0), lists cut at ``depth``."""
     list_id = rows.list_id
     judged = qrow >= 0
     gain = np.append(topics.gain, 0.0)[qrow]  # qrow == -1 picks the appended 0
     level = None if topics.level is None else np.append(topics.level, 0)[qrow].astype(float)
     grade = None if topics.grade is None else np.append(topics.grade, 0.0)[qrow]
-    out = _Judged(list_id, _positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade)
+    out = _Judged(list_id, L.positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade)
     if depth is not None:
         out.select(out.pos < depth)
     return out
@@ -494,7 +282,7 @@ def _condensed_family(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], 
                          "there (NTCIREVAL: 'no judged nonrel: bpref etc. not computable'); drop "
                          "these measures or those topics")
     c_list = rows.list_id[rows.judged]
-    c_pos = _positions(c_list, n_lists)
+    c_pos = L.positions(c_list, n_lists)
     c_matrix = np.full((n_lists, int(c_pos.max()) + 1 if len(c_pos) else 1), np.nan)
     c_matrix[c_list, c_pos] = rows.gain[rows.judged]
     return evaluate_arrays(c_matrix, topics.ideal[list_topic], specs, gmax=topics.gmax[list_topic],
@@ -539,7 +327,7 @@ def _list_measures(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], n_l
     return scores, no_rel_at
 
 
-def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> None:
+def _report_unanswered(absent: np.ndarray, rows: "L.RankedRows", topics: "_Topics") -> None:
     """Say when qrels topics with relevant documents have no ranked list in a run (they score 0)."""
     if not absent.any():
         return
@@ -553,7 +341,7 @@ def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> 
 
 
 def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs: list[MeasureSpec],
-          topics: _Topics, rows: _Rows, no_relevant: str, missing: str) -> pd.DataFrame:
+          topics: _Topics, rows: L.RankedRows, no_relevant: str, missing: str) -> pd.DataFrame:
     """The conventions for empty and unanswered topics, then one row per run, topic and measure."""
     n_topics = topics.n
     list_topic = np.tile(np.arange(n_topics), rows.n_runs)
@@ -601,10 +389,10 @@ class Alignment:
 
     def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, order_by: str = "rank",
                  duplicates: str = "error"):
-        self._align(qrels, _topic_keys(qrels), run, order_by, duplicates)
+        self._align(qrels, L.topic_keys(qrels), run, order_by, duplicates)
 
     @classmethod
-    def _with_keys(cls, qrels: pd.DataFrame, keys: _TopicKeys, run: pd.DataFrame, order_by: str,
+    def _with_keys(cls, qrels: pd.DataFrame, keys: L.TopicKeys, run: pd.DataFrame, order_by: str,
                    duplicates: str) -> "Alignment":
         """An alignment on already parsed qrels identifiers."""
         al = cls.__new__(cls)
@@ -613,8 +401,8 @@ class Alignment:
 
     def _align(self, qrels, keys, run, order_by, duplicates) -> None:
         self.qrels, self.keys = qrels, keys
-        self.rows = _run_side(run, keys, order_by, duplicates)
-        self.qrow = _qrels_row_of(self.rows, keys)
+        self.rows = L.run_side(run, keys, order_by, duplicates)
+        self.qrow = L.qrels_row_of(self.rows, keys)
         self.n_run_rows = len(run)
 
     def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,
@@ -652,7 +440,7 @@ class Alignment:
             scores.update(_condensed_family(judged_rows, topics, cond_specs, n_lists, list_topic))
         if condensed:
             judged_rows.select(judged_rows.judged)
-            judged_rows.pos = _positions(judged_rows.list_id, n_lists)
+            judged_rows.pos = L.positions(judged_rows.list_id, n_lists)
         if main_specs:
             main, no_rel_at = _list_measures(judged_rows, topics, main_specs, n_lists, list_topic)
             scores.update(main)
@@ -679,7 +467,7 @@ def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureS
     the output of :func:`helpers.measures.spec.parse_measures`; the options mean what they mean
     for :func:`evaluate`, whose conventions (module docstring) this function implements.
     """
-    keys = _topic_keys(qrels)
+    keys = L.topic_keys(qrels)
     topics = _topic_side(qrels, keys, specs, gains, gmax)  # gain errors before the run is read
     al = Alignment._with_keys(qrels, keys, run, order_by, duplicates)
     return al._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing, depth=depth)
