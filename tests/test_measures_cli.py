@@ -117,7 +117,10 @@ def test_malformed_run_exit_2_names_file_and_line(tmp_path, files, capsys):
 
 
 @pytest.mark.parametrize("extra,message", [
-    (["--measures", "ndcg@10"], "unknown measure 'ndcg'"),
+    (["--measures", "ndcg@10"], "unknown measure 'ndcg@10': neither a name of this engine"),
+    (["--measures", "infAP"], "helpers.measures.names.translate"),
+    (["--conventions", "trec"], "invalid choice"),
+    (["--conventions", "trec_eval", "--measures", "infAP"], "helpers.measures.names.translate"),
     (["--cutoffs", "10,x"], "cutoffs must be positive integers"),
     (["--gains", "3:2"], "must not decrease"),
     (["--gains", "1:2", "--gain-values"], "--gains maps levels"),
@@ -227,8 +230,12 @@ def test_trec_eval_order_compares_scores_in_single_precision(tmp_path, capsys):
     # 1.00000001 and 1.0 are equal as C floats: trec_eval then puts b (larger doc id) first
     r.write_text("T Q0 a 1 1.00000001 s\nT Q0 b 2 1.0 s\n")
     base = ["--qrels", str(q), "--run", str(r), "--measures", "RR", "--digits", "6"]
-    assert _means(base, capsys)[("s", "all", "RR")] == pytest.approx(0.5)
+    assert _means(base + ["--conventions", "trec_eval"], capsys)[("s", "all", "RR")] == pytest.approx(0.5)
+    assert _means(base + ["--order", "trec_eval"], capsys)[("s", "all", "RR")] == pytest.approx(0.5)
     assert _means(base + ["--order", "score"], capsys)[("s", "all", "RR")] == pytest.approx(1.0)
+    # the default (ntcireval) follows the rank column: a first
+    assert _means(base, capsys)[("s", "all", "RR")] == pytest.approx(1.0)
+    assert _means(base + ["--conventions", "trec_eval", "--order", "rank"], capsys)[("s", "all", "RR")] == 1.0
 
 
 def test_names_trec_eval_translate_and_say_so(files, capsys):
@@ -286,7 +293,8 @@ def test_output_format_jsonl(files, capsys):
 def test_help_explains_order_and_names(capsys):
     assert measures_cli.main(["--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "trec_eval (default for TREC run files)" in text and "single precision" in text
+    assert "--conventions {ntcireval,trec_eval}" in text and "single precision" in text
+    assert "The settings in force are printed on stderr" in text
     assert "ndcg_cut_K | nDCG@K = MSnDCG@K" in text and "file order" in text
 
 

@@ -12,7 +12,10 @@
                        ordering, duplicates
 :mod:`.results`        :func:`aggregate` (means per run) and :func:`to_matrix` (topics x runs)
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
-:mod:`.names`          trec_eval and ir_measures names translated into this engine's
+:mod:`.conventions`    one named convention (``"ntcireval"``, ``"trec_eval"``): names, ordering,
+                       score precision and empty-topic rules together
+:mod:`.names`          trec_eval and ir_measures names translated into this engine's; names that
+                       ir_measures reads otherwise (``nDCG@10``) said once
 :mod:`.cli`            ``python -m helpers evaluate``
 =====================  ==========================================================================
 

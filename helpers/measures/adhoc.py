@@ -53,7 +53,10 @@ import numpy as np
 import pandas as pd
 
 from helpers.io import coerce
+from helpers.data.thresholds import relevance_threshold as rel_of_collection
+from helpers.measures import conventions as C
 from helpers.measures import lists as L
+from helpers.measures import names as measure_names
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.notices import warn_caller
 from helpers.measures.results import aggregate, to_matrix
@@ -80,9 +83,10 @@ __all__ = [
     "geometric_sum",
 ]
 
-#: The options of :func:`evaluate` and their allowed values.
-OPTIONS = {"order_by": ("rank", "score"), "duplicates": ("error", "keep_first"),
-           "no_relevant": ("skip", "zero", "nan"), "missing": ("zero", "skip")}
+#: What :func:`evaluate` does with a document retrieved twice in one list.
+DUPLICATES = ("error", "keep_first")
+#: The options of :func:`evaluate` and their allowed values (the conventions' settings and ``duplicates``).
+OPTIONS = {**{k: v for k, v in C.CHOICES.items() if k != "names"}, "duplicates": DUPLICATES}
 def _qrels_gains(qrels: pd.DataFrame, gains, gmax
                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Gain per qrels row; for level-based qrels also the global gmax, and the levels when two
@@ -340,9 +344,11 @@ def _report_unanswered(absent: np.ndarray, rows: "L.RankedRows", topics: "_Topic
                 "trec_eval does without -c")
 
 
-def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs: list[MeasureSpec],
-          topics: _Topics, rows: L.RankedRows, no_relevant: str, missing: str) -> pd.DataFrame:
-    """The conventions for empty and unanswered topics, then one row per run, topic and measure."""
+def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray],
+          labels: list[tuple[str, MeasureSpec]], topics: _Topics, rows: L.RankedRows, no_relevant: str,
+          missing: str) -> pd.DataFrame:
+    """The conventions for empty and unanswered topics, then one row per run, topic and measure
+    (``labels``: the label each measure gets, and the engine measure whose scores it shows)."""
     n_topics = topics.n
     list_topic = np.tile(np.arange(n_topics), rows.n_runs)
     no_rel = topics.R[list_topic] == 0
@@ -353,22 +359,58 @@ def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs
         _report_unanswered(~rows.present & ~no_rel, rows, topics)
     if no_relevant == "skip":
         keep_list &= ~no_rel
-    labels = [str(s) for s in specs]
-    values = np.stack([scores[lab] for lab in labels], axis=1)  # (n_lists, n_measures)
+    keys = [str(s) for _, s in labels]
+    values = np.stack([scores[key] for key in keys], axis=1)  # (n_lists, n_measures)
     if no_relevant == "zero":
         values[no_rel] = 0.0
-        for j, lab in enumerate(labels):
-            if lab in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
-                values[no_rel_at[lab], j] = 0.0
+        for j, key in enumerate(keys):
+            if key in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
+                values[no_rel_at[key], j] = 0.0
     values = values[keep_list]
     kept = np.flatnonzero(keep_list)
-    n_m = len(labels)
+    n_m = len(keys)
     return pd.DataFrame({
         "run_id": pd.Series(np.repeat(rows.run_ids[kept // n_topics], n_m), dtype="str"),
         "query_id": pd.Series(np.repeat(topics.topics[kept % n_topics], n_m), dtype="str"),
-        "measure": pd.Series(np.tile(np.array(labels, dtype=object), len(kept)), dtype="str"),
+        "measure": pd.Series(np.tile(np.array([lab for lab, _ in labels], dtype=object), len(kept)), dtype="str"),
         "value": values.ravel(),
     })
+
+
+def _named(measures, conv: C.Conventions, rel) -> list[tuple[str, MeasureSpec]]:
+    """(label, engine measure) pairs for the requested names under the conventions, with the
+    default relevance threshold ``rel`` given to binary measures written without one."""
+    if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
+                                                     pd.Index, np.ndarray, pd.Series)):
+        raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
+                         f"'nDCG@10']), got {type(measures).__name__}")
+    named = measure_names.resolve(measures, conv.names, warn=not conv.chosen)
+    level = _rel_level(rel)
+    if level is None or level == 1:
+        return named
+    out = []
+    for label, spec in named:
+        with_rel = with_default_rel([spec], level)[0]
+        out.append((str(with_rel) if label == str(spec) else label, with_rel))
+    return out
+
+
+def _rel_level(rel) -> int | None:
+    """``rel=``: an integer level >= 1, a collection name (its threshold), or None."""
+    if rel is None:
+        return None
+    if isinstance(rel, str):
+        return rel_of_collection(rel)
+    if isinstance(rel, (bool, np.bool_)) or not isinstance(rel, (int, np.integer)) or rel < 1:
+        raise ValueError(f"rel must be an integer relevance level >= 1 or a collection name (e.g. "
+                         f"'dl19-passage'), got {rel!r}")
+    return int(rel)
+
+
+def _with_attrs(res: pd.DataFrame, conv: C.Conventions, labels: list[tuple[str, MeasureSpec]]) -> pd.DataFrame:
+    res.attrs["conventions"] = conv.as_dict()
+    res.attrs["measures"] = {label: str(spec) for label, spec in labels}
+    return res
 
 
 class Alignment:
@@ -383,38 +425,46 @@ class Alignment:
         Tidy frames as :func:`evaluate` takes them (no other shapes: use :func:`evaluate` or
         :func:`helpers.io.coerce.as_qrels` for those). The qrels' identifiers are what is
         aligned; their ``relevance`` or ``gain`` column is the default gain source.
-    order_by, duplicates : str
-        As for :func:`evaluate`.
+    conventions, order_by, score_precision, duplicates : str
+        As for :func:`evaluate`; the conventions also hold for :meth:`evaluate`
+        (``self.conventions``).
     """
 
-    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, order_by: str = "rank",
-                 duplicates: str = "error"):
-        self._align(qrels, L.topic_keys(qrels), run, order_by, duplicates)
+    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, conventions: "str | C.Conventions | None" = None,
+                 order_by: str | None = None, score_precision: str | None = None, duplicates: str = "error"):
+        self.conventions = C.resolve(conventions, order_by=order_by, score_precision=score_precision)
+        _check_duplicates_option(duplicates)
+        self._align(qrels, L.topic_keys(qrels), run, duplicates)
 
     @classmethod
-    def _with_keys(cls, qrels: pd.DataFrame, keys: L.TopicKeys, run: pd.DataFrame, order_by: str,
+    def _with_keys(cls, qrels: pd.DataFrame, keys: L.TopicKeys, run: pd.DataFrame, conv: C.Conventions,
                    duplicates: str) -> "Alignment":
         """An alignment on already parsed qrels identifiers."""
         al = cls.__new__(cls)
-        al._align(qrels, keys, run, order_by, duplicates)
+        al.conventions = conv
+        al._align(qrels, keys, run, duplicates)
         return al
 
-    def _align(self, qrels, keys, run, order_by, duplicates) -> None:
+    def _align(self, qrels, keys, run, duplicates) -> None:
         self.qrels, self.keys = qrels, keys
-        self.rows = L.run_side(run, keys, order_by, duplicates)
+        self.rows = L.run_side(run, keys, self.conventions.order_by, duplicates, self.conventions.score_precision)
         self.qrow = L.qrels_row_of(self.rows, keys)
         self.n_run_rows = len(run)
 
     def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,
-                 gmax: "float | str | None" = None, condensed: bool = False, no_relevant: str = "skip",
-                 missing: str = "zero", depth: int | None = None) -> pd.DataFrame:
-        """The tidy table of :func:`evaluate` for this alignment.
+                 gmax: "float | str | None" = None, condensed: bool = False, rel: "int | str | None" = None,
+                 no_relevant: str | None = None, missing: str | None = None,
+                 depth: int | None = None) -> pd.DataFrame:
+        """The tidy table of :func:`evaluate` for this alignment, under its conventions
+        (``no_relevant`` and ``missing`` given here override them).
 
         ``gain`` (optional): real-valued gains, one per qrels row in the qrels' order, used instead
         of the qrels' ``relevance``/``gain`` column (NTCIREVAL ``gcompute`` semantics, as a
         ``gain`` column). The other options are :func:`evaluate`'s.
         """
-        specs = parse_measures(measures)
+        conv = C.resolve(self.conventions, no_relevant=no_relevant, missing=missing)
+        labels = _named(measures, conv, rel)
+        specs = parse_measures([s for _, s in labels])
         qrels = self.qrels
         if gain is not None:
             g = np.asarray(gain, dtype=float)
@@ -422,11 +472,12 @@ class Alignment:
                 raise ValueError(f"gain must hold one value per qrels row ({len(qrels)}), got shape {g.shape}")
             qrels = pd.DataFrame({"query_id": qrels["query_id"], "doc_id": qrels["doc_id"], "gain": g})
         topics = _topic_side(qrels, self.keys, specs, gains, gmax)
-        return self._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing,
-                            depth=depth)
+        res = self._scores(topics, specs, labels, condensed=condensed, no_relevant=conv.no_relevant,
+                           missing=conv.missing, depth=depth)
+        return _with_attrs(res, conv, labels)
 
-    def _scores(self, topics: _Topics, specs: list[MeasureSpec], *, condensed: bool, no_relevant: str,
-                missing: str, depth: int | None) -> pd.DataFrame:
+    def _scores(self, topics: _Topics, specs: list[MeasureSpec], labels: list[tuple[str, MeasureSpec]], *,
+                condensed: bool, no_relevant: str, missing: str, depth: int | None) -> pd.DataFrame:
         rows = self.rows
         judged_rows = _judged_rows(rows, self.qrow, topics, depth)
         judged_any = bool(judged_rows.judged.any())
@@ -452,13 +503,19 @@ class Alignment:
         if self.n_run_rows and not judged_any:
             warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
                         "doc_ids use the qrels' identifiers?")
-        return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing)
+        return _tidy(scores, no_rel_at, labels, topics, rows, no_relevant, missing)
+
+
+def _check_duplicates_option(duplicates) -> None:
+    if duplicates not in DUPLICATES:
+        raise ValueError(f"duplicates must be one of {DUPLICATES}, got {duplicates!r}")
 
 
 def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureSpec], *,
                     gains: "str | Mapping[int, float] | None" = None, gmax: "float | str | None" = None,
-                    condensed: bool = False, order_by: str = "rank", duplicates: str = "error",
-                    no_relevant: str = "skip", missing: str = "zero", depth: int | None = None
+                    condensed: bool = False, order_by: str = "rank", score_precision: str = "double",
+                    duplicates: str = "error", no_relevant: str = "skip", missing: str = "zero",
+                    depth: int | None = None, labels: "list[tuple[str, MeasureSpec]] | None" = None
                     ) -> pd.DataFrame:
     """The core of :func:`evaluate` on tidy frames and parsed measures: no coercion, no checks of
     the options (:func:`evaluate` does both once).
@@ -466,21 +523,29 @@ def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureS
     ``qrels`` and ``run`` are DataFrames with the columns :func:`evaluate` documents, ``specs``
     the output of :func:`helpers.measures.spec.parse_measures`; the options mean what they mean
     for :func:`evaluate`, whose conventions (module docstring) this function implements.
+    ``labels`` (optional): the rows of the result, as (label, measure of ``specs``) pairs; by
+    default each measure under its canonical name.
     """
     keys = L.topic_keys(qrels)
     topics = _topic_side(qrels, keys, specs, gains, gmax)  # gain errors before the run is read
-    al = Alignment._with_keys(qrels, keys, run, order_by, duplicates)
-    return al._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing, depth=depth)
+    conv = C.resolve(None, order_by=order_by, score_precision=score_precision)
+    al = Alignment._with_keys(qrels, keys, run, conv, duplicates)
+    return al._scores(topics, specs, labels or [(str(s), s) for s in specs], condensed=condensed,
+                      no_relevant=no_relevant, missing=missing, depth=depth)
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
+             conventions: "str | C.Conventions | None" = None,
+             names: str | None = None,
+             rel: "int | str | None" = None,
              gains: "str | Mapping[int, float] | None" = None,
              gmax: "float | str | None" = None,
              condensed: bool = False,
-             order_by: str = "rank",
+             order_by: str | None = None,
+             score_precision: str | None = None,
              duplicates: str = "error",
-             no_relevant: str = "skip",
-             missing: str = "zero",
+             no_relevant: str | None = None,
+             missing: str | None = None,
              depth: int | None = None) -> pd.DataFrame:
     """Evaluate one or many runs against graded qrels with NTCIREVAL's measure definitions.
 
@@ -493,16 +558,34 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         :func:`helpers.io.coerce.as_qrels`, then checked as a DataFrame): a pytrec_eval/ranx dict
         ``{qid: {docid: level}}``, an iterable of ir_measures/ir_datasets ``Qrel``/``TrecQrel``
         namedtuples, or the path of a TREC qrels file.
-    run : pandas.DataFrame, dict, iterable of namedtuples or path
+    run : pandas.DataFrame, dict, iterable of namedtuples, path, list of paths or glob
         Columns ``query_id``, ``doc_id``, ``rank`` and/or ``score``, optionally ``run_id``
         (several runs at once; without it the run is called ``"run"``). Also accepted
         (:func:`helpers.io.coerce.as_run`): ``{qid: {docid: score}}``, ``{run_id: {qid: {docid:
-        score}}}``, an iterable of ``ScoredDoc`` namedtuples, or the path of a TREC run file.
+        score}}}``, an iterable of ``ScoredDoc`` namedtuples, or TREC run files (NTCIREVAL
+        ``.res`` ranked lists too): a path, a folder, a glob such as ``"runs/*.txt"`` or a list
+        of them, each file one run named by its tag.
     measures : str or iterable of str
-        Measure names, see the module docstring and :data:`MEASURES`; binary measures take
-        ``rel=`` (``"AP(rel=2)"``). For trec_eval/ir_measures names (``ndcg_cut_10``, ``map``)
-        see :func:`helpers.measures.names.translate` and the table in the module docstring:
-        ``nDCG@10`` here is NTCIREVAL's original nDCG, trec_eval's is ``MSnDCG@10``.
+        Measure names, read under ``names``: NTCIREVAL's by default (:data:`MEASURES`; ``nDCG@10``
+        is the original nDCG, trec_eval's is ``MSnDCG@10``), trec_eval's and ir_measures' with
+        ``names="trec_eval"`` or ``conventions="trec_eval"`` (:mod:`helpers.measures.names`).
+        Binary measures take ``rel=`` (``"AP(rel=2)"``).
+    conventions : {"ntcireval", "trec_eval"}, optional
+        Names, ordering, score precision and empty-topic rules together
+        (:mod:`helpers.measures.conventions`). Default: ``"trec_eval"`` if ``names`` is a
+        trec_eval/ir_measures scheme, else ``"ntcireval"``. The settings below, when given,
+        override the convention's; the settings in force are in ``result.attrs["conventions"]``.
+        Without a convention (or ``names``), a name that ir_measures reads as another measure
+        (``nDCG@10``, ``AP@10``, ``ERR``, ``RBP``) or a trec_eval name (``map``) gives one
+        :class:`helpers.measures.names.AmbiguousNameWarning` per session saying what was computed.
+    names : {"ntcireval", "trec_eval", "ir_measures"}, optional
+        How ``measures`` are named. Under ``"ntcireval"`` trec_eval/ir_measures names that are
+        no engine name (``map``, ``ndcg_cut_10``, ``P_10``, ``Success@10``) are recognised too.
+        Labels in the result: the engine's canonical names, or trec_eval/ir_measures names as
+        written (``result.attrs["measures"]`` maps each label to the engine measure).
+    rel : int or str, optional
+        Relevance threshold of the binary measures written without ``rel=`` (trec_eval ``-l``):
+        a level, or a collection whose threshold is used (``"dl19-passage"`` -> 2).
     gains : str or dict, optional
         Level-to-gain mapping for ``relevance`` qrels: NTCIREVAL's ``"1:2:3"`` (L1->1, L2->2,
         L3->3) or ``{1: 1.0, 2: 2.0, 3: 3.0}``. L0 and negative levels get 0. Default: linear
@@ -512,18 +595,20 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         (NTCIREVAL ``compute``), the topic's highest gain for a ``gain`` column (``gcompute``).
     condensed : bool
         Remove unjudged documents before counting ranks (NTCIREVAL ``-j``).
-    order_by : {"rank", "score"}
-        ``"rank"`` (default): increasing ``rank`` when the run has one, ties and rank-less runs
-        by decreasing score then decreasing doc_id; ``"score"``: trec_eval's order, rank ignored.
+    order_by : {"rank", "score"}, optional
+        ``"rank"`` (ntcireval): increasing ``rank`` when the run has one, ties and rank-less runs
+        by decreasing score then decreasing doc_id; ``"score"`` (trec_eval): rank ignored.
+    score_precision : {"double", "single"}, optional
+        ``"single"`` (trec_eval) compares scores rounded to C ``float``, as trec_eval stores them.
     duplicates : {"error", "keep_first"}
         A document retrieved twice for one topic by one run raises ``ValueError`` (default) or
         keeps only its highest-ranked copy.
-    no_relevant : {"skip", "zero", "nan"}
-        Topics whose qrels hold no relevant document: dropped (NTCIREVAL, default), scored 0
-        (trec_eval, ir_measures) or kept as NaN.
-    missing : {"zero", "skip"}
-        Qrels topics a run did not answer: scored 0 (NTCIREVAL, ir_measures; default) or
-        dropped (trec_eval).
+    no_relevant : {"skip", "zero", "nan"}, optional
+        Topics whose qrels hold no relevant document: dropped (ntcireval), scored 0 (trec_eval)
+        or kept as NaN.
+    missing : {"zero", "skip"}, optional
+        Qrels topics a run did not answer: scored 0 (ntcireval; ir_measures) or dropped
+        (trec_eval without ``-c``).
     depth : int, optional
         Keep only the first ``depth`` documents of every list before condensing (the doc limit
         of NTCIREVAL's ``TRECsplitruns``). Default: all.
@@ -532,30 +617,29 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     -------
     pandas.DataFrame
         Columns ``run_id``, ``query_id``, ``measure``, ``value``; runs in order of first
-        appearance, topics in natural order, measures in the order requested.
+        appearance, topics in natural order, measures in the order requested. ``attrs``:
+        ``"conventions"`` (the settings in force) and ``"measures"`` (label -> engine measure).
 
     Raises
     ------
     ValueError
         For missing columns, missing identifiers, non-integer levels or negative/non-finite
         gains, a level the gain mapping does not cover, a pair judged twice, a document retrieved
-        twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown options or
-        measure names, ``rel=`` on a graded measure or with a ``gain`` column.
+        twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown conventions,
+        options or measure names (the message points to :func:`helpers.measures.names.translate`),
+        ``rel=`` on a graded measure or with a ``gain`` column, a run path matching no file.
     """
-    if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
-                                                     pd.Index, np.ndarray, pd.Series)):
-        raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
-                         f"'nDCG@10']), got {type(measures).__name__}")
-    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
-    specs = parse_measures(measures)
-    for opt, val in [("order_by", order_by), ("duplicates", duplicates), ("no_relevant", no_relevant),
-                     ("missing", missing)]:
-        if val not in OPTIONS[opt]:
-            raise ValueError(f"{opt} must be one of {OPTIONS[opt]}, got {val!r}")
+    conv = C.resolve(conventions, names=names, order_by=order_by, score_precision=score_precision,
+                     no_relevant=no_relevant, missing=missing)
+    _check_duplicates_option(duplicates)
+    labels = _named(measures, conv, rel)
     if depth is not None and (not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
     if not isinstance(condensed, (bool, np.bool_)):
         raise ValueError(f"condensed must be True or False, got {condensed!r}")
-    return evaluate_frames(qrels, run, specs, gains=gains, gmax=gmax, condensed=condensed,
-                           order_by=order_by, duplicates=duplicates, no_relevant=no_relevant,
-                           missing=missing, depth=depth)
+    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
+    res = evaluate_frames(qrels, run, parse_measures([s for _, s in labels]), gains=gains, gmax=gmax,
+                          condensed=condensed, order_by=conv.order_by, score_precision=conv.score_precision,
+                          duplicates=duplicates, no_relevant=conv.no_relevant, missing=conv.missing,
+                          depth=depth, labels=labels)
+    return _with_attrs(res, conv, labels)

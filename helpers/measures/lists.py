@@ -136,8 +136,11 @@ def check_run_columns(run: pd.DataFrame) -> None:
         raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
 
 
-def run_order_keys(run: pd.DataFrame, order_by: str) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The run's ranks (when they order it) and scores as floats, NaN refused with the row."""
+def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "double"
+                   ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The run's ranks (when they order it) and scores as floats, NaN refused with the row;
+    ``score_precision="single"`` rounds the scores to C ``float``, as trec_eval stores them (so
+    scores equal in single precision tie, and the tie is broken by doc_id)."""
     rank = score = None
     if "rank" in run.columns and order_by == "rank":
         rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
@@ -149,6 +152,9 @@ def run_order_keys(run: pd.DataFrame, order_by: str) -> tuple[np.ndarray | None,
         if np.isnan(score).any():
             i = int(np.flatnonzero(np.isnan(score))[0])
             raise ValueError(f"run 'score' must be numeric; row {i} has {run['score'].iloc[i]!r}")
+        if score_precision == "single":
+            with np.errstate(over="ignore"):  # beyond float's range: +-inf, as in trec_eval
+                score = score.astype(np.float32).astype(np.float64)
     elif order_by == "score":
         raise ValueError("order_by='score' needs a 'score' column in the run")
     return rank, score
@@ -169,7 +175,8 @@ class RankedRows:
         return len(self.run_ids)
 
 
-def run_side(run: pd.DataFrame, topics: TopicKeys, order_by: str, duplicates: str) -> RankedRows:
+def run_side(run: pd.DataFrame, topics: TopicKeys, order_by: str, duplicates: str,
+             score_precision: str = "double") -> RankedRows:
     """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped."""
     check_run_columns(run)
     n_topics = topics.n
@@ -180,7 +187,7 @@ def run_side(run: pd.DataFrame, topics: TopicKeys, order_by: str, duplicates: st
     rq_codes, rq_uniques = factorize_ids(run["query_id"], "run 'query_id'")
     r_tcode = topics.index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
     del rq_codes
-    rank, score = run_order_keys(run, order_by)
+    rank, score = run_order_keys(run, order_by, score_precision)
     keep = r_tcode >= 0  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
     all_kept = bool(keep.all())
     if len(run) and not all_kept:
