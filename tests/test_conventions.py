@@ -4,6 +4,7 @@ the Python API and the command line; trec_eval/ir_measures names everywhere; amb
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import warnings
@@ -251,3 +252,77 @@ def test_cli_names_trec_eval_alone_selects_trec_eval(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "s\tall\trecip_rank\t0.500000" in proc.stdout
     assert "conventions trec_eval (chosen by names='trec_eval')" in proc.stderr
+
+
+# ---- acceptance: DL-19, all 37 runs, the API, the CLI and pytrec_eval agree exactly ------------
+
+def _dl19():
+    import os
+
+    from helpers.data import datasets
+    if not os.environ.get("SUBJEVAL_DATA_MIRROR") and not (ROOT / "data" / "external").is_dir():
+        pytest.skip("the DL-19 public data is neither downloaded nor mirrored")
+    qrels_path = datasets.fetch("dl19-nist-qrels")["qrels/qrels.dl19-passage.txt"]
+    runs = sorted(datasets.fetch("dl19-runs").values())
+    assert len(runs) == 37
+    return qrels_path, runs
+
+
+def _pytrec(qrels_path, runs, level: int) -> dict:
+    """pytrec_eval's per-topic values of nDCG@10, AP, P@10 and RR (binary measures at ``level``)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from helpers.io import trec as trec_io
+
+    qrels = trec_io.read_qrels(qrels_path)
+    qd: dict = {}
+    for q, d, rel in zip(qrels["query_id"], qrels["doc_id"], qrels["relevance"]):
+        qd.setdefault(q, {})[d] = int(rel)
+    graded = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10"})
+    binary = pytrec_eval.RelevanceEvaluator(qd, {"map", "P.10", "recip_rank"}, relevance_level=level)
+    out = {}
+    for path in runs:
+        run = trec_io.read_run(path)
+        (rid,) = run["run_id"].unique()
+        rd: dict = {}
+        for q, d, s in zip(run["query_id"], run["doc_id"], run["score"]):
+            rd.setdefault(q, {})[d] = float(s)
+        for ev in (graded, binary):
+            for q, values in ev.evaluate(rd).items():
+                for m, v in values.items():
+                    out[(rid, q, m)] = v
+    return out
+
+
+@pytest.mark.parametrize("level", [2, 1])
+def test_dl19_api_cli_and_pytrec_eval_agree_exactly(level):
+    qrels_path, runs = _dl19()
+    theirs = _pytrec(qrels_path, runs, level)
+    # the API, as an ir_measures user writes it, on the list of run files
+    api_names = ["nDCG@10", f"AP(rel={level})", f"P(rel={level})@10", f"RR(rel={level})"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # DL-19 runs answer 200 topics, 43 are judged: said, not our point
+        api = M.evaluate(qrels_path, runs, api_names, conventions="trec_eval")
+    # the CLI, as a trec_eval user writes it
+    argv = [sys.executable, "-m", "helpers", "evaluate", "--qrels", str(qrels_path), "--run", *map(str, runs),
+            "--conventions", "trec_eval", "--measures", "ndcg_cut_10", "map", "P_10", "recip_rank",
+            "--rel", str(level), "--per-topic", "--output-format", "jsonl"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    cli = {(r["run_id"], r["query_id"], r["measure"]): r["value"] for r in map(json.loads, proc.stdout.splitlines())}
+    pytrec_name = dict(zip(api_names, ["ndcg_cut_10", "map", "P_10", "recip_rank"]))
+    n = 0
+    for r in api.itertuples():
+        t = pytrec_name[r.measure]
+        assert r.value == theirs[(r.run_id, r.query_id, t)] == cli[(r.run_id, r.query_id, t)], (r, t)
+        n += 1
+    assert n == 37 * 43 * 4 == len(theirs) and api["run_id"].nunique() == 37
+    means = M.aggregate(api)
+    topics = sorted(set(api["query_id"]))
+    worst = 0.0
+    for r in means.itertuples():  # the CLI's 'all' line is the API's mean (compensated summation) ...
+        t = pytrec_name[r.measure]
+        assert cli[(r.run_id, "all", t)] == r.value and r.n_topics == 43
+        # ... and the mean of pytrec_eval's values to the last bits: the order of additions differs
+        worst = max(worst, abs(math.fsum(theirs[(r.run_id, q, t)] for q in topics) / 43 - r.value))
+    print(f"level {level}: means within {worst:.1e} of pytrec_eval's (per-topic values identical)")
+    assert worst <= 1e-15, worst
