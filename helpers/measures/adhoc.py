@@ -59,6 +59,7 @@ from helpers.measures import lists as L
 from helpers.measures import names as measure_names
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.notices import warn_caller
+from helpers.measures.ragged import Ragged, blocks
 from helpers.measures.results import aggregate, to_matrix
 from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
@@ -139,20 +140,10 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
     return g, np.asarray(max(mapping.values()), dtype=float), (np.maximum(lv, 0) if tied else None)
 
 
-def _ideal_by_topic(tcode: np.ndarray, gain: np.ndarray, n_topics: int
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """Ideal gains per topic, ``(n_topics, k)`` sorted descending and 0-padded, and ``R``."""
-    relmask = gain > 0
-    R = np.bincount(tcode[relmask], minlength=n_topics)
-    k = int(R.max()) if n_topics else 0
-    ideal = np.zeros((n_topics, max(k, 1)))
-    if k:
-        t, gsel = tcode[relmask], gain[relmask]
-        o = np.lexsort((-gsel, t))
-        t, gsel = t[o], gsel[o]
-        starts = np.searchsorted(t, np.arange(n_topics))
-        ideal[t, np.arange(len(t)) - starts[t]] = gsel
-    return ideal, R
+def _ideal_by_topic(tcode: np.ndarray, gain: np.ndarray, n_topics: int) -> tuple[Ragged, np.ndarray]:
+    """Ideal gains per topic (the positive gains, sorted descending, stored end to end) and ``R``."""
+    ideal = Ragged.sorted_by_row(tcode, gain, n_topics)
+    return ideal, ideal.length
 
 
 def _levels_for_rel(qrels: pd.DataFrame, spec: MeasureSpec) -> np.ndarray:
@@ -175,26 +166,26 @@ class _Topics:
     gain: np.ndarray              # gain of each qrels row
     level: np.ndarray | None      # levels, when P+ follows levels or rel= thresholds them
     levels_tied: bool             # P+'s preferred rank follows levels (NTCIREVAL compute)
-    ideal: np.ndarray             # (n_topics, k) ideal gains, sorted descending
+    ideal: Ragged                 # ideal gains of each topic, sorted descending
     R: np.ndarray                 # relevant documents per topic
     gmax: np.ndarray              # gmax per topic
     grade: np.ndarray | None      # GAP's levels per qrels row (None: GAP on the gains)
-    ideal_grade: np.ndarray | None
+    ideal_grade: Ragged | None
 
     @property
     def n(self) -> int:
         return len(self.topics)
 
 
-def _topic_gmax(gmax, scale_max, ideal: np.ndarray, R: np.ndarray) -> np.ndarray:
+def _topic_gmax(gmax, scale_max, ideal: Ragged, R: np.ndarray) -> np.ndarray:
     """gmax per topic: the gain scale's top for levels, the topic's top gain for gains, or as given."""
     n_topics = len(R)
     if gmax is None:
-        out = np.full(n_topics, float(scale_max)) if scale_max is not None else ideal[:, 0].copy()
+        out = np.full(n_topics, float(scale_max)) if scale_max is not None else ideal.first()
     elif isinstance(gmax, str):
         if gmax != "topic":
             raise ValueError(f"gmax must be a positive number, 'topic' or None, got {gmax!r}")
-        out = ideal[:, 0].copy()
+        out = ideal.first()
     else:
         gv = float(gmax)
         if not math.isfinite(gv) or gv <= 0:
@@ -287,48 +278,66 @@ def _condensed_family(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], 
                          "these measures or those topics")
     c_list = rows.list_id[rows.judged]
     c_pos = L.positions(c_list, n_lists)
-    c_matrix = np.full((n_lists, int(c_pos.max()) + 1 if len(c_pos) else 1), np.nan)
-    c_matrix[c_list, c_pos] = rows.gain[rows.judged]
-    return evaluate_arrays(c_matrix, topics.ideal[list_topic], specs, gmax=topics.gmax[list_topic],
-                           n_nonrel=np.maximum(N_topic, 1)[list_topic])
+    c_gain = rows.gain[rows.judged]
+    out = {str(s): np.empty(n_lists) for s in specs}
+    for lists, sel, local, width in blocks(c_list, n_lists, topics.R[list_topic]):
+        lt = list_topic[lists]
+        c_matrix = np.full((len(lt), width), np.nan)
+        c_matrix[local, c_pos[sel]] = c_gain[sel]
+        res = evaluate_arrays(c_matrix, topics.ideal.dense(lt), specs, gmax=topics.gmax[lt],
+                              n_nonrel=np.maximum(N_topic, 1)[lt])
+        for key, v in res.items():
+            out[key][lists] = v
+    return out
 
 
 def _list_measures(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], n_lists: int,
                    list_topic: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Every other measure on the (n_lists, depth) gain matrix; measures with ``rel=`` on the
-    gains zeroed below their threshold. Returns the scores and, per ``rel=`` measure, the lists
-    whose topic has no document at that level."""
+    """Every other measure on the gain matrices of blocks of lists (:func:`blocks`: one
+    (n_lists, depth) matrix unless that would waste memory); measures with ``rel=`` on the gains
+    zeroed below their threshold. Returns the scores and, per ``rel=`` measure, the lists whose
+    topic has no document at that level."""
     if all(s.cutoff is not None for s in specs):
         rows.select(rows.pos < max(s.cutoff for s in specs))
-    width = int(rows.pos.max()) + 1 if len(rows.pos) else 1
-    matrix = np.full((n_lists, width), np.nan)
-    matrix[rows.list_id, rows.pos] = rows.gain
+    by_rel = {r: _ideal_by_topic(topics.tcode, np.where(topics.level >= r, topics.gain, 0.0), topics.n)
+              for r in sorted({s.rel for s in specs if s.rel is not None})}
+    scores = {str(s): np.empty(n_lists) for s in specs}
+    for lists, sel, local, width in blocks(rows.list_id, n_lists, topics.R[list_topic]):
+        res = _block_measures(rows, sel, local, width, topics, list_topic[lists], specs, by_rel)
+        for key, v in res.items():
+            scores[key][lists] = v
+    no_rel_at = {str(s): by_rel[s.rel][1][list_topic] == 0 for s in specs if s.rel is not None}
+    return scores, no_rel_at
+
+
+def _block_measures(rows: _Judged, sel, local: np.ndarray, width: int, topics: _Topics, lt: np.ndarray,
+                    specs: list[MeasureSpec], by_rel: dict) -> dict[str, np.ndarray]:
+    """The measures of one block of lists (topics ``lt``), from its rows ``sel`` at ``local``."""
+    pos = rows.pos[sel]
+    matrix = np.full((len(lt), width), np.nan)
+    matrix[local, pos] = rows.gain[sel]
     pref = grades = None
     if rows.level is not None:
-        pref = np.zeros((n_lists, width))
-        pref[rows.list_id, rows.pos] = rows.level
+        pref = np.zeros((len(lt), width))
+        pref[local, pos] = rows.level[sel]
     if rows.grade is not None:  # GAP on relevance levels (NTCIREVAL compute -gap)
-        grades = np.zeros((n_lists, width))
-        grades[rows.list_id, rows.pos] = rows.grade
-    scores: dict[str, np.ndarray] = {}
-    no_rel_at: dict[str, np.ndarray] = {}
+        grades = np.zeros((len(lt), width))
+        grades[local, pos] = rows.grade[sel]
+    out: dict[str, np.ndarray] = {}
     plain = [s for s in specs if s.rel is None]
     if plain:
-        scores.update(evaluate_arrays(
-            matrix, topics.ideal[list_topic], plain, gmax=topics.gmax[list_topic],
+        out.update(evaluate_arrays(
+            matrix, topics.ideal.dense(lt), plain, gmax=topics.gmax[lt],
             preference=pref if topics.levels_tied else None, grades=grades,
-            ideal_grades=None if grades is None else topics.ideal_grade[list_topic]))
-    for r in sorted({s.rel for s in specs if s.rel is not None}):
+            ideal_grades=None if grades is None else topics.ideal_grade.dense(lt)))
+    for r, (ideal_r, _) in by_rel.items():
         # levels below r are non-relevant: zero their gains, run list and ideal
         group = [s for s in specs if s.rel == r]
-        ideal_r, R_r = _ideal_by_topic(topics.tcode, np.where(topics.level >= r, topics.gain, 0.0), topics.n)
         g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
-        res = evaluate_arrays(g_r, ideal_r[list_topic], [s.without_rel() for s in group],
-                              gmax=topics.gmax[list_topic])
+        res = evaluate_arrays(g_r, ideal_r.dense(lt), [s.without_rel() for s in group], gmax=topics.gmax[lt])
         for s in group:
-            scores[str(s)] = res[str(s.without_rel())]
-            no_rel_at[str(s)] = R_r[list_topic] == 0
-    return scores, no_rel_at
+            out[str(s)] = res[str(s.without_rel())]
+    return out
 
 
 def _report_unanswered(absent: np.ndarray, rows: "L.RankedRows", topics: "_Topics") -> None:
