@@ -251,14 +251,15 @@ class _Judged:
         self.grade = None if self.grade is None else self.grade[sel]
 
 
-def _judged_rows(rows: L.RankedRows, qrow: np.ndarray, topics: _Topics, depth: int | None) -> _Judged:
+def _judged_rows(rows: L.RankedRows, qrow: np.ndarray, pos: np.ndarray, topics: _Topics,
+                 depth: int | None) -> _Judged:
     """The gain of every retrieved document (unjudged: 0), lists cut at ``depth``."""
     list_id = rows.list_id
     judged = qrow >= 0
     gain = np.append(topics.gain, 0.0)[qrow]  # qrow == -1 picks the appended 0
     level = None if topics.level is None else np.append(topics.level, 0)[qrow].astype(float)
     grade = None if topics.grade is None else np.append(topics.grade, 0.0)[qrow]
-    out = _Judged(list_id, L.positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade)
+    out = _Judged(list_id, pos, gain, judged, level, grade)
     if depth is not None:
         out.select(out.pos < depth)
     return out
@@ -457,8 +458,23 @@ class Alignment:
     def _align(self, qrels, keys, run, duplicates) -> None:
         self.qrels, self.keys = qrels, keys
         self.rows = L.run_side(run, keys, self.conventions.order_by, duplicates, self.conventions.score_precision)
-        self.qrow = L.qrels_row_of(self.rows, keys)
+        self.pos = L.positions(self.rows.list_id, self.rows.n_runs * keys.n)
+        self._qrows: dict = {}
         self.n_run_rows = len(run)
+
+    def qrow(self, limit: int | None = None) -> np.ndarray:
+        """For every row, the qrels row judging it (-1: unjudged); with ``limit``, only the rows at
+        positions below it are looked up (the others get -1): measures cut at l never see the rest."""
+        if None in self._qrows:
+            return self._qrows[None]
+        sel = None if limit is None else self.pos < limit
+        if sel is not None and sel.all():
+            limit, sel = None, None
+        if limit not in self._qrows:
+            q = np.full(len(self.pos), -1, dtype=np.int64)
+            q[slice(None) if sel is None else sel] = L.qrels_row_of(self.rows, self.keys, sel)
+            self._qrows[limit] = q
+        return self._qrows[limit]
 
     def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,
                  gmax: "float | str | None" = None, condensed: bool = False, rel: "int | str | None" = None,
@@ -488,7 +504,11 @@ class Alignment:
     def _scores(self, topics: _Topics, specs: list[MeasureSpec], labels: list[tuple[str, MeasureSpec]], *,
                 condensed: bool, no_relevant: str, missing: str, depth: int | None) -> pd.DataFrame:
         rows = self.rows
-        judged_rows = _judged_rows(rows, self.qrow, topics, depth)
+        # only rows above the largest cutoff are looked up in the qrels when every measure has one
+        cut = None if condensed or any(s.cutoff is None or s.name in CONDENSED_ONLY for s in specs) else \
+            max(s.cutoff for s in specs)
+        limit = depth if cut is None else min(cut, depth or cut)
+        judged_rows = _judged_rows(rows, self.qrow(limit), self.pos, topics, depth)
         judged_any = bool(judged_rows.judged.any())
         n_lists = rows.n_runs * topics.n
         list_topic = np.tile(np.arange(topics.n), rows.n_runs)
@@ -510,8 +530,9 @@ class Alignment:
                              "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
                              "to score such topics")
         if self.n_run_rows and not judged_any:
-            warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
-                        "doc_ids use the qrels' identifiers?")
+            warn_caller(("no retrieved document is judged in the qrels" if cut is None else
+                         f"no retrieved document in the top {cut} of any list is judged in the qrels")
+                        + " (every value is 0): do the run's doc_ids use the qrels' identifiers?")
         return _tidy(scores, no_rel_at, labels, topics, rows, no_relevant, missing)
 
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
+from helpers.io.ids import check_id_dtype, factorize_ids, number_spelling_twins, require_columns, str_ids
 from helpers.measures.notices import warn_caller
 
 __all__ = ["TopicKeys", "RankedRows", "positions", "natural_order", "dense_codes", "order_rows",
            "report_topic_mismatch", "topic_keys", "check_run_columns", "run_order_keys", "run_side",
-           "drop_duplicates", "qrels_row_of"]
+           "list_ids", "doc_strings", "tie_break", "drop_duplicates", "qrels_row_of"]
 
 
 def positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
@@ -166,8 +166,7 @@ class RankedRows:
 
     run_ids: np.ndarray           # run ids, order of first appearance
     list_id: np.ndarray           # run code * n_topics + topic code of each row
-    d_codes: np.ndarray           # document code of each row (codes sorted by doc id)
-    d_uniques: np.ndarray         # document ids by code
+    docs: np.ndarray              # document id of each row (str)
     present: np.ndarray           # (n_runs * n_topics,) the run answered the topic
 
     @property
@@ -177,69 +176,168 @@ class RankedRows:
 
 def run_side(run: pd.DataFrame, topics: TopicKeys, order_by: str, duplicates: str,
              score_precision: str = "double") -> RankedRows:
-    """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped."""
+    """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped.
+
+    Cost is linear in the rows but for a sort of the rows out of order: the run and topic ids are
+    read block by block (a run file lists each ranked list in one block), document ids are hashed
+    once (duplicates, qrels look-up), and only the documents tied on every ordering key are
+    sorted by id (trec_eval's tie-break)."""
     check_run_columns(run)
-    n_topics = topics.n
-    if "run_id" in run.columns:
-        r_codes, run_ids = factorize_ids(run["run_id"], "run 'run_id'")
-    else:
-        r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
-    rq_codes, rq_uniques = factorize_ids(run["query_id"], "run 'query_id'")
-    r_tcode = topics.index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
-    del rq_codes
-    rank, score = run_order_keys(run, order_by, score_precision)
-    keep = r_tcode >= 0  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
-    all_kept = bool(keep.all())
-    if len(run) and not all_kept:
+    run_ids, list_id, keep, rq_uniques = list_ids(run, topics)
+    rank, score = run_order_keys(run, order_by)  # every row checked; single precision below, kept rows only
+    if keep is not None:  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
         report_topic_mismatch(rq_uniques, topics.index)
-    list_id = np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode
-    del r_codes, r_tcode
-    if not all_kept:
-        list_id = list_id[keep]
-    present = np.zeros(len(run_ids) * n_topics, dtype=bool)
+    present = np.zeros(len(run_ids) * topics.n, dtype=bool)
     present[list_id] = True
-    d_codes, d_uniques = factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
-                                       "run 'doc_id'", sort=True, blocky=False)
-    keys = []
-    if rank is not None:
-        keys.append((rank if all_kept else rank[keep], True))
-    if score is not None:
-        keys.append((score if all_kept else score[keep], False))
-    keys.append((d_codes, False))
+    docs = doc_strings(run["doc_id"], "run 'doc_id'", keep)
+    keys = [(k if keep is None else k[keep], asc) for k, asc in ((rank, True), (score, False)) if k is not None]
+    if score is not None and score_precision == "single":
+        with np.errstate(over="ignore"):  # beyond float's range: +-inf, as in trec_eval
+            keys[-1] = (keys[-1][0].astype(np.float32).astype(np.float64), False)
+    del rank, score
     order = order_rows(list_id, keys)
-    del keys, rank, score
     if order is not None:
-        list_id, d_codes = list_id[order], d_codes[order]
-    del order
-    rows = RankedRows(run_ids, list_id, d_codes, d_uniques, present)
+        list_id, docs, keys = list_id[order], docs[order], [(k[order], asc) for k, asc in keys]
+    order = tie_break(list_id, keys, docs)
+    if order is not None:
+        list_id, docs = list_id[order], docs[order]
+    rows = RankedRows(run_ids, list_id, docs, present)
     drop_duplicates(rows, topics, duplicates)
     return rows
 
 
+def list_ids(run: pd.DataFrame, topics: TopicKeys
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """Run ids, the list (run code * n_topics + topic code) of every row of a qrels topic, which
+    rows those are (None: all) and the run's topic ids. A run file lists each ranked list in one
+    block, so the ids are read once per block when blocks are long (missing ids refused with
+    their row either way)."""
+    n = len(run)
+    qa = _id_array(run["query_id"], "run 'query_id'")
+    ra = _id_array(run["run_id"], "run 'run_id'") if "run_id" in run.columns else None
+    starts = None
+    if n > 1024:
+        try:
+            change = np.empty(n, dtype=bool)
+            change[0] = True
+            change[1:] = qa[1:] != qa[:-1]
+            if ra is not None:
+                change[1:] |= ra[1:] != ra[:-1]
+            starts = np.flatnonzero(change)
+        except (TypeError, ValueError):  # pd.NA cannot be compared: the row by row path names it
+            starts = None
+    if starts is None or len(starts) * 8 >= n:
+        starts = np.arange(n)
+    lengths = np.diff(np.append(starts, n))
+    q_codes, rq_uniques = _block_codes(qa, starts, "run 'query_id'")
+    if ra is None:
+        r_codes, run_ids = np.zeros(len(starts), dtype=np.int64), np.array(["run"], dtype=object)
+    else:
+        r_codes, run_ids = _block_codes(ra, starts, "run 'run_id'")
+    tcode = topics.index.get_indexer(rq_uniques)[q_codes] if n else q_codes
+    keep_b = tcode >= 0
+    lists = r_codes * topics.n + tcode
+    if keep_b.all():
+        return run_ids, np.repeat(lists, lengths), None, rq_uniques
+    return run_ids, np.repeat(lists[keep_b], lengths[keep_b]), np.repeat(keep_b, lengths), rq_uniques
+
+
+def _id_array(series: pd.Series, what: str) -> np.ndarray:
+    check_id_dtype(series, what)
+    return series.to_numpy(dtype=object)
+
+
+def _block_codes(arr: np.ndarray, starts: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the blocks' ids (ids compared as strings) and the ids in order of first appearance."""
+    values = arr[starts]
+    missing = pd.isna(values)
+    if missing.any():
+        raise ValueError(f"{what} has a missing value at row {int(starts[np.argmax(missing)])}")
+    return factorize_ids(pd.Series(values, dtype=object), what, blocky=False)
+
+
+def doc_strings(series: pd.Series, what: str, keep: np.ndarray | None) -> np.ndarray:
+    """The document ids of the rows ``keep`` selects, as str (ids are compared as strings),
+    missing ones refused with their row."""
+    arr = _id_array(series, what)
+    if keep is not None:
+        arr = arr[keep]
+    if pd.api.types.infer_dtype(arr, skipna=False) == "string":  # all str: nothing missing
+        return arr
+    missing = pd.isna(arr)
+    if missing.any():
+        i = int(np.argmax(missing))
+        raise ValueError(f"{what} has a missing value at row {int(np.flatnonzero(keep)[i]) if keep is not None else i}")
+    return np.array([x if isinstance(x, str) else str(x) for x in arr], dtype=object)
+
+
+def tie_break(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]], docs: np.ndarray) -> np.ndarray | None:
+    """Permutation putting rows tied on every key of their list in decreasing doc_id order
+    (trec_eval's order; string order of the ids), or None when they already are. Rows must be
+    grouped by list and sorted by the keys; only the tied rows' ids are sorted."""
+    if len(list_id) < 2:
+        return None
+    tied = list_id[1:] == list_id[:-1]
+    for k, _ in keys:
+        tied &= k[1:] == k[:-1]
+    if not tied.any():
+        return None
+    member = np.zeros(len(list_id), dtype=bool)
+    member[:-1] |= tied
+    member[1:] |= tied
+    idx = np.flatnonzero(member)
+    new_group = np.ones(len(idx), dtype=bool)
+    new_group[1:] = ~((idx[1:] == idx[:-1] + 1) & tied[idx[:-1]])
+    group = np.cumsum(new_group)
+    tied_docs = docs[idx].tolist()  # Python's sort of str (code-point order) beats numpy's on objects
+    code = np.empty(len(idx), dtype=np.int64)
+    code[np.fromiter(sorted(range(len(idx)), key=tied_docs.__getitem__), dtype=np.int64, count=len(idx))] = \
+        np.arange(len(idx))
+    local = np.lexsort((-code, group))
+    if (local == np.arange(len(idx))).all():
+        return None
+    order = np.arange(len(list_id))
+    order[idx] = idx[local]
+    return order
+
+
 def drop_duplicates(rows: RankedRows, topics: TopicKeys, duplicates: str) -> None:
-    """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first."""
-    n_docs = max(len(rows.d_uniques), 1)
-    pair = rows.list_id * n_docs + rows.d_codes
-    sp = np.sort(pair)
-    dup = sp[1:] == sp[:-1]
-    if dup.any():
-        if duplicates == "error":
-            lid, dc = divmod(int(sp[1:][dup][0]), n_docs)
-            rid, tid = divmod(lid, topics.n)
-            raise ValueError(f"run {rows.run_ids[rid]!r} retrieves document {rows.d_uniques[dc]!r} more "
-                             f"than once for topic {topics.topics[tid]!r} (pass duplicates='keep_first' to "
-                             "keep the highest-ranked copy)")
-        first = ~pd.Series(pair).duplicated(keep="first").to_numpy()
-        rows.list_id, rows.d_codes = rows.list_id[first], rows.d_codes[first]
+    """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first
+    (highest-ranked) copy. Each row's (list, hash of its id) is sorted; equal keys are then
+    compared exactly."""
+    hashes = np.fromiter(map(hash, rows.docs), dtype=np.int64, count=len(rows.docs)).view(np.uint64)
+    key = hashes ^ (rows.list_id.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    if pd.Index(key).is_unique:  # the usual case, by hashing
+        return
+    sk = np.sort(key)
+    same = sk[1:] == sk[:-1]
+    if not same.any():
+        return
+    cand = np.flatnonzero(np.isin(key, sk[1:][same]))
+    dup = pd.DataFrame({"l": rows.list_id[cand], "d": rows.docs[cand]}).duplicated(keep="first").to_numpy()
+    if not dup.any():  # equal hashes of different ids
+        return
+    if duplicates == "error":
+        i = cand[np.argmax(dup)]
+        rid, tid = divmod(int(rows.list_id[i]), topics.n)
+        raise ValueError(f"run {rows.run_ids[rid]!r} retrieves document {rows.docs[i]!r} more "
+                         f"than once for topic {topics.topics[tid]!r} (pass duplicates='keep_first' to "
+                         "keep the highest-ranked copy)")
+    keep = np.ones(len(rows.docs), dtype=bool)
+    keep[cand[dup]] = False
+    rows.list_id, rows.docs = rows.list_id[keep], rows.docs[keep]
 
 
-
-def qrels_row_of(rows: RankedRows, keys: TopicKeys) -> np.ndarray:
-    """For every run row, the qrels row that judges its (topic, document), or -1 (unjudged)."""
-    n_docs = max(len(rows.d_uniques), 1)
-    qd = pd.Index(rows.d_uniques).get_indexer(keys.doc)
-    qok = qd >= 0
-    q_pair = keys.tcode[qok].astype(np.int64) * n_docs + qd[qok]
-    hit = (pd.Index(q_pair).get_indexer(rows.list_id % keys.n * n_docs + rows.d_codes) if len(q_pair)
-           else np.full(len(rows.list_id), -1))
-    return np.where(hit >= 0, np.append(np.flatnonzero(qok), -1)[hit], -1)
+def qrels_row_of(rows: RankedRows, keys: TopicKeys, sel: np.ndarray | None = None) -> np.ndarray:
+    """For every run row (or the rows ``sel`` selects), the qrels row that judges its (topic,
+    document), or -1 (unjudged)."""
+    docs, list_id = (rows.docs, rows.list_id) if sel is None else (rows.docs[sel], rows.list_id[sel])
+    q_doc, q_docs = pd.factorize(keys.doc)
+    row_doc = pd.Index(q_docs).get_indexer(docs)   # hashes the rows' ids against the judged ones
+    out = np.full(len(docs), -1, dtype=np.int64)
+    ok = np.flatnonzero(row_doc >= 0)
+    if len(ok):
+        n = len(q_docs)
+        q_pair = pd.Index(keys.tcode.astype(np.int64) * n + q_doc)
+        out[ok] = q_pair.get_indexer(list_id[ok] % keys.n * n + row_doc[ok])
+    return out
