@@ -16,6 +16,43 @@ that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run de
 
 Coming from trec_eval or ir_measures:
 
+* **Conventions.** ``--conventions ntcireval`` (the default, as in the Python API) or
+  ``--conventions trec_eval`` sets names, ordering, score precision and the rules for empty topics
+  together (:mod:`helpers.measures.conventions`); ``--names``, ``--order``, ``--no-relevant`` and
+  ``--missing`` override one setting each, and ``--names trec_eval`` alone selects trec_eval. The
+  settings in force are printed on stderr.
+* **Order.** ``--order trec_eval`` (the trec_eval convention): by score, compared in single
+  precision as trec_eval stores it (``float sim``), ties by decreasing document id; the rank column
+  is ignored. ``--order rank`` (the ntcireval convention) follows the rank column (ties by score,
+  then document id), ``--order score`` compares the scores in double precision, and ``--order
+  file`` keeps each list in file order, as NTCIREVAL reads its per-topic ``.res`` lists.
+* **Names.** Under NTCIREVAL names ``nDCG@10`` is NTCIREVAL's original nDCG (said once on stderr
+  when no convention was chosen); trec_eval's ``ndcg_cut_10`` (ir_measures ``nDCG@10``) is
+  ``MSnDCG@10``. trec_eval names (``map``, ``recip_rank``, ``P_10``, ``recall_100``,
+  ``ndcg_cut_10``, ``map_cut_10``) and ir_measures names (``nDCG@10``, ``AP(rel=2)``,
+  ``Success@10``) are read under the trec_eval convention, printed as written, and stderr says which
+  engine measure each one is (:mod:`helpers.measures.names`).
+* **Relevance threshold.** ``--rel 2`` (trec_eval ``-l 2``) makes levels below 2 non-relevant for
+  the binary measures (AP, RR, P, R, Hit) written without ``rel=``; graded measures keep their
+  gains. ``--rel dl19-passage`` takes the collection's own threshold
+  (:func:`helpers.data.thresholds.relevance_threshold`).
+* **Output.** ``--output-format trec_eval`` prints ``measure<TAB>query<TAB>value`` lines as
+  trec_eval does (a ``runid`` and a ``num_q`` line, then per-topic lines with ``--per-topic``,
+  then the ``all`` lines); ``--output-format jsonl`` one JSON object per line, with the topic
+  count on the ``all`` lines and full precision.
+
+The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10), equal to pytrec_eval's::
+
+    python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
+        --conventions trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
+
+``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
+Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit -- except
+that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
+``X@1000`` is ``X`` for runs of at most 1000 documents.
+
+Coming from trec_eval or ir_measures:
+
 * **Order.** TREC run files are ranked as trec_eval ranks them (``--order trec_eval``, the
   default): by score, compared in single precision as trec_eval stores it (``float sim``), ties
   by decreasing document id; the rank column is ignored. ``--order score`` compares the scores in
@@ -87,7 +124,7 @@ DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hi
 #: TREC's run depth: at cutoffs >= this, X@l of a whole-list family is X itself for runs of at
 #: most this many documents, so the default list does not print the pair.
 RUN_DEPTH = 1000
-#: Default list under --names trec_eval / ir_measures (trec_eval names).
+#: Default list under trec_eval / ir_measures names.
 DEFAULT_TREC_EVAL = ["map", "recip_rank", "P_10", "recall_1000", "ndcg_cut_10"]
 ORDERS = ("trec_eval", "score", "rank", "file")
 OUTPUT_FORMATS = ("table", "jsonl", "trec_eval", "ntcireval")

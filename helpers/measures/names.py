@@ -28,6 +28,13 @@ for another measure (``Q``, ``P+``, ``MSnDCG``, ``nERR``, ``nCG``, ``nG``, ``EBR
 differently: ir_measures' ``ERR`` (gdeval's exponential stop probability; ours is NTCIREVAL's
 ``g/(gmax+1)``), ``RBP`` (binary by default there, graded here) and nDCG options (``dcg=``,
 ``gains=``, ``judged_only=``).
+
+:func:`resolve` reads a list of names the way :func:`helpers.measures.evaluate` and the command
+line do under a naming scheme (:mod:`helpers.measures.conventions`): under NTCIREVAL names it also
+recognises trec_eval/ir_measures names that are no engine name (``map``, ``ndcg_cut_10``), and, when
+no convention was chosen, says once per session (:class:`AmbiguousNameWarning`) when a name means
+another measure in ir_measures (:data:`AMBIGUOUS`: ``nDCG@K``, ``AP@K``, ``ERR``, ``RBP``) or is a
+trec_eval name evaluated under NTCIREVAL's topic rules.
 """
 
 from __future__ import annotations
