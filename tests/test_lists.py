@@ -142,3 +142,42 @@ def test_qrels_look_up_of_the_top_rows_only_when_every_measure_has_a_cutoff():
     assert (every[al.pos >= 10] >= 0).any()
     with pytest.warns(UserWarning, match="no retrieved document in the top 5 of any list is judged"):
         M.evaluate(qrels, run.assign(doc_id="nope" + run["doc_id"]), ["P@5"], conventions="trec_eval")
+
+
+def test_duplicate_check_in_chunks_of_whole_lists(monkeypatch):
+    """A duplicate is found whatever chunk its list falls in, also in a list longer than a chunk."""
+    monkeypatch.setattr(lists, "DUPLICATE_CHUNK", 7)
+    qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+    docs = [f"d{i}" for i in range(20)]
+    for where in (0, 5, 19):
+        run = pd.DataFrame({"query_id": ["1"] * 3 + ["2"] * 21, "doc_id": ["a", "x", "y"] + docs + [docs[where]],
+                            "rank": np.arange(24)})
+        with pytest.raises(ValueError, match=f"'{docs[where]}' more than once for topic '2'"):
+            M.evaluate(qrels, run, ["AP"])
+    fine = pd.DataFrame({"query_id": ["1"] * 20 + ["2"] * 20, "doc_id": docs + docs, "rank": np.arange(40)})
+    assert len(M.evaluate(qrels, fine, ["AP"])) == 2
+
+
+def test_an_alignment_unpickled_in_another_process_hashes_again(tmp_path):
+    """str hashes are salted per interpreter: an Alignment sent to a worker (another hash seed)
+    must not look its documents up with the hashes made here."""
+    import ast
+    import pickle
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    qrels, run = random_collection(5, n_runs=2, n_topics=8, depth=30)
+    al = M.Alignment(qrels, run, conventions="trec_eval")
+    al.qrow(5)                                    # hashes made in this process
+    here = M.evaluate(qrels, run, ["AP", "P@5"], conventions="trec_eval")
+    (tmp_path / "al.pkl").write_bytes(pickle.dumps(al))
+    code = ("import pickle, sys; al = pickle.load(open(sys.argv[1], 'rb')); "
+            "print(repr(al.evaluate(['AP', 'P@5'])['value'].tolist()))")
+    root = Path(__file__).resolve().parent.parent
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "al.pkl")], capture_output=True, text=True,
+                             cwd=root, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root), "PYTHONHASHSEED": seed},
+                             timeout=120)
+        assert out.returncode == 0, out.stderr[-1500:]
+        assert ast.literal_eval(out.stdout) == here["value"].tolist()

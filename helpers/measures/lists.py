@@ -19,7 +19,7 @@ from helpers.measures.notices import warn_caller
 
 __all__ = ["TopicKeys", "RankedRows", "positions", "natural_order", "dense_codes", "order_rows",
            "report_topic_mismatch", "topic_keys", "check_run_columns", "run_order_keys", "run_side",
-           "list_ids", "doc_strings", "tie_break", "drop_duplicates", "qrels_row_of"]
+           "list_ids", "doc_strings", "tie_break", "drop_duplicates", "qrels_row_of", "DUPLICATE_CHUNK"]
 
 
 def positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
@@ -160,6 +160,9 @@ def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "dou
     return rank, score
 
 
+_PROBE = "subjeval: is this process's str hash the one the hashes were made with?"
+
+
 @dataclass
 class RankedRows:
     """The run's rows that belong to a qrels topic, grouped into ranked lists and ordered."""
@@ -168,10 +171,25 @@ class RankedRows:
     list_id: np.ndarray           # run code * n_topics + topic code of each row
     docs: np.ndarray              # document id of each row (str)
     present: np.ndarray           # (n_runs * n_topics,) the run answered the topic
+    _hashes: np.ndarray | None = None
+    _probe: int | None = None
 
     @property
     def n_runs(self) -> int:
         return len(self.run_ids)
+
+    def hashes(self) -> np.ndarray:
+        """Python's hash of every row's document id (uint64), made once per process: str hashes
+        are salted per interpreter, so rows unpickled in another process hash again."""
+        if self._hashes is None or self._probe != hash(_PROBE) or len(self._hashes) != len(self.docs):
+            self._hashes = np.fromiter(map(hash, self.docs), dtype=np.int64, count=len(self.docs)).view(np.uint64)
+            self._probe = hash(_PROBE)
+        return self._hashes
+
+    def select(self, keep: np.ndarray) -> None:
+        self.list_id, self.docs = self.list_id[keep], self.docs[keep]
+        if self._hashes is not None:
+            self._hashes = self._hashes[keep]
 
 
 def run_side(run: pd.DataFrame, topics: TopicKeys, order_by: str, duplicates: str,
@@ -301,19 +319,25 @@ def tie_break(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]], docs: np
     return order
 
 
+#: Rows per hash table of the duplicate check: tables that fit in cache (whole lists per table).
+DUPLICATE_CHUNK = 1 << 16
+
+
 def drop_duplicates(rows: RankedRows, topics: TopicKeys, duplicates: str) -> None:
     """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first
-    (highest-ranked) copy. Each row's (list, hash of its id) is sorted; equal keys are then
-    compared exactly."""
-    hashes = np.fromiter(map(hash, rows.docs), dtype=np.int64, count=len(rows.docs)).view(np.uint64)
-    key = hashes ^ (rows.list_id.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-    if pd.Index(key).is_unique:  # the usual case, by hashing
+    (highest-ranked) copy. The (list, hash of the id) keys of a few lists at a time are checked
+    for repeats (a duplicate is always inside one list); repeated keys are then compared exactly."""
+    n = len(rows.docs)
+    if n < 2:
         return
-    sk = np.sort(key)
-    same = sk[1:] == sk[:-1]
-    if not same.any():
+    key = rows.hashes() ^ (rows.list_id.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    starts = np.flatnonzero(np.r_[True, rows.list_id[1:] != rows.list_id[:-1]])
+    bounds = np.r_[starts, n]   # a chunk ends at the first list start at or after each multiple of the size
+    cuts = np.unique(np.r_[bounds[np.searchsorted(starts, np.arange(0, n, DUPLICATE_CHUNK))], n])
+    repeated = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if not pd.Index(key[a:b]).is_unique]
+    if not repeated:  # the usual case
         return
-    cand = np.flatnonzero(np.isin(key, sk[1:][same]))
+    cand = np.concatenate([a + np.flatnonzero(pd.Index(key[a:b]).duplicated(keep=False)) for a, b in repeated])
     dup = pd.DataFrame({"l": rows.list_id[cand], "d": rows.docs[cand]}).duplicated(keep="first").to_numpy()
     if not dup.any():  # equal hashes of different ids
         return
@@ -323,17 +347,26 @@ def drop_duplicates(rows: RankedRows, topics: TopicKeys, duplicates: str) -> Non
         raise ValueError(f"run {rows.run_ids[rid]!r} retrieves document {rows.docs[i]!r} more "
                          f"than once for topic {topics.topics[tid]!r} (pass duplicates='keep_first' to "
                          "keep the highest-ranked copy)")
-    keep = np.ones(len(rows.docs), dtype=bool)
+    keep = np.ones(n, dtype=bool)
     keep[cand[dup]] = False
-    rows.list_id, rows.docs = rows.list_id[keep], rows.docs[keep]
+    rows.select(keep)
 
 
 def qrels_row_of(rows: RankedRows, keys: TopicKeys, sel: np.ndarray | None = None) -> np.ndarray:
     """For every run row (or the rows ``sel`` selects), the qrels row that judges its (topic,
-    document), or -1 (unjudged)."""
-    docs, list_id = (rows.docs, rows.list_id) if sel is None else (rows.docs[sel], rows.list_id[sel])
+    document), or -1 (unjudged). The rows' id hashes are looked up among the judged documents'
+    (a table of integers that fits in cache), and every hit is confirmed by comparing the ids."""
+    docs, list_id, hashes = ((rows.docs, rows.list_id, rows.hashes()) if sel is None else
+                             (rows.docs[sel], rows.list_id[sel], rows.hashes()[sel]))
     q_doc, q_docs = pd.factorize(keys.doc)
-    row_doc = pd.Index(q_docs).get_indexer(docs)   # hashes the rows' ids against the judged ones
+    q_docs = np.asarray(q_docs, dtype=object)
+    q_hash = pd.Index(np.fromiter(map(hash, q_docs), dtype=np.int64, count=len(q_docs)).view(np.uint64))
+    if q_hash.is_unique:
+        row_doc = q_hash.get_indexer(hashes)
+        hit = np.flatnonzero(row_doc >= 0)
+        row_doc[hit[docs[hit] != q_docs[row_doc[hit]]]] = -1
+    else:  # two judged ids with one hash: look the ids up themselves
+        row_doc = pd.Index(q_docs).get_indexer(docs)
     out = np.full(len(docs), -1, dtype=np.int64)
     ok = np.flatnonzero(row_doc >= 0)
     if len(ok):
