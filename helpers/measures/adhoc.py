@@ -474,6 +474,8 @@ class Alignment:
             q = np.full(len(self.pos), -1, dtype=np.int64)
             q[slice(None) if sel is None else sel] = L.qrels_row_of(self.rows, self.keys, sel)
             self._qrows[limit] = q
+            if limit is None:
+                self.rows.forget_hashes()  # every row is looked up: the hashes are not needed again
         return self._qrows[limit]
 
     def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,

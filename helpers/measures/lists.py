@@ -19,7 +19,7 @@ from helpers.measures.notices import warn_caller
 
 __all__ = ["TopicKeys", "RankedRows", "positions", "natural_order", "dense_codes", "order_rows",
            "report_topic_mismatch", "topic_keys", "check_run_columns", "run_order_keys", "run_side",
-           "list_ids", "doc_strings", "tie_break", "drop_duplicates", "qrels_row_of", "DUPLICATE_CHUNK"]
+           "list_ids", "doc_strings", "tie_break", "drop_duplicates", "qrels_row_of", "DUPLICATE_CHUNK", "QRELS_CHUNK"]
 
 
 def positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
@@ -186,6 +186,9 @@ class RankedRows:
             self._probe = hash(_PROBE)
         return self._hashes
 
+    def forget_hashes(self) -> None:
+        self._hashes = None
+
     def select(self, keep: np.ndarray) -> None:
         self.list_id, self.docs = self.list_id[keep], self.docs[keep]
         if self._hashes is not None:
@@ -321,6 +324,8 @@ def tie_break(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]], docs: np
 
 #: Rows per hash table of the duplicate check: tables that fit in cache (whole lists per table).
 DUPLICATE_CHUNK = 1 << 16
+#: Rows looked up in the qrels at a time.
+QRELS_CHUNK = 1 << 20
 
 
 def drop_duplicates(rows: RankedRows, topics: TopicKeys, duplicates: str) -> None:
@@ -355,22 +360,25 @@ def drop_duplicates(rows: RankedRows, topics: TopicKeys, duplicates: str) -> Non
 def qrels_row_of(rows: RankedRows, keys: TopicKeys, sel: np.ndarray | None = None) -> np.ndarray:
     """For every run row (or the rows ``sel`` selects), the qrels row that judges its (topic,
     document), or -1 (unjudged). The rows' id hashes are looked up among the judged documents'
-    (a table of integers that fits in cache), and every hit is confirmed by comparing the ids."""
+    (a table of integers that fits in cache), and every hit is confirmed by comparing the ids;
+    rows are taken a million at a time, so the temporaries stay small."""
     docs, list_id, hashes = ((rows.docs, rows.list_id, rows.hashes()) if sel is None else
                              (rows.docs[sel], rows.list_id[sel], rows.hashes()[sel]))
     q_doc, q_docs = pd.factorize(keys.doc)
     q_docs = np.asarray(q_docs, dtype=object)
     q_hash = pd.Index(np.fromiter(map(hash, q_docs), dtype=np.int64, count=len(q_docs)).view(np.uint64))
-    if q_hash.is_unique:
-        row_doc = q_hash.get_indexer(hashes)
-        hit = np.flatnonzero(row_doc >= 0)
-        row_doc[hit[docs[hit] != q_docs[row_doc[hit]]]] = -1
-    else:  # two judged ids with one hash: look the ids up themselves
-        row_doc = pd.Index(q_docs).get_indexer(docs)
+    by_hash = q_hash.is_unique   # else two judged ids share a hash: look the ids up themselves
+    q_pair = pd.Index(keys.tcode.astype(np.int64) * len(q_docs) + q_doc)
     out = np.full(len(docs), -1, dtype=np.int64)
-    ok = np.flatnonzero(row_doc >= 0)
-    if len(ok):
-        n = len(q_docs)
-        q_pair = pd.Index(keys.tcode.astype(np.int64) * n + q_doc)
-        out[ok] = q_pair.get_indexer(list_id[ok] % keys.n * n + row_doc[ok])
+    for a in range(0, len(docs), QRELS_CHUNK):
+        b = min(len(docs), a + QRELS_CHUNK)
+        if by_hash:
+            row_doc = q_hash.get_indexer(hashes[a:b])
+            hit = np.flatnonzero(row_doc >= 0)
+            row_doc[hit[docs[a:b][hit] != q_docs[row_doc[hit]]]] = -1
+        else:
+            row_doc = pd.Index(q_docs).get_indexer(docs[a:b])
+        ok = np.flatnonzero(row_doc >= 0)
+        if len(ok):
+            out[a + ok] = q_pair.get_indexer(list_id[a:b][ok] % keys.n * len(q_docs) + row_doc[ok])
     return out
