@@ -181,3 +181,13 @@ def test_an_alignment_unpickled_in_another_process_hashes_again(tmp_path):
                              timeout=120)
         assert out.returncode == 0, out.stderr[-1500:]
         assert ast.literal_eval(out.stdout) == here["value"].tolist()
+
+
+def test_qrels_look_up_in_chunks_gives_the_same_rows(monkeypatch):
+    qrels, run = random_collection(6, n_runs=2, n_topics=10, depth=40)
+    ref = M.evaluate(qrels, run, NAMES, conventions="trec_eval")
+    monkeypatch.setattr(lists, "QRELS_CHUNK", 37)
+    same(M.evaluate(qrels, run, NAMES, conventions="trec_eval"), ref)
+    al = M.Alignment(qrels, run)
+    monkeypatch.setattr(lists, "QRELS_CHUNK", 1 << 20)
+    assert (al.qrow() == M.Alignment(qrels, run).qrow()).all() and (al.qrow() >= 0).any()
