@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import resource
 import sys
 import time
@@ -202,8 +203,8 @@ def ranx_rows(qrels: pd.DataFrame, run: pd.DataFrame, label: str, engine_names: 
         warnings.simplefilter("ignore")  # numba's type-safety notes
         rx()  # numba compiles here: excluded, as every user's second call
         t_engine, t_ranx = timed_pair(lambda: M.evaluate(qrels, run, engine_names, **engine_kw), rx, repeat=3)
-        al = M.Alignment(qrels, run, order_by=engine_kw.get("order_by", "rank"))
-        kw = {k: v for k, v in engine_kw.items() if k != "order_by"}
+        al = M.Alignment(qrels, run, **{k: v for k, v in engine_kw.items() if k in ("order_by", "conventions")})
+        kw = {k: v for k, v in engine_kw.items() if k not in ("order_by", "conventions")}
         t_aligned, _ = timed(lambda: al.evaluate(engine_names, **kw), repeat=3)
     return [(label, len(engine_names), t_engine, t_aligned, len(ranx_names), t_ranx)]
 
@@ -241,11 +242,14 @@ def dl19_rows() -> tuple[list[tuple], list[tuple]] | None:
     run = readers.read_runs(files)
     reading = [("read the 37 DL-19 run files (wall s, all checks, trec_eval order)", t_read,
                 "plain Python parser (split lines, no check)", t_plain)]
-    names = ["MSnDCG@10", "AP(rel=2)", "P(rel=2)@10", "RR(rel=2)"]
-    rows = ranx_rows(qrels, run, "DL-19: nDCG@10, AP, P@10, RR (rel >= 2)", names,
-                     ["ndcg@10", "map-l2", "precision@10-l2", "mrr-l2"], no_relevant="zero", missing="skip",
-                     order_by="score")
+    names = ["nDCG@10", "AP(rel=2)", "P(rel=2)@10", "RR(rel=2)"]   # as an ir_measures user writes them
+    rows = ranx_rows(qrels, run, "DL-19: nDCG@10, AP, P@10, RR (rel >= 2), conventions='trec_eval'", names,
+                     ["ndcg@10", "map-l2", "precision@10-l2", "mrr-l2"], conventions="trec_eval")
     return reading, rows
+
+
+def _load(avg) -> str:
+    return ", ".join(f"{x:.2f}" for x in avg)
 
 
 def _wall(fn) -> float:
@@ -266,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
+    load_start = os.getloadavg()
     qrels, run = make_collection(args.topics, args.runs, args.depth, args.seed)
     n_lists = args.topics * args.runs
     print(f"collection: {args.topics} topics x {args.runs} runs x {args.depth} docs "
@@ -384,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print(f"Benchmark: {args.topics} topics x {args.runs} runs x {args.depth} documents "
-          f"(seed {args.seed}; {len(full)} measures in the full list).")
+          f"(seed {args.seed}; {len(full)} measures in the full list); load average (1, 5, 15 min) "
+          f"{_load(load_start)} at the start, {_load(os.getloadavg())} at the end, on {os.cpu_count()} cores.")
     print()
     print("| task | this engine (s) | peer | peer (s) | ratio engine/peer |")
     print("|---|---:|---|---:|---:|")

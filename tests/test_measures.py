@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from helpers import measures as M
 from helpers.io.ids import factorize_ids
-from helpers.measures import MeasureSpec, adhoc, evaluate, evaluate_arrays, to_matrix
+from helpers.measures import MeasureSpec, evaluate, evaluate_arrays, lists, to_matrix
 
 # ---------------------------------------------------------------------------------------------
 # Example A: levels L0-L3 with gains 1:2:3 (gmax = 3), one topic.
@@ -579,12 +579,12 @@ def test_score_order_with_ties_matches_a_plain_sort():
 def test_order_rows_falls_back_to_lexsort_for_wide_keys():
     list_id = np.array([1, 0, 1, 0])
     keys = [(np.array([2 ** 61, 0, -(2 ** 61), 5], dtype=np.int64), True)]
-    assert adhoc._order_rows(list_id, keys).tolist() == [1, 3, 2, 0]
+    assert lists.order_rows(list_id, keys).tolist() == [1, 3, 2, 0]
     keys = [(np.array([2 ** 61, 0, -(2 ** 61), 5], dtype=np.int64), False)]
-    assert adhoc._order_rows(list_id, keys).tolist() == [3, 1, 0, 2]
-    assert adhoc._order_rows(np.array([1, 1, 0]), [(np.array([0, 1, 0]), True)]) is None
-    assert adhoc._order_rows(np.array([1, 1, 0]), [(np.array([1, 0, 0]), False)]) is None
-    assert adhoc._order_rows(np.array([1, 0, 1]), [(np.array([0, 0, 1]), True)]) is not None
+    assert lists.order_rows(list_id, keys).tolist() == [3, 1, 0, 2]
+    assert lists.order_rows(np.array([1, 1, 0]), [(np.array([0, 1, 0]), True)]) is None
+    assert lists.order_rows(np.array([1, 1, 0]), [(np.array([1, 0, 0]), False)]) is None
+    assert lists.order_rows(np.array([1, 0, 1]), [(np.array([0, 0, 1]), True)]) is not None
 
 
 @pytest.mark.parametrize("bad", [np.nan, None, pd.NA])

@@ -15,7 +15,8 @@ TREC qrels path (str or ``os.PathLike``)           :func:`helpers.io.trec.read_q
 ``{run_id: {qid: {docid: score}}}``                the same with ``run_id`` (several runs)
 iterable of ``ScoredDoc`` namedtuples              run ``query_id, doc_id, score``
 (fields ``query_id, doc_id, score``)
-TREC run path                                      :func:`helpers.io.trec.read_run`
+TREC run path, folder, glob, or a list of them     :func:`read_run_files`: every file one run
+(``"runs/*.txt"``; NTCIREVAL ``.res`` lists too)   (TREC files as written, ranks as written)
 =================================================  ===========================================
 
 The conversion only reshapes: identifiers keep their Python type, so the DataFrame checks of
@@ -30,14 +31,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from helpers.io import trec
+from helpers.io.runs import read_runs
+from helpers.io.textfiles import plain_name, resolve_paths
 
-__all__ = ["as_qrels", "as_run"]
+__all__ = ["as_qrels", "as_run", "read_run_files", "is_ranked_list"]
 
 _QREL_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
@@ -91,8 +96,8 @@ def as_run(run) -> pd.DataFrame:
     """
     if isinstance(run, pd.DataFrame):
         return run
-    if isinstance(run, (str, os.PathLike)):
-        return _read_file("run", run, "{qid: {docid: score}} dict, ScoredDoc namedtuples")
+    if isinstance(run, (str, os.PathLike)) or _is_path_list(run):
+        return read_run_files(run)
     if isinstance(run, Mapping):
         nested = [isinstance(v, Mapping) and any(isinstance(x, Mapping) for x in v.values())
                   for v in run.values()]
@@ -118,6 +123,69 @@ def as_run(run) -> pd.DataFrame:
         return _from_tuples("run", run, _RUN_FIELDS, "ir_measures / ir_datasets ScoredDoc")
     raise ValueError(f"run must be a DataFrame, a {{qid: {{docid: score}}}} dict, an iterable of "
                      f"ScoredDoc namedtuples or a TREC run path; got {type(run).__name__}")
+
+
+def _is_path_list(value) -> bool:
+    return (isinstance(value, (list, tuple)) and len(value) > 0
+            and all(isinstance(v, (str, os.PathLike)) for v in value))
+
+
+def is_ranked_list(path: "str | os.PathLike") -> bool:
+    """An NTCIREVAL ranked list: a file named ``<topic>.res`` (or ``.res.gz``)."""
+    return plain_name(Path(path)).lower().endswith(".res")
+
+
+def read_run_files(paths, *, name_by_file: bool = False, what: str = "run") -> pd.DataFrame:
+    """TREC run files (and NTCIREVAL ``.res`` ranked lists) as one run table.
+
+    Parameters
+    ----------
+    paths : str, path-like, or a list of them
+        Files, folders (their files) or globs (``"runs/*.txt"``, ``"runs/*/*.res"``), resolved
+        by :func:`helpers.io.textfiles.resolve_paths`.
+    name_by_file : bool
+        Name each TREC file's run after the file instead of its tag (sixth column).
+    what : str
+        The argument's name in messages (``"run"``, ``"--run"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run_id, query_id, doc_id, rank, score``; TREC files as :func:`helpers.io.trec.read_run`
+        reads them (file order, ranks as written: the conventions order the lists), ranked lists
+        as :func:`helpers.io.runs.read_runs` reads them (rank = line order, run = folder).
+
+    Raises
+    ------
+    ValueError
+        When a path matches no file, a file is malformed (``file:line``), or one run id is in two
+        files (naming both, and how to tell them apart).
+    """
+    files = resolve_paths(paths, what=what)
+    frames, source = [], {}
+    lists = [p for p in files if is_ranked_list(p)]
+    if lists:
+        frames.append((read_runs(lists, what=what), "the ranked lists"))
+    trec_files = [p for p in files if not is_ranked_list(p)]
+
+    def one(p: Path) -> pd.DataFrame:
+        return trec.read_run(p, run_id=p.name if name_by_file else None)
+
+    if len(trec_files) > 1:  # parsing and decompressing release the GIL: a few threads read faster
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1, len(trec_files))) as pool:
+            frames += list(zip(pool.map(one, trec_files), trec_files))
+    else:
+        frames += [(one(p), p) for p in trec_files]
+    for run, path in frames:
+        for rid in pd.unique(run["run_id"]):
+            if rid in source:
+                hint = ("the two files have the same name: rename or copy one of them" if name_by_file
+                        else "name runs after their files (name_by_file, --name-by-file) or edit the tags")
+                raise ValueError(f"{what}: run id {rid!r} appears in both {source[rid]} and {path}; {hint}")
+            source[rid] = path
+    if len(frames) == 1:
+        return frames[0][0]
+    return pd.concat([f for f, _ in frames], ignore_index=True)
 
 
 def _flatten(what: str, nested: Mapping, value: str) -> tuple[list, list, list]:

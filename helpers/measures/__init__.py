@@ -8,11 +8,16 @@
 :mod:`.adhoc`          the front door: :func:`evaluate` on qrels and runs in any shape, the core
                        :func:`evaluate_frames` on tidy frames; :class:`Alignment` (a run matched
                        to qrels once, evaluated under many gains and measures)
+:mod:`.lists`          runs matched to qrels: identifiers, one ranked list per (run, topic),
+                       ordering, duplicates
 :mod:`.results`        :func:`aggregate` (means per run) and :func:`to_matrix` (topics x runs)
 :mod:`.diversity`      intent-aware, D-, D#- and DIN-measures, alpha-nDCG, ERR-IA, RBU
 :mod:`.treceval`       trec_eval's measures (infAP, Rprec, iprec_at_recall, ..., judgment groups,
                        preferences) and ``python -m helpers trec_eval``
-:mod:`.names`          trec_eval and ir_measures names translated into this engine's
+:mod:`.conventions`    one named convention (``"ntcireval"``, ``"trec_eval"``): names, ordering,
+                       score precision and empty-topic rules together
+:mod:`.names`          trec_eval and ir_measures names translated into this engine's; names that
+                       ir_measures reads otherwise (``nDCG@10``) said once
 :mod:`.cli`            ``python -m helpers evaluate``
 =====================  ==========================================================================
 

@@ -58,9 +58,13 @@ import numpy as np
 import pandas as pd
 
 from helpers.io import coerce
-from helpers.io.ids import factorize_ids, number_spelling_twins, require_columns, str_ids
+from helpers.data.thresholds import relevance_threshold as rel_of_collection
+from helpers.measures import conventions as C
+from helpers.measures import lists as L
+from helpers.measures import names as measure_names
 from helpers.measures.kernels import evaluate_arrays, geometric_sum
 from helpers.measures.notices import warn_caller
+from helpers.measures.ragged import Ragged, blocks
 from helpers.measures.results import aggregate, to_matrix
 from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
@@ -87,26 +91,10 @@ __all__ = [
     "geometric_sum",
 ]
 
-#: The options of :func:`evaluate` and their allowed values.
-OPTIONS = {"order_by": ("rank", "score"), "duplicates": ("error", "keep_first"),
-           "no_relevant": ("skip", "zero", "nan"), "missing": ("zero", "skip")}
-def _positions(list_id: np.ndarray, n_lists: int) -> np.ndarray:
-    """0-based position of each row within its list; rows must be grouped by ``list_id``."""
-    first = np.full(n_lists, -1, dtype=np.int64)
-    if len(list_id):
-        boundary = np.flatnonzero(np.r_[True, list_id[1:] != list_id[:-1]])
-        first[list_id[boundary]] = boundary
-    return np.arange(len(list_id), dtype=np.int64) - first[list_id]
-
-
-def _natural_order(ids: np.ndarray) -> np.ndarray:
-    """Sort topic ids numerically if they all look like integers, else as strings."""
-    ids = np.asarray(ids, dtype=object)
-    if len(ids) and all(s.isdigit() for s in ids):
-        return ids[np.lexsort((ids.astype(str), np.array([int(s) for s in ids])))]
-    return np.array(sorted(ids), dtype=object)
-
-
+#: What :func:`evaluate` does with a document retrieved twice in one list.
+DUPLICATES = ("error", "keep_first")
+#: The options of :func:`evaluate` and their allowed values (the conventions' settings and ``duplicates``).
+OPTIONS = {**{k: v for k, v in C.CHOICES.items() if k != "names"}, "duplicates": DUPLICATES}
 def _qrels_gains(qrels: pd.DataFrame, gains, gmax
                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Gain per qrels row; for level-based qrels also the global gmax, and the levels when two
@@ -159,20 +147,10 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
     return g, np.asarray(max(mapping.values()), dtype=float), (np.maximum(lv, 0) if tied else None)
 
 
-def _ideal_by_topic(tcode: np.ndarray, gain: np.ndarray, n_topics: int
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """Ideal gains per topic, ``(n_topics, k)`` sorted descending and 0-padded, and ``R``."""
-    relmask = gain > 0
-    R = np.bincount(tcode[relmask], minlength=n_topics)
-    k = int(R.max()) if n_topics else 0
-    ideal = np.zeros((n_topics, max(k, 1)))
-    if k:
-        t, gsel = tcode[relmask], gain[relmask]
-        o = np.lexsort((-gsel, t))
-        t, gsel = t[o], gsel[o]
-        starts = np.searchsorted(t, np.arange(n_topics))
-        ideal[t, np.arange(len(t)) - starts[t]] = gsel
-    return ideal, R
+def _ideal_by_topic(tcode: np.ndarray, gain: np.ndarray, n_topics: int) -> tuple[Ragged, np.ndarray]:
+    """Ideal gains per topic (the positive gains, sorted descending, stored end to end) and ``R``."""
+    ideal = Ragged.sorted_by_row(tcode, gain, n_topics)
+    return ideal, ideal.length
 
 
 def _levels_for_rel(qrels: pd.DataFrame, spec: MeasureSpec) -> np.ndarray:
@@ -182,64 +160,6 @@ def _levels_for_rel(qrels: pd.DataFrame, spec: MeasureSpec) -> np.ndarray:
                          "gains (a 'gain' column); leave rel= out, or pass levels in a 'relevance' column")
     lv = pd.to_numeric(qrels["relevance"], errors="coerce").to_numpy(dtype=float)
     return np.maximum(lv, 0.0)  # already checked to be integers by _qrels_gains
-
-
-def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, int]:
-    """Ranks 0..k-1 of the values of ``key`` (equal values share a rank) and k."""
-    uniq, inv = np.unique(key, return_inverse=True)
-    return inv.astype(np.int64), len(uniq)
-
-
-def _order_rows(list_id: np.ndarray, keys: list[tuple[np.ndarray, bool]]) -> np.ndarray | None:
-    """Permutation grouping rows by ``list_id`` and sorting each list by ``keys`` (pairs of
-    array and ascending flag, most significant first), or None if the rows already are in that
-    order (the usual case for TREC runs, checked in O(n): lists contiguous, in any order, and
-    sorted within)."""
-    n = len(list_id)
-    if n < 2:
-        return None
-    same = list_id[1:] == list_id[:-1]
-    n_lists = np.count_nonzero(np.bincount(list_id))
-    if n - int(same.sum()) == n_lists:  # each list is one contiguous block
-        undecided = same
-        wrong = np.zeros(n - 1, dtype=bool)
-        for k, ascending in keys:
-            a, b = k[:-1], k[1:]
-            wrong |= undecided & ((a > b) if ascending else (a < b))
-            undecided &= a == b
-        if not wrong.any():
-            return None
-    # one int64 composite key when the dense ranks fit in 63 bits, else lexsort
-    parts = [(list_id.astype(np.int64), int(list_id.max()) + 1)]
-    for k, ascending in keys:
-        codes, size = (_dense_codes(k) if k.dtype.kind == "f" else
-                       (k - k.min(), int(k.max() - k.min()) + 1))
-        parts.append((codes if ascending else size - 1 - codes, size))
-    if sum(math.log2(max(size, 2)) for _, size in parts) < 62:
-        composite = np.zeros(n, dtype=np.int64)
-        for codes, size in parts:
-            composite = composite * size + codes
-        return np.argsort(composite, kind="stable")
-    return np.lexsort(tuple(reversed([codes for codes, _ in parts])))
-
-
-def _report_topic_mismatch(run_topics: np.ndarray, qrels_topics: pd.Index) -> None:
-    """Refuse a run that shares no topic with the qrels, or whose topic ids differ only in their
-    spelling of a number ("1.0" vs "1"); warn with counts when only some topics are unknown."""
-    run_topics = np.asarray(run_topics, dtype=object)
-    unknown = [t for t in run_topics if t not in qrels_topics]
-    twins = number_spelling_twins(unknown, qrels_topics)
-    if twins:
-        t, q = twins[0]
-        raise ValueError(f"run topic {t!r} and qrels topic {q!r} differ only in how the number is written "
-                         f"({len(twins)} such topic(s)); identifiers are compared as exact strings. "
-                         "Read both files with string ids, or normalise them the same way")
-    if len(unknown) == len(run_topics):
-        raise ValueError(f"the run shares no topic with the qrels: run topics {sorted(map(str, run_topics))[:5]}"
-                         f"{'...' if len(run_topics) > 5 else ''}, qrels topics "
-                         f"{sorted(map(str, qrels_topics))[:5]}{'...' if len(qrels_topics) > 5 else ''}")
-    warn_caller(f"{len(unknown)} of {len(run_topics)} run topic(s) are not in the qrels and are ignored "
-          f"(e.g. {sorted(map(str, unknown))[:3]})")
 
 
 @dataclass
@@ -253,26 +173,26 @@ class _Topics:
     gain: np.ndarray              # gain of each qrels row
     level: np.ndarray | None      # levels, when P+ follows levels or rel= thresholds them
     levels_tied: bool             # P+'s preferred rank follows levels (NTCIREVAL compute)
-    ideal: np.ndarray             # (n_topics, k) ideal gains, sorted descending
+    ideal: Ragged                 # ideal gains of each topic, sorted descending
     R: np.ndarray                 # relevant documents per topic
     gmax: np.ndarray              # gmax per topic
     grade: np.ndarray | None      # GAP's levels per qrels row (None: GAP on the gains)
-    ideal_grade: np.ndarray | None
+    ideal_grade: Ragged | None
 
     @property
     def n(self) -> int:
         return len(self.topics)
 
 
-def _topic_gmax(gmax, scale_max, ideal: np.ndarray, R: np.ndarray) -> np.ndarray:
+def _topic_gmax(gmax, scale_max, ideal: Ragged, R: np.ndarray) -> np.ndarray:
     """gmax per topic: the gain scale's top for levels, the topic's top gain for gains, or as given."""
     n_topics = len(R)
     if gmax is None:
-        out = np.full(n_topics, float(scale_max)) if scale_max is not None else ideal[:, 0].copy()
+        out = np.full(n_topics, float(scale_max)) if scale_max is not None else ideal.first()
     elif isinstance(gmax, str):
         if gmax != "topic":
             raise ValueError(f"gmax must be a positive number, 'topic' or None, got {gmax!r}")
-        out = ideal[:, 0].copy()
+        out = ideal.first()
     else:
         gv = float(gmax)
         if not math.isfinite(gv) or gv <= 0:
@@ -280,36 +200,6 @@ def _topic_gmax(gmax, scale_max, ideal: np.ndarray, R: np.ndarray) -> np.ndarray
         out = np.full(n_topics, gv)
     out[R == 0] = 1.0
     return out
-
-
-@dataclass
-class _TopicKeys:
-    """The qrels' identifiers: topics in natural order, each row's topic code and document."""
-
-    topics: np.ndarray
-    index: pd.Index
-    tcode: np.ndarray
-    doc: np.ndarray
-
-    @property
-    def n(self) -> int:
-        return len(self.topics)
-
-
-def _topic_keys(qrels: pd.DataFrame) -> _TopicKeys:
-    """The qrels' topics and documents as exact strings (pairs judged twice and empty qrels refused)."""
-    require_columns(qrels, "qrels", ["query_id", "doc_id"])
-    q_topic = str_ids(qrels["query_id"], "qrels 'query_id'")
-    q_doc = str_ids(qrels["doc_id"], "qrels 'doc_id'")
-    dup = pd.DataFrame({"q": q_topic, "d": q_doc}).duplicated().to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise ValueError(f"qrels judge document {q_doc[i]!r} twice for topic {q_topic[i]!r}")
-    topics = _natural_order(pd.unique(q_topic))
-    if len(topics) == 0:
-        raise ValueError("qrels is empty: there is nothing to evaluate against")
-    index = pd.Index(topics)
-    return _TopicKeys(topics, index, index.get_indexer(q_topic), q_doc)
 
 
 #: Largest total of gains the kernels accept: cumulative gains, Q's beta * cg + count and the ideal
@@ -325,7 +215,7 @@ def _refuse_overflowing_gains(gain: np.ndarray) -> None:
                          "scale, so divide every gain by the same factor")
 
 
-def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
+def _topic_side(qrels: pd.DataFrame, keys: L.TopicKeys, specs: list[MeasureSpec], gains, gmax) -> _Topics:
     """Gains, ideal lists and gmax per topic from the qrels whose identifiers are ``keys``."""
     q_gain, scale_max, q_level = _qrels_gains(qrels, gains, gmax)
     _refuse_overflowing_gains(q_gain)
@@ -349,102 +239,6 @@ def _topic_side(qrels: pd.DataFrame, keys: _TopicKeys, specs: list[MeasureSpec],
                    ideal_grade)
 
 
-def _check_run_columns(run: pd.DataFrame) -> None:
-    require_columns(run, "run", ["query_id", "doc_id"])
-    if "rank" not in run.columns and "score" not in run.columns:
-        raise ValueError(f"run needs a 'rank' or a 'score' column; it has {list(run.columns)}")
-
-
-def _run_order_keys(run: pd.DataFrame, order_by: str) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The run's ranks (when they order it) and scores as floats, NaN refused with the row."""
-    rank = score = None
-    if "rank" in run.columns and order_by == "rank":
-        rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
-        if np.isnan(rank).any():
-            i = int(np.flatnonzero(np.isnan(rank))[0])
-            raise ValueError(f"run 'rank' must be numeric; row {i} has {run['rank'].iloc[i]!r}")
-    if "score" in run.columns:
-        score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
-        if np.isnan(score).any():
-            i = int(np.flatnonzero(np.isnan(score))[0])
-            raise ValueError(f"run 'score' must be numeric; row {i} has {run['score'].iloc[i]!r}")
-    elif order_by == "score":
-        raise ValueError("order_by='score' needs a 'score' column in the run")
-    return rank, score
-
-
-@dataclass
-class _Rows:
-    """The run's rows that belong to a qrels topic, grouped into ranked lists and ordered."""
-
-    run_ids: np.ndarray           # run ids, order of first appearance
-    list_id: np.ndarray           # run code * n_topics + topic code of each row
-    d_codes: np.ndarray           # document code of each row (codes sorted by doc id)
-    d_uniques: np.ndarray         # document ids by code
-    present: np.ndarray           # (n_runs * n_topics,) the run answered the topic
-
-    @property
-    def n_runs(self) -> int:
-        return len(self.run_ids)
-
-
-def _run_side(run: pd.DataFrame, topics: _TopicKeys, order_by: str, duplicates: str) -> _Rows:
-    """Rows of the run grouped by (run, topic), ranked, with duplicates refused or dropped."""
-    _check_run_columns(run)
-    n_topics = topics.n
-    if "run_id" in run.columns:
-        r_codes, run_ids = factorize_ids(run["run_id"], "run 'run_id'")
-    else:
-        r_codes, run_ids = np.zeros(len(run), dtype=np.int64), np.array(["run"], dtype=object)
-    rq_codes, rq_uniques = factorize_ids(run["query_id"], "run 'query_id'")
-    r_tcode = topics.index.get_indexer(rq_uniques)[rq_codes] if len(run) else rq_codes
-    del rq_codes
-    rank, score = _run_order_keys(run, order_by)
-    keep = r_tcode >= 0  # topics not in the qrels are ignored (trec_eval, NTCIREVAL) -- but not silently
-    all_kept = bool(keep.all())
-    if len(run) and not all_kept:
-        _report_topic_mismatch(rq_uniques, topics.index)
-    list_id = np.asarray(r_codes, dtype=np.int64) * n_topics + r_tcode
-    del r_codes, r_tcode
-    if not all_kept:
-        list_id = list_id[keep]
-    present = np.zeros(len(run_ids) * n_topics, dtype=bool)
-    present[list_id] = True
-    d_codes, d_uniques = factorize_ids(run["doc_id"] if all_kept else run["doc_id"][keep],
-                                       "run 'doc_id'", sort=True, blocky=False)
-    keys = []
-    if rank is not None:
-        keys.append((rank if all_kept else rank[keep], True))
-    if score is not None:
-        keys.append((score if all_kept else score[keep], False))
-    keys.append((d_codes, False))
-    order = _order_rows(list_id, keys)
-    del keys, rank, score
-    if order is not None:
-        list_id, d_codes = list_id[order], d_codes[order]
-    del order
-    rows = _Rows(run_ids, list_id, d_codes, d_uniques, present)
-    _drop_duplicates(rows, topics, duplicates)
-    return rows
-
-
-def _drop_duplicates(rows: _Rows, topics: _TopicKeys, duplicates: str) -> None:
-    """A (list, document) pair twice: refuse it naming run, topic and document, or keep the first."""
-    n_docs = max(len(rows.d_uniques), 1)
-    pair = rows.list_id * n_docs + rows.d_codes
-    sp = np.sort(pair)
-    dup = sp[1:] == sp[:-1]
-    if dup.any():
-        if duplicates == "error":
-            lid, dc = divmod(int(sp[1:][dup][0]), n_docs)
-            rid, tid = divmod(lid, topics.n)
-            raise ValueError(f"run {rows.run_ids[rid]!r} retrieves document {rows.d_uniques[dc]!r} more "
-                             f"than once for topic {topics.topics[tid]!r} (pass duplicates='keep_first' to "
-                             "keep the highest-ranked copy)")
-        first = ~pd.Series(pair).duplicated(keep="first").to_numpy()
-        rows.list_id, rows.d_codes = rows.list_id[first], rows.d_codes[first]
-
-
 @dataclass
 class _Judged:
     """Gains (and levels, GAP grades, judged flags) of the retrieved rows, with their positions."""
@@ -466,25 +260,15 @@ class _Judged:
         self.grade = None if self.grade is None else self.grade[sel]
 
 
-def _qrels_row_of(rows: _Rows, keys: _TopicKeys) -> np.ndarray:
-    """For every run row, the qrels row that judges its (topic, document), or -1 (unjudged)."""
-    n_docs = max(len(rows.d_uniques), 1)
-    qd = pd.Index(rows.d_uniques).get_indexer(keys.doc)
-    qok = qd >= 0
-    q_pair = keys.tcode[qok].astype(np.int64) * n_docs + qd[qok]
-    hit = (pd.Index(q_pair).get_indexer(rows.list_id % keys.n * n_docs + rows.d_codes) if len(q_pair)
-           else np.full(len(rows.list_id), -1))
-    return np.where(hit >= 0, np.append(np.flatnonzero(qok), -1)[hit], -1)
-
-
-def _judged_rows(rows: _Rows, qrow: np.ndarray, topics: _Topics, depth: int | None) -> _Judged:
+def _judged_rows(rows: L.RankedRows, qrow: np.ndarray, pos: np.ndarray, topics: _Topics,
+                 depth: int | None) -> _Judged:
     """The gain of every retrieved document (unjudged: 0), lists cut at ``depth``."""
     list_id = rows.list_id
     judged = qrow >= 0
     gain = np.append(topics.gain, 0.0)[qrow]  # qrow == -1 picks the appended 0
     level = None if topics.level is None else np.append(topics.level, 0)[qrow].astype(float)
     grade = None if topics.grade is None else np.append(topics.grade, 0.0)[qrow]
-    out = _Judged(list_id, _positions(list_id, rows.n_runs * topics.n), gain, judged, level, grade, qrow)
+    out = _Judged(list_id, pos, gain, judged, level, grade, qrow)
     if depth is not None:
         out.select(out.pos < depth)
     return out
@@ -503,52 +287,70 @@ def _condensed_family(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], 
                          "there (NTCIREVAL: 'no judged nonrel: bpref etc. not computable'); drop "
                          "these measures or those topics")
     c_list = rows.list_id[rows.judged]
-    c_pos = _positions(c_list, n_lists)
-    c_matrix = np.full((n_lists, int(c_pos.max()) + 1 if len(c_pos) else 1), np.nan)
-    c_matrix[c_list, c_pos] = rows.gain[rows.judged]
-    return evaluate_arrays(c_matrix, topics.ideal[list_topic], specs, gmax=topics.gmax[list_topic],
-                           n_nonrel=np.maximum(N_topic, 1)[list_topic])
+    c_pos = L.positions(c_list, n_lists)
+    c_gain = rows.gain[rows.judged]
+    out = {str(s): np.empty(n_lists) for s in specs}
+    for lists, sel, local, width in blocks(c_list, n_lists, topics.R[list_topic]):
+        lt = list_topic[lists]
+        c_matrix = np.full((len(lt), width), np.nan)
+        c_matrix[local, c_pos[sel]] = c_gain[sel]
+        res = evaluate_arrays(c_matrix, topics.ideal.dense(lt), specs, gmax=topics.gmax[lt],
+                              n_nonrel=np.maximum(N_topic, 1)[lt])
+        for key, v in res.items():
+            out[key][lists] = v
+    return out
 
 
 def _list_measures(rows: _Judged, topics: _Topics, specs: list[MeasureSpec], n_lists: int,
                    list_topic: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Every other measure on the (n_lists, depth) gain matrix; measures with ``rel=`` on the
-    gains zeroed below their threshold. Returns the scores and, per ``rel=`` measure, the lists
-    whose topic has no document at that level."""
+    """Every other measure on the gain matrices of blocks of lists (:func:`blocks`: one
+    (n_lists, depth) matrix unless that would waste memory); measures with ``rel=`` on the gains
+    zeroed below their threshold. Returns the scores and, per ``rel=`` measure, the lists whose
+    topic has no document at that level."""
     if all(s.cutoff is not None for s in specs):
         rows.select(rows.pos < max(s.cutoff for s in specs))
-    width = int(rows.pos.max()) + 1 if len(rows.pos) else 1
-    matrix = np.full((n_lists, width), np.nan)
-    matrix[rows.list_id, rows.pos] = rows.gain
-    pref = grades = None
-    if rows.level is not None:
-        pref = np.zeros((n_lists, width))
-        pref[rows.list_id, rows.pos] = rows.level
-    if rows.grade is not None:  # GAP on relevance levels (NTCIREVAL compute -gap)
-        grades = np.zeros((n_lists, width))
-        grades[rows.list_id, rows.pos] = rows.grade
-    scores: dict[str, np.ndarray] = {}
-    no_rel_at: dict[str, np.ndarray] = {}
-    plain = [s for s in specs if s.rel is None]
-    if plain:
-        scores.update(evaluate_arrays(
-            matrix, topics.ideal[list_topic], plain, gmax=topics.gmax[list_topic],
-            preference=pref if topics.levels_tied else None, grades=grades,
-            ideal_grades=None if grades is None else topics.ideal_grade[list_topic]))
-    for r in sorted({s.rel for s in specs if s.rel is not None}):
-        # levels below r are non-relevant: zero their gains, run list and ideal
-        group = [s for s in specs if s.rel == r]
-        ideal_r, R_r = _ideal_by_topic(topics.tcode, np.where(topics.level >= r, topics.gain, 0.0), topics.n)
-        g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
-        res = evaluate_arrays(g_r, ideal_r[list_topic], [s.without_rel() for s in group],
-                              gmax=topics.gmax[list_topic])
-        for s in group:
-            scores[str(s)] = res[str(s.without_rel())]
-            no_rel_at[str(s)] = R_r[list_topic] == 0
+    by_rel = {r: _ideal_by_topic(topics.tcode, np.where(topics.level >= r, topics.gain, 0.0), topics.n)
+              for r in sorted({s.rel for s in specs if s.rel is not None})}
+    scores = {str(s): np.empty(n_lists) for s in specs}
+    for lists, sel, local, width in blocks(rows.list_id, n_lists, topics.R[list_topic]):
+        res = _block_measures(rows, sel, local, width, topics, list_topic[lists], specs, by_rel)
+        for key, v in res.items():
+            scores[key][lists] = v
+    no_rel_at = {str(s): by_rel[s.rel][1][list_topic] == 0 for s in specs if s.rel is not None}
     return scores, no_rel_at
 
 
-def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> None:
+def _block_measures(rows: _Judged, sel, local: np.ndarray, width: int, topics: _Topics, lt: np.ndarray,
+                    specs: list[MeasureSpec], by_rel: dict) -> dict[str, np.ndarray]:
+    """The measures of one block of lists (topics ``lt``), from its rows ``sel`` at ``local``."""
+    pos = rows.pos[sel]
+    matrix = np.full((len(lt), width), np.nan)
+    matrix[local, pos] = rows.gain[sel]
+    pref = grades = None
+    if rows.level is not None:
+        pref = np.zeros((len(lt), width))
+        pref[local, pos] = rows.level[sel]
+    if rows.grade is not None:  # GAP on relevance levels (NTCIREVAL compute -gap)
+        grades = np.zeros((len(lt), width))
+        grades[local, pos] = rows.grade[sel]
+    out: dict[str, np.ndarray] = {}
+    plain = [s for s in specs if s.rel is None]
+    if plain:
+        out.update(evaluate_arrays(
+            matrix, topics.ideal.dense(lt), plain, gmax=topics.gmax[lt],
+            preference=pref if topics.levels_tied else None, grades=grades,
+            ideal_grades=None if grades is None else topics.ideal_grade.dense(lt)))
+    for r, (ideal_r, _) in by_rel.items():
+        # levels below r are non-relevant: zero their gains, run list and ideal
+        group = [s for s in specs if s.rel == r]
+        g_r = np.where(np.isnan(matrix), np.nan, np.where(pref >= r, matrix, 0.0))
+        res = evaluate_arrays(g_r, ideal_r.dense(lt), [s.without_rel() for s in group], gmax=topics.gmax[lt])
+        for s in group:
+            out[str(s)] = res[str(s.without_rel())]
+    return out
+
+
+def _report_unanswered(absent: np.ndarray, rows: "L.RankedRows", topics: "_Topics") -> None:
     """Say when qrels topics with relevant documents have no ranked list in a run (they score 0)."""
     if not absent.any():
         return
@@ -561,9 +363,12 @@ def _report_unanswered(absent: np.ndarray, rows: "_Rows", topics: "_Topics") -> 
                 "trec_eval does without -c")
 
 
-def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs: list[MeasureSpec],
-          topics: _Topics, rows: _Rows, no_relevant: str, missing: str, own: set[str] = frozenset()) -> pd.DataFrame:
-    """The conventions for empty and unanswered topics, then one row per run, topic and measure."""
+def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray],
+          labels: list[tuple[str, MeasureSpec]], topics: _Topics, rows: L.RankedRows, no_relevant: str,
+          missing: str, own: set[str] = frozenset()) -> pd.DataFrame:
+    """The conventions for empty and unanswered topics, then one row per run, topic and measure
+    (``labels``: the label each measure gets, and the engine measure whose scores it shows; ``own``:
+    trec_eval's measures, which define their value on topics without relevant documents themselves)."""
     n_topics = topics.n
     list_topic = np.tile(np.arange(n_topics), rows.n_runs)
     no_rel = topics.R[list_topic] == 0
@@ -574,23 +379,59 @@ def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray], specs
         _report_unanswered(~rows.present & ~no_rel, rows, topics)
     if no_relevant == "skip":
         keep_list &= ~no_rel
-    labels = [str(s) for s in specs]
-    values = np.stack([scores[lab] for lab in labels], axis=1)  # (n_lists, n_measures)
+    keys = [str(s) for _, s in labels]
+    values = np.stack([scores[key] for key in keys], axis=1)  # (n_lists, n_measures)
     if no_relevant == "zero":
         # trec_eval's measures (own) define their value on such topics themselves
-        values[np.ix_(no_rel, [j for j, lab in enumerate(labels) if lab not in own])] = 0.0
-        for j, lab in enumerate(labels):
-            if lab in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
-                values[no_rel_at[lab], j] = 0.0
+        values[np.ix_(no_rel, [j for j, key in enumerate(keys) if key not in own])] = 0.0
+        for j, key in enumerate(keys):
+            if key in no_rel_at:  # no document at level >= rel: 0 as trec_eval -l
+                values[no_rel_at[key], j] = 0.0
     values = values[keep_list]
     kept = np.flatnonzero(keep_list)
-    n_m = len(labels)
+    n_m = len(keys)
     return pd.DataFrame({
         "run_id": pd.Series(np.repeat(rows.run_ids[kept // n_topics], n_m), dtype="str"),
         "query_id": pd.Series(np.repeat(topics.topics[kept % n_topics], n_m), dtype="str"),
-        "measure": pd.Series(np.tile(np.array(labels, dtype=object), len(kept)), dtype="str"),
+        "measure": pd.Series(np.tile(np.array([lab for lab, _ in labels], dtype=object), len(kept)), dtype="str"),
         "value": values.ravel(),
     })
+
+
+def _named(measures, conv: C.Conventions, rel) -> list[tuple[str, MeasureSpec]]:
+    """(label, engine measure) pairs for the requested names under the conventions, with the
+    default relevance threshold ``rel`` given to binary measures written without one."""
+    if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
+                                                     pd.Index, np.ndarray, pd.Series)):
+        raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
+                         f"'nDCG@10']), got {type(measures).__name__}")
+    named = measure_names.resolve(measures, conv.names, warn=not conv.chosen)
+    level = _rel_level(rel)
+    if level is None or level == 1:
+        return named
+    out = []
+    for label, spec in named:
+        with_rel = with_default_rel([spec], level)[0]
+        out.append((str(with_rel) if label == str(spec) else label, with_rel))
+    return out
+
+
+def _rel_level(rel) -> int | None:
+    """``rel=``: an integer level >= 1, a collection name (its threshold), or None."""
+    if rel is None:
+        return None
+    if isinstance(rel, str):
+        return rel_of_collection(rel)
+    if isinstance(rel, (bool, np.bool_)) or not isinstance(rel, (int, np.integer)) or rel < 1:
+        raise ValueError(f"rel must be an integer relevance level >= 1 or a collection name (e.g. "
+                         f"'dl19-passage'), got {rel!r}")
+    return int(rel)
+
+
+def _with_attrs(res: pd.DataFrame, conv: C.Conventions, labels: list[tuple[str, MeasureSpec]]) -> pd.DataFrame:
+    res.attrs["conventions"] = conv.as_dict()
+    res.attrs["measures"] = {label: str(spec) for label, spec in labels}
+    return res
 
 
 class Alignment:
@@ -605,38 +446,63 @@ class Alignment:
         Tidy frames as :func:`evaluate` takes them (no other shapes: use :func:`evaluate` or
         :func:`helpers.io.coerce.as_qrels` for those). The qrels' identifiers are what is
         aligned; their ``relevance`` or ``gain`` column is the default gain source.
-    order_by, duplicates : str
-        As for :func:`evaluate`.
+    conventions, order_by, score_precision, duplicates : str
+        As for :func:`evaluate`; the conventions also hold for :meth:`evaluate`
+        (``self.conventions``).
     """
 
-    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, order_by: str = "rank",
-                 duplicates: str = "error"):
-        self._align(qrels, _topic_keys(qrels), run, order_by, duplicates)
+    def __init__(self, qrels: pd.DataFrame, run: pd.DataFrame, *, conventions: "str | C.Conventions | None" = None,
+                 order_by: str | None = None, score_precision: str | None = None, duplicates: str = "error"):
+        self.conventions = C.resolve(conventions, order_by=order_by, score_precision=score_precision)
+        _check_duplicates_option(duplicates)
+        self._align(qrels, L.topic_keys(qrels), run, duplicates)
 
     @classmethod
-    def _with_keys(cls, qrels: pd.DataFrame, keys: _TopicKeys, run: pd.DataFrame, order_by: str,
+    def _with_keys(cls, qrels: pd.DataFrame, keys: L.TopicKeys, run: pd.DataFrame, conv: C.Conventions,
                    duplicates: str) -> "Alignment":
         """An alignment on already parsed qrels identifiers."""
         al = cls.__new__(cls)
-        al._align(qrels, keys, run, order_by, duplicates)
+        al.conventions = conv
+        al._align(qrels, keys, run, duplicates)
         return al
 
-    def _align(self, qrels, keys, run, order_by, duplicates) -> None:
+    def _align(self, qrels, keys, run, duplicates) -> None:
         self.qrels, self.keys = qrels, keys
-        self.rows = _run_side(run, keys, order_by, duplicates)
-        self.qrow = _qrels_row_of(self.rows, keys)
+        self.rows = L.run_side(run, keys, self.conventions.order_by, duplicates, self.conventions.score_precision)
+        self.pos = L.positions(self.rows.list_id, self.rows.n_runs * keys.n)
+        self._qrows: dict = {}
         self.n_run_rows = len(run)
 
+    def qrow(self, limit: int | None = None) -> np.ndarray:
+        """For every row, the qrels row judging it (-1: unjudged); with ``limit``, only the rows at
+        positions below it are looked up (the others get -1): measures cut at l never see the rest."""
+        if None in self._qrows:
+            return self._qrows[None]
+        sel = None if limit is None else self.pos < limit
+        if sel is not None and sel.all():
+            limit, sel = None, None
+        if limit not in self._qrows:
+            q = np.full(len(self.pos), -1, dtype=np.int64)
+            q[slice(None) if sel is None else sel] = L.qrels_row_of(self.rows, self.keys, sel)
+            self._qrows[limit] = q
+            if limit is None:
+                self.rows.forget_hashes()  # every row is looked up: the hashes are not needed again
+        return self._qrows[limit]
+
     def evaluate(self, measures, *, gain=None, gains: "str | Mapping[int, float] | None" = None,
-                 gmax: "float | str | None" = None, condensed: bool = False, no_relevant: str = "skip",
-                 missing: str = "zero", depth: int | None = None) -> pd.DataFrame:
-        """The tidy table of :func:`evaluate` for this alignment.
+                 gmax: "float | str | None" = None, condensed: bool = False, rel: "int | str | None" = None,
+                 no_relevant: str | None = None, missing: str | None = None,
+                 depth: int | None = None) -> pd.DataFrame:
+        """The tidy table of :func:`evaluate` for this alignment, under its conventions
+        (``no_relevant`` and ``missing`` given here override them).
 
         ``gain`` (optional): real-valued gains, one per qrels row in the qrels' order, used instead
         of the qrels' ``relevance``/``gain`` column (NTCIREVAL ``gcompute`` semantics, as a
         ``gain`` column). The other options are :func:`evaluate`'s.
         """
-        specs = parse_measures(measures)
+        conv = C.resolve(self.conventions, no_relevant=no_relevant, missing=missing)
+        labels = _named(measures, conv, rel)
+        specs = parse_measures([s for _, s in labels])
         qrels = self.qrels
         if gain is not None:
             g = np.asarray(gain, dtype=float)
@@ -644,13 +510,18 @@ class Alignment:
                 raise ValueError(f"gain must hold one value per qrels row ({len(qrels)}), got shape {g.shape}")
             qrels = pd.DataFrame({"query_id": qrels["query_id"], "doc_id": qrels["doc_id"], "gain": g})
         topics = _topic_side(qrels, self.keys, specs, gains, gmax)
-        return self._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing,
-                            depth=depth)
+        res = self._scores(topics, specs, labels, condensed=condensed, no_relevant=conv.no_relevant,
+                           missing=conv.missing, depth=depth)
+        return _with_attrs(res, conv, labels)
 
-    def _scores(self, topics: _Topics, specs: list[MeasureSpec], *, condensed: bool, no_relevant: str,
-                missing: str, depth: int | None) -> pd.DataFrame:
+    def _scores(self, topics: _Topics, specs: list[MeasureSpec], labels: list[tuple[str, MeasureSpec]], *,
+                condensed: bool, no_relevant: str, missing: str, depth: int | None) -> pd.DataFrame:
         rows = self.rows
-        judged_rows = _judged_rows(rows, self.qrow, topics, depth)
+        # only rows above the largest cutoff are looked up in the qrels when every measure has one
+        cut = None if condensed or any(s.cutoff is None or s.name in CONDENSED_ONLY for s in specs) else \
+            max(s.cutoff for s in specs)
+        limit = depth if cut is None else min(cut, depth or cut)
+        judged_rows = _judged_rows(rows, self.qrow(limit), self.pos, topics, depth)
         judged_any = bool(judged_rows.judged.any())
         n_lists = rows.n_runs * topics.n
         list_topic = np.tile(np.arange(topics.n), rows.n_runs)
@@ -668,7 +539,7 @@ class Alignment:
             scores.update(_condensed_family(judged_rows, topics, cond_specs, n_lists, list_topic))
         if condensed:
             judged_rows.select(judged_rows.judged)
-            judged_rows.pos = _positions(judged_rows.list_id, n_lists)
+            judged_rows.pos = L.positions(judged_rows.list_id, n_lists)
         if main_specs:
             main, no_rel_at = _list_measures(judged_rows, topics, main_specs, n_lists, list_topic)
             scores.update(main)
@@ -678,16 +549,23 @@ class Alignment:
                              "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
                              "to score such topics")
         if self.n_run_rows and not judged_any:
-            warn_caller("no retrieved document is judged in the qrels (every value is 0): do the run's "
-                        "doc_ids use the qrels' identifiers?")
-        return _tidy(scores, no_rel_at, specs, topics, rows, no_relevant, missing,
+            warn_caller(("no retrieved document is judged in the qrels" if cut is None else
+                         f"no retrieved document in the top {cut} of any list is judged in the qrels")
+                        + " (every value is 0): do the run's doc_ids use the qrels' identifiers?")
+        return _tidy(scores, no_rel_at, labels, topics, rows, no_relevant, missing,
                      own={str(s) for s in trec_specs})
+
+
+def _check_duplicates_option(duplicates) -> None:
+    if duplicates not in DUPLICATES:
+        raise ValueError(f"duplicates must be one of {DUPLICATES}, got {duplicates!r}")
 
 
 def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureSpec], *,
                     gains: "str | Mapping[int, float] | None" = None, gmax: "float | str | None" = None,
-                    condensed: bool = False, order_by: str = "rank", duplicates: str = "error",
-                    no_relevant: str = "skip", missing: str = "zero", depth: int | None = None
+                    condensed: bool = False, order_by: str = "rank", score_precision: str = "double",
+                    duplicates: str = "error", no_relevant: str = "skip", missing: str = "zero",
+                    depth: int | None = None, labels: "list[tuple[str, MeasureSpec]] | None" = None
                     ) -> pd.DataFrame:
     """The core of :func:`evaluate` on tidy frames and parsed measures: no coercion, no checks of
     the options (:func:`evaluate` does both once).
@@ -695,21 +573,29 @@ def evaluate_frames(qrels: pd.DataFrame, run: pd.DataFrame, specs: list[MeasureS
     ``qrels`` and ``run`` are DataFrames with the columns :func:`evaluate` documents, ``specs``
     the output of :func:`helpers.measures.spec.parse_measures`; the options mean what they mean
     for :func:`evaluate`, whose conventions (module docstring) this function implements.
+    ``labels`` (optional): the rows of the result, as (label, measure of ``specs``) pairs; by
+    default each measure under its canonical name.
     """
-    keys = _topic_keys(qrels)
+    keys = L.topic_keys(qrels)
     topics = _topic_side(qrels, keys, specs, gains, gmax)  # gain errors before the run is read
-    al = Alignment._with_keys(qrels, keys, run, order_by, duplicates)
-    return al._scores(topics, specs, condensed=condensed, no_relevant=no_relevant, missing=missing, depth=depth)
+    conv = C.resolve(None, order_by=order_by, score_precision=score_precision)
+    al = Alignment._with_keys(qrels, keys, run, conv, duplicates)
+    return al._scores(topics, specs, labels or [(str(s), s) for s in specs], condensed=condensed,
+                      no_relevant=no_relevant, missing=missing, depth=depth)
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
+             conventions: "str | C.Conventions | None" = None,
+             names: str | None = None,
+             rel: "int | str | None" = None,
              gains: "str | Mapping[int, float] | None" = None,
              gmax: "float | str | None" = None,
              condensed: bool = False,
-             order_by: str = "rank",
+             order_by: str | None = None,
+             score_precision: str | None = None,
              duplicates: str = "error",
-             no_relevant: str = "skip",
-             missing: str = "zero",
+             no_relevant: str | None = None,
+             missing: str | None = None,
              depth: int | None = None) -> pd.DataFrame:
     """Evaluate one or many runs against graded qrels with NTCIREVAL's measure definitions.
 
@@ -722,16 +608,34 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         :func:`helpers.io.coerce.as_qrels`, then checked as a DataFrame): a pytrec_eval/ranx dict
         ``{qid: {docid: level}}``, an iterable of ir_measures/ir_datasets ``Qrel``/``TrecQrel``
         namedtuples, or the path of a TREC qrels file.
-    run : pandas.DataFrame, dict, iterable of namedtuples or path
+    run : pandas.DataFrame, dict, iterable of namedtuples, path, list of paths or glob
         Columns ``query_id``, ``doc_id``, ``rank`` and/or ``score``, optionally ``run_id``
         (several runs at once; without it the run is called ``"run"``). Also accepted
         (:func:`helpers.io.coerce.as_run`): ``{qid: {docid: score}}``, ``{run_id: {qid: {docid:
-        score}}}``, an iterable of ``ScoredDoc`` namedtuples, or the path of a TREC run file.
+        score}}}``, an iterable of ``ScoredDoc`` namedtuples, or TREC run files (NTCIREVAL
+        ``.res`` ranked lists too): a path, a folder, a glob such as ``"runs/*.txt"`` or a list
+        of them, each file one run named by its tag.
     measures : str or iterable of str
-        Measure names, see the module docstring and :data:`MEASURES`; binary measures take
-        ``rel=`` (``"AP(rel=2)"``). For trec_eval/ir_measures names (``ndcg_cut_10``, ``map``)
-        see :func:`helpers.measures.names.translate` and the table in the module docstring:
-        ``nDCG@10`` here is NTCIREVAL's original nDCG, trec_eval's is ``MSnDCG@10``.
+        Measure names, read under ``names``: NTCIREVAL's by default (:data:`MEASURES`; ``nDCG@10``
+        is the original nDCG, trec_eval's is ``MSnDCG@10``), trec_eval's and ir_measures' with
+        ``names="trec_eval"`` or ``conventions="trec_eval"`` (:mod:`helpers.measures.names`).
+        Binary measures take ``rel=`` (``"AP(rel=2)"``).
+    conventions : {"ntcireval", "trec_eval"}, optional
+        Names, ordering, score precision and empty-topic rules together
+        (:mod:`helpers.measures.conventions`). Default: ``"trec_eval"`` if ``names`` is a
+        trec_eval/ir_measures scheme, else ``"ntcireval"``. The settings below, when given,
+        override the convention's; the settings in force are in ``result.attrs["conventions"]``.
+        Without a convention (or ``names``), a name that ir_measures reads as another measure
+        (``nDCG@10``, ``AP@10``, ``ERR``, ``RBP``) or a trec_eval name (``map``) gives one
+        :class:`helpers.measures.names.AmbiguousNameWarning` per session saying what was computed.
+    names : {"ntcireval", "trec_eval", "ir_measures"}, optional
+        How ``measures`` are named. Under ``"ntcireval"`` trec_eval/ir_measures names that are
+        no engine name (``map``, ``ndcg_cut_10``, ``P_10``, ``Success@10``) are recognised too.
+        Labels in the result: the engine's canonical names, or trec_eval/ir_measures names as
+        written (``result.attrs["measures"]`` maps each label to the engine measure).
+    rel : int or str, optional
+        Relevance threshold of the binary measures written without ``rel=`` (trec_eval ``-l``):
+        a level, or a collection whose threshold is used (``"dl19-passage"`` -> 2).
     gains : str or dict, optional
         Level-to-gain mapping for ``relevance`` qrels: NTCIREVAL's ``"1:2:3"`` (L1->1, L2->2,
         L3->3) or ``{1: 1.0, 2: 2.0, 3: 3.0}``. L0 and negative levels get 0. Default: linear
@@ -741,18 +645,20 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         (NTCIREVAL ``compute``), the topic's highest gain for a ``gain`` column (``gcompute``).
     condensed : bool
         Remove unjudged documents before counting ranks (NTCIREVAL ``-j``).
-    order_by : {"rank", "score"}
-        ``"rank"`` (default): increasing ``rank`` when the run has one, ties and rank-less runs
-        by decreasing score then decreasing doc_id; ``"score"``: trec_eval's order, rank ignored.
+    order_by : {"rank", "score"}, optional
+        ``"rank"`` (ntcireval): increasing ``rank`` when the run has one, ties and rank-less runs
+        by decreasing score then decreasing doc_id; ``"score"`` (trec_eval): rank ignored.
+    score_precision : {"double", "single"}, optional
+        ``"single"`` (trec_eval) compares scores rounded to C ``float``, as trec_eval stores them.
     duplicates : {"error", "keep_first"}
         A document retrieved twice for one topic by one run raises ``ValueError`` (default) or
         keeps only its highest-ranked copy.
-    no_relevant : {"skip", "zero", "nan"}
-        Topics whose qrels hold no relevant document: dropped (NTCIREVAL, default), scored 0
-        (trec_eval, ir_measures) or kept as NaN.
-    missing : {"zero", "skip"}
-        Qrels topics a run did not answer: scored 0 (NTCIREVAL, ir_measures; default) or
-        dropped (trec_eval).
+    no_relevant : {"skip", "zero", "nan"}, optional
+        Topics whose qrels hold no relevant document: dropped (ntcireval), scored 0 (trec_eval)
+        or kept as NaN.
+    missing : {"zero", "skip"}, optional
+        Qrels topics a run did not answer: scored 0 (ntcireval; ir_measures) or dropped
+        (trec_eval without ``-c``).
     depth : int, optional
         Keep only the first ``depth`` documents of every list before condensing (the doc limit
         of NTCIREVAL's ``TRECsplitruns``). Default: all.
@@ -761,30 +667,29 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
     -------
     pandas.DataFrame
         Columns ``run_id``, ``query_id``, ``measure``, ``value``; runs in order of first
-        appearance, topics in natural order, measures in the order requested.
+        appearance, topics in natural order, measures in the order requested. ``attrs``:
+        ``"conventions"`` (the settings in force) and ``"measures"`` (label -> engine measure).
 
     Raises
     ------
     ValueError
         For missing columns, missing identifiers, non-integer levels or negative/non-finite
         gains, a level the gain mapping does not cover, a pair judged twice, a document retrieved
-        twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown options or
-        measure names, ``rel=`` on a graded measure or with a ``gain`` column.
+        twice (unless ``duplicates="keep_first"``), NaN ranks or scores, unknown conventions,
+        options or measure names (the message points to :func:`helpers.measures.names.translate`),
+        ``rel=`` on a graded measure or with a ``gain`` column, a run path matching no file.
     """
-    if measures is None or not isinstance(measures, (str, MeasureSpec, list, tuple, set, frozenset,
-                                                     pd.Index, np.ndarray, pd.Series)):
-        raise ValueError(f"measures must be a measure name or a list of names (e.g. ['AP', "
-                         f"'nDCG@10']), got {type(measures).__name__}")
-    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
-    specs = parse_measures(measures)
-    for opt, val in [("order_by", order_by), ("duplicates", duplicates), ("no_relevant", no_relevant),
-                     ("missing", missing)]:
-        if val not in OPTIONS[opt]:
-            raise ValueError(f"{opt} must be one of {OPTIONS[opt]}, got {val!r}")
+    conv = C.resolve(conventions, names=names, order_by=order_by, score_precision=score_precision,
+                     no_relevant=no_relevant, missing=missing)
+    _check_duplicates_option(duplicates)
+    labels = _named(measures, conv, rel)
     if depth is not None and (not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
     if not isinstance(condensed, (bool, np.bool_)):
         raise ValueError(f"condensed must be True or False, got {condensed!r}")
-    return evaluate_frames(qrels, run, specs, gains=gains, gmax=gmax, condensed=condensed,
-                           order_by=order_by, duplicates=duplicates, no_relevant=no_relevant,
-                           missing=missing, depth=depth)
+    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
+    res = evaluate_frames(qrels, run, parse_measures([s for _, s in labels]), gains=gains, gmax=gmax,
+                          condensed=condensed, order_by=conv.order_by, score_precision=conv.score_precision,
+                          duplicates=duplicates, no_relevant=conv.no_relevant, missing=conv.missing,
+                          depth=depth, labels=labels)
+    return _with_attrs(res, conv, labels)

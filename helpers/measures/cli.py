@@ -16,6 +16,43 @@ that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run de
 
 Coming from trec_eval or ir_measures:
 
+* **Conventions.** ``--conventions ntcireval`` (the default, as in the Python API) or
+  ``--conventions trec_eval`` sets names, ordering, score precision and the rules for empty topics
+  together (:mod:`helpers.measures.conventions`); ``--names``, ``--order``, ``--no-relevant`` and
+  ``--missing`` override one setting each, and ``--names trec_eval`` alone selects trec_eval. The
+  settings in force are printed on stderr.
+* **Order.** ``--order trec_eval`` (the trec_eval convention): by score, compared in single
+  precision as trec_eval stores it (``float sim``), ties by decreasing document id; the rank column
+  is ignored. ``--order rank`` (the ntcireval convention) follows the rank column (ties by score,
+  then document id), ``--order score`` compares the scores in double precision, and ``--order
+  file`` keeps each list in file order, as NTCIREVAL reads its per-topic ``.res`` lists.
+* **Names.** Under NTCIREVAL names ``nDCG@10`` is NTCIREVAL's original nDCG (said once on stderr
+  when no convention was chosen); trec_eval's ``ndcg_cut_10`` (ir_measures ``nDCG@10``) is
+  ``MSnDCG@10``. trec_eval names (``map``, ``recip_rank``, ``P_10``, ``recall_100``,
+  ``ndcg_cut_10``, ``map_cut_10``) and ir_measures names (``nDCG@10``, ``AP(rel=2)``,
+  ``Success@10``) are read under the trec_eval convention, printed as written, and stderr says which
+  engine measure each one is (:mod:`helpers.measures.names`).
+* **Relevance threshold.** ``--rel 2`` (trec_eval ``-l 2``) makes levels below 2 non-relevant for
+  the binary measures (AP, RR, P, R, Hit) written without ``rel=``; graded measures keep their
+  gains. ``--rel dl19-passage`` takes the collection's own threshold
+  (:func:`helpers.data.thresholds.relevance_threshold`).
+* **Output.** ``--output-format trec_eval`` prints ``measure<TAB>query<TAB>value`` lines as
+  trec_eval does (a ``runid`` and a ``num_q`` line, then per-topic lines with ``--per-topic``,
+  then the ``all`` lines); ``--output-format jsonl`` one JSON object per line, with the topic
+  count on the ``all`` lines and full precision.
+
+The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10), equal to pytrec_eval's::
+
+    python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
+        --conventions trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
+
+``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
+Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit -- except
+that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
+``X@1000`` is ``X`` for runs of at most 1000 documents.
+
+Coming from trec_eval or ir_measures:
+
 * **Order.** TREC run files are ranked as trec_eval ranks them (``--order trec_eval``, the
   default): by score, compared in single precision as trec_eval stores it (``float sim``), ties
   by decreasing document id; the rank column is ignored. ``--order score`` compares the scores in
@@ -76,8 +113,9 @@ import numpy as np
 import pandas as pd
 
 from helpers.data import thresholds
-from helpers.io import readers, trec
+from helpers.io import coerce, readers, trec
 from helpers.measures import adhoc as M, names
+from helpers.measures import conventions as C
 from helpers.measures.spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
 
 DEFAULT_CUTOFFS = (1000,)
@@ -86,7 +124,7 @@ DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hi
 #: TREC's run depth: at cutoffs >= this, X@l of a whole-list family is X itself for runs of at
 #: most this many documents, so the default list does not print the pair.
 RUN_DEPTH = 1000
-#: Default list under --names trec_eval / ir_measures (trec_eval names).
+#: Default list under trec_eval / ir_measures names.
 DEFAULT_TREC_EVAL = ["map", "recip_rank", "P_10", "recall_1000", "ndcg_cut_10"]
 ORDERS = ("trec_eval", "score", "rank", "file")
 OUTPUT_FORMATS = ("table", "jsonl", "trec_eval", "ntcireval")
@@ -133,16 +171,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--condensed", action="store_true",
                    help="remove unjudged documents before ranking (NTCIREVAL -j)")
     p.add_argument("--per-topic", action="store_true", help="print per-topic scores too")
+    p.add_argument("--conventions", choices=list(C.PRESETS), default=None,
+                   help="names, ordering, score precision and empty-topic rules together: ntcireval "
+                        "(default: NTCIREVAL names, the rank column's order, topics without relevant "
+                        "documents skipped, unanswered topics 0) or trec_eval (trec_eval/ir_measures "
+                        "names, score order in single precision with ties by doc id descending, "
+                        "topics without relevant documents 0, unanswered topics skipped). --names, "
+                        "--order, --no-relevant and --missing override single settings; --names "
+                        "trec_eval alone selects trec_eval. The settings in force are printed on stderr")
     p.add_argument("--order", choices=ORDERS, default=None,
-                   help="ranking of each list. trec_eval (default for TREC run files): score in "
+                   help="ranking of each list (default: the conventions'). trec_eval: score in "
                         "single precision as trec_eval stores it, ties by doc id descending, rank "
                         "column ignored; score: the same in double precision; rank: the rank column, "
-                        "ties by score then doc id; file: file order (NTCIREVAL reads its per-topic "
-                        ".res lists in file order)")
-    p.add_argument("--no-relevant", choices=["skip", "zero", "nan"], default="skip",
-                   help="topics without relevant documents (default: skip, as NTCIREVAL)")
-    p.add_argument("--missing", choices=["zero", "skip"], default="zero",
-                   help="qrels topics missing from a run (default: zero, as NTCIREVAL)")
+                        "ties by score then doc id (ntcireval); file: file order (NTCIREVAL reads its "
+                        "per-topic .res lists in file order)")
+    p.add_argument("--no-relevant", choices=["skip", "zero", "nan"], default=None,
+                   help="topics without relevant documents (default: the conventions': skip under "
+                        "ntcireval, zero under trec_eval)")
+    p.add_argument("--missing", choices=["zero", "skip"], default=None,
+                   help="qrels topics missing from a run (default: the conventions': zero under "
+                        "ntcireval, skip under trec_eval)")
     p.add_argument("--duplicates", choices=["error", "keep_first"], default="error",
                    help="a document retrieved twice for a topic")
     p.add_argument("--name-by-file", action="store_true",
@@ -166,10 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_interop_options(p: argparse.ArgumentParser) -> None:
     """Options for users of trec_eval / ir_measures."""
     table = "; ".join(f"{t} | {i} = {e}" for t, i, e in names.TRANSLATIONS)
-    p.add_argument("--names", choices=names.NAME_SCHEMES, default="ntcireval",
-                   help="how --measures are named: ntcireval (this engine, default: nDCG@10 is the "
-                        "original nDCG), trec_eval or ir_measures (both accept both tools' names; "
-                        f"trec_eval | ir_measures = engine: {table}; default list "
+    p.add_argument("--names", choices=names.NAME_SCHEMES, default=None,
+                   help="how --measures are named (default: the conventions'): ntcireval (this "
+                        "engine: nDCG@10 is the original nDCG; trec_eval names such as map or "
+                        "ndcg_cut_10 are recognised too), trec_eval or ir_measures (both accept both "
+                        f"tools' names; trec_eval | ir_measures = engine: {table}; default list "
                         f"{' '.join(DEFAULT_TREC_EVAL)})")
     p.add_argument("--rel", metavar="N|COLLECTION",
                    help="relevance threshold of the binary measures (AP, RR, P, R, Hit) written "
@@ -196,47 +245,63 @@ def _rel_value(text: str | None) -> int | None:
     return thresholds.relevance_threshold(text)
 
 
-def resolve_measures(args) -> list[tuple[str, M.MeasureSpec]]:
+def resolve_conventions(args) -> C.Conventions:
+    """The conventions in force: ``--conventions`` with ``--names``, ``--order``, ``--no-relevant``
+    and ``--missing`` overriding it (``--order trec_eval`` is score order in single precision)."""
+    order_by, precision = {"trec_eval": ("score", "single"), "score": ("score", "double"),
+                           "rank": ("rank", None), "file": ("rank", None), None: (None, None)}[args.order]
+    return C.resolve(args.conventions, names=args.names, order_by=order_by, score_precision=precision,
+                     no_relevant=args.no_relevant, missing=args.missing)
+
+
+def resolve_measures(args, conv: "C.Conventions | None" = None) -> list[tuple[str, M.MeasureSpec]]:
     """(printed label, engine measure) pairs for the parsed arguments: the cutoff expansion of
-    NTCIREVAL names, trec_eval/ir_measures name translation, and ``--rel``."""
+    NTCIREVAL names, trec_eval/ir_measures name translation, and ``--rel``. Names the user typed
+    that ir_measures reads otherwise warn once when no convention was chosen."""
+    conv = conv or resolve_conventions(args)
     rel = _rel_value(args.rel)
-    if args.names == "ntcireval":
-        specs = M.with_default_rel(_ntcir_specs(args), rel)
-        return [(str(s), s) for s in specs]
-    if args.cutoffs:
-        raise ValueError("--cutoffs expands NTCIREVAL names; trec_eval/ir_measures names carry their "
-                         "cutoff (ndcg_cut_10, nDCG@10)")
-    out, seen = [], set()
-    for token in (t for name in (args.measures or DEFAULT_TREC_EVAL) for t in split_top_level(name)):
-        if token in seen:
-            continue
-        seen.add(token)
-        out.append((token, M.with_default_rel([names.translate(token, args.names)], rel)[0]))
+    if conv.names == "ntcireval":
+        named = _ntcir_named(args, warn=not conv.chosen)
+    else:
+        if args.cutoffs:
+            raise ValueError("--cutoffs expands NTCIREVAL names; trec_eval/ir_measures names carry their "
+                             "cutoff (ndcg_cut_10, nDCG@10)")
+        named = names.resolve(args.measures or DEFAULT_TREC_EVAL, conv.names)
+    out = []
+    for label, spec in named:
+        with_rel = M.with_default_rel([spec], rel)[0]
+        out.append((str(with_rel) if label == str(spec) else label, with_rel))
     return out
 
 
-def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
-    """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
+def expand_names(requested: list[str] | None, cutoffs: list[int] | None) -> list[str]:
+    """The CLI's cutoff expansion of NTCIREVAL names (see the module docstring), as names."""
     cuts = list(cutoffs) if cutoffs else list(DEFAULT_CUTOFFS)
     if not requested:  # no X@1000 beside X for the whole-list families
-        return M.parse_measures(ntcireval_default_measures(cuts, drop_run_depth=True))
+        return ntcireval_default_measures(cuts, drop_run_depth=True)
     out: list[str] = []
     for token in (t for name in requested for t in split_top_level(expand_ntcir_aliases(name))):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
         policy = M.MEASURES[base].cutoff if base in M.MEASURES else None
         if "@" in token.rsplit(")", 1)[-1] or policy is None:
-            out.append(token)  # explicit cutoff, or unknown name: parse_measures reports it
+            out.append(token)  # explicit cutoff, or not an engine name: names.resolve reads or reports it
         elif policy in ("expand", "required"):
             out.extend(f"{token}@{c}" for c in cuts)
         elif policy == "one":
             out.append(f"{token}@1")
         else:
             out.append(token)
-    return M.parse_measures(out)
+    return out
 
 
-def _ntcir_specs(args) -> list[M.MeasureSpec]:
-    """Measures of the command line with NTCIREVAL's flags applied (see :func:`apply_knobs`)."""
+def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
+    """Apply the CLI's cutoff expansion (see the module docstring) and parse the names."""
+    return M.parse_measures(expand_names(requested, cutoffs))
+
+
+def _ntcir_named(args, warn: bool) -> list[tuple[str, M.MeasureSpec]]:
+    """Measures of the command line with NTCIREVAL's flags applied (see :func:`apply_knobs`):
+    engine names labelled canonically, trec_eval/ir_measures names as typed."""
     for flag, v, ok, want in [("--beta", args.beta, lambda x: x >= 0, ">= 0"),
                               ("--gamma", args.gamma, lambda x: 0 <= x <= 1, "in [0, 1]"),
                               ("--rbp", args.rbp, lambda x: 0 < x < 1, "in (0, 1)"),
@@ -254,13 +319,14 @@ def _ntcir_specs(args) -> list[M.MeasureSpec]:
         if args.gap:
             raise ValueError("--gap adds GAP to the default measure list; with --measures, name "
                              "GAP and GAP@l yourself")
-        specs = expand_measures(args.measures, args.cutoffs)
-    else:
-        specs = M.parse_measures(ntcireval_default_measures(
+        named = names.resolve(expand_names(args.measures, args.cutoffs), "ntcireval", warn=warn)
+    else:  # the default list: nothing typed, nothing to warn about
+        named = names.resolve(ntcireval_default_measures(
             args.cutoffs, gap=args.gap, condensed=args.condensed, rbup=args.rbup,
-            gain_values=args.gain_values, drop_run_depth=args.output_format != "ntcireval"))
-    return apply_knobs(specs, beta=args.beta, gamma=args.gamma, rbp=args.rbp, rbup=args.rbup,
-                       logb=logb)
+            gain_values=args.gain_values, drop_run_depth=args.output_format != "ntcireval"), "ntcireval")
+    knobbed = apply_knobs([s for _, s in named], beta=args.beta, gamma=args.gamma, rbp=args.rbp,
+                          rbup=args.rbup, logb=logb)
+    return [(str(new) if label == str(old) else label, new) for (label, old), new in zip(named, knobbed)]
 
 
 def _fmt(v: float, digits: int) -> str:
@@ -285,29 +351,21 @@ def main(argv: list[str] | None = None) -> int:
               "already hold gains", file=sys.stderr)
         return 2
     try:
-        named = resolve_measures(args)
-        specs = M.parse_measures([s for _, s in named])
-        qrels = read_qrels_any(args.qrels, args.gain_values)
-        runs, source = [], {}
-        for path in args.run:
-            run = (readers.read_runs(path, what="--run") if is_ranked_lists(path) else
-                   trec.read_run(path, run_id=Path(path).name if args.name_by_file else None))
-            for rid in pd.unique(run["run_id"]):
-                if rid in source:
-                    hint = ("the two files have the same name: rename or copy one of them" if args.name_by_file
-                            else "use --name-by-file to name runs after their files")
-                    raise ValueError(f"run id {rid!r} appears in both {source[rid]} and {path}; {hint}")
-                source[rid] = path
-            runs.append(run)
-        run = pd.concat(runs, ignore_index=True) if len(runs) > 1 else runs[0]
-        run, order_by = _apply_order(run, args.order or "trec_eval")
+        conv = resolve_conventions(args)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UserWarning)
+            named = resolve_measures(args, conv)
+            specs = M.parse_measures([s for _, s in named])
+            qrels = read_qrels_any(args.qrels, args.gain_values)
+            run = coerce.read_run_files(args.run, name_by_file=args.name_by_file, what="--run")
+            if args.order == "file":  # rows are in file order (files in --run order): rank = row number
+                run = run.assign(rank=np.arange(len(run), dtype=np.int64))
             res = M.evaluate(qrels, run, (specs + M.parse_measures(["r1", "rp"])
                                           if args.output_format == "ntcireval" else specs),
-                             gains=args.gains, condensed=args.condensed,
-                             order_by=order_by, duplicates=args.duplicates,
-                             no_relevant=args.no_relevant, missing=args.missing)
+                             conventions=conv, gains=args.gains, condensed=args.condensed,
+                             duplicates=args.duplicates)
+        print(f"{parser.prog}: {conv.describe()}" + ("; --order file: lists in file order"
+                                                     if args.order == "file" else ""), file=sys.stderr)
         for w in caught:  # one plain line each, never a source excerpt
             print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
         if args.output_format == "ntcireval":
@@ -318,22 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
-    if args.names != "ntcireval":  # make the translation impossible to miss
-        print(f"{parser.prog}: note: {args.names} names are this engine's "
-              + ", ".join(f"{lab} = {s}" for lab, s in named), file=sys.stderr)
+    renamed = [(lab, s) for lab, s in named if lab != str(s)]
+    if renamed:  # make the translation impossible to miss
+        print(f"{parser.prog}: note: trec_eval/ir_measures names are this engine's "
+              + ", ".join(f"{lab} = {s}" for lab, s in renamed), file=sys.stderr)
     _write(res, named, args, sys.stdout)
     return 0
-
-
-def _apply_order(run: pd.DataFrame, order: str) -> tuple[pd.DataFrame, str]:
-    """The run and ``evaluate``'s ``order_by`` for a ``--order`` choice."""
-    if order == "trec_eval":  # trec_eval keeps scores as C float: ties at single precision
-        with np.errstate(over="ignore"):
-            single = run["score"].to_numpy(dtype=np.float64).astype(np.float32).astype(np.float64)
-        return run.assign(score=single), "score"
-    if order == "file":  # rows are in file order (files in --run order): rank = row number
-        return run.assign(rank=np.arange(len(run), dtype=np.int64)), "rank"
-    return run, order
 
 
 def _write(res: pd.DataFrame, named: list[tuple[str, M.MeasureSpec]], args, out) -> None:

@@ -94,9 +94,18 @@ from helpers.measures.spec import (CONDENSED_ONLY, MEASURES, MeasureSpec, log_ba
                                    unknown_message)
 from helpers.measures.treceval.defs import TREC_FAMILIES, uses_trec_kernel
 
-__all__ = ["evaluate_arrays", "geometric_sum"]
+__all__ = ["evaluate_arrays", "geometric_sum", "row_sums"]
 
-_DOMINANCE_ELEMENTS = 1 << 21  # rows * K * K per chunk of the pairwise path of _earlier_smaller
+_DOMINANCE_ELEMENTS = 1 << 21  # elements (rows x columns x K) per chunk of _earlier_smaller's pairwise path
+
+
+def row_sums(a: np.ndarray) -> np.ndarray:
+    """Sums along the last axis, added from left to right. numpy's ``sum`` adds in pairs grouped by
+    the row's length, so a list's score would depend on how wide the block it shares with other
+    lists is (blocks of lists: :mod:`helpers.measures.ragged`); a running sum does not."""
+    if a.shape[-1] == 0:
+        return np.zeros(a.shape[:-1])
+    return np.cumsum(a, axis=-1)[..., -1]
 
 
 def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
@@ -108,7 +117,7 @@ def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
     The quadratic sums of GAP and rpref (NTCIREVAL loops over all pairs j <= i) reduce to these
     counts (non-relevant documents add closed-form terms). Either a cumulative count per distinct
     value (levels: few values) or a pairwise comparison (real-valued gains with many distinct
-    values) is used, whichever is smaller, the latter in chunks of rows. ``ws`` must be a
+    values) is used, whichever is smaller, the latter in chunks of rows and columns. ``ws`` must be a
     function of ``xs`` (the per-value path relies on it).
     """
     n, K = xs.shape
@@ -127,14 +136,18 @@ def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
             above = xs > v
             Lc += np.where(above, before, 0)
             Sc += np.where(above, before * ws[at_v][0], 0.0)   # ws is the same for every v
-    else:
-        step = max(1, _DOMINANCE_ELEMENTS // (K * K))
-        tril = np.tri(K, K, -1, dtype=bool)                 # j < k
-        for a in range(0, n, step):
-            b = min(n, a + step)
-            less = (xs[a:b, None, :] < xs[a:b, :, None]) & tril & valid[a:b, None, :]
-            Lc[a:b] = less.sum(axis=2)
-            Sc[a:b] = (less * ws[a:b, None, :]).sum(axis=2)
+    else:  # chunks of rows and of columns k: memory stays bounded however long one list is
+        kc = max(1, min(K, _DOMINANCE_ELEMENTS // K))
+        step = max(1, _DOMINANCE_ELEMENTS // (kc * K))
+        cols = np.arange(K)
+        for c in range(0, K, kc):
+            d = min(K, c + kc)
+            earlier = cols[None, :d] < cols[c:d, None]          # j < k, for k in [c, d), j < d
+            for a in range(0, n, step):
+                b = min(n, a + step)
+                less = (xs[a:b, None, :d] < xs[a:b, c:d, None]) & earlier & valid[a:b, None, :d]
+                Lc[a:b, c:d] = less.sum(axis=2)
+                Sc[a:b, c:d] = row_sums(less * ws[a:b, None, :d])
     return Lc, Sc
 
 
@@ -186,16 +199,18 @@ def geometric_sum(p: float, l: int) -> float:
     return p * -math.expm1(l * math.log(p)) / (1.0 - p)
 
 
-def _discount_ms(n: int) -> np.ndarray:
-    return 1.0 / np.log2(np.arange(2, n + 2, dtype=float))
+def _divisor_ms(n: int) -> np.ndarray:
+    """``log2(r + 1)`` for r = 1..n: MSnDCG divides each gain by it (as trec_eval's ``ndcg_cut``
+    does, so the quotients are trec_eval's to the last bit)."""
+    return np.log2(np.arange(2, n + 2, dtype=float))
 
 
-def _discount_orig(n: int, b: float) -> np.ndarray:
+def _divisor_orig(n: int, b: float) -> np.ndarray:
+    """NTCIREVAL's ``orig_dcglog`` divisor: 1 for r == 1 or r <= b, else ``log_b(r)``."""
     r = np.arange(1, n + 1, dtype=float)
-    # NTCIREVAL orig_dcglog: no discount for r == 1 or r <= b, else log_b(r).
     with np.errstate(divide="ignore"):
         logs = np.log(r) / math.log(b)
-    return 1.0 / np.where((r == 1) | (r <= b), 1.0, logs)
+    return np.where((r == 1) | (r <= b), 1.0, logs)
 
 
 class _Block:
@@ -328,12 +343,12 @@ class _Block:
 
     def _ndcg(self, spec: MeasureSpec) -> np.ndarray:
         if spec.name == "MSnDCG":
-            key, disc = "ms", _discount_ms
+            key, div = "ms", _divisor_ms
         else:
             b = log_base(spec["b"])
-            key, disc = ("orig", b), (lambda n, b=b: _discount_orig(n, b))
-        cum = self.cached(("DCG", key), lambda: np.cumsum(self.g * disc(self.D), axis=1))
-        icum = self.cached(("IDCG", key), lambda: np.cumsum(self.ideal * disc(self.K), axis=1))
+            key, div = ("orig", b), (lambda n, b=b: _divisor_orig(n, b))
+        cum = self.cached(("DCG", key), lambda: np.cumsum(self.g / div(self.D), axis=1))
+        icum = self.cached(("IDCG", key), lambda: np.cumsum(self.ideal / div(self.K), axis=1))
         return self.at(cum, spec.cutoff) / self.ideal_at(icum, spec.cutoff)
 
     def _ng(self, spec: MeasureSpec) -> np.ndarray:
@@ -422,7 +437,7 @@ class _Block:
             gamma = float(spec["gamma"])
             weight = gamma ** kk
             den = R if gamma == 1.0 else (1.0 - gamma ** R) / (1.0 - gamma)
-        return np.where(valid, util * weight, 0.0).sum(axis=1) / den
+        return row_sums(np.where(valid, util * weight, 0.0)) / den
 
     def _gap_numerator(self) -> np.ndarray:
         pos, valid, kk = self.relc
@@ -458,7 +473,7 @@ class _Block:
             term = 1.0 - nonrel_before / N[:, None]
         else:   # NTCIREVAL scores a relevant document at rank 1 as 0 here (no rank above it)
             term = np.where(rank > 1, 1.0 - nonrel_before / (rank - 1.0), 0.0)
-        return np.where(valid, term, 0.0).sum(axis=1) / R
+        return row_sums(np.where(valid, term, 0.0)) / R
 
     def _rpref_penalty(self) -> np.ndarray:
         # sum_{j<r} max(0, g(r) - g(j)) / g(r) = #{j<r: g(j)<g(r)} - sum_{those j} g(j) / g(r)
@@ -482,7 +497,7 @@ class _Block:
             term = np.where(rank > 1, 1.0 - pen / (rank - 1.0), 0.0)
         else:
             term = 1.0 - pen / rank
-        return np.where(valid, gr * term, 0.0).sum(axis=1) / cg_star
+        return row_sums(np.where(valid, gr * term, 0.0)) / cg_star
 
     @cached_property
     def relc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -36,15 +36,24 @@ for another measure (``Q``, ``P+``, ``MSnDCG``, ``nERR``, ``nCG``, ``nG``, ``EBR
 differently: ir_measures' ``ERR`` (gdeval's exponential stop probability; ours is NTCIREVAL's
 ``g/(gmax+1)``), ``RBP`` (binary by default there, graded here) and nDCG options (``dcg=``,
 ``gains=``, ``judged_only=``).
+
+:func:`resolve` reads a list of names the way :func:`helpers.measures.evaluate` and the command
+line do under a naming scheme (:mod:`helpers.measures.conventions`): under NTCIREVAL names it also
+recognises trec_eval/ir_measures names that are no engine name (``map``, ``ndcg_cut_10``), and, when
+no convention was chosen, says once per session (:class:`AmbiguousNameWarning`) when a name means
+another measure in ir_measures (:data:`AMBIGUOUS`: ``nDCG@K``, ``AP@K``, ``ERR``, ``RBP``) or is a
+trec_eval name evaluated under NTCIREVAL's topic rules.
 """
 
 from __future__ import annotations
 
 import re
 
-from helpers.measures import adhoc as M
+from helpers.measures import spec as M
+from helpers.measures.notices import warn_caller
 
-__all__ = ["translate", "TRANSLATIONS", "NAME_SCHEMES"]
+__all__ = ["translate", "resolve", "TRANSLATIONS", "NAME_SCHEMES", "AMBIGUOUS", "AmbiguousNameWarning",
+           "WARNED"]
 
 #: Values of ``--names``: ``ntcireval`` (the engine's names, default) or another tool's.
 NAME_SCHEMES = ("ntcireval", "trec_eval", "ir_measures")
@@ -228,5 +237,153 @@ def _trec_eval_only(text: str) -> str | None:
 
 def _unknown(name: str) -> str:
     rows = "; ".join(f"{t} / {i} -> {e}" for t, i, e in TRANSLATIONS)
-    return (f"unknown trec_eval/ir_measures measure {name!r}; translated: {rows}; engine names such as "
-            "Q, P+, MSnDCG@K, nERR@K pass through (use --names ntcireval for all engine names)")
+    return (f"unknown trec_eval/ir_measures measure {name!r}; translated (helpers.measures.names.translate): "
+            f"{rows}; engine names such as Q, P+, MSnDCG@K, nERR@K pass through (names='ntcireval', "
+            "--names ntcireval, reads every engine name)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Names as evaluate() and the command line read them: one scheme, ambiguous names said once
+# ---------------------------------------------------------------------------------------------
+
+class AmbiguousNameWarning(UserWarning):
+    """A measure name read with this engine's (NTCIREVAL's) meaning where ir_measures, ranx,
+    PyTerrier or trec_eval users mean another measure, or a trec_eval name evaluated under the
+    NTCIREVAL conventions. Issued once per name and session, only when no convention was chosen."""
+
+
+#: Engine names that ir_measures (and ranx, PyTerrier) use for another measure: the key, and
+#: what to say. ``{name}`` is the name as written, ``{other}`` the engine name of the other one.
+AMBIGUOUS: dict[str, str] = {
+    "nDCG": ("{name!r} is NTCIREVAL's original nDCG (Jarvelin & Kekalainen as Sakai computes it: no "
+             "discount up to rank b = 2, gain/log2(r) after), not the nDCG of ir_measures, ranx, "
+             "PyTerrier and trec_eval's ndcg_cut (gain/log2(r+1) at every rank): ask for {other!r} for "
+             "that one."),
+    "AP@K": ("{name!r} is NTCIREVAL's AP at a cutoff, divided by min(K, R); ir_measures' AP@K "
+             "(trec_eval map_cut_K) divides by R: ask for {other!r} for that one."),
+    "ERR": ("{name!r} is NTCIREVAL's ERR (stop probability g/(gmax+1)); ir_measures' ERR is gdeval's "
+            "(stop probability (2^g-1)/2^gmax), which this engine does not compute."),
+    "RBP": ("{name!r} is NTCIREVAL's graded RBP (gains divided by gmax); ir_measures' RBP counts every "
+            "relevant document as 1 unless rel= is given (here: gains mapping every relevant level "
+            "to 1, e.g. gains='1:1:1')."),
+}
+
+#: Keys already warned about in this session (one warning per ambiguous name, as promised).
+WARNED: set[str] = set()
+
+_HOW = (" Pass conventions='trec_eval' to read every name as ir_measures does, or "
+        "conventions='ntcireval' to keep NTCIREVAL's meaning and silence this warning (shown once "
+        "per session).")
+
+
+def _ambiguity(spec: M.MeasureSpec) -> tuple[str, str] | None:
+    """(key of :data:`AMBIGUOUS`, the other measure's engine name) for an ambiguous engine name."""
+    cut = f"@{spec.cutoff}" if spec.cutoff is not None else ""
+    explicit = dict(spec.params)
+    if spec.name == "nDCG" and not explicit:
+        return "nDCG", f"MSnDCG{cut}"
+    if spec.name == "AP" and spec.cutoff is not None and "norm" not in explicit:
+        rel = f",rel={M.format_value(explicit['rel'])}" if "rel" in explicit else ""
+        return "AP@K", f"AP(norm=R{rel}){cut}"
+    if spec.name in ("ERR", "RBP") and not explicit:
+        return spec.name, f"{spec.name}{cut}"
+    return None
+
+
+def _say_once(key: str, message: str) -> None:
+    if key not in WARNED:
+        WARNED.add(key)
+        warn_caller(message, AmbiguousNameWarning)
+
+
+def _engine_or_foreign(token: str, warn: bool) -> tuple[str, M.MeasureSpec, bool]:
+    """One name under the NTCIREVAL scheme: an engine name, or a trec_eval/ir_measures name that
+    is not an engine name (``map``, ``ndcg_cut_10``, ``P_10``, ``Success@10``), recognised.
+    Returns the label, the engine measure and whether the name was a foreign one."""
+    family = M.expand_ntcir_aliases(token).split("(", 1)[0].split("@", 1)[0].strip()
+    if family in M.MEASURES:
+        spec = M.MeasureSpec.parse(token)
+        amb = _ambiguity(spec) if warn else None
+        if amb is not None:
+            key, other = amb
+            _say_once(key, AMBIGUOUS[key].format(name=token, other=other) + _HOW)
+        return str(spec), spec, False
+    try:
+        return token, translate(token, "trec_eval"), True
+    except ValueError as exc:
+        if not str(exc).startswith("unknown trec_eval/ir_measures"):
+            raise
+    rows = "; ".join(f"{t} / {i} -> {e}" for t, i, e in TRANSLATIONS)
+    raise ValueError(
+        f"unknown measure {token!r}: neither a name of this engine (NTCIREVAL's) nor a trec_eval/ir_measures "
+        f"name that helpers.measures.names.translate knows. Engine names: "
+        + ", ".join(d.usage() for d in M.MEASURES.values())
+        + f". trec_eval / ir_measures names read: {rows}") from None
+
+
+def _say_foreign(named: list[tuple[str, M.MeasureSpec]]) -> None:
+    _say_once("foreign", (
+        ", ".join(repr(lab) for lab, _ in named) + " " + ("is a trec_eval/ir_measures name" if len(named) == 1
+                                                         else "are trec_eval/ir_measures names")
+        + ", evaluated as this engine's " + ", ".join(repr(str(s)) for _, s in named)
+        + " under the ntcireval conventions (lists in rank order, topics without a relevant document left out, "
+        "unanswered topics 0), which can differ from trec_eval's numbers: pass conventions='trec_eval' for "
+        "those, or conventions='ntcireval' to keep these and silence this warning (shown once per session)."))
+
+
+def resolve(measures, scheme: str = "ntcireval", *, warn: bool = False) -> list[tuple[str, M.MeasureSpec]]:
+    """(label, engine measure) for each measure name, read under a naming scheme.
+
+    Parameters
+    ----------
+    measures : str, MeasureSpec or iterable of them
+        Names; a string may hold several separated by spaces or commas. A :class:`MeasureSpec` is
+        an engine measure whatever the scheme.
+    scheme : {"ntcireval", "trec_eval", "ir_measures"}
+        ``"ntcireval"``: the engine's (NTCIREVAL's) names; a name that is not one but is a
+        trec_eval or ir_measures name (``map``, ``ndcg_cut_10``, ``P_10``, ``Success@10``) is
+        recognised through :func:`translate`. ``"trec_eval"``/``"ir_measures"``: every name
+        through :func:`translate`, so ``nDCG@10`` is what ir_measures computes.
+    warn : bool
+        Under ``"ntcireval"``: warn (:class:`AmbiguousNameWarning`, once per name and session)
+        when a name means another measure in ir_measures (:data:`AMBIGUOUS`) or is a trec_eval
+        name evaluated under NTCIREVAL's conventions. :func:`helpers.measures.evaluate` sets it
+        when no convention was chosen.
+
+    Returns
+    -------
+    list of (str, MeasureSpec)
+        The label of each measure in result tables (the engine's canonical name for engine
+        names; the name as written for trec_eval/ir_measures names) and the engine measure;
+        repeated labels are dropped.
+
+    Raises
+    ------
+    ValueError
+        For an unknown scheme, an empty selection, or a name no scheme knows (the message points
+        to :func:`translate`).
+    """
+    if scheme not in NAME_SCHEMES:
+        raise ValueError(f"names must be one of {NAME_SCHEMES}, got {scheme!r}")
+    items = [measures] if isinstance(measures, (str, M.MeasureSpec)) else list(measures)
+    out, seen, foreign = [], set(), []
+    for item in items:
+        if isinstance(item, M.MeasureSpec):
+            pairs = [(str(M.MeasureSpec.parse(item)), M.MeasureSpec.parse(item))]
+        elif not isinstance(item, str):
+            raise ValueError(f"a measure name must be a string, got {type(item).__name__}: {item!r}")
+        elif scheme == "ntcireval":
+            found = [_engine_or_foreign(t, warn) for t in M.split_top_level(M.expand_ntcir_aliases(item))]
+            pairs = [(lab, spec) for lab, spec, _ in found]
+            foreign += [(lab, spec) for lab, spec, is_foreign in found if is_foreign]
+        else:
+            pairs = [(t, translate(t, scheme)) for t in M.split_top_level(item)]
+        for label, spec in pairs:
+            if label not in seen:
+                seen.add(label)
+                out.append((label, spec))
+    if not out:
+        raise ValueError("no measure given; e.g. measures=['AP', 'Q', 'nDCG@10']")
+    if warn and foreign:
+        _say_foreign(foreign)
+    return out

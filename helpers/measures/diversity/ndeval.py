@@ -1,9 +1,15 @@
 """TREC ndeval's family on binary intent relevance: novelty gains, the greedy and the exact ideal
-lists, and alpha-(n)DCG, (n)ERR-IA, (n)NRBP, P-IA and strec (definitions in the package docstring)."""
+lists, and alpha-(n)DCG, (n)ERR-IA, (n)NRBP, P-IA and strec (definitions in the package docstring).
+
+Sums over ranks and intents are added from left to right (:func:`helpers.measures.kernels.row_sums`),
+not by BLAS or numpy's pairwise sum, whose grouping depends on the arrays' widths: a topic's values
+do not depend on which topics are evaluated with it (or on the machine's BLAS)."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from helpers.measures.kernels import row_sums
 
 __all__ = ["novelty_gain", "greedy_ideal_alpha", "exact_ideal_alpha", "ndeval_measure"]
 
@@ -15,7 +21,7 @@ def novelty_gain(rel: np.ndarray, alpha: float) -> np.ndarray:
     pw = (1.0 - alpha) ** np.arange(rel.shape[-2] + 1)
     if alpha == 1.0:
         pw = (np.arange(rel.shape[-2] + 1) == 0).astype(float)
-    return np.where(rel, pw[prior], 0.0).sum(-1)
+    return row_sums(np.where(rel, pw[prior], 0.0))
 
 
 def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: int) -> np.ndarray:
@@ -43,7 +49,7 @@ def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: in
     live = np.ones(T, dtype=bool)
     rows = np.arange(T)
     for r in range(min(depth, J)):
-        score = np.einsum("tjm,tm->tj", relf, w)
+        score = row_sums(relf * w[:, None, :])
         score[placed] = -1.0
         best = score.max(1)
         live &= best > 0
@@ -95,7 +101,7 @@ def exact_ideal_alpha(rel: np.ndarray, alpha: float, disc: np.ndarray, max_docs:
             cand = -np.inf
             for d in np.flatnonzero(members[S]):
                 prev = S & ~(1 << d)
-                v = best[prev] + disc[k - 1] * float(w[prev] @ rel[d])
+                v = best[prev] + disc[k - 1] * float(row_sums(w[prev] * rel[d]))
                 if v > cand:
                     cand = v
             best[S] = cand
@@ -125,7 +131,7 @@ def ndeval_measure(meas, rel, N, cache, pack, exact=False):
             # ERR-IA by a list relevant to every intent, alpha-nDCG and nERR-IA by the greedy ideal.
             ranks = np.arange(1, l + 1)
             disc = 1.0 / (np.log2(ranks + 1.0) if "DCG" in name else ranks)
-            score = gain @ disc[:l_eff]
+            score = row_sums(gain * disc[:l_eff])
             if name in ("alpha-DCG", "ERR-IA"):
                 ii = (1.0 - alpha) ** np.arange(l) * disc
                 return score / (Nf * ii.sum())
@@ -133,17 +139,17 @@ def ndeval_measure(meas, rel, N, cache, pack, exact=False):
                 iscore = pack(("exact", alpha, l, "DCG" in name))
             else:
                 ideal = pack(("greedy", alpha, l))
-                iscore = ideal @ disc[:ideal.shape[1]]
+                iscore = row_sums(ideal * disc[:ideal.shape[1]])
             return np.where(score > 0, score / iscore, 0.0)
         if name in ("NRBP", "nNRBP"):
             beta = meas.param("beta")
-            nrbp = gain @ (beta ** np.arange(l_eff))
+            nrbp = row_sums(gain * beta ** np.arange(l_eff))
             if name == "NRBP":
                 return nrbp * (1.0 - (1.0 - alpha) * beta) / Nf
             if exact:
                 inrbp = pack(("exact", alpha, meas.cutoff, ("beta", beta)))
             else:
                 ideal = pack(("greedy", alpha, meas.cutoff))
-                inrbp = ideal @ (beta ** np.arange(ideal.shape[1]))
+                inrbp = row_sums(ideal * beta ** np.arange(ideal.shape[1]))
             return nrbp / inrbp
     raise AssertionError(name)

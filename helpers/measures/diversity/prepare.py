@@ -17,7 +17,7 @@ import pandas as pd
 from helpers.io.ids import str_ids
 from helpers.measures.notices import warn_caller
 
-__all__ = ["DiversityData", "prepare", "need_columns", "sig6"]
+__all__ = ["DiversityData", "prepare", "need_columns", "check_columns", "sig6", "gain_scale"]
 
 
 def need_columns(df, cols, what):
@@ -101,7 +101,8 @@ class DiversityData:
     gmax_mapping: float
 
 
-def _check_columns(dqrels, intents, run) -> None:
+def check_columns(dqrels, intents, run) -> None:
+    """The columns every input needs, refused with the missing ones named."""
     need_columns(intents, ["query_id", "intent_id", "prob"], "intents")
     need_columns(dqrels, ["query_id", "intent_id", "doc_id"], "dqrels")
     need_columns(run, ["query_id", "doc_id"], "run")
@@ -222,7 +223,9 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
     runs = np.asarray(runs, dtype=object)
     qcode = pd.Index(topics).get_indexer(run["query_id"].astype(str)).astype(np.int64)
     dcode, dnames = pd.factorize(run["doc_id"].astype(str), sort=True)
-    key = (rcode.astype(np.int64) * (T + 1) + (qcode + 1)) * max(len(dnames), 1) + dcode
+    # the run's own topic ids: two topics missing from dqrels must not look like one
+    rq_all, rq_names = pd.factorize(run["query_id"].astype(str))
+    key = (rcode.astype(np.int64) * max(len(rq_names), 1) + rq_all) * max(len(dnames), 1) + dcode
     dup = pd.Series(key).duplicated().to_numpy()
     if dup.any():
         k = int(np.argmax(dup))
@@ -262,8 +265,8 @@ def _run_gains(run: pd.DataFrame, topics: np.ndarray, docs: pd.DataFrame, JG: np
     first[1:] = lst[1:] != lst[:-1]
     starts = np.maximum.accumulate(np.where(first, np.arange(len(lst)), 0))
     pos = np.arange(len(lst)) - starts
-    if depth is None:
-        depth = int(pos.max()) + 1 if len(pos) else 1
+    longest = int(pos.max()) + 1 if len(pos) else 1
+    depth = longest if depth is None else min(depth, longest)  # a cutoff beyond every list costs nothing
     keep = pos < depth
     L = len(runs) * T
     run_len = np.zeros(L, dtype=np.int64)
@@ -285,9 +288,15 @@ def _run_gains(run: pd.DataFrame, topics: np.ndarray, docs: pd.DataFrame, JG: np
     return runs, RG, run_len
 
 
+def gain_scale(dqrels: pd.DataFrame, gains) -> float:
+    """``gv_max``: the highest gain of the gain mapping (or of a ``gain`` column) over all of
+    ``dqrels``, the default ``gmax`` of :func:`helpers.measures.diversity.evaluate`."""
+    return _dqrels_gains(dqrels, gains)[1]
+
+
 def prepare(dqrels, intents, run, depth, gains, prob_sum) -> DiversityData:
     """Check the inputs and build the arrays of :class:`DiversityData` (lists cut at ``depth``)."""
-    _check_columns(dqrels, intents, run)
+    check_columns(dqrels, intents, run)
     intents = _checked_intents(intents)
     dq, gmax_mapping = _dqrels_gains(dqrels, gains)
     topics = np.array(sorted(dq["query_id"].unique()), dtype=object)

@@ -13,8 +13,9 @@ import pandas as pd
 
 from helpers.measures.diversity.names import STOP_BASES, DiversityMeasure, parse_measure
 from helpers.measures.diversity.ndeval import exact_ideal_alpha, greedy_ideal_alpha, ndeval_measure
-from helpers.measures.diversity.prepare import DiversityData, prepare, sig6
-from helpers.measures.kernels import evaluate_arrays, geometric_sum
+from helpers.measures import ragged
+from helpers.measures.diversity.prepare import DiversityData, check_columns, gain_scale, prepare, sig6
+from helpers.measures.kernels import evaluate_arrays, geometric_sum, row_sums
 
 __all__ = ["evaluate", "Evaluation", "global_gains"]
 
@@ -24,7 +25,7 @@ def global_gains(intent_gains: np.ndarray, prob: np.ndarray) -> np.ndarray:
 
     ``intent_gains`` (..., M) and ``prob`` broadcastable to it.
     """
-    return (np.asarray(intent_gains, dtype=float) * np.asarray(prob, dtype=float)).sum(-1)
+    return row_sums(np.asarray(intent_gains, dtype=float) * np.asarray(prob, dtype=float))
 
 
 def _sorted_ideal(values: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
@@ -79,7 +80,7 @@ class Evaluation:
         self.rel = (self.RG > 0) & self.HR[:, None, :]
         # global gains of the ideal list (D-, DIN-measures)
         jgg_parts = data.judged_gain * data.prob[data.judged_topic]
-        jgg = sig6(sig6(jgg_parts).sum(-1)) if ntcireval_rounding else jgg_parts.sum(-1)
+        jgg = sig6(row_sums(sig6(jgg_parts))) if ntcireval_rounding else row_sums(jgg_parts)
         self.ideal_g = _sorted_ideal(jgg, data.judged_topic, self.T)   # (T, K)
         self.hgain = self.ideal_g[:, 0]
         self.cache: dict = {}
@@ -100,15 +101,15 @@ class Evaluation:
                 parts = sig6((RG * P[:, None, :]).reshape(-1)).reshape(RG.shape)
                 if din:
                     parts = np.where(NAV[:, None, :] & ~self.first_hit(), 0.0, parts)
-                gg = parts.sum(-1)
+                gg = row_sums(parts)
                 # glabel prints the Grelv value (%.6g of the summed %.6g parts) with %.4f;
                 # dinlabel sums the din file's %.6g parts and prints %.4f
                 gg = np.round(gg if din else sig6(gg), 4)
             elif din:
                 w = np.where(NAV[:, None, :], self.first_hit(), True)
-                gg = np.einsum("ldm,ldm,lm->ld", RG, w, P)
+                gg = row_sums(RG * w * P[:, None, :])
             else:
-                gg = np.einsum("ldm,lm->ld", RG, P)
+                gg = row_sums(RG * P[:, None, :])
             self.cache[k] = gg
         return self.cache[k]
 
@@ -156,8 +157,8 @@ class Evaluation:
                                       for t in range(self.T)])
                 self.cache[key] = per_topic[self.tl]
             else:
-                _, alpha, l = key
-                depth_i = relq.shape[1] if l is None else l
+                _, alpha, l = key  # past a topic's relevant documents the greedy list's gains are 0
+                depth_i = relq.shape[1] if l is None else min(l, relq.shape[1])
                 self.cache[key] = greedy_ideal_alpha(relq, keyq, alpha, depth_i)[self.tl]
         return self.cache[key]
 
@@ -210,19 +211,19 @@ class Evaluation:
         elif fam in ("PQ", "PQ#"):
             q = self.intentwise("Q", l, None)
             pp = self.intentwise("P+", l, None)
-            v = (P * HR * np.where(self.NAV, pp, q)).sum(1)
+            v = row_sums(P * HR * np.where(self.NAV, pp, q))
             if fam == "PQ#":
                 v = self._with_irec(s, v)
         elif fam == "IA":
             fixed = self.normaliser == "fixed" and s.base in STOP_BASES
-            v = (P * HR * self.intentwise(s.base, l, s.param("p") if s.base == "RBP" else None,
-                                          gmax_value=self.gv_max if fixed else None)).sum(1)
+            v = row_sums(P * HR * self.intentwise(s.base, l, s.param("p") if s.base == "RBP" else None,
+                                                  gmax_value=self.gv_max if fixed else None))
         elif fam == "ndeval":
             v = ndeval_measure(s, self.rel, self.N, self.cache, self.ideal_pack, exact=self.exact)
         elif fam == "RBU":
             p = s.param("p")
             gm = None if self.normaliser == "ideal" else self.gv_max
-            v = (P * HR * self.intentwise("iRBU", l, p, gmax_value=gm)).sum(1)
+            v = row_sums(P * HR * self.intentwise("iRBU", l, p, gmax_value=gm))
             if s.name == "RBU":
                 v = v - s.param("e") * geometric_sum(p, l)
         else:  # pragma: no cover - parse_measure guards the families
@@ -307,10 +308,32 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
     specs = _parsed(measures, gmax, ideal, normaliser)
     full = any(s.cutoff is None for s in specs)
     depth = None if full else max(s.cutoff for s in specs)
+    options = dict(gains=gains, prob_sum=prob_sum, ntcireval_rounding=ntcireval_rounding, normaliser=normaliser,
+                   exact=ideal == "exact")
+    groups = _topic_groups(dqrels, run, depth)
+    if groups is None:
+        return _evaluate_topics(dqrels, intents, run, specs, depth, gv_max=gmax, **options)
+    # one block of topics at a time (see _topic_groups), with the gain scale of all the qrels
+    check_columns(dqrels, intents, run)
+    gv_max = gmax if gmax is not None else gain_scale(dqrels, gains)
+    dq_topic, in_topic = dqrels["query_id"].astype(str), intents["query_id"].astype(str)
+    parts = [_evaluate_topics(dqrels[dq_topic.isin(g).to_numpy()], intents[in_topic.isin(g).to_numpy()], run,
+                              specs, depth, gv_max=gv_max, **options) for g in groups]
+    out = pd.concat(parts, ignore_index=True)
+    topic_order = {t: k for k, t in enumerate(np.sort(np.concatenate(groups)))}
+    key = (out["run_id"].map({r: k for k, r in enumerate(sorted(set(out["run_id"])))}).to_numpy() * len(topic_order)
+           + out["query_id"].map(topic_order).to_numpy()) * len(specs) + np.tile(np.arange(len(specs)),
+                                                                                  len(out) // len(specs))
+    return out.iloc[np.argsort(key, kind="stable")].reset_index(drop=True)
+
+
+def _evaluate_topics(dqrels, intents, run, specs, depth, *, gains, prob_sum, ntcireval_rounding, gv_max,
+                     normaliser, exact) -> pd.DataFrame:
+    """:func:`evaluate` on the topics of ``dqrels`` (the whole ``run`` is read: every run is listed)."""
     data = prepare(dqrels, intents, run, depth, gains, prob_sum)
     ev = Evaluation(data, ntcireval_rounding=ntcireval_rounding,
-                    gv_max=float(gmax) if gmax is not None else data.gmax_mapping,
-                    normaliser=normaliser, exact=ideal == "exact")
+                    gv_max=float(gv_max) if gv_max is not None else data.gmax_mapping,
+                    normaliser=normaliser, exact=exact)
     labels = [s.label for s in specs]
     results = {s.label: ev.score(s) for s in specs}
     run_col = np.repeat(data.runs, ev.T)
@@ -321,3 +344,36 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         "measure": np.tile(np.array(labels, dtype=object), ev.L),
         "value": np.stack([results[lab] for lab in labels], axis=1).reshape(-1),
     })
+
+
+def _topic_groups(dqrels: pd.DataFrame, run: pd.DataFrame, depth: int | None) -> list[np.ndarray] | None:
+    """Topics grouped so that the dense arrays of each group stay proportional to its rows, or
+    None when one evaluation of all topics is cheap enough (the usual case).
+
+    The arrays of an evaluation are padded to the longest ranked list (runs x topics x depth x
+    intents) and to the topic with the most judged documents (topics x judged x intents): 20,000
+    one-document topics beside one 50,000-document topic would need 15 GB. Topics are grouped by
+    the length of their longest list and their number of judged documents (powers of two,
+    :func:`helpers.measures.ragged.size_level`); every measure of a (run, topic) depends on that
+    topic's data only, so the values are those of one evaluation.
+    """
+    if not (isinstance(dqrels, pd.DataFrame) and isinstance(run, pd.DataFrame)
+            and {"query_id", "doc_id"} <= set(dqrels.columns) and {"query_id", "doc_id"} <= set(run.columns)):
+        return None  # prepare() names what is wrong
+    topics, tcode = np.unique(dqrels["query_id"].astype(str).to_numpy(), return_inverse=True)
+    judged = np.bincount(tcode[~pd.DataFrame({"t": tcode, "d": dqrels["doc_id"].astype(str).to_numpy()})
+                               .duplicated().to_numpy()], minlength=len(topics))
+    rq = pd.Index(topics).get_indexer(run["query_id"].astype(str).to_numpy())
+    rid = (pd.factorize(run["run_id"].astype(str))[0] if "run_id" in run.columns else np.zeros(len(run), np.int64))
+    n_runs = int(rid.max()) + 1 if len(rid) else 1
+    ok = rq >= 0
+    lengths = np.bincount(rid[ok] * len(topics) + rq[ok], minlength=n_runs * len(topics)).reshape(n_runs, -1)
+    longest = lengths.max(axis=0) if len(topics) else np.zeros(0, np.int64)
+    if depth is not None:
+        longest = np.minimum(longest, depth)
+    filled = int(judged.sum()) + int(ok.sum()) + n_runs * len(topics)
+    dense = len(topics) * int(judged.max(initial=1)) + n_runs * len(topics) * int(longest.max(initial=1))
+    if dense <= ragged.DENSE_FACTOR * filled + ragged.DENSE_SLACK_CELLS:
+        return None
+    key = ragged.size_level(longest) * 64 + ragged.size_level(judged)
+    return [topics[key == k] for k in np.unique(key)]
