@@ -31,7 +31,7 @@ from helpers.measures import diversity
 
 __all__ = ["unanimity_variant", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_recovery",
            "planted_truth", "order_agreement", "recovery", "preference_recovery", "paired_leader_intervals",
-           "significant_pair_cover", "power_interval"]
+           "dsharp_irec_disagreement", "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -486,3 +486,38 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
         lo, hi, _ = interval_bounds((wide[c] - wide[lead]).to_numpy(float), level)
         out[c] = (lo, hi)
     return lead, out
+
+
+def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_difference: float,
+                             ps: Sequence[float] = (0.85, 0.99), normalisers: Sequence[str] = ("fixed", "ideal"),
+                             collection=None, **collection_kw) -> pd.DataFrame:
+    """On how many filtered SERP pairs D#-RBP(p) and I-rec prefer different SERPs (notebook 05,
+    Zeng & Sakai Table 2: D#-RBP (p = 0.85) 0.7439 vs I-rec 0.7330, D#-RBP (p = 0.99) = I-rec).
+
+    D#-RBP = I-rec/2 + D-RBP/2 can overturn an I-rec difference of at least ``min_difference`` only
+    through a D-RBP difference larger than it (:func:`helpers.preference.dsharp_irec_bound`), so
+    the answer depends on the normaliser *and* on how much global gain the SERPs carry. The pairs
+    are those of the paper's filter on ``collection`` (default: a fresh
+    :func:`~helpers.simulate.intents.intent_collection` with ``collection_kw``, e.g. more highly
+    relevant documents). Returns ``normaliser, p, pairs, disagree`` (share of pairs) and
+    ``max_d_rbp_diff`` (the largest |D-RBP difference| over the pairs).
+    """
+    from helpers.simulate.intents import intent_collection
+
+    coll = collection if collection is not None else intent_collection(rng, keep=int(cutoff), **collection_kw)
+    names = [f"I-rec@{cutoff}"] + [f"{k}-RBP(p={p})@{cutoff}" for p in ps for k in ("D", "D#")]
+    pairs = None
+    rows = []
+    for norm in normalisers:
+        sc = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, names, normaliser=norm)
+        if pairs is None:
+            summ = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, int(cutoff), scores=sc)
+            pairs = preference.sample_pairs(summ, rng, min_difference=min_difference, target=None)
+        left, right = preference.pair_scores(sc, pairs)
+        d = left - right
+        irec = np.sign(d[names[0]].round(12))
+        for p in ps:
+            ds = np.sign(d[f"D#-RBP(p={p})@{cutoff}"].round(12))
+            rows.append({"normaliser": norm, "p": p, "pairs": len(pairs), "disagree": float((ds != irec).mean()),
+                         "max_d_rbp_diff": float(d[f"D-RBP(p={p})@{cutoff}"].abs().max())})
+    return pd.DataFrame(rows)

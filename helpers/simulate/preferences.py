@@ -450,9 +450,39 @@ class _Labels:
         codes = np.where(ratio < tau, 2, np.where(y > 0, 0, 1))
         return codes, tau
 
+    def _root(self, lo: float, hi: float, f_lo: float, target: float, tol: float) -> float:
+        """The log noise scale in ``[lo, hi]`` whose alpha is closest to ``target``: regula falsi with
+        the Illinois step (alpha falls smoothly with the noise, so this needs a handful of alpha
+        evaluations where bisection needs about fifteen), falling back to a bisection step when the
+        interpolation would not shrink the bracket; alpha jumps in steps on small samples, so the
+        closest value seen is kept."""
+        f_hi = nominal_alpha(self.at(np.exp(hi))[0]) - target
+        if f_hi >= 0:                       # even pure noise agrees more than the target: use it
+            return hi
+        best, side = (abs(f_lo), lo), 0
+        for _ in range(80):
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+            if not lo < x < hi or (hi - lo) < 1e-12:
+                x = 0.5 * (lo + hi)
+            f_x = nominal_alpha(self.at(np.exp(x))[0]) - target
+            best = min(best, (abs(f_x), x))
+            if abs(f_x) <= tol:
+                break
+            if f_x > 0:
+                lo, f_lo = x, f_x
+                if side == -1:
+                    f_hi /= 2
+                side = -1
+            else:
+                hi, f_hi = x, f_x
+                if side == 1:
+                    f_lo /= 2
+                side = 1
+        return best[1]
+
     def calibrated(self, name: str, target: float | None, sigma: float, alpha_tol: float):
         """``(codes, s, tau, alpha)``: at ``sigma`` when ``target`` is None, else at the noise scale
-        whose Krippendorff's alpha is ``target`` (bisection on log s)."""
+        whose Krippendorff's alpha is ``target`` (:meth:`_root` on log s)."""
         if target is None:
             s = sigma
             codes, tau = self.at(s)
@@ -467,18 +497,7 @@ class _Labels:
                               f"noise-free assessors reach alpha = {a_lo:.3f}, used as they are", stacklevel=3)
                 codes, tau = self.at(np.exp(lo))
                 return codes, float(np.exp(lo)), tau, a_lo
-            best = (np.inf, lo)
-            for _ in range(80):
-                mid = 0.5 * (lo + hi)
-                a_mid = nominal_alpha(self.at(np.exp(mid))[0])
-                best = min(best, (abs(a_mid - target), mid))  # alpha jumps in steps on small samples
-                if abs(a_mid - target) <= alpha_tol / 4:
-                    break
-                if a_mid > target:
-                    lo = mid
-                else:
-                    hi = mid
-            s = float(np.exp(best[1]))
+            s = float(np.exp(self._root(lo, hi, a_lo - target, target, alpha_tol / 4)))
             codes, tau = self.at(s)
         # alpha moves in steps as the noise grows (a label flips at a time): with few labels the
         # closest reachable value can lie further than alpha_tol from the target. The bisection

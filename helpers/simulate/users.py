@@ -54,13 +54,14 @@ __all__ = ["USER_MODELS", "ALIGNED", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT
 #: The planted user models (module docstring).
 USER_MODELS = ("position", "graded", "coverage", "first-hit", "null")
 #: The measure family each model is aligned with: (description, measure-name prefixes of notebooks
-#: 04/05 that belong to it). ``null`` is aligned with none.
+#: 04/05 that belong to it). ``null`` and a ``mixture`` of models are aligned with none.
 ALIGNED = {
     "position": ("RBP-like", ("D-RBP", "IA-RBP", "RBP-IA", "RBU", "iRBU")),
     "graded": ("intent-weighted graded", ("D-nDCG", "D-Q", "IA-nDCG", "nDCG-IA", "IA-Q", "Q-IA", "DIN-nDCG")),
     "coverage": ("uniform-intent coverage", ("I-rec", "strec", "alpha-nDCG")),
     "first-hit": ("first hit (ERR-like)", ("D-nERR", "D-ERR", "IA-nERR", "ERR-IA", "IA-ERR")),
     "null": ("none", ()),
+    "mixture": ("none in particular", ()),
 }
 DEFAULT_MIXTURE = "position:0.4,coverage:0.3,first-hit:0.3"
 COVERAGE_C = 0.6            # satisfaction chance of a document at L4 in the coverage model
