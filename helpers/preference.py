@@ -237,7 +237,7 @@ def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFra
         if missing:
             raise ValueError(f"{name} lacks column(s) {missing}; expected {list(cols)}")
     name = f"I-rec@{cutoff}"
-    if scores is not None and name in set(scores["measure"]):
+    if scores is not None and bool((scores["measure"] == name).any()):
         irec = scores[scores["measure"] == name]
     else:
         irec = diversity.evaluate(dqrels, intents, runs, [name])
@@ -363,7 +363,7 @@ def pair_scores(scores: pd.DataFrame, pairs: pd.DataFrame) -> tuple[pd.DataFrame
         raise ValueError(f"pairs lacks column(s) {sorted(need)}")
     if len(scores) == 0 or len(pairs) == 0:
         raise ValueError("scores and pairs must not be empty")
-    measures = list(dict.fromkeys(scores["measure"]))
+    measures = list(pd.unique(scores["measure"].to_numpy(dtype=object)))   # order of appearance
     wide = scores.pivot_table(index=["run_id", "query_id"], columns="measure", values="value",
                               aggfunc="first")[measures]
     out = []

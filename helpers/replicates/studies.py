@@ -31,7 +31,8 @@ from helpers.measures import diversity
 
 __all__ = ["unanimity_variant", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_recovery",
            "planted_truth", "order_agreement", "recovery", "preference_recovery", "paired_leader_intervals",
-           "dsharp_irec_disagreement", "significant_pair_cover", "power_interval"]
+           "dsharp_irec_disagreement", "reversed_id_order", "tie_order_effect", "significant_pair_cover",
+           "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -186,6 +187,13 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
 # Planted-truth experiments (notebooks 04 and 05): helpers.simulate.users
 # --------------------------------------------------------------------------------------------
 
+def _relevant(dqrels: pd.DataFrame) -> pd.DataFrame:
+    """The relevant rows of intentwise qrels: a judged L0 row changes no diversity measure (every
+    one treats judged non-relevant and unjudged documents alike; the same values, tested), and the
+    simulated collections hold ten times more L0 rows than relevant ones."""
+    return dqrels[dqrels["relevance"] > 0]
+
+
 def diversity_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, depth: int, measures: Sequence[str],
                        normaliser: str | None = "ideal", models: Sequence[str] | None = None,
                        mixture: str | None = None) -> pd.DataFrame:
@@ -243,7 +251,7 @@ def diversity_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, 
     if unknown:
         raise ValueError(f"unknown user model(s) {unknown}; known: {', '.join(users.USER_MODELS)}")
     coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, depth=depth, keep=min(l, depth))
-    res = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, measures, normaliser=normaliser)
+    res = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, measures, normaliser=normaliser)
     means = res.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
     run_ids = [str(r) for r in coll.arrays["run_ids"]]
     R = len(run_ids)
@@ -402,7 +410,7 @@ def recovery(rep: pd.DataFrame, z: float = 2.0) -> pd.DataFrame:
 def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
                         cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
                         measures: Mapping[str, str], tie_tolerance: float, models: Mapping[str, str],
-                        normaliser: str | None = "fixed") -> pd.DataFrame:
+                        normaliser: str | None = "fixed", roles_for: Sequence[str] | None = None) -> pd.DataFrame:
     """Notebook 05's planted-truth experiment, one replicate: a fresh collection and pair sample,
     then, for every planted user model, a fresh panel of assessors of that model judging the same
     pairs, and every measure's MAR against them.
@@ -418,6 +426,8 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     ----------
     models : mapping label -> mixture
         E.g. ``{"coverage": "coverage:1", "mixture": "position:0.4,coverage:0.3,first-hit:0.3"}``.
+    roles_for : sequence of labels, optional
+        The panels whose cross-fitted best/median/worst assessors are reported (default: all).
     Others
         As for :func:`helpers.simulate.intents.intent_collection` (``keep = cutoff``),
         :func:`helpers.preference.sample_pairs` and
@@ -427,7 +437,7 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     Returns
     -------
     DataFrame ``model, question, quantity, name, value``: ``quantity = "mar"`` for every measure
-    and the cross-fitted ``best/median/worst assessor`` (``name``), ``"alpha"`` (name ``""``) the
+    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``), ``"alpha"`` (name ``""``) the
     Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
     warned about here: the notebook prints it).
     """
@@ -440,7 +450,7 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     names = dict(measures)
     irec = f"I-rec@{cutoff}"
     engine = list(dict.fromkeys([*names.values(), irec]))
-    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, engine, normaliser=normaliser)
+    scores = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, engine, normaliser=normaliser)
     summaries = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, cutoff, scores=scores)
     pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
     shown = scores[scores["measure"].isin(list(names.values()))].copy()
@@ -457,11 +467,12 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
                                           levels=levels)
         for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
             mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
-            roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
             rows += [{"model": label, "question": question, "quantity": "mar", "name": m, "value": float(v)}
                      for m, v in mar.items()]
-            rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
-                      "value": v} for r, v in roles["mar"].items()]
+            if roles_for is None or label in roles_for:
+                roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
+                rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
+                          "value": v} for r, v in roles["mar"].items()]
             rows.append({"model": label, "question": question, "quantity": "alpha", "name": "",
                          "value": nominal_alpha(preference.label_codes(labels))})
     return pd.DataFrame(rows)
@@ -509,7 +520,7 @@ def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_diffe
     pairs = None
     rows = []
     for norm in normalisers:
-        sc = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, names, normaliser=norm)
+        sc = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, names, normaliser=norm)
         if pairs is None:
             summ = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, int(cutoff), scores=sc)
             pairs = preference.sample_pairs(summ, rng, min_difference=min_difference, target=None)
@@ -521,3 +532,31 @@ def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_diffe
             rows.append({"normaliser": norm, "p": p, "pairs": len(pairs), "disagree": float((ds != irec).mean()),
                          "max_d_rbp_diff": float(d[f"D-RBP(p={p})@{cutoff}"].abs().max())})
     return pd.DataFrame(rows)
+
+
+def reversed_id_order(dqrels, runs):
+    """``(dqrels, runs)`` with every document id replaced by one whose lexicographic order is the
+    reverse of the original's (the same documents, relevance and ranks): evaluated on them, ndeval's
+    greedy ideal breaks its ties the other way round (:func:`tie_order_effect`)."""
+    ids = pd.Index(sorted(set(dqrels["doc_id"]) | set(runs["doc_id"])))
+    width = len(str(len(ids)))
+    new = pd.Series([f"r{len(ids) - 1 - k:0{width}d}" for k in range(len(ids))], index=ids)
+    return dqrels.assign(doc_id=dqrels["doc_id"].map(new).to_numpy()), runs.assign(doc_id=runs["doc_id"].map(new).to_numpy())
+
+
+def tie_order_effect(dqrels, intents, runs, measures, **evaluate_kw):
+    """How much ndeval's greedy ideal list depends on its tie rule.
+
+    Among documents of equal novelty gain ndeval's greedy ideal takes the lexicographically largest
+    document id (:func:`helpers.measures.diversity.ndeval.greedy_ideal_alpha`); which of them comes first can change the gains of
+    later ranks, so the ideal's discounted gain -- the denominator of alpha-nDCG, nERR-IA and
+    nNRBP -- depends on how the documents happen to be named. Every measure of ``measures`` is
+    evaluated as ndeval does and on :func:`reversed_id_order` (ties to the smallest id instead).
+
+    Returns the tidy frame of :func:`helpers.measures.diversity.evaluate` with a second value
+    column ``value_reversed``.
+    """
+    base = diversity.evaluate(dqrels, intents, runs, measures, **evaluate_kw)
+    rq, rr = reversed_id_order(dqrels, runs)
+    rev = diversity.evaluate(rq, intents, rr, measures, **evaluate_kw)
+    return base.assign(value_reversed=rev["value"].to_numpy())

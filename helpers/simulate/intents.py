@@ -292,8 +292,9 @@ def _rank_within_group(groups: np.ndarray) -> np.ndarray:
     """For each position ``j`` along the last axis, the number of earlier positions with the same
     group (``groups`` non-negative ints): ``sum_{k<j} [g_k == g_j]``."""
     D = groups.shape[-1]
-    idx = np.argsort(groups, axis=-1, kind="stable")                 # grouped, original order kept
-    g = np.take_along_axis(groups, idx, axis=-1)
+    small = groups.astype(np.int16) if groups.size and groups.max() < 2 ** 15 else groups
+    idx = np.argsort(small, axis=-1, kind="stable")                  # grouped, original order kept (radix sort)
+    g = np.take_along_axis(small, idx, axis=-1)
     new = np.ones(g.shape, dtype=bool)
     new[..., 1:] = g[..., 1:] != g[..., :-1]
     pos = np.arange(D)

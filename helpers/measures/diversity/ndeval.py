@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["novelty_gain", "greedy_ideal_alpha", "exact_ideal_alpha", "ndeval_measure", "reversed_id_order",
-           "tie_order_effect"]
+__all__ = ["novelty_gain", "greedy_ideal_alpha", "exact_ideal_alpha", "ndeval_measure"]
 
 
 def novelty_gain(rel: np.ndarray, alpha: float) -> np.ndarray:
@@ -28,7 +27,10 @@ def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: in
         Binary relevance of each topic's judged documents to each intent (padding rows all False).
     key : (T, J) int
         Tie-break key: among documents with equal gain the one with the largest key is taken
-        (ndeval: the lexicographically largest docno).
+        (ndeval: the lexicographically largest docno). The rule matters: an early tie decides which
+        intents later documents still add to, so the list's discounted gain - alpha-nDCG's
+        denominator - can depend on the document ids (notebook 04 measures by how much:
+        :func:`helpers.replicates.studies.tie_order_effect`).
     alpha : float
     depth : int
 
@@ -149,34 +151,3 @@ def ndeval_measure(meas, rel, N, cache, pack, exact=False):
             return nrbp / inrbp
     raise AssertionError(name)
 
-
-def reversed_id_order(dqrels, runs):
-    """``(dqrels, runs)`` with every document id replaced by one whose lexicographic order is the
-    reverse of the original's (the same documents, relevance and ranks): evaluated on them, ndeval's
-    greedy ideal breaks its ties the other way round (:func:`tie_order_effect`)."""
-    import pandas as pd
-
-    ids = pd.Index(sorted(set(dqrels["doc_id"]) | set(runs["doc_id"])))
-    width = len(str(len(ids)))
-    new = pd.Series([f"r{len(ids) - 1 - k:0{width}d}" for k in range(len(ids))], index=ids)
-    return dqrels.assign(doc_id=dqrels["doc_id"].map(new).to_numpy()), runs.assign(doc_id=runs["doc_id"].map(new).to_numpy())
-
-
-def tie_order_effect(dqrels, intents, runs, measures, **evaluate_kw):
-    """How much ndeval's greedy ideal list depends on its tie rule.
-
-    Among documents of equal novelty gain ndeval's greedy ideal takes the lexicographically largest
-    document id (:func:`greedy_ideal_alpha`); which of them comes first can change the gains of
-    later ranks, so the ideal's discounted gain -- the denominator of alpha-nDCG, nERR-IA and
-    nNRBP -- depends on how the documents happen to be named. Every measure of ``measures`` is
-    evaluated as ndeval does and on :func:`reversed_id_order` (ties to the smallest id instead).
-
-    Returns the tidy frame of :func:`helpers.measures.diversity.evaluate` with a second value
-    column ``value_reversed``.
-    """
-    from helpers.measures.diversity import evaluate
-
-    base = evaluate(dqrels, intents, runs, measures, **evaluate_kw)
-    rq, rr = reversed_id_order(dqrels, runs)
-    rev = evaluate(rq, intents, rr, measures, **evaluate_kw)
-    return base.assign(value_reversed=rev["value"].to_numpy())
