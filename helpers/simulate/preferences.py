@@ -71,7 +71,7 @@ assessor MARs (about 0.71 for the median assessor at alpha = 0.41) imply a chanc
 agreement is lower and every MAR comes out lower than in the paper: compare orderings and gaps,
 not levels. Which
 measure agrees best with the simulated assessors depends on the mixture of user models: measures
-closer to the dominant model agree more (notebook 05 shows the sensitivity to the mixture); the
+closer to the dominant model agree more (notebook 05's planted-truth experiment measures it); the
 simulation can show how the analysis works and how noisy it is, not which measure real users prefer.
 """
 
