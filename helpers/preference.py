@@ -99,9 +99,8 @@ def label_codes(labels: Any, *, what: str = "labels", allow_missing: bool = True
     arr = labels.to_numpy(dtype=object) if isinstance(labels, (pd.DataFrame, pd.Series)) \
         else np.asarray(labels, dtype=object)
     missing = np.asarray(pd.isna(arr), dtype=bool)
-    # hash lookup (pandas Categorical): one pass, not one comparison of Python strings per label
-    flat = pd.Categorical(np.where(missing, None, arr).ravel(), categories=list(LABELS))
-    codes = np.asarray(flat.codes, dtype=np.int8).reshape(arr.shape)
+    # hash lookup: one pass, not one comparison of Python strings per label; anything else -> -1
+    codes = pd.Index(list(LABELS)).get_indexer(np.where(missing, None, arr).ravel()).astype(np.int8).reshape(arr.shape)
     unknown = (codes == -1) & ~missing
     if unknown.any():
         bad = sorted({repr(v) for v in arr[unknown]})[:5]
@@ -422,7 +421,8 @@ def measure_preferences(scores_left: Any, scores_right: Any, tie_tolerance: floa
     d = left - right
     codes = np.where(d > tie_tolerance, 0, np.where(-d > tie_tolerance, 1, 2)).astype(np.int8)
     if isinstance(scores_left, pd.DataFrame):   # categorical columns: label_codes reads them without parsing
-        return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], categories=list(LABELS))
+        dtype = pd.CategoricalDtype(list(LABELS))  # codes are 0, 1, 2 by construction: no validation pass
+        return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], dtype=dtype, validate=False)
                              for j, c in enumerate(scores_left.columns)}, index=scores_left.index)
     if isinstance(scores_left, pd.Series):
         return pd.Series(pd.Categorical.from_codes(codes, categories=list(LABELS)), index=scores_left.index,
@@ -685,19 +685,11 @@ def _letter(i: int) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def topic_means(matrix: pd.DataFrame, topics: pd.Series) -> pd.DataFrame:
-    """Topics x systems matrix of the mean per-pair agreement rate within each topic.
-
-    Pairs of one topic share the topic's SERPs and are not independent; averaging within topics
-    first and testing over topics (the randomised Tukey HSD with topics as blocks) treats the
-    topic as the unit, a cluster-level analysis of the pairs x systems ``matrix``.
-
-    Parameters
-    ----------
-    matrix : DataFrame
-        Pairs (index ``pair_id``) x systems (:func:`agreement_matrix`).
-    topics : Series
-        ``pair_id -> query_id`` for every pair of ``matrix`` (a missing pair raises ValueError).
-    """
+    """Topics x systems matrix of the mean per-pair agreement rate within each topic: pairs of one
+    topic share its SERPs and are not independent, so testing over topics (the randomised Tukey HSD
+    with topics as blocks) treats the topic as the unit. ``matrix``: pairs (index ``pair_id``) x
+    systems (:func:`agreement_matrix`); ``topics``: ``pair_id -> query_id`` for every pair of it
+    (a missing pair raises ValueError)."""
     t = topics.reindex(matrix.index)
     if t.isna().any():
         raise ValueError(f"topics lacks {int(t.isna().sum())} pair(s) of the matrix, e.g. {list(matrix.index[t.isna()][:3])}")
@@ -731,21 +723,24 @@ def cross_fitted_roles(reference: pd.DataFrame, candidates: pd.DataFrame, topics
     half = set(uniq[rng.permutation(len(uniq))[: len(uniq) // 2]])
     in_a = t.isin(half).to_numpy()
     rates = assessor_agreement_rates(candidates, reference=reference, owners=owners)
-    roles_a = assessor_groups(mean_agreement_rate(rates[in_a]))
-    roles_b = assessor_groups(mean_agreement_rate(rates[~in_a]))
-    roles_all = assessor_groups(mean_agreement_rate(rates))
+    names, r = rates.columns, rates.to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):   # an assessor without any pair in a half has no MAR there
+        mars = {k: pd.Series(np.nanmean(r[sel], axis=0), index=names)
+                for k, sel in (("A", in_a), ("B", ~in_a), ("all", np.ones(len(r), dtype=bool)))}
+    roles = {k: assessor_groups(m.dropna()) for k, m in mars.items()}
+    pos = {c: j for j, c in enumerate(names)}
     cols = {role: f"{role} assessor" for role in ("best", "median", "worst")}
-    out = pd.DataFrame(index=rates.index)
-    ins = pd.DataFrame(index=rates.index)
+    out, ins = {}, {}
     for role, col in cols.items():
         # pairs of B get the assessor chosen on A, pairs of A the one chosen on B
-        out[col] = np.where(in_a, rates[roles_b[role]].to_numpy(), rates[roles_a[role]].to_numpy())
-        ins[col] = rates[roles_all[role]].to_numpy()
-    mar, mar_in = out.mean(), ins.mean()
-    return {"rates": out, "in_sample_rates": ins,
-            "mar": {r: float(mar[c]) for r, c in cols.items()}, "mar_in_sample": {r: float(mar_in[c]) for r, c in cols.items()},
-            "optimism": {r: float(mar_in[c] - mar[c]) for r, c in cols.items()},
-            "selection": {"A": roles_a, "B": roles_b, "all": roles_all}, "topics": (len(half), len(uniq) - len(half))}
+        out[col] = np.where(in_a, r[:, pos[roles["B"][role]]], r[:, pos[roles["A"][role]]])
+        ins[col] = r[:, pos[roles["all"][role]]]
+    mar = {role: float(np.nanmean(out[col])) for role, col in cols.items()}
+    mar_in = {role: float(np.nanmean(ins[col])) for role, col in cols.items()}
+    return {"rates": pd.DataFrame(out, index=rates.index), "in_sample_rates": pd.DataFrame(ins, index=rates.index),
+            "mar": mar, "mar_in_sample": mar_in, "optimism": {k: mar_in[k] - mar[k] for k in cols},
+            "selection": {"A": roles["A"], "B": roles["B"], "all": roles["all"]},
+            "topics": (len(half), len(uniq) - len(half))}
 
 
 def chance_agreement(label_shares: Mapping[str, float], measure_equal_share: float = 0.0) -> float:

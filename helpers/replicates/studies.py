@@ -451,11 +451,19 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     irec = f"I-rec@{cutoff}"
     engine = list(dict.fromkeys([*names.values(), irec]))
     scores = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, engine, normaliser=normaliser)
-    summaries = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, cutoff, scores=scores)
+    S, run_ids, topic_ids = _score_cube(scores, engine)                        # (runs, topics, measures)
+    rel = (coll.arrays["levels"][:, :, :int(cutoff)] > 0).any(-1).sum(-1) / int(cutoff)   # precision, (R, T)
+    if list(coll.arrays["run_ids"]) != run_ids or list(coll.arrays["topic_ids"]) != topic_ids:
+        raise AssertionError("evaluate's run/topic order differs from the collection's")
+    summaries = pd.DataFrame({"run_id": np.repeat(run_ids, len(topic_ids)), "query_id": np.tile(topic_ids, len(run_ids)),
+                              "precision": rel.reshape(-1), "intent_recall": S[:, :, engine.index(irec)].reshape(-1)})
     pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
-    shown = scores[scores["measure"].isin(list(names.values()))].copy()
-    shown["measure"] = shown["measure"].map({v: k for k, v in names.items()})
-    prefs = preference.measure_preferences(*preference.pair_scores(shown, pairs), tie_tolerance=tie_tolerance)
+    rpos, tpos = {r: k for k, r in enumerate(run_ids)}, {q: k for k, q in enumerate(topic_ids)}
+    tq = pairs["query_id"].map(tpos).to_numpy(np.int64)
+    cols = [engine.index(v) for v in names.values()]
+    sides = [pd.DataFrame(S[pairs[c].map(rpos).to_numpy(np.int64), tq][:, cols], columns=list(names),
+                          index=pd.Index(pairs["pair_id"], name="pair_id")) for c in ("run_left", "run_right")]
+    prefs = preference.measure_preferences(*sides, tie_tolerance=tie_tolerance)
     levels = serp_levels(coll, pairs, int(cutoff))
     topic_of = pairs.set_index("pair_id")["query_id"]
     rows = []
@@ -476,6 +484,18 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
             rows.append({"model": label, "question": question, "quantity": "alpha", "name": "",
                          "value": nominal_alpha(preference.label_codes(labels))})
     return pd.DataFrame(rows)
+
+
+def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarray, list, list]:
+    """:func:`helpers.measures.diversity.evaluate`'s tidy output (runs sorted x topics sorted x
+    ``measures`` in order, its documented row order) as a (runs, topics, measures) array, with the
+    run and topic ids."""
+    Q = len(measures)
+    runs = list(pd.unique(scores["run_id"].to_numpy(object)))
+    topics = list(pd.unique(scores["query_id"].to_numpy(object)))
+    if len(scores) != len(runs) * len(topics) * Q or list(scores["measure"].iloc[:Q]) != list(measures):
+        raise ValueError("scores are not evaluate()'s complete runs x topics x measures table")
+    return scores["value"].to_numpy(float).reshape(len(runs), len(topics), Q), runs, topics
 
 
 def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95) -> tuple[str, dict]:

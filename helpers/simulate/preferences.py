@@ -334,9 +334,12 @@ def _label_frame(codes: np.ndarray, pair_ids, columns) -> pd.DataFrame:
     """Pairs x assessors labels LEFT/RIGHT/EQUAL from codes 0/1/2, each column a categorical over
     those three labels (compares and prints like strings; :func:`helpers.preference.label_codes`
     reads the codes back without parsing strings)."""
-    cats = ["LEFT", "RIGHT", "EQUAL"]
-    return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], categories=cats) for j, c in enumerate(columns)},
-                        index=pd.Index(pair_ids, name="pair_id"))
+    dtype = pd.CategoricalDtype(["LEFT", "RIGHT", "EQUAL"])
+    codes = np.asarray(codes, dtype=np.int8)
+    if codes.size and (codes.min() < 0 or codes.max() > 2):
+        raise ValueError("label codes must be 0 (LEFT), 1 (RIGHT) or 2 (EQUAL)")
+    return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], dtype=dtype, validate=False)   # checked above
+                         for j, c in enumerate(columns)}, index=pd.Index(pair_ids, name="pair_id"))
 
 
 def _checked_params(collection, pairs, *, n_assessors, cutoff, alpha_target, sigma, p_equal,
