@@ -558,13 +558,15 @@ def assessor_groups(mar: pd.Series) -> dict[str, Any]:
 
     Returns
     -------
-    dict ``{"best": name, "median": name, "worst": name}``.
+    dict ``{"best": name, "median": name, "worst": name}``. MARs equal to 12 decimals are ties
+    (broken by name): MARs are means of fractions and often tie exactly, and which of two tied
+    assessors comes first must not depend on the last bits of a float sum.
     """
     if not isinstance(mar, pd.Series) or len(mar) == 0:
         raise ValueError("mar must be a non-empty Series of MAR per assessor")
     if not np.isfinite(mar.to_numpy(dtype=float)).all():
         raise ValueError("mar must be finite")
-    frame = pd.DataFrame({"name": mar.index.astype(str), "mar": mar.to_numpy(float), "key": mar.index})
+    frame = pd.DataFrame({"name": mar.index.astype(str), "mar": np.round(mar.to_numpy(float), 12), "key": mar.index})
     frame = frame.sort_values(["mar", "name"], ascending=[False, True], kind="stable")
     keys = frame["key"].tolist()
     return {"best": keys[0], "median": keys[(len(keys) - 1) // 2], "worst": keys[-1]}

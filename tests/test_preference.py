@@ -320,3 +320,14 @@ def test_dsharp_irec_bound_matches_the_engine():
         assert v.loc["D#-RBP(p=0.99)@10", "a"] > v.loc["D#-RBP(p=0.99)@10", "b"]   # the bound holds
         assert v.loc["D#-RBP(p=0.85)@10", "a"] < v.loc["D#-RBP(p=0.85)@10", "b"]   # and can be overturned
 
+
+
+def test_assessor_groups_treat_float_noise_as_a_tie():
+    """Two MARs that are the same fraction summed in another order differ in the last bits; the
+    roles must not depend on that (ties broken by name)."""
+    a = sum([1 / 3] * 10 + [1 / 7] * 5) / 15
+    b = sum([1 / 7] * 5 + [1 / 3] * 10) / 15
+    assert a != b and abs(a - b) < 1e-15
+    for x, y in ((a, b), (b, a)):
+        g = pref.assessor_groups(pd.Series({"A02": x, "A01": y, "A03": 0.1}))
+        assert g["best"] == "A01" and g["worst"] == "A03"
