@@ -39,6 +39,8 @@ def test_alignment_names_families_and_excludes_mixed_measures():
     assert users.aligned_family("coverage", "I-rec@10") and users.aligned_family("coverage", "alpha-nDCG@10")
     assert users.aligned_family("position", "D-RBP(p=0.85)@10") and users.aligned_family("position", "RBP-IA (p=0.85)")
     assert users.aligned_family("first-hit", "D-ERR") and users.aligned_family("graded", "nDCG-IA")
+    # RBU/iRBU: RBP's p^r discount and ERR's stopping (Zeng & Sakai Table 1): both families
+    assert users.aligned_family("first-hit", "RBU (p=0.85)") and users.aligned_family("position", "iRBU(p=0.99)@10")
     assert not users.aligned_family("coverage", "D#-nDCG@10")      # D# mixes I-rec with a D-measure
     assert not users.aligned_family("graded", "D#-nDCG@10")
     assert not any(users.aligned_family("null", m) for m in ("I-rec@10", "D-nDCG@10", "RBU(p=0.85)@10"))

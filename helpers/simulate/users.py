@@ -15,7 +15,7 @@ alignment is of *shape*: which documents, ranks and intents matter).
 
 Models (per-intent utility ``u_i``; the SERP's utility is ``sum_i w_i u_i``)
 ---------------------------------------------------------------------------------
-``position``  (RBP-like: D-RBP, IA-RBP, RBU)
+``position``  (RBP-like: D-RBP, IA-RBP; RBU and iRBU, whose discount is RBP's p^r)
     ``u_i = sum_r p^(r-1) x_i(r)``: a reader who goes down the page with persistence ``p`` and
     values every relevant document, redundant or not. Intents weighted by ``w`` (below).
 ``graded``    (intent-weighted graded: D-nDCG, D-Q, IA-nDCG)
@@ -26,7 +26,7 @@ Models (per-intent utility ``u_i``; the SERP's utility is ``sum_i w_i u_i``)
     document on the page satisfies intent ``i``, wherever it is (diminishing returns). Intents
     are weighted *uniformly* (``w_i = 1/m`` over the topic's ``m`` intents): this user does not
     know or care how likely each interpretation is.
-``first-hit`` (first hit, ERR-like: D-nERR, IA-nERR, ERR-IA)
+``first-hit`` (first hit, ERR-like: D-nERR, IA-nERR, ERR-IA; RBU and iRBU, whose stopping is ERR's)
     ``u_i = p^(r_i - 1)`` with ``r_i`` the first rank whose level is at least L2 (``x >= 1/2``),
     0 if there is none: satisfied at the first good document, indifferent to the rest. Intents
     weighted by ``w``.
@@ -59,7 +59,7 @@ ALIGNED = {
     "position": ("RBP-like", ("D-RBP", "IA-RBP", "RBP-IA", "RBU", "iRBU")),
     "graded": ("intent-weighted graded", ("D-nDCG", "D-Q", "IA-nDCG", "nDCG-IA", "IA-Q", "Q-IA", "DIN-nDCG")),
     "coverage": ("uniform-intent coverage", ("I-rec", "strec", "alpha-nDCG")),
-    "first-hit": ("first hit (ERR-like)", ("D-nERR", "D-ERR", "IA-nERR", "ERR-IA", "IA-ERR")),
+    "first-hit": ("first hit (ERR-like)", ("D-nERR", "D-ERR", "IA-nERR", "ERR-IA", "IA-ERR", "RBU", "iRBU")),
     "null": ("none", ()),
     "mixture": ("none in particular", ()),
 }
