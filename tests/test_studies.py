@@ -218,3 +218,11 @@ def test_tie_order_effect_moves_only_the_greedy_ideal():
     assert np.array_equal(same["value"].to_numpy(), same["value_reversed"].to_numpy())
     moved = e[(e.measure == "alpha-nDCG@10") & ((e["value"] - e["value_reversed"]).abs() > 1e-12)]
     assert moved["query_id"].nunique() >= 1
+
+
+def test_paired_leader_follows_the_given_means_and_their_order():
+    wide = pd.DataFrame({"b": [0.5, 0.6], "a": [0.5, 0.6], "c": [0.1, 0.2]})
+    lead, iv = studies.paired_leader_intervals(wide, means={"a": 0.55, "b": 0.55, "c": 0.15})
+    assert lead == "a" and iv["b"] == (0.0, 0.0)    # an exact tie: the first of the given order leads
+    lead, _ = studies.paired_leader_intervals(wide)
+    assert lead == "b"

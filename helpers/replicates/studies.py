@@ -498,7 +498,8 @@ def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarr
     return scores["value"].to_numpy(float).reshape(len(runs), len(topics), Q), runs, topics
 
 
-def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95) -> tuple[str, dict]:
+def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95,
+                            means: Mapping[str, float] | None = None) -> tuple[str, dict]:
     """The leader by mean of a replicates x labels table and, for every label, the interval over
     replicates of its *paired* difference to the leader (:mod:`helpers.stats.summary`'s rule: a
     ``level`` percentile interval with enough replicates, else the range).
@@ -507,11 +508,14 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
     overlapping marginal intervals would hide differences the paired ones show. Passed as
     ``intervals`` to :func:`helpers.notebook.claims.leaders`, a label whose paired interval
     includes 0 is named "within noise" of the leader (the leader's own interval is ``(0, 0)``).
+    ``means`` (label -> mean, default the column means) decides the leader: pass the values given
+    to ``claims.leaders``, in the same order, so that both name the same leader.
     """
     from helpers.stats.summary import interval_bounds
 
-    means = wide.mean()
-    lead = means.idxmax() if higher else means.idxmin()
+    m = dict(means) if means is not None else wide.mean().to_dict()
+    # the first label (in the order of ``means``) with the highest (lowest) mean, as claims.leaders picks it
+    lead = max(m, key=lambda k: m[k] if higher else -m[k])
     out = {}
     for c in wide.columns:
         lo, hi, _ = interval_bounds((wide[c] - wide[lead]).to_numpy(float), level)
