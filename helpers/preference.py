@@ -57,27 +57,11 @@ import pandas as pd
 
 from helpers.measures import diversity
 
-__all__ = [
-    "LABELS",
-    "topic_means",
-    "held_out_assessor_groups",
-    "normaliser_shift",
-    "measure_family",
-    "mixture_conclusions",
-    "serp_summaries",
-    "sample_pairs",
-    "pair_scores",
-    "measure_preferences",
-    "label_codes",
-    "preference_counts",
-    "consistent_labels",
-    "agreement_rates",
-    "assessor_agreement_rates",
-    "mean_agreement_rate",
-    "assessor_groups",
-    "agreement_matrix",
-    "compact_letter_display",
-]
+__all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "dsharp_irec_bound",
+           "normaliser_shift", "serp_summaries", "sample_pairs", "pair_scores", "measure_preferences",
+           "label_codes", "preference_counts", "consistent_labels", "agreement_rates",
+           "assessor_agreement_rates", "mean_agreement_rate", "assessor_groups", "agreement_matrix",
+           "compact_letter_display"]
 
 LABELS: tuple[str, str, str] = ("LEFT", "RIGHT", "EQUAL")
 _EPS = 1e-9  # slack for ">= min_difference" on summaries that are multiples of 0.1 or 1/m
@@ -104,12 +88,19 @@ def label_codes(labels: Any, *, what: str = "labels", allow_missing: bool = True
     -------
     numpy.ndarray of int8, same shape as ``labels``.
     """
+    if isinstance(labels, pd.DataFrame) and labels.shape[1] and all(
+            isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == LABELS for dt in labels.dtypes):
+        # labels stored as categories of LABELS (helpers.simulate.preferences): the codes are there
+        codes = np.column_stack([np.asarray(arr.codes, dtype=np.int8) for _, arr in labels.items()
+                                 for arr in [arr.array]])
+        if not allow_missing and (codes < 0).any():
+            raise ValueError(f"{what}: {int((codes < 0).sum())} missing label(s); every pair needs a label here")
+        return codes
     arr = labels.to_numpy(dtype=object) if isinstance(labels, (pd.DataFrame, pd.Series)) \
         else np.asarray(labels, dtype=object)
     missing = np.asarray(pd.isna(arr), dtype=bool)
-    codes = np.full(arr.shape, -1, dtype=np.int8)
-    for k, lab in enumerate(LABELS):
-        codes[(arr == lab) & ~missing] = k
+    # hash lookup: one pass, not one comparison of Python strings per label; anything else -> -1
+    codes = pd.Index(list(LABELS)).get_indexer(np.where(missing, None, arr).ravel()).astype(np.int8).reshape(arr.shape)
     unknown = (codes == -1) & ~missing
     if unknown.any():
         bad = sorted({repr(v) for v in arr[unknown]})[:5]
@@ -216,7 +207,7 @@ def consistent_labels(relevance: pd.DataFrame, diversity: pd.DataFrame) -> pd.Da
 
 
 def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFrame,
-                   cutoff: int = 10) -> pd.DataFrame:
+                   cutoff: int = 10, scores: pd.DataFrame | None = None) -> pd.DataFrame:
     """The two per-SERP summaries of the paper's pair filter: precision and intent recall at ``cutoff``.
 
     Parameters
@@ -226,6 +217,9 @@ def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFra
         ``run_id, query_id, doc_id, rank``).
     cutoff : int
         SERP length (10 in the paper).
+    scores : DataFrame, optional
+        Output of :func:`helpers.measures.diversity.evaluate` on the same data that includes
+        ``I-rec@<cutoff>`` (saves evaluating it again).
 
     Returns
     -------
@@ -241,7 +235,11 @@ def serp_summaries(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFra
         missing = [c for c in cols if c not in df.columns]
         if missing:
             raise ValueError(f"{name} lacks column(s) {missing}; expected {list(cols)}")
-    irec = diversity.evaluate(dqrels, intents, runs, [f"I-rec@{cutoff}"])
+    name = f"I-rec@{cutoff}"
+    if scores is not None and bool((scores["measure"] == name).any()):
+        irec = scores[scores["measure"] == name]
+    else:
+        irec = diversity.evaluate(dqrels, intents, runs, [name])
     relevant = dqrels.loc[dqrels["relevance"] > 0, ["query_id", "doc_id"]].drop_duplicates()
     relevant = relevant.assign(_rel=1)
     top = runs.loc[runs["rank"] <= cutoff, ["run_id", "query_id", "doc_id"]]
@@ -364,7 +362,7 @@ def pair_scores(scores: pd.DataFrame, pairs: pd.DataFrame) -> tuple[pd.DataFrame
         raise ValueError(f"pairs lacks column(s) {sorted(need)}")
     if len(scores) == 0 or len(pairs) == 0:
         raise ValueError("scores and pairs must not be empty")
-    measures = list(dict.fromkeys(scores["measure"]))
+    measures = list(pd.unique(scores["measure"].to_numpy(dtype=object)))   # order of appearance
     wide = scores.pivot_table(index=["run_id", "query_id"], columns="measure", values="value",
                               aggfunc="first")[measures]
     out = []
@@ -421,12 +419,15 @@ def measure_preferences(scores_left: Any, scores_right: Any, tie_tolerance: floa
     if not (np.isfinite(left).all() and np.isfinite(right).all()):
         raise ValueError("scores must be finite (a NaN score has no preference)")
     d = left - right
-    lab = np.where(d > tie_tolerance, "LEFT", np.where(-d > tie_tolerance, "RIGHT", "EQUAL")).astype(object)
-    if isinstance(scores_left, pd.DataFrame):
-        return pd.DataFrame(lab, index=scores_left.index, columns=scores_left.columns)
+    codes = np.where(d > tie_tolerance, 0, np.where(-d > tie_tolerance, 1, 2)).astype(np.int8)
+    if isinstance(scores_left, pd.DataFrame):   # categorical columns: label_codes reads them without parsing
+        dtype = pd.CategoricalDtype(list(LABELS))  # codes are 0, 1, 2 by construction: no validation pass
+        return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], dtype=dtype, validate=False)
+                             for j, c in enumerate(scores_left.columns)}, index=scores_left.index)
     if isinstance(scores_left, pd.Series):
-        return pd.Series(lab, index=scores_left.index, name=scores_left.name)
-    return lab
+        return pd.Series(pd.Categorical.from_codes(codes, categories=list(LABELS)), index=scores_left.index,
+                         name=scores_left.name)
+    return np.asarray(LABELS, dtype=object)[codes]
 
 
 # --------------------------------------------------------------------------------------------
@@ -557,13 +558,15 @@ def assessor_groups(mar: pd.Series) -> dict[str, Any]:
 
     Returns
     -------
-    dict ``{"best": name, "median": name, "worst": name}``.
+    dict ``{"best": name, "median": name, "worst": name}``. MARs equal to 12 decimals are ties
+    (broken by name): MARs are means of fractions and often tie exactly, and which of two tied
+    assessors comes first must not depend on the last bits of a float sum.
     """
     if not isinstance(mar, pd.Series) or len(mar) == 0:
         raise ValueError("mar must be a non-empty Series of MAR per assessor")
     if not np.isfinite(mar.to_numpy(dtype=float)).all():
         raise ValueError("mar must be finite")
-    frame = pd.DataFrame({"name": mar.index.astype(str), "mar": mar.to_numpy(float), "key": mar.index})
+    frame = pd.DataFrame({"name": mar.index.astype(str), "mar": np.round(mar.to_numpy(float), 12), "key": mar.index})
     frame = frame.sort_values(["mar", "name"], ascending=[False, True], kind="stable")
     keys = frame["key"].tolist()
     return {"best": keys[0], "median": keys[(len(keys) - 1) // 2], "worst": keys[-1]}
@@ -680,57 +683,100 @@ def _letter(i: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Topic clustering, held-out assessor roles, normaliser shifts, measure families
+# Topic clustering, cross-fitted assessor roles, chance, the D#-RBP/I-rec bound, normaliser shifts
 # ---------------------------------------------------------------------------------------------
 
 def topic_means(matrix: pd.DataFrame, topics: pd.Series) -> pd.DataFrame:
-    """Topics x systems matrix of the mean per-pair agreement rate within each topic.
-
-    Pairs of one topic share the topic's SERPs and are not independent; averaging within topics
-    first and testing over topics (the randomised Tukey HSD with topics as blocks) treats the
-    topic as the unit, a cluster-level analysis of the pairs x systems ``matrix``.
-
-    Parameters
-    ----------
-    matrix : DataFrame
-        Pairs (index ``pair_id``) x systems (:func:`agreement_matrix`).
-    topics : Series
-        ``pair_id -> query_id`` for every pair of ``matrix`` (a missing pair raises ValueError).
-    """
+    """Topics x systems matrix of the mean per-pair agreement rate within each topic: pairs of one
+    topic share its SERPs and are not independent, so testing over topics (the randomised Tukey HSD
+    with topics as blocks) treats the topic as the unit. ``matrix``: pairs (index ``pair_id``) x
+    systems (:func:`agreement_matrix`); ``topics``: ``pair_id -> query_id`` for every pair of it
+    (a missing pair raises ValueError)."""
     t = topics.reindex(matrix.index)
     if t.isna().any():
         raise ValueError(f"topics lacks {int(t.isna().sum())} pair(s) of the matrix, e.g. {list(matrix.index[t.isna()][:3])}")
     return matrix.groupby(t.to_numpy()).mean().rename_axis("query_id")
 
 
-def held_out_assessor_groups(reference: pd.DataFrame, candidates: pd.DataFrame, topics: pd.Series,
-                             rng: np.random.Generator, owners: Mapping[Any, Any] | None = None) -> dict:
-    """Best/median/worst assessor chosen on half of the topics and scored on the other half.
+def cross_fitted_roles(reference: pd.DataFrame, candidates: pd.DataFrame, topics: pd.Series,
+                       rng: np.random.Generator, owners: Mapping[Any, Any] | None = None) -> dict:
+    """Best/median/worst assessor roles chosen out of sample: two-fold cross-fitting over topics.
 
-    Choosing the roles by MAR on the same pairs on which they are then compared favours the best
-    and penalises the worst (winner's curse). Here the topics are split at random into two
-    halves; roles are chosen by leave-one-out MAR on the pairs of the first half and reported with
-    their MAR on the second.
+    Roles chosen by MAR on the pairs they are then compared on flatter the best and penalise the
+    worst (winner's curse; Zeng & Sakai choose them in sample). Here the topics are split at random
+    into halves A and B, roles chosen (:func:`assessor_groups`) on A are scored on B and vice
+    versa: every pair carries the leave-one-out rate (:func:`assessor_agreement_rates`) of an
+    assessor chosen *without* it, and the columns can enter the randomised Tukey HSD.
 
-    Returns ``{"selection": {role: name}, "held_out": {role: MAR on the held-out half},
-    "in_sample": {role: MAR on the selection half}, "topics": (n_select, n_held_out)}``.
+    Returns
+    -------
+    dict with ``rates`` (pairs x ``best/median/worst assessor``, cross-fitted), ``in_sample_rates``
+    (the same columns for the roles chosen on all pairs), ``mar`` and ``mar_in_sample``
+    (``{role: MAR}``), ``optimism`` (``{role: in-sample MAR - cross-fitted MAR}``: how much choosing
+    in sample flatters the role), ``selection`` (``{"A": roles, "B": roles, "all": roles}``) and
+    ``topics`` (the sizes of A and B).
     """
     t = topics.reindex(reference.index)
     if t.isna().any():
         raise ValueError("topics must cover every pair of reference")
     uniq = np.array(sorted(t.unique()), dtype=object)
     if len(uniq) < 2:
-        raise ValueError("held-out assessor roles need at least two topics")
-    pick = rng.permutation(len(uniq))[: len(uniq) // 2]
-    sel_topics = set(uniq[pick])
-    sel = t.isin(sel_topics).to_numpy()
+        raise ValueError("cross-fitted assessor roles need at least two topics")
+    half = set(uniq[rng.permutation(len(uniq))[: len(uniq) // 2]])
+    in_a = t.isin(half).to_numpy()
     rates = assessor_agreement_rates(candidates, reference=reference, owners=owners)
-    mar_sel = mean_agreement_rate(rates[sel])
-    mar_out = mean_agreement_rate(rates[~sel])
-    roles = assessor_groups(mar_sel)
-    return {"selection": roles, "held_out": {r: float(mar_out[a]) for r, a in roles.items()},
-            "in_sample": {r: float(mar_sel[a]) for r, a in roles.items()},
-            "topics": (len(sel_topics), len(uniq) - len(sel_topics))}
+    names, r = rates.columns, rates.to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):   # an assessor without any pair in a half has no MAR there
+        mars = {k: pd.Series(np.nanmean(r[sel], axis=0), index=names)
+                for k, sel in (("A", in_a), ("B", ~in_a), ("all", np.ones(len(r), dtype=bool)))}
+    roles = {k: assessor_groups(m.dropna()) for k, m in mars.items()}
+    pos = {c: j for j, c in enumerate(names)}
+    cols = {role: f"{role} assessor" for role in ("best", "median", "worst")}
+    out, ins = {}, {}
+    for role, col in cols.items():
+        # pairs of B get the assessor chosen on A, pairs of A the one chosen on B
+        out[col] = np.where(in_a, r[:, pos[roles["B"][role]]], r[:, pos[roles["A"][role]]])
+        ins[col] = r[:, pos[roles["all"][role]]]
+    mar = {role: float(np.nanmean(out[col])) for role, col in cols.items()}
+    mar_in = {role: float(np.nanmean(ins[col])) for role, col in cols.items()}
+    return {"rates": pd.DataFrame(out, index=rates.index), "in_sample_rates": pd.DataFrame(ins, index=rates.index),
+            "mar": mar, "mar_in_sample": mar_in, "optimism": {k: mar_in[k] - mar[k] for k in cols},
+            "selection": {"A": roles["A"], "B": roles["B"], "all": roles["all"]},
+            "topics": (len(half), len(uniq) - len(half))}
+
+
+def chance_agreement(label_shares: Mapping[str, float], measure_equal_share: float = 0.0) -> float:
+    """Expected agreement rate of a labeller that ignores the SERPs: EQUAL with probability ``t``
+    (``measure_equal_share``), else a side at random. With the assessors' EQUAL share ``e`` (EQUAL
+    agrees only with EQUAL, :func:`agreement_rates`): ``t e + (1 - t) (1 - e) / 2``; ``0.5 (1 - e)``
+    for a measure that never says EQUAL (not the sum of squared label shares, which assumes the
+    labeller copies the assessors' EQUAL rate). Sides equally likely: left/right is randomised
+    (:func:`sample_pairs`)."""
+    e = float(label_shares.get("EQUAL", 0.0))
+    total = float(sum(label_shares.values()))
+    if not 0 <= e <= 1 or not abs(total - 1) < 1e-6:
+        raise ValueError(f"label_shares must be shares of LEFT/RIGHT/EQUAL summing to 1, got {dict(label_shares)}")
+    t = float(measure_equal_share)
+    if not 0 <= t <= 1:
+        raise ValueError(f"measure_equal_share must lie in [0, 1], got {t}")
+    return t * e + (1 - t) * (1 - e) / 2
+
+
+def dsharp_irec_bound(p: float, cutoff: int, min_difference: float, gamma: float = 0.5) -> dict:
+    """When D#-RBP(p)@l must prefer what I-rec@l prefers, on pairs filtered by ``min_difference``.
+
+    ``D#-RBP = gamma I-rec + (1 - gamma) D-RBP`` with ``D-RBP = (1 - p) sum_{r<=l} p^(r-1) g(r)/g_max``
+    (Zeng & Sakai Table 1 and Eq. 6; ``g(r) <= g_max`` under both normalisers, ``"fixed"`` and
+    ``"ideal"``), so ``0 <= D-RBP <= 1 - p^l``. On a pair whose I-rec differs by at least
+    ``min_difference`` (the paper's pair filter), D#-RBP can prefer the other SERP only if
+    ``(1 - gamma)(1 - p^l) > gamma * min_difference``. Returns ``{"max_d_rbp": 1 - p^l,
+    "can_differ": bool}``: with p = 0.99, l = 10 and the filter's 0.1, ``1 - 0.99^10 = 0.096``: the
+    two always agree, as the paper's Table 2 shows (D#-RBP (p = 0.99) and I-rec both 0.7330).
+    """
+    if not 0 < p < 1 or int(cutoff) < 1 or min_difference < 0 or not 0 < gamma < 1:
+        raise ValueError("need 0 < p < 1, cutoff >= 1, min_difference >= 0 and 0 < gamma < 1")
+    top = 1.0 - p ** int(cutoff)
+    return {"max_d_rbp": top, "can_differ": bool((1 - gamma) * top > gamma * min_difference)}
 
 
 def normaliser_shift(prefs_a: pd.DataFrame, prefs_b: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
@@ -746,43 +792,3 @@ def normaliser_shift(prefs_a: pd.DataFrame, prefs_b: pd.DataFrame, labels: pd.Da
     ma = mean_agreement_rate(agreement_rates(pa, labels))
     mb = mean_agreement_rate(agreement_rates(pb, labels))
     return pd.DataFrame({"flipped": (pa != pb).mean(), "mar_a": ma, "mar_b": mb, "delta": mb - ma})
-
-
-def measure_family(name: str) -> str:
-    """Family of a display name of notebook 05: ``D``, ``D#``, ``IA``, ``RBU``, ``I-rec``,
-    ``ndeval`` (alpha-nDCG), or ``assessor``."""
-    if name.endswith("assessor"):
-        return "assessor"
-    if name.startswith("D#-"):
-        return "D#"
-    if name.startswith("D-"):
-        return "D"
-    if "-IA" in name or name.startswith("IA-"):
-        return "IA"
-    if name.startswith(("RBU", "iRBU")):
-        return "RBU"
-    if name == "I-rec" or name.startswith("I-rec"):
-        return "I-rec"
-    if name.startswith("alpha-"):
-        return "ndeval"
-    raise ValueError(f"no measure family known for {name!r}")
-
-
-def mixture_conclusions(table: pd.DataFrame, reference: str = "D#-nDCG") -> pd.DataFrame:
-    """Per ``mixture, question`` of :func:`helpers.replicates.studies.mixture_sensitivity`: the readings a
-    conclusion could rest on.
-
-    Columns: ``top measure``, ``top family`` (highest mean MAR over its members, assessors
-    excluded), ``<reference> rank`` (1 = highest MAR among the measures), ``top > median
-    assessor`` and ``lowest measure``.
-    """
-    rows = []
-    for (mix, q), g in table.groupby(["mixture", "question"], sort=False):
-        s = g.set_index("measure")["mar"]
-        meas = s[[measure_family(m) != "assessor" for m in s.index]].sort_values(ascending=False, kind="stable")
-        fam = meas.groupby([measure_family(m) for m in meas.index]).mean().sort_values(ascending=False, kind="stable")
-        rows.append({"mixture": mix, "question": q, "top measure": meas.index[0], "top family": fam.index[0],
-                     f"{reference} rank": int(list(meas.index).index(reference)) + 1 if reference in meas.index else -1,
-                     "top > median assessor": bool(meas.iloc[0] > s["median assessor"]),
-                     "lowest measure": meas.index[-1]})
-    return pd.DataFrame(rows)

@@ -26,11 +26,19 @@ Chance and tests
     says EQUAL with probability ``t`` and otherwise picks a side at random agrees with users with
     probability ``c = t e + (1 - t) (1 - e) / 2`` (``e`` the users' tie share); for a measure that
     never says EQUAL, ``c = 0.5 x decisive/total``. ``scipy.stats.binomtest`` gives the exact
-    two-sided p-value of the agreements against ``c`` (all queries) and against ``0.5 (1 - t_d)``
-    on the decisive queries (``t_d`` the system's tie share there), with Clopper-Pearson 95%
-    intervals. Baselines: ``mean relevance`` (the page with the higher mean image relevance),
-    ``relevant share`` (higher share of images at or above the threshold) and ``page length``
-    (more images); ties of a baseline are EQUAL.
+    p-values of the agreements against ``c`` (all queries) and against ``0.5 (1 - t_d)`` on the
+    decisive queries (``t_d`` the system's tie share there), with Clopper-Pearson 95% intervals:
+    two-sided (``p_value``: "differs from chance", also *below* it) and one-sided
+    (``p_above``: "agrees more often than chance"); a measure is called above chance only by the
+    one-sided test.
+Multiplicity
+    Every table is a family of tests: :func:`holm` adjusts its p-values (Holm's step-down
+    procedure, familywise error; ``p_value_holm``, ``p_above_holm``) over the systems of one scope
+    in :func:`agreement_table`, and over every setting x measure in :func:`sensitivity`.
+Baselines
+    ``mean relevance`` (the page with the higher mean image relevance), ``relevant share`` (higher
+    share of images at or above the threshold) and ``page length`` (more images); ties of a
+    baseline are EQUAL.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ import scipy.stats
 
 from helpers.measures import diversity
 
-__all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row"]
+__all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row", "holm", "sensitivity"]
 
 GAIN_MAPS = {"exponential": 15.0, "linear": 4.0, "binary": 1.0}   # name -> gmax (top of the map)
 
@@ -76,11 +84,29 @@ def page_qrels(pages: pd.DataFrame, gain_map: str = "exponential", threshold: fl
 
 
 def binomial_row(k: int, n: int, p: float) -> dict:
-    """Exact two-sided binomial test of ``k`` successes in ``n`` against ``p``, Clopper-Pearson 95% CI."""
+    """Exact binomial tests of ``k`` successes in ``n`` against ``p``: two-sided ``p_value``,
+    one-sided ``p_above`` (more successes than ``p`` predicts), Clopper-Pearson 95% CI."""
     res = scipy.stats.binomtest(int(k), int(n), float(p))
+    above = scipy.stats.binomtest(int(k), int(n), float(p), alternative="greater")
     ci = res.proportion_ci(0.95, method="exact")
     return {"k": int(k), "n": int(n), "rate": k / n, "chance": float(p), "p_value": float(res.pvalue),
-            "ci_low": float(ci.low), "ci_high": float(ci.high)}
+            "p_above": float(above.pvalue), "ci_low": float(ci.low), "ci_high": float(ci.high)}
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (familywise error over the whole family; Holm 1979,
+    Scand. J. Statist. 6(2)): the i-th smallest of m p-values becomes ``max_{j<=i} min(1, (m - j + 1) p_(j))``.
+    NaN p-values are left NaN and not counted in m."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = len(ok)
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = adj
+    return out
 
 
 def _side(left: np.ndarray, right: np.ndarray, tol: float) -> np.ndarray:
@@ -93,8 +119,9 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
     """Agreement of measures and baselines with the users' page preferences, with exact tests.
 
     Returns ``(table, prefs)``: ``table`` has one row per system (measure or baseline) and
-    ``scope`` ``"all"`` / ``"decisive"`` with the :func:`binomial_row` columns plus ``kind`` and
-    ``ties`` (queries on which the system says EQUAL); ``prefs`` the systems' labels per query
+    ``scope`` ``"all"`` / ``"decisive"`` with the :func:`binomial_row` columns plus ``kind``,
+    ``ties`` (queries on which the system says EQUAL) and the :func:`holm`-adjusted
+    ``p_value_holm`` and ``p_above_holm`` (family: the systems of one scope); ``prefs`` the systems' labels per query
     (index ``query_id``), the users' (column ``users``) and ``no_relevant_image`` (queries with no
     image at or above ``threshold`` on either page: every measure scores both pages 0 there and says
     EQUAL, as the relevant-share baseline does; they stay in the ``all`` scope and count as
@@ -156,4 +183,31 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
                      **binomial_row(agree[decisive].sum(), decisive.sum(), 0.5 * (1 - t_d))})
     prefs["users"] = users
     prefs["no_relevant_image"] = no_relevant
-    return pd.DataFrame(rows), prefs
+    table = pd.DataFrame(rows)
+    for scope in ("all", "decisive"):
+        sel = (table["scope"] == scope).to_numpy()
+        table.loc[sel, "p_value_holm"] = holm(table.loc[sel, "p_value"])
+        table.loc[sel, "p_above_holm"] = holm(table.loc[sel, "p_above"])
+    return table, prefs
+
+
+def sensitivity(img, settings, *, tie_tolerance: float = 1e-9, normaliser: str = "fixed") -> pd.DataFrame:
+    """The measures' agreement on the decisive queries under several operationalisations, as one
+    family of tests.
+
+    ``settings`` is a sequence of ``(gain_map, threshold, cutoff)``. Returns one row per setting and
+    measure (``gain map, threshold, cutoff, system, k, n, ties, chance, p_above``) with
+    ``p_above_holm``: Holm's adjustment over *every* row (settings x measures), so that picking the
+    best measure of the best setting is paid for.
+    """
+    rows = []
+    for gm, th, cut in settings:
+        t, _ = agreement_table(img, gain_map=gm, threshold=th, cutoff=int(cut), tie_tolerance=tie_tolerance,
+                               normaliser=normaliser)
+        d = t[(t.scope == "decisive") & (t.kind == "measure")]
+        for r in d.itertuples():
+            rows.append({"gain map": gm, "threshold": float(th), "cutoff": int(cut), "system": r.system, "k": r.k,
+                         "n": r.n, "ties": r.ties, "chance": r.chance, "p_above": r.p_above})
+    out = pd.DataFrame(rows)
+    out["p_above_holm"] = holm(out["p_above"])
+    return out

@@ -91,7 +91,8 @@ def draw_04(rng: np.random.Generator) -> dict:
     p = {"seed": int(rng.integers(1, 10**6)), "cutoff": cutoff,
          "extra_cutoff": int(_pick(rng, [0, cutoff + 5])), "normaliser": _pick(rng, ["ideal", "fixed"]),
          "B": int(_pick(rng, [100, 200])), "significance": _pick(rng, [0.01, 0.05, 0.1]),
-         "replicates": int(_pick(rng, [1, 2, 3])), "scheduler": "serial"}
+         "replicates": int(_pick(rng, [1, 2, 3])), "scheduler": "serial",
+         "tau_bootstrap": int(_pick(rng, [100, 200]))}
     if rng.random() < 0.35:
         p.update(data="files", diversity_qrels_path=f"{EXAMPLES}/diversity/qrels.txt",
                  intents_path=_pick(rng, ["", f"{EXAMPLES}/diversity/intents.txt"]),
@@ -103,8 +104,8 @@ def draw_04(rng: np.random.Generator) -> dict:
     return p
 
 
-_MIXTURES = ["position:1", "coverage:1", "first-hit:1", "position:0.5,coverage:0.5",
-             "position:0.4,coverage:0.3,first-hit:0.3"]
+_MIXTURES = ["position:1", "coverage:1", "first-hit:1", "graded:1", "position:0.5,coverage:0.5",
+             "position:0.4,coverage:0.3,first-hit:0.3", "position:0.5,null:0.5"]
 
 
 def draw_05(rng: np.random.Generator) -> dict:
@@ -122,7 +123,7 @@ def draw_05(rng: np.random.Generator) -> dict:
         p.update(n_topics=int(_pick(rng, [20, 30])), n_runs=int(_pick(rng, [6, 8])),
                  n_pairs=int(_pick(rng, [60, 150])), n_assessors=int(_pick(rng, [3, 5, 9])),
                  p_equal=_pick(rng, [0.02, 0.1, 0.3]), user_models=_pick(rng, _MIXTURES),
-                 sensitivity_mixtures=_pick(rng, ["", "coverage:1", "position:1;first-hit:1"]))
+                 planted_models=_pick(rng, ["", "coverage", "position,null", "position,graded,coverage,first-hit,null"]))
     return p
 
 

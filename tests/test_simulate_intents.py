@@ -111,3 +111,23 @@ def test_no_measure_family_matches_the_runs_generating_order():
 def test_bad_noise(kw):
     with pytest.raises(ValueError, match="non-negative number"):
         intent_collection(np.random.default_rng(0), n_topics=2, **kw)
+
+
+def test_keep_stores_the_top_of_the_same_rankings_and_arrays_match_the_tables():
+    full = intent_collection(np.random.default_rng(5), n_topics=6, n_runs=4, depth=25)
+    top = intent_collection(np.random.default_rng(5), n_topics=6, n_runs=4, depth=25, keep=7)
+    pd.testing.assert_frame_equal(full.runs[full.runs["rank"] <= 7].reset_index(drop=True), top.runs)
+    pd.testing.assert_frame_equal(full.dqrels, top.dqrels)
+    a = top.arrays
+    assert a["levels"].shape == (4, 6, 7, 10) and list(a["run_ids"]) == ["R01", "R02", "R03", "R04"]
+    # every ranked document's intentwise levels, read from the tables, equal the arrays
+    iid = top.intents.assign(slot=top.intents.groupby("query_id").cumcount())
+    lv = (top.runs.merge(top.dqrels, on=["query_id", "doc_id"], how="left")
+          .merge(iid[["query_id", "intent_id", "slot"]], on=["query_id", "intent_id"], how="left"))
+    for r in lv.dropna(subset=["intent_id"]).itertuples():
+        k, t = int(r.run_id[1:]) - 1, int(r.query_id[1:]) - 1
+        assert a["levels"][k, t, r.rank - 1, int(r.slot)] == r.relevance
+    assert a["levels"][:, :, :, :].sum() == lv["relevance"].fillna(0).sum()
+    assert np.allclose(a["prob"].sum(1), 1.0) and (a["valid"].sum(1) >= 2).all()
+    with pytest.raises(ValueError, match="keep must be an integer"):
+        intent_collection(np.random.default_rng(5), n_topics=2, keep=0)

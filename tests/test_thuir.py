@@ -92,3 +92,31 @@ def test_query_without_relevant_image_is_equal_for_every_measure():
         row = table[(table.system == "nDCG") & (table.scope == "all")].iloc[0]
         assert row["ties"] == 2
         assert row["k"] == int(prefs.loc["q1", "nDCG"] == "LEFT") + 1
+
+
+def test_one_sided_test_is_above_chance_only():
+    """Two-sided 'differs from chance' is not 'above chance': 10 of 56 against 0.5 differs (below)."""
+    low = thuir.binomial_row(10, 56, 0.5)
+    assert low["p_value"] < 0.001 and low["p_above"] > 0.99
+    high = thuir.binomial_row(40, 56, 0.5)
+    assert high["p_above"] == pytest.approx(scipy.stats.binomtest(40, 56, 0.5, alternative="greater").pvalue)
+    assert high["p_above"] < high["p_value"]
+
+
+def test_holm_by_hand():
+    p = np.array([0.01, 0.04, 0.03, 0.5, np.nan])
+    # sorted 0.01, 0.03, 0.04, 0.5 with m = 4: 4*0.01, 3*0.03, max(2*0.04, 0.09), 0.5
+    assert np.allclose(thuir.holm(p)[:4], [0.04, 0.09, 0.09, 0.5]) and np.isnan(thuir.holm(p)[4])
+    assert np.all(thuir.holm(np.full(3, 0.6)) == 1.0)
+    assert thuir.holm([]).size == 0
+
+
+def test_tables_carry_holm_over_their_family():
+    table, _ = thuir.agreement_table(fake(), gain_map="linear", threshold=30.0, measures={"nDCG": "D-nDCG"})
+    for scope in ("all", "decisive"):
+        t = table[table.scope == scope]
+        assert np.allclose(t["p_above_holm"], thuir.holm(t["p_above"]))
+        assert (t["p_above_holm"] >= t["p_above"]).all()
+    sens = thuir.sensitivity(fake(), [("linear", 30.0, 0), ("binary", 30.0, 0)], normaliser="fixed")
+    assert len(sens) == 2 * len(thuir.ADHOC)
+    assert np.allclose(sens["p_above_holm"], thuir.holm(sens["p_above"]))   # one family: every setting x measure

@@ -12,10 +12,11 @@ nothing else:
   ratings with the real ratings' per-item RawG, and the permutations;
 * notebook 03 (:func:`prm_robustness`): the simulated double-judged collection and its runs;
   (:func:`prm_u2_draw`) the second assessor drawn among the real raters, and the resamples that depend on it;
-* notebook 04 (:func:`diversity_power`): the simulated INTENT-like collection and the HSD
-  permutations;
-* notebook 05 (:func:`preference_mar`): the collection, the sampled SERP pairs and the simulated
-  assessors.
+* notebook 04 (:func:`diversity_recovery`, a planted-truth experiment): the simulated INTENT-like
+  collection, whose run orders under every planted user model (:mod:`helpers.simulate.users`) are
+  the truths the measures are scored against (:func:`recovery`);
+* notebook 05 (:func:`preference_recovery`, a planted-truth experiment): the collection, the
+  sampled SERP pairs and, for every planted user model, a panel of simulated assessors.
 
 All randomness comes from ``rng``; every study is deterministic given it.
 """
@@ -30,8 +31,10 @@ import pandas as pd
 from helpers import preference, prm, stats, unanimity
 from helpers.measures import diversity
 
-__all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness", "prm_u2_draw", "diversity_power",
-           "preference_mar", "mixture_sensitivity", "significant_pair_cover", "power_interval"]
+__all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness",
+           "prm_u2_draw", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "preference_recovery",
+           "paired_leader_intervals", "dsharp_irec_disagreement", "reversed_id_order", "tie_order_effect",
+           "significant_pair_cover", "power_interval"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -273,93 +276,6 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
     return pd.DataFrame(rows)
 
 
-def diversity_power(rng: np.random.Generator, *, n_topics: int, n_runs: int, depth: int, measures: Sequence[str],
-                    B: int, significance: float, tau_pairs: Sequence[tuple[str, str]],
-                    normaliser: str | None = "ideal") -> pd.DataFrame:
-    """Notebook 04 on a fresh simulated INTENT-like collection.
-
-    Returns rows ``quantity, measure, value``: discriminative power (share of run pairs
-    significant under the randomised Tukey HSD at ``significance``) of every measure, and Kendall's
-    tau between the run rankings of the measure pairs ``tau_pairs`` (``measure`` = ``"a | b"``).
-    ``normaliser`` is :func:`helpers.measures.diversity.evaluate`'s (``"ideal"``: NTCIREVAL gcompute).
-    """
-    from helpers.simulate.intents import intent_collection
-
-    coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, depth=depth)
-    results = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures),
-                                 normaliser=normaliser).dropna(subset=["value"])
-    means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
-    mats = {m: results[results["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
-            for m in measures}
-    rows = []
-    for m, hsd in stats.randomised_tukey_hsd_each(mats, B=B, rng=rng).items():
-        rows.append({"quantity": "discriminative power", "measure": m,
-                     "value": float((hsd["p_value"].to_numpy() < significance).mean())})
-    for a, b in tau_pairs:
-        rows.append({"quantity": "tau", "measure": f"{a} | {b}",
-                     "value": float(stats.kendall_tau_ci(means[a], means[b]).tau)})
-    return pd.DataFrame(rows)
-
-
-def preference_mar(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
-                   cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
-                   measures: Mapping[str, str], tie_tolerance: float, normaliser: str | None = "fixed",
-                   user_models: str = "position:0.4,coverage:0.3,first-hit:0.3") -> pd.DataFrame:
-    """Notebook 05 on a fresh collection, pair sample and set of simulated assessors.
-
-    Returns rows ``question, measure, mar`` for every measure (display names, the keys of
-    ``measures``) and the best, median and worst assessor (leave-one-out MAR), for the relevance
-    and diversity questions.
-    """
-    from helpers.simulate import intent_collection, preference_judgments
-
-    coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs)
-    summaries = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, cutoff)
-    pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
-    judged = preference_judgments(rng, coll, pairs, n_assessors=n_assessors, cutoff=cutoff,
-                                  alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=user_models)
-    scores = diversity.evaluate(coll.dqrels, coll.intents, coll.runs, list(measures.values()), normaliser=normaliser)
-    scores["measure"] = scores["measure"].map({v: k for k, v in measures.items()})
-    left, right = preference.pair_scores(scores, pairs)
-    prefs = preference.measure_preferences(left, right, tie_tolerance=tie_tolerance)
-    rows = []
-    for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
-        mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
-        rows += [{"question": question, "measure": m, "mar": float(v)} for m, v in mar.items()]
-        ma = preference.mean_agreement_rate(preference.assessor_agreement_rates(labels, reference=labels))
-        for role, name in preference.assessor_groups(ma).items():
-            rows.append({"question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
-    return pd.DataFrame(rows)
-
-
-def mixture_sensitivity(rng: np.random.Generator, *, collection, pairs: pd.DataFrame, measure_prefs: pd.DataFrame,
-                        mixtures: Sequence[str], n_assessors: int, cutoff: int,
-                        alpha_target: tuple[float, float] | None, p_equal: float) -> pd.DataFrame:
-    """Notebook 05's MAR under several assessor mixtures, on one collection and pair sample.
-
-    For each mixture of user models (:func:`helpers.simulate.preferences.preference_judgments`'s
-    ``user_models``) a fresh set of assessors is simulated with a generator spawned from ``rng``
-    (one per mixture, in order) and calibrated to the same alphas (``alpha_target = None``: the
-    default noise, no calibration); the measures' preferences are
-    fixed. Returns rows ``mixture, question, measure, mar`` for every measure and the best, median
-    and worst assessor (leave-one-out, chosen in sample).
-    """
-    from helpers.simulate import preference_judgments
-
-    rows = []
-    for mix, child in zip(mixtures, rng.spawn(len(mixtures))):
-        judged = preference_judgments(child, collection, pairs, n_assessors=n_assessors, cutoff=cutoff,
-                                      alpha_target=None if alpha_target is None else tuple(alpha_target),
-                                      p_equal=p_equal, user_models=mix)
-        for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
-            mar = preference.mean_agreement_rate(preference.agreement_rates(measure_prefs.loc[labels.index], labels))
-            rows += [{"mixture": mix, "question": question, "measure": m, "mar": float(v)} for m, v in mar.items()]
-            ma = preference.mean_agreement_rate(preference.assessor_agreement_rates(labels, reference=labels))
-            for role, name in preference.assessor_groups(ma).items():
-                rows.append({"mixture": mix, "question": question, "measure": f"{role} assessor", "mar": float(ma[name])})
-    return pd.DataFrame(rows)
-
-
 def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int = 3) -> dict:
     """Which runs the significant pairs of a randomised Tukey HSD are about.
 
@@ -404,3 +320,406 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
     sure = (p < significance - half).mean()
     maybe = (p < significance + half).mean()
     return float(sure), float(maybe)
+
+
+# --------------------------------------------------------------------------------------------
+# Planted-truth experiments (notebooks 04 and 05): helpers.simulate.users
+# --------------------------------------------------------------------------------------------
+
+def _relevant(dqrels: pd.DataFrame) -> pd.DataFrame:
+    """The relevant rows of intentwise qrels: a judged L0 row changes no diversity measure (every
+    one treats judged non-relevant and unjudged documents alike; the same values, tested), and the
+    simulated collections hold ten times more L0 rows than relevant ones."""
+    return dqrels[dqrels["relevance"] > 0]
+
+
+def diversity_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, depth: int, measures: Sequence[str],
+                       normaliser: str | None = "ideal", models: Sequence[str] | None = None,
+                       mixture: str | None = None) -> pd.DataFrame:
+    """Notebook 04's planted-truth experiment, one replicate: a fresh simulated collection, every
+    measure's run ranking, and what each planted user model makes of the same runs.
+
+    The runs of :func:`helpers.simulate.intents.intent_collection` are fixed by their parameters
+    (skill, diversity, knowledge), so each user model of :mod:`helpers.simulate.users` defines a
+    *true* quality of every run: its expected utility over the topic population (the population
+    user: intents weighted by ``Pr(i|q)``, uniformly for ``coverage``; persistence
+    :data:`~helpers.simulate.users.TRUTH_PERSISTENCE`). A replicate contributes the utilities of
+    its topics to that population (as sums, so that replicates pool: :func:`planted_truth`), and
+    the measures' means over the same topics, whose run order is then compared with the truth
+    estimated from the *other* replicates (:func:`recovery`).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_topics, n_runs, depth : int
+        The collection (:func:`~helpers.simulate.intents.intent_collection`); only the top ``l``
+        ranks are kept (``keep``), ``l`` the measures' cutoff.
+    measures : sequence of str
+        Measure names with one common cutoff ``l`` (``"D#-nDCG@10"``); it is also the SERP length
+        the users read.
+    normaliser : str
+        :func:`helpers.measures.diversity.evaluate`'s.
+    models : sequence of str, optional
+        User models (default: every one of :data:`~helpers.simulate.users.USER_MODELS`).
+        ``null`` plants a random run order (``N(0, 1)`` utility per run, drawn from ``rng``): a
+        truth nothing in the qrels can recover.
+    mixture : str, optional
+        A population mixture of models (``"position:0.4,coverage:0.3,first-hit:0.3"``), added as
+        model ``"mixture"``: each topic's user is drawn from it, and the utility is divided by the
+        mean utility of that model over the replicate's SERPs (so that every model counts in the
+        same units).
+
+    Returns
+    -------
+    DataFrame ``kind, name, run, run_b, value``: ``kind = "measure"`` (``name`` the measure,
+    ``value`` its mean over the topics, ``run_b`` empty), ``"sum"`` (``name`` the model: sum over
+    topics of the run's utility), ``"cross"`` (sum over topics of ``u_run * u_run_b``, every ordered
+    pair incl. ``run = run_b``), ``"topics"`` (number of topics, ``run`` empty) and ``"planted"``
+    (``null``: the run's planted utility).
+    """
+    from helpers.simulate import users
+    from helpers.simulate.intents import intent_collection
+
+    measures = list(measures)
+    cutoffs = {diversity.parse_measure(m).cutoff for m in measures}
+    if len(cutoffs) != 1 or None in cutoffs:
+        raise ValueError(f"measures must share one cutoff (e.g. 'D#-nDCG@10'), got {sorted(map(str, cutoffs))}")
+    l = int(cutoffs.pop())
+    models = list(users.USER_MODELS if models is None else models)
+    unknown = [m for m in models if m not in users.USER_MODELS]
+    if unknown:
+        raise ValueError(f"unknown user model(s) {unknown}; known: {', '.join(users.USER_MODELS)}")
+    coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, depth=depth, keep=min(l, depth))
+    res = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, measures, normaliser=normaliser)
+    means = res.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
+    run_ids = [str(r) for r in coll.arrays["run_ids"]]
+    R = len(run_ids)
+    util = _planted_utilities(rng, coll.arrays, l, models, mixture)
+    frames = [pd.DataFrame({"kind": "measure", "name": np.repeat(np.array(measures, dtype=object), R),
+                            "run": np.tile(np.array(run_ids, dtype=object), len(measures)), "run_b": "",
+                            "value": means.reindex(index=run_ids, columns=measures).to_numpy().T.reshape(-1)})]
+    pair_a = np.repeat(np.array(run_ids, dtype=object), R)
+    pair_b = np.tile(np.array(run_ids, dtype=object), R)
+    for m, u in util.items():   # (R, T) utilities of every run on every topic
+        frames.append(pd.DataFrame({"kind": "sum", "name": m, "run": run_ids, "run_b": "", "value": u.sum(1)}))
+        frames.append(pd.DataFrame({"kind": "cross", "name": m, "run": pair_a, "run_b": pair_b,
+                                    "value": (u @ u.T).reshape(-1)}))
+    if "null" in models:
+        frames.append(pd.DataFrame({"kind": "planted", "name": "null", "run": run_ids, "run_b": "",
+                                    "value": rng.standard_normal(R)}))
+    frames.append(pd.DataFrame({"kind": "topics", "name": "", "run": [""], "run_b": "",
+                                "value": [float(len(coll.arrays["topic_ids"]))]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _planted_utilities(rng: np.random.Generator, arrays: dict, l: int, models: Sequence[str],
+                       mixture: str | None) -> dict:
+    """(runs, topics) utilities of the top ``l`` ranks under every model but ``null``, and of the
+    ``mixture`` population (:func:`diversity_recovery`)."""
+    from helpers.simulate import users
+
+    levels = arrays["levels"][:, :, :l].astype(float) / 4.0                   # (R, T, l, M)
+    prob, valid = arrays["prob"][None], arrays["valid"][None]
+    util = {m: users.serp_utility(levels, m, prob, valid) for m in models if m != "null"}
+    if mixture is not None:
+        shares = users.parse_mixture(mixture)
+        kinds = list(shares)
+        T = levels.shape[1]
+        pick = rng.choice(len(kinds), size=T, p=np.array([shares[k] for k in kinds]))
+        parts = {k: util[k] if k in util else users.serp_utility(levels, k, prob, valid) for k in kinds}
+        scale = {k: float(v.mean()) if v.mean() > 0 else 1.0 for k, v in parts.items()}
+        util["mixture"] = np.stack([parts[k] / scale[k] for k in kinds])[pick, :, np.arange(T)].T
+    return util
+
+
+def _truth_arrays(rep: pd.DataFrame) -> dict:
+    """:func:`diversity_recovery` replicates as arrays: replicates, runs, models, measures; ``sums``
+    (rep, model, run), ``cross`` (rep, model, run, run), ``topics`` (rep), ``means`` (rep, measure,
+    run) and ``planted`` (rep, run) or None."""
+    reps = np.array(sorted(rep["replicate"].unique()))
+    ridx = {r: k for k, r in enumerate(reps)}
+    meas = rep[rep["kind"] == "measure"]
+    runs = list(dict.fromkeys(meas["run"]))
+    measures = list(dict.fromkeys(meas["name"]))
+    models = list(dict.fromkeys(rep.loc[rep["kind"] == "sum", "name"]))
+    kpos = {r: k for k, r in enumerate(runs)}
+
+    def fill(frame, shape, cols):
+        out = np.full(shape, np.nan)
+        idx = tuple(frame[c].map(m).to_numpy() for c, m in cols)
+        out[idx] = frame["value"].to_numpy(float)
+        return out
+
+    R, M, K, Q = len(reps), len(models), len(runs), len(measures)
+    mpos, qpos = {m: k for k, m in enumerate(models)}, {m: k for k, m in enumerate(measures)}
+    sums = fill(rep[rep["kind"] == "sum"], (R, M, K), [("replicate", ridx), ("name", mpos), ("run", kpos)])
+    cross = fill(rep[rep["kind"] == "cross"], (R, M, K, K),
+                 [("replicate", ridx), ("name", mpos), ("run", kpos), ("run_b", kpos)])
+    means = fill(meas, (R, Q, K), [("replicate", ridx), ("name", qpos), ("run", kpos)])
+    top = rep[rep["kind"] == "topics"]
+    topics = np.zeros(R)
+    topics[top["replicate"].map(ridx).to_numpy()] = top["value"].to_numpy(float)
+    pl = rep[rep["kind"] == "planted"]
+    planted = fill(pl, (R, K), [("replicate", ridx), ("run", kpos)]) if len(pl) else None
+    return {"replicates": reps, "runs": runs, "models": models, "measures": measures, "sums": sums,
+            "cross": cross, "topics": topics, "means": means, "planted": planted}
+
+
+def _pooled_truth(sums: np.ndarray, cross: np.ndarray, n: np.ndarray, z: float):
+    """Mean utilities (..., K) and resolved pairs (..., K, K) from pooled sums over ``n`` topics."""
+    n = np.asarray(n, dtype=float)[..., None]
+    mean = sums / n
+    C = cross / n[..., None]
+    d = mean[..., :, None] - mean[..., None, :]
+    diag = np.diagonal(C, axis1=-2, axis2=-1)
+    var = diag[..., :, None] + diag[..., None, :] - 2 * C - d * d          # per-topic variance of u_a - u_b
+    se = np.sqrt(np.maximum(var, 0.0) / np.maximum(n[..., None] - 1.0, 1.0))
+    resolved = np.abs(d) > z * se
+    K = sums.shape[-1]
+    resolved &= ~np.eye(K, dtype=bool)
+    return mean, resolved
+
+
+def planted_truth(rep: pd.DataFrame, z: float = 2.0) -> dict:
+    """The planted truth of every model, pooled over all replicates of :func:`diversity_recovery`.
+
+    For each model the population mean utility of every run is estimated from the pooled topics
+    of the replicates; a pair of runs is *resolved* when the mean of its paired per-topic
+    difference is more than ``z`` standard errors from 0 (at this number of topics the truth
+    itself cannot order the others). ``null`` has no population (its planted order is drawn anew
+    in every replicate) and is left out.
+
+    Returns ``{model: {"runs": [...], "mean": (R,) array, "resolved": (R, R) bool, "topics": int}}``.
+    """
+    a = _truth_arrays(rep)
+    n = a["topics"].sum()
+    mean, resolved = _pooled_truth(a["sums"].sum(0), a["cross"].sum(0), np.full(len(a["models"]), n), z)
+    return {m: {"runs": a["runs"], "mean": mean[k], "resolved": resolved[k], "topics": int(n)}
+            for k, m in enumerate(a["models"])}
+
+
+def order_agreement(scores: np.ndarray, truth: np.ndarray, resolved: np.ndarray) -> np.ndarray:
+    """Share of the resolved run pairs that ``scores`` orders as ``truth`` does (a tie in
+    ``scores`` counts one half; NaN without any resolved pair). Broadcasts: ``scores`` (..., K),
+    ``truth`` (..., K), ``resolved`` (..., K, K) symmetric."""
+    s = np.sign(scores[..., :, None] - scores[..., None, :])
+    t = np.sign(truth[..., :, None] - truth[..., None, :])
+    K = np.shape(scores)[-1]
+    upper = np.triu(np.ones((K, K), dtype=bool), 1) & resolved
+    agree = np.where(s == 0, 0.5, (s == t).astype(float))
+    n = upper.sum((-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, (agree * upper).sum((-2, -1)) / np.maximum(n, 1), np.nan)
+
+
+def recovery(rep: pd.DataFrame, z: float = 2.0) -> pd.DataFrame:
+    """Which measure recovers which planted truth: for every replicate, model and measure, the
+    share of resolved run pairs that the measure's means over the replicate's topics put in the
+    order of the truth estimated from the *other* replicates (leave-one-out, so that a replicate is
+    never scored against its own topics; :func:`planted_truth`, :func:`order_agreement`). For
+    ``null`` the truth is the replicate's own planted order (every pair resolved).
+
+    Returns ``replicate, model, measure, recovery, resolved_pairs`` (models in the order of the
+    replicates' table, then ``null``).
+    """
+    a = _truth_arrays(rep)
+    R = len(a["replicates"])
+    if R < 2:
+        raise ValueError("recovery needs at least 2 replicates (the truth of one replicate comes from the others)")
+    sums_out = a["sums"].sum(0)[None] - a["sums"]                              # (R, M, K) leave one out
+    cross_out = a["cross"].sum(0)[None] - a["cross"]
+    n_out = (a["topics"].sum() - a["topics"])[:, None] * np.ones(len(a["models"]))
+    mean, resolved = _pooled_truth(sums_out, cross_out, n_out, z)               # (R, M, K), (R, M, K, K)
+    models = list(a["models"])
+    if a["planted"] is not None:
+        K = len(a["runs"])
+        mean = np.concatenate([mean, a["planted"][:, None, :]], axis=1)
+        full = np.broadcast_to(~np.eye(K, dtype=bool), (R, 1, K, K))
+        resolved = np.concatenate([resolved, full], axis=1)
+        models.append("null")
+    rec = order_agreement(a["means"][:, None, :, :], mean[:, :, None, :], resolved[:, :, None, :, :])  # (R, M, Q)
+    n_res = np.triu(resolved, 1).sum((-2, -1))                                 # (R, M)
+    Rr, Mm, Qq = rec.shape
+    return pd.DataFrame({"replicate": np.repeat(a["replicates"], Mm * Qq),
+                         "model": np.tile(np.repeat(np.array(models, dtype=object), Qq), Rr),
+                         "measure": np.tile(np.array(a["measures"], dtype=object), Rr * Mm),
+                         "recovery": rec.reshape(-1), "resolved_pairs": np.repeat(n_res.reshape(-1), Qq)})
+
+
+def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
+                        cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
+                        measures: Mapping[str, str], tie_tolerance: float, models: Mapping[str, str],
+                        normaliser: str | None = "fixed", roles_for: Sequence[str] | None = None) -> pd.DataFrame:
+    """Notebook 05's planted-truth experiment, one replicate: a fresh collection and pair sample,
+    then, for every planted user model, a fresh panel of assessors of that model judging the same
+    pairs, and every measure's MAR against them.
+
+    The measures' preferences are computed once per replicate; each model's panel
+    (:func:`helpers.simulate.preferences.preference_judgments` with ``user_models`` = the model's
+    mixture, e.g. ``"coverage:1"``, calibrated to the same ``alpha_target``) draws from its own
+    generator spawned from ``rng``, so the models are compared on the same collection and pairs.
+    The best/median/worst assessors are cross-fitted over topics
+    (:func:`helpers.preference.cross_fitted_roles`).
+
+    Parameters
+    ----------
+    models : mapping label -> mixture
+        E.g. ``{"coverage": "coverage:1", "mixture": "position:0.4,coverage:0.3,first-hit:0.3"}``.
+    roles_for : sequence of labels, optional
+        The panels whose cross-fitted best/median/worst assessors are reported (default: all).
+    Others
+        As for :func:`helpers.simulate.intents.intent_collection` (``keep = cutoff``),
+        :func:`helpers.preference.sample_pairs` and
+        :func:`~helpers.simulate.preferences.preference_judgments`; ``measures`` maps display
+        names to engine names (``{"D#-nDCG": "D#-nDCG@10"}``).
+
+    Returns
+    -------
+    DataFrame ``model, question, quantity, name, value``: ``quantity = "mar"`` for every measure
+    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``), ``"alpha"`` (name ``""``) the
+    Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
+    warned about here: the notebook prints it).
+    """
+    import warnings
+
+    from helpers.simulate import intent_collection
+    from helpers.simulate.preferences import nominal_alpha, preference_judgments, serp_levels
+
+    coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, keep=int(cutoff))
+    names = dict(measures)
+    irec = f"I-rec@{cutoff}"
+    engine = list(dict.fromkeys([*names.values(), irec]))
+    scores = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, engine, normaliser=normaliser)
+    S, run_ids, topic_ids = _score_cube(scores, engine)                        # (runs, topics, measures)
+    rel = (coll.arrays["levels"][:, :, :int(cutoff)] > 0).any(-1).sum(-1) / int(cutoff)   # precision, (R, T)
+    if list(coll.arrays["run_ids"]) != run_ids or list(coll.arrays["topic_ids"]) != topic_ids:
+        raise AssertionError("evaluate's run/topic order differs from the collection's")
+    summaries = pd.DataFrame({"run_id": np.repeat(run_ids, len(topic_ids)), "query_id": np.tile(topic_ids, len(run_ids)),
+                              "precision": rel.reshape(-1), "intent_recall": S[:, :, engine.index(irec)].reshape(-1)})
+    pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
+    rpos, tpos = {r: k for k, r in enumerate(run_ids)}, {q: k for k, q in enumerate(topic_ids)}
+    tq = pairs["query_id"].map(tpos).to_numpy(np.int64)
+    cols = [engine.index(v) for v in names.values()]
+    sides = [pd.DataFrame(S[pairs[c].map(rpos).to_numpy(np.int64), tq][:, cols], columns=list(names),
+                          index=pd.Index(pairs["pair_id"], name="pair_id")) for c in ("run_left", "run_right")]
+    prefs = preference.measure_preferences(*sides, tie_tolerance=tie_tolerance)
+    levels = serp_levels(coll, pairs, int(cutoff))
+    topic_of = pairs.set_index("pair_id")["query_id"]
+    rows = []
+    for (label, mix), child in zip(models.items(), rng.spawn(len(models))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)   # an unreachable alpha is reported below
+            judged = preference_judgments(child, coll, pairs, n_assessors=n_assessors, cutoff=int(cutoff),
+                                          alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=mix,
+                                          levels=levels)
+        for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
+            mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
+            rows += [{"model": label, "question": question, "quantity": "mar", "name": m, "value": float(v)}
+                     for m, v in mar.items()]
+            if roles_for is None or label in roles_for:
+                roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
+                rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
+                          "value": v} for r, v in roles["mar"].items()]
+            rows.append({"model": label, "question": question, "quantity": "alpha", "name": "",
+                         "value": nominal_alpha(preference.label_codes(labels))})
+    return pd.DataFrame(rows)
+
+
+def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarray, list, list]:
+    """:func:`helpers.measures.diversity.evaluate`'s tidy output (runs sorted x topics sorted x
+    ``measures`` in order, its documented row order) as a (runs, topics, measures) array, with the
+    run and topic ids."""
+    Q = len(measures)
+    runs = list(pd.unique(scores["run_id"].to_numpy(object)))
+    topics = list(pd.unique(scores["query_id"].to_numpy(object)))
+    if len(scores) != len(runs) * len(topics) * Q or list(scores["measure"].iloc[:Q]) != list(measures):
+        raise ValueError("scores are not evaluate()'s complete runs x topics x measures table")
+    return scores["value"].to_numpy(float).reshape(len(runs), len(topics), Q), runs, topics
+
+
+def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95,
+                            means: Mapping[str, float] | None = None) -> tuple[str, dict]:
+    """The leader by mean of a replicates x labels table and, for every label, the interval over
+    replicates of its *paired* difference to the leader (:mod:`helpers.stats.summary`'s rule: a
+    ``level`` percentile interval with enough replicates, else the range).
+
+    Replicates of one study share their collection, so two measures' values move together;
+    overlapping marginal intervals would hide differences the paired ones show. Passed as
+    ``intervals`` to :func:`helpers.notebook.claims.leaders`, a label whose paired interval
+    includes 0 is named "within noise" of the leader (the leader's own interval is ``(0, 0)``).
+    ``means`` (label -> mean, default the column means) decides the leader: pass the values given
+    to ``claims.leaders``, in the same order, so that both name the same leader.
+    """
+    from helpers.stats.summary import interval_bounds
+
+    m = dict(means) if means is not None else wide.mean().to_dict()
+    # the first label (in the order of ``means``) with the highest (lowest) mean, as claims.leaders picks it
+    lead = max(m, key=lambda k: m[k] if higher else -m[k])
+    out = {}
+    for c in wide.columns:
+        lo, hi, _ = interval_bounds((wide[c] - wide[lead]).to_numpy(float), level)
+        out[c] = (lo, hi)
+    return lead, out
+
+
+def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_difference: float,
+                             ps: Sequence[float] = (0.85, 0.99), normalisers: Sequence[str] = ("fixed", "ideal"),
+                             collection=None, **collection_kw) -> pd.DataFrame:
+    """On how many filtered SERP pairs D#-RBP(p) and I-rec prefer different SERPs (notebook 05,
+    Zeng & Sakai Table 2: D#-RBP (p = 0.85) 0.7439 vs I-rec 0.7330, D#-RBP (p = 0.99) = I-rec).
+
+    D#-RBP = I-rec/2 + D-RBP/2 can overturn an I-rec difference of at least ``min_difference`` only
+    through a D-RBP difference larger than it (:func:`helpers.preference.dsharp_irec_bound`), so
+    the answer depends on the normaliser *and* on how much global gain the SERPs carry. The pairs
+    are those of the paper's filter on ``collection`` (default: a fresh
+    :func:`~helpers.simulate.intents.intent_collection` with ``collection_kw``, e.g. more highly
+    relevant documents). Returns ``normaliser, p, pairs, disagree`` (share of pairs) and
+    ``max_d_rbp_diff`` (the largest |D-RBP difference| over the pairs).
+    """
+    from helpers.simulate.intents import intent_collection
+
+    coll = collection if collection is not None else intent_collection(rng, keep=int(cutoff), **collection_kw)
+    names = [f"I-rec@{cutoff}"] + [f"{k}-RBP(p={p})@{cutoff}" for p in ps for k in ("D", "D#")]
+    pairs = None
+    rows = []
+    for norm in normalisers:
+        sc = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, names, normaliser=norm)
+        if pairs is None:
+            summ = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, int(cutoff), scores=sc)
+            pairs = preference.sample_pairs(summ, rng, min_difference=min_difference, target=None)
+        left, right = preference.pair_scores(sc, pairs)
+        d = left - right
+        irec = np.sign(d[names[0]].round(12))
+        for p in ps:
+            ds = np.sign(d[f"D#-RBP(p={p})@{cutoff}"].round(12))
+            rows.append({"normaliser": norm, "p": p, "pairs": len(pairs), "disagree": float((ds != irec).mean()),
+                         "max_d_rbp_diff": float(d[f"D-RBP(p={p})@{cutoff}"].abs().max())})
+    return pd.DataFrame(rows)
+
+
+def reversed_id_order(dqrels, runs):
+    """``(dqrels, runs)`` with every document id replaced by one whose lexicographic order is the
+    reverse of the original's (the same documents, relevance and ranks): evaluated on them, ndeval's
+    greedy ideal breaks its ties the other way round (:func:`tie_order_effect`)."""
+    ids = pd.Index(sorted(set(dqrels["doc_id"]) | set(runs["doc_id"])))
+    width = len(str(len(ids)))
+    new = pd.Series([f"r{len(ids) - 1 - k:0{width}d}" for k in range(len(ids))], index=ids)
+    return dqrels.assign(doc_id=dqrels["doc_id"].map(new).to_numpy()), runs.assign(doc_id=runs["doc_id"].map(new).to_numpy())
+
+
+def tie_order_effect(dqrels, intents, runs, measures, **evaluate_kw):
+    """How much ndeval's greedy ideal list depends on its tie rule.
+
+    Among documents of equal novelty gain ndeval's greedy ideal takes the lexicographically largest
+    document id (:func:`helpers.measures.diversity.ndeval.greedy_ideal_alpha`); which of them comes first can change the gains of
+    later ranks, so the ideal's discounted gain -- the denominator of alpha-nDCG, nERR-IA and
+    nNRBP -- depends on how the documents happen to be named. Every measure of ``measures`` is
+    evaluated as ndeval does and on :func:`reversed_id_order` (ties to the smallest id instead).
+
+    Returns the tidy frame of :func:`helpers.measures.diversity.evaluate` with a second value
+    column ``value_reversed``.
+    """
+    base = diversity.evaluate(dqrels, intents, runs, measures, **evaluate_kw)
+    rq, rr = reversed_id_order(dqrels, runs)
+    rev = diversity.evaluate(rq, intents, rr, measures, **evaluate_kw)
+    return base.assign(value_reversed=rev["value"].to_numpy())

@@ -8,6 +8,7 @@ does no work:
 - :func:`double_judgments` (Demeester et al. IRJ 2016; :mod:`.judgments`)
 - :func:`intent_collection` (NTCIR INTENT-like diversity collection; :mod:`.intents`)
 - :func:`preference_judgments` (Zeng & Sakai SERP-pair preferences; :mod:`.preferences`)
+- the planted user models of notebooks 04 and 05's planted-truth experiments (:mod:`.users`)
 """
 
 from __future__ import annotations

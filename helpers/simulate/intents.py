@@ -49,6 +49,7 @@ depth 100) builds in well under a second. The same seed always gives the same co
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,12 @@ class IntentCollection:
         ``run_id, skill, diversity, knowledge``: the generating parameters of each run.
     params : dict
         The arguments the collection was generated with (for provenance in reports).
+    arrays : dict
+        The same collection as arrays, for simulations that read SERPs without the tables
+        (:mod:`helpers.simulate.users`): ``levels`` (runs x topics x ranks x max_intents, int8 levels
+        of the ranked documents, 0 for unjudged ones and padding intents), ``prob`` and ``valid``
+        (topics x max_intents: intent probabilities and which intent slots exist), ``nav``
+        (navigational intents), ``run_ids`` and ``topic_ids`` (the order of the first two axes).
     """
 
     dqrels: pd.DataFrame
@@ -82,6 +89,7 @@ class IntentCollection:
     runs: pd.DataFrame
     run_params: pd.DataFrame
     params: dict = field(default_factory=dict)
+    arrays: dict = field(default_factory=dict, repr=False)
 
 
 def _check_int(name: str, value, lo: int) -> int:
@@ -112,6 +120,7 @@ def intent_collection(
     depth: int = 100,
     feature_noise: float = 0.3,
     run_noise: float = 1.0,
+    keep: int | None = None,
 ) -> IntentCollection:
     """Simulate an NTCIR INTENT-like collection (see the module docstring for the model).
 
@@ -136,6 +145,12 @@ def intent_collection(
     feature_noise, run_noise : float
         Standard deviations of the shared feature noise and of each run's own scoring noise
         (``run_noise = 0``: every run ranks by its noise-free sort key).
+    keep : int, optional
+        Keep only the top ``keep`` ranks of every run (default: all ``depth``). The rankings are
+        those of the full collection - the same random draws, the same ``depth`` unjudged
+        documents competing for the ranks - so the top ``keep`` documents are identical to the
+        first ``keep`` ranks of ``keep=None``; only less is stored. For studies that read the top
+        of each run only (SERPs of ``l`` documents).
 
     Returns
     -------
@@ -146,18 +161,25 @@ def intent_collection(
     params = _checked_params(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
                              dirichlet_alpha=dirichlet_alpha, p_nav=p_nav, pool_size=pool_size,
                              p_primary=p_primary, p_secondary=p_secondary, level_probs=level_probs,
-                             n_runs=n_runs, depth=depth, feature_noise=feature_noise, run_noise=run_noise)
+                             n_runs=n_runs, depth=depth, feature_noise=feature_noise, run_noise=run_noise,
+                             keep=keep)
     T = params["n_topics"]
     qids = np.array([f"T{t + 1:03d}" for t in range(T)], dtype=object)
     m, valid, prob, nav = _draw_intents(rng, params)
     level = _draw_levels(rng, params, m, valid, nav)
     dqrels, intents, doc_ids = _judgment_tables(qids, level, valid, prob, nav)
-    runs, run_params = _draw_runs(rng, params, qids, doc_ids, level, valid, m, prob)
-    return IntentCollection(dqrels=dqrels, intents=intents, runs=runs, run_params=run_params, params=params)
+    runs, run_params, top_k = _draw_runs(rng, params, qids, doc_ids, level, valid, m, prob)
+    T, N, M = level.shape
+    padded = np.concatenate([level.astype(np.int8), np.zeros((T, params["depth"], M), dtype=np.int8)], axis=1)
+    arrays = {"levels": padded[np.arange(T)[None, :, None], top_k],       # (R, T, kept ranks, M)
+              "prob": prob, "valid": valid, "nav": nav, "run_ids": run_params["run_id"].to_numpy(),
+              "topic_ids": qids}
+    return IntentCollection(dqrels=dqrels, intents=intents, runs=runs, run_params=run_params, params=params,
+                            arrays=arrays)
 
 
 def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_nav, pool_size, p_primary,
-                    p_secondary, level_probs, n_runs, depth, feature_noise, run_noise) -> dict:
+                    p_secondary, level_probs, n_runs, depth, feature_noise, run_noise, keep=None) -> dict:
     """The arguments of :func:`intent_collection`, checked, as the collection's ``params``."""
     n_topics = _check_int("n_topics", n_topics, 1)
     min_intents = _check_int("min_intents", min_intents, 1)
@@ -172,6 +194,7 @@ def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_na
     pool_size = _check_int("pool_size", pool_size, 1)
     n_runs = _check_int("n_runs", n_runs, 1)
     depth = _check_int("depth", depth, 1)
+    keep = depth if keep is None else min(_check_int("keep", keep, 1), depth)
     for name, v in (("feature_noise", feature_noise), ("run_noise", run_noise)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or v < 0:
             raise ValueError(f"{name} must be a non-negative number, got {v!r}")
@@ -181,7 +204,8 @@ def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_na
     return dict(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
                 dirichlet_alpha=float(dirichlet_alpha), p_nav=p_nav, pool_size=pool_size,
                 p_primary=p_primary, p_secondary=p_secondary, level_probs=tuple(lp.tolist()),
-                n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise))
+                n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise),
+                keep=keep)
 
 
 def _draw_intents(rng: np.random.Generator, params: dict):
@@ -233,22 +257,51 @@ def _draw_levels(rng: np.random.Generator, params: dict, m, valid, nav) -> np.nd
 def _judgment_tables(qids, level, valid, prob, nav):
     """The tidy ``dqrels`` and ``intents`` tables, and the judged documents' ids ``(T, N)``."""
     T, N, M = level.shape
-    doc_ids = np.array([[f"{qids[t]}-d{n + 1:04d}" for n in range(N)] for t in range(T)], dtype=object)
+    doc_ids = _id_grid(T, N, "-d")
+    intent_ids = _id_grid(T, M, ".")
     t_idx, n_idx, i_idx = np.nonzero(np.broadcast_to(valid[:, None, :], (T, N, M)))
     dqrels = pd.DataFrame({
         "query_id": qids[t_idx],
-        "intent_id": [f"{q}.{i + 1}" for q, i in zip(qids[t_idx], i_idx)],
+        "intent_id": intent_ids[t_idx, i_idx],
         "doc_id": doc_ids[t_idx, n_idx],
         "relevance": level[t_idx, n_idx, i_idx].astype(np.int64),
     })
     tq, iq = np.nonzero(valid)
     intents = pd.DataFrame({
         "query_id": qids[tq],
-        "intent_id": [f"{q}.{i + 1}" for q, i in zip(qids[tq], iq)],
+        "intent_id": intent_ids[tq, iq],
         "prob": prob[tq, iq],
         "kind": np.where(nav[tq, iq], "nav", "inf"),
     })
     return dqrels, intents, doc_ids
+
+
+@functools.lru_cache(maxsize=16)
+def _id_grid(T: int, n: int, sep: str) -> np.ndarray:
+    """Ids ``T001<sep>0001 ...`` (``sep`` "-d", "-u": documents; "."): intents ``T001.1``), (T, n),
+    read-only and cached: every collection of the same size has the same ids."""
+    if sep == ".":
+        ids = np.array([[f"T{t + 1:03d}.{i + 1}" for i in range(n)] for t in range(T)], dtype=object)
+    else:
+        ids = np.array([[f"T{t + 1:03d}{sep}{i + 1:04d}" for i in range(n)] for t in range(T)], dtype=object)
+    ids.flags.writeable = False
+    return ids
+
+
+def _rank_within_group(groups: np.ndarray) -> np.ndarray:
+    """For each position ``j`` along the last axis, the number of earlier positions with the same
+    group (``groups`` non-negative ints): ``sum_{k<j} [g_k == g_j]``."""
+    D = groups.shape[-1]
+    small = groups.astype(np.int16) if groups.size and groups.max() < 2 ** 15 else groups
+    idx = np.argsort(small, axis=-1, kind="stable")                  # grouped, original order kept (radix sort)
+    g = np.take_along_axis(small, idx, axis=-1)
+    new = np.ones(g.shape, dtype=bool)
+    new[..., 1:] = g[..., 1:] != g[..., :-1]
+    pos = np.arange(D)
+    start = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
+    out = np.empty_like(groups)
+    np.put_along_axis(out, idx, pos - start, axis=-1)
+    return out
 
 
 def _draw_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, valid, m, prob):
@@ -272,24 +325,23 @@ def _draw_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, val
     # within-estimated-intent rank of each document under the run's own base score
     order = np.argsort(-base, axis=2, kind="stable")
     est_sorted = np.take_along_axis(est_intent, order, axis=2)
-    onehot = est_sorted[..., None] == np.arange(M)
-    within_sorted = (np.cumsum(onehot, axis=2) * onehot).sum(-1) - 1              # 0-based rank
+    within_sorted = _rank_within_group(est_sorted)                                # 0-based rank
     within = np.empty_like(within_sorted)
     np.put_along_axis(within, order, within_sorted, axis=2)
     scores = base - diversity[:, None, None] * np.log1p(within)                   # (R, T, N+U)
-    top_k = np.argsort(-scores, axis=2, kind="stable")[:, :, :depth]              # (R, T, depth)
-    unj_ids = np.array([[f"{qids[t]}-u{u + 1:04d}" for u in range(U)] for t in range(T)], dtype=object)
-    all_ids = np.concatenate([doc_ids, unj_ids], axis=1)                          # (T, N+U)
-    r_idx = np.repeat(np.arange(n_runs), T * depth)
-    t_rep = np.tile(np.repeat(np.arange(T), depth), n_runs)
+    kept = params["keep"]
+    top_k = np.argsort(-scores, axis=2, kind="stable")[:, :, :kept]               # (R, T, kept)
+    all_ids = np.concatenate([doc_ids, _id_grid(T, U, "-u")], axis=1)             # (T, N+U)
+    r_idx = np.repeat(np.arange(n_runs), T * kept)
+    t_rep = np.tile(np.repeat(np.arange(T), kept), n_runs)
     run_names = np.array([f"R{j + 1:02d}" for j in range(n_runs)], dtype=object)
     chosen = top_k.reshape(-1)
     runs = pd.DataFrame({
         "run_id": run_names[r_idx],
         "query_id": qids[t_rep],
         "doc_id": all_ids[t_rep, chosen],
-        "rank": np.tile(np.arange(1, depth + 1), n_runs * T),
+        "rank": np.tile(np.arange(1, kept + 1), n_runs * T),
         "score": np.take_along_axis(scores, top_k, axis=2).reshape(-1),
     })
     run_params = pd.DataFrame({"run_id": run_names, "skill": skill, "diversity": diversity, "knowledge": knowledge})
-    return runs, run_params
+    return runs, run_params, top_k

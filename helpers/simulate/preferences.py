@@ -22,30 +22,30 @@ Interpretation
     mean is the topic's intent distribution, and smaller ``kappa`` means assessors disagree more
     on what the query is about.
 User models (one per assessor, drawn from the mixture ``user_models``)
-    Each model gives the utility ``u_i(s)`` of the SERP for a user who has intent ``i``:
-
-    ``position``  (position-biased browsing, no stopping): ``u_i = sum_r p_a^(r-1) x_i(r)``,
-                  persistence ``p_a ~ Uniform(0.7, 0.95)``; redundancy costs nothing.
-    ``coverage``  (intent coverage, diminishing returns): ``u_i = 1 - prod_r (1 - c x_i(r))``
-                  with ``c = 0.6``: the chance that at least one document satisfies the user,
-                  wherever it is on the page.
-    ``first-hit`` (satisfied at the first good document): ``u_i = p_a^(r_i - 1)`` with ``r_i`` the
-                  first rank whose level is at least L2 (``x >= 1/2``), 0 if there is none;
-                  further documents add nothing.
+    The planted user models of :mod:`helpers.simulate.users`, each aligned with one measure
+    family or with none: ``position`` (RBP-like), ``graded`` (intent-weighted graded),
+    ``coverage`` (uniform-intent coverage: intents weighted ``1/m``, not by ``w``), ``first-hit``
+    (ERR-like) and ``null`` (the SERPs' documents do not matter: only the per-pair effect below
+    decides). Each gives the utility ``u_i(s)`` of the SERP for a user with intent ``i``; the
+    persistence of ``position`` and ``first-hit`` is the assessor's ``p_a ~ Uniform(0.7, 0.95)``.
 
     The mixture (e.g. ``"position:0.4,coverage:0.3,first-hit:0.3"``) fixes the *share* of
     assessors of each model: counts by the largest-remainder rule, models assigned to assessors in
-    random order. ``assessors`` reports every assessor's model and persistence.
+    random order. ``assessors`` reports every assessor's model and persistence. A pure mixture
+    (``"coverage:1"``) plants one model: notebook 05's planted-truth experiment
+    (:func:`helpers.replicates.studies.preference_recovery`).
 Relevance question ("overall, which SERP is more relevant?")
     ``U_rel = sum_i w~_aqi u_i`` with the weights sharpened towards the assessor's own reading,
-    ``w~ ∝ w^3``: relevance is judged for the interpretation the assessor has in mind.
+    ``w~ ∝ w^3``: relevance is judged for the interpretation the assessor has in mind
+    (``coverage``: uniform weights, for both questions).
 Diversity question ("which SERP satisfies more of the users who might have issued the query?")
     ``U_div = sum_i w_aqi u_i``: the same user model averaged over the assessor's idea of the
     population of intents.
 Noisy comparison
     ``y = (U(left) - U(right)) / scale_a + pair_effect * v_p + sigma * m_a * e_pa`` where
     ``scale_a`` is the standard deviation over pairs of assessor ``a``'s utility difference (so
-    every user model's signal is in the same units and ``sigma`` is in units of the signal); ``v_p`` is a per-pair term that every assessor sees
+    every user model's signal is in the same units and ``sigma`` is in units of the signal; a
+    ``null`` assessor's utility difference is 0 and contributes nothing); ``v_p`` is a per-pair term that every assessor sees
     but no qrels-based measure does (snippets, layout, page quality: what makes real assessors
     agree with each other beyond the qrels); ``m_a = exp(assessor_spread * N(0, 1))`` makes some
     assessors noisier than others (best/median/worst assessors); ``e_pa`` is standard normal.
@@ -71,7 +71,7 @@ assessor MARs (about 0.71 for the median assessor at alpha = 0.41) imply a chanc
 agreement is lower and every MAR comes out lower than in the paper: compare orderings and gaps,
 not levels. Which
 measure agrees best with the simulated assessors depends on the mixture of user models: measures
-closer to the dominant model agree more (notebook 05 shows the sensitivity to the mixture); the
+closer to the dominant model agree more (notebook 05's planted-truth experiment measures it); the
 simulation can show how the analysis works and how noisy it is, not which measure real users prefer.
 """
 
@@ -84,83 +84,20 @@ import warnings
 import numpy as np
 import pandas as pd
 
-__all__ = ["PreferenceJudgments", "preference_judgments", "nominal_alpha", "parse_mixture", "user_utility",
-           "USER_MODELS", "DEFAULT_MIXTURE"]
+from helpers.simulate import users
+from helpers.simulate.users import (COVERAGE_C, DEFAULT_MIXTURE, FIRST_HIT_LEVEL, PERSISTENCE, USER_MODELS,
+                                    parse_mixture)
+
+__all__ = ["PreferenceJudgments", "preference_judgments", "serp_levels", "nominal_alpha", "parse_mixture",
+           "user_utility", "USER_MODELS", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT_LEVEL", "PERSISTENCE"]
 
 QUESTIONS = ("relevance", "diversity")
-#: The user models of the assessor mixture (see the module docstring).
-USER_MODELS = ("position", "coverage", "first-hit")
-DEFAULT_MIXTURE = "position:0.4,coverage:0.3,first-hit:0.3"
-COVERAGE_C = 0.6          # satisfaction chance of a document at L4 in the coverage model
-FIRST_HIT_LEVEL = 0.5     # first-hit model: a document at L2 or above satisfies
 RELEVANCE_SHARPEN = 3.0   # relevance question: weights w^3 (the assessor's own reading)
-PERSISTENCE = (0.7, 0.95)  # range of the assessors' persistence p_a
-
-
-def parse_mixture(mixture) -> dict[str, float]:
-    """``"position:0.4,coverage:0.3,first-hit:0.3"`` (or a dict) -> ``{model: share}``.
-
-    Shares must be non-negative numbers summing to 1 (tolerance 1e-6); unknown models, repeated
-    models and malformed items raise ValueError naming the item.
-    """
-    if isinstance(mixture, str):
-        items = {}
-        for item in mixture.split(","):
-            item = item.strip()
-            if not item:
-                continue
-            if item.count(":") != 1:
-                raise ValueError(f"user model mixture: item {item!r} must look like 'model:share', e.g. "
-                                 f"{DEFAULT_MIXTURE!r}")
-            name, share = (x.strip() for x in item.split(":"))
-            if name in items:
-                raise ValueError(f"user model mixture names {name!r} twice")
-            try:
-                items[name] = float(share)
-            except ValueError:
-                raise ValueError(f"user model mixture: share of {name!r} must be a number, got {share!r}") from None
-        mixture = items
-    if not isinstance(mixture, dict) or not mixture:
-        raise ValueError(f"user model mixture must be a non-empty 'model:share,...' string or dict, got {mixture!r}")
-    out = {}
-    for name, share in mixture.items():
-        if name not in USER_MODELS:
-            raise ValueError(f"unknown user model {name!r}; known: {', '.join(USER_MODELS)}")
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not np.isfinite(share) or share < 0:
-            raise ValueError(f"user model mixture: share of {name!r} must be a number >= 0, got {share!r}")
-        out[name] = float(share)
-    if abs(sum(out.values()) - 1.0) > 1e-6:
-        raise ValueError(f"user model mixture shares must sum to 1, got {sum(out.values()):g} ({out})")
-    return out
 
 
 def user_utility(levels: np.ndarray, model: str, persistence: float | np.ndarray = 0.85) -> np.ndarray:
-    """Per-intent utility ``u_i`` of SERPs for one user model (module docstring).
-
-    Parameters
-    ----------
-    levels : (..., l, M) array
-        Intentwise levels on the 0-1 scale (L_x -> x/4), rank on the second-to-last axis.
-    model : one of :data:`USER_MODELS`
-    persistence : float or array broadcasting against ``levels[..., 0, 0]``
-        ``p_a`` of the position and first-hit models.
-
-    Returns
-    -------
-    (..., M) array of utilities.
-    """
-    x = np.asarray(levels, dtype=float)
-    p = np.asarray(persistence, dtype=float)[..., None, None]
-    ranks = np.arange(x.shape[-2])[:, None]
-    if model == "position":
-        return (x * p ** ranks).sum(-2)
-    if model == "coverage":
-        return 1.0 - np.prod(1.0 - COVERAGE_C * x, axis=-2)
-    if model == "first-hit":
-        hit = x >= FIRST_HIT_LEVEL
-        first = np.where(hit.any(-2), hit.argmax(-2), -1)
-        return np.where(first >= 0, p[..., 0, :] ** np.maximum(first, 0), 0.0)
-    raise ValueError(f"unknown user model {model!r}; known: {', '.join(USER_MODELS)}")
+    """Per-intent utility ``u_i`` of SERPs for one user model: :func:`helpers.simulate.users.intent_utility`."""
+    return users.intent_utility(levels, model, persistence)
 
 
 def _quota(mixture: dict[str, float], n: int) -> list[str]:
@@ -230,8 +167,31 @@ def _check_pos(name, value, *, allow_zero=False):
     return float(value)
 
 
-def _serp_gains(collection, pairs: pd.DataFrame, cutoff: int):
-    """Intentwise levels / 4 (P, 2, cutoff, M) of both SERPs of every pair, and topic index / intent mask."""
+def _levels_from_arrays(collection, pairs: pd.DataFrame, cutoff: int):
+    """:func:`serp_levels` from the arrays of a simulated collection (``IntentCollection.arrays``,
+    holding at least ``cutoff`` ranks), or None when it has none."""
+    a = getattr(collection, "arrays", None) or {}
+    if "levels" not in a or a["levels"].shape[2] < cutoff:
+        return None
+    rpos = {r: k for k, r in enumerate(a["run_ids"])}
+    tpos = {q: k for k, q in enumerate(a["topic_ids"])}
+    tq = pairs["query_id"].map(tpos)
+    sides = [pairs[c].map(rpos) for c in ("run_left", "run_right")]
+    if tq.isna().any() or any(x.isna().any() for x in sides):
+        raise ValueError("pairs name topics or runs absent from the collection")
+    tq = tq.to_numpy(np.intp)
+    lv = np.stack([a["levels"][x.to_numpy(np.intp), tq, :cutoff] for x in sides], axis=1) / 4.0   # (P, 2, l, M)
+    return lv, tq, a["prob"], a["valid"]
+
+
+def serp_levels(collection, pairs: pd.DataFrame, cutoff: int):
+    """What the assessors see: ``(levels, tq, prob, valid)`` -- intentwise levels / 4 of both SERPs
+    of every pair ``(P, 2, cutoff, M)`` (unjudged documents 0), each pair's topic index ``tq``, and
+    the topics' intent probabilities and intent mask ``(T, M)``. Computed once, it can be passed
+    to several :func:`preference_judgments` calls on the same pairs (``levels=``)."""
+    fast = _levels_from_arrays(collection, pairs, cutoff)
+    if fast is not None:
+        return fast
     intents = collection.intents
     qids = np.array(sorted(intents["query_id"].unique()), dtype=object)
     qpos = {q: k for k, q in enumerate(qids)}
@@ -292,6 +252,7 @@ def preference_judgments(
     question_correlation: float = 0.97,
     pair_effect: float = 0.4,
     alpha_tol: float = 1e-3,
+    levels: tuple | None = None,
 ) -> PreferenceJudgments:
     """Simulate relevance and diversity preferences of ``n_assessors`` assessors on SERP pairs.
 
@@ -327,6 +288,8 @@ def preference_judgments(
         Scale of the per-pair term shared by all assessors and invisible to the measures.
     alpha_tol : float
         Calibration tolerance on alpha.
+    levels : tuple, optional
+        :func:`serp_levels` of ``collection``, ``pairs`` and ``cutoff``, when already computed.
 
     Returns
     -------
@@ -338,27 +301,26 @@ def preference_judgments(
                              sigma=sigma, p_equal=p_equal, interpretation_concentration=interpretation_concentration,
                              user_models=user_models, assessor_spread=assessor_spread, equal_spread=equal_spread,
                              question_correlation=question_correlation, pair_effect=pair_effect, alpha_tol=alpha_tol)
-    levels, tq, prob, valid = _serp_gains(collection, pairs, int(cutoff))  # (P, 2, l, M), levels x/4
+    levels, tq, prob, valid = levels if levels is not None else serp_levels(collection, pairs, int(cutoff))
     P, A = len(pairs), params["n_assessors"]
     draws = _draw_assessors(rng, params, prob, valid, P)
-    u_rel, u_div = _utilities(levels, tq, draws)
+    u_rel, u_div = _utilities(levels, tq, draws, valid)
     rho = params["question_correlation"]
     out, calib = {}, []
     for q, (name, u) in enumerate(zip(QUESTIONS, (u_rel, u_div))):
         delta = u[:, 0, :] - u[:, 1, :]                                        # (P, A)
         scale = np.std(delta, axis=0)                                          # per assessor
-        if (scale == 0).any():
+        null = draws["models"] == "null"
+        if ((scale == 0) & ~null).any():
             raise ValueError(f"{name}: an assessor's user model sees the same utility on both sides of every "
                              "pair; nothing to prefer")
-        signal = delta / scale + params["pair_effect"] * (rho * draws["v_shared"]
+        signal = delta / np.where(null, 1.0, scale) + params["pair_effect"] * (rho * draws["v_shared"]
                                                           + np.sqrt(1 - rho * rho) * draws["v_q"][q])[:, None]
         err = draws["noise_mult"][None, :] * (rho * draws["z_shared"] + np.sqrt(1 - rho * rho) * draws["z_q"][q])
         labels = _Labels(signal, err, draws["equal_mult"], params["p_equal"])
         target = None if alpha_target is None else float(alpha_target[q])
         codes, s, tau, alpha = labels.calibrated(name, target, params["sigma"][q], params["alpha_tol"])
-        out[name] = pd.DataFrame(np.asarray(["LEFT", "RIGHT", "EQUAL"], dtype=object)[codes],
-                                 index=pd.Index(pairs["pair_id"].to_numpy(), name="pair_id"),
-                                 columns=[f"A{k + 1:02d}" for k in range(A)])
+        out[name] = _label_frame(codes, pairs["pair_id"].to_numpy(), [f"A{k + 1:02d}" for k in range(A)])
         calib.append({"question": name, "sigma": s, "tau": tau, "alpha": alpha, "alpha_target": target,
                       "p_equal": float((codes == 2).mean())})
     assessors = pd.DataFrame({"assessor": [f"A{k + 1:02d}" for k in range(A)], "model": draws["models"].astype(str),
@@ -366,6 +328,18 @@ def preference_judgments(
                               "equal_proneness": draws["equal_mult"]})
     return PreferenceJudgments(relevance=out["relevance"], diversity=out["diversity"], assessors=assessors,
                                calibration=pd.DataFrame(calib), params=params)
+
+
+def _label_frame(codes: np.ndarray, pair_ids, columns) -> pd.DataFrame:
+    """Pairs x assessors labels LEFT/RIGHT/EQUAL from codes 0/1/2, each column a categorical over
+    those three labels (compares and prints like strings; :func:`helpers.preference.label_codes`
+    reads the codes back without parsing strings)."""
+    dtype = pd.CategoricalDtype(["LEFT", "RIGHT", "EQUAL"])
+    codes = np.asarray(codes, dtype=np.int8)
+    if codes.size and (codes.min() < 0 or codes.max() > 2):
+        raise ValueError("label codes must be 0 (LEFT), 1 (RIGHT) or 2 (EQUAL)")
+    return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], dtype=dtype, validate=False)   # checked above
+                         for j, c in enumerate(columns)}, index=pd.Index(pair_ids, name="pair_id"))
 
 
 def _checked_params(collection, pairs, *, n_assessors, cutoff, alpha_target, sigma, p_equal,
@@ -429,7 +403,7 @@ def _draw_assessors(rng: np.random.Generator, params: dict, prob: np.ndarray, va
     return out
 
 
-def _utilities(levels: np.ndarray, tq: np.ndarray, draws: dict) -> tuple[np.ndarray, np.ndarray]:
+def _utilities(levels: np.ndarray, tq: np.ndarray, draws: dict, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each assessor's utility of each side of each pair under the relevance question (sharpened
     intent weights) and the diversity question (their own weights): ``(P, 2, A)`` each."""
     w, models, persistence = draws["w"], draws["models"], draws["persistence"]
@@ -437,14 +411,32 @@ def _utilities(levels: np.ndarray, tq: np.ndarray, draws: dict) -> tuple[np.ndar
     u_int = np.zeros((P, 2, A, M))                                             # u_i per assessor
     for name in USER_MODELS:
         who = np.flatnonzero(models == name)
-        if len(who):
-            u_int[:, :, who, :] = user_utility(levels[:, :, None], name, persistence[who])
+        if len(who) and name != "null":
+            u_int[:, :, who, :] = users.intent_utility(levels[:, :, None], name, persistence[who])
     wp = w[:, tq, :].transpose(1, 0, 2)                                        # (P, A, M)
     sharp = wp ** RELEVANCE_SHARPEN
     sharp = sharp / sharp.sum(-1, keepdims=True)
+    uniform = models == "coverage"                                             # weighs intents 1/m
+    if uniform.any():
+        flat = users.intent_weights("coverage", wp[:, uniform, :], valid[tq][:, None, :])
+        wp, sharp = wp.copy(), sharp.copy()
+        wp[:, uniform, :] = flat
+        sharp[:, uniform, :] = flat
     u_rel = np.einsum("psam,pam->psa", u_int, sharp)                           # (P, 2, A)
     u_div = np.einsum("psam,pam->psa", u_int, wp)
     return u_rel, u_div
+
+
+def _quantile(x: np.ndarray, q: float) -> float:
+    """``numpy.quantile(x, q)`` (linear interpolation between order statistics) by partial
+    sorting: only the two order statistics it needs."""
+    n = len(x)
+    h = (n - 1) * q
+    k = int(np.floor(h))
+    k1 = min(k + 1, n - 1)
+    part = np.partition(x, [k, k1])
+    lo, hi = float(part[k]), float(part[k1])
+    return lo + (h - k) * (hi - lo)
 
 
 class _Labels:
@@ -457,13 +449,43 @@ class _Labels:
         """Codes (0 LEFT, 1 RIGHT, 2 EQUAL) at noise scale ``s`` and the EQUAL threshold ``tau``."""
         y = self.signal + s * self.err
         ratio = np.abs(y) / self.equal_mult[None, :]
-        tau = float(np.quantile(ratio, self.p_equal))
+        tau = _quantile(ratio.ravel(), self.p_equal)
         codes = np.where(ratio < tau, 2, np.where(y > 0, 0, 1))
         return codes, tau
 
+    def _root(self, lo: float, hi: float, f_lo: float, target: float, tol: float) -> float:
+        """The log noise scale in ``[lo, hi]`` whose alpha is closest to ``target``: regula falsi with
+        the Illinois step (alpha falls smoothly with the noise, so this needs a handful of alpha
+        evaluations where bisection needs about fifteen), falling back to a bisection step when the
+        interpolation would not shrink the bracket; alpha jumps in steps on small samples, so the
+        closest value seen is kept."""
+        f_hi = nominal_alpha(self.at(np.exp(hi))[0]) - target
+        if f_hi >= 0:                       # even pure noise agrees more than the target: use it
+            return hi
+        best, side = (abs(f_lo), lo), 0
+        for _ in range(80):
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+            if not lo < x < hi or (hi - lo) < 1e-12:
+                x = 0.5 * (lo + hi)
+            f_x = nominal_alpha(self.at(np.exp(x))[0]) - target
+            best = min(best, (abs(f_x), x))
+            if abs(f_x) <= tol:
+                break
+            if f_x > 0:
+                lo, f_lo = x, f_x
+                if side == -1:
+                    f_hi /= 2
+                side = -1
+            else:
+                hi, f_hi = x, f_x
+                if side == 1:
+                    f_lo /= 2
+                side = 1
+        return best[1]
+
     def calibrated(self, name: str, target: float | None, sigma: float, alpha_tol: float):
         """``(codes, s, tau, alpha)``: at ``sigma`` when ``target`` is None, else at the noise scale
-        whose Krippendorff's alpha is ``target`` (bisection on log s)."""
+        whose Krippendorff's alpha is ``target`` (:meth:`_root` on log s)."""
         if target is None:
             s = sigma
             codes, tau = self.at(s)
@@ -478,18 +500,7 @@ class _Labels:
                               f"noise-free assessors reach alpha = {a_lo:.3f}, used as they are", stacklevel=3)
                 codes, tau = self.at(np.exp(lo))
                 return codes, float(np.exp(lo)), tau, a_lo
-            best = (np.inf, lo)
-            for _ in range(80):
-                mid = 0.5 * (lo + hi)
-                a_mid = nominal_alpha(self.at(np.exp(mid))[0])
-                best = min(best, (abs(a_mid - target), mid))  # alpha jumps in steps on small samples
-                if abs(a_mid - target) <= alpha_tol / 4:
-                    break
-                if a_mid > target:
-                    lo = mid
-                else:
-                    hi = mid
-            s = float(np.exp(best[1]))
+            s = float(np.exp(self._root(lo, hi, a_lo - target, target, alpha_tol / 4)))
             codes, tau = self.at(s)
         # alpha moves in steps as the noise grows (a label flips at a time): with few labels the
         # closest reachable value can lie further than alpha_tol from the target. The bisection

@@ -45,7 +45,7 @@ Conventions shared by every function
 
 from helpers.stats.agreement import krippendorff_alpha
 from helpers.stats.checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
-from helpers.stats.correlation import KendallTauCI, kendall_tau_ci, pearson_ci, tau_or_undefined
+from helpers.stats.correlation import KendallTauCI, kendall_tau_ci, pearson_ci, tau_or_undefined, tau_topic_bootstrap
 from helpers.stats.hsd import (discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_each,
                                randomised_tukey_hsd_many, residual_variance)
 from helpers.stats.paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
@@ -56,6 +56,7 @@ __all__ = [
     "KendallTauCI",
     "pearson_ci",
     "tau_or_undefined",
+    "tau_topic_bootstrap",
     "PairedTestResult",
     "align_pair",
     "bootstrap_ci",

@@ -11,7 +11,7 @@ from scipy import stats as _sps
 from helpers.stats.checks import DEFAULT_CHUNK_BYTES, check_B, check_level, check_rng, iter_chunks
 from helpers.stats.paired import align_pair
 
-__all__ = ["KendallTauCI", "kendall_tau_ci"]
+__all__ = ["KendallTauCI", "kendall_tau_ci", "tau_topic_bootstrap"]
 
 
 class KendallTauCI(NamedTuple):
@@ -164,3 +164,55 @@ def pearson_ci(x, y, level: float = 0.95) -> tuple[float, float]:
         raise ValueError("Pearson's r is undefined when x or y is constant")
     ci = _sps.pearsonr(xa, ya).confidence_interval(confidence_level=check_level(level))
     return float(ci.low), float(ci.high)
+
+
+def tau_topic_bootstrap(a: Any, b: Any, rng: np.random.Generator, B: int = 1000,
+                        level: float = 0.95) -> KendallTauCI:
+    """Kendall's tau-b between the system rankings of two measures, with a percentile bootstrap
+    interval over *topics*.
+
+    The rankings are by mean over topics, so the uncertainty that matters is which topics the
+    collection happens to have: each of ``B`` bootstrap samples draws the topics with replacement
+    (the same draw for both measures), re-averages every system and recomputes tau-b. The
+    percentile interval lies in [-1, 1] by construction (nothing to clip); it is ``[1, 1]`` only
+    when every resample orders the systems identically. Samples in which one measure ties every
+    system (tau-b undefined) are left out.
+
+    Parameters
+    ----------
+    a, b : array_like or DataFrame, shape (n_topics, n_systems)
+        Per-topic scores of the two measures, the same topics (rows) and systems (columns).
+    rng : numpy.random.Generator
+    B : int
+        Bootstrap samples.
+    level : float
+
+    Returns
+    -------
+    KendallTauCI ``(tau, low, high, n)`` with ``tau`` on the full topic set and ``n`` the number of
+    systems; NaN when tau-b is undefined on the full set.
+    """
+    A, Bm = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if A.shape != Bm.shape or A.ndim != 2 or A.shape[0] < 2 or A.shape[1] < 2:
+        raise ValueError(f"a and b must be (topics x systems) arrays of one shape with at least 2 of each, "
+                         f"got {A.shape} and {Bm.shape}")
+    if not (np.isfinite(A).all() and np.isfinite(Bm).all()):
+        raise ValueError("per-topic scores must be finite")
+    B = check_B(B)
+    level = check_level(level)
+    check_rng(rng, "the topic bootstrap")
+    T, n = A.shape
+    tau = float(_tau_b_batch(A.mean(0)[None], Bm.mean(0)[None])[0])
+    if not math.isfinite(tau):
+        return KendallTauCI(math.nan, math.nan, math.nan, n)
+    taus = []
+    step = max(1, int(DEFAULT_CHUNK_BYTES // (8 * n * n)))
+    for start in range(0, B, step):
+        k = min(step, B - start)
+        W = rng.multinomial(T, np.full(T, 1.0 / T), size=k).astype(np.float64)  # topic counts
+        taus.append(_tau_b_batch(W @ A / T, W @ Bm / T))
+    taus = np.concatenate(taus)
+    taus = taus[np.isfinite(taus)]
+    alpha = 1.0 - level
+    low, high = np.quantile(taus, [alpha / 2, 1 - alpha / 2])
+    return KendallTauCI(tau, float(low), float(high), n)

@@ -33,7 +33,10 @@ def greedy_ideal_alpha(rel: np.ndarray, key: np.ndarray, alpha: float, depth: in
         Binary relevance of each topic's judged documents to each intent (padding rows all False).
     key : (T, J) int
         Tie-break key: among documents with equal gain the one with the largest key is taken
-        (ndeval: the lexicographically largest docno).
+        (ndeval: the lexicographically largest docno). The rule matters: an early tie decides which
+        intents later documents still add to, so the list's discounted gain - alpha-nDCG's
+        denominator - can depend on the document ids (notebook 04 measures by how much:
+        :func:`helpers.replicates.studies.tie_order_effect`).
     alpha : float
     depth : int
 
@@ -153,3 +156,4 @@ def ndeval_measure(meas, rel, N, cache, pack, exact=False):
                 inrbp = row_sums(ideal * beta ** np.arange(ideal.shape[1]))
             return nrbp / inrbp
     raise AssertionError(name)
+
