@@ -146,6 +146,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "04_replicates_summary": (
         "Discriminative power and Kendall's τ over the replicates of the simulation (mean, interval, standard "
         "deviation).", {"quantity": "quantity"}),
+    "04_normaliser_sensitivity": (
+        "Discriminative power of every measure under this run's gain normaliser and the other one, and Kendall's τ "
+        "between the two run rankings.", {"tau between the two rankings": "τ between the rankings"}),
+    "04_planted_truth_recovery": (
+        "Planted-truth experiment: for every planted user model and measure, the share of the run pairs the "
+        "planted truth resolves that the measure puts in the planted order (mean and interval over the "
+        "replicates).", {"model": "planted model"}),
+    "04_significant_pairs_vs_planted_truth": (
+        "Significant run pairs of the single draw against each planted truth: pairs in the planted order, "
+        "against it, and unresolved by the truth.", {"model": "planted model"}),
     "05_mar_{question}": (
         "Mean agreement rate (MAR) of every measure and of every assessor with the assessors' preferences "
         "({question}).", {"assessor MAR": "assessor MAR"}),
@@ -153,8 +163,10 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Significant differences in MAR under the randomised Tukey HSD test ({question}): the system "
         "with the higher and the lower MAR, ΔMAR, p-value and effect size.",
         {"higher": "higher MAR", "lower": "lower MAR"}),
-    "05_mixture_sensitivity": (
-        "The readings of the MAR tables under each mixture of simulated assessors' user models.", {}),
+    "05_planted_truth_mar": (
+        "Planted-truth experiment: MAR of every measure and of the cross-fitted best, median and worst assessors "
+        "against panels of simulated assessors of each planted user model (mean and interval over the "
+        "replicates).", {"model": "planted model", "system": "measure or assessor"}),
     "05_normaliser_shift": (
         "Effect of the gain normaliser: the share of pairs on which each measure's preference flips, and its MAR "
         "under the two normalisers.",
@@ -211,6 +223,12 @@ FIGURES: dict[str, str] = {
         "MAR of every measure and of the best, median and worst assessor, per question; letters: groups of the "
         "randomised Tukey HSD test (a shared letter means no significant difference)."),
     "05_replicates_mar": "MAR of every measure and assessor over the replicates of the simulation (mean and interval).",
+    "04_planted_truth_recovery": (
+        "Planted-truth experiment: recovery of each planted user model's run order by every measure (mean and "
+        "interval over the replicates); grey rows: the model's aligned family; dotted line: chance."),
+    "05_planted_truth_mar": (
+        "Planted-truth experiment: MAR of every measure and cross-fitted assessor against panels of each planted "
+        "user model, diversity question (mean and interval over the replicates); grey rows: the aligned family."),
 }
 
 
