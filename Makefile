@@ -33,6 +33,7 @@ $(VENV)/.runtime: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks]'
+	@$(PY) tools/link_checkout.py >/dev/null    # the library is `subjeval`; the notebooks import this checkout as `helpers`
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.runtime

@@ -17,6 +17,13 @@ analyses               ``gains``, ``unanimity``, ``prm``, ``preference``, ``thui
 ``helpers.paths``      where the checkout's folders are
 =====================  ==========================================================================
 
+Two import names, one package. The installable library is ``subjeval`` (``pip install .`` puts
+only ``subjeval`` into site-packages, so it cannot collide with a user's own ``helpers.py``); in
+the checkout the notebooks import the same folder as ``helpers`` (``make venv`` puts the checkout
+on the environment's path). Within one process whichever name is imported first is the package,
+and the other name gives the very same module objects -- but only when it would load this folder
+anyway: a ``helpers`` (or ``subjeval``) found elsewhere on the path is never shadowed.
+
 Modules that moved keep their old import path (``helpers.datasets``, ``helpers.sweep``, ...):
 :data:`MOVED` maps each old name onto the module that now holds it, and importing the old name
 gives that very module (the same object, so ``monkeypatch`` and ``isinstance`` work either way).
@@ -25,54 +32,88 @@ gives that very module (the same object, so ``monkeypatch`` and ``isinstance`` w
 import importlib
 import importlib.abc
 import importlib.util
+import os
 import sys
 
 __version__ = "0.1.0"
 
-#: Old module path -> the module that holds it now (the re-layout of the package into layers).
+#: The import names of this package: the library's and the checkout's.
+NAMES = ("subjeval", "helpers")
+
+#: Old module path (under the package) -> the module that holds it now (the re-layout into layers).
 MOVED = {
-    "helpers.trec_io": "helpers.io.trec",
-    "helpers.readers": "helpers.io.readers",
-    "helpers.inputs": "helpers.io.coerce",
-    "helpers.datasets": "helpers.data.datasets",
-    "helpers.collections": "helpers.data.thresholds",
-    "helpers.measure_names": "helpers.measures.names",
-    "helpers.measures_cli": "helpers.measures.cli",
-    "helpers.diversity": "helpers.measures.diversity",
-    "helpers.sweep": "helpers.replicates.runner",
-    "helpers.studies": "helpers.replicates.studies",
-    "helpers.params": "helpers.notebook.params",
-    "helpers.reports": "helpers.notebook.reports",
-    "helpers.pipeline": "helpers.notebook.pipeline",
-    "helpers.style": "helpers.notebook.style",
-    "helpers.plots": "helpers.notebook.plots",
+    "trec_io": "io.trec",
+    "readers": "io.readers",
+    "inputs": "io.coerce",
+    "datasets": "data.datasets",
+    "collections": "data.thresholds",
+    "measure_names": "measures.names",
+    "measures_cli": "measures.cli",
+    "diversity": "measures.diversity",
+    "sweep": "replicates.runner",
+    "studies": "replicates.studies",
+    "params": "notebook.params",
+    "reports": "notebook.reports",
+    "pipeline": "notebook.pipeline",
+    "style": "notebook.style",
+    "plots": "notebook.plots",
 }
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Import a moved module's old path as the module at its new path (see :data:`MOVED`)."""
+class _Aliases(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Import another name of a module as the module itself (the same object).
+
+    ``<other name>.x`` -> ``<this name>.x`` when the other name would load this very folder, and a
+    moved module's old path (:data:`MOVED`, under either name) -> the module at its new path.
+    """
+
+    def __init__(self, name: str, origin: str):
+        self.name, self.origin = name, os.path.realpath(origin)
+        self._specs: dict = {}
+        self._same: dict[str, bool] = {}
+
+    def _is_this_package(self, top: str) -> bool:
+        """Would ``import top`` load this folder? (Asked of the other finders, once.)"""
+        if top not in self._same:
+            self._same[top] = False
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(top, None)
+                if spec is not None:
+                    self._same[top] = bool(spec.origin) and os.path.realpath(spec.origin) == self.origin
+                    break
+        return self._same[top]
+
+    def target(self, fullname: str) -> str | None:
+        top, _, rest = fullname.partition(".")
+        if top not in NAMES:
+            return None
+        if top != self.name and sys.modules.get(top) is not sys.modules.get(self.name) \
+                and not self._is_this_package(top):
+            return None                     # another package of that name: not ours to answer
+        if rest.split(".")[0] in MOVED:
+            head, _, tail = rest.partition(".")
+            rest = MOVED[head] + (f".{tail}" if tail else "")
+        new = self.name + (f".{rest}" if rest else "")
+        return None if new == fullname else new
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname in MOVED:
-            return importlib.util.spec_from_loader(fullname, self)
-        return None
-
-    def __init__(self):
-        self._specs = {}
+        return importlib.util.spec_from_loader(fullname, self) if self.target(fullname) else None
 
     def create_module(self, spec):
-        module = importlib.import_module(MOVED[spec.name])
+        module = importlib.import_module(self.target(spec.name))
         self._specs[spec.name] = (module.__spec__, module.__loader__)
         return module
 
     def exec_module(self, module):
-        # already executed under its new name; the import system has just stamped the old name's
-        # spec on it: give it back its own, so that it still says where it lives
+        # already executed under its own name; the import system has just stamped the alias's
+        # spec on it: give it back its own, so that it still says what it is and where it lives
         module.__spec__, module.__loader__ = self._specs.pop(module.__spec__.name)
 
 
-if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
-    sys.meta_path.append(_MovedModules())
+if not any(isinstance(f, _Aliases) for f in sys.meta_path):
+    sys.meta_path.insert(0, _Aliases(__name__, __file__))
 
 
 def optional(module: str, purpose: str):

@@ -1,4 +1,5 @@
-"""Command line: ``python -m helpers <command> ...``.
+"""Command line: ``python -m helpers <command> ...`` in the checkout (``python -m subjeval`` or
+``subjeval <command>`` where the library is installed).
 
 Commands
 --------
@@ -14,11 +15,11 @@ import importlib
 import os
 import sys
 
-COMMANDS = {
-    "evaluate": "helpers.measures.cli",
-    "trec_eval": "helpers.measures.treceval.command",
-    "data": "helpers.data.datasets",
-    "notebooks": "helpers.notebook.pipeline",
+COMMANDS = {   # command -> the module (under this package, whatever its import name) whose main() runs it
+    "evaluate": ".measures.cli",
+    "trec_eval": ".measures.treceval.command",
+    "data": ".data.datasets",
+    "notebooks": ".notebook.pipeline",
 }
 
 
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         # written as an escape instead of stopping the command after its output has started
         if stream is not None and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    module = importlib.import_module(COMMANDS[argv[0]])
+    module = importlib.import_module(COMMANDS[argv[0]], __package__ or "helpers")
     try:
         return int(module.main(argv[1:]) or 0)
     except BrokenPipeError:

@@ -55,7 +55,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from helpers.measures import diversity
+from .measures import diversity
 
 __all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "dsharp_irec_bound",
            "normaliser_shift", "serp_summaries", "sample_pairs", "pair_scores", "measure_preferences",

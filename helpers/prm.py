@@ -29,8 +29,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from helpers import measures, stats
-from helpers.io.readers import pairs_from_qrels
+from . import measures, stats
+from .io.readers import pairs_from_qrels
 
 __all__ = [
     "METHODS",
@@ -654,7 +654,7 @@ def scheme_matrices(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Ma
     The gains are gathered per judged item and scored by :class:`helpers.unanimity.GainScorer`;
     mappings are checked as :func:`gain_qrels` checks them.
     """
-    from helpers.unanimity import GainScorer
+    from .unanimity import GainScorer
 
     if "relevance" not in qrels.columns:
         raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from helpers.measures import diversity
+from .measures import diversity
 
 __all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row", "holm", "sensitivity"]
 

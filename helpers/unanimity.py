@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from helpers import gains as _gains
-from helpers import measures as _measures
-from helpers import stats as _stats
+from . import gains as _gains
+from . import measures as _measures
+from . import stats as _stats
 
 __all__ = [
     "TEAM_RULE",

@@ -188,3 +188,59 @@ def test_fresh_venv_core_has_no_jupyter_and_notebooks_extra_has_it(tmp_path):
     full = _pip_list(py)
     assert {"jupyterlab", "papermill", "nbval", "seaborn", "ipykernel"} <= full
     print(f"pip install .: {len(core)} packages; pip install '.[notebooks]': {len(full)} packages")
+
+
+# --- one package, two import names (issue 27): the library is `subjeval`, the checkout's folder `helpers`
+
+def test_setuptools_lists_every_package_folder_under_the_library_name():
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert cfg["package-dir"] == {"subjeval": "helpers"}
+    folders = sorted(".".join(["subjeval", *p.parent.relative_to(ROOT / "helpers").parts])
+                     for p in (ROOT / "helpers").rglob("__init__.py") if "__pycache__" not in p.parts)
+    assert sorted(cfg["packages"]) == folders, "a package folder is missing from pyproject's list (or listed twice)"
+
+
+def test_the_wheel_holds_subjeval_only(tmp_path):
+    """`pip install .` puts `subjeval` into site-packages and no top-level `helpers` (which would
+    collide with any user's helpers.py)."""
+    import zipfile
+
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "dist"),
+                           _source(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"subjeval"}
+    assert "subjeval/measures/adhoc.py" in names and not any(n.startswith("helpers/") for n in names)
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "subjeval = subjeval.__main__:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def _python(code: str, cwd: Path) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip()
+
+
+def test_both_names_give_the_same_modules_whichever_comes_first(tmp_path):
+    same = ("from {a} import measures as a; from {b} import measures as b; import {a}.datasets as d; "
+            "import {b}.measures.adhoc as x; print(a is b, d.__name__, x.evaluate is a.evaluate)")
+    assert _python(same.format(a="helpers", b="subjeval"), tmp_path) == "True helpers.data.datasets True"
+    assert _python(same.format(a="subjeval", b="helpers"), tmp_path) == "True subjeval.data.datasets True"
+
+
+def test_a_users_own_helpers_module_is_never_shadowed(tmp_path):
+    (tmp_path / "helpers.py").write_text("X = 'the user s own'\n", encoding="utf-8")
+    out = _python("import subjeval.measures as m, helpers; print(helpers.X, '|', m.__name__)", tmp_path)
+    assert out == "the user s own | subjeval.measures"
+    assert _python("import helpers; print(helpers.X)", tmp_path) == "the user s own"
+
+
+def test_the_command_line_under_both_names(tmp_path):
+    for name in ("helpers", "subjeval"):
+        proc = subprocess.run([sys.executable, "-m", name, "--help"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert proc.returncode == 0 and "trec_eval" in proc.stdout, proc.stderr

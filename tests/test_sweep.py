@@ -208,8 +208,8 @@ class _FakeClient:
     def __init__(self, answers):
         self.answers = answers
 
-    def run(self, function):
-        assert function is sweep._helpers_on_worker
+    def run(self, function, *args):
+        assert function is sweep._package_on_worker and args == ("helpers",)
         return self.answers
 
 
@@ -217,12 +217,17 @@ def test_remote_workers_must_import_helpers():
     ours = str(paths.ROOT / "helpers" / "__init__.py")
     sweep._check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": ours}), "tcp://s:8786")
     with pytest.raises(ValueError, match=r"workers \['tcp://w2:1'\] of scheduler 'tcp://s:8786' cannot "
-                                         r"import helpers: install this package .*pip install"):
+                                         r"import helpers: install this package .*pip install.*link_checkout"):
         sweep._check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": None}), "tcp://s:8786")
     with pytest.raises(ValueError, match="has no workers"):
         sweep._check_workers(_FakeClient({}), "tcp://s:8786")
     with pytest.warns(RuntimeWarning, match="outside a checkout named"):
         sweep._check_workers(_FakeClient({"tcp://w1:1": "/opt/other/helpers/__init__.py"}), "tcp://s:8786")
+
+
+def test_package_on_worker_finds_either_name():
+    assert sweep._package_on_worker("helpers") == sweep._package_on_worker("subjeval")
+    assert sweep._package_on_worker("no_such_package_here") is None
 
 
 def test_unreachable_scheduler_is_a_value_error(monkeypatch):

@@ -31,12 +31,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from helpers import paths
-from helpers.data.fetch import MIRROR_ENV, ChecksumError, FetchError, fetch, fetch_one
-from helpers.data import registry
-from helpers.data.registry import REGISTRY, UPSTREAM, Dataset, RemoteFile, registry_table
-from helpers.io import readers, trec
-from helpers.io.topics import parse_topics
+from .. import paths
+from .fetch import MIRROR_ENV, ChecksumError, FetchError, fetch, fetch_one
+from . import registry
+from .registry import REGISTRY, UPSTREAM, Dataset, RemoteFile, registry_table
+from ..io import readers, trec
+from ..io.topics import parse_topics
 
 __all__ = [
     "MIRROR_ENV", "UPSTREAM", "RemoteFile", "Dataset", "REGISTRY", "FetchError", "ChecksumError",

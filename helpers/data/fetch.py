@@ -29,8 +29,8 @@ import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
 
-from helpers.data.registry import UPSTREAM, Dataset, RemoteFile, dataset
-from helpers.io import files
+from .registry import UPSTREAM, Dataset, RemoteFile, dataset
+from ..io import files
 
 __all__ = ["MIRROR_ENV", "FetchError", "ChecksumError", "fetch", "fetch_one"]
 

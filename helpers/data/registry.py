@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers import paths
+from .. import paths
 
 __all__ = ["UPSTREAM", "RemoteFile", "Dataset", "REGISTRY", "dataset", "registry_table"]
 

@@ -98,8 +98,8 @@ def recognise(qrels_path: str) -> str | None:
     for any other file (one's own qrels)."""
     import hashlib
 
-    from helpers.data.registry import REGISTRY
-    from helpers.io.textfiles import resolve_paths
+    from .registry import REGISTRY
+    from ..io.textfiles import resolve_paths
 
     if not qrels_path:
         return None

@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.runs import read_runs
-from helpers.io.textfiles import plain_name, resolve_paths
+from . import trec
+from .runs import read_runs
+from .textfiles import plain_name, resolve_paths
 
 __all__ = ["as_qrels", "as_run", "read_run_files", "is_ranked_list"]
 

@@ -7,9 +7,9 @@ import os
 
 import pandas as pd
 
-from helpers.io.qrels import read_graded_qrels
-from helpers.io.ratings import read_ratings
-from helpers.io.textfiles import finish, level_range, source
+from .qrels import read_graded_qrels
+from .ratings import read_ratings
+from .textfiles import finish, level_range, source
 
 __all__ = ["pairs_from_qrels", "read_double_judgments"]
 

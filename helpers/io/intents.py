@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.textfiles import Origins, concat, finish, first_line, resolve_paths
-from helpers.io.topics import parse_topics
+from . import trec
+from .textfiles import Origins, concat, finish, first_line, resolve_paths
+from .topics import parse_topics
 
 __all__ = ["INTENTS_FORMAT", "INTENT_TYPES_FORMAT", "read_intents", "read_intent_types", "with_intent_types",
            "read_diversity_qrels"]

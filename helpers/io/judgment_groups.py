@@ -30,7 +30,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from helpers.io.trec_eval_files import first_of_repeated, read_records, read_trec_eval_qrels
+from .trec_eval_files import first_of_repeated, read_records, read_trec_eval_qrels
 
 __all__ = ["QRELS_JG_FORMAT", "PREFS_FORMAT", "QRELS_PREFS_FORMAT", "read_qrels_jg", "read_prefs",
            "read_qrels_prefs", "judgment_group_ratings"]

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.textfiles import Origins, check_columns, concat, finish, header, resolve_paths, sep_name
+from . import trec
+from .textfiles import Origins, check_columns, concat, finish, header, resolve_paths, sep_name
 
 __all__ = ["PREFERENCE_CODES", "PREFERENCE_LABELS", "PREFERENCE_COLUMNS", "DEFAULT_QUESTION",
            "read_preferences", "preference_tables"]

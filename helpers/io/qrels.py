@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.textfiles import (NTCIR_LEVEL, Origins, concat, finish, first_line, integer_values, level_range,
+from . import trec
+from .textfiles import (NTCIR_LEVEL, Origins, concat, finish, first_line, integer_values, level_range,
                                  plain_name, resolve_paths, stem)
 
 __all__ = ["read_graded_qrels", "read_qrels_file"]

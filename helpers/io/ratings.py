@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.judgment_groups import read_qrels_jg
-from helpers.io.qrels import read_qrels_file
-from helpers.io.textfiles import (INTEGER, Origins, check_columns, concat, finish, first_line, header,
+from . import trec
+from .judgment_groups import read_qrels_jg
+from .qrels import read_qrels_file
+from .textfiles import (INTEGER, Origins, check_columns, concat, finish, first_line, header,
                                  resolve_paths, sep_name, stem, text_lines)
 
 __all__ = ["RATING_LAYOUTS", "RATING_COLUMNS", "read_ratings"]

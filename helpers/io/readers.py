@@ -33,17 +33,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers.io.double_judgments import pairs_from_qrels, read_double_judgments
-from helpers.io.ids import number_spelling_twins
-from helpers.io.intents import (INTENT_TYPES_FORMAT, INTENTS_FORMAT, read_diversity_qrels, read_intent_types,
+from .double_judgments import pairs_from_qrels, read_double_judgments
+from .ids import number_spelling_twins
+from .intents import (INTENT_TYPES_FORMAT, INTENTS_FORMAT, read_diversity_qrels, read_intent_types,
                                 read_intents, with_intent_types)
-from helpers.io.preferences import (DEFAULT_QUESTION, PREFERENCE_CODES, PREFERENCE_COLUMNS, PREFERENCE_LABELS,
+from .preferences import (DEFAULT_QUESTION, PREFERENCE_CODES, PREFERENCE_COLUMNS, PREFERENCE_LABELS,
                                     preference_tables, read_preferences)
-from helpers.io.judgment_groups import judgment_group_ratings, read_prefs, read_qrels_jg, read_qrels_prefs
-from helpers.io.qrels import read_graded_qrels
-from helpers.io.ratings import RATING_COLUMNS, RATING_LAYOUTS, read_ratings
-from helpers.io.runs import read_runs
-from helpers.io.textfiles import first_line, resolve_paths
+from .judgment_groups import judgment_group_ratings, read_prefs, read_qrels_jg, read_qrels_prefs
+from .qrels import read_graded_qrels
+from .ratings import RATING_COLUMNS, RATING_LAYOUTS, read_ratings
+from .runs import read_runs
+from .textfiles import first_line, resolve_paths
 
 __all__ = [
     "RATING_LAYOUTS",

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
-from helpers.io.textfiles import concat, finish, plain_name, resolve_paths, stem, text_lines
+from . import trec
+from .textfiles import concat, finish, plain_name, resolve_paths, stem, text_lines
 
 __all__ = ["read_runs"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
+from . import trec
 
 __all__ = ["resolve_paths", "source", "plain_name", "stem", "text_lines", "first_line", "line_text", "header",
            "check_columns", "sep_name", "Origins", "concat", "finish", "level_range", "integer_values",

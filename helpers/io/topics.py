@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.parsers.expat
 from pathlib import Path
 
-from helpers.io.trec import malformed
+from .trec import malformed
 
 __all__ = ["parse_topics"]
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.io import trec
+from . import trec
 
 __all__ = [
     "RESULTS_FORMAT",

@@ -25,9 +25,9 @@
 are re-exported from the modules that define them.
 """
 
-from helpers.measures.adhoc import Alignment, aggregate, evaluate, evaluate_frames, to_matrix
-from helpers.measures.kernels import evaluate_arrays, geometric_sum
-from helpers.measures.spec import (
+from .adhoc import Alignment, aggregate, evaluate, evaluate_frames, to_matrix
+from .kernels import evaluate_arrays, geometric_sum
+from .spec import (
     CONDENSED_ONLY,
     CUTOFF_POLICIES,
     MEASURES,

@@ -57,19 +57,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.io import coerce
-from helpers.data.thresholds import relevance_threshold as rel_of_collection
-from helpers.measures import conventions as C
-from helpers.measures import lists as L
-from helpers.measures import names as measure_names
-from helpers.measures.kernels import evaluate_arrays, geometric_sum
-from helpers.measures.notices import warn_caller
-from helpers.measures.ragged import Ragged, blocks
-from helpers.measures.results import aggregate, to_matrix
-from helpers.measures.spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
+from ..io import coerce
+from ..data.thresholds import relevance_threshold as rel_of_collection
+from . import conventions as C
+from . import lists as L
+from . import names as measure_names
+from .kernels import evaluate_arrays, geometric_sum
+from .notices import warn_caller
+from .ragged import Ragged, blocks
+from .results import aggregate, to_matrix
+from .spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
-from helpers.measures.treceval.defs import uses_trec_kernel
-from helpers.measures.treceval.frames import score_aligned_rows
+from .treceval.defs import uses_trec_kernel
+from .treceval.frames import score_aligned_rows
 
 __all__ = [
     "evaluate",

@@ -112,11 +112,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.data import thresholds
-from helpers.io import coerce, readers, trec
-from helpers.measures import adhoc as M, names
-from helpers.measures import conventions as C
-from helpers.measures.spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
+from ..data import thresholds
+from ..io import coerce, readers, trec
+from . import adhoc as M, names
+from . import conventions as C
+from .spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
 
 DEFAULT_CUTOFFS = (1000,)
 DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]

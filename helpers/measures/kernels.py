@@ -90,9 +90,9 @@ from functools import cached_property
 
 import numpy as np
 
-from helpers.measures.spec import (CONDENSED_ONLY, MEASURES, MeasureSpec, log_base, parse_measures,
+from .spec import (CONDENSED_ONLY, MEASURES, MeasureSpec, log_base, parse_measures,
                                    unknown_message)
-from helpers.measures.treceval.defs import TREC_FAMILIES, uses_trec_kernel
+from .treceval.defs import TREC_FAMILIES, uses_trec_kernel
 
 __all__ = ["evaluate_arrays", "geometric_sum", "row_sums"]
 

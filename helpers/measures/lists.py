@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.io.ids import check_id_dtype, factorize_ids, number_spelling_twins, require_columns, str_ids
-from helpers.measures.notices import warn_caller
+from ..io.ids import check_id_dtype, factorize_ids, number_spelling_twins, require_columns, str_ids
+from .notices import warn_caller
 
 __all__ = ["TopicKeys", "RankedRows", "positions", "natural_order", "dense_codes", "order_rows",
            "report_topic_mismatch", "topic_keys", "check_run_columns", "run_order_keys", "run_side",

@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import re
 
-from helpers.measures import spec as M
-from helpers.measures.notices import warn_caller
+from . import spec as M
+from .notices import warn_caller
 
 __all__ = ["translate", "resolve", "TRANSLATIONS", "NAME_SCHEMES", "AMBIGUOUS", "AmbiguousNameWarning",
            "WARNED"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.io.ids import require_columns
-from helpers.measures.spec import MeasureSpec
+from ..io.ids import require_columns
+from .spec import MeasureSpec
 
 __all__ = ["aggregate", "to_matrix"]
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from helpers.measures.treceval.defs import TREC_FAMILIES
+from .treceval.defs import TREC_FAMILIES
 
 __all__ = [
     "CUTOFF_POLICIES",

@@ -313,7 +313,7 @@ def column_labels(notebook: str, name: str, columns: Iterable, *, warn: bool = T
     """Labels of the ``columns`` of table ``name`` that have one (the table's own, then
     :data:`COLUMNS`). A column that looks like an identifier (``share_any_discrepancy``) and has
     no label is warned about (:class:`MissingCaption`), unless the LaTeX notation covers it."""
-    from helpers.notebook.latex import LATEX_HEADERS
+    from .latex import LATEX_HEADERS
 
     key, _ = entry_key(TABLES, notebook, name)
     own = TABLES[key][1] if key is not None else {}

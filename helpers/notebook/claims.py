@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from helpers.stats.summary import interval_bounds, interval_name, is_percentile, min_draws
+from ..stats.summary import interval_bounds, interval_name, is_percentile, min_draws
 
 __all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "interval_name", "leaders", "compare",
            "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit"]

@@ -43,7 +43,7 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-from helpers.io.files import atomic_write_bytes, atomic_write_text
+from ..io.files import atomic_write_bytes, atomic_write_text
 
 __all__ = ["STAGING", "notebook_files", "locked", "Staging", "sweep", "publish_folder", "start", "attach_to_kernel", "LOCK_TIMEOUT"]
 
@@ -278,7 +278,7 @@ def start(root: Path, folder: Path, notebook: str) -> Staging | None:
         return None
     if get_ipython() is None or not hasattr(get_ipython(), "events"):
         return None
-    from helpers.paths import NOTEBOOKS
+    from ..paths import NOTEBOOKS
 
     sweep(root)
     stage = Staging.create(root, notebook)

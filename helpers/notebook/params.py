@@ -292,7 +292,7 @@ def check_checkout() -> None:
     """Refuse a kernel that imported ``helpers`` from another checkout than the one it runs from:
     two checkouts sharing one environment would otherwise read the other checkout's notebooks and
     write into its (committed) ``reports/``."""
-    from helpers.paths import ROOT
+    from ..paths import ROOT
 
     where = _running_from()
     if where is None:
@@ -348,7 +348,7 @@ def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Seq
         for name in required:
             if not namespace.get(name):
                 problems.append(f"parameter {name!r} is empty; {switch} needs it")
-        from helpers.io.readers import resolve_paths
+        from ..io.readers import resolve_paths
 
         for name in [*required, *optional]:
             if namespace.get(name):
@@ -409,7 +409,7 @@ def notebook_defaults(notebook: str, *, committed: bool = False) -> dict[str, An
     (git ``HEAD``) when ``committed`` and git knows the file, else those of the file on disk."""
     import json
 
-    from helpers.paths import NOTEBOOKS
+    from ..paths import NOTEBOOKS
 
     path = NOTEBOOKS / f"{notebook}.ipynb"
     text = _committed_text(path) if committed else None
@@ -433,7 +433,7 @@ def canonical_values(notebook: str, profile: str, *, committed: bool = False) ->
     defaults overlaid with ``params/<profile>/<notebook>.yaml``; ``None`` when ``profile`` is not
     a canonical profile of this notebook (``default`` or a folder under ``params/`` holding a file
     for it)."""
-    from helpers.paths import PARAMS
+    from ..paths import PARAMS
 
     if not profile or not str(profile).replace("-", "").replace("_", "").isalnum():
         return None
@@ -462,7 +462,7 @@ def differing(values: Mapping[str, Any], canonical: Mapping[str, Any]) -> list[s
     """Names whose value in ``values`` is not the canonical one (paths compared as files:
     a relative path in ``values`` is read against the kernel's working directory, one in the
     profile against the checkout)."""
-    from helpers.paths import ROOT
+    from ..paths import ROOT
 
     out = []
     for name in sorted(set(values) | set(canonical)):

@@ -32,10 +32,10 @@ import sys
 import time
 from pathlib import Path
 
-from helpers.io.files import atomic_write_bytes, atomic_write_text
-from helpers.notebook import outputs
-from helpers.notebook.params import RESERVED_NAMES, check_values, load_yaml
-from helpers.paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
+from ..io.files import atomic_write_bytes, atomic_write_text
+from . import outputs
+from .params import RESERVED_NAMES, check_values, load_yaml
+from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
 #: What JupyterLab writes as the display name of ipykernel's python3 kernel: with it, opening a

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from helpers.notebook import style
+from . import style
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported by the functions that draw
     import matplotlib.figure

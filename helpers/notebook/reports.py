@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from helpers.io.files import atomic_write_bytes, atomic_write_text, safe_stem
-from helpers import paths
-from helpers.notebook import captions, outputs, params
-from helpers.notebook.latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
-from helpers.paths import reports_dir, reports_root
+from ..io.files import atomic_write_bytes, atomic_write_text, safe_stem
+from .. import paths
+from . import captions, outputs, params
+from .latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
+from ..paths import reports_dir, reports_root
 
 __all__ = ["Reporter", "table_label", "default_caption", "show", "environment_report", "conclusion", "fmt_list",
            # written here, defined in the modules that own them

@@ -192,7 +192,7 @@ def show_value(value: Any, name: str = "") -> str:
 def show_path(value: str, root: Path | None = None) -> str:
     """A path parameter as shown in the book: relative to the checkout when inside it, with
     ``~`` for the home folder otherwise."""
-    from helpers import paths
+    from .. import paths
 
     root = paths.ROOT if root is None else root
     path = Path(value)

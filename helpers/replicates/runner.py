@@ -57,6 +57,7 @@ Large ``common`` arguments (e.g. a qrels frame) are sent to every worker once
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import re
@@ -70,8 +71,8 @@ from typing import Any, Iterator
 import numpy as np
 import pandas as pd
 
-from helpers import paths
-from helpers.stats import summary
+from .. import paths
+from ..stats import summary
 
 __all__ = ["replicate_seeds", "run_replicates", "share", "summarise"]
 
@@ -188,32 +189,37 @@ def _checkout_on_pythonpath() -> Iterator[None]:
             os.environ["PYTHONPATH"] = old
 
 
-def _helpers_on_worker() -> str | None:
-    """Runs on each worker: where ``helpers`` is imported from (None when it cannot be)."""
+#: The import name this package runs under here (``helpers`` in a checkout, ``subjeval`` installed).
+_PACKAGE = __name__.split(".")[0]
+
+
+def _package_on_worker(name: str) -> str | None:
+    """Runs on each worker: where package ``name`` is imported from (None when it cannot be)."""
     try:
-        import helpers
+        module = importlib.import_module(name)
     except ImportError:
         return None
-    return getattr(helpers, "__file__", None) or "<namespace package>"
+    return getattr(module, "__file__", None) or "<namespace package>"
 
 
 def _check_workers(client: Any, address: str) -> None:
-    """Every worker of a remote cluster must import a ``helpers`` that looks like ours."""
-    found = client.run(_helpers_on_worker)
+    """Every worker of a remote cluster must import this package, from a checkout that looks like ours."""
+    found = client.run(_package_on_worker, _PACKAGE)
     if not found:
         raise ValueError(f"scheduler {address!r} has no workers: start some with "
                          f"`dask worker {address} --nthreads 1`")
     missing = sorted(w for w, f in found.items() if f is None)
     if missing:
         raise ValueError(
-            f"the workers {missing} of scheduler {address!r} cannot import helpers: install this "
-            f"package on every worker (`pip install -c constraints.txt -e '<checkout>[notebooks]'`, this "
-            f"checkout is {paths.ROOT}) in the same environment, then restart the workers")
+            f"the workers {missing} of scheduler {address!r} cannot import {_PACKAGE}: install this "
+            f"package on every worker (`pip install -c constraints.txt -e '<checkout>[notebooks]'` and "
+            f"`python <checkout>/tools/link_checkout.py`; this checkout is {paths.ROOT}) in the same "
+            "environment, then restart the workers")
     ours = paths.ROOT.name
     elsewhere = {w: f for w, f in found.items() if Path(f).parent.parent.name != ours}
     if elsewhere:
         warnings.warn(
-            f"workers import helpers from outside a checkout named {ours!r}: {elsewhere}; "
+            f"workers import {_PACKAGE} from outside a checkout named {ours!r}: {elsewhere}; "
             f"results are only reproducible if they run the same code as {paths.ROOT}",
             RuntimeWarning, stacklevel=5)  # points at the caller of run_replicates
 
@@ -267,7 +273,7 @@ def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int
 
 
 def _progress(total: int, enabled: bool):
-    from helpers import optional
+    from .. import optional
 
     optional("tqdm", "the replicates' progress bar")
     if not enabled:
@@ -427,7 +433,7 @@ def _batches(cells: list[tuple[int, int]], workers: int) -> list[list[tuple[int,
 
 def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler, n_workers, seed) -> None:
     """Submit the cells to a dask cluster in batches and collect the frames as the tasks complete."""
-    from helpers import optional
+    from .. import optional
 
     as_completed = optional("distributed", "replicates on dask (scheduler='local' or an address)").as_completed
 

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from helpers import preference, prm, stats, unanimity
-from helpers.measures import diversity
+from .. import preference, prm, stats, unanimity
+from ..measures import diversity
 
 __all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness",
            "prm_u2_draw", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "preference_recovery",
@@ -54,7 +54,7 @@ def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.
     :func:`unanimity_grid` (all cells of a replicate at once); this one-cell study is kept for
     ``benchmarks/bench_sweep.py``.
     """
-    from helpers.simulate.ratings import simulate_ratings
+    from ..simulate.ratings import simulate_ratings
 
     if ratings is None:
         values = simulate_ratings(qrels, int(n), int(d_max), rng, threshold=threshold)
@@ -111,7 +111,7 @@ def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.Dat
     cell and measure). ``scorer``: a :class:`helpers.unanimity.GainScorer` of ``qrels``, ``run``
     and ``measures`` (built here when not given).
     """
-    from helpers.simulate.ratings import simulate_ratings
+    from ..simulate.ratings import simulate_ratings
 
     cells = [(int(c["d_max"]), int(c["n"])) for c in cells]
     if scorer is None:
@@ -139,8 +139,8 @@ def unanimity_real_contrast(rng: np.random.Generator, *, qrels: pd.DataFrame, ru
     Returns the rows of :func:`unanimity_variant` with a ``ratings`` column (``"real"``,
     ``"simulated"``) in front: one row per ratings set and measure.
     """
-    from helpers import gains
-    from helpers.simulate.ratings import uniform_ratings_given_sum
+    from .. import gains
+    from ..simulate.ratings import uniform_ratings_given_sum
 
     real = np.asarray(ratings, dtype=float)
     if real.ndim != 2 or real.shape[0] != len(qrels) or np.isnan(real).any():
@@ -168,8 +168,8 @@ def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p
     (:func:`helpers.simulate.ratings.uniform_ratings_given_sum`): the same items with the same
     RawG as the real ratings, differing only in how they spread.
     """
-    from helpers import gains
-    from helpers.simulate.ratings import uniform_ratings, uniform_ratings_given_sum, uniform_ratings_like
+    from .. import gains
+    from ..simulate.ratings import uniform_ratings, uniform_ratings_given_sum, uniform_ratings_like
 
     if np.ndim(n) != 0 and len(n) != int(n_items):
         raise ValueError(f"uniform_contrast: n lists {len(n)} items, n_items is {n_items}")
@@ -197,7 +197,7 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
     :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
     (``table = "estimate"``).
     """
-    from helpers.simulate import judgments
+    from ..simulate import judgments
 
     sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=max(k, k_table7))
     T = len(judgments.LEVEL_NAMES) - 1
@@ -239,7 +239,7 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
     The generator is used in that order: U2, the paired bootstraps (threshold by threshold), the
     topic bootstrap, the coin flips of the UDM analysis.
     """
-    from helpers.simulate.judgments import udm_vs_prm
+    from ..simulate.judgments import udm_vs_prm
 
     q2 = prm.one_rating_per_item(ratings, rng)
     pairs = prm.pairs_from_qrels(qrels_u1, q2)
@@ -377,8 +377,8 @@ def diversity_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, 
     pair incl. ``run = run_b``), ``"topics"`` (number of topics, ``run`` empty) and ``"planted"``
     (``null``: the run's planted utility).
     """
-    from helpers.simulate import users
-    from helpers.simulate.intents import intent_collection
+    from ..simulate import users
+    from ..simulate.intents import intent_collection
 
     measures = list(measures)
     cutoffs = {diversity.parse_measure(m).cutoff for m in measures}
@@ -416,7 +416,7 @@ def _planted_utilities(rng: np.random.Generator, arrays: dict, l: int, models: S
                        mixture: str | None) -> dict:
     """(runs, topics) utilities of the top ``l`` ranks under every model but ``null``, and of the
     ``mixture`` population (:func:`diversity_recovery`)."""
-    from helpers.simulate import users
+    from ..simulate import users
 
     levels = arrays["levels"][:, :, :l].astype(float) / 4.0                   # (R, T, l, M)
     prob, valid = arrays["prob"][None], arrays["valid"][None]
@@ -582,8 +582,8 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     """
     import warnings
 
-    from helpers.simulate import intent_collection
-    from helpers.simulate.preferences import nominal_alpha, preference_judgments, serp_levels
+    from ..simulate import intent_collection
+    from ..simulate.preferences import nominal_alpha, preference_judgments, serp_levels
 
     coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, keep=int(cutoff))
     names = dict(measures)
@@ -650,7 +650,7 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
     ``means`` (label -> mean, default the column means) decides the leader: pass the values given
     to ``claims.leaders``, in the same order, so that both name the same leader.
     """
-    from helpers.stats.summary import interval_bounds
+    from ..stats.summary import interval_bounds
 
     m = dict(means) if means is not None else wide.mean().to_dict()
     # the first label (in the order of ``means``) with the highest (lowest) mean, as claims.leaders picks it
@@ -676,7 +676,7 @@ def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_diffe
     relevant documents). Returns ``normaliser, p, pairs, disagree`` (share of pairs) and
     ``max_d_rbp_diff`` (the largest |D-RBP difference| over the pairs).
     """
-    from helpers.simulate.intents import intent_collection
+    from ..simulate.intents import intent_collection
 
     coll = collection if collection is not None else intent_collection(rng, keep=int(cutoff), **collection_kw)
     names = [f"I-rec@{cutoff}"] + [f"{k}-RBP(p={p})@{cutoff}" for p in ps for k in ("D", "D#")]

@@ -303,7 +303,7 @@ def udm_vs_prm(pairs: pd.DataFrame, rng: np.random.Generator, *, T: int, method:
     of the mean, NaN read as 0) and the ratios of the lower to the top of the two levels under each,
     ``prm_ratio`` and ``udm_ratio``: the paper argues the PRM's approaches 1 and the UDM's cannot.
     """
-    from helpers import prm
+    from .. import prm
 
     if int(reps) < 2:
         raise ValueError(f"reps must be an integer >= 2, got {reps!r}")

@@ -84,8 +84,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from helpers.simulate import users
-from helpers.simulate.users import (COVERAGE_C, DEFAULT_MIXTURE, FIRST_HIT_LEVEL, PERSISTENCE, USER_MODELS,
+from . import users
+from .users import (COVERAGE_C, DEFAULT_MIXTURE, FIRST_HIT_LEVEL, PERSISTENCE, USER_MODELS,
                                     parse_mixture)
 
 __all__ = ["PreferenceJudgments", "preference_judgments", "serp_levels", "nominal_alpha", "parse_mixture",

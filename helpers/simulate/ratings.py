@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from helpers import gains
+from .. import gains
 
 __all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]

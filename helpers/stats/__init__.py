@@ -43,12 +43,12 @@ Conventions shared by every function
 * Bad input raises ``ValueError`` with a message naming the argument and what was expected.
 """
 
-from helpers.stats.agreement import krippendorff_alpha
-from helpers.stats.checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
-from helpers.stats.correlation import KendallTauCI, kendall_tau_ci, pearson_ci, tau_or_undefined, tau_topic_bootstrap
-from helpers.stats.hsd import (discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_each,
+from .agreement import krippendorff_alpha
+from .checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
+from .correlation import KendallTauCI, kendall_tau_ci, pearson_ci, tau_or_undefined, tau_topic_bootstrap
+from .hsd import (discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_each,
                                randomised_tukey_hsd_many, residual_variance)
-from helpers.stats.paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
+from .paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
                                   paired_t_test)
 
 __all__ = [

@@ -41,7 +41,7 @@ def krippendorff_alpha(
     float
         alpha (1 = perfect agreement, 0 = chance level, negative = systematic disagreement).
     """
-    from helpers import optional
+    from .. import optional
 
     _kd = optional("krippendorff", "Krippendorff's alpha")
 

@@ -128,7 +128,7 @@ def iter_chunks(total: int, size: int, progress: bool, desc: str):
     """``(start, size)`` of consecutive chunks of ``total`` trials, with a tqdm bar if asked."""
     starts = range(0, total, size)
     if progress:
-        from helpers import optional
+        from .. import optional
 
         tqdm = optional("tqdm", "a progress bar (progress=True)").tqdm  # lazily: no I/O unless asked
 

@@ -8,8 +8,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats as _sps
 
-from helpers.stats.checks import DEFAULT_CHUNK_BYTES, check_B, check_level, check_rng, iter_chunks
-from helpers.stats.paired import align_pair
+from .checks import DEFAULT_CHUNK_BYTES, check_B, check_level, check_rng, iter_chunks
+from .paired import align_pair
 
 __all__ = ["KendallTauCI", "kendall_tau_ci", "tau_topic_bootstrap"]
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from helpers.stats.checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
+from .checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
                                   check_rng, check_rtol, iter_chunks, mc_p, score_matrix)
 
 __all__ = ["residual_variance", "randomised_tukey_hsd", "randomised_tukey_hsd_many", "randomised_tukey_hsd_each",

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
-from helpers.stats.checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
+from .checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
                                   check_rng, check_rtol, iter_chunks, mc_p)
 
 __all__ = ["align_pair", "paired_vectors", "PairedTestResult", "paired_t_test", "paired_randomisation_test",

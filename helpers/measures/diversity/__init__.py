@@ -124,10 +124,10 @@ Conventions (decided here; each has a test)
   default: the effect is below 2e-4 for probabilities with four decimals.
 """
 
-from helpers.measures.diversity.names import MAX_CUTOFF, SUPPORTED_MEASURES, DiversityMeasure, parse_measure
-from helpers.measures.diversity.ndeval import exact_ideal_alpha, greedy_ideal_alpha
-from helpers.measures.diversity.prepare import need_columns
-from helpers.measures.diversity.scoring import evaluate, global_gains
+from .names import MAX_CUTOFF, SUPPORTED_MEASURES, DiversityMeasure, parse_measure
+from .ndeval import exact_ideal_alpha, greedy_ideal_alpha
+from .prepare import need_columns
+from .scoring import evaluate, global_gains
 
 __all__ = ["evaluate", "parse_measure", "DiversityMeasure", "SUPPORTED_MEASURES", "MAX_CUTOFF", "global_gains",
            "greedy_ideal_alpha", "exact_ideal_alpha", "uniform_intents"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.measures.kernels import row_sums
+from ..kernels import row_sums
 
 __all__ = ["novelty_gain", "greedy_ideal_alpha", "exact_ideal_alpha", "ndeval_measure"]
 

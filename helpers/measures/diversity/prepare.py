@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.io.ids import str_ids
-from helpers.measures.notices import warn_caller
+from ...io.ids import str_ids
+from ..notices import warn_caller
 
 __all__ = ["DiversityData", "prepare", "need_columns", "check_columns", "sig6", "gain_scale"]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.measures.diversity.names import STOP_BASES, DiversityMeasure, parse_measure
-from helpers.measures.diversity.ndeval import exact_ideal_alpha, greedy_ideal_alpha, ndeval_measure
-from helpers.measures import ragged
-from helpers.measures.diversity.prepare import DiversityData, check_columns, gain_scale, prepare, sig6
-from helpers.measures.kernels import evaluate_arrays, geometric_sum, row_sums
+from .names import STOP_BASES, DiversityMeasure, parse_measure
+from .ndeval import exact_ideal_alpha, greedy_ideal_alpha, ndeval_measure
+from .. import ragged
+from .prepare import DiversityData, check_columns, gain_scale, prepare, sig6
+from ..kernels import evaluate_arrays, geometric_sum, row_sums
 
 __all__ = ["evaluate", "Evaluation", "global_gains"]
 

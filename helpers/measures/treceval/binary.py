@@ -53,9 +53,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.measures.spec import MeasureSpec
-from helpers.measures.treceval.defs import parse_points
-from helpers.measures.treceval.lists import NONPOOL, UNJUDGED, Block, safe_div
+from ..spec import MeasureSpec
+from .defs import parse_points
+from .lists import NONPOOL, UNJUDGED, Block, safe_div
 
 __all__ = ["BINARY", "interpolated_precision"]
 

@@ -28,10 +28,10 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from helpers.io.judgment_groups import read_prefs, read_qrels_jg, read_qrels_prefs
-from helpers.io.trec_eval_files import read_results, read_trec_eval_qrels, read_zscores
-from helpers.measures.treceval.catalog import CATALOG, META_NAMES
-from helpers.measures.treceval.evaluation import (Evaluation, Settings, apply_zscores, evaluate, marked, summarise,
+from ...io.judgment_groups import read_prefs, read_qrels_jg, read_qrels_prefs
+from ...io.trec_eval_files import read_results, read_trec_eval_qrels, read_zscores
+from .catalog import CATALOG, META_NAMES
+from .evaluation import (Evaluation, Settings, apply_zscores, evaluate, marked, summarise,
                                                   topic_count)
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from helpers.measures.spec import MeasureSpec
-from helpers.measures.treceval.catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
-from helpers.measures.treceval.groups import evaluate_groups
-from helpers.measures.treceval.kernels import evaluate_levels
-from helpers.measures.treceval.lists import NONPOOL, UNJUDGED
-from helpers.measures.treceval.prefs import evaluate_prefs
-from helpers.measures.treceval.ranking import qrels_level_lists, rank_results
+from ..spec import MeasureSpec
+from .catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
+from .groups import evaluate_groups
+from .kernels import evaluate_levels
+from .lists import NONPOOL, UNJUDGED
+from .prefs import evaluate_prefs
+from .ranking import qrels_level_lists, rank_results
 
 __all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
 

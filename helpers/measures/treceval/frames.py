@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.measures.treceval.kernels import evaluate_levels
-from helpers.measures.treceval.lists import level_lists, relevance_values
-from helpers.measures.treceval.ranking import level_histogram
+from .kernels import evaluate_levels
+from .lists import level_lists, relevance_values
+from .ranking import level_histogram
 
 __all__ = ["score_aligned_rows"]
 

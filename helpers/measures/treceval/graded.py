@@ -40,9 +40,9 @@ from functools import cached_property
 
 import numpy as np
 
-from helpers.measures.spec import MeasureSpec
-from helpers.measures.treceval.defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
-from helpers.measures.treceval.lists import NONPOOL, PAD, UNJUDGED, Block, safe_div
+from ..spec import MeasureSpec
+from .defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
+from .lists import NONPOOL, PAD, UNJUDGED, Block, safe_div
 
 __all__ = ["GRADED"]
 

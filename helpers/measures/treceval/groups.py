@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.measures.treceval.kernels import evaluate_levels
-from helpers.measures.treceval.lists import level_lists, relevance_values
-from helpers.measures.treceval.ranking import Ranked, level_histogram
+from .kernels import evaluate_levels
+from .lists import level_lists, relevance_values
+from .ranking import Ranked, level_histogram
 
 __all__ = ["evaluate_groups", "judgment_group_scores", "tidy_scores"]
 
@@ -122,7 +122,7 @@ def judgment_group_scores(qrels_jg: pd.DataFrame, run: pd.DataFrame, measures, *
         ``run_id, query_id, measure, value`` for every judged topic the run answered (trec_eval's
         topics, in byte order of their ids).
     """
-    from helpers.measures.treceval.ranking import rank_results
+    from .ranking import rank_results
 
     per_run = []
     for rid, frame in _run_frames(run):

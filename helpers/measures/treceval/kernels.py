@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.measures.spec import MEASURES, MeasureSpec, parse_measures, unknown_message
-from helpers.measures.treceval.binary import BINARY
-from helpers.measures.treceval.graded import GRADED
-from helpers.measures.treceval.lists import Block, LevelLists
+from ..spec import MEASURES, MeasureSpec, parse_measures, unknown_message
+from .binary import BINARY
+from .graded import GRADED
+from .lists import Block, LevelLists
 
 __all__ = ["evaluate_levels", "KERNELS"]
 

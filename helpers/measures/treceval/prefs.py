@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from helpers.measures.treceval.ranking import Ranked
+from .ranking import Ranked
 
 __all__ = ["PREFS_MEASURES", "evaluate_prefs", "preference_scores"]
 
@@ -325,8 +325,8 @@ def preference_scores(prefs: pd.DataFrame, run: pd.DataFrame, names=PREFS_MEASUR
     pandas.DataFrame
         ``run_id, query_id, measure, value`` for every judged topic the run answered.
     """
-    from helpers.measures.treceval.groups import tidy_scores
-    from helpers.measures.treceval.ranking import rank_results
+    from .groups import tidy_scores
+    from .ranking import rank_results
 
     runs = [("run", run)] if "run_id" not in run.columns else [(str(r), g) for r, g in run.groupby("run_id", sort=False)]
     per_run = []

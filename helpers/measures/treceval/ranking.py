@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.measures.treceval.lists import LevelLists, level_lists, relevance_values
+from .lists import LevelLists, level_lists, relevance_values
 
 __all__ = ["Ranked", "rank_results", "level_histogram", "qrels_level_lists"]
 
