@@ -42,7 +42,7 @@ def _frame(df: pd.DataFrame, sep: str = " ", header: bool = False) -> str:
     return buf.getvalue()
 
 
-def adhoc(rng: np.random.Generator) -> None:
+def adhoc(rng: np.random.Generator, out: Path = OUT) -> None:
     topics = [f"q{t}" for t in range(1, 7)]
     docs = [f"d{d:03d}" for d in range(1, 41)]
     rows = []
@@ -57,19 +57,19 @@ def adhoc(rng: np.random.Generator) -> None:
         return np.searchsorted(cut, np.clip(items["latent"] + rng.normal(0, noise, len(items)), 0, 1)).astype(int)
 
     official = items.assign(iteration=0, relevance=rate(0.08))
-    _write(OUT / "qrels.txt", _frame(official[["query_id", "iteration", "doc_id", "relevance"]]))
+    _write(out / "qrels.txt", _frame(official[["query_id", "iteration", "doc_id", "relevance"]]))
     ratings = []
     for a in ("A1", "A2", "A3"):
         r = items.assign(assessor=a, rating=rate(0.18))
         ratings.append(r)
-        _write(OUT / "assessors" / f"{a}.txt",
+        _write(out / "assessors" / f"{a}.txt",
                _frame(r.assign(iteration=0)[["query_id", "iteration", "doc_id", "rating"]]))
     long = pd.concat(ratings, ignore_index=True)[["query_id", "doc_id", "assessor", "rating"]]
     # the same ratings as trec_eval's judgment groups (-R qrels_jg): one file, the group is the assessor
-    _write(OUT / "assessors_jg.txt", _frame(long[["query_id", "assessor", "doc_id", "rating"]]))
-    _write(OUT / "ratings.tsv", _frame(long, sep="\t", header=True))
+    _write(out / "assessors_jg.txt", _frame(long[["query_id", "assessor", "doc_id", "rating"]]))
+    _write(out / "ratings.tsv", _frame(long, sep="\t", header=True))
     wide = long.pivot(index=["query_id", "doc_id"], columns="assessor", values="rating").reset_index()
-    _write(OUT / "ratings_wide.tsv", _frame(wide, sep="\t", header=True))
+    _write(out / "ratings_wide.tsv", _frame(wide, sep="\t", header=True))
     runs = {"alpha-1": 0.10, "alpha-2": 0.20, "beta-1": 0.15, "gamma-1": 0.30, "delta-1": 0.45}
     for name, noise in runs.items():
         lines = []
@@ -79,13 +79,13 @@ def adhoc(rng: np.random.Generator) -> None:
             order = np.argsort(-score, kind="stable")[:20]
             for rank, k in enumerate(order, 1):
                 lines.append(f"{q} Q0 {sub['doc_id'].iloc[k]} {rank} {score[k]:.4f} {name}")
-        _write(OUT / "runs" / f"{name}.txt", "\n".join(lines) + "\n")
+        _write(out / "runs" / f"{name}.txt", "\n".join(lines) + "\n")
 
 
-def diversity(rng: np.random.Generator) -> None:
+def diversity(rng: np.random.Generator, out: Path = OUT) -> None:
     coll = intent_collection(rng, n_topics=4, n_runs=4, depth=20, min_intents=2, max_intents=5, pool_size=30)
     dq = coll.dqrels.sort_values(["query_id", "intent_id", "doc_id"], kind="stable")
-    base = OUT / "diversity"
+    base = out / "diversity"
     _write(base / "qrels.txt", _frame(dq[["query_id", "intent_id", "doc_id", "relevance"]]))
     intents = coll.intents.sort_values(["query_id", "intent_id"], kind="stable")
     probs = intents.assign(prob=intents["prob"].map(lambda v: f"{v:.6f}"))
@@ -113,16 +113,23 @@ def diversity(rng: np.random.Generator) -> None:
                 rows.append((pair.pair_id, pair.query_id, pair.run_left, pair.run_right, question, assessor,
                              labels.loc[pair.pair_id, assessor]))
     prefs = pd.DataFrame(rows, columns=["pair_id", "query_id", "run_left", "run_right", "question", "assessor", "label"])
-    _write(OUT / "preferences.tsv", _frame(prefs, sep="\t", header=True))
+    _write(out / "preferences.tsv", _frame(prefs, sep="\t", header=True))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Write the examples into ``data/examples/`` (``--out DIR``: into another folder, e.g. to check
+    that the committed files are what this script makes: ``tests/test_examples.py``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="write the example files")
+    parser.add_argument("--out", type=Path, default=OUT)
+    out = parser.parse_args(argv).out
     rng = np.random.default_rng(SEED)
-    adhoc(rng)
-    diversity(rng)
-    for f in sorted(OUT.rglob("*")):
+    adhoc(rng, out)
+    diversity(rng, out)
+    for f in sorted(out.rglob("*")):
         if f.is_file():
-            print(f"{f.relative_to(ROOT)}: {f.stat().st_size} bytes")
+            print(f"{f.relative_to(out)}: {f.stat().st_size} bytes")
 
 
 if __name__ == "__main__":
