@@ -108,5 +108,5 @@ def test_placeholders_and_patterns():
     assert captions.entry_key(captions.TABLES, "05", "hsd") == (None, {})
     labels = captions.column_labels("03", "table5_relevant_in_top_k", ["run_id", "prm_mean_theta3", "binary_sem_theta1"])
     assert labels == {"run_id": "run", "prm_mean_theta3": "PRM, mean (θ = 3)", "binary_sem_theta1": "binary, s.e. (θ = 1)"}
-    # a table's own label comes before the shared one (THUIR's n is queries, not assessors)
-    assert captions.column_labels("05", "real_thuir_agreement", ["n", "p_value"]) == {"n": "queries", "p_value": "p-value"}
+    # a table's own label comes before the shared one (THUIR's n is queries, not assessors; its p_value is two-sided)
+    assert captions.column_labels("05", "real_thuir_agreement", ["n", "p_value"]) == {"n": "queries", "p_value": "p (two-sided)"}

@@ -178,7 +178,9 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "05_real_thuir_agreement": (
         "Agreement of ad hoc measures and trivial baselines with the users' SERP preferences of the THUIR "
         "image-search set: queries agreeing (k of n), rate, chance rate, p-value and 95% interval.",
-        {"n": "queries", "k": "agreeing", "rate": "agreement rate", "ties": "ties"}),
+        {"n": "queries", "k": "agreeing", "rate": "agreement rate", "ties": "ties",
+         "p_value": "p (two-sided)", "p_above": "p (above chance)", "p_value_holm": "p (two-sided, Holm)",
+         "p_above_holm": "p (above chance, Holm)"}),
     "05_real_thuir_sensitivity": (
         "THUIR image search: the measure agreeing best with the users on the decisive queries under each gain "
         "map, relevance threshold and cutoff.", {"n": "queries", "k": "agreeing"}),
