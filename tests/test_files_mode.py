@@ -1,8 +1,9 @@
 """Notebooks on the user's own files (issue 12): the file-input mode through papermill.
 
-* The DL-19 public files, given by path only (``dataset: files``), reproduce the built-in `real`
-  profile of notebooks 02 and 03 number for number (the committed ``reports/real`` metrics, which
-  ``test_notebooks_smoke`` proves are what the code produces).
+* The DL-19 public files, given by path only (``dataset: files``), reproduce the built-in DL-19
+  loader (``dataset: dl19``, the `real` profile's parameters with smaller replicate counts, so the two
+  runs stay short) of notebooks 02 and 03 number for number. That the `real` profile's committed
+  metrics are what the code produces is ``test_notebooks_smoke``'s job.
 * A wrong path, an empty glob, a path given without the file mode, and inputs that share no topic
   stop the notebook at once with a message naming the parameter and the file.
 """
@@ -48,39 +49,43 @@ def _run(notebook: str, values: dict, out: Path) -> dict:
         return json.load(fh)
 
 
-def _committed(notebook: str) -> dict:
-    with open(paths.ROOT / "reports" / "real" / "metrics" / f"{notebook}.json", encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _real_parameters(notebook: str) -> dict:
+def _real_parameters(notebook: str, **smaller) -> dict:
+    """The real profile's parameters with smaller sizes (``smaller``): the test compares the built-in
+    loader with the same files given by path, which does not need the profile's replicate counts."""
     values = pipeline.load_parameters(paths.NOTEBOOKS / f"{notebook}.ipynb", "real")
-    values["profile"] = "dl19files"
+    values.update(smaller, profile="dl19builtin")
     return values
 
 
+def _by_path(values: dict, **files) -> dict:
+    return {**values, "profile": "dl19files", "dataset": "files", "ratings_layout": "qrels", **files}
+
+
+SMALL_02 = {"real_replicates": 3, "B": 1000, "d_max_list": [2], "n_list": [5, 10], "replicates": 2,
+            "scheduler": "serial"}
+SMALL_03 = {"replicates": 3, "B": 50, "rounds": 5, "n_sizes": 4, "rf10": False, "scheduler": "serial"}
+
+
 @needs_data
-def test_dl19_files_by_path_reproduce_the_real_profile_of_02(tmp_path, monkeypatch):
+def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_02(tmp_path, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
     files = _dl19_files()
-    values = _real_parameters("02_unanimity_evaluation")
-    values.pop("real_ratings")
-    values.update(dataset="files", ratings_layout="qrels", ratings_d_max=3, **files)
-    got = _run("02_unanimity_evaluation", values, tmp_path)
-    want = _committed("02_unanimity_evaluation")
+    builtin = _real_parameters("02_unanimity_evaluation", **SMALL_02)
+    by_path = _by_path({k: v for k, v in builtin.items() if k != "real_ratings"}, ratings_d_max=3, **files)
+    want = _run("02_unanimity_evaluation", builtin, tmp_path)
+    got = _run("02_unanimity_evaluation", by_path, tmp_path)
     assert got.pop("parameters")["dataset"] == "files"
-    want.pop("parameters")
+    assert want.pop("parameters")["dataset"] == "dl19"
     assert got == want
 
 
 @needs_data
-def test_dl19_files_by_path_reproduce_the_real_profile_of_03(tmp_path, monkeypatch):
+def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_03(tmp_path, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
     files = _dl19_files()
-    values = _real_parameters("03_prm_estimation")
-    values.update(dataset="files", ratings_layout="qrels", d_max=3, **files)
-    got = _run("03_prm_estimation", values, tmp_path)
-    want = _committed("03_prm_estimation")
+    builtin = _real_parameters("03_prm_estimation", **SMALL_03)
+    want = _run("03_prm_estimation", builtin, tmp_path)
+    got = _run("03_prm_estimation", _by_path(builtin, d_max=3, **files), tmp_path)
     got.pop("parameters"), want.pop("parameters")
     renamed = {"U1 vs one rater": "DL19 NIST vs re-annotator", "rater vs rater": "DL19 re-annotator vs re-annotator"}
     other = {}
