@@ -169,3 +169,25 @@ def test_notebook_03_stops_on_a_threshold_above_the_top_level(tmp_path, monkeypa
     monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
     with pytest.raises(pm.PapermillExecutionError, match="relevance_threshold must be 0"):
         _execute(tmp_path, "03_prm_estimation", {"relevance_threshold": 4})
+
+
+def test_notebook_05_runs_on_preferences_with_one_question_only(tmp_path, monkeypatch):
+    """A preferences file that asks only the diversity question: no section or conclusion sentence
+    assumes a 'relevance' question (the normaliser sentence once read the relevance table)."""
+    import pandas as pd
+
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_CHECKOUT", str(paths.ROOT))
+    prefs = pd.read_csv(EXAMPLES / "preferences.tsv", sep="\t", dtype=str)
+    only = tmp_path / "diversity_only.tsv"
+    prefs[prefs.question == "diversity"].to_csv(only, sep="\t", index=False)
+    div = EXAMPLES / "diversity"
+    _execute(tmp_path, "05_preference_agreement", {
+        "data": "files", "preferences_path": str(only), "diversity_qrels_path": str(div / "qrels.txt"),
+        "intents_path": str(div / "intents.txt"), "intent_types_path": str(div / "intent_types.tsv"),
+        "runs_glob": str(div / "runs"), "B": 100, "scheduler": "serial"})
+    nb = json.loads((tmp_path / "out.ipynb").read_text(encoding="utf-8"))
+    conclusion = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in nb["cells"][-2]["outputs"])
+    assert "Highest MAR: diversity " in conclusion
+    assert "relevance" not in conclusion.split("Highest MAR")[1]
