@@ -153,3 +153,16 @@ def test_audit_reads_no_noun_as_none():
     text = f"theta = 3: {claims.share(4, 4, 'runs')}, theta = 2: {claims.share(0, 4, 'runs')}"
     assert claims.audit(text) == []
     assert claims.audit("theta = 3: all 4 runs (4 of 4, 100%), theta = 2: no runs (1 of 4, 25%)")
+
+
+def test_a_bound_never_prints_as_a_mark_it_does_not_reach():
+    assert claims.number(0.99996) == "0.99996" and claims.number(1.0) == "1.000"
+    assert claims.number(0.00002) == "0.00002" and claims.number(0.5) == "0.500"
+    c = claims.interval(mean=0.97, low=0.954, high=0.99996, n=50)
+    assert "[0.954, 0.99996]" in c.text
+
+
+def test_a_mean_outside_its_percentile_interval_is_said_to_be():
+    c = claims.interval(mean=0.999, low=1.0, high=1.0, n=50)
+    assert "the mean lies outside it" in c.text
+    assert "outside" not in claims.interval(mean=0.99, low=0.98, high=1.0, n=50).text

@@ -137,7 +137,20 @@ def holds(k: int, n: int, what: str = "draws") -> Claim:
 def _fmt(v: float, digits: int) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
-    return f"{v:.{digits}f}"
+    return number(v, digits)
+
+
+def number(v: float, digits: int = 3, *, marks: Sequence[float] = (0.0, 1.0), max_digits: int = 6) -> str:
+    """``v`` with ``digits`` decimals, or more when fewer would print a value that is not one of
+    ``marks`` (the bounds a reader compares against: τ = 1, a share of 0) as if it were:
+    ``number(0.99996)`` is ``"0.99996"``, not ``"1.000"``; ``number(1.0)`` stays ``"1.000"``."""
+    v = float(v)
+    text = f"{v:.{digits}f}"
+    for d in range(digits, max_digits + 1):
+        text = f"{v:.{d}f}"
+        if not any(float(text) == m != v for m in marks):
+            return text
+    return text
 
 
 def interval(values: Sequence[float] | None = None, *, mean: float | None = None, low: float | None = None,
@@ -162,7 +175,10 @@ def interval(values: Sequence[float] | None = None, *, mean: float | None = None
         kind = "percentile" if is_percentile(n, level) else "range"
     m, lo, hi = _fmt(mean, digits), _fmt(low, digits), _fmt(high, digits)
     if kind == "percentile":
-        text = f"{m} [{lo}, {hi}] ({level:.0%} interval over {int(n):,} {what})"
+        text = f"{m} [{lo}, {hi}] ({level:.0%} interval over {int(n):,} {what}"
+        if math.isfinite(mean) and not low <= mean <= high:
+            text += "; the mean lies outside it: a few draws are far from the rest"
+        text += ")"
     elif int(n) == 1:
         text = f"{m} (one {what[:-1] if what.endswith('s') else what})"
     else:
@@ -216,8 +232,8 @@ def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3
     sign = 1.0 if higher else -1.0
     best_label = max(clean, key=lambda k: sign * clean[k])
     best = clean[best_label]
-    shown = _fmt(best, digits)
-    tied = [k for k in clean if _fmt(clean[k], digits) == shown]
+    shown = f"{best:.{digits}f}"  # ties as printed at `digits` (no extra digits here: they would split a tie)
+    tied = [k for k in clean if f"{clean[k]:.{digits}f}" == shown]
     noise: list[str] = []
     if intervals is not None:
         blo, bhi = intervals[best_label]
@@ -233,7 +249,7 @@ def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3
         return Claim(f"all {len(clean)} tie at {shown}", "leaders", nums)
     head = f"{listing(tied)} (tied at {shown}" if len(tied) > 1 else f"{tied[0]} ({shown}"
     if noise:
-        head += "; within noise: " + ", ".join(f"{k} {_fmt(clean[k], digits)}" for k in noise)
+        head += "; within noise: " + ", ".join(f"{k} {clean[k]:.{digits}f}" for k in noise)
     return Claim(head + ")", "leaders", nums)
 
 
