@@ -166,3 +166,10 @@ def test_a_mean_outside_its_percentile_interval_is_said_to_be():
     c = claims.interval(mean=0.999, low=1.0, high=1.0, n=50)
     assert "the mean lies outside it" in c.text
     assert "outside" not in claims.interval(mean=0.99, low=0.98, high=1.0, n=50).text
+
+
+def test_within_noise_is_judged_against_every_tied_leader():
+    values = {"a": 0.40, "b": 0.40, "c": 0.30}
+    intervals = {"a": (0.39, 0.41), "b": (0.25, 0.45), "c": (0.2, 0.35)}
+    c = claims.leaders(values, intervals=intervals, digits=2)
+    assert set(c.numbers["leaders"]) == {"a", "b"} and c.numbers["within_noise"] == ["c"]

@@ -236,12 +236,12 @@ def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3
     tied = [k for k in clean if f"{clean[k]:.{digits}f}" == shown]
     noise: list[str] = []
     if intervals is not None:
-        blo, bhi = intervals[best_label]
+        lead = [intervals[k] for k in tied if k in intervals]  # within noise of ANY tied leader
         for k in clean:
             if k in tied or k not in intervals:
                 continue
             lo, hi = intervals[k]
-            if lo <= bhi and hi >= blo:
+            if any(lo <= bhi and hi >= blo for blo, bhi in lead):
                 noise.append(k)
         noise.sort(key=lambda k: -sign * clean[k])
     nums = {"best": best, "leaders": tied, "within_noise": noise, "n": len(clean)}
