@@ -268,8 +268,9 @@ def _dl19():
     return qrels_path, runs
 
 
-def _pytrec(qrels_path, runs, level: int) -> dict:
-    """pytrec_eval's per-topic values of nDCG@10, AP, P@10 and RR (binary measures at ``level``)."""
+def _pytrec(qrels_path, runs, levels) -> dict:
+    """pytrec_eval's per-topic values of nDCG@10, and of AP, P@10 and RR at every binary ``level``
+    (keys ``(run, topic, name, level)``; each run file is parsed once)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     from helpers.io import trec as trec_io
 
@@ -278,7 +279,8 @@ def _pytrec(qrels_path, runs, level: int) -> dict:
     for q, d, rel in zip(qrels["query_id"], qrels["doc_id"], qrels["relevance"]):
         qd.setdefault(q, {})[d] = int(rel)
     graded = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10"})
-    binary = pytrec_eval.RelevanceEvaluator(qd, {"map", "P.10", "recip_rank"}, relevance_level=level)
+    binary = {lv: pytrec_eval.RelevanceEvaluator(qd, {"map", "P.10", "recip_rank"}, relevance_level=lv)
+              for lv in levels}
     out = {}
     for path in runs:
         run = trec_io.read_run(path)
@@ -286,43 +288,51 @@ def _pytrec(qrels_path, runs, level: int) -> dict:
         rd: dict = {}
         for q, d, s in zip(run["query_id"], run["doc_id"], run["score"]):
             rd.setdefault(q, {})[d] = float(s)
-        for ev in (graded, binary):
+        for ev, lvs in [(graded, [None])] + [(b, [lv]) for lv, b in binary.items()]:
             for q, values in ev.evaluate(rd).items():
                 for m, v in values.items():
-                    out[(rid, q, m)] = v
+                    out[(rid, q, m, lvs[0])] = v
     return out
 
 
-@pytest.mark.parametrize("level", [2, 1])
-def test_dl19_api_cli_and_pytrec_eval_agree_exactly(level):
+def test_dl19_api_cli_and_pytrec_eval_agree_exactly():
+    """All 37 DL-19 runs, binary measures at rel=2 (the TREC DL convention) and rel=1: each run file is
+    read once by pytrec_eval's side, once by the API and once by the CLI, for both levels."""
     qrels_path, runs = _dl19()
-    theirs = _pytrec(qrels_path, runs, level)
+    levels = [2, 1]
+    theirs = _pytrec(qrels_path, runs, levels)
     # the API, as an ir_measures user writes it, on the list of run files
-    api_names = ["nDCG@10", f"AP(rel={level})", f"P(rel={level})@10", f"RR(rel={level})"]
+    api_names = {"nDCG@10": ("ndcg_cut_10", None)}
+    for lv in levels:
+        api_names.update({f"AP(rel={lv})": ("map", lv), f"P(rel={lv})@10": ("P_10", lv),
+                          f"RR(rel={lv})": ("recip_rank", lv)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # DL-19 runs answer 200 topics, 43 are judged: said, not our point
-        api = M.evaluate(qrels_path, runs, api_names, conventions="trec_eval")
-    # the CLI, as a trec_eval user writes it
+        api = M.evaluate(qrels_path, runs, list(api_names), conventions="trec_eval")
+    # the CLI, as a trec_eval user writes it (trec_eval names with --rel 2), plus the rel=1 measures by name
+    cli_names = {"ndcg_cut_10": ("ndcg_cut_10", None), "map": ("map", 2), "P_10": ("P_10", 2),
+                 "recip_rank": ("recip_rank", 2), "AP(rel=1)": ("map", 1), "P(rel=1)@10": ("P_10", 1),
+                 "RR(rel=1)": ("recip_rank", 1)}
     argv = [sys.executable, "-m", "helpers", "evaluate", "--qrels", str(qrels_path), "--run", *map(str, runs),
-            "--conventions", "trec_eval", "--measures", "ndcg_cut_10", "map", "P_10", "recip_rank",
-            "--rel", str(level), "--per-topic", "--output-format", "jsonl"]
+            "--conventions", "trec_eval", "--measures", *cli_names, "--rel", "2", "--per-topic",
+            "--output-format", "jsonl"]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    cli = {(r["run_id"], r["query_id"], r["measure"]): r["value"] for r in map(json.loads, proc.stdout.splitlines())}
-    pytrec_name = dict(zip(api_names, ["ndcg_cut_10", "map", "P_10", "recip_rank"]))
+    cli = {(r["run_id"], r["query_id"], *cli_names[r["measure"]]): r["value"]
+           for r in map(json.loads, proc.stdout.splitlines())}
     n = 0
     for r in api.itertuples():
-        t = pytrec_name[r.measure]
-        assert r.value == theirs[(r.run_id, r.query_id, t)] == cli[(r.run_id, r.query_id, t)], (r, t)
+        key = (r.run_id, r.query_id, *api_names[r.measure])
+        assert r.value == theirs[key] == cli[key], (r, key)
         n += 1
-    assert n == 37 * 43 * 4 == len(theirs) and api["run_id"].nunique() == 37
+    assert n == 37 * 43 * 7 == len(theirs) and api["run_id"].nunique() == 37
     means = M.aggregate(api)
     topics = sorted(set(api["query_id"]))
     worst = 0.0
     for r in means.itertuples():  # the CLI's 'all' line is the API's mean (compensated summation) ...
-        t = pytrec_name[r.measure]
-        assert cli[(r.run_id, "all", t)] == r.value and r.n_topics == 43
+        name, lv = api_names[r.measure]
+        assert cli[(r.run_id, "all", name, lv)] == r.value and r.n_topics == 43
         # ... and the mean of pytrec_eval's values to the last bits: the order of additions differs
-        worst = max(worst, abs(math.fsum(theirs[(r.run_id, q, t)] for q in topics) / 43 - r.value))
-    print(f"level {level}: means within {worst:.1e} of pytrec_eval's (per-topic values identical)")
+        worst = max(worst, abs(math.fsum(theirs[(r.run_id, q, name, lv)] for q in topics) / 43 - r.value))
+    print(f"levels {levels}: means within {worst:.1e} of pytrec_eval's (per-topic values identical)")
     assert worst <= 1e-15, worst
