@@ -191,6 +191,27 @@ def test_save_table_defaults_label_and_caption(tmp_path, monkeypatch):
     assert r"\caption{No such table (notebook 04, diversified measures).}" in tex.read_text()
 
 
+def test_save_table_csv_round_trips_labels_pandas_reads_as_missing(tmp_path, monkeypatch):
+    """A text label in pandas' default NA list (the planted model ``null``) reads back as itself
+    plus its column name, not as NaN, from a default ``pd.read_csv``; numbers and real missing
+    values are untouched, and the .tex shows the same label."""
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
+    rep = reports.Reporter("04_diversified_measures", "real", values=None)
+    df = pd.DataFrame({"model": ["position", "null", "NA"], "measure": ["I-rec@10", "None", "D-nDCG@10"],
+                       "mean": [0.5, np.nan, 0.25]})
+    csv, tex = rep.save_table(df, "planted_truth_recovery")
+    back = pd.read_csv(csv)
+    assert back["model"].tolist() == ["position", "null model", "NA model"]
+    assert back["measure"].tolist() == ["I-rec@10", "None measure", "D-nDCG@10"]
+    assert back["mean"].isna().tolist() == [False, True, False] and back["model"].notna().all()
+    assert "null model" in tex.read_text()
+    assert df["model"].tolist() == ["position", "null", "NA"]          # the caller's frame is not changed
+    idx = reports.csv_safe_labels(pd.DataFrame({"x": [1, 2]}, index=pd.Index(["null", "a"], name="run_id")), index=True)
+    assert idx.index.tolist() == ["null run id", "a"]
+    same = pd.DataFrame({"x": ["a", ""], "y": [1.0, np.nan]})
+    assert reports.csv_safe_labels(same) is same
+
+
 @needs_tex
 @pytest.mark.parametrize("name", sorted(representative_tables()))
 def test_generated_tables_compile(name, tmp_path):

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.replicates import studies, runner as sweep
+from helpers.notebook import claims
+from helpers.replicates import planted, studies, runner as sweep
 
 DIV = ["I-rec@5", "D#-nDCG@5", "alpha-nDCG@5"]
 SMALL_DIV = {"n_topics": 6, "n_runs": 4, "depth": 10, "measures": DIV, "mixture": "position:0.5,coverage:0.5"}
@@ -305,3 +306,59 @@ def test_paired_leader_follows_the_given_means_and_their_order():
     assert lead == "a" and iv["b"] == (0.0, 0.0)    # an exact tie: the first of the given order leads
     lead, _ = studies.paired_leader_intervals(wide)
     assert lead == "b"
+
+
+def test_paired_leader_intervals_with_ties_compare_with_every_tied_leader():
+    """With ``digits``, every leader tied at that precision gets (0, 0) and a label is within noise
+    (its interval includes 0) when its paired difference to SOME tied leader includes 0."""
+    wide = pd.DataFrame({"a": [0.50, 0.60, 0.70, 0.80], "b": [0.80, 0.50, 0.70, 0.60],
+                         "c": [0.79, 0.49, 0.69, 0.59], "d": [0.10, 0.20, 0.30, 0.40]})
+    means = wide.mean().to_dict()                      # a and b tie at 0.650
+    lead, iv = studies.paired_leader_intervals(wide, means=means, digits=3)
+    assert lead == "a" and iv["a"] == iv["b"] == (0.0, 0.0)
+    assert iv["c"][0] <= 0 <= iv["c"][1]               # c is always 0.01 below b, but straddles a
+    assert iv["d"][1] < 0                              # d is below both in every replicate
+    c = claims.leaders(means, intervals=iv)
+    assert c.numbers["leaders"] == ["a", "b"] and c.numbers["within_noise"] == ["c"]
+    _, old = studies.paired_leader_intervals(wide, means=means)
+    assert old["b"] != (0.0, 0.0)                      # without digits: the first leader only, as before
+
+
+def test_chance_of_a_member_is_the_hypergeometric_tail():
+    from scipy import stats as st
+
+    assert planted.chance_of_a_member(28, 5, 0) == 0.0
+    assert planted.chance_of_a_member(28, 5, 24) == 1.0                  # 24 of 28 must take one of 5
+    assert planted.chance_of_a_member(28, 5, 16) == pytest.approx(st.hypergeom(28, 5, 16).sf(0))
+    assert planted.chance_of_a_member(28, 5, 16) > 0.99                  # the reviewer's default case
+    with pytest.raises(ValueError, match="members"):
+        planted.chance_of_a_member(5, 6, 1)
+
+
+def test_family_check_can_fail():
+    """The aligned family's best must beat the best measure outside it, paired over replicates."""
+    rng = np.random.default_rng(0)
+    base = rng.normal(0.8, 0.05, 50)
+    ahead = pd.DataFrame({"A1": base + 0.05, "A2": base - 0.1, "B1": base, "B2": base - 0.2})
+    r = planted.family_check(ahead, ["A1", "A2"], leader_set=["A1", "B1"])
+    assert (r["best_in"], r["best_out"], r["verdict"], r["kind"]) == ("A1", "B1", "recovered", "percentile")
+    assert r["low"] > 0 and r["diff"] == pytest.approx(0.05)
+    assert r["leader_set_size"] == 2 and r["family_in_leader_set"] == 1
+    assert r["chance_random_set"] == pytest.approx(1 - (2 / 4) * (1 / 3))
+    # a family that only ties with an outsider is "not shown"; one behind it is "outside ahead"
+    tie = ahead.assign(B1=ahead["A1"] + rng.normal(0, 0.01, 50))
+    assert planted.family_check(tie, ["A1", "A2"])["verdict"] == "not shown"
+    behind = ahead.assign(B1=ahead["A1"] + 0.02)
+    assert planted.family_check(behind, ["A1", "A2"])["verdict"] == "outside ahead"
+    # a random leader set of 3 of 4 always holds a member of a family of 2: the old check always passes
+    assert planted.family_check(behind, ["A1", "A2"], leader_set=["B1", "A1", "B2"])["chance_random_set"] == 1.0
+    # few replicates: the range, not a percentile interval
+    assert planted.family_check(ahead.head(5), ["A1"])["kind"] == "range"
+    assert planted.family_check(ahead, [])["verdict"] == "not testable"
+    assert planted.family_check(ahead, list(ahead.columns))["verdict"] == "not testable"
+
+
+def test_coinciding_planted_truths():
+    tau = pd.DataFrame([[1.0, 1.0, 0.5], [1.0, 1.0, 0.5], [0.5, 0.5, 1.0]], index=list("xyz"), columns=list("xyz"))
+    assert planted.coinciding(tau) == [("x", "y")]
+    assert planted.coinciding(tau.replace(1.0, 0.99)) == []

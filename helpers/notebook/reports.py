@@ -33,7 +33,7 @@ from . import captions, outputs, params
 from .latex import LATEX_HEADERS, LONGTABLE_ROWS, TABLE_WIDTH_PT, latex_escape, latex_table
 from ..paths import reports_dir, reports_root
 
-__all__ = ["Reporter", "table_label", "default_caption", "show", "environment_report", "conclusion", "fmt_list",
+__all__ = ["Reporter", "csv_safe_labels", "table_label", "default_caption", "show", "environment_report", "conclusion", "fmt_list",
            # written here, defined in the modules that own them
            "atomic_write_bytes", "atomic_write_text", "latex_table", "latex_escape", "LATEX_HEADERS",
            "TABLE_WIDTH_PT", "LONGTABLE_ROWS"]
@@ -170,6 +170,7 @@ class Reporter:
         """
         name = safe_stem(name)          # names built from data (question, run, assessor ids) stay in tables/
         stem = f"{self.prefix}_{name}"
+        df = csv_safe_labels(df, index=index)   # a label such as "null" would read back as NaN
         csv = df.to_csv(index=index, float_format=float_format, lineterminator="\n")
         columns = df.reset_index().columns if index else df.columns
         tex = latex_table(df, caption=caption or default_caption(self.notebook, name),
@@ -193,6 +194,53 @@ class Reporter:
         :data:`METRICS_DIGITS` significant digits, so reruns on any machine write the same bytes)."""
         text = json.dumps(_jsonable(metrics, METRICS_DIGITS), indent=2, sort_keys=True, allow_nan=False) + "\n"
         return self._write(self.metrics_path, text.encode("utf-8"))
+
+
+def _pandas_na_tokens() -> frozenset:
+    """The strings ``pandas.read_csv`` reads as NaN by default (``na_values``' documented list)."""
+    try:
+        from pandas._libs.parsers import STR_NA_VALUES
+        return frozenset(STR_NA_VALUES)
+    except ImportError:     # pragma: no cover - the list as documented for pandas 2 and 3
+        return frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+                          "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"})
+
+
+def csv_safe_labels(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
+    """``df`` with every text label that ``pandas.read_csv`` would read back as missing (``"null"``,
+    ``"NA"``, ``"None"``, ... - its default ``na_values``) written as that label followed by its
+    column's name: the planted model ``null`` in a column ``model`` becomes ``"null model"``, so a
+    reader's default ``pd.read_csv`` keeps it (quoting would not: pandas ignores quotes there).
+
+    Only text cells (and, with ``index``, index labels, named after the index) change; numbers,
+    real missing values and the empty string (a missing value in any CSV) are left alone. Returns
+    ``df`` itself when nothing changes.
+    """
+    tokens = _pandas_na_tokens() - {""}
+
+    def fix(values: pd.Series, name) -> pd.Series | None:
+        if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)
+                or isinstance(values.dtype, pd.CategoricalDtype)):
+            return None
+        text = values.astype(object)
+        hit = text.map(lambda v: isinstance(v, str) and v in tokens).astype(bool)
+        if not hit.any():
+            return None
+        suffix = str(name).replace("_", " ") if name is not None else "label"
+        return text.where(~hit, text[hit].map(lambda v: f"{v} {suffix}"))
+
+    out = df
+    for k, col in enumerate(df.columns):
+        new = fix(df.iloc[:, k], col)
+        if new is not None:
+            out = out.copy() if out is df else out
+            out.isetitem(k, new.to_numpy())
+    if index and not isinstance(df.index, pd.MultiIndex):
+        new = fix(pd.Series(df.index, index=df.index), df.index.name)
+        if new is not None:
+            out = out.copy() if out is df else out
+            out.index = pd.Index(new.to_numpy(), name=df.index.name)
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,5 +6,8 @@
                        :func:`~helpers.replicates.runner.summarise` and ``share`` summarise them
 :mod:`.studies`        the notebooks' study functions: one replicate of each notebook's headline
                        analysis as a function of ``rng``
+:mod:`.planted`        checks of a planted-truth experiment that can fail: the aligned family's
+                       best against the best outside it, the chance level of a leader-set check,
+                       planted truths that coincide
 =====================  ==========================================================================
 """

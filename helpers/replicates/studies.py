@@ -638,7 +638,7 @@ def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarr
 
 
 def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95,
-                            means: Mapping[str, float] | None = None) -> tuple[str, dict]:
+                            means: Mapping[str, float] | None = None, digits: int | None = None) -> tuple[str, dict]:
     """The leader by mean of a replicates x labels table and, for every label, the interval over
     replicates of its *paired* difference to the leader (:mod:`helpers.stats.summary`'s rule: a
     ``level`` percentile interval with enough replicates, else the range).
@@ -649,16 +649,32 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
     includes 0 is named "within noise" of the leader (the leader's own interval is ``(0, 0)``).
     ``means`` (label -> mean, default the column means) decides the leader: pass the values given
     to ``claims.leaders``, in the same order, so that both name the same leader.
+
+    ``digits`` (the precision ``claims.leaders`` prints with): every label whose mean equals the
+    leader's at that precision is a tied leader and gets ``(0, 0)``; every other label gets its
+    paired interval to a tied leader whose paired interval includes 0 if there is one (it is then
+    within noise of that leader), else to the first leader. So ``claims.leaders`` names a label
+    within noise exactly when its paired difference to *some* tied leader includes 0 (overlapping
+    the tied leaders' own paired intervals would be a different, unpaired test). ``None``: the
+    first leader only, as before.
     """
     from ..stats.summary import interval_bounds
 
     m = dict(means) if means is not None else wide.mean().to_dict()
     # the first label (in the order of ``means``) with the highest (lowest) mean, as claims.leaders picks it
     lead = max(m, key=lambda k: m[k] if higher else -m[k])
+    if digits is None:
+        tied = [lead]
+    else:
+        shown = f"{m[lead]:.{digits}f}"
+        tied = [k for k in m if f"{m[k]:.{digits}f}" == shown and k in wide.columns]
     out = {}
     for c in wide.columns:
-        lo, hi, _ = interval_bounds((wide[c] - wide[lead]).to_numpy(float), level)
-        out[c] = (lo, hi)
+        if digits is not None and c in tied:
+            out[c] = (0.0, 0.0)
+            continue
+        ivs = [interval_bounds((wide[c] - wide[t]).to_numpy(float), level)[:2] for t in tied]
+        out[c] = next((iv for iv in ivs if iv[0] <= 0 <= iv[1]), ivs[0])
     return lead, out
 
 

@@ -1,0 +1,94 @@
+"""Checks of planted-truth experiments that can fail (notebook 04, section 7).
+
+A planted-truth experiment validates a method only if its check could have come out the other way.
+"A measure of the aligned family is among the leaders" cannot, when the leaders and everything within
+noise of them hold most of the measures: :func:`chance_of_a_member` says how likely a random set of
+that size is to pass it. :func:`family_check` compares the family's best measure with the best one
+outside it, paired over replicates, and :func:`coinciding` names planted truths no analysis can tell
+apart because they order the runs identically.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..stats.summary import interval_bounds
+
+__all__ = ["chance_of_a_member", "family_check", "coinciding"]
+
+
+def chance_of_a_member(n: int, members: int, k: int) -> float:
+    """The chance that ``k`` labels drawn at random without replacement from ``n`` contain at least
+    one of ``members`` marked labels (hypergeometric: ``1 - C(n - members, k) / C(n, k)``).
+
+    The yardstick of a "some member is among the leaders" check: when a random set of the leader
+    set's size almost surely holds a member, the check passing says nothing.
+    """
+    n, members, k = int(n), int(members), int(k)
+    if not (0 <= members <= n and 0 <= k <= n):
+        raise ValueError(f"chance_of_a_member needs 0 <= members, k <= n, got n={n}, members={members}, k={k}")
+    return 1.0 - math.comb(n - members, k) / math.comb(n, k)
+
+
+def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping[str, float] | None = None,
+                 level: float = 0.95, leader_set: Sequence[str] | None = None) -> dict:
+    """Does a planted model's aligned family recover it better than every other measure?
+
+    The check of notebook 04's section 7, one that can fail: the family's best measure (highest
+    mean recovery) against the best measure *outside* the family, paired over replicates
+    (``wide``: replicates x measures, as in :func:`paired_leader_intervals`). The interval of the
+    per-replicate difference follows :mod:`helpers.stats.summary`'s rule (a ``level`` percentile
+    interval with enough replicates, else the range). Verdict:
+
+    * ``"recovered"``: the family's best is ahead and the interval excludes 0;
+    * ``"outside ahead"``: the best outside measure is ahead and the interval excludes 0;
+    * ``"not shown"``: the interval includes 0 (the two cannot be told apart);
+    * ``"not testable"``: no measure in the family, or none outside it.
+
+    Both bests are picked by their mean over the same replicates the interval is taken over (the
+    selection favours each side alike). ``leader_set`` (the leader and everything within noise, as
+    :func:`helpers.notebook.claims.leaders` names them) gives ``chance_random_set``: the chance that
+    a random set of that size holds a family member (:func:`chance_of_a_member`) - how little "a
+    family member is among the leaders" would say.
+
+    Returns a dict: ``best_in``, ``best_out``, ``mean_in``, ``mean_out``, ``diff``, ``low``, ``high``,
+    ``kind`` (``"percentile"``/``"range"``), ``replicates``, ``verdict``, ``measures``,
+    ``family_size`` and, with ``leader_set``, ``leader_set_size``, ``family_in_leader_set`` and
+    ``chance_random_set``.
+    """
+    m = dict(means) if means is not None else wide.mean().to_dict()
+    m = {k: float(v) for k, v in m.items() if k in wide.columns and np.isfinite(v)}
+    fam = [k for k in m if k in set(in_family)]
+    rest = [k for k in m if k not in set(in_family)]
+    out = {"measures": len(m), "family_size": len(fam), "best_in": None, "best_out": None, "mean_in": float("nan"),
+           "mean_out": float("nan"), "diff": float("nan"), "low": float("nan"), "high": float("nan"), "kind": "range",
+           "replicates": 0, "verdict": "not testable"}
+    if leader_set is not None:
+        ls = [k for k in leader_set if k in m]
+        out.update(leader_set_size=len(ls), family_in_leader_set=sum(k in set(fam) for k in ls),
+                   chance_random_set=chance_of_a_member(len(m), len(fam), len(ls)))
+    if not fam or not rest:
+        return out
+    a = max(fam, key=lambda k: m[k])
+    b = max(rest, key=lambda k: m[k])
+    d = (wide[a] - wide[b]).to_numpy(float)
+    d = d[np.isfinite(d)]
+    lo, hi, kind = interval_bounds(d, level)
+    diff = float(d.mean()) if len(d) else float("nan")
+    verdict = ("recovered" if diff > 0 and lo > 0 else "outside ahead" if diff < 0 and hi < 0 else "not shown")
+    out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind,
+               replicates=int(len(d)), verdict=verdict)
+    return out
+
+
+def coinciding(tau: pd.DataFrame, tol: float = 1e-9) -> list[tuple[str, str]]:
+    """Pairs of planted truths whose run orders coincide (Kendall's τ between them within ``tol`` of
+    1, from a square ``tau`` table): no analysis of these runs can tell those users apart."""
+    labels = list(tau.index)
+    return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if np.isfinite(tau.loc[a, b]) and tau.loc[a, b] >= 1 - tol]
+
