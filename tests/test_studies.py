@@ -169,7 +169,7 @@ def test_uniform_contrast_matches_the_exact_full_spread_probability():
 
     out = sweep.run_replicates(studies.uniform_contrast, 20, 5, common={"n_items": 2000, "n": 5, "d_max": 2, "p": 0.2},
                                scheduler=None, progress=False)
-    assert abs(out["share_full_spread"].mean() - gains.prob_full_spread(5, 2)) < 0.01
+    assert abs(out["share_full_spread"].mean() - gains.prob_full_spread_given_relevant(5, 2)) < 0.01
     assert out["share_full_spread"].nunique() > 1
 
 
