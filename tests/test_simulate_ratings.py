@@ -36,10 +36,10 @@ def test_grid_compares_like_with_like_at_small_n():
     assert cell.loc[(1, 2), "p_full_spread_given_relevant"] == pytest.approx(2 / 3)
     assert abs(cell.loc[(1, 2), "share_full_spread"] - 2 / 3) < 4 * cell.loc[(1, 2), "se_full_spread"]
     check = ratings.grid_vs_exact(grid)
-    assert check["cells"] == 4 and check["worst"] < 0.015 and check["worst_z"] < 4
+    assert check["cells"] == 4 and check["worst"] < 0.015 and check["worst_z"] < 4 and check["agrees"]
     # a share off by far more than its noise is flagged
     off = grid.assign(share_full_spread=grid["share_full_spread"] + 0.1)
-    assert ratings.grid_vs_exact(off)["worst_z"] > 10
+    assert ratings.grid_vs_exact(off)["worst_z"] > 10 and not ratings.grid_vs_exact(off)["agrees"]
 
 
 @pytest.mark.parametrize("kwargs,message", [

@@ -195,16 +195,16 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     return pd.DataFrame(rows)
 
 
-def grid_vs_exact(grid: pd.DataFrame) -> dict:
+def grid_vs_exact(grid: pd.DataFrame, z: float = 3.0) -> dict:
     """How far the simulated shares of a :func:`spread_grid` lie from the exact conditional
     probabilities: ``worst`` (largest absolute difference), ``worst_z`` (largest difference in
     binomial standard errors; a cell whose exact probability is 0 or 1 counts 0 when it matches,
-    infinity when it does not) and ``cells``."""
+    infinity when it does not), ``cells`` and ``agrees``: whether every cell lies within ``z``
+    standard errors of its exact probability (the rule a sentence "agrees within ..." rests on)."""
     diff = (grid["share_full_spread"] - grid["p_full_spread_given_relevant"]).abs().to_numpy(dtype=float)
     se = grid["se_full_spread"].to_numpy(dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff > 1e-12, np.inf, 0.0))
-    return {"worst": float(diff.max()), "worst_z": float(z.max()), "cells": int(len(grid))}
+    worst_z = float(np.max(np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff > 1e-12, np.inf, 0.0))))
+    return {"worst": float(diff.max()), "worst_z": worst_z, "cells": int(len(grid)), "agrees": bool(worst_z <= z)}
 
 
 # --------------------------------------------------------------------------------------------
