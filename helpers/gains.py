@@ -31,6 +31,7 @@ __all__ = [
     "majority_vote",
     "n_ratings",
     "prob_full_spread",
+    "prob_full_spread_given_relevant",
     "ratings_matrix",
     "raw_gain",
     "spread",
@@ -328,6 +329,18 @@ def prob_full_spread(n: int, d_max: int) -> float:
         raise ValueError(f"n must be a positive number of ratings, got {n!r}")
     k = d_max + 1.0
     return 1.0 - 2.0 * (d_max / k) ** n + ((d_max - 1) / k) ** n
+
+
+def prob_full_spread_given_relevant(n: int, d_max: int) -> float:
+    """``P(D = d_max | RawG > 0)`` for ``n`` i.i.d. uniform ratings on ``0..d_max``.
+
+    Sakai's quantities (and :func:`unanimity_summary`) count only items with ``RawG > 0``, so a
+    simulated share of items at ``D = d_max`` estimates this conditional probability, not
+    :func:`prob_full_spread`. For ``d_max >= 1`` the event ``D = d_max`` implies ``RawG > 0``, hence
+    ``P(D = d_max) / (1 - P(all ratings 0)) = prob_full_spread(n, d_max) / (1 - (d_max + 1)^-n)``.
+    """
+    p = prob_full_spread(n, d_max)
+    return p / (1.0 - (1.0 / (d_max + 1.0)) ** int(n))
 
 
 def ratings_matrix(ratings: pd.DataFrame) -> pd.DataFrame:

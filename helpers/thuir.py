@@ -48,6 +48,7 @@ import pandas as pd
 import scipy.stats
 
 from .measures import diversity
+from .stats.paired import holm  # re-exported: the THUIR tables adjust with it
 
 __all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row", "holm", "sensitivity"]
 
@@ -91,22 +92,6 @@ def binomial_row(k: int, n: int, p: float) -> dict:
     ci = res.proportion_ci(0.95, method="exact")
     return {"k": int(k), "n": int(n), "rate": k / n, "chance": float(p), "p_value": float(res.pvalue),
             "p_above": float(above.pvalue), "ci_low": float(ci.low), "ci_high": float(ci.high)}
-
-
-def holm(p_values) -> np.ndarray:
-    """Holm's step-down adjusted p-values (familywise error over the whole family; Holm 1979,
-    Scand. J. Statist. 6(2)): the i-th smallest of m p-values becomes ``max_{j<=i} min(1, (m - j + 1) p_(j))``.
-    NaN p-values are left NaN and not counted in m."""
-    p = np.asarray(p_values, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = len(ok)
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adj
-    return out
 
 
 def _side(left: np.ndarray, right: np.ndarray, tol: float) -> np.ndarray:

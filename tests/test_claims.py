@@ -173,3 +173,45 @@ def test_within_noise_is_judged_against_every_tied_leader():
     intervals = {"a": (0.39, 0.41), "b": (0.25, 0.45), "c": (0.2, 0.35)}
     c = claims.leaders(values, intervals=intervals, digits=2)
     assert set(c.numbers["leaders"]) == {"a", "b"} and c.numbers["within_noise"] == ["c"]
+
+
+def test_bracket_prints_bounds_honestly_and_flags_a_mean_outside():
+    assert claims.bracket(0.52, 0.41, 0.63) == "0.520 [0.410, 0.630]"
+    text = claims.bracket(0.9995, 1.0, 1.0)
+    assert text.startswith("0.9995 [1.000, 1.000]") and "the mean lies outside the interval" in text
+    assert claims.bracket(0.99996, 0.9, 1.0).startswith("0.99996 [")  # never "1.000" for a value below 1
+    assert claims.bracket(float("nan"), 0.1, 0.2) == "n/a [0.100, 0.200]"
+    assert not claims.audit(text)
+
+
+def test_compare_holm_words_by_the_adjusted_p_and_names_the_family():
+    tests = {3: dict(a_name="PRM", a=0.929, b_name="binary", b=0.824, p=0.009),
+             2: dict(a_name="PRM", a=0.938, b_name="binary", b=0.905, p=0.098),
+             1: dict(a_name="PRM", a=0.967, b_name="binary", b=0.925, p=0.030)}
+    got = claims.compare_holm(tests, family="thresholds")
+    assert got[3].numbers["p_holm"] == pytest.approx(0.027) and got[3].numbers["m"] == 3
+    assert got[3].numbers["differs"] and "Holm-adjusted p = 0.027 over 3 thresholds, significant" in got[3].text
+    assert "unadjusted p = 0.009" in got[3].text
+    # 0.030 alone would be significant; Holm over three makes it 2 x 0.030 = 0.060
+    assert not got[1].numbers["differs"] and got[1].text.startswith("no difference shown")
+    two = claims.compare_holm({k: tests[k] for k in (3, 2)}, family="thresholds")
+    assert two[3].numbers["p_holm"] == pytest.approx(0.018)
+    one = claims.compare_holm({3: tests[3]}, family="thresholds")
+    assert "over 1 threshold," in one[3].text and one[3].numbers["p_holm"] == pytest.approx(0.009)
+    assert not claims.audit(" ".join(c.text for c in got.values()))
+
+
+def test_components_never_says_holds_when_a_part_goes_the_other_way():
+    lower = claims.compare("real", 0.15, "uniform", 0.47, interval_a=(0.15, 0.15), interval_b=(0.40, 0.53))
+    fewer = claims.compare("real", 0.305, "uniform", 0.438, interval_a=(0.305, 0.305), interval_b=(0.374, 0.494))
+    more = claims.compare("real", 0.6, "uniform", 0.438, interval_a=(0.6, 0.6), interval_b=(0.374, 0.494))
+    noise = claims.compare("real", 0.45, "uniform", 0.438, interval_a=(0.45, 0.45), interval_b=(0.374, 0.494))
+    c = claims.components({"D = Dmax less often": (lower, "lower"), "more ties broken": (fewer, "higher")})
+    assert c.numbers["verdict"] == "partly" and "holds only in part" in c.text
+    assert "goes the other way for more ties broken" in c.text and c.numbers["parts"]["more ties broken"] == "other way"
+    ok = claims.components({"D = Dmax less often": (lower, "lower"), "more ties broken": (more, "higher")})
+    assert ok.numbers["verdict"] == "holds" and ok.text.startswith("the premise holds for every part")
+    assert claims.components({"a": (noise, "higher")}).numbers["verdict"] == "not shown"
+    assert claims.components({"a": (fewer, "higher")}).numbers["verdict"] == "fails"
+    with pytest.raises(ValueError, match="expected"):
+        claims.components({"a": (lower, "up")})

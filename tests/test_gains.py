@@ -135,6 +135,15 @@ def test_prob_full_spread_matches_enumeration():
         assert gains.prob_full_spread(n, d_max) == pytest.approx(hits / (d_max + 1) ** n)
 
 
+def test_prob_full_spread_given_relevant_matches_enumeration():
+    import itertools
+    for d_max, n in [(1, 2), (2, 3), (3, 4), (4, 2)]:
+        rel = [t for t in itertools.product(range(d_max + 1), repeat=n) if sum(t) > 0]
+        hits = sum(1 for t in rel if max(t) - min(t) == d_max)
+        assert gains.prob_full_spread_given_relevant(n, d_max) == pytest.approx(hits / len(rel))
+    assert gains.prob_full_spread_given_relevant(2, 1) == pytest.approx(2 / 3)  # vs 1/2 unconditional
+
+
 def test_ratings_matrix_pivot_and_duplicates():
     tidy = pd.DataFrame({"query_id": ["q", "q", "q"], "doc_id": ["d1", "d1", "d2"],
                          "assessor": ["A1", "A2", "A1"], "rating": [1, 2, 0]})

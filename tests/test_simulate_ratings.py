@@ -24,7 +24,22 @@ def test_reproducible_per_seed():
 def test_grid_agrees_with_closed_form():
     grid = ratings.spread_grid([2, 4], [5, 10], 20000, 0.2, np.random.default_rng(1))
     # 20,000 Bernoulli draws: standard error <= 0.0036; allow 4 s.e.
-    assert (grid["share_full_spread"] - grid["p_full_spread_exact"]).abs().max() < 0.015
+    assert (grid["share_full_spread"] - grid["p_full_spread_given_relevant"]).abs().max() < 0.015
+    assert ratings.grid_vs_exact(grid)["worst_z"] < 4
+
+
+def test_grid_compares_like_with_like_at_small_n():
+    """The simulated share counts only items with RawG > 0: at Dmax = 1, N = 2 it estimates
+    P(D = 1 | RawG > 0) = (1/2) / (3/4) = 2/3, not the unconditional P(D = 1) = 1/2."""
+    grid = ratings.spread_grid([1, 2], [2, 3], 20000, 0.2, np.random.default_rng(20170901))
+    cell = grid.set_index(["d_max", "n"])
+    assert cell.loc[(1, 2), "p_full_spread_given_relevant"] == pytest.approx(2 / 3)
+    assert abs(cell.loc[(1, 2), "share_full_spread"] - 2 / 3) < 4 * cell.loc[(1, 2), "se_full_spread"]
+    check = ratings.grid_vs_exact(grid)
+    assert check["cells"] == 4 and check["worst"] < 0.015 and check["worst_z"] < 4 and check["agrees"]
+    # a share off by far more than its noise is flagged
+    off = grid.assign(share_full_spread=grid["share_full_spread"] + 0.1)
+    assert ratings.grid_vs_exact(off)["worst_z"] > 10 and not ratings.grid_vs_exact(off)["agrees"]
 
 
 @pytest.mark.parametrize("kwargs,message", [

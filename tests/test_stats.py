@@ -817,3 +817,32 @@ def test_hsd_many_sparse_sum_is_bit_identical_to_the_gathers(shape, discrete, mo
     for a, b in zip(sparse, gathered):
         np.testing.assert_array_equal(a["p_value"].to_numpy(), b["p_value"].to_numpy())
     np.testing.assert_array_equal(sparse[0]["p_value"].to_numpy(), sparse[-1]["p_value"].to_numpy())
+
+
+def test_holm_matches_statsmodels_and_thuir_reexport():
+    from statsmodels.stats.multitest import multipletests
+
+    from helpers import thuir
+
+    p = np.array([0.009, 0.098, 0.053, np.nan])
+    got = st.holm(p)
+    ref = multipletests(p[:3], method="holm")[1]
+    assert np.allclose(got[:3], ref) and np.isnan(got[3])
+    assert got[0] == pytest.approx(0.027)  # three thresholds tested: 3 x 0.009
+    assert st.holm([0.009, 0.098])[0] == pytest.approx(0.018)
+    assert thuir.holm is st.holm
+    assert np.isnan(st.holm([np.nan])).all()
+
+
+def test_sd_interval_covers_the_true_sd():
+    rng = np.random.default_rng(7)
+    hits = 0
+    for _ in range(400):
+        x = rng.normal(0, 2.0, 300)
+        lo, hi = st.sd_interval(x.std(ddof=1), 300)
+        hits += lo <= 2.0 <= hi
+    assert 0.92 <= hits / 400 <= 0.98
+    lo, hi = st.sd_interval(1.0, 300)
+    assert lo < 1 < hi and hi - lo == pytest.approx(0.16, abs=0.01)
+    with pytest.raises(ValueError, match="n >= 2"):
+        st.sd_interval(1.0, 1)

@@ -78,8 +78,13 @@ def test_prm_robustness_rows():
     out = studies.prm_robustness(np.random.default_rng(1), n_topics=6, n_docs=40, n_runs=5, k=5, k_table7=10,
                                  method="eq5")
     assert set(out["table"]) == {"estimate", "6", "7"}
-    assert {"binary, theta=3", "PRM, theta=3", "binary, theta=1", "PRM, theta=1", "linear"} <= set(out["comparison"])
+    # labelled by level names, as the notebook's single-collection tables are (Key = 3, Rel = 1)
+    assert {"binary, theta=Key", "PRM, theta=Key", "binary, theta=Rel", "PRM, theta=Rel", "linear"} <= set(out["comparison"])
+    assert "p(R|Key), theta=Key" in set(out["comparison"]) and "theta=Key, PRM vs binary" in set(out["comparison"])
     assert out.loc[out.table != "estimate", "tau"].between(-1, 1).all()
+    digits = studies.prm_robustness(np.random.default_rng(1), n_topics=6, n_docs=40, n_runs=5, k=5, k_table7=10,
+                                    method="eq5", names=["0", "1", "2", "3"])
+    assert "PRM, theta=3" in set(digits["comparison"]) and np.allclose(digits["tau"], out["tau"], equal_nan=True)
     assert 0 <= out.loc[out.table == "estimate", "tau"].iloc[0] <= 1
 
 
@@ -89,7 +94,8 @@ def test_prm_robustness_follows_the_thresholds(thresholds):
     out = studies.prm_robustness(np.random.default_rng(1), n_topics=6, n_docs=40, n_runs=5, k=5, k_table7=10,
                                  method="eq5", thresholds=thresholds)
     labels = set(out.loc[out.table == "6", "comparison"])
-    assert labels == {f"{g}, theta={t}" for t in thresholds for g in ("binary", "PRM")} | {"linear"}
+    names = ["Non", "Rel", "HRel", "Key"]
+    assert labels == {f"{g}, theta={names[t]}" for t in thresholds for g in ("binary", "PRM")} | {"linear"}
 
 
 PREF = dict(n_topics=20, n_runs=6, n_pairs=150, n_assessors=6, cutoff=5, min_difference=0.1,
@@ -170,7 +176,7 @@ def test_uniform_contrast_matches_the_exact_full_spread_probability():
 
     out = sweep.run_replicates(studies.uniform_contrast, 20, 5, common={"n_items": 2000, "n": 5, "d_max": 2, "p": 0.2},
                                scheduler=None, progress=False)
-    assert abs(out["share_full_spread"].mean() - gains.prob_full_spread(5, 2)) < 0.01
+    assert abs(out["share_full_spread"].mean() - gains.prob_full_spread_given_relevant(5, 2)) < 0.01
     assert out["share_full_spread"].nunique() > 1
 
 

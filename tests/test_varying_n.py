@@ -66,8 +66,10 @@ def test_uniform_contrast_with_per_item_n():
     n_item = gains.n_ratings(kept).tolist()
     draws = runner.run_replicates(studies.uniform_contrast, 40, 5, common={"n_items": len(n_item), "n": n_item,
                                                                            "d_max": 3, "p": 0.2}, scheduler=None)
-    # the exact share of full spread, item by item, averaged over the items with RawG > 0 (nearly all)
-    exact = np.mean([gains.prob_full_spread(k, 3) for k in n_item])
+    # the exact share of full spread among the items with RawG > 0: P(D = Dmax) summed item by item
+    # over the expected number of items with RawG > 0
+    exact = (np.sum([gains.prob_full_spread(k, 3) for k in n_item])
+             / np.sum([1 - 4.0 ** -k for k in n_item]))
     assert draws["share_full_spread"].mean() == pytest.approx(exact, abs=0.03)
     fixed = runner.run_replicates(studies.uniform_contrast, 3, 5, common={"n_items": 50, "n": [4] * 50, "d_max": 3,
                                                                           "p": 0.2}, scheduler=None)

@@ -41,7 +41,8 @@ _MEAN_LOW_HIGH = {"mean": "mean", "low": "low", "high": "high", "sd": "sd", "rep
 #: Labels of columns shared by many tables.
 COLUMNS: dict[str, str] = {
     "run_id": "run", "system_a": "run A", "system_b": "run B", "query_id": "topic", "doc_id": "document",
-    "share_full_spread": "share with D = Dmax", "p_full_spread_exact": "P(D = Dmax), exact",
+    "share_full_spread": "share with D = Dmax", "p_full_spread_given_relevant": "P(D = Dmax | RawG > 0), exact",
+    "se_full_spread": "s.e. of the share",
     "mean_spread": "mean D", "mean_bonus": "mean UG − RawG", "share_ties_broken": "RawG ties broken by UG",
     "tau_mean": "τ, mean", "tau_low": "τ, low", "tau_high": "τ, high",
     "disc_mean": "discrepancies, mean", "disc_low": "discrepancies, low", "disc_high": "discrepancies, high",
@@ -78,9 +79,9 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "01_gain_settings_patterns": (
         "Every setting applied to every pattern of three ratings on 0..2 (UG with this run's p).", {}),
     "01_uniform_spread_grid": (
-        "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of relevant items "
-        "whose spread D reaches Dmax (simulated and exact), the mean spread, the mean UG bonus and the share of "
-        "RawG ties that UG breaks.", {}),
+        "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of items with "
+        "RawG > 0 whose spread D reaches Dmax (simulated, with its binomial standard error, and the exact "
+        "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks.", {}),
     "01_real_vs_uniform": (
         "Real ratings against uniform ratings of the same items and numbers of ratings: spread, UG bonus and RawG "
         "ties broken (uniform: mean and interval over the draws).", _UNIFORM),

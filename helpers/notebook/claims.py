@@ -393,3 +393,96 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
         if float(m.group("lo")) > float(m.group("hi")):
             problems.append(f"interval with low > high: {m.group(0)!r}")
     return problems
+
+
+# --------------------------------------------------------------------------------------------
+# compact intervals, families of tests, claims with several parts
+# --------------------------------------------------------------------------------------------
+
+def bracket(mean: float, low: float, high: float, digits: int = 3) -> str:
+    """``"0.520 [0.410, 0.630]"``: a value and its interval, for lists whose header already names
+    the interval ("mean [95% interval] over 50 draws"). Numbers are printed by :func:`number` (a
+    bound is never shown as 0 or 1 when it is not), and a mean outside its interval says so, as
+    :func:`interval` does: ``"0.999 [1.000, 1.000] (the mean lies outside the interval: a few draws
+    are far from the rest)"``."""
+    text = f"{_fmt(mean, digits)} [{_fmt(low, digits)}, {_fmt(high, digits)}]"
+    m, lo, hi = (float(v) if v is not None else math.nan for v in (mean, low, high))
+    if all(math.isfinite(v) for v in (m, lo, hi)) and not lo <= m <= hi:
+        text += " (the mean lies outside the interval: a few draws are far from the rest)"
+    return text
+
+
+def compare_holm(tests: Mapping[Any, Mapping[str, Any]], *, alpha: float = 0.05, digits: int = 3,
+                 family: str = "tests") -> dict[Any, Claim]:
+    """:func:`compare` for a family of paired tests, with Holm's step-down adjustment over the family
+    (:func:`helpers.stats.holm`; familywise error at ``alpha``).
+
+    ``tests`` maps a label to the keyword arguments of :func:`compare` (``a_name, a, b_name, b, p``).
+    Each returned claim is worded by the *adjusted* p-value and names the adjustment and the raw
+    p-value: ``"PRM (0.929) is higher than binary (0.824) (Holm-adjusted p = 0.018 over 2 thresholds,
+    significant at α = 0.05; unadjusted p = 0.009)"``; ``numbers`` add ``p_raw``, ``p_holm`` and ``m``
+    (``p`` is the adjusted one, so a verdict read from ``differs`` is the corrected one).
+    """
+    from ..stats import holm
+
+    labels = list(tests)
+    raw = [float(tests[t]["p"]) for t in labels]
+    adj = holm(raw)
+    m = int(np.isfinite(np.asarray(raw, dtype=float)).sum())
+    out = {}
+    for t, p_raw, p_adj in zip(labels, raw, adj):
+        kw = dict(tests[t])
+        kw["p"] = float(p_adj)
+        c = compare(kw.pop("a_name"), kw.pop("a"), kw.pop("b_name"), kw.pop("b"), alpha=alpha, digits=digits, **kw)
+        basis = p_value(p_adj, alpha).text
+        named = (p_value(p_adj, alpha, name="Holm-adjusted p").text.replace(
+            f", {'significant' if p_adj < alpha else 'not significant'}",
+            f" over {plural(m, family[:-1] if family.endswith('s') else family, family)}, "
+            f"{'significant' if p_adj < alpha else 'not significant'}", 1)
+                 + f"; unadjusted p {'' if format_p(p_raw, alpha).startswith('<') else '= '}{format_p(p_raw, alpha)}")
+        out[t] = Claim(c.text.replace(f"({basis})", f"({named})"), "compare",
+                       {**c.numbers, "p_raw": p_raw, "p_holm": float(p_adj), "m": m})
+    return out
+
+
+def components(parts: Mapping[str, tuple[Claim, str]], *, what: str = "the premise") -> Claim:
+    """The verdict on a claim with several parts, one :func:`compare` claim each.
+
+    ``parts`` maps a part's name to ``(claim, expected)``, ``expected`` being ``"higher"`` or
+    ``"lower"``: the direction of ``a`` against ``b`` the claim predicts. A part *holds* when the
+    comparison shows a difference in that direction, *goes the other way* when it shows one in the
+    opposite direction, and is *not shown* otherwise. ``what`` "holds" only when every part holds;
+    it "does not hold" when every part goes the other way; else it "holds only in part". Returns
+    ``"the premise holds only in part: holds for a; goes the other way for b; not shown for c"``;
+    ``numbers``: ``verdict`` (``holds``, ``partly``, ``fails``, ``not shown``) and ``parts``
+    (name -> ``holds`` / ``other way`` / ``not shown``).
+    """
+    if not parts:
+        raise ValueError("components: no part to judge")
+    state = {}
+    for name, (c, expected) in parts.items():
+        if expected not in ("higher", "lower"):
+            raise ValueError(f"components: expected must be 'higher' or 'lower', got {expected!r} for {name!r}")
+        n = c.numbers
+        if not n.get("differs"):
+            state[name] = "not shown"
+        else:
+            up = float(n["a"]) > float(n["b"])
+            state[name] = "holds" if up == (expected == "higher") else "other way"
+    groups = {s: [k for k, v in state.items() if v == s] for s in ("holds", "other way", "not shown")}
+    if len(groups["holds"]) == len(state):
+        verdict, text = "holds", f"{what} holds for every part ({listing(groups['holds'])})"
+    elif len(groups["other way"]) == len(state):
+        verdict, text = "fails", f"{what} does not hold: every part goes the other way ({listing(groups['other way'])})"
+    elif not groups["holds"] and not groups["other way"]:
+        verdict, text = "not shown", f"{what} is not shown: no part differs ({listing(groups['not shown'])})"
+    else:
+        verdict = "partly"
+        said = [f"{label} {listing(groups[s])}" for s, label in
+                (("holds", "holds for"), ("other way", "goes the other way for"), ("not shown", "is not shown for"))
+                if groups[s]]
+        text = f"{what} holds only in part: it " + "; it ".join(said)
+    return Claim(text, "components", {"verdict": verdict, "parts": state})
+
+
+__all__ += ["bracket", "compare_holm", "components"]

@@ -187,7 +187,8 @@ def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p
 
 
 def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_runs: int, k: int, k_table7: int,
-                   method: str, tau_level: float = 0.95, thresholds: Sequence[int] | None = None) -> pd.DataFrame:
+                   method: str, tau_level: float = 0.95, thresholds: Sequence[int] | None = None,
+                   names: Sequence[str] | None = None) -> pd.DataFrame:
     """Notebook 03's Tables 6 and 7 on a fresh simulated double-judged collection.
 
     Returns rows ``table, comparison, tau``: Table 6 (``tau`` between the U1- and U2-based run
@@ -195,20 +196,23 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
     in 1..T, default ``(T, 1)`` -- and linear gains) and Table 7
     (PRM vs binary, linear and exponential gains on U1, MSnDCG@k_table7), both from
     :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
-    (``table = "estimate"``).
+    (``table = "estimate"``). Labels name thresholds and levels by ``names`` (default the
+    simulation's level names, :data:`helpers.simulate.judgments.LEVEL_NAMES`: ``theta=Key``), as
+    notebook 03's single-collection tables do.
     """
     from ..simulate import judgments
 
     sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=max(k, k_table7))
     T = len(judgments.LEVEL_NAMES) - 1
+    names = list(judgments.LEVEL_NAMES) if names is None else list(names)
     pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
     thresholds = list(dict.fromkeys(int(t) for t in (thresholds if thresholds is not None else (T, 1))))
     p_gain = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
               for th in thresholds}
     t6, t7 = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
-                                   tau_level=tau_level)
+                                   tau_level=tau_level, names=names)
     top = p_gain[T] if T in p_gain else prm.estimate(pairs, threshold=T, method=method, T=T).set_index("level")["p"]
-    rows = [{"table": "estimate", "comparison": f"p(R|{T}), theta={T}", "tau": float(top[T])}]
+    rows = [{"table": "estimate", "comparison": f"p(R|{names[T]}), theta={names[T]}", "tau": float(top[T])}]
     rows += [{"table": "6", "comparison": r.gains, "tau": float(r.tau)} for r in t6.itertuples()]
     rows += [{"table": "7", "comparison": f"theta={r.theta}, {r.comparison}", "tau": float(r.tau)}
              for r in t7.itertuples()]

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import gains
 
-__all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "STCLikeCollection",
+__all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "grid_vs_exact", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
 
@@ -171,23 +171,40 @@ def simulate_ratings(qrels: pd.DataFrame, n: int, d_max: int, rng: np.random.Gen
 def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Generator) -> pd.DataFrame:
     """Sakai's uniform-rating simulation summarised over a grid of ``d_max`` x ``N``.
 
-    For every cell, ``n_items`` relevant items get ``N`` uniform ratings on ``0..d_max`` (the
-    paper's procedure for L1/L2 items) and :func:`helpers.gains.unanimity_summary` is computed,
-    next to the closed-form probability that ``D = d_max`` (:func:`helpers.gains.prob_full_spread`).
-    Cells are drawn in grid order from the one ``rng``, so the table is reproducible per seed.
+    For every cell, ``n_items`` items get ``N`` uniform ratings on ``0..d_max`` (the paper's
+    procedure for L1/L2 items) and :func:`helpers.gains.unanimity_summary` is computed over the
+    items with ``RawG > 0`` (``items`` of them, as UG leaves the others at 0). Next to the simulated
+    share of those items at ``D = d_max`` stands the probability it estimates, like for like:
+    ``P(D = d_max | RawG > 0)`` (:func:`helpers.gains.prob_full_spread_given_relevant`), and its
+    binomial standard error over ``items`` draws (``se_full_spread``). Cells are drawn in grid order
+    from the one ``rng``, so the table is reproducible per seed.
     """
     rows = []
     for d_max in d_max_list:
         for n in n_list:
             summary = gains.unanimity_summary(uniform_ratings(n_items, n, d_max, rng), d_max, p)
+            exact = gains.prob_full_spread_given_relevant(n, d_max)
             rows.append({"d_max": int(d_max), "n": int(n),
                          "share_full_spread": summary["share_full_spread"],
-                         "p_full_spread_exact": gains.prob_full_spread(n, d_max),
+                         "p_full_spread_given_relevant": exact,
+                         "se_full_spread": float(np.sqrt(exact * (1 - exact) / summary["items"])),
                          "mean_spread": summary["mean_spread"],
                          "mean_bonus": summary["mean_bonus"],
                          "share_ties_broken": summary["share_broken"],
                          "items": summary["items"]})
     return pd.DataFrame(rows)
+
+
+def grid_vs_exact(grid: pd.DataFrame, z: float = 3.0) -> dict:
+    """How far the simulated shares of a :func:`spread_grid` lie from the exact conditional
+    probabilities: ``worst`` (largest absolute difference), ``worst_z`` (largest difference in
+    binomial standard errors; a cell whose exact probability is 0 or 1 counts 0 when it matches,
+    infinity when it does not), ``cells`` and ``agrees``: whether every cell lies within ``z``
+    standard errors of its exact probability (the rule a sentence "agrees within ..." rests on)."""
+    diff = (grid["share_full_spread"] - grid["p_full_spread_given_relevant"]).abs().to_numpy(dtype=float)
+    se = grid["se_full_spread"].to_numpy(dtype=float)
+    worst_z = float(np.max(np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff > 1e-12, np.inf, 0.0))))
+    return {"worst": float(diff.max()), "worst_z": worst_z, "cells": int(len(grid)), "agrees": bool(worst_z <= z)}
 
 
 # --------------------------------------------------------------------------------------------

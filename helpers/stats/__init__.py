@@ -2,7 +2,7 @@
 
 =====================  ==========================================================================
 :mod:`.hsd`            randomised Tukey HSD, residual variance (ES_HSD), discrepancies
-:mod:`.paired`         paired t-test, paired randomisation test, bootstrap interval, pairing
+:mod:`.paired`         paired t-test, paired randomisation test, bootstrap interval, pairing, Holm
 :mod:`.correlation`    Kendall's tau-b with a confidence interval
 :mod:`.agreement`      Krippendorff's alpha
 :mod:`.checks`         argument checks, Monte Carlo p-values and chunks shared by the above
@@ -48,8 +48,9 @@ from .checks import DEFAULT_CHUNK_BYTES, DEFAULT_RTOL
 from .correlation import KendallTauCI, kendall_tau_ci, pearson_ci, tau_or_undefined, tau_topic_bootstrap
 from .hsd import (discrepancies, randomised_tukey_hsd, randomised_tukey_hsd_each,
                                randomised_tukey_hsd_many, residual_variance)
-from .paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, paired_randomisation_test,
+from .paired import (BootstrapCI, PairedTestResult, align_pair, bootstrap_ci, holm, paired_randomisation_test,
                                   paired_t_test)
+from .summary import sd_interval
 
 __all__ = [
     "BootstrapCI",
@@ -60,6 +61,8 @@ __all__ = [
     "PairedTestResult",
     "align_pair",
     "bootstrap_ci",
+    "holm",
+    "sd_interval",
     "discrepancies",
     "kendall_tau_ci",
     "krippendorff_alpha",

@@ -13,7 +13,7 @@ from scipy import stats as _sps
 from .checks import (DEFAULT_CHUNK_BYTES, DEFAULT_RTOL, check_B, check_level, check_p_kind,
                                   check_rng, check_rtol, iter_chunks, mc_p)
 
-__all__ = ["align_pair", "paired_vectors", "PairedTestResult", "paired_t_test", "paired_randomisation_test",
+__all__ = ["holm", "align_pair", "paired_vectors", "PairedTestResult", "paired_t_test", "paired_randomisation_test",
            "BootstrapCI", "bootstrap_ci"]
 
 
@@ -255,3 +255,20 @@ def bootstrap_ci(
     )
     ci = res.confidence_interval
     return BootstrapCI(est, float(ci.low), float(ci.high), level, method)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (familywise error over the whole family; Holm 1979,
+    Scand. J. Statist. 6(2)): the i-th smallest of m p-values becomes ``max_{j<=i} min(1, (m - j + 1) p_(j))``.
+    NaN p-values are left NaN and not counted in m. Written by hand: statsmodels'
+    ``multipletests`` does the same but is only a test dependency here (the tests check one against the other)."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = len(ok)
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = adj
+    return out

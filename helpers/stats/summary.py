@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-__all__ = ["min_draws", "is_percentile", "interval_bounds", "interval_name"]
+__all__ = ["min_draws", "is_percentile", "interval_bounds", "interval_name", "sd_interval"]
 
 
 def min_draws(level: float = 0.95) -> int:
@@ -48,3 +48,20 @@ def interval_bounds(values, level: float = 0.95) -> tuple[float, float, str]:
 def interval_name(n: int, level: float = 0.95) -> str:
     """How to call the summary of ``n`` draws: ``"95% interval"`` or ``"range"``."""
     return f"{level:.0%} interval" if is_percentile(n, level) else "range"
+
+
+def sd_interval(sd: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """``level`` interval of a standard deviation ``sd`` estimated from ``n`` draws: the chi-square
+    interval ``sd * sqrt((n - 1) / chi2_{1-a/2, n-1})`` to ``sd * sqrt((n - 1) / chi2_{a/2, n-1})``
+    (exact for normal draws; an approximation otherwise). It covers the Monte Carlo noise of the
+    ``n`` draws only, e.g. of a bootstrap sd from ``B`` resamples."""
+    from scipy.stats import chi2
+
+    n = int(n)
+    if n < 2:
+        raise ValueError(f"sd_interval needs n >= 2 draws, got {n!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    a = 1 - level
+    df = n - 1
+    return (float(sd * math.sqrt(df / chi2.ppf(1 - a / 2, df))), float(sd * math.sqrt(df / chi2.ppf(a / 2, df))))
