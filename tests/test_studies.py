@@ -107,6 +107,17 @@ def test_preference_recovery_rows():
     assert set(per.index) == {"D-nDCG", "I-rec", "best assessor", "median assessor", "worst assessor"}
     assert mar["value"].between(0, 1).all()
     assert len(out[out.quantity == "alpha"]) == 3 * 2
+    # every measure's own chance level per panel and question; a measure that never says EQUAL has
+    # 0.5 (1 - e), and the null panel's MAR sits near it
+    ch = out[out.quantity == "chance"]
+    assert len(ch) == 3 * 2 * 2 and set(ch.name) == {"D-nDCG", "I-rec"} and ch["value"].between(0, 1).all()
+    null = out[(out.model == "null") & out.quantity.isin(["mar", "chance"]) & out.name.isin(["D-nDCG", "I-rec"])]
+    w = null.pivot_table(index=["question", "name"], columns="quantity", values="value")
+    assert (w["mar"] - w["chance"]).abs().max() < 0.05
+    # without the pair filter I-rec ties on some pairs: its own chance level is below D-nDCG's
+    tied = studies.preference_recovery(np.random.default_rng(2), **{**PREF, "min_difference": 0.0})
+    c0 = tied[(tied.quantity == "chance") & (tied.model == "null")].pivot(index="question", columns="name", values="value")
+    assert (c0["I-rec"] < c0["D-nDCG"] - 0.05).all()
     # the normaliser changes no I-rec preference, and a model changes the assessors
     other = studies.preference_recovery(np.random.default_rng(2), **{**PREF, "normaliser": "ideal"})
     irec = lambda d: d[(d.name == "I-rec") & (d.quantity == "mar")]["value"].to_numpy()  # noqa: E731

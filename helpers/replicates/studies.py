@@ -576,7 +576,11 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     Returns
     -------
     DataFrame ``model, question, quantity, name, value``: ``quantity = "mar"`` for every measure
-    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``), ``"alpha"`` (name ``""``) the
+    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``);
+    ``"chance"`` for every measure: its own chance level against that panel's labels in this
+    replicate (:func:`helpers.preference.chance_levels`: a measure that says EQUAL on some pairs
+    has a lower one than one that never does), so that a null panel's MAR can be compared with it
+    replicate by replicate; ``"alpha"`` (name ``""``) the
     Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
     warned about here: the notebook prints it).
     """
@@ -616,6 +620,9 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
             mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
             rows += [{"model": label, "question": question, "quantity": "mar", "name": m, "value": float(v)}
                      for m, v in mar.items()]
+            chance = preference.chance_levels(prefs.loc[labels.index], labels)
+            rows += [{"model": label, "question": question, "quantity": "chance", "name": m, "value": float(v)}
+                     for m, v in chance.items()]
             if roles_for is None or label in roles_for:
                 roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
                 rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
