@@ -316,3 +316,24 @@ def test_paired_leader_follows_the_given_means_and_their_order():
     assert lead == "a" and iv["b"] == (0.0, 0.0)    # an exact tie: the first of the given order leads
     lead, _ = studies.paired_leader_intervals(wide)
     assert lead == "b"
+
+
+def test_above_own_chance_pairs_mar_with_each_replicates_own_chance():
+    rows = []
+    for r in range(5):
+        for name, mar, ch in (("never", 0.45 + 0.01 * (r - 2), 0.45), ("ties", 0.33 + 0.005 * (r - 2), 0.334),
+                              ("off", 0.50, 0.45)):
+            rows += [{"replicate": r, "model": "null", "question": "relevance", "quantity": "mar", "name": name, "value": mar},
+                     {"replicate": r, "model": "null", "question": "relevance", "quantity": "chance", "name": name,
+                      "value": ch}]
+        rows.append({"replicate": r, "model": "null", "question": "relevance", "quantity": "mar",
+                     "name": "median assessor", "value": 0.6})
+    out = studies.above_own_chance(pd.DataFrame(rows)).set_index("system")
+    assert list(out.index) == ["never", "ties", "off"]          # assessor roles have no chance level
+    assert out.loc["ties", "chance"] == pytest.approx(0.334)
+    # "ties" sits at its own chance level (0.334) though below the never-EQUAL one (0.45)
+    assert out.loc["never", "includes_chance"] and out.loc["ties", "includes_chance"]
+    assert not out.loc["off", "includes_chance"] and out.loc["off", "low"] == pytest.approx(0.05)
+    assert (out["interval"] == "range").all()
+    with pytest.raises(ValueError, match="chance"):
+        studies.above_own_chance(pd.DataFrame(rows).query("quantity == 'mar'"))
