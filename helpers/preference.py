@@ -57,7 +57,7 @@ import pandas as pd
 
 from .measures import diversity
 
-__all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "dsharp_irec_bound",
+__all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "chance_levels", "dsharp_irec_bound",
            "normaliser_shift", "serp_summaries", "sample_pairs", "pair_scores", "measure_preferences",
            "label_codes", "preference_counts", "consistent_labels", "agreement_rates",
            "assessor_agreement_rates", "mean_agreement_rate", "assessor_groups", "agreement_matrix",
@@ -760,6 +760,43 @@ def chance_agreement(label_shares: Mapping[str, float], measure_equal_share: flo
     if not 0 <= t <= 1:
         raise ValueError(f"measure_equal_share must lie in [0, 1], got {t}")
     return t * e + (1 - t) * (1 - e) / 2
+
+
+def chance_levels(measure_prefs: Any, assessor_prefs: pd.DataFrame) -> pd.Series:
+    """Each measure's own chance level against ``assessor_prefs``: :func:`chance_agreement` with the
+    measure's EQUAL share ``t`` on these pairs and the assessors' label shares.
+
+    MAR weighs every pair the same (:func:`mean_agreement_rate`), so the label shares are the mean
+    over pairs of each pair's shares (the pooled shares when every pair has the same assessors;
+    the "both" labels, with a varying number per pair, need the per-pair mean). A measure that
+    never says EQUAL gets ``0.5 (1 - e)``; one that says EQUAL on a share ``t`` of the pairs gets
+    ``t e + (1 - t)(1 - e) / 2`` -- with the assessors' e below 1/3 a lower level, so comparing it
+    with the never-EQUAL level misjudges it (notebook 05's null-assessor check).
+
+    Parameters
+    ----------
+    measure_prefs : DataFrame (pairs x measures) or Series
+        Labels from :func:`measure_preferences` on the pairs of ``assessor_prefs``.
+    assessor_prefs : DataFrame (pairs x assessors)
+        Labels, missing judgements allowed; every pair needs at least one.
+
+    Returns
+    -------
+    Series measure -> chance level (name ``"chance"``).
+    """
+    m = _as_label_frame(measure_prefs, "measure_prefs")
+    a = _as_label_frame(assessor_prefs, "assessor_prefs")
+    _check_nonempty(m, "measure_prefs")
+    _check_nonempty(a, "assessor_prefs")
+    m = _align(m, a, "measure_prefs", "assessor_prefs")
+    mc = label_codes(m, what="measure_prefs", allow_missing=False)
+    ac = label_codes(a, what="assessor_prefs")
+    n = (ac >= 0).sum(axis=1)
+    if (n == 0).any():
+        raise ValueError(f"assessor_prefs: {int((n == 0).sum())} pair(s) judged by no assessor; drop them first")
+    shares = {lab: float(np.mean((ac == k).sum(axis=1) / n)) for k, lab in enumerate(LABELS)}
+    t = (mc == LABELS.index("EQUAL")).mean(axis=0)
+    return pd.Series([chance_agreement(shares, float(x)) for x in t], index=m.columns, name="chance")
 
 
 def dsharp_irec_bound(p: float, cutoff: int, min_difference: float, gamma: float = 0.5) -> dict:

@@ -331,3 +331,37 @@ def test_assessor_groups_treat_float_noise_as_a_tie():
     for x, y in ((a, b), (b, a)):
         g = pref.assessor_groups(pd.Series({"A02": x, "A01": y, "A03": 0.1}))
         assert g["best"] == "A01" and g["worst"] == "A03"
+
+
+def test_chance_levels_use_each_measures_own_equal_share():
+    """A measure that says EQUAL on some pairs has its own chance level (notebook 05's null check:
+    I-rec saying EQUAL on a third of the pairs sits near 0.334, not at the never-EQUAL 0.366)."""
+    rng = np.random.default_rng(3)
+    P, A = 4000, 11
+    labels = pd.DataFrame(rng.choice(list(pref.LABELS), p=[0.37, 0.37, 0.26], size=(P, A)),
+                          index=pd.Index(range(P), name="pair_id"))
+    t = {"never": 0.0, "third": 1 / 3, "always": 1.0}
+    prefs = pd.DataFrame({m: np.where(rng.random(P) < s, "EQUAL", rng.choice(["LEFT", "RIGHT"], size=P))
+                          for m, s in t.items()}, index=labels.index)
+    ch = pref.chance_levels(prefs, labels)
+    e = (labels == "EQUAL").to_numpy().mean()
+    tt = (prefs == "EQUAL").mean()
+    for m in t:   # the formula, with the measure's realised EQUAL share
+        assert ch[m] == pytest.approx(tt[m] * e + (1 - tt[m]) * (1 - e) / 2)
+    assert ch["never"] == pytest.approx(pref.chance_agreement(
+        (labels.stack().value_counts(normalize=True)).to_dict()))
+    assert ch["third"] < ch["never"] and ch["always"] == pytest.approx(e)
+    # a labeller that ignores the SERPs reaches its own chance level, not the never-EQUAL one
+    mar = pref.mean_agreement_rate(pref.agreement_rates(prefs, labels))
+    assert np.allclose(mar, ch, atol=0.01)
+    assert abs(mar["third"] - ch["never"]) > 0.02
+
+
+def test_chance_levels_weigh_pairs_equally_with_missing_labels():
+    # pair 1: 1 assessor (EQUAL); pair 2: 4 assessors (no EQUAL): per-pair mean e = 0.5, pooled 0.2
+    labels = pd.DataFrame([["EQUAL", None, None, None], ["LEFT", "RIGHT", "LEFT", "RIGHT"]],
+                          index=pd.Index(["p1", "p2"], name="pair_id"))
+    prefs = pd.DataFrame({"m": ["LEFT", "LEFT"]}, index=labels.index)
+    assert pref.chance_levels(prefs, labels)["m"] == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="same pairs"):
+        pref.chance_levels(prefs.iloc[:1], labels)

@@ -43,6 +43,13 @@ def test_alignment_names_families_and_excludes_mixed_measures():
     assert users.aligned_family("first-hit", "RBU (p=0.85)") and users.aligned_family("position", "iRBU(p=0.99)@10")
     assert not users.aligned_family("coverage", "D#-nDCG@10")      # D# mixes I-rec with a D-measure
     assert not users.aligned_family("graded", "D#-nDCG@10")
+    # counted through their I-rec half on request: coverage only, never the D-measure's family
+    assert users.aligned_family("coverage", "D#-RBP (p=0.99)", through_irec=True)
+    assert users.aligned_family("coverage", "DIN#-nDCG@10", through_irec=True)
+    assert not users.aligned_family("graded", "D#-nDCG@10", through_irec=True)
+    assert not users.aligned_family("position", "D#-RBP (p=0.85)", through_irec=True)
+    assert not users.aligned_family("coverage", "P+Q@10", through_irec=True)
+    assert users.aligned_family("coverage", "I-rec@10", through_irec=True)
     assert not any(users.aligned_family("null", m) for m in ("I-rec@10", "D-nDCG@10", "RBU(p=0.85)@10"))
     with pytest.raises(ValueError, match="unknown user model"):
         users.aligned_family("cascade", "I-rec@10")

@@ -114,6 +114,17 @@ def test_preference_recovery_rows():
     assert set(per.index) == {"D-nDCG", "I-rec", "best assessor", "median assessor", "worst assessor"}
     assert mar["value"].between(0, 1).all()
     assert len(out[out.quantity == "alpha"]) == 3 * 2
+    # every measure's own chance level per panel and question; a measure that never says EQUAL has
+    # 0.5 (1 - e), and the null panel's MAR sits near it
+    ch = out[out.quantity == "chance"]
+    assert len(ch) == 3 * 2 * 2 and set(ch.name) == {"D-nDCG", "I-rec"} and ch["value"].between(0, 1).all()
+    null = out[(out.model == "null") & out.quantity.isin(["mar", "chance"]) & out.name.isin(["D-nDCG", "I-rec"])]
+    w = null.pivot_table(index=["question", "name"], columns="quantity", values="value")
+    assert (w["mar"] - w["chance"]).abs().max() < 0.05
+    # without the pair filter I-rec ties on some pairs: its own chance level is below D-nDCG's
+    tied = studies.preference_recovery(np.random.default_rng(2), **{**PREF, "min_difference": 0.0})
+    c0 = tied[(tied.quantity == "chance") & (tied.model == "null")].pivot(index="question", columns="name", values="value")
+    assert (c0["I-rec"] < c0["D-nDCG"] - 0.05).all()
     # the normaliser changes no I-rec preference, and a model changes the assessors
     other = studies.preference_recovery(np.random.default_rng(2), **{**PREF, "normaliser": "ideal"})
     irec = lambda d: d[(d.name == "I-rec") & (d.quantity == "mar")]["value"].to_numpy()  # noqa: E731
@@ -368,3 +379,23 @@ def test_coinciding_planted_truths():
     tau = pd.DataFrame([[1.0, 1.0, 0.5], [1.0, 1.0, 0.5], [0.5, 0.5, 1.0]], index=list("xyz"), columns=list("xyz"))
     assert planted.coinciding(tau) == [("x", "y")]
     assert planted.coinciding(tau.replace(1.0, 0.99)) == []
+
+def test_above_own_chance_pairs_mar_with_each_replicates_own_chance():
+    rows = []
+    for r in range(5):
+        for name, mar, ch in (("never", 0.45 + 0.01 * (r - 2), 0.45), ("ties", 0.33 + 0.005 * (r - 2), 0.334),
+                              ("off", 0.50, 0.45)):
+            rows += [{"replicate": r, "model": "null", "question": "relevance", "quantity": "mar", "name": name, "value": mar},
+                     {"replicate": r, "model": "null", "question": "relevance", "quantity": "chance", "name": name,
+                      "value": ch}]
+        rows.append({"replicate": r, "model": "null", "question": "relevance", "quantity": "mar",
+                     "name": "median assessor", "value": 0.6})
+    out = studies.above_own_chance(pd.DataFrame(rows)).set_index("system")
+    assert list(out.index) == ["never", "ties", "off"]          # assessor roles have no chance level
+    assert out.loc["ties", "chance"] == pytest.approx(0.334)
+    # "ties" sits at its own chance level (0.334) though below the never-EQUAL one (0.45)
+    assert out.loc["never", "includes_chance"] and out.loc["ties", "includes_chance"]
+    assert not out.loc["off", "includes_chance"] and out.loc["off", "low"] == pytest.approx(0.05)
+    assert (out["interval"] == "range").all()
+    with pytest.raises(ValueError, match="chance"):
+        studies.above_own_chance(pd.DataFrame(rows).query("quantity == 'mar'"))

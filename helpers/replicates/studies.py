@@ -34,7 +34,7 @@ from ..measures import diversity
 __all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness",
            "prm_u2_draw", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "preference_recovery",
            "paired_leader_intervals", "dsharp_irec_disagreement", "reversed_id_order", "tie_order_effect",
-           "significant_pair_cover", "power_interval"]
+           "significant_pair_cover", "power_interval", "above_own_chance"]
 
 
 def unanimity_variant(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, d_max: int, n: int,
@@ -580,7 +580,11 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     Returns
     -------
     DataFrame ``model, question, quantity, name, value``: ``quantity = "mar"`` for every measure
-    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``), ``"alpha"`` (name ``""``) the
+    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``);
+    ``"chance"`` for every measure: its own chance level against that panel's labels in this
+    replicate (:func:`helpers.preference.chance_levels`: a measure that says EQUAL on some pairs
+    has a lower one than one that never does), so that a null panel's MAR can be compared with it
+    replicate by replicate; ``"alpha"`` (name ``""``) the
     Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
     warned about here: the notebook prints it).
     """
@@ -620,6 +624,9 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
             mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
             rows += [{"model": label, "question": question, "quantity": "mar", "name": m, "value": float(v)}
                      for m, v in mar.items()]
+            chance = preference.chance_levels(prefs.loc[labels.index], labels)
+            rows += [{"model": label, "question": question, "quantity": "chance", "name": m, "value": float(v)}
+                     for m, v in chance.items()]
             if roles_for is None or label in roles_for:
                 roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
                 rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
@@ -743,3 +750,37 @@ def tie_order_effect(dqrels, intents, runs, measures, **evaluate_kw):
     rq, rr = reversed_id_order(dqrels, runs)
     rev = diversity.evaluate(rq, intents, rr, measures, **evaluate_kw)
     return base.assign(value_reversed=rev["value"].to_numpy())
+
+
+def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95) -> pd.DataFrame:
+    """Notebook 05's null-assessor check: every measure's MAR minus its *own* chance level, over
+    the replicates of :func:`preference_recovery`.
+
+    A measure that says EQUAL on a share ``t`` of the pairs has the chance level
+    ``t e + (1 - t)(1 - e) / 2`` (:func:`helpers.preference.chance_levels`), not the never-EQUAL
+    ``(1 - e) / 2``; both move from replicate to replicate, so the difference is taken replicate by
+    replicate and then summarised (:func:`helpers.replicates.runner.summarise`: a ``level``
+    percentile interval with enough replicates, else the range).
+
+    Returns
+    -------
+    DataFrame ``question, system, mean, low, high, sd, replicates, interval`` (of MAR - chance),
+    ``chance`` (its mean over replicates) and ``includes_chance`` (``low <= 0 <= high``), one row
+    per question and measure of ``model``'s panel.
+    """
+    from .runner import summarise
+
+    keys = ["replicate", "model", "question", "name"]
+    need = set(keys) | {"quantity", "value"}
+    if not need <= set(rep.columns):
+        raise ValueError(f"rep needs columns {sorted(need)} (preference_recovery over replicates), got {list(rep.columns)}")
+    mar = rep[(rep.quantity == "mar") & (rep.model == model)]
+    chance = rep[(rep.quantity == "chance") & (rep.model == model)]
+    if chance.empty:
+        raise ValueError(f"rep holds no 'chance' rows for panel {model!r}")
+    both = mar.merge(chance, on=keys, suffixes=("", "_chance"))   # the measures (assessor roles have no chance row)
+    out = summarise(both.assign(value=both["value"] - both["value_chance"]), "value", by=["question", "name"], level=level)
+    own = both.groupby(["question", "name"], sort=False)["value_chance"].mean()
+    out["chance"] = [float(own[(q, x)]) for q, x in zip(out["question"], out["name"])]
+    out["includes_chance"] = (out["low"] <= 0) & (out["high"] >= 0)
+    return out.rename(columns={"name": "system"})

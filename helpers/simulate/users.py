@@ -163,13 +163,22 @@ def serp_utility(levels: np.ndarray, model: str, weights: np.ndarray, valid: np.
     return (u * intent_weights(model, weights, valid)).sum(-1)
 
 
-def aligned_family(model: str, measure: str) -> bool:
+def aligned_family(model: str, measure: str, *, through_irec: bool = False) -> bool:
     """Whether a measure's display or engine name (``"D-RBP(p=0.85)@10"``, ``"nDCG-IA"``) belongs to
-    the family :data:`ALIGNED` gives for ``model`` (D#-, DIN#- and P+Q measures mix in I-rec and
-    belong to none)."""
+    the family :data:`ALIGNED` gives for ``model``.
+
+    D#- and DIN#-measures are ``gamma I-rec + (1 - gamma) D(IN)-measure`` (D#: Sakai et al. 2010,
+    DIN#: Sakai & Song 2011;
+    gamma = 0.5): half coverage, half an intent-weighted graded measure, so by default they belong
+    to *no* family (a planted truth is recovered only by a measure whose whole shape matches it);
+    P+Q mixes per-intent-type measures and belongs to none either. ``through_irec=True`` counts the
+    D#-/DIN#-measures with the ``coverage`` family through their I-rec half (and with no other), to
+    show whether a recovery count depends on that choice."""
     if model not in ALIGNED:
         raise ValueError(f"unknown user model {model!r}; known: {', '.join(ALIGNED)}")
     name = str(measure)
-    if name.startswith(("D#", "DIN#", "P+Q")):
+    if name.startswith(("D#", "DIN#")):
+        return through_irec and model == "coverage"
+    if name.startswith("P+Q"):
         return False
     return any(name == p or name.startswith((p + "@", p + "(", p + " ")) for p in ALIGNED[model][1])
