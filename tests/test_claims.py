@@ -166,3 +166,14 @@ def test_a_mean_outside_its_percentile_interval_is_said_to_be():
     c = claims.interval(mean=0.999, low=1.0, high=1.0, n=50)
     assert "the mean lies outside it" in c.text
     assert "outside" not in claims.interval(mean=0.99, low=0.98, high=1.0, n=50).text
+
+
+def test_share_of_counts_nothing_in_words_and_takes_the_noun_in_its_number():
+    assert claims.share_of(1, 1, "discrepancy", "discrepancies").text == "the one discrepancy (1 of 1, 100%)"
+    assert claims.share_of(0, 1, "cell").text == "no cell (0 of 1, 0%)"
+    assert claims.share_of(3, 4, "cell").text == claims.share(3, 4, "cells").text
+    c = claims.share_of(0, 0, "cell")
+    assert c.text == "no cells to count" and c.numbers["word"] == "nothing" and not claims.audit(c.text)
+    assert claims.share_of(0, 0, "cell", nothing="no graded measure").text == "no graded measure"
+    with pytest.raises(ValueError):
+        claims.share_of(1, 0, "cell")

@@ -393,3 +393,20 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
         if float(m.group("lo")) > float(m.group("hi")):
             problems.append(f"interval with low > high: {m.group(0)!r}")
     return problems
+
+
+def share_of(k: int, n: int, noun: str, nouns: str | None = None, *, nothing: str | None = None) -> Claim:
+    """:func:`share` for a count whose denominator the data decide, so it may be 1 or 0.
+
+    The noun takes the number of ``n`` (``"the one discrepancy (1 of 1, 100%)"``, not "the one
+    discrepancies"; ``nouns`` for irregular plurals, default ``noun + "s"``), and with ``n = 0``
+    there is nothing to count: the phrase says so (``"no cells to count"``, or ``nothing``)
+    instead of a share of nothing, and ``numbers["word"]`` is ``"nothing"``.
+    """
+    many = nouns or noun + "s"
+    if int(n) == 0:
+        if int(k) != 0:
+            raise ValueError(f"a share of nothing needs k = 0, got {k} of 0")
+        return Claim(nothing or f"no {many} to count", "share",
+                     {"k": 0, "n": 0, "share": math.nan, "word": "nothing"})
+    return share(k, n, noun if int(n) == 1 else many)
