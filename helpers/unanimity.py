@@ -48,6 +48,8 @@ __all__ = [
     "near_alpha",
     "mc_standard_error",
     "tau_layout",
+    "gain_blind",
+    "deeper_than_lists",
     "spread_shares",
     "near_duplicates",
     "teams_from_table",
@@ -467,11 +469,17 @@ def mc_standard_error(alpha: float, B: int) -> float:
 
 
 def _fmt(x: float) -> str:
-    """Sakai's style: ``.987``, ``1``, ``1.007`` (three decimals, no leading zero)."""
-    r = round(float(x), 3)
-    if r == int(r):
+    """Sakai's style: ``.987``, ``1``, ``1.007`` (three decimals, no leading zero); a value that is
+    not 0 or 1 but would print as one gets the digits it needs (``.99996``, not ``1``: a reader
+    compares these bounds with τ = 1)."""
+    x = float(x)
+    for digits in range(3, 7):
+        r = round(x, digits)
+        if r not in (0.0, 1.0) or abs(r - x) < 1e-9:  # 1e-9: float noise of an exact 1 is still 1
+            break
+    if r == int(r) and abs(r - x) < 1e-9:
         return str(int(r))
-    s = f"{r:.3f}"
+    s = f"{r:.{digits}f}".rstrip("0") if digits > 3 and r not in (0.0, 1.0) else f"{r:.{digits}f}"
     return s.replace("0.", ".", 1) if s.startswith("0.") else s.replace("-0.", "-.", 1)
 
 
@@ -500,6 +508,30 @@ def tau_layout(tau: pd.DataFrame, measures: Sequence[str]) -> pd.DataFrame:
                                                    names=["measure", "d_max"]))
     wide.columns = [f"N = {n}" for n in wide.columns]
     return wide.reset_index().rename(columns={"d_max": "Dmax"})
+
+
+def gain_blind(measures: Sequence[str]) -> list[str]:
+    """The measures of ``measures`` that cannot tell RawG from UG.
+
+    UG (Eq. 2) is positive exactly when RawG is, so a measure that only sees whether a gain is
+    > 0 (AP, RR, P@l, Hit@l, bpref, ...: :func:`helpers.measures.is_graded` is False) gives every
+    run the same score under both gains: its τ is 1 and it has no discrepancy *by construction*,
+    and counting its cells as "RawG and UG agree" would count a tautology.
+    """
+    return [str(m) for m in measures if not _measures.is_graded(m)]
+
+
+def deeper_than_lists(measures: Sequence[str], depth: int) -> list[tuple[str, int]]:
+    """``(measure, its cutoff l)`` for every measure whose own depth ``@l`` exceeds the depth the
+    ranked lists are cut to: ``MSnDCG@10`` on lists cut to the top 5 is scored on those 5 (its
+    ideal list still has 10 ranks), which is not the MSnDCG@10 its name promises."""
+    depth = _check_depth(depth)
+    out = []
+    for m in measures:
+        l = _measures.MeasureSpec.parse(m).cutoff
+        if l is not None and l > depth:
+            out.append((str(m), int(l)))
+    return out
 
 
 def spread_shares(ratings, d_max: int) -> pd.Series:

@@ -64,8 +64,11 @@ def test_qrels_topics_a_run_does_not_answer_warn_and_score_zero():
     run = pd.DataFrame({"run_id": ["r1", "r1", "r2", "r2"], "query_id": ["1", "2", "1", "1"],
                         "doc_id": ["a", "c", "a", "b"], "rank": [1, 1, 1, 2], "score": [2.0, 1.0, 2.0, 1.0]})
     with pytest.warns(UserWarning, match=r"1 of 2 run\(s\) have no ranked list for some qrels topics, which score 0 on "
-                                         r"every measure \(run 'r2': 1 of 2 topics, e.g. \['2'\]\)"):
+                                         r"every measure \(run 'r2': 1 of 2 topics, e.g. \['2'\]\); they are kept in "
+                                         r"every mean with that 0 \(to drop them instead") as caught:
         res = measures.evaluate(QRELS, run, ["AP"])
+    # one thing happens, and the warning says which: no "leaves them out" beside "score 0"
+    assert "leaves them out" not in str(caught[0].message)
     assert res.set_index(["run_id", "query_id"]).loc[("r2", "2"), "value"] == 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")           # skipping them is an explicit choice: nothing to say

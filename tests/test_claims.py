@@ -215,3 +215,14 @@ def test_components_never_says_holds_when_a_part_goes_the_other_way():
     assert claims.components({"a": (fewer, "higher")}).numbers["verdict"] == "fails"
     with pytest.raises(ValueError, match="expected"):
         claims.components({"a": (lower, "up")})
+
+
+def test_share_of_counts_nothing_in_words_and_takes_the_noun_in_its_number():
+    assert claims.share_of(1, 1, "discrepancy", "discrepancies").text == "the one discrepancy (1 of 1, 100%)"
+    assert claims.share_of(0, 1, "cell").text == "no cell (0 of 1, 0%)"
+    assert claims.share_of(3, 4, "cell").text == claims.share(3, 4, "cells").text
+    c = claims.share_of(0, 0, "cell")
+    assert c.text == "no cells to count" and c.numbers["word"] == "nothing" and not claims.audit(c.text)
+    assert claims.share_of(0, 0, "cell", nothing="no graded measure").text == "no graded measure"
+    with pytest.raises(ValueError):
+        claims.share_of(1, 0, "cell")

@@ -646,3 +646,54 @@ def test_ideal_ranking_scores_one_and_every_score_is_in_unit_interval(gains, per
     shuffled = run.iloc[rng.permutation(len(run))[:cut]].assign(rank=lambda d: range(1, len(d) + 1))
     res = evaluate(qrels, shuffled, NORMALISED)
     assert ((res["value"] >= -1e-12) & (res["value"] <= 1 + 1e-12)).all()
+
+
+# --- graded or gain-blind: every family of the registry, checked on gains with the same support ---------------
+
+def _same_support_case():
+    """Six topics, four runs of eight documents, and two gain vectors positive on the same judged items
+    (the second neither proportional to the first nor in its order), as levels and as real gains."""
+    rng = np.random.default_rng(1)
+    topics, docs = [str(t) for t in range(6)], [f"d{i}" for i in range(12)]
+    q = pd.DataFrame([(t, d) for t in topics for d in docs[:9]], columns=["query_id", "doc_id"])
+    support = rng.random(len(q)) < 0.45
+    lv1 = np.where(support, rng.integers(1, 4, len(q)), 0)
+    lv2 = np.where(support, rng.integers(1, 4, len(q)), 0)
+    g2 = np.where(support, lv1 * 3.0 + rng.integers(0, 5, len(q)), 0.0)
+    run = pd.DataFrame([(f"r{r}", t, d, k + 1, 10.0 - k) for r in range(4) for t in topics
+                        for k, d in enumerate(rng.permutation(docs)[:8])],
+                       columns=["run_id", "query_id", "doc_id", "rank", "score"])
+    return q, run, lv1, lv2, g2
+
+
+_LABEL = {"IPrec": "IPrec(recall=0.5)", "NCU": "NCU(stop=gu,util=P)"}
+
+
+@pytest.mark.parametrize("name", sorted(M.MEASURES))
+def test_is_graded_matches_what_the_measure_does_with_gains_of_one_support(name):
+    """``is_graded`` is False exactly for the families whose scores do not move when the positive gains
+    change size but not place (so RawG and UG cannot differ on them: notebook 02)."""
+    import warnings
+
+    from helpers.measures.treceval.defs import TREC_FAMILIES
+
+    q, run, lv1, lv2, g2 = _same_support_case()
+    d = M.MEASURES[name]
+    label = _LABEL.get(name, name + ("@5" if d.cutoff == "required" else "@1" if d.cutoff == "one" else ""))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if name in {f.name for f in TREC_FAMILIES}:
+            a = evaluate(q.assign(relevance=lv1), run, [label])["value"].to_numpy()   # trec_eval's read levels
+            b = evaluate(q.assign(relevance=lv2), run, [label])["value"].to_numpy()
+        else:
+            al = M.Alignment(q.assign(gain=lv1.astype(float)), run)
+            a = al.evaluate([label], gain=lv1.astype(float))["value"].to_numpy()
+            b = al.evaluate([label], gain=g2)["value"].to_numpy()
+    assert M.is_graded(label) == (not np.allclose(a, b, equal_nan=True)), label
+
+
+def test_is_graded_depends_on_parameters_where_the_measure_does():
+    assert not M.is_graded("NCU(stop=rb,util=P)") and M.is_graded("NCU(stop=rb,util=BR)")
+    assert not M.is_graded("AP") and not M.is_graded("AP(rel=2)@10") and not M.is_graded("P@5")
+    assert M.is_graded("nERR@10") and M.is_graded("RMSnDCG") and M.is_graded("MSnDCG@10")
+    assert not M.is_graded(MeasureSpec.parse("bpref"))

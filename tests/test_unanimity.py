@@ -301,3 +301,37 @@ def test_sakai_table3_transcription_implies_the_divisor_of_the_review():
     # every listed pair is a discrepancy at alpha = 0.05 (significant on exactly one side)
     assert ((t3["p_value_RawG"] < 0.05) != (t3["p_value_UG"] < 0.05)).all()
     assert len(t3.query("measure == 'nG@1' and d_max == 2 and n == 5")) == 3  # the cell the text discusses
+
+
+def test_tau_layout_never_prints_a_bound_as_1_or_0_it_does_not_reach():
+    """Sakai's "1" means exactly 1: the P+ Dmax=4 N=10 bound 0.99996 must not print as 1 (a reader
+    counting cells whose CI excludes 1 would miss it), nor 0.00003 as 0."""
+    tau = pd.DataFrame({"measure": ["P+"] * 3, "d_max": [4, 4, 4], "n": [5, 10, 20],
+                        "tau": [0.977, 1.0, 0.5], "low": [0.954, 1.0 + 2e-16, 0.00003],
+                        "high": [0.99996, 1.0, 0.9995]})
+    row = unanimity.tau_layout(tau, ["P+"]).iloc[0].tolist()
+    assert row[2:] == [".977 [.954, .99996]", "1 [1, 1]", ".500 [.00003, .9995]"]
+
+
+def test_gain_blind_names_the_measures_that_cannot_tell_rawg_from_ug():
+    assert unanimity.gain_blind(["nG@1", "AP", "P+", "P@5", "bpref", "nERR@10", "RR"]) == ["AP", "P@5", "bpref", "RR"]
+    assert unanimity.gain_blind(["Q", "MSnDCG@10"]) == []
+
+
+def test_gain_blind_measures_score_rawg_and_ug_alike():
+    """What gain_blind promises, on simulated ratings: equal scores under RawG and UG, and graded ones differ."""
+    c = sim.stc_like_collection(np.random.default_rng(3))
+    run = unanimity.top_k(c.run, 10)
+    r = sim.simulate_ratings(c.qrels, 5, 4, np.random.default_rng(4), threshold=1)
+    scorer = unanimity.GainScorer(c.qrels, run, ["AP", "P@5", "nERR@10"])
+    raw, ug = scorer.matrices(np.c_[gains.raw_gain(r), gains.unanimity_aware_gain(r, 4, 0.5)])
+    for m in ("AP", "P@5"):
+        assert np.allclose(raw[m], ug[m])
+    assert not np.allclose(raw["nERR@10"], ug["nERR@10"])
+
+
+def test_deeper_than_lists_names_measure_and_depth():
+    assert unanimity.deeper_than_lists(["MSnDCG@10", "AP", "nG@1", "Q@5"], 5) == [("MSnDCG@10", 10)]
+    assert unanimity.deeper_than_lists(["MSnDCG@10", "nERR@10"], 10) == []
+    with pytest.raises(ValueError):
+        unanimity.deeper_than_lists(["AP"], 0)

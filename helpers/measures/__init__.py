@@ -34,11 +34,12 @@ from .spec import (
     REL_PARAM,
     MeasureDef,
     MeasureSpec,
+    is_graded,
     parse_gain_spec,
     parse_measures,
     with_default_rel,
 )
 
 __all__ = ["Alignment", "CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
-           "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "parse_gain_spec",
+           "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "is_graded", "parse_gain_spec",
            "parse_measures", "to_matrix", "with_default_rel"]

@@ -359,8 +359,8 @@ def _report_unanswered(absent: np.ndarray, rows: "L.RankedRows", topics: "_Topic
     example = topics.topics[np.flatnonzero(absent.reshape(rows.n_runs, topics.n)[worst])[:3]]
     warn_caller(f"{int((per_run > 0).sum())} of {rows.n_runs} run(s) have no ranked list for some qrels topics, "
                 f"which score 0 on every measure (run {str(rows.run_ids[worst])!r}: {int(per_run[worst])} of "
-                f"{topics.n} topics, e.g. {[str(t) for t in example]}); missing='skip' leaves them out, as "
-                "trec_eval does without -c")
+                f"{topics.n} topics, e.g. {[str(t) for t in example]}); they are kept in every mean with that 0 "
+                "(to drop them instead, as trec_eval does without -c, pass missing='skip')")
 
 
 def _tidy(scores: dict[str, np.ndarray], no_rel_at: dict[str, np.ndarray],

@@ -66,6 +66,7 @@ __all__ = [
     "format_value",
     "unknown_message",
     "log_base",
+    "is_graded",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -101,6 +102,14 @@ class MeasureDef:
     binary : bool
         The measure only asks whether a document is relevant (AP, RR, P, R, Hit), so it accepts
         the relevance threshold ``rel=`` (see :data:`REL_PARAM`); graded measures refuse it.
+    graded : bool or callable, optional
+        Whether the value depends on *how large* a positive gain is. ``False``: the measure only
+        sees which documents have a gain > 0 (and which are judged), so two gain assignments that
+        are positive on the same documents give every run the same score (RawG and the
+        unanimity-aware UG, for instance: :func:`helpers.unanimity.gain_blind`). A callable
+        ``graded(params) -> bool`` decides per parameter set (NCU is gain-blind only with
+        rank-biased stopping and precision utility). Default (``None``): ``not binary``. Read it
+        through :func:`is_graded`.
     """
 
     name: str
@@ -109,10 +118,13 @@ class MeasureDef:
     summary: str = ""
     check: Callable[[dict, int | None], None] | None = None
     binary: bool = False
+    graded: "bool | Callable[[Mapping[str, float | str]], bool] | None" = None
 
     def __post_init__(self) -> None:
         if self.cutoff not in CUTOFF_POLICIES:
             raise ValueError(f"cutoff policy must be one of {CUTOFF_POLICIES}, got {self.cutoff!r}")
+        if self.graded is None:
+            object.__setattr__(self, "graded", not self.binary)
 
     def usage(self) -> str:
         """Name with its parameters and cutoff, e.g. ``'Q(beta=1)[@l]'``."""
@@ -421,7 +433,7 @@ MEASURES: dict[str, MeasureDef] = {
 # (trec_eval recall_l, ir_measures R@l).
 MEASURES["R"] = MeasureDef("R", {}, "required", "recall at l", binary=True)
 for _name in ("AP", "RR", "P", "Hit"):
-    MEASURES[_name] = replace(MEASURES[_name], binary=True)
+    MEASURES[_name] = replace(MEASURES[_name], binary=True, graded=None)  # graded follows binary again
 del _name
 
 # ---------------------------------------------------------------------------------------------
@@ -490,6 +502,28 @@ MEASURES.update({
 # trec_eval's measures that NTCIREVAL does not define (helpers.measures.treceval computes them)
 MEASURES.update({f.name: MeasureDef(f.name, f.params, f.cutoff, f.summary, f.check, f.binary)
                  for f in TREC_FAMILIES})
+
+# Whether a measure sees the size of a positive gain, where ``not binary`` is wrong: the bpref
+# family and r1 (relevant or not), NCU with rank-biased stopping and precision utility, trec_eval's
+# counts and residuals that read no gain at all; RMSnDCG takes rel= but weighs gains
+# (tests/test_measures.py checks every family on gains with the same support).
+for _name in ("bpref", "bpref_R", "bpref_N", "bpref_relative", "r1", "NumQ", "NumRet", "RBPresid", "Unjudged"):
+    MEASURES[_name] = replace(MEASURES[_name], graded=False)
+MEASURES["RMSnDCG"] = replace(MEASURES["RMSnDCG"], graded=True)
+MEASURES["NCU"] = replace(MEASURES["NCU"], graded=lambda p: not (p["stop"] == "rb" and p["util"] == "P"))
+del _name
+
+
+def is_graded(spec: "str | MeasureSpec", registry: Mapping[str, MeasureDef] | None = None) -> bool:
+    """Whether ``spec``'s value depends on how large a positive gain is (:class:`MeasureDef`'s
+    ``graded``). ``False`` for AP, RR, P@l, R@l, Hit@l, bpref, trec_eval's binary measures ...:
+    they only see which documents have a gain > 0, so ``is_graded("AP")`` is False and
+    ``is_graded("nERR@10")`` True; ``AP(rel=2)`` is as blind to gain sizes as ``AP``."""
+    registry = MEASURES if registry is None else registry
+    s = spec if isinstance(spec, MeasureSpec) else MeasureSpec.parse(spec, registry)
+    flag = registry[s.name].graded
+    return bool(flag(s.resolved) if callable(flag) else flag)
+
 
 #: Measures computed on the condensed list (judged documents only) whatever ``condensed`` says.
 CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",

@@ -10,9 +10,11 @@ Rules
 (topics, pairs, ...) in which a finding holds is named by the first matching row, and the counts
 are always printed beside the word ("most draws (16 of 20, 80%)"):
 
-=============  ==========================
+=============  ===================
+
 word           share s = k / n
-=============  ==========================
+=============  ===================
+
 all            s = 1
 nearly all     0.9 <= s < 1
 most           0.75 <= s < 0.9
@@ -20,7 +22,8 @@ a majority     0.5 < s < 0.75
 about half     0.4 <= s <= 0.5
 a minority     0 < s < 0.4
 none           s = 0
-=============  ==========================
+=============  ===================
+
 
 So a share of half or less is never "most" or "a majority".
 
@@ -485,4 +488,23 @@ def components(parts: Mapping[str, tuple[Claim, str]], *, what: str = "the premi
     return Claim(text, "components", {"verdict": verdict, "parts": state})
 
 
-__all__ += ["bracket", "compare_holm", "components"]
+
+
+def share_of(k: int, n: int, noun: str, nouns: str | None = None, *, nothing: str | None = None) -> Claim:
+    """:func:`share` for a count whose denominator the data decide, so it may be 1 or 0.
+
+    The noun takes the number of ``n`` (``"the one discrepancy (1 of 1, 100%)"``, not "the one
+    discrepancies"; ``nouns`` for irregular plurals, default ``noun + "s"``), and with ``n = 0``
+    there is nothing to count: the phrase says so (``"no cells to count"``, or ``nothing``)
+    instead of a share of nothing, and ``numbers["word"]`` is ``"nothing"``.
+    """
+    many = nouns or noun + "s"
+    if int(n) == 0:
+        if int(k) != 0:
+            raise ValueError(f"a share of nothing needs k = 0, got {k} of 0")
+        return Claim(nothing or f"no {many} to count", "share",
+                     {"k": 0, "n": 0, "share": math.nan, "word": "nothing"})
+    return share(k, n, noun if int(n) == 1 else many)
+
+
+__all__ += ["bracket", "compare_holm", "components", "share_of"]
