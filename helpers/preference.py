@@ -144,6 +144,24 @@ def _align(a: pd.DataFrame, b: pd.DataFrame, what_a: str, what_b: str) -> pd.Dat
     return a
 
 
+def _coded(measure_prefs: Any, assessor_prefs: Any):
+    """Measure and assessor labels aligned by pair and coded (``label_codes``), with the number of
+    assessors per pair: ``(m, a, m_codes, a_codes, n)``. Every pair needs one assessor at least."""
+    m = _as_label_frame(measure_prefs, "measure_prefs")
+    a = _as_label_frame(assessor_prefs, "assessor_prefs")
+    _check_nonempty(m, "measure_prefs")
+    _check_nonempty(a, "assessor_prefs")
+    m = _align(m, a, "measure_prefs", "assessor_prefs")
+    mc = label_codes(m, what="measure_prefs", allow_missing=False)
+    ac = label_codes(a, what="assessor_prefs")
+    n = (ac >= 0).sum(axis=1)
+    if (n == 0).any():
+        empty = a.index[n == 0][:5].tolist()
+        raise ValueError(f"assessor_prefs: {int((n == 0).sum())} pair(s) judged by no assessor, e.g. {empty}; "
+                         "drop them first")
+    return m, a, mc, ac, n
+
+
 def preference_counts(prefs: pd.DataFrame) -> pd.DataFrame:
     """Number of ``LEFT``, ``RIGHT``, ``EQUAL`` labels and of judging assessors per pair.
 
@@ -454,18 +472,7 @@ def agreement_rates(measure_prefs: Any, assessor_prefs: pd.DataFrame) -> pd.Data
     -------
     DataFrame, pairs (in ``assessor_prefs`` order) x measures, values in [0, 1].
     """
-    m = _as_label_frame(measure_prefs, "measure_prefs")
-    a = _as_label_frame(assessor_prefs, "assessor_prefs")
-    _check_nonempty(m, "measure_prefs")
-    _check_nonempty(a, "assessor_prefs")
-    m = _align(m, a, "measure_prefs", "assessor_prefs")
-    mc = label_codes(m, what="measure_prefs", allow_missing=False)
-    ac = label_codes(a, what="assessor_prefs")
-    n = (ac >= 0).sum(axis=1)
-    if (n == 0).any():
-        empty = a.index[n == 0][:5].tolist()
-        raise ValueError(f"assessor_prefs: {int((n == 0).sum())} pair(s) judged by no assessor, e.g. {empty}; "
-                         "drop them first")
+    m, a, mc, ac, n = _coded(measure_prefs, assessor_prefs)
     counts = np.stack([(ac == k).sum(axis=1) for k in range(len(LABELS))], axis=1)  # (P, 3)
     agree = np.take_along_axis(counts, mc.astype(np.intp), axis=1)                    # (P, M)
     return pd.DataFrame(agree / n[:, None], index=a.index, columns=m.columns)
@@ -727,16 +734,7 @@ def chance_levels(measure_prefs: Any, assessor_prefs: pd.DataFrame) -> pd.Series
     -------
     Series measure -> chance level (name ``"chance"``).
     """
-    m = _as_label_frame(measure_prefs, "measure_prefs")
-    a = _as_label_frame(assessor_prefs, "assessor_prefs")
-    _check_nonempty(m, "measure_prefs")
-    _check_nonempty(a, "assessor_prefs")
-    m = _align(m, a, "measure_prefs", "assessor_prefs")
-    mc = label_codes(m, what="measure_prefs", allow_missing=False)
-    ac = label_codes(a, what="assessor_prefs")
-    n = (ac >= 0).sum(axis=1)
-    if (n == 0).any():
-        raise ValueError(f"assessor_prefs: {int((n == 0).sum())} pair(s) judged by no assessor; drop them first")
+    m, _, mc, ac, n = _coded(measure_prefs, assessor_prefs)
     shares = {lab: float(np.mean((ac == k).sum(axis=1) / n)) for k, lab in enumerate(LABELS)}
     t = (mc == LABELS.index("EQUAL")).mean(axis=0)
     return pd.Series([chance_agreement(shares, float(x)) for x in t], index=m.columns, name="chance")
