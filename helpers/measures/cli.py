@@ -9,10 +9,9 @@ Measures and cutoffs follow NTCIREVAL: a bare name of a measure that NTCIREVAL r
 cutoffs (``nDCG``, ``MSnDCG``, ``nERR``, ``nCG``, ``iRBU``, ``P``, ``Hit``) is expanded to one
 measure per ``--cutoffs`` value (default 1000, NTCIREVAL's default); ``AP``, ``Q``, ``P+``,
 ``RR``, ``RBP``, ``ERR``, ``EBR`` stay whole-list measures unless written with ``@l``;
-``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
-Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit -- except
-that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
-``X@1000`` is ``X`` for runs of at most 1000 documents.
+``nG`` means ``nG@1``. What is printed without ``--measures`` is listed below; a whole-list measure
+is not repeated at a cutoff >= 1000 (TREC's run depth), where ``X@1000`` is ``X`` for runs of at
+most 1000 documents.
 
 Coming from trec_eval or ir_measures:
 
@@ -45,38 +44,6 @@ The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10), equa
 
     python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
         --conventions trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
-
-``nG`` means ``nG@1``. Without ``--measures`` the NTCIREVAL ``compute`` set is printed: RR, P+, AP,
-Q, RBP, ERR, EBR and, per cutoff, AP, Q, nDCG, MSnDCG, P, RBP, ERR, nERR, EBR and Hit -- except
-that AP, Q, RBP, ERR and EBR are not repeated at a cutoff >= 1000 (TREC's run depth), where
-``X@1000`` is ``X`` for runs of at most 1000 documents.
-
-Coming from trec_eval or ir_measures:
-
-* **Order.** TREC run files are ranked as trec_eval ranks them (``--order trec_eval``, the
-  default): by score, compared in single precision as trec_eval stores it (``float sim``), ties
-  by decreasing document id; the rank column is ignored. ``--order score`` compares the scores in
-  double precision, ``--order rank`` follows the rank column (ties by score, then document id),
-  and ``--order file`` keeps each list in file order, as NTCIREVAL reads its per-topic ``.res``
-  lists.
-* **Names.** ``nDCG@10`` is NTCIREVAL's original nDCG; trec_eval's ``ndcg_cut_10`` (ir_measures
-  ``nDCG@10``) is ``MSnDCG@10``. ``--names trec_eval`` reads trec_eval names (``map``,
-  ``recip_rank``, ``P_10``, ``recall_100``, ``ndcg_cut_10``, ``map_cut_10``) and ir_measures names
-  (``nDCG@10``, ``AP(rel=2)``, ``Success@10``), prints them as written and says on stderr which
-  engine measure each one is (:mod:`helpers.measures.names`).
-* **Relevance threshold.** ``--rel 2`` (trec_eval ``-l 2``) makes levels below 2 non-relevant for
-  the binary measures (AP, RR, P, R, Hit) written without ``rel=``; graded measures keep their
-  gains. ``--rel dl19-passage`` takes the collection's own threshold
-  (:func:`helpers.data.thresholds.relevance_threshold`).
-* **Output.** ``--output-format trec_eval`` prints ``measure<TAB>query<TAB>value`` lines as
-  trec_eval does (a ``runid`` and a ``num_q`` line, then per-topic lines with ``--per-topic``,
-  then the ``all`` lines); ``--output-format jsonl`` one JSON object per line, with the topic
-  count on the ``all`` lines and full precision.
-
-The official TREC DL-19 passage numbers (AP and RR at level >= 2, nDCG@10)::
-
-    python -m helpers evaluate --qrels qrels.dl19-passage.txt --run RUN \
-        --names trec_eval --measures map recip_rank ndcg_cut_10 --rel dl19-passage
 
 ``nG`` means ``nG@1``. Without ``--measures`` everything ``ntcir_eval compute`` prints is computed, in
 its order (:func:`ntcireval_default_measures`): RR, O-measure, P-measure, P+, AP, Q, NCUgu,P,
@@ -119,8 +86,6 @@ from . import conventions as C
 from .spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
 
 DEFAULT_CUTOFFS = (1000,)
-DEFAULT_WHOLE = ["RR", "P+", "AP", "Q", "RBP", "ERR", "EBR"]
-DEFAULT_AT = ["AP", "Q", "nDCG", "MSnDCG", "P", "RBP", "ERR", "nERR", "EBR", "Hit"]
 #: TREC's run depth: at cutoffs >= this, X@l of a whole-list family is X itself for runs of at
 #: most this many documents, so the default list does not print the pair.
 RUN_DEPTH = 1000
