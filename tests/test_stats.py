@@ -846,3 +846,15 @@ def test_sd_interval_covers_the_true_sd():
     assert lo < 1 < hi and hi - lo == pytest.approx(0.16, abs=0.01)
     with pytest.raises(ValueError, match="n >= 2"):
         st.sd_interval(1.0, 1)
+
+
+def test_kendall_tau_ties_equal_means_that_differ_only_by_rounding_noise():
+    from helpers.stats.correlation import kendall_tau_ci
+    a = 0.1 + 0.2          # 0.30000000000000004
+    b = 0.3                # the same mean, summed another way
+    x = np.array([a, b, 0.5, 0.7])
+    y = np.array([0.3, 0.3, 0.5, 0.7])
+    exact = kendall_tau_ci(np.array([0.3, 0.3, 0.5, 0.7]), y).tau
+    assert kendall_tau_ci(x, y).tau == pytest.approx(exact, abs=0) == 1.0
+    # a real difference is still a difference
+    assert kendall_tau_ci(np.array([0.3, 0.3001, 0.5, 0.7]), y).tau < 1.0

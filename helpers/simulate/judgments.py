@@ -34,7 +34,7 @@ versus Table 3::
     theta = HRel : .016 .214 .661 .858   (paper .02 .22 .65 .87)
     theta = Rel  : .080 .463 .872 .940   (paper .08 .46 .88 .93)
 
-The largest gap is 0.013. A plain ordered probit (normal latent, no lapse) cannot reach these
+The largest gap is 0.0114 (notebook 03 prints it). A plain ordered probit (normal latent, no lapse) cannot reach these
 values (gaps up to 0.1): the mixture gives the confusion between HRel and Key, the lapse term the
 7 % of Key results that a second assessor calls Non-relevant.
 
