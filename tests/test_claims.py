@@ -164,7 +164,7 @@ def test_a_bound_never_prints_as_a_mark_it_does_not_reach():
 
 def test_a_mean_outside_its_percentile_interval_is_said_to_be():
     c = claims.interval(mean=0.999, low=1.0, high=1.0, n=50)
-    assert "the mean lies outside it" in c.text
+    assert "the mean lies outside the interval" in c.text
     assert "outside" not in claims.interval(mean=0.99, low=0.98, high=1.0, n=50).text
 
 

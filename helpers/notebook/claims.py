@@ -61,7 +61,7 @@ import numpy as np
 from ..stats.summary import interval_bounds, interval_name, is_percentile, min_draws
 
 __all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "interval_name", "leaders", "compare",
-           "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit"]
+           "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit", "number"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,10 @@ def _fmt(v: float, digits: int) -> str:
     return number(v, digits)
 
 
+#: Said beside a percentile interval that does not hold the mean it is printed with (skewed draws).
+_MEAN_OUTSIDE = "the mean lies outside the interval: a few draws are far from the rest"
+
+
 def number(v: float, digits: int = 3, *, marks: Sequence[float] = (0.0, 1.0), max_digits: int = 6) -> str:
     """``v`` with ``digits`` decimals, or more when fewer would print a value that is not one of
     ``marks`` (the bounds a reader compares against: τ = 1, a share of 0) as if it were:
@@ -180,7 +184,7 @@ def interval(values: Sequence[float] | None = None, *, mean: float | None = None
     if kind == "percentile":
         text = f"{m} [{lo}, {hi}] ({level:.0%} interval over {int(n):,} {what}"
         if math.isfinite(mean) and not low <= mean <= high:
-            text += "; the mean lies outside it: a few draws are far from the rest"
+            text += "; " + _MEAN_OUTSIDE
         text += ")"
     elif int(n) == 1:
         text = f"{m} (one {what[:-1] if what.endswith('s') else what})"
@@ -411,7 +415,7 @@ def bracket(mean: float, low: float, high: float, digits: int = 3) -> str:
     text = f"{_fmt(mean, digits)} [{_fmt(low, digits)}, {_fmt(high, digits)}]"
     m, lo, hi = (float(v) if v is not None else math.nan for v in (mean, low, high))
     if all(math.isfinite(v) for v in (m, lo, hi)) and not lo <= m <= hi:
-        text += " (the mean lies outside the interval: a few draws are far from the rest)"
+        text += f" ({_MEAN_OUTSIDE})"
     return text
 
 
