@@ -544,8 +544,10 @@ def test_robustness_difference_is_paired_and_centred_on_the_observed_gap(sim_sma
 
 
 def test_bootstrap_p_two_sided():
-    assert prm.bootstrap_p([0.1, 0.2, 0.3, -0.1]) == 0.5
-    assert prm.bootstrap_p([0.1] * 99 + [0.0]) == pytest.approx(0.02)
+    assert prm.bootstrap_p([0.1, 0.2, 0.3, -0.1]) == pytest.approx(2 * 2 / 5)
+    assert prm.bootstrap_p([0.1] * 99 + [0.0]) == pytest.approx(2 * 2 / 101)
+    # no resample on the other side of 0: the p-value is its resolution, never 0
+    assert prm.bootstrap_p([0.1] * 150) == pytest.approx(2 / 151)
     assert math.isnan(prm.bootstrap_p([np.nan]))
 
 

@@ -157,9 +157,14 @@ def test_significant_pair_cover_and_power_interval():
     c = studies.significant_pair_cover(hsd, 0.05)
     assert c["cover"] in (["a", "b"], ["a", "c"]) and not c["exactly_cover_vs_rest"]
     assert studies.significant_pair_cover(hsd.assign(p_value=0.9), 0.05)["cover"] == []
-    # B = 100: half-width 1.96 sqrt(0.05 0.95 / 100) = 0.0427
-    sure, maybe = studies.power_interval(np.array([0.001, 0.03, 0.06, 0.5]), 0.05, 100)
+    # B = 100: counts 0, 2, 5 and 50 of 100 trials; Clopper-Pearson 95% upper bounds 0.036, 0.070, ...
+    sure, maybe = studies.power_interval(np.array([1 / 101, 3 / 101, 6 / 101, 51 / 101]), 0.05, 100)
     assert (sure, maybe) == (0.25, 0.75)
+    # B = 500 at level 0.01: the smallest p the test gives (no trial as extreme; upper bound 0.0074) is
+    # surely significant - the normal half-width, 0.0087, would leave nothing below 0.01 - 0.0087 < 1/501 -
+    # while one trial of 500 (upper bound 0.0111) is only possibly significant
+    sure, maybe = studies.power_interval(np.array([1 / 501, 2 / 501, 0.5]), 0.01, 500)
+    assert sure == pytest.approx(1 / 3) and maybe == pytest.approx(2 / 3)
 
 
 def test_unanimity_variant_with_given_ratings_and_threshold():
@@ -358,19 +363,26 @@ def test_family_check_can_fail():
     base = rng.normal(0.8, 0.05, 50)
     ahead = pd.DataFrame({"A1": base + 0.05, "A2": base - 0.1, "B1": base, "B2": base - 0.2})
     r = planted.family_check(ahead, ["A1", "A2"], leader_set=["A1", "B1"])
-    assert (r["best_in"], r["best_out"], r["verdict"], r["kind"]) == ("A1", "B1", "recovered", "percentile")
+    assert (r["best_in"], r["best_out"], r["verdict"], r["kind"]) == ("A1", "B1", "recovered", "mean CI")
     assert r["low"] > 0 and r["diff"] == pytest.approx(0.05)
     assert r["leader_set_size"] == 2 and r["family_in_leader_set"] == 1
     assert r["chance_random_set"] == pytest.approx(1 - (2 / 4) * (1 / 3))
     # a family that only ties with an outsider is "not shown"; one behind it is "outside ahead"
-    tie = ahead.assign(B1=ahead["A1"] + rng.normal(0, 0.01, 50))
+    noise = rng.normal(0, 0.01, 50)
+    tie = ahead.assign(B1=ahead["A1"] + noise - noise.mean())   # the same mean: the CI of the mean holds 0
     assert planted.family_check(tie, ["A1", "A2"])["verdict"] == "not shown"
     behind = ahead.assign(B1=ahead["A1"] + 0.02)
     assert planted.family_check(behind, ["A1", "A2"])["verdict"] == "outside ahead"
     # a random leader set of 3 of 4 always holds a member of a family of 2: the old check always passes
     assert planted.family_check(behind, ["A1", "A2"], leader_set=["B1", "A1", "B2"])["chance_random_set"] == 1.0
-    # few replicates: the range, not a percentile interval
-    assert planted.family_check(ahead.head(5), ["A1"])["kind"] == "range"
+    # the CI is of the mean difference, not the spread of single replicates: a small but steady lead is
+    # recovered although single replicates scatter on both sides of 0
+    steady = ahead.assign(B1=ahead["A1"] - 0.002 + rng.normal(0, 0.005, 50))
+    r = planted.family_check(steady, ["A1", "A2"])
+    assert r["verdict"] == "recovered" and r["low"] > 0
+    assert ((steady["A1"] - steady["B1"]) < 0).any()   # some replicates go the other way
+    # one replicate: no interval
+    assert planted.family_check(ahead.head(1), ["A1"])["kind"] == "none"
     assert planted.family_check(ahead, [])["verdict"] == "not testable"
     assert planted.family_check(ahead, list(ahead.columns))["verdict"] == "not testable"
 
@@ -399,3 +411,11 @@ def test_above_own_chance_pairs_mar_with_each_replicates_own_chance():
     assert (out["interval"] == "range").all()
     with pytest.raises(ValueError, match="chance"):
         studies.above_own_chance(pd.DataFrame(rows).query("quantity == 'mar'"))
+
+
+def test_mean_interval_is_students_t_interval_of_the_mean():
+    import scipy.stats as sps
+    d = np.random.default_rng(3).normal(0.1, 0.3, 40)
+    lo, hi, kind = planted.mean_interval(d, 0.95)
+    want = sps.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=sps.sem(d))
+    assert kind == "mean CI" and (lo, hi) == pytest.approx(want, rel=1e-12)

@@ -512,3 +512,19 @@ def share_of(k: int, n: int, noun: str, nouns: str | None = None, *, nothing: st
 
 
 __all__ += ["bracket", "compare_holm", "components", "share_of"]
+
+
+def mean_ci(mean: float, low: float, high: float, n: int, *, level: float = 0.95, digits: int = 3,
+            what: str = "replicates") -> Claim:
+    """A mean over ``n`` independent draws with the confidence interval *of the mean* (not the spread
+    of the draws that :func:`interval` describes): ``"+0.017 [+0.011, +0.023] (95% CI of the mean over
+    40 replicates)"``. Signed, since it is used for differences."""
+    if int(n) < 2 or not (math.isfinite(low) and math.isfinite(high)):
+        text = f"{mean:+.{digits}f} (one {what[:-1] if what.endswith('s') else what}, no interval)"
+    else:
+        text = (f"{mean:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}] ({level:.0%} CI of the mean over "
+                f"{int(n):,} {what})")
+    return Claim(text, "mean_ci", {"mean": mean, "low": low, "high": high, "n": int(n), "level": level})
+
+
+__all__ += ["mean_ci"]

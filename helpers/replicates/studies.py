@@ -314,16 +314,25 @@ def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int
 def power_interval(p_values: np.ndarray, significance: float, B: int, z: float = 1.96) -> tuple[float, float]:
     """Monte Carlo interval of discriminative power from the randomised test's own error.
 
-    A p-value estimated from ``B`` random trials has standard error about
-    ``sqrt(a (1 - a) / B)`` near the threshold ``a = significance``; pairs whose p-value lies
-    within ``z`` such errors of ``a`` could fall on either side in another run of the test.
-    Returns (share of pairs surely significant, share possibly significant).
+    Each p-value is read back as its count of ``B`` trials (``p = (count + 1) / (B + 1)``, the
+    Phipson-Smyth p-value of :func:`helpers.stats.randomised_tukey_hsd`), and the exact
+    (Clopper-Pearson) interval of the true p at the two-sided level that ``z`` stands for (1.96:
+    95%) says whether another run of the B trials could put it on the other side of
+    ``significance``. Returns (share of pairs surely significant: upper bound below the level,
+    share possibly significant: lower bound below it). An exact interval, not the normal one: with
+    few trials and a small level (B = 500, 0.01) the normal half-width exceeds the smallest p-value
+    the test can give, and nothing would count as surely significant.
     """
+    from scipy.stats import beta, norm
+
     p = np.asarray(p_values, dtype=float)
-    half = z * np.sqrt(significance * (1 - significance) / B)
-    sure = (p < significance - half).mean()
-    maybe = (p < significance + half).mean()
-    return float(sure), float(maybe)
+    B = int(B)
+    tail = float(norm.sf(z))   # 0.025 for z = 1.96
+    c = np.clip(np.rint(p * (B + 1)) - 1, 0, B)
+    with np.errstate(invalid="ignore"):
+        low = np.where(c > 0, beta.ppf(tail, c, B - c + 1), 0.0)
+        high = np.where(c < B, beta.ppf(1 - tail, c + 1, B - c), 1.0)
+    return float((high < significance).mean()), float((low < significance).mean())
 
 
 # --------------------------------------------------------------------------------------------

@@ -127,9 +127,12 @@ def kendall_tau_ci(
     # Perfect (dis)agreement, detected in exact integer counts: snap scipy's 0.9999999999999999
     # to +/-1 so that identical rankings give exactly [1, 1].
     s_q, n_x, n_y = int(q.sum()), int(np.abs(sx).sum()), int(np.abs(sy).sum())
-    if n_x == n_y and abs(s_q) == n_x:
+    perfect = n_x == n_y and abs(s_q) == n_x
+    if perfect:
         tau = math.copysign(1.0, s_q)
     z = float(_sps.norm.ppf(0.5 + level / 2))
+    if method == "asymptotic" and perfect:  # identical (or reversed) rankings, ties included: [1, 1] ([-1, -1])
+        return KendallTauCI(tau, tau, tau, n)
     if method == "asymptotic":
         c = q.sum(axis=1)  # diagonal is 0
         ss = float(np.sum((c - c.mean()) ** 2))
