@@ -716,17 +716,14 @@ def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: 
 
 
 def bootstrap_p(diffs) -> float:
-    """Two-sided percentile-bootstrap p-value of "the difference is 0" over the finite resampled
-    differences ``diffs`` (NaN if there is none): ``min(1, 2 min(c_le + 1, c_ge + 1) / (n + 1))``
-    with ``c_le``, ``c_ge`` the resamples at or below / at or above 0. The +1s (Phipson & Smyth's
-    correction, as for the randomised tests) keep the p-value at or above its resolution 2/(n + 1):
-    no resample on the other side of 0 among 150 says p <= 0.013, not p = 0."""
+    """Two-sided bootstrap p-value of "the difference is 0" over the finite ``diffs`` (NaN if none):
+    ``min(1, 2 (min(#d <= 0, #d >= 0) + 1) / (n + 1))``; the +1 (Phipson & Smyth, as for the randomised
+    tests) keeps it at or above its resolution 2/(n + 1), never 0."""
     d = np.asarray(diffs, dtype=float)
     d = d[np.isfinite(d)]
     if not len(d):
         return float("nan")
-    n = len(d)
-    return float(min(1.0, 2 * (min(int((d <= 0).sum()), int((d >= 0).sum())) + 1) / (n + 1)))
+    return float(min(1.0, 2 * (min(int((d <= 0).sum()), int((d >= 0).sum())) + 1) / (len(d) + 1)))
 
 
 def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame,
