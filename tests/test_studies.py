@@ -408,7 +408,7 @@ def test_above_own_chance_pairs_mar_with_each_replicates_own_chance():
     # "ties" sits at its own chance level (0.334) though below the never-EQUAL one (0.45)
     assert out.loc["never", "includes_chance"] and out.loc["ties", "includes_chance"]
     assert not out.loc["off", "includes_chance"] and out.loc["off", "low"] == pytest.approx(0.05)
-    assert (out["interval"] == "range").all()
+    assert (out["interval"] == "mean CI").all()
     with pytest.raises(ValueError, match="chance"):
         studies.above_own_chance(pd.DataFrame(rows).query("quantity == 'mar'"))
 
@@ -419,3 +419,15 @@ def test_mean_interval_is_students_t_interval_of_the_mean():
     lo, hi, kind = planted.mean_interval(d, 0.95)
     want = sps.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=sps.sem(d))
     assert kind == "mean CI" and (lo, hi) == pytest.approx(want, rel=1e-12)
+
+
+def test_family_check_compares_with_every_tied_outsider():
+    rng = np.random.default_rng(5)
+    base = rng.normal(0.8, 0.05, 40)
+    # B1 and B2 tie at 3 decimals; A1 is clearly ahead of B1 but not of B2 (B2 = A1 plus noise)
+    noise = rng.normal(0, 0.01, 40)
+    wide = pd.DataFrame({"A1": base + 0.0004, "B1": base - 0.0002 + rng.normal(0, 1e-5, 40),
+                         "B2": base + 0.0004 + noise - noise.mean() - 0.0003})
+    r = planted.family_check(wide, ["A1"], digits=3)
+    assert f"{wide['B1'].mean():.3f}" == f"{wide['B2'].mean():.3f}"
+    assert r["best_out"] == "B2" and r["verdict"] == "not shown"

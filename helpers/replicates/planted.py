@@ -35,7 +35,7 @@ def chance_of_a_member(n: int, members: int, k: int) -> float:
 
 
 def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping[str, float] | None = None,
-                 level: float = 0.95, leader_set: Sequence[str] | None = None) -> dict:
+                 level: float = 0.95, leader_set: Sequence[str] | None = None, digits: int = 3) -> dict:
     """Does a planted model's aligned family recover it better than every other measure?
 
     The check of notebook 04's section 7, one that can fail: the family's best measure (highest
@@ -52,7 +52,8 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
     * ``"not testable"``: no measure in the family, or none outside it.
 
     Both bests are picked by their mean over the same replicates the interval is taken over (the
-    selection favours each side alike). ``leader_set`` (the leader and everything within noise, as
+    selection favours each side alike); outside measures tied with the best at ``digits`` decimals are
+    all compared, and the least favourable comparison is reported. ``leader_set`` (the leader and everything within noise, as
     :func:`helpers.notebook.claims.leaders` names them) gives ``chance_random_set``: the chance that
     a random set of that size holds a family member (:func:`chance_of_a_member`) - how little "a
     family member is among the leaders" would say.
@@ -76,10 +77,18 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
     if not fam or not rest:
         return out
     a = max(fam, key=lambda k: m[k])
-    b = max(rest, key=lambda k: m[k])
-    d = (wide[a] - wide[b]).to_numpy(float)
-    d = d[np.isfinite(d)]
-    lo, hi, kind = mean_interval(d, level)
+    top_out = max(m[k] for k in rest)
+    # every outside measure tied with the best at the printed precision is a comparator: the family's
+    # best must be ahead of each, so the least favourable (lowest lower bound) is the one reported
+    tied_out = [k for k in rest if f"{m[k]:.{digits}f}" == f"{top_out:.{digits}f}"]
+    best = None
+    for b_ in tied_out:
+        d_ = (wide[a] - wide[b_]).to_numpy(float)
+        d_ = d_[np.isfinite(d_)]
+        lo_, hi_, kind_ = mean_interval(d_, level)
+        if best is None or not lo_ >= best[1]:
+            best = (b_, lo_, hi_, kind_, d_)
+    b, lo, hi, kind, d = best
     diff = float(d.mean()) if len(d) else float("nan")
     verdict = ("recovered" if diff > 0 and lo > 0 else "outside ahead" if diff < 0 and hi < 0 else "not shown")
     out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind,

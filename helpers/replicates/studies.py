@@ -659,9 +659,10 @@ def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarr
 
 def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95,
                             means: Mapping[str, float] | None = None, digits: int | None = None) -> tuple[str, dict]:
-    """The leader by mean of a replicates x labels table and, for every label, the interval over
-    replicates of its *paired* difference to the leader (:mod:`helpers.stats.summary`'s rule: a
-    ``level`` percentile interval with enough replicates, else the range).
+    """The leader by mean of a replicates x labels table and, for every label, the ``level``
+    confidence interval of the *mean* of its paired difference to the leader over the independent
+    replicates (Student's t, :func:`helpers.replicates.planted.mean_interval`; not the spread of
+    single replicates, which would ask whether a label trails the leader in every replicate).
 
     Replicates of one study share their collection, so two measures' values move together;
     overlapping marginal intervals would hide differences the paired ones show. Passed as
@@ -672,13 +673,11 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
 
     ``digits`` (the precision ``claims.leaders`` prints with): every label whose mean equals the
     leader's at that precision is a tied leader and gets ``(0, 0)``; every other label gets its
-    paired interval to a tied leader whose paired interval includes 0 if there is one (it is then
-    within noise of that leader), else to the first leader. So ``claims.leaders`` names a label
-    within noise exactly when its paired difference to *some* tied leader includes 0 (overlapping
-    the tied leaders' own paired intervals would be a different, unpaired test). ``None``: the
-    first leader only, as before.
+    paired interval to a tied leader that includes 0 if there is one, else to the first leader, so
+    ``claims.leaders`` names it within noise exactly when its paired difference to *some* tied
+    leader includes 0. ``None``: the first leader only.
     """
-    from ..stats.summary import interval_bounds
+    from .planted import mean_interval
 
     m = dict(means) if means is not None else wide.mean().to_dict()
     # the first label (in the order of ``means``) with the highest (lowest) mean, as claims.leaders picks it
@@ -693,7 +692,7 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
         if digits is not None and c in tied:
             out[c] = (0.0, 0.0)
             continue
-        ivs = [interval_bounds((wide[c] - wide[t]).to_numpy(float), level)[:2] for t in tied]
+        ivs = [mean_interval((wide[c] - wide[t]).dropna().to_numpy(float), level)[:2] for t in tied]
         out[c] = next((iv for iv in ivs if iv[0] <= 0 <= iv[1]), ivs[0])
     return lead, out
 
@@ -768,8 +767,8 @@ def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95
     A measure that says EQUAL on a share ``t`` of the pairs has the chance level
     ``t e + (1 - t)(1 - e) / 2`` (:func:`helpers.preference.chance_levels`), not the never-EQUAL
     ``(1 - e) / 2``; both move from replicate to replicate, so the difference is taken replicate by
-    replicate and then summarised (:func:`helpers.replicates.runner.summarise`: a ``level``
-    percentile interval with enough replicates, else the range).
+    replicate; ``low``/``high`` are the ``level`` confidence interval of its *mean* over the independent
+    replicates (Student's t), so ``includes_chance`` asks whether the measure sits at chance on average.
 
     Returns
     -------
@@ -777,7 +776,7 @@ def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95
     ``chance`` (its mean over replicates) and ``includes_chance`` (``low <= 0 <= high``), one row
     per question and measure of ``model``'s panel.
     """
-    from .runner import summarise
+    from .planted import mean_interval
 
     keys = ["replicate", "model", "question", "name"]
     need = set(keys) | {"quantity", "value"}
@@ -788,8 +787,14 @@ def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95
     if chance.empty:
         raise ValueError(f"rep holds no 'chance' rows for panel {model!r}")
     both = mar.merge(chance, on=keys, suffixes=("", "_chance"))   # the measures (assessor roles have no chance row)
-    out = summarise(both.assign(value=both["value"] - both["value_chance"]), "value", by=["question", "name"], level=level)
-    own = both.groupby(["question", "name"], sort=False)["value_chance"].mean()
-    out["chance"] = [float(own[(q, x)]) for q, x in zip(out["question"], out["name"])]
+    both = both.assign(diff=both["value"] - both["value_chance"])
+    rows = []
+    for (q, x), g in both.groupby(["question", "name"], sort=False):
+        d = g["diff"].dropna().to_numpy(float)
+        lo, hi, kind = mean_interval(d, level)
+        rows.append({"question": q, "name": x, "mean": float(d.mean()), "low": lo, "high": hi,
+                     "sd": float(d.std(ddof=1)) if len(d) > 1 else float("nan"), "replicates": len(d), "interval": kind,
+                     "chance": float(g["value_chance"].mean())})
+    out = pd.DataFrame(rows)
     out["includes_chance"] = (out["low"] <= 0) & (out["high"] >= 0)
     return out.rename(columns={"name": "system"})
