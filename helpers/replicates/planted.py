@@ -18,7 +18,14 @@ import pandas as pd
 
 from scipy import stats as _sps
 
-__all__ = ["chance_of_a_member", "family_check", "coinciding", "mean_interval"]
+__all__ = ["chance_of_a_member", "family_check", "coinciding", "mean_interval", "VERDICT_TEXT"]
+
+#: How notebooks 04 and 05 word each verdict of :func:`family_check`.
+VERDICT_TEXT = {"recovered": "recovered (the family's best is ahead; the 95% CI of the mean difference excludes 0)",
+                "not shown": "not shown (the 95% CI of the mean difference includes 0)",
+                "outside ahead": "not shown (the best measure outside the family is ahead; the 95% CI of the mean "
+                                 "difference excludes 0)",
+                "not testable": "not testable (no measure in the family, or none outside it)"}
 
 
 def chance_of_a_member(n: int, members: int, k: int) -> float:
