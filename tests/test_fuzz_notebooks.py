@@ -49,6 +49,8 @@ _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 10: "ten", 15: "fif
 _SIZE_NOUNS = {"n_topics": "topics", "n_runs": "runs", "n_pairs": "pairs", "n_assessors": "assessors",
                "n_docs": "documents", "rounds": "rounds", "replicates": "replicates", "B": "trials",
                "real_replicates": "draws", "n_items": "items"}
+# Parameters that are a ranked-list cutoff: "top 10" / "top-10" states their default in prose.
+_CUTOFFS = {"cutoff", "extra_cutoff", "depth", "k", "k_table7"}
 # How a parameter is written in prose when it is not written by its own name.
 _SYMBOLS = {"alpha": ["α"], "d_max_list": ["Dmax ∈"], "n_list": ["N ∈"], "cutoff": ["l", "k"],
             "significance": ["α"], "k": ["k"], "relevance_threshold": ["θ"], "real_threshold": []}
@@ -87,6 +89,8 @@ def stale_tokens(name: str, default, value=None) -> list[re.Pattern]:
         for sym in symbols:
             for form in _number_forms(default):
                 pats.append(rf"(?<![\w.`]){re.escape(sym)}\s*=\s*{re.escape(form)}(?![\d.,]*\d)")
+        if name in _CUTOFFS and isinstance(default, int):
+            pats.append(rf"\btop[- ]{default}(?![\d.,]*\d)")
         if name in _SIZE_NOUNS:
             for form in _number_forms(default) + ([_NUMBER_WORDS[default]] if default in _NUMBER_WORDS else []):
                 pats.append(rf"(?<![\w.,]){re.escape(form)}(?: \(`{name}`\))? (?:\w+ ){{0,2}}{_SIZE_NOUNS[name]}\b")
@@ -150,6 +154,9 @@ def test_stale_detector_finds_and_spares():
     assert stale_sentences("We score nG@1 first.", changed)
     assert stale_sentences("Fifty topics are drawn.", changed)
     assert stale_sentences("UG with p = 0.2 wins.", changed)
+    assert stale_sentences("The pooled top 10 of each run.", {"cutoff": 10})
+    assert stale_sentences("Its top-10 documents.", {"cutoff": 10})
+    assert not stale_sentences("Its top-100 documents.", {"cutoff": 10})
     assert not stale_sentences("The paper uses B = 5,000 trials.", changed)
     assert not stale_sentences("UG with p = 0.25 wins; 500 topics.", changed)
     assert not stale_sentences("nG@10 is not nG@1x.", {"measure_names": ["nG@1"]})
