@@ -19,7 +19,7 @@ def test_share_word_follows_the_declared_scale(kn):
     s = k / n
     word = claims.share_word(k, n)
     expected = ("all" if k == n else "none" if k == 0 else "nearly all" if s >= 0.9 else "most" if s >= 0.75
-                else "a majority" if s > 0.5 else "about half" if s >= 0.4 else "a minority")
+                else "a majority" if s > 0.5 else "about half" if s >= 0.45 else "a minority")
     assert word == expected
     if s <= 0.5:
         assert word not in ("most", "a majority", "nearly all", "all")

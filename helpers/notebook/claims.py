@@ -19,8 +19,8 @@ all            s = 1
 nearly all     0.9 <= s < 1
 most           0.75 <= s < 0.9
 a majority     0.5 < s < 0.75
-about half     0.4 <= s <= 0.5
-a minority     0 < s < 0.4
+about half     0.45 <= s <= 0.5
+a minority     0 < s < 0.45
 none           s = 0
 =============  ===================
 
@@ -81,7 +81,7 @@ class Claim:
 
 #: The one scale of share words: (word, lowest share, whether the bound is inclusive), tried in order.
 SHARE_SCALE = (("all", 1.0, True), ("nearly all", 0.9, True), ("most", 0.75, True), ("a majority", 0.5, False),
-               ("about half", 0.4, True), ("a minority", 0.0, False), ("none", 0.0, True))
+               ("about half", 0.45, True), ("a minority", 0.0, False), ("none", 0.0, True))
 
 
 def _word(s: float) -> str:
