@@ -62,7 +62,7 @@ __all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "c
            "normaliser_shift", "serp_summaries", "sample_pairs", "pair_scores", "measure_preferences",
            "label_codes", "preference_counts", "consistent_labels", "agreement_rates",
            "assessor_agreement_rates", "mean_agreement_rate", "assessor_groups", "agreement_matrix",
-           "compact_letter_display"]
+           "compact_letter_display", "identical_preferences"]
 
 LABELS: tuple[str, str, str] = ("LEFT", "RIGHT", "EQUAL")
 _EPS = 1e-9  # slack for ">= min_difference" on summaries that are multiples of 0.1 or 1/m
@@ -770,3 +770,14 @@ def normaliser_shift(prefs_a: pd.DataFrame, prefs_b: pd.DataFrame, labels: pd.Da
     ma = mean_agreement_rate(agreement_rates(pa, labels))
     mb = mean_agreement_rate(agreement_rates(pb, labels))
     return pd.DataFrame({"flipped": (pa != pb).mean(), "mar_a": ma, "mar_b": mb, "delta": mb - ma})
+
+
+def identical_preferences(prefs: pd.DataFrame) -> list[list[str]]:
+    """Groups of measures (columns of ``prefs``, pairs x measures) that give the same preference on
+    every pair: one measure under several names for MAR and its tests (e.g. D-RBP(p) and RBP-IA(p)
+    under the ``fixed`` normaliser, both linear in the gains over a constant). In column order."""
+    keys = {c: tuple(prefs[c].astype(str)) for c in prefs.columns}
+    groups: dict[tuple, list[str]] = {}
+    for c, k in keys.items():
+        groups.setdefault(k, []).append(c)
+    return [g for g in groups.values() if len(g) > 1]

@@ -90,7 +90,8 @@ def test_summarise_uses_the_range_below_the_rule():
 
 def test_leaders_name_every_tie_and_every_value_within_noise():
     c = claims.leaders({"D-Q": 0.5814, "D-RBP": 0.5812, "I-rec": 0.40})
-    assert c.numbers["leaders"] == ["D-Q", "D-RBP"] and c.text == "D-Q and D-RBP (tied at 0.581)"
+    assert c.numbers["leaders"] == ["D-Q", "D-RBP"] and c.text == "D-Q and D-RBP (tied at 0.581 to 3 decimals)"
+    assert claims.leaders({"a": 0.25, "b": 0.25, "c": 0.1}).text == "a and b (tied at 0.250)"  # exactly equal
     c = claims.leaders({f"m{i}": 1.0 for i in range(14)})
     assert c.text == "all 14 tie at 1.000"
     c = claims.leaders({"a": 0.62, "b": 0.60, "c": 0.50}, intervals={"a": (0.58, 0.66), "b": (0.57, 0.63),
@@ -123,6 +124,13 @@ def test_trend_and_ratio():
     assert claims.trend([5, 10, 20], [9.0, 6.5, 1.0], x_name="N").text == "decreases as N grows"
     assert claims.trend([5, 10, 20], [9.0, 9.5, 1.0]).numbers["word"] == "does not move monotonically"
     assert claims.trend([5, 10], [1.0, 1.0]).text == "does not change"
+    # flat steps at the printed precision are named, not folded into "increases"
+    assert (claims.trend([5, 10, 20, 40, 80], [0.5, 0.8, 0.95, 0.99996, 1.0], x_name="N").text
+            == "increases as N grows up to N = 40, then stays at 1.000 (to 3 decimals)")
+    assert (claims.trend([5, 10, 20, 40], [0.0, 0.0, 0.1, 0.5], x_name="N").text
+            == "stays at 0.000 up to N = 10, then increases as N grows (to 3 decimals)")
+    c = claims.trend([5, 10, 20, 40, 80], [0.0, 0.2, 0.2, 0.5, 0.9], x_name="N")
+    assert c.text == "never decreases as N grows (flat in places)" and c.numbers["word"] == "does not decrease"
     assert claims.ratio(5.2, 2.0).text == "2.6 times"
 
 

@@ -106,3 +106,19 @@ def test_chapelle_ia_err_by_hand():
     assert got["IA-ERR@2"] < got["IA-nERR@2"]   # unnormalised
     ideal = values(diversity.evaluate(dq, it, one_run(RUN), ["IA-ERR@2"], gains="1:2:3", normaliser="ideal"))
     assert ideal["IA-ERR@2"] == pytest.approx(0.6 * err([2, 1], 2) + 0.4 * err([0, 3], 3), abs=1e-12)
+
+
+def test_proportional_measures_finds_one_measure_under_two_names():
+    """Under the fixed normaliser D-RBP and IA-RBP are both linear in the gains over a constant: one
+    measure under two names for every ranking and test; under the ideal normaliser they differ."""
+    import numpy as np
+    from helpers.measures import diversity
+    from helpers.measures.results import proportional_measures
+    from helpers.simulate import intents as sim_intents
+
+    c = sim_intents.intent_collection(np.random.default_rng(1), n_topics=10, n_runs=5)
+    m = ["D-RBP(p=0.85)@10", "IA-RBP(p=0.85)@10", "D-nDCG@10", "I-rec@10"]
+    fixed = diversity.evaluate(c.dqrels, c.intents, c.runs, m, normaliser="fixed").dropna(subset=["value"])
+    assert proportional_measures(fixed) == [["D-RBP(p=0.85)@10", "IA-RBP(p=0.85)@10"]]
+    ideal = diversity.evaluate(c.dqrels, c.intents, c.runs, m, normaliser="ideal").dropna(subset=["value"])
+    assert proportional_measures(ideal) == []

@@ -365,3 +365,10 @@ def test_chance_levels_weigh_pairs_equally_with_missing_labels():
     assert pref.chance_levels(prefs, labels)["m"] == pytest.approx(0.25)
     with pytest.raises(ValueError, match="same pairs"):
         pref.chance_levels(prefs.iloc[:1], labels)
+
+
+def test_identical_preferences_groups_measures_that_never_disagree():
+    prefs = pd.DataFrame({"a": ["LEFT", "RIGHT", "EQUAL"], "b": ["LEFT", "RIGHT", "EQUAL"],
+                          "c": ["LEFT", "LEFT", "EQUAL"], "d": ["LEFT", "RIGHT", "EQUAL"], "e": ["RIGHT", "RIGHT", "LEFT"]})
+    assert pref.identical_preferences(prefs) == [["a", "b", "d"]]
+    assert pref.identical_preferences(prefs[["c", "e"]]) == []

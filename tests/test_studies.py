@@ -377,7 +377,7 @@ def test_family_check_can_fail():
     assert planted.family_check(behind, ["A1", "A2"], leader_set=["B1", "A1", "B2"])["chance_random_set"] == 1.0
     # the CI is of the mean difference, not the spread of single replicates: a small but steady lead is
     # recovered although single replicates scatter on both sides of 0
-    steady = ahead.assign(B1=ahead["A1"] - 0.002 + rng.normal(0, 0.005, 50))
+    steady = ahead.assign(B1=ahead["A1"] - 0.003 + rng.normal(0, 0.005, 50))
     r = planted.family_check(steady, ["A1", "A2"])
     assert r["verdict"] == "recovered" and r["low"] > 0
     assert ((steady["A1"] - steady["B1"]) < 0).any()   # some replicates go the other way
@@ -423,11 +423,37 @@ def test_mean_interval_is_students_t_interval_of_the_mean():
 
 def test_family_check_compares_with_every_tied_outsider():
     rng = np.random.default_rng(5)
-    base = rng.normal(0.8, 0.05, 40)
+    # zero-mean in each half (alternate rows: the halves family_check cross-fits over), so that the
+    # ties below hold in each half as well as overall
+    centre = lambda x: np.where(np.arange(len(x)) % 2 == 0, x - x[::2].mean(), x - x[1::2].mean())
+    base = 0.8001 + centre(rng.normal(0, 0.05, 40))
     # B1 and B2 tie at 3 decimals; A1 is clearly ahead of B1 but not of B2 (B2 = A1 plus noise)
-    noise = rng.normal(0, 0.01, 40)
+    noise = centre(rng.normal(0, 0.01, 40))
     wide = pd.DataFrame({"A1": base + 0.0004, "B1": base - 0.0002 + rng.normal(0, 1e-5, 40),
                          "B2": base + 0.0004 + noise - noise.mean() - 0.0003})
     r = planted.family_check(wide, ["A1"], digits=3)
     assert f"{wide['B1'].mean():.3f}" == f"{wide['B2'].mean():.3f}"
     assert r["best_out"] == "B2" and r["verdict"] == "not shown"
+
+
+def test_family_check_picks_on_one_half_and_tests_on_the_other():
+    """All measures alike (independent noise, equal means): with the two bests picked on one half of
+    the replicates and tested on the other, each wrong verdict stays near its nominal 2.5%."""
+    rng = np.random.default_rng(11)
+    cols = [f"F{i}" for i in range(3)] + [f"O{i}" for i in range(20)]
+    verdicts = []
+    for _ in range(300):
+        wide = pd.DataFrame(rng.normal(0.5, 0.05, (20, len(cols))), columns=cols)
+        ck = planted.family_check(wide, cols[:3])
+        assert ck["selection"] == "split" and ck["replicates"] == 10
+        (a, b), = ck["picks"]
+        picked = wide.iloc[::2].mean()
+        top_out = f"{picked[cols[3:]].max():.3f}"     # b: an outsider tied with the best at 3 decimals
+        assert a == picked[cols[:3]].idxmax() and f"{picked[b]:.3f}" == top_out
+        assert ck["diff"] == pytest.approx((wide[a] - wide[b]).iloc[1::2].mean())
+        verdicts.append(ck["verdict"])
+    wrong = {v: verdicts.count(v) / len(verdicts) for v in ("recovered", "outside ahead")}
+    assert wrong["recovered"] < 0.06 and wrong["outside ahead"] < 0.06, wrong
+    assert "tested on the other 10" in planted.difference_label(ck)
+    few = planted.family_check(wide.head(3), cols[:3])
+    assert few["selection"] == "in sample" and "too few to split" in planted.difference_label(few)

@@ -8,7 +8,7 @@ import pandas as pd
 from ..io.ids import require_columns
 from .spec import MeasureSpec
 
-__all__ = ["aggregate", "to_matrix"]
+__all__ = ["aggregate", "to_matrix", "proportional_measures"]
 
 
 def aggregate(results: pd.DataFrame) -> pd.DataFrame:
@@ -75,3 +75,20 @@ def to_matrix(results: pd.DataFrame, measure: "str | MeasureSpec") -> pd.DataFra
     mat = mat.reindex(index=pd.unique(sub["query_id"]), columns=pd.unique(sub["run_id"]))
     mat.index.name, mat.columns.name = "query_id", "run_id"
     return mat
+
+
+def proportional_measures(results: pd.DataFrame, rtol: float = 1e-9) -> list[list[str]]:
+    """Groups of measures whose scores are one positive constant times each other on every (run,
+    topic) of :func:`evaluate`'s output: one measure under several names for every ranking, test
+    and discriminative power (e.g. D-RBP and IA-RBP under the ``fixed`` normaliser, both linear in
+    the gains over a constant). Scores are compared after dividing each measure by its largest
+    absolute score, to ``rtol`` of 1; measures in order of first appearance."""
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    wide = results.pivot_table(index=["run_id", "query_id"], columns="measure", values="value", aggfunc="first")
+    wide = wide[pd.unique(results["measure"])]
+    scale = wide.abs().max().replace(0.0, 1.0)
+    unit = (wide / scale).round(int(-np.log10(rtol)))
+    groups: dict[tuple, list[str]] = {}
+    for m in unit.columns:
+        groups.setdefault(tuple(unit[m].fillna(-np.inf)), []).append(str(m))
+    return [g for g in groups.values() if len(g) > 1]

@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from ..stats.summary import interval_bounds, interval_name, is_percentile, min_draws
+from ..stats.summary import interval_bounds, interval_name, is_percentile, mean_interval, min_draws
 
 __all__ = ["Claim", "SHARE_SCALE", "share_word", "share", "holds", "interval", "interval_name", "leaders", "compare",
            "format_p", "p_value", "ratio", "trend", "listing", "plural", "audit", "number"]
@@ -228,7 +228,8 @@ def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3
     Returns
     -------
     Claim
-        ``text`` such as ``"D-Q (0.581)"``, ``"D-Q and D-RBP (tied at 0.581)"``,
+        ``text`` such as ``"D-Q (0.581)"``, ``"D-Q and D-RBP (tied at 0.581)"`` (``"... to 3
+        decimals"`` when the tied values differ beyond the printed digits),
         ``"D-nDCG (0.620; within noise: alpha-nDCG 0.600, ERR-IA 0.590)"`` or
         ``"all 14 tie at 1.000"``; ``numbers``: ``leaders`` (tied as printed), ``within_noise``,
         ``best``, ``n``.
@@ -252,9 +253,11 @@ def leaders(values: Mapping[str, float], *, higher: bool = True, digits: int = 3
                 noise.append(k)
         noise.sort(key=lambda k: -sign * clean[k])
     nums = {"best": best, "leaders": tied, "within_noise": noise, "n": len(clean)}
+    # a tie as printed of values that differ says so: "tied at 0.000 to 3 decimals" (0 and 2e-4)
+    exact = "" if len({clean[k] for k in tied}) == 1 else f" to {digits} decimals"
     if len(tied) == len(clean) and len(clean) > 1:
-        return Claim(f"all {len(clean)} tie at {shown}", "leaders", nums)
-    head = f"{listing(tied)} (tied at {shown}" if len(tied) > 1 else f"{tied[0]} ({shown}"
+        return Claim(f"all {len(clean)} tie at {shown}{exact}", "leaders", nums)
+    head = f"{listing(tied)} (tied at {shown}{exact}" if len(tied) > 1 else f"{tied[0]} ({shown}"
     if noise:
         head += "; within noise: " + ", ".join(f"{k} {clean[k]:.{digits}f}" for k in noise)
     return Claim(head + ")", "leaders", nums)
@@ -317,23 +320,41 @@ def ratio(a: float, b: float, digits: int = 1) -> Claim:
     return Claim(f"{r:.{digits}f} times", "ratio", {"a": a, "b": b, "ratio": r})
 
 
-def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name: str = "x") -> Claim:
-    """How ``ys`` moves as ``xs`` grows: ``"decreases as N grows"`` (every step down by more than
-    ``tol``, none up), ``"increases ..."``, ``"does not change"`` or ``"does not move monotonically"``."""
+def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name: str = "x", digits: int = 3) -> Claim:
+    """How ``ys`` moves as ``xs`` grows, read at the printed precision (``digits``; steps of at most
+    ``tol`` are flat): ``"decreases as N grows"`` (every step down), ``"increases ..."``, ``"does not
+    change"``, ``"does not move monotonically"``, or, when some steps are flat, where it moves and where
+    it stays: ``"increases as N grows up to N = 40, then stays at 1.000 (to 3 decimals)"``,
+    ``"stays at 0.000 up to N = 10, then increases as N grows (to 3 decimals)"``, ``"never decreases as N grows (flat in places)"``."""
     order = np.argsort(np.asarray(xs, dtype=float), kind="stable")
+    x = np.asarray(xs, dtype=float)[order]
     y = np.asarray(ys, dtype=float)[order]
-    steps = np.diff(y)
-    if len(steps) == 0 or np.all(np.abs(steps) <= tol):
-        word = "does not change"
-    elif np.all(steps <= tol) and np.any(steps < -tol):
-        word = "decreases"
-    elif np.all(steps >= -tol) and np.any(steps > tol):
-        word = "increases"
+    steps = np.diff(np.round(y, digits))
+    flat = np.abs(steps) <= tol
+    xs_ = lambda v: f"{v:g}"
+    if len(steps) == 0 or np.all(flat):
+        word, text = "does not change", "does not change"
+    elif np.all(steps <= tol) or np.all(steps >= -tol):
+        word = "increases" if np.all(steps >= -tol) else "decreases"
+        moving = np.flatnonzero(~flat)
+        first, last = int(moving[0]), int(moving[-1])
+        if not flat.any():
+            text = f"{word} as {x_name} grows"
+        elif np.all(~flat[first:last + 1]):  # flat steps only before and/or after one moving stretch
+            text = f"{word} as {x_name} grows"
+            if first > 0:
+                text = f"stays at {y[0]:.{digits}f} up to {x_name} = {xs_(x[first])}, then {text}"
+            if last < len(steps) - 1:
+                text += f" up to {x_name} = {xs_(x[last + 1])}, then stays at {y[last + 1]:.{digits}f}"
+            if flat.any():
+                text += f" (to {digits} decimals)"
+        else:
+            word = "does not decrease" if word == "increases" else "does not increase"
+            text = f"never {word.split()[-1]}s as {x_name} grows (flat in places)"
     else:
         word = "does not move monotonically"
-    text = word if word == "does not change" else f"{word} as {x_name} grows"
-    return Claim(text, "trend", {"word": word, "xs": list(map(float, np.asarray(xs)[order])), "ys": y.tolist(),
-                                 "tol": tol})
+        text = f"{word} as {x_name} grows"
+    return Claim(text, "trend", {"word": word, "xs": x.tolist(), "ys": y.tolist(), "tol": tol})
 
 
 # --------------------------------------------------------------------------------------------
@@ -528,3 +549,35 @@ def mean_ci(mean: float, low: float, high: float, n: int, *, level: float = 0.95
 
 
 __all__ += ["mean_ci"]
+
+
+def paired_difference(a_name: str, b_name: str, d: Sequence[float], *, a: float | None = None,
+                      b: float | None = None, level: float = 0.95, digits: int = 3, what: str = "replicates",
+                      higher: str = "higher", lower: str = "lower") -> Claim:
+    """Whether A differs from B *on average* over independent draws, from the paired differences
+    ``d`` (A − B per draw; NaN dropped): the ``level`` CI of the mean difference (Student's t,
+    :func:`helpers.stats.summary.mean_interval`) excludes 0 or not.
+
+    The rule for every comparison of two quantities measured on the same replicates. Whether the
+    two spreads of single draws overlap is the wrong test: it asks whether A beats B in (nearly)
+    every draw, and calls a lead that holds on average "no difference". ``a`` and ``b`` (the two
+    means) are printed beside the names when given."""
+    x = np.asarray(d, dtype=float)
+    x = x[np.isfinite(x)]
+    lo, hi, _ = mean_interval(x, level)
+    mean = float(x.mean()) if len(x) else math.nan
+    show = lambda name, v: name if v is None else f"{name} ({_fmt(v, digits)})"
+    sa, sb = show(a_name, a), show(b_name, b)
+    if len(x) < 2:
+        return Claim(f"{sa} and {sb} (one {what[:-1] if what.endswith('s') else what}: not tested)", "paired_difference",
+                     {"mean": mean, "low": lo, "high": hi, "n": len(x), "differs": None, "level": level})
+    differs = bool(lo > 0 or hi < 0)
+    basis = (f"mean difference {mean:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}], the {level:.0%} CI of the mean "
+             f"paired difference over {len(x):,} {what}, {'excludes' if differs else 'includes'} 0")
+    text = (f"{sa} is {higher if mean > 0 else lower} than {sb} ({basis})" if differs
+            else f"no difference shown between {sa} and {sb} ({basis})")
+    return Claim(text, "paired_difference", {"mean": mean, "low": lo, "high": hi, "n": len(x), "differs": differs,
+                                             "level": level})
+
+
+__all__ += ["paired_difference"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-__all__ = ["min_draws", "is_percentile", "interval_bounds", "interval_name", "sd_interval"]
+__all__ = ["min_draws", "is_percentile", "interval_bounds", "interval_name", "sd_interval", "mean_interval"]
 
 
 def min_draws(level: float = 0.95) -> int:
@@ -65,3 +65,19 @@ def sd_interval(sd: float, n: int, level: float = 0.95) -> tuple[float, float]:
     a = 1 - level
     df = n - 1
     return (float(sd * math.sqrt(df / chi2.ppf(1 - a / 2, df))), float(sd * math.sqrt(df / chi2.ppf(a / 2, df))))
+
+
+def mean_interval(d, level: float = 0.95) -> tuple[float, float, str]:
+    """The ``level`` confidence interval of the *mean* of ``d`` over independent draws (Student's t
+    with ``len(d) - 1`` degrees of freedom): ``(low, high, "mean CI")``; with fewer than 2 values
+    ``(nan, nan, "none")``. A zero spread gives the mean itself as both bounds. Unlike
+    :func:`interval_bounds` (where single draws fall), this asks where their *mean* lies: the
+    interval for "does A beat B on average over the replicates", given the paired differences."""
+    from scipy.stats import t
+
+    d = np.asarray(d, dtype=float)
+    if len(d) < 2:
+        return math.nan, math.nan, "none"
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+    half = float(t.ppf(0.5 + level / 2, len(d) - 1)) * se
+    return mean - half, mean + half, "mean CI"
