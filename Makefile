@@ -63,7 +63,7 @@ TEST_WORKERS ?= auto
 SUBJEVAL_FUZZ_SEED ?= $(shell date +%s)
 export SUBJEVAL_FUZZ_SEED
 test: venv-test
-	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests -n $(TEST_WORKERS) \
+	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests -n $(TEST_WORKERS) --dist worksteal \
 		--durations=15
 
 refresh: venv

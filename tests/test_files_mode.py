@@ -61,9 +61,9 @@ def _by_path(values: dict, **files) -> dict:
     return {**values, "profile": "dl19files", "dataset": "files", "ratings_layout": "qrels", **files}
 
 
-SMALL_02 = {"real_replicates": 3, "B": 1000, "d_max_list": [2], "n_list": [5, 10], "replicates": 2,
+SMALL_02 = {"real_replicates": 2, "B": 200, "d_max_list": [2], "n_list": [5], "replicates": 2,
             "scheduler": "serial"}
-SMALL_03 = {"replicates": 3, "B": 50, "rounds": 5, "n_sizes": 4, "rf10": False, "scheduler": "serial"}
+SMALL_03 = {"replicates": 2, "B": 50, "rounds": 5, "n_sizes": 4, "rf10": False, "scheduler": "serial"}
 
 
 @needs_data

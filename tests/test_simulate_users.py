@@ -69,3 +69,12 @@ def test_bad_mixture(mix, msg):
 def test_mixture_with_every_model():
     m = users.parse_mixture("position:0.2,graded:0.2,coverage:0.2,first-hit:0.2,null:0.2")
     assert list(m) == list(users.USER_MODELS)
+
+
+def test_shared_members_are_the_measures_of_two_families():
+    from helpers.simulate import users as sim_users
+
+    names = ["D-RBP (p=0.85)", "RBU (p=0.85)", "iRBU(p=0.99)@10", "D-nERR", "I-rec", "D-nDCG", "D#-nDCG"]
+    assert sim_users.shared_members("position", names) == ["RBU (p=0.85)", "iRBU(p=0.99)@10"]
+    assert sim_users.shared_members("first-hit", names) == ["RBU (p=0.85)", "iRBU(p=0.99)@10"]
+    assert sim_users.shared_members("graded", names) == [] == sim_users.shared_members("null", names)

@@ -49,7 +49,7 @@ import numpy as np
 
 __all__ = ["USER_MODELS", "ALIGNED", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT_LEVEL", "PERSISTENCE",
            "TRUTH_PERSISTENCE", "parse_mixture", "intent_utility", "intent_weights", "serp_utility",
-           "aligned_family"]
+           "aligned_family", "shared_members"]
 
 #: The planted user models (module docstring).
 USER_MODELS = ("position", "graded", "coverage", "first-hit", "null")
@@ -182,3 +182,11 @@ def aligned_family(model: str, measure: str, *, through_irec: bool = False) -> b
     if name.startswith("P+Q"):
         return False
     return any(name == p or name.startswith((p + "@", p + "(", p + " ")) for p in ALIGNED[model][1])
+
+
+def shared_members(model: str, measures) -> list[str]:
+    """The measures of ``model``'s family (:func:`aligned_family`) that belong to another model's
+    family too (RBU and iRBU: RBP's discount and ERR's stopping): a recovery that rests on them
+    does not tell the two models apart."""
+    return [x for x in measures if aligned_family(model, x)
+            and any(aligned_family(o, x) for o in ALIGNED if o != model)]
