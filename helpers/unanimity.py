@@ -40,6 +40,7 @@ __all__ = [
     "top_k",
     "condense",
     "best_run_per_team",
+    "team_best_ties",
     "gain_qrels",
     "IDEAL_DEPTH",
     "GainScorer",
@@ -157,7 +158,9 @@ def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[st
     ----------
     scores : DataFrame
         Topics x runs (e.g. :func:`helpers.measures.to_matrix` of mean nG@1 under the official
-        gains); the column mean is the run's score. Ties go to the run listed first.
+        gains); the column mean is the run's score. Ties (means equal to 12 significant digits, so
+        that summation order cannot decide them) go to the smallest run id, whatever the column
+        order; :func:`team_best_ties` lists them.
     teams : mapping
         ``run_id -> team``; every column of ``scores`` must have a team.
 
@@ -170,12 +173,7 @@ def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[st
     missing = [r for r in scores.columns if r not in teams]
     if missing:
         raise ValueError(f"no team for runs {missing[:5]} (teams mapping has {len(teams)} runs)")
-    means = scores.mean(axis=0)
-    team = pd.Series([teams[r] for r in scores.columns], index=scores.columns)
-    best = {}
-    for run, t in team.items():
-        if t not in best or means[run] > means[best[t]]:
-            best[t] = run
+    best = {t: runs[0] for t, runs in team_best_ties(scores, teams).items()}
     if len(best) < 2:
         runs = list(scores.columns)
         raise ValueError(f"the runs {runs[:6]}{' ...' if len(runs) > 6 else ''} are all of team "
@@ -183,6 +181,25 @@ def best_run_per_team(scores: pd.DataFrame, teams: Mapping[str, str]) -> list[st
                          "team and need runs of at least 2 teams (a run's team is its name up to the first "
                          "'-' or '_' without trailing digits, unless team_overrides or team_table give it)")
     return list(best.values())
+
+
+def team_best_ties(scores: pd.DataFrame, teams: Mapping[str, str]) -> dict[str, list[str]]:
+    """Per team (in order of first appearance), the runs whose mean score equals the team's best to
+    12 significant digits, by run id: the first is :func:`best_run_per_team`'s pick, and a team
+    with more than one is a tie that rule broke (report it)."""
+    missing = [r for r in scores.columns if r not in teams]
+    if missing:
+        raise ValueError(f"no team for runs {missing[:5]} (teams mapping has {len(teams)} runs)")
+    means = scores.mean(axis=0)
+    key = means.map(lambda v: float(f"{v:.12g}"))   # one ulp of summation order is not a lead
+    out: dict[str, list[str]] = {}
+    for run in scores.columns:
+        out.setdefault(teams[run], [])
+    for t in out:
+        runs = sorted(r for r in scores.columns if teams[r] == t)
+        top = key[runs].max()
+        out[t] = [r for r in runs if key[r] == top]
+    return out
 
 
 def gain_qrels(qrels: pd.DataFrame, gain) -> pd.DataFrame:

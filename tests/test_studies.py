@@ -454,6 +454,26 @@ def test_family_check_picks_on_one_half_and_tests_on_the_other():
         verdicts.append(ck["verdict"])
     wrong = {v: verdicts.count(v) / len(verdicts) for v in ("recovered", "outside ahead")}
     assert wrong["recovered"] < 0.06 and wrong["outside ahead"] < 0.06, wrong
-    assert "tested on the other 10" in planted.difference_label(ck)
+    assert "compared on the other 10" in planted.difference_label(ck)
     few = planted.family_check(wide.head(3), cols[:3])
     assert few["selection"] == "in sample" and "too few to split" in planted.difference_label(few)
+    assert (ck["best_in"], ck["best_out"]) == ck["picks"][0]      # the names printed are the pair tested
+
+
+def test_departures_are_holm_corrected_and_count_twins_once():
+    import scipy.stats as sps
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(0.5, 0.05, (20, 6))
+    x[:, 5] = x[:, 4]                       # one measure under two names
+    x[:, 0] += 0.1                          # clearly off one half
+    m, s, n = x.mean(0), x.std(0, ddof=1), np.full(6, 20)
+    out = planted.departures(m, s, n, null=0.5)
+    want = [sps.ttest_1samp(x[:, j], 0.5).pvalue for j in range(6)]
+    assert out["p"].to_numpy() == pytest.approx(want, rel=1e-9)
+    assert out["family"].iloc[0] == 5 and out["p_holm"].iloc[4] == out["p_holm"].iloc[5]
+    assert out["departs"].iloc[0] and not out["departs"].iloc[1:].any()
+    # an uncorrected p just under 0.05 among five tests does not survive
+    assert planted.departures([0.52, 0.5, 0.5, 0.5, 0.5], [0.03] * 5, [10] * 5, null=0.5)["departs"].sum() == 0
+    # zero spread: departs exactly when the mean differs
+    assert planted.departures([0.5, 0.6], [0.0, 0.0], [5, 5], null=0.5)["departs"].tolist() == [False, True]

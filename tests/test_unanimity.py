@@ -335,3 +335,15 @@ def test_deeper_than_lists_names_measure_and_depth():
     assert unanimity.deeper_than_lists(["MSnDCG@10", "nERR@10"], 10) == []
     with pytest.raises(ValueError):
         unanimity.deeper_than_lists(["AP"], 0)
+
+
+def test_best_run_per_team_breaks_exact_ties_by_listing_order_and_names_them():
+    """One ulp of summation order is not a lead: means equal to 12 significant digits tie, the
+    smallest run id is picked whatever the column order, and team_best_ties lists the tie."""
+    scores = pd.DataFrame({"a1": [0.1, 0.7], "a2": [0.7, 0.1], "b1": [0.2, 0.3], "b2": [0.1, 0.1]})
+    scores["a2"] = scores["a2"] + np.array([0.0, 1e-17])   # the same mean up to rounding
+    teams = {"a1": "A", "a2": "A", "b1": "B", "b2": "B"}
+    assert unanimity.best_run_per_team(scores, teams) == ["a1", "b1"]
+    assert unanimity.team_best_ties(scores, teams) == {"A": ["a1", "a2"], "B": ["b1"]}
+    swapped = scores[["a2", "a1", "b1", "b2"]]
+    assert unanimity.best_run_per_team(swapped, teams) == ["a1", "b1"]

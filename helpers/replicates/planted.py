@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..stats.paired import holm
 from ..stats.summary import mean_interval
 
-__all__ = ["chance_of_a_member", "family_check", "difference_label", "coinciding", "mean_interval", "VERDICT_TEXT"]
+__all__ = ["chance_of_a_member", "family_check", "difference_label", "coinciding", "departures", "mean_interval",
+           "VERDICT_TEXT"]
 
 #: How notebooks 04 and 05 word each verdict of :func:`family_check`.
 VERDICT_TEXT = {"recovered": "recovered (the family's best is ahead; the 95% CI of the mean difference excludes 0)",
@@ -73,8 +75,8 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
     a random set of that size holds a family member (:func:`chance_of_a_member`) - how little "a
     family member is among the leaders" would say.
 
-    Returns a dict: ``best_in``, ``best_out`` (picked on all replicates, by ``means``), ``mean_in``,
-    ``mean_out``, ``diff`` (mean difference on the testing half), ``low``, ``high``, ``kind``
+    Returns a dict: ``best_in``, ``best_out`` (the pair tested, picked on the picking half), ``mean_in``,
+    ``mean_out`` (their means over all replicates, by ``means``), ``diff`` (mean difference on the testing half), ``low``, ``high``, ``kind``
     (``"mean CI"``, or ``"none"`` with fewer than 2 replicates), ``replicates``, ``verdict``,
     ``selection`` (``"split"`` or ``"in sample"``), ``picks`` (the (family, outside) pair tested), ``measures``,
     ``family_size`` and, with ``leader_set``, ``leader_set_size``, ``family_in_leader_set`` and
@@ -105,8 +107,7 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
     lo, hi, kind = mean_interval(d, level)
     diff = float(d.mean()) if len(d) else float("nan")
     verdict = ("recovered" if diff > 0 and lo > 0 else "outside ahead" if diff < 0 and hi < 0 else "not shown")
-    a = max(fam, key=lambda k: m[k])
-    b = max(rest, key=lambda k: m[k])
+    (a, b), = picks   # the pair tested: picked on one half, so names and difference always agree
     out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind,
                replicates=int(len(d)), verdict=verdict, picks=picks,
                selection="split" if len(wide) >= 4 else "in sample")
@@ -131,12 +132,13 @@ def _least_favourable(test: pd.DataFrame, m: Mapping[str, float], fam: Sequence[
 
 
 def difference_label(ck: Mapping) -> str:
-    """How to name a :func:`family_check`'s difference: ``"D-nDCG − D-RBP (picked on half of the
-    replicates, tested on the other 20)"``."""
+    """How to name a :func:`family_check`'s difference: ``"D-nDCG (the family's best) − D-RBP (the
+    best outside it), both picked on half of the replicates, compared on the other 20"``."""
     (a, b), = ck["picks"]
+    names = f"{a} (the family's best) − {b} (the best outside it)"
     if ck["selection"] == "split":
-        return f"{a} − {b} (picked on half of the replicates, tested on the other {ck['replicates']})"
-    return f"{a} − {b} (picked on the same {ck['replicates']} replicates: too few to split)"
+        return f"{names}, both picked on half of the replicates, compared on the other {ck['replicates']}"
+    return f"{names}, picked on the same {ck['replicates']} replicates (too few to split)"
 
 
 def coinciding(tau: pd.DataFrame, tol: float = 1e-9) -> list[tuple[str, str]]:
@@ -146,3 +148,33 @@ def coinciding(tau: pd.DataFrame, tol: float = 1e-9) -> list[tuple[str, str]]:
     return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]
             if np.isfinite(tau.loc[a, b]) and tau.loc[a, b] >= 1 - tol]
 
+
+def departures(mean, sd, n, *, null: float = 0.0, alpha: float = 0.05) -> pd.DataFrame:
+    """Which of several means over independent replicates depart from ``null``, Holm-corrected:
+    the check of a null truth (no measure should recover it; each should sit at its chance level).
+
+    Each mean gets a two-sided one-sample t-test (``sd``: the replicates' standard deviation, ``n``
+    replicates; a zero spread departs exactly when the mean differs from ``null``) and Holm's
+    adjustment over the family (:func:`helpers.stats.paired.holm`), in which rows with identical
+    ``(mean, sd, n)`` - one measure under several names - count once. Calling a null check failed
+    because one of many uncorrected intervals excludes ``null`` would find a bias in about one test
+    in twenty by chance alone.
+
+    Returns a DataFrame (the input order) ``p``, ``p_holm``, ``departs`` (``p_holm < alpha``) and
+    ``family`` (the number of distinct tests Holm corrects over)."""
+    from scipy.stats import t as _t
+
+    m, s_, k = (np.asarray(v, dtype=float) for v in (mean, sd, n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        stat = (m - null) / (s_ / np.sqrt(k))
+        p = 2 * _t.sf(np.abs(stat), k - 1)
+    p = np.where(s_ == 0, np.where(m == null, 1.0, 0.0), p)
+    keys = list(zip(m.round(12), s_.round(12), k))
+    first = {}
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
+    distinct = sorted(first.values())
+    adj_distinct = holm(p[distinct])
+    by_key = {keys[i]: a for i, a in zip(distinct, adj_distinct)}
+    p_holm = np.array([by_key[key] for key in keys])
+    return pd.DataFrame({"p": p, "p_holm": p_holm, "departs": p_holm < alpha, "family": len(distinct)})
