@@ -142,7 +142,8 @@ def test_04_planted_truth_check_can_fail_and_says_its_chance_level():
         recovered = ck["diff"] > 0 and ck["low"] > 0
         assert (ck["verdict"] == "recovered") == recovered, (model, ck)
         assert 0 <= ck["chance_random_set"] <= 1 and ck["leader_set_size"] <= ck["measures"]
-        segment = text.split(f"{model}: family's best", 1)[1].split(";")[0]
+        segment = text.split(f"{model}: paired difference", 1)[1].split(";")[0]
+        assert f"{ck['best_in']} (the family's best) − {ck['best_out']} (the best outside it)" in segment  # the pair tested
         assert segment.split("replicates): ", 1)[1].startswith("recovered" if recovered else "not shown"), segment
     for a, b in metrics["planted_truth"]["coinciding_truths"]:
         assert f"planted truths {a} and {b}" in text or f"{a} and {b} order these runs identically" in text

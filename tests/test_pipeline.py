@@ -225,3 +225,38 @@ def test_names_that_differ_only_for_some_file_systems_or_mimic_a_made_name_never
     assert len({s.lower() for s in stems}) == len(names), stems
     assert all(s.split(".")[0].lower() not in {"nul", "com1"} and not s.endswith(".") for s in stems)
     assert safe_stem("rel") == "rel" and safe_stem("table2_tau-layout.v1") == "table2_tau-layout.v1"
+
+
+def test_a_kernel_that_did_not_start_is_started_again_and_nothing_else_is(tmp_path, capsys):
+    """Kernels started at the same moment can race for a port (papermill #511): such a start is
+    retried, with a note; a cell's failure or any other error is not."""
+    import papermill as pm
+
+    class Fake:
+        PapermillExecutionError = pm.PapermillExecutionError
+
+        def __init__(self, errors):
+            self.errors, self.calls = list(errors), 0
+
+        def execute_notebook(self, *args, **kwargs):
+            self.calls += 1
+            if self.errors:
+                raise self.errors.pop(0)
+
+    died = RuntimeError("Kernel died before replying to kernel_info")
+    fake = Fake([died])
+    pipeline._papermill(fake, tmp_path / "nb.ipynb", tmp_path / "out.ipynb", {})
+    assert fake.calls == 2 and "the kernel did not start" in capsys.readouterr().err
+    fake = Fake([died] * pipeline.KERNEL_START_ATTEMPTS)
+    with pytest.raises(RuntimeError, match="kernel_info"):
+        pipeline._papermill(fake, tmp_path / "nb.ipynb", tmp_path / "out.ipynb", {})
+    assert fake.calls == pipeline.KERNEL_START_ATTEMPTS
+    fake = Fake([RuntimeError("something else")])
+    with pytest.raises(RuntimeError, match="something else"):
+        pipeline._papermill(fake, tmp_path / "nb.ipynb", tmp_path / "out.ipynb", {})
+    assert fake.calls == 1
+    cell = pm.PapermillExecutionError(0, 1, "x = 1", "RuntimeError", "Kernel didn't respond in 60 seconds", [])
+    fake = Fake([cell])
+    with pytest.raises(pm.PapermillExecutionError):
+        pipeline._papermill(fake, tmp_path / "nb.ipynb", tmp_path / "out.ipynb", {})
+    assert fake.calls == 1

@@ -247,14 +247,7 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
         with _environ(PYTHONPATH=os.pathsep.join([str(ROOT)] + ([path] if path else [])),
                       SUBJEVAL_CHECKOUT=str(ROOT), SUBJEVAL_RUN_NAME=run_name or None,
                       SUBJEVAL_STAGING=str(stage.dir), SUBJEVAL_REPORTS_DIR=str(root)):
-            pm.execute_notebook(
-                str(notebook), str(staged), parameters=parameters or None, kernel_name=KERNEL,
-                cwd=str(notebook.parent), progress_bar=False, log_output=False,
-                # no kernel log on the terminal (ipykernel's notice that a local kernel talks over
-                # TCP on every notebook, its "KeyboardInterrupt caught" when papermill stops it
-                # after a failure): the runner reports each failure itself, from the executed copy
-                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
-            )
+            _papermill(pm, notebook, staged, parameters)
         seconds = time.perf_counter() - start
         stabilise_file(staged)
         page = render_html(staged, stage.dir / "page.html") if html is not None else None
@@ -271,6 +264,35 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
         raise
     finally:
         stage.discard()
+
+
+#: How a kernel that never started fails (before any cell ran): jupyter_client picks free ports and
+#: the kernel binds them later, so kernels started at the same moment can race for one port
+#: (papermill issue #511, "Address already in use"). Such a start is retried; a failure after the
+#: kernel answered is never retried.
+_KERNEL_START_FAILURES = ("Kernel died before replying to kernel_info", "Kernel didn't respond in")
+KERNEL_START_ATTEMPTS = 3
+
+
+def _papermill(pm, notebook: Path, staged: Path, parameters: dict | None) -> None:
+    """``papermill.execute_notebook`` of this project's runs, retrying a kernel that failed to start."""
+    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+        try:
+            pm.execute_notebook(
+                str(notebook), str(staged), parameters=parameters or None, kernel_name=KERNEL,
+                cwd=str(notebook.parent), progress_bar=False, log_output=False,
+                # no kernel log on the terminal (ipykernel's notice that a local kernel talks over
+                # TCP on every notebook, its "KeyboardInterrupt caught" when papermill stops it
+                # after a failure): the runner reports each failure itself, from the executed copy
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            )
+            return
+        except RuntimeError as exc:
+            started = isinstance(exc, pm.PapermillExecutionError)   # a cell failed: the kernel ran
+            if started or attempt == KERNEL_START_ATTEMPTS or not any(m in str(exc) for m in _KERNEL_START_FAILURES):
+                raise
+            print(f"{notebook.name}: the kernel did not start ({exc}); starting it again "
+                  f"(attempt {attempt + 1} of {KERNEL_START_ATTEMPTS})", file=sys.stderr)
 
 
 def _merge_streams(outputs: list) -> list:
