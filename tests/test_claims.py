@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -234,3 +235,12 @@ def test_share_of_counts_nothing_in_words_and_takes_the_noun_in_its_number():
     assert claims.share_of(0, 0, "cell", nothing="no graded measure").text == "no graded measure"
     with pytest.raises(ValueError):
         claims.share_of(1, 0, "cell")
+
+
+def test_a_bound_that_is_not_zero_never_prints_as_zero():
+    c = claims.mean_ci(0.0014, 0.00016, 0.0027, 20)
+    assert "[+0.0002, +0.003]" in c.text
+    assert "-4.0e-07" in claims.mean_ci(-0.001, -0.003, -0.0000004, 20).text
+    assert "[+0.000, +0.000]" in claims.mean_ci(0.0, 0.0, 0.0, 20).text       # true zeros stay zeros
+    d = claims.paired_difference("a", "b", [0.0003, 0.0001, 0.0002, 0.0002])
+    assert not re.search(r"[+-]0\.000(?!\d)", d.text) and d.numbers["differs"]

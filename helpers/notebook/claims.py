@@ -535,6 +535,15 @@ def share_of(k: int, n: int, noun: str, nouns: str | None = None, *, nothing: st
 __all__ += ["bracket", "compare_holm", "components", "share_of"]
 
 
+def _signed(v: float, digits: int, max_digits: int = 6) -> str:
+    """``v`` with a sign, and more digits (up to ``max_digits``) when it would print as 0 but is not:
+    a bound of +0.00016 is "+0.0002", not "+0.000" (which would hide that an interval excludes 0)."""
+    d = digits
+    while d < max_digits and v != 0 and float(f"{v:.{d}f}") == 0:
+        d += 1
+    return f"{v:+.1e}" if v != 0 and float(f"{v:.{d}f}") == 0 else f"{v:+.{d}f}"
+
+
 def mean_ci(mean: float, low: float, high: float, n: int, *, level: float = 0.95, digits: int = 3,
             what: str = "replicates") -> Claim:
     """A mean over ``n`` independent draws with the confidence interval *of the mean* (not the spread
@@ -543,7 +552,7 @@ def mean_ci(mean: float, low: float, high: float, n: int, *, level: float = 0.95
     if int(n) < 2 or not (math.isfinite(low) and math.isfinite(high)):
         text = f"{mean:+.{digits}f} (one {what[:-1] if what.endswith('s') else what}, no interval)"
     else:
-        text = (f"{mean:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}] ({level:.0%} CI of the mean over "
+        text = (f"{_signed(mean, digits)} [{_signed(low, digits)}, {_signed(high, digits)}] ({level:.0%} CI of the mean over "
                 f"{int(n):,} {what})")
     return Claim(text, "mean_ci", {"mean": mean, "low": low, "high": high, "n": int(n), "level": level})
 
@@ -572,7 +581,7 @@ def paired_difference(a_name: str, b_name: str, d: Sequence[float], *, a: float 
         return Claim(f"{sa} and {sb} (one {what[:-1] if what.endswith('s') else what}: not tested)", "paired_difference",
                      {"mean": mean, "low": lo, "high": hi, "n": len(x), "differs": None, "level": level})
     differs = bool(lo > 0 or hi < 0)
-    basis = (f"mean difference {mean:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}], the {level:.0%} CI of the mean "
+    basis = (f"mean difference {_signed(mean, digits)} [{_signed(lo, digits)}, {_signed(hi, digits)}], the {level:.0%} CI of the mean "
              f"paired difference over {len(x):,} {what}, {'excludes' if differs else 'includes'} 0")
     text = (f"{sa} is {higher if mean > 0 else lower} than {sb} ({basis})" if differs
             else f"no difference shown between {sa} and {sb} ({basis})")

@@ -77,7 +77,8 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
 
     Returns a dict: ``best_in``, ``best_out`` (the pair tested, picked on the picking half), ``mean_in``,
     ``mean_out`` (their means over all replicates, by ``means``), ``diff`` (mean difference on the testing half), ``low``, ``high``, ``kind``
-    (``"mean CI"``, or ``"none"`` with fewer than 2 replicates), ``replicates``, ``verdict``,
+    (``"mean CI"``, or ``"none"`` with fewer than 2 replicates), ``p`` (the two-sided t-test of the
+    same differences, for a correction over several checks), ``replicates``, ``verdict``,
     ``selection`` (``"split"`` or ``"in sample"``), ``picks`` (the (family, outside) pair tested), ``measures``,
     ``family_size`` and, with ``leader_set``, ``leader_set_size``, ``family_in_leader_set`` and
     ``chance_random_set``.
@@ -106,9 +107,11 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
     d = np.concatenate(diffs)
     lo, hi, kind = mean_interval(d, level)
     diff = float(d.mean()) if len(d) else float("nan")
+    # two-sided one-sample t-test of the same differences, for a correction over cases (Holm)
+    p_t = (float(departures([diff], [d.std(ddof=1)], [len(d)])["p"].iloc[0]) if len(d) > 1 else float("nan"))
     verdict = ("recovered" if diff > 0 and lo > 0 else "outside ahead" if diff < 0 and hi < 0 else "not shown")
     (a, b), = picks   # the pair tested: picked on one half, so names and difference always agree
-    out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind,
+    out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind, p=p_t,
                replicates=int(len(d)), verdict=verdict, picks=picks,
                selection="split" if len(wide) >= 4 else "in sample")
     return out
