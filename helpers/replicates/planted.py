@@ -96,24 +96,18 @@ def family_check(wide: pd.DataFrame, in_family: Sequence[str], *, means: Mapping
                    chance_random_set=chance_of_a_member(len(m), len(fam), len(ls)))
     if not fam or not rest:
         return out
-    rows = np.arange(len(wide))
-    halves = [(rows % 2 == 0, rows % 2 == 1)] if len(wide) >= 4 else [(rows >= 0,) * 2]
-    diffs, picks = [], []
-    for pick_on, test_on in halves:
-        means_h = wide[pick_on].mean() if len(wide) >= 4 else pd.Series(m)
-        a, b, d = _least_favourable(wide[test_on], {k: float(means_h[k]) for k in m}, fam, rest, level, digits)
-        diffs.append(d)
-        picks.append((a, b))
-    d = np.concatenate(diffs)
+    split = len(wide) >= 4
+    picked_on = wide.iloc[::2].mean() if split else pd.Series(m)   # even rows pick, odd rows test
+    a, b, d = _least_favourable(wide.iloc[1::2] if split else wide, {k: float(picked_on[k]) for k in m},
+                                fam, rest, level, digits)
     lo, hi, kind = mean_interval(d, level)
     diff = float(d.mean()) if len(d) else float("nan")
     # two-sided one-sample t-test of the same differences, for a correction over cases (Holm)
     p_t = (float(departures([diff], [d.std(ddof=1)], [len(d)])["p"].iloc[0]) if len(d) > 1 else float("nan"))
     verdict = ("recovered" if diff > 0 and lo > 0 else "outside ahead" if diff < 0 and hi < 0 else "not shown")
-    (a, b), = picks   # the pair tested: picked on one half, so names and difference always agree
+    # best_in/best_out are the pair tested (picked on one half), so the names and the difference agree
     out.update(best_in=a, best_out=b, mean_in=m[a], mean_out=m[b], diff=diff, low=lo, high=hi, kind=kind, p=p_t,
-               replicates=int(len(d)), verdict=verdict, picks=picks,
-               selection="split" if len(wide) >= 4 else "in sample")
+               replicates=int(len(d)), verdict=verdict, picks=[(a, b)], selection="split" if split else "in sample")
     return out
 
 
