@@ -346,8 +346,7 @@ def trend(xs: Sequence[float], ys: Sequence[float], *, tol: float = 0.0, x_name:
                 text = f"stays at {y[0]:.{digits}f} up to {x_name} = {xs_(x[first])}, then {text}"
             if last < len(steps) - 1:
                 text += f" up to {x_name} = {xs_(x[last + 1])}, then stays at {y[last + 1]:.{digits}f}"
-            if flat.any():
-                text += f" (to {digits} decimals)"
+            text += f" (to {digits} decimals)"   # some step is flat here, at the printed precision
         else:
             word = "does not decrease" if word == "increases" else "does not increase"
             text = f"never {word.split()[-1]}s as {x_name} grows (flat in places)"
