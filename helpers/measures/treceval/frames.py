@@ -16,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels import evaluate_levels
-from .lists import level_lists, relevance_values
-from .ranking import level_histogram
+from .lists import level_histogram, level_lists, relevance_values
 
 __all__ = ["score_aligned_rows"]
 

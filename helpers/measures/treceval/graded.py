@@ -42,7 +42,7 @@ import numpy as np
 
 from ..spec import MeasureSpec
 from .defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
-from .lists import NONPOOL, PAD, UNJUDGED, Block, safe_div
+from .lists import NONPOOL, UNJUDGED, Block, safe_div
 
 __all__ = ["GRADED"]
 
@@ -53,19 +53,21 @@ def _pairs(spec: MeasureSpec) -> dict[int, float]:
 
 
 class _Gains:
-    """One gain assignment applied to a block: results' gains, the ideal lists, per-topic ranges."""
+    """One gain assignment applied to a block: results' gains, the ideal lists, per-topic ranges.
+
+    Levels are looked up among the judged levels that occur (``lists.hist_levels``) and the levels
+    ``gains=`` names, never in a table indexed by the level: memory does not depend on the levels'
+    values (a level of 99,999,999,999 costs what a level of 3 costs).
+    """
 
     def __init__(self, b: Block, pairs: dict[int, float]):
-        hist = b.lists.hist
-        n_topics, L = hist.shape
-        levels = sorted(set(range(L)) | set(pairs))
-        gain = np.array([pairs.get(lv, float(lv) if lv >= 0 else 0.0) for lv in levels])
-        lo = min(levels[0], UNJUDGED)
-        lut = np.zeros(max(levels[-1], 0) - lo + 1)
-        for lv, g in zip(levels, gain):
-            lut[lv - lo] = g
+        hist, present = b.lists.hist, b.lists.levels_present
+        n_topics = hist.shape[0]
+        levels = np.array(sorted(set(present.tolist()) | set(pairs)), dtype=np.int64)
+        gain = np.array([pairs.get(int(lv), float(lv) if lv >= 0 else 0.0) for lv in levels])
+        self.levels, self.gain = levels, gain
         # the retrieved documents with a non-zero gain, compacted (few per list; most have none)
-        g_full = np.where(b.lv == PAD, 0.0, lut[np.clip(b.lv, lo, None) - lo])
+        g_full = self.gain_of(b.lv)
         rows, cols = np.nonzero(g_full)
         counts_nz = np.bincount(rows, minlength=b.n)
         width = max(int(counts_nz.max()) if b.n else 0, 1)
@@ -76,11 +78,11 @@ class _Gains:
         self.gpos[rows, at], self.gval[rows, at] = cols, g_full[rows, cols]
         self.gvalid = np.arange(width)[None, :] < counts_nz[:, None]
         self.gpos = np.where(self.gvalid, self.gpos, np.iinfo(np.int64).max // 2)   # padding sorts last
-        self.lut, self.lo = lut, lo
         # the ideal list of every topic: levels by decreasing gain (then level), positive gains only
-        order = sorted((i for i, lv in enumerate(levels) if 0 <= lv < L and gain[i] > 0),
+        column = {int(lv): j for j, lv in enumerate(present)}
+        order = sorted((i for i, lv in enumerate(levels) if int(lv) in column and gain[i] > 0),
                        key=lambda i: (-gain[i], -levels[i]))
-        counts = hist[:, [levels[i] for i in order]] if order else np.zeros((n_topics, 0), dtype=np.int64)
+        counts = hist[:, [column[int(levels[i])] for i in order]] if order else np.zeros((n_topics, 0), dtype=np.int64)
         self.P_topic = counts.sum(axis=1)
         K = int(self.P_topic.max()) if n_topics else 0
         ideal = np.zeros((n_topics, K + 1))
@@ -91,15 +93,36 @@ class _Gains:
             ideal[t_idx, np.arange(len(t_idx)) - first[t_idx]] = vals
         self.ideal = ideal[b.lists.topic]                 # (n, K + 1), 0 past P
         self.P = self.P_topic[b.lists.topic].astype(float)
-        # the topic's gain list (levels 0 .. num_rel_levels - 1, and the named ones): its range
-        present = hist > 0
-        nrl = np.where(present.any(axis=1), L - np.argmax(present[:, ::-1], axis=1), 0)
-        lv_arr = np.array(levels)
-        in_list = (np.isin(lv_arr, list(pairs))[None, :]
-                   | ((lv_arr[None, :] >= 0) & (lv_arr[None, :] < nrl[:, None])))
-        self.gmin = np.where(in_list, gain[None, :], np.inf).min(axis=1)[b.lists.topic] if len(levels) else None
-        self.gmax = np.where(in_list, gain[None, :], -np.inf).max(axis=1)[b.lists.topic] if len(levels) else None
-        self.in_list_of_value = (levels, in_list)
+        self.gmin, self.gmax = (r[b.lists.topic] for r in self._gain_range(hist, present, pairs))
+
+    def gain_of(self, values: np.ndarray) -> np.ndarray:
+        """The gain of each relevance value (0 for PAD and for values without one)."""
+        idx = np.clip(np.searchsorted(self.levels, values), 0, max(len(self.levels) - 1, 0))
+        found = (self.levels[idx] == values) if len(self.levels) else np.zeros(np.shape(values), dtype=bool)
+        return np.where(found, self.gain[idx] if len(self.levels) else 0.0, 0.0)
+
+    @staticmethod
+    def _gain_range(hist: np.ndarray, present: np.ndarray, pairs: dict[int, float]):
+        """Per topic, the smallest and largest gain of its gain list (trec_eval's ``gain_init``):
+        the levels ``gains=`` names, and every level 0 .. num_rel_levels - 1 (gain = level unless
+        named). Computed from the level bounds, not by listing the levels."""
+        has = hist > 0
+        top = np.where(has.any(axis=1), present[has.shape[1] - 1 - np.argmax(has[:, ::-1], axis=1)]
+                       if has.shape[1] else 0, -1)                        # num_rel_levels - 1
+        named = np.array(list(pairs.values()), dtype=float)
+        lo = np.full(len(top), named.min() if len(named) else np.inf)
+        hi = np.full(len(top), named.max() if len(named) else -np.inf)
+        paired = {lv for lv in pairs if lv >= 0}
+        smallest = next(v for v in range(len(paired) + 1) if v not in paired)   # lowest unnamed level >= 0
+        lo = np.where(top >= smallest, np.minimum(lo, smallest), lo)
+        largest = top.copy()                                                    # highest unnamed level <= top
+        for _ in range(len(paired)):
+            named_now = np.isin(largest, list(paired))
+            if not named_now.any():
+                break
+            largest = np.where(named_now, largest - 1, largest)
+        hi = np.where(largest >= 0, np.maximum(hi, largest.astype(float)), hi)
+        return lo, hi
 
     @cached_property
     def dcg_c(self) -> np.ndarray:
@@ -216,9 +239,8 @@ def _rbp(b: Block, spec: MeasureSpec) -> np.ndarray:
         gain = np.where(rescale[:, None], g.gval / span[:, None], g.gval)
         terms = np.where(g.gvalid, gain * pw[np.minimum(g.gpos, b.D)], 0.0)
         return (1.0 - p) * np.cumsum(terms, axis=1)[:, -1]
-    levels, _ = g.in_list_of_value
-    member = np.isin(b.lv, [lv for lv in levels if lv < 0]) | (b.lv >= 0)   # levels in the topic's gain list
-    raw = np.where(b.lv == PAD, 0.0, g.lut[np.clip(b.lv, g.lo, None) - g.lo])
+    member = np.isin(b.lv, [lv for lv in g.levels.tolist() if lv < 0]) | (b.lv >= 0)   # in the topic's gain list
+    raw = g.gain_of(b.lv)
     with np.errstate(divide="ignore", invalid="ignore"):
         gain = np.where(rescale[:, None] & member, (raw - g.gmin[:, None]) / span[:, None], raw)
     gain = np.where(member, gain, 0.0)

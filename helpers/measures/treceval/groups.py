@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .kernels import evaluate_levels
-from .lists import level_lists, relevance_values
-from .ranking import Ranked, level_histogram
+from .lists import level_histogram, level_lists, relevance_values
+from .ranking import Ranked
 
 __all__ = ["evaluate_groups", "judgment_group_scores", "tidy_scores"]
 

@@ -18,7 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["NONPOOL", "UNJUDGED", "PAD", "LevelLists", "Block", "level_lists", "relevance_values", "safe_div"]
+__all__ = ["NONPOOL", "UNJUDGED", "PAD", "LevelLists", "Block", "level_lists", "level_histogram", "relevance_values",
+           "safe_div"]
 
 NONPOOL = -1          # retrieved, not in the qrels
 UNJUDGED = -2         # retrieved, in the qrels with a negative level (pooled, not judged)
@@ -47,21 +48,26 @@ class LevelLists:
         Documents retrieved (after ``-M`` and ``-J``).
     topic : numpy.ndarray of int64, shape (n,)
         Row of ``hist`` holding each list's topic.
-    hist : numpy.ndarray of int64, shape (n_topics, L)
-        Judged documents of each topic at level 0 .. L-1 (trec_eval's ``rel_levels``).
+    hist : numpy.ndarray of int64, shape (n_topics, K)
+        Judged documents of each topic at each level of ``levels_present`` (trec_eval's
+        ``rel_levels``, without the columns of levels no topic has: memory does not grow with the
+        levels' values).
+    levels_present : numpy.ndarray of int64, shape (K,)
+        The judged levels (>= 0) that occur, increasing.
     """
 
     levels: np.ndarray
     num_ret: np.ndarray
     topic: np.ndarray
     hist: np.ndarray
+    levels_present: np.ndarray
 
     @property
     def n(self) -> int:
         return len(self.num_ret)
 
     def rows(self, sl: slice) -> "LevelLists":
-        return LevelLists(self.levels[sl], self.num_ret[sl], self.topic[sl], self.hist)
+        return LevelLists(self.levels[sl], self.num_ret[sl], self.topic[sl], self.hist, self.levels_present)
 
     def blocks(self):
         """Slices of rows that keep a block's working arrays in cache."""
@@ -133,12 +139,12 @@ class Block:
     @cached_property
     def R(self) -> np.ndarray:
         """trec_eval's num_rel: judged documents at a level >= rel."""
-        return self.hist[:, max(self.k, 0):].sum(axis=1).astype(float)
+        return self.hist[:, self.lists.levels_present >= max(self.k, 0)].sum(axis=1).astype(float)
 
     @cached_property
     def n_nonrel(self) -> np.ndarray:
         """Judged documents below the threshold (what trec_eval's bpref counts as non-relevant)."""
-        return self.hist[:, : max(self.k, 0)].sum(axis=1).astype(float)
+        return self.hist[:, self.lists.levels_present < max(self.k, 0)].sum(axis=1).astype(float)
 
     @cached_property
     def nonrel(self) -> np.ndarray:
@@ -169,7 +175,7 @@ def relevance_values(qrel_level: np.ndarray, judged: np.ndarray) -> np.ndarray:
 
 
 def level_lists(list_id: np.ndarray, pos: np.ndarray, values: np.ndarray, n_lists: int,
-                list_topic: np.ndarray, hist: np.ndarray, *, judged_only: bool = False) -> LevelLists:
+                list_topic: np.ndarray, hist, *, judged_only: bool = False) -> LevelLists:
     """Assemble :class:`LevelLists` from ranked rows.
 
     Parameters
@@ -182,8 +188,9 @@ def level_lists(list_id: np.ndarray, pos: np.ndarray, values: np.ndarray, n_list
     n_lists : int
     list_topic : numpy.ndarray of int, shape (n_lists,)
         Row of ``hist`` of each list's topic.
-    hist : numpy.ndarray of int, shape (n_topics, L)
-        Judged documents per topic and level >= 0.
+    hist : (numpy.ndarray, numpy.ndarray) or numpy.ndarray
+        Judged documents per topic and level >= 0, with the levels they count
+        (:func:`level_histogram`); a bare ``(n_topics, L)`` array counts levels 0 .. L-1.
     judged_only : bool
         trec_eval ``-J``: drop unjudged rows (negative values) and close the gaps, keeping order.
     """
@@ -199,4 +206,18 @@ def level_lists(list_id: np.ndarray, pos: np.ndarray, values: np.ndarray, n_list
     depth = int(num_ret.max()) if n_lists else 0
     levels = np.full((n_lists, max(depth, 1)), PAD, dtype=np.int64)
     levels[list_id, pos] = values
-    return LevelLists(levels, num_ret, np.asarray(list_topic, dtype=np.int64), np.asarray(hist, dtype=np.int64))
+    counts, present = hist if isinstance(hist, tuple) else (hist, np.arange(np.shape(hist)[1]))
+    return LevelLists(levels, num_ret, np.asarray(list_topic, dtype=np.int64), np.asarray(counts, dtype=np.int64),
+                      np.asarray(present, dtype=np.int64))
+
+
+def level_histogram(topic: np.ndarray, level: np.ndarray, n_topics: int) -> tuple[np.ndarray, np.ndarray]:
+    """Judged documents per topic and level >= 0 (trec_eval's ``rel_levels``) as ``(counts,
+    levels)``: ``counts[t, j]`` documents of topic ``t`` at level ``levels[j]``, for the levels that
+    occur only (memory grows with the number of distinct levels, never with their values)."""
+    topic, level = np.asarray(topic, dtype=np.int64), np.asarray(level, dtype=np.int64)
+    judged = level >= 0
+    present, code = np.unique(level[judged], return_inverse=True)
+    K = max(len(present), 1)
+    counts = np.bincount(topic[judged] * K + code.ravel(), minlength=n_topics * K).reshape(n_topics, K)
+    return (counts if len(present) else counts[:, :0]).astype(np.int64), present.astype(np.int64)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .lists import LevelLists, level_lists, relevance_values
+from .lists import LevelLists, level_histogram, level_lists, relevance_values
 
 __all__ = ["Ranked", "rank_results", "level_histogram", "qrels_level_lists"]
 
@@ -65,14 +65,6 @@ def rank_results(results: pd.DataFrame, topics: list[str], *, max_ret: int | Non
         sel = pos < max(max_ret, 0)
         tcode, pos, docs = tcode[sel], pos[sel], docs[sel]
     return Ranked(tcode.astype(np.int64), pos.astype(np.int64), docs)
-
-
-def level_histogram(topic: np.ndarray, level: np.ndarray, n_topics: int) -> np.ndarray:
-    """Judged documents per topic and level >= 0 (trec_eval's ``rel_levels``), ``(n_topics, L)``."""
-    judged = level >= 0
-    L = int(level[judged].max()) + 1 if judged.any() else 1
-    flat = np.bincount(topic[judged] * L + level[judged], minlength=n_topics * L)
-    return flat.reshape(n_topics, L).astype(np.int64)
 
 
 def qrels_level_lists(qrels: pd.DataFrame, ranked: Ranked, topics: list[str], *,
