@@ -7,9 +7,10 @@ Nothing happens at import time: submodules are imported explicitly by the notebo
 Layers (each imports only from the layers below it; ``tests/test_architecture.py`` checks this):
 
 =====================  ==========================================================================
+``helpers.findings``   each notebook's findings table, prose and caveats, as records
 ``helpers.notebook``   notebook support: parameters, reports and LaTeX tables, the runner, figures
 ``helpers.replicates`` replicated studies: the dask runner and the notebooks' study functions
-analyses               ``gains``, ``unanimity``, ``prm``, ``preference``, ``thuir``, ``simulate``
+analyses               ``gains``, ``unanimity``, ``prm``, ``preference``, ``thuir``, ``simulate``, ``design``
 ``helpers.measures``   the measure engine: names, ad hoc and diversity kernels, the CLI
 ``helpers.stats``      significance tests, intervals, agreement
 ``helpers.data``       the public datasets: registry, checksummed fetch, loaders, thresholds

@@ -8,10 +8,11 @@ from lower layers (lazy imports inside functions count too):
     1  helpers.io
     2  helpers.data
     3  helpers.stats, helpers.measures   (two rooms on one floor: neither imports the other)
-    4  the analyses: helpers.gains, .simulate, .unanimity, .prm, .preference, .thuir
+    4  the analyses: helpers.gains, .simulate, .unanimity, .prm, .preference, .thuir, .design
     5  helpers.replicates
     6  helpers.notebook
-    7  helpers.__main__
+    7  helpers.findings   (each notebook's findings records, worded through helpers.notebook.claims)
+    8  helpers.__main__
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ ROOMS = {
     "helpers.data": 2,
     "helpers.stats": 3, "helpers.measures": 3,
     "helpers.gains": 4, "helpers.simulate": 4, "helpers.unanimity": 4, "helpers.prm": 4,
-    "helpers.preference": 4, "helpers.thuir": 4,
+    "helpers.preference": 4, "helpers.thuir": 4, "helpers.design": 4,
     "helpers.replicates": 5,
     "helpers.notebook": 6,
-    "helpers.__main__": 7,
+    "helpers.findings": 7,
+    "helpers.__main__": 8,
 }
 #: floors whose rooms may import each other (the analyses build on one another, acyclically)
 OPEN_FLOORS = {4}

@@ -26,7 +26,10 @@ def test_share_word_follows_the_declared_scale(kn):
         assert word not in ("most", "a majority", "nearly all", "all")
     c = claims.share(k, n, "draws")
     assert c.numbers["k"] == k and c.numbers["n"] == n and c.numbers["word"] == word
-    assert f"({k:,} of {n:,}," in c.text          # the counts are always printed beside the word
+    if n > 1:
+        assert f"({k:,} of {n:,}," in c.text      # the counts are always printed beside the word
+    else:
+        assert "(" not in c.text                  # a share over one case is no share (issue 41, item 4)
     assert claims.audit(c.text) == []
     assert claims.audit(claims.holds(k, n).text) == []
 
@@ -227,8 +230,9 @@ def test_components_never_says_holds_when_a_part_goes_the_other_way():
 
 
 def test_share_of_counts_nothing_in_words_and_takes_the_noun_in_its_number():
-    assert claims.share_of(1, 1, "discrepancy", "discrepancies").text == "the one discrepancy (1 of 1, 100%)"
-    assert claims.share_of(0, 1, "cell").text == "no cell (0 of 1, 0%)"
+    assert claims.share_of(1, 1, "discrepancy", "discrepancies").text == "the one discrepancy"
+    assert claims.share_of(0, 1, "cell").text == "no cell"
+    assert claims.holds(0, 1, "real sets").text == "not in the one real set"
     assert claims.share_of(3, 4, "cell").text == claims.share(3, 4, "cells").text
     c = claims.share_of(0, 0, "cell")
     assert c.text == "no cells to count" and c.numbers["word"] == "nothing" and not claims.audit(c.text)

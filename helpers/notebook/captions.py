@@ -69,6 +69,9 @@ _HSD_PAIR = {f"{k}_{g}": f"{label} ({g})" for g in ("RawG", "UG") for k, label i
 
 #: ``"NN_name"`` -> (caption, column labels) of every table the notebooks save.
 TABLES: dict[str, tuple[str, dict[str, str]]] = {
+    "{nb}_findings": (
+        "Findings of the notebook: one row per question, with what the paper reports, this run's value "
+        "and the verdict (letters refer to the caveats of its Limitations paragraph).", {}),
     "01_sakai2017_table1": (
         "Sakai's Table 1 recomputed from the ratings alone: raw gain RawG, spread D, weighted gain WG and "
         "unanimity-aware gain UG at p = 0.2 and 0.1 of the seven items (N = 5 assessors, ratings 0..3).",

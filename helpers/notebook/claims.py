@@ -115,6 +115,9 @@ def _pct(k: int, n: int) -> str:
 def share(k: int, n: int, noun: str = "") -> Claim:
     """``"most draws (16 of 20, 80%)"`` (``noun`` after the word; empty: ``"most (16 of 20, 80%)"``)."""
     word = share_word(k, n)
+    if int(n) == 1:   # a share over one case is no share: say what happened to the one case
+        text = (f"the one {noun}" if noun else "the one case") if int(k) == 1 else (f"no {noun}" if noun else "none")
+        return Claim(text, "share", {"k": int(k), "n": 1, "share": float(k), "word": word})
     head = f"{word} {noun}".strip() if noun else word
     if noun and word in ("a majority", "about half", "a minority"):
         head = f"{word} of the {noun}"
@@ -129,6 +132,10 @@ def share(k: int, n: int, noun: str = "") -> Claim:
 def holds(k: int, n: int, what: str = "draws") -> Claim:
     """Where a finding holds: ``"in most draws (16 of 20, 80%)"``, ``"in no draw (0 of 20, 0%)"``."""
     word = share_word(k, n)
+    if int(n) == 1:
+        singular = what[:-1] if what.endswith("s") else what
+        return Claim(f"in the one {singular}" if int(k) else f"not in the one {singular}", "share",
+                     {"k": int(k), "n": 1, "share": float(k), "word": word})
     if word == "none":
         singular = what[:-1] if what.endswith("s") else what
         text = f"in no {singular} (0 of {int(n):,}, 0%)"
@@ -293,7 +300,9 @@ def compare(a_name: str, a: float, b_name: str, b: float, *, interval_a: tuple[f
     """Whether ``a`` differs from ``b``: by the paired test ``p`` when given, else by whether the
     intervals overlap; with neither, the values are only reported ("no test")."""
     def show(name, v, iv):
-        return f"{name} ({_fmt(v, digits)}" + (f" [{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]" if iv else "") + ")"
+        # a fixed value (real data, nothing drawn) carries no interval: [v, v] is not printed
+        drawn = iv is not None and not (float(iv[0]) == float(iv[1]) == float(v))
+        return f"{name} ({_fmt(v, digits)}" + (f" [{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]" if drawn else "") + ")"
 
     sa, sb = show(a_name, a, interval_a), show(b_name, b, interval_b)
     if p is not None:

@@ -1,0 +1,11 @@
+"""The findings of each notebook, as records (:class:`helpers.notebook.findings.Findings`).
+
+One module per analysis, named after it, each with a ``findings(...)`` that takes the run's
+computed values and returns the rows of the notebook's findings table, its short prose and its
+caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering from
+:mod:`helpers.notebook.findings`. The notebooks only call and display them.
+
+=========================  ==================================================
+``helpers.findings.gains``  notebook 01: gain definitions
+=========================  ==================================================
+"""

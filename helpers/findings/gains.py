@@ -1,0 +1,165 @@
+"""Notebook 01's findings: Sakai's gain definitions (EVIA 2017) and the premise of his conjecture.
+
+Questions asked of every run: do Eq. 1 (WG) and Eq. 2 (UG) give the paper's Table 1 and the
+STC-2 example (2, 1, 1) -> 4.6, (2, 2, 0) -> 4.0; do Items 5-7 tie at p = 0.2; does the simulated
+share of items at D = Dmax agree with its exact probability and grow with N (Sec. 4). With real
+ratings (profile ``real`` or ``ratings_path``): do they spread less than uniform ratings with the
+same raw gains, the premise of Sakai's Sec. 6 conjecture (:func:`premise`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from ..notebook import claims
+from ..notebook.findings import Finding, Findings
+
+__all__ = ["PREMISE", "premise", "premise_view", "findings"]
+
+#: The premise's parts: name -> (column, the direction of real against uniform that it predicts).
+PREMISE = {"fewer items at D = Dmax": ("share_full_spread", "lower"),
+           "a smaller mean D": ("mean_spread", "lower"),
+           "a larger mean bonus UG − RawG": ("mean_bonus", "higher"),
+           "more RawG ties broken": ("share_ties_broken", "higher")}
+
+#: claims.components' verdict -> the findings table's verdict word.
+_VERDICT = {"holds": "holds", "partly": "holds in part", "fails": "does not hold", "not shown": "not shown"}
+
+
+def premise(real_table: pd.DataFrame) -> dict:
+    """Per real set: ``(verdict claim, {part: (compare claim, direction)})``, each part read as
+    the real value against the interval of uniform ratings with the same RawG
+    (:func:`helpers.notebook.claims.compare`, :func:`~helpers.notebook.claims.components`)."""
+    rt = real_table.set_index(["dataset", "source"])
+    out = {}
+    for name in dict.fromkeys(real_table["dataset"]):
+        r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
+        parts = {part: (claims.compare("real", r[col], "uniform with the same RawG", u[col],
+                                       interval_a=(r[col], r[col]), interval_b=(u[f"{col}_low"], u[f"{col}_high"])),
+                        direction) for part, (col, direction) in PREMISE.items()}
+        out[name] = (claims.components(parts), parts)
+    return out
+
+
+def premise_view(real_table: pd.DataFrame) -> pd.DataFrame:
+    """The contrast as printed: real values, and uniform means with their interval."""
+    view = real_table[["dataset", "source", "N", "Dmax", "items"]].copy()
+    for col, _ in PREMISE.values():
+        view[col] = [claims.number(v) if src == "real" else claims.bracket(v, lo, hi)
+                     for src, v, lo, hi in zip(real_table["source"], real_table[col], real_table[f"{col}_low"],
+                                               real_table[f"{col}_high"])]
+    view["items"] = view["items"].map(lambda v: f"{v:.0f}")
+    return view
+
+
+def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
+    g = grid.set_index(["d_max", "n"])
+    trends = {d: claims.trend(gd.index.get_level_values("n"), gd["share_full_spread"], x_name="N")
+              for d, gd in g.groupby(level="d_max")}
+    ns = sorted(grid["n"].unique())
+    rising = [d for d, t in trends.items() if t.numbers["word"] in ("increases", "does not decrease")]
+    if len(ns) < 2:
+        verdict = "cannot tell"
+    else:
+        verdict = "holds" if len(rising) == len(trends) else "holds in part" if rising else "does not hold"
+    span = f"N = {ns[0]} → {ns[-1]}: " if len(ns) > 1 else f"N = {ns[0]}: "
+    run = span + "; ".join(f"{g.loc[(d, ns[0]), 'share_full_spread']:.3f}"
+                           + (f" → {g.loc[(d, ns[-1]), 'share_full_spread']:.3f}" if len(ns) > 1 else "")
+                           + f" (Dmax = {d})" for d in trends)
+    return [
+        Finding("Does the share of items at D = Dmax grow with N under uniform ratings?",
+                "yes (Sec. 4), so UG tends to RawG", run, verdict,
+                numbers={str(d): t.numbers for d, t in trends.items()}),
+        Finding("Does the simulated share at D = Dmax match its exact probability?",
+                "— (our check)",
+                f"largest gap {claims.number(exact['worst'])} ({exact['worst_z']:.1f} s.e.) over {exact['cells']} cells",
+                "agrees" if exact["agrees"] else "differs", numbers=dict(exact)),
+    ]
+
+
+def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) -> list[Finding]:
+    rt = real_table.set_index(["dataset", "source"])
+    rows = []
+    for name, (verdict, parts) in verdicts.items():
+        r = rt.loc[(name, "real")]
+        state = verdict.numbers["parts"]
+        held = [p for p, s in state.items() if s == "holds"]
+        other = [p for p, s in state.items() if s == "other way"]
+        run = f"{len(held)} of {len(state)} parts hold"
+        if other:
+            run += f"; the other way: {claims.listing(other)}"
+        n = r["N"] if isinstance(r["N"], str) else f"{float(r['N']):g}"
+        rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
+                            "than uniform ones with the same RawG?",
+                            "conjectured (Sec. 6), not tested", run, _VERDICT[verdict.numbers["verdict"]],
+                            caveats=("premise_only",) + (("few_draws",) if replicates < claims.min_draws() else ()),
+                            numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
+    return rows
+
+
+def _ties_sentence(grid: pd.DataFrame, p: float) -> str:
+    g = grid.set_index(["d_max", "n"])["share_ties_broken"]
+    broken = {f"Dmax = {d} / N = {n}": v for (d, n), v in g.items() if d != 1}
+    if not broken:
+        return "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie."
+    if max(broken.values()) == 0:
+        return f"UG breaks no raw-gain tie in any of the {len(broken)} cells" + (" (p = 0)." if p == 0 else ".")
+    most = claims.leaders(broken, digits=3)
+    fewest = claims.leaders(broken, higher=False, digits=3)
+    low = fewest.numbers["leaders"]
+    if len(low) > 2:   # many cells tie at the bottom: their count, not their names
+        fewest = f"{fewest.numbers['best']:.3f} in {len(low)} of the {len(broken)} cells"
+    return f"UG breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}."
+
+
+def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p: Sequence[float],
+             grid: pd.DataFrame, exact: Mapping, p: float, real_table: pd.DataFrame | None = None,
+             verdicts: Mapping | None = None, replicates: int = 0, footer: str = "") -> Findings:
+    """The findings of notebook 01 (see the module docstring for the questions).
+
+    Parameters
+    ----------
+    table1_ok, table1_cells : whether every recomputed cell of Table 1 equals the published one,
+        and how many cells were compared.
+    stc2 : UG of (2, 1, 1) and (2, 2, 0) at p = 0.2, Dmax = 2.
+    tie_p : the values of p on the grid where Items 5-7 tie.
+    grid, exact : :func:`helpers.simulate.ratings.spread_grid` and :func:`~helpers.simulate.ratings.grid_vs_exact`.
+    p : the run's p.
+    real_table, verdicts, replicates : :func:`helpers.replicates.premise.table`, :func:`premise` and
+        the uniform draws per real set, when the run has real ratings.
+    """
+    stc_ok = [round(float(v), 1) for v in stc2] == [4.6, 4.0]
+    tie_ok = any(abs(t - 0.2) < 1e-9 for t in tie_p)
+    rows = [
+        Finding("Do Eq. 1 and 2 give Table 1 from the ratings alone?",
+                "RawG, D, WG, UG (p = 0.2, 0.1) of Items 1–7",
+                f"{table1_cells} of {table1_cells} cells equal" if table1_ok else "some cells differ (section 1)",
+                "reproduced" if table1_ok else "not reproduced", numbers={"cells": table1_cells, "ok": table1_ok}),
+        Finding("Does UG give the STC-2 example?", "(2, 1, 1) → 4.6; (2, 2, 0) → 4.0",
+                f"{float(stc2[0]):.1f}; {float(stc2[1]):.1f}", "reproduced" if stc_ok else "not reproduced",
+                numbers={"ug": [float(v) for v in stc2]}),
+        Finding("Do Items 5–7 tie at p = 0.2?", "a three-way tie at p = 0.2",
+                "tie at p = " + ", ".join(f"{t:g}" for t in tie_p) if tie_p else "no tie on the grid of p",
+                "reproduced" if tie_ok else "not reproduced", numbers={"tie_p": [float(t) for t in tie_p]}),
+        *_grid_rows(grid, exact),
+    ]
+    prose = []
+    if table1_ok and stc_ok:
+        prose.append("Both gain definitions give the paper's published values from the ratings alone.")
+    prose.append(_ties_sentence(grid, p))
+    if tie_ok:
+        prose.append("The choice of p matters: above p = 0.2 the order of Items 5–7 reverses, and Item 7 "
+                     "(one rating of 1) ranks first.")
+    caveats = {"premise_only": "The premise is not the conjecture: notebook 02 tests the effect of UG on "
+                               "rankings and significance."}
+    if real_table is not None and verdicts:
+        rows += _premise_rows(verdicts, real_table, replicates)
+        by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
+        said = [f"{w} for {claims.listing(names)}" for w, names in by.items() if names]
+        prose.append("The premise of Sakai's conjecture " + "; it ".join(said) + ".")
+    else:
+        prose.append("The premise of Sakai's conjecture needs real ratings: profile `real` or `ratings_path`.")
+    caveats["uniform"] = "Uniform ratings are Sakai's model of many assessors, not real assessors."
+    return Findings("01_gain_definitions", rows, prose, caveats=caveats, general=("uniform",), footer=footer)

@@ -1,0 +1,103 @@
+"""Notebook 01, section 6: real ratings against uniform ratings of the same N and Dmax.
+
+Sakai's conjecture (EVIA 2017, Sec. 6) that UG matters more with real ratings rests on a premise:
+real assessors spread less than independent uniform ones. :func:`contrast` sets one real
+multi-assessor set against two kinds of uniform ratings, each redrawn ``replicates`` times through
+:func:`helpers.replicates.runner.run_replicates`:
+
+* ``"uniform"`` -- Sakai's model as he ran it: N independent uniform ratings per item;
+* ``"uniform, same RawG"`` -- the like-for-like contrast: the same items, uniform ratings
+  conditioned on each item's real raw gain, so only the spread around the same sums differs.
+
+Items nobody rated relevant (RawG = 0) are left out on all sides, as UG leaves them at 0. The
+verdict on the premise is read from these rows by :func:`helpers.findings.gains.premise`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import gains
+from . import runner, studies
+
+__all__ = ["COLUMNS", "Contrast", "sources", "contrast", "table"]
+
+#: The summaries compared, as :func:`helpers.replicates.studies.uniform_contrast` names them.
+COLUMNS = ("share_full_spread", "mean_spread", "mean_bonus", "share_ties_broken")
+
+#: The top of the rating scale of each public multi-assessor set.
+D_MAX = {"stc-ja": 2, "dl19-agreement": 3}
+
+#: The name of the user's own ratings in tables and text.
+OWN = "your ratings"
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """One real set against both uniform models: ``rows`` (real, uniform, uniform same RawG),
+    the items x ratings ``values`` used, ``d_max``, ``n`` (N or its range) and ``notes`` (lines
+    the notebook prints)."""
+
+    name: str
+    rows: list
+    values: np.ndarray
+    d_max: int
+    n: str
+    notes: list
+
+
+def sources(real_datasets, ratings_path: str = "", layout: str = "long", d_max: int = 3) -> list:
+    """``(name, tidy ratings, Dmax, notes)`` of every real set a run asks for: the public sets
+    named in ``real_datasets`` (:func:`helpers.data.datasets.load_ratings`) and the user's own
+    ratings at ``ratings_path`` (:func:`helpers.io.readers.read_ratings`), in that order."""
+    from ..data import datasets
+    from ..io import readers
+
+    out = [(name, datasets.load_ratings(name), D_MAX[name], []) for name in real_datasets]
+    if ratings_path:
+        tidy = readers.read_ratings(ratings_path, layout=layout, d_max=d_max, what="ratings_path")
+        out.append((OWN, tidy, int(d_max), [readers.describe(ratings=tidy)]))
+    return out
+
+
+def contrast(name: str, tidy: pd.DataFrame, d_max: int, *, p: float, replicates: int, seed: int,
+             notes=()) -> Contrast:
+    """Summaries of the real set ``tidy`` and means and intervals of both uniform models.
+
+    Items with fewer than 2 ratings are dropped (:func:`helpers.gains.comparable_items`); items
+    may have different numbers of ratings, and each uniform draw keeps every item's own N.
+    """
+    matrix = gains.ratings_matrix(tidy)
+    full = gains.comparable_items(matrix, what=name)
+    n_item = gains.n_ratings(full)
+    n = gains.n_label(n_item)
+    notes = list(notes)
+    if gains.varying_n_note(n_item):
+        notes.append(f"{name}: {gains.varying_n_note(n_item)}")
+    s = gains.unanimity_summary(full.to_numpy(), d_max, p)
+    rows = [{"dataset": name, "source": "real", "N": n, "Dmax": d_max, "items": s["items"],
+             "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
+             "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}]
+    sums = gains.raw_gain(full.to_numpy(), d_max)
+    for source, extra in (("uniform", {}), ("uniform, same RawG", {"sums": sums})):
+        draws = runner.run_replicates(studies.uniform_contrast, replicates, seed,
+                                      common={"n_items": len(full), "n": n_item.tolist(), "d_max": d_max, "p": p,
+                                              **extra},
+                                      scheduler=None, progress=False)
+        row = {"dataset": name, "source": source, "N": n, "Dmax": d_max, "items": float(draws["items"].mean())}
+        for col in COLUMNS:
+            sm = runner.summarise(draws, col)
+            row.update({col: float(sm["mean"].iloc[0]), f"{col}_low": float(sm["low"].iloc[0]),
+                        f"{col}_high": float(sm["high"].iloc[0])})
+        rows.append(row)
+    notes.append(f"{name}: {len(matrix)} items, {len(full)} with at least 2 ratings (used), N = {n}. "
+                 f"Both kinds of uniform ratings are redrawn {replicates} times.")
+    return Contrast(name, rows, full.to_numpy(), int(d_max), n, notes)
+
+
+def table(contrasts) -> pd.DataFrame:
+    """The rows of every :class:`Contrast` as one frame (real values; uniform means, low, high)."""
+    return pd.DataFrame([row for c in contrasts for row in c.rows])
