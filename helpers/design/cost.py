@@ -1,0 +1,149 @@
+"""The cheapest (topics, assessors) design for a target, and the trade-off curve behind it.
+
+A design with ``n_t`` topics and ``n_a`` assessors per topic costs
+``n_t * cost_topic + n_t * n_a * cost_judgment``: ``cost_topic`` is what a topic costs whoever
+judges it (writing it, pooling the runs), ``cost_judgment`` what one assessor's judgments of one
+topic's pool cost.  For every ``n_a`` the fewest topics that reach the target follow from the
+G-study's variance components; the cheapest pair is the one of least cost (ties: fewer assessors).
+
+Targets
+-------
+``"erho2"``, ``"phi"``
+    A generalizability coefficient (:func:`helpers.design.dstudy.topics_needed`, with its interval).
+``"power"``
+    Power ``1 - beta`` of the paired t-test to detect ``min_diff`` between two systems
+    (:func:`helpers.design.sakai.topic_set_size`, method ``"t"``).
+``"width"``
+    Expected width of the paired CI of a mean difference at most ``width`` (method ``"ci"``).
+
+For the last two the variance of a per-topic difference between two systems follows from the
+components, ``2 (st + e / n_a)`` with ``e`` the error component (``sa:t``, ``sta``; none in
+s x t); the topic effect cancels in a paired comparison.  In s x t x a the system x assessor
+component ``sa`` does not shrink with topics and is left out of the t-test's variance (the same
+assessors judge every topic, so it is a fixed bias of the comparison, not noise over topics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..stats.checks import check_level
+from .dstudy import COEFFICIENTS, topics_needed
+from .gstudy import GStudy
+from .sakai import topic_set_size
+
+__all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design"]
+
+TARGETS = ("erho2", "phi", "power", "width")
+
+
+def paired_variance(g: GStudy, n_assessors: int | None = None) -> float:
+    """Half the variance of a per-topic paired difference: ``st + e / n_a`` (module docstring)."""
+    v = g.variance
+    if g.design == "s x t":
+        return v["st"]
+    na = g.n["a"] if n_assessors is None else n_assessors
+    return v["st"] + v["sa:t" if g.design == "s x (a:t)" else "sta"] / na
+
+
+@dataclass(frozen=True)
+class Design:
+    """The cheapest design and the curve it was picked from."""
+
+    target: str
+    value: float
+    n_topics: int
+    n_assessors: int
+    cost: float
+    curve: pd.DataFrame
+
+    def __str__(self) -> str:
+        return (f"cheapest design for {self.target} {self.value:g}: {self.n_topics} topics x "
+                f"{self.n_assessors} assessor(s), cost {self.cost:,.6g}")
+
+
+def _nonnegative(value, name: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
+    if not (np.isfinite(v) and v >= 0):
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return v
+
+
+def _row(g: GStudy, target: str, value: float, na: int, kw: dict) -> dict:
+    if target in COEFFICIENTS:
+        need = topics_needed(g, value, target, None if g.design == "s x t" else na, kw.get("level", 0.95))
+        return {"n_topics": need.n, "n_low": need.ci[0], "n_high": need.ci[1]}
+    s2 = paired_variance(g, na)
+    if s2 <= 0:
+        return {"n_topics": 2, "n_low": None, "n_high": None}
+    common = dict(sigma2=s2, paired=True, exact=kw.get("exact", True), alpha=kw.get("alpha", 0.05))
+    if target == "power":
+        n = topic_set_size("t", beta=1 - value, min_diff=kw["min_diff"], **common)
+    else:
+        n = topic_set_size("ci", width=kw["width"], **common)
+    return {"n_topics": n, "n_low": None, "n_high": None}
+
+
+def trade_off(g: GStudy, target: str, value: float | None = None, *, cost_topic: float = 1.0,
+              cost_judgment: float = 1.0, max_assessors: int = 10, min_diff: float | None = None,
+              width: float | None = None, alpha: float = 0.05, exact: bool = True,
+              level: float = 0.95) -> pd.DataFrame:
+    """Topics needed and cost for 1..``max_assessors`` assessors per topic (one row each).
+
+    ``value`` is the target coefficient (erho2, phi) or the power ``1 - beta`` (power); ``width``
+    the CI width (width).  Columns ``n_assessors, n_topics, n_low, n_high, cost`` (``n_topics``
+    is ``None`` where the target cannot be reached with that many assessors; ``n_low/n_high``
+    the interval where the target has one).
+    """
+    if not isinstance(g, GStudy):
+        raise ValueError(f"g must be the GStudy of g_study(), got {type(g).__name__}")
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    if target == "width":
+        if width is None or value is not None:
+            raise ValueError("target 'width' takes width= (the largest CI width), not value=")
+    else:
+        value = check_level(value, "value")
+        if target == "power" and min_diff is None:
+            raise ValueError("target 'power' needs min_diff= (the difference to detect)")
+    ct, cj = _nonnegative(cost_topic, "cost_topic"), _nonnegative(cost_judgment, "cost_judgment")
+    if ct + cj == 0:
+        raise ValueError("cost_topic and cost_judgment are both 0: every design would be free")
+    if isinstance(max_assessors, bool) or not isinstance(max_assessors, (int, np.integer)) or max_assessors < 1:
+        raise ValueError(f"max_assessors must be a positive integer, got {max_assessors!r}")
+    kw = dict(min_diff=min_diff, width=width, alpha=alpha, exact=exact, level=level)
+    rows = []
+    for na in range(1, 2 if g.design == "s x t" else max_assessors + 1):
+        r = {"n_assessors": na, **_row(g, target, value, na, kw)}
+        r["cost"] = None if r["n_topics"] is None else r["n_topics"] * (ct + na * cj)
+        rows.append(r)
+    out = pd.DataFrame(rows).astype({"n_topics": "Int64", "n_low": "Int64", "n_high": "Int64",
+                                     "cost": "Float64"})
+    out.attrs = {"target": target, "value": width if target == "width" else value}
+    return out
+
+
+def cheapest_design(g: GStudy, target: str, value: float | None = None, **kwargs) -> Design:
+    """The least costly (topics, assessors) pair for the target; arguments as :func:`trade_off`.
+
+    Raises
+    ------
+    ValueError
+        Bad arguments (as :func:`trade_off`), or a target no number of assessors up to
+        ``max_assessors`` reaches.
+    """
+    curve = trade_off(g, target, value, **kwargs)
+    ok = curve.dropna(subset=["cost"])
+    if ok.empty:
+        raise ValueError(f"no design with up to {kwargs.get('max_assessors', 10)} assessors per "
+                         f"topic reaches {target} {curve.attrs['value']}: the error that does not "
+                         "shrink with topics is too large")
+    best = ok.sort_values(["cost", "n_assessors"], kind="stable").iloc[0]
+    return Design(target, float(curve.attrs["value"]), int(best["n_topics"]), int(best["n_assessors"]),
+                  float(best["cost"]), curve)
