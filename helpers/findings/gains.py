@@ -140,7 +140,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
         Finding("Does UG give the STC-2 example?", "(2, 1, 1) → 4.6; (2, 2, 0) → 4.0",
                 f"{float(stc2[0]):.1f}; {float(stc2[1]):.1f}", "reproduced" if stc_ok else "not reproduced",
                 numbers={"ug": [float(v) for v in stc2]}),
-        Finding("Do Items 5–7 tie at p = 0.2?", "a three-way tie at p = 0.2",
+        Finding("Do Items 5–7 tie at the paper's p = 0.2?", "a three-way tie at p = 0.2",
                 "tie at p = " + ", ".join(f"{t:g}" for t in tie_p) if tie_p else "no tie on the grid of p",
                 "reproduced" if tie_ok else "not reproduced", numbers={"tie_p": [float(t) for t in tie_p]}),
         *_grid_rows(grid, exact),
@@ -150,7 +150,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
         prose.append("Both gain definitions give the paper's published values from the ratings alone.")
     prose.append(_ties_sentence(grid, p))
     if tie_ok:
-        prose.append("The choice of p matters: above p = 0.2 the order of Items 5–7 reverses, and Item 7 "
+        prose.append("The choice of p matters: above the paper's p = 0.2 the order of Items 5–7 reverses, and Item 7 "
                      "(one rating of 1) ranks first.")
     caveats = {"premise_only": "The premise is not the conjecture: notebook 02 tests the effect of UG on "
                                "rankings and significance."}

@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["VERDICTS", "CAVEATS", "Finding", "Findings", "MAX_SENTENCE_WORDS", "MAX_PROSE_WORDS", "notebook_problems",
-           "conclusion_markdown",
+           "conclusion_markdown", "has_findings",
            "sentences", "words", "long_sentences", "problems", "COLUMNS"]
 
 #: The verdict vocabulary: word -> the rule that gives it.
@@ -390,6 +390,11 @@ def conclusion_markdown(nb: Mapping) -> str:
     return ""
 
 
+def has_findings(nb: Mapping) -> bool:
+    """Whether the notebook's conclusion opens with a findings table."""
+    return conclusion_markdown(nb).lstrip().startswith("| " + " | ".join(COLUMNS) + " |")
+
+
 def notebook_problems(nb: Mapping) -> list[str]:
     """What breaks the reading rules in an executed notebook (an appendix a referee would attach):
 
@@ -418,7 +423,7 @@ def notebook_problems(nb: Mapping) -> list[str]:
             md = cell.get("id") == CELL_ID
             out += [f"cell {i} (output): {s}" for s in long_sentences(o, lines_break=not md)]
     md = conclusion_markdown(nb)
-    if not md.lstrip().startswith("| " + " | ".join(COLUMNS) + " |"):
+    if not has_findings(nb):
         out.append(f"the conclusion (cell id {CELL_ID!r}) does not open with a findings table")
     else:
         prose = "\n".join(ln for ln in md.splitlines() if not ln.startswith("|") and not ln.startswith("Next:"))
