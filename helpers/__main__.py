@@ -39,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         # written as an escape instead of stopping the command after its output has started
         if stream is not None and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    if argv[0] in {"trec_eval", "evaluate"}:
+        # numpy's BLAS starts a thread per core at import (~0.1 s of a short command on a busy
+        # machine); these commands do no linear algebra. A value the user set is kept.
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
     module = importlib.import_module(COMMANDS[argv[0]], __package__ or "helpers")
     try:
         return int(module.main(argv[1:]) or 0)

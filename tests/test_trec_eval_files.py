@@ -73,8 +73,8 @@ def test_qrels_bad_lines(tmp_path, text, line, what):
 
 
 def test_zscores(tmp_path):
-    df = T.read_zscores(write(tmp_path, "z", "1 map 0.5 0.1\n1 P_5 0.2 0\n"))
-    assert df["measure"].tolist() == ["map", "P_5"] and df["stddev"].tolist() == [0.1, 0.0]
+    z = T.read_zscores(write(tmp_path, "z", "1 map 0.5 0.1\n1 P_5 0.2 0\n"))
+    assert z.table == {(b"1", "map"): (0.5, 0.1), (b"1", "P_5"): (0.2, 0.0)} and z.topics == {b"1"}
     with pytest.raises(ValueError, match=r"z:2: expected .*mean"):
         T.read_zscores(write(tmp_path, "z", "1 map 0.5 0.1\n1 P_5 x 0\n"))
     with pytest.raises(ValueError, match=r"z:2: expected each \(query_id, measure\) pair once"):

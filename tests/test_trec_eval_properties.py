@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from helpers import measures as M
 from helpers.measures import names
+from helpers.io.trec_eval_files import QrelsFile, ResultsFile
 from helpers.measures.treceval.evaluation import Settings, evaluate as trec_evaluate, marked
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -84,7 +85,7 @@ def test_engine_and_command_agree_with_pytrec_eval(case):
     results = r.assign(score=r["score"].astype(float))
     results.attrs["run_id"] = "r"
     requested = sorted({re.sub(r"_[\d.]+$", "", n) for n in value_names} - {"iprec_at_recall", "11pt_avg"})
-    ev = trec_evaluate(q, results, marked([(m, None) for m in requested]), Settings(rel_level=level))
+    ev = trec_evaluate(QrelsFile.from_frame(q), ResultsFile.from_frame(results), marked([(m, None) for m in requested]), Settings(rel_level=level))
     cols = ev.columns_numeric()
     for i, topic in enumerate(ev.topics):
         for j, name in enumerate(cols):

@@ -3,7 +3,9 @@
 Topics, documents, runs and assessors are identified by strings everywhere in this package:
 ``1`` and ``"1"`` are one id, ``"01"`` and ``"1"`` are two. These functions turn an id column into
 strings or integer codes once, refuse float and boolean columns (``1.0`` would never match
-``"1"``) and missing values, and find ids that differ only in how a number is spelled.
+``"1"``) and missing values, and find ids that differ only in how a number is spelled. (pandas is
+imported by the functions that take columns, so that :func:`number_spelling_twins` costs the
+trec_eval command no pandas import.)
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 __all__ = ["require_columns", "check_id_dtype", "str_ids", "factorize_ids", "number_spelling_twins"]
 
 
 def require_columns(df, name: str, required: Sequence[str]) -> None:
+    import pandas as pd
+
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
     missing = [c for c in required if c not in df.columns]
@@ -27,6 +30,8 @@ def require_columns(df, name: str, required: Sequence[str]) -> None:
 
 def check_id_dtype(series: pd.Series, what: str) -> None:
     """Identifiers are compared as exact strings; a float column would turn topic 1 into "1.0"."""
+    import pandas as pd
+
     if len(series) and (pd.api.types.is_float_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)):
         example = series.dropna().iloc[0].item() if series.notna().any() else None
         raise ValueError(f"{what} has dtype {series.dtype} (e.g. {example!r}): identifiers are compared "
@@ -51,6 +56,8 @@ def factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: b
     order for UTF-8). Columns that change rarely (run and topic ids of a sorted run) are
     factorised block by block, which is several times faster than hashing every row.
     """
+    import pandas as pd
+
     check_id_dtype(series, what)
     arr = series.to_numpy(dtype=object)
     n = len(arr)

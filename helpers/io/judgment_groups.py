@@ -30,7 +30,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from .trec_eval_files import first_of_repeated, read_records, read_trec_eval_qrels
+from .fields import read_bytes, split_lines
+from .trec_eval_files import _strings, decimal_values, first_repeated, read_trec_eval_qrels
 
 __all__ = ["QRELS_JG_FORMAT", "PREFS_FORMAT", "QRELS_PREFS_FORMAT", "read_qrels_jg", "read_prefs",
            "read_qrels_prefs", "judgment_group_ratings"]
@@ -63,10 +64,18 @@ def read_qrels_jg(path: os.PathLike | str) -> pd.DataFrame:
     return read_trec_eval_qrels(path, group_column="jg", expected=QRELS_JG_FORMAT)
 
 
-def _levels(rec, k: int, expected: str) -> np.ndarray:
-    values = pd.to_numeric(pd.Series(rec.fields[k]), errors="coerce").to_numpy(dtype=float)
-    rec.check(~np.isfinite(values), expected)
-    return values
+def _levels(lines, k: int, expected: str) -> np.ndarray:
+    return decimal_values(lines, lines.fields[k], None, expected, finite=True)
+
+
+def _repeated(lines, keys: list, expected: str) -> None:
+    again = first_repeated(keys)
+    if again is not None:
+        raise lines.error(again[1], f"{expected} (already on line {int(lines.numbers[again[0]])})")
+
+
+def _text(lines, k: int, what: str) -> pd.Series:
+    return pd.Series(_strings(lines, lines.fields[k], what), dtype="str")
 
 
 def read_prefs(path: os.PathLike | str) -> pd.DataFrame:
@@ -87,14 +96,11 @@ def read_prefs(path: os.PathLike | str) -> pd.DataFrame:
         ``<file>:<line>: expected ...`` for a line without five fields, a ``rel_level`` that is not
         a finite number, or a document listed twice in one subgroup.
     """
-    rec = read_records(path, 5, PREFS_FORMAT)
-    level = _levels(rec, 4, PREFS_FORMAT + "; field 5 (rel_level) is not a finite number")
-    at = first_of_repeated([rec.fields[0], rec.fields[1], rec.fields[2], rec.fields[3]])
-    if at is not None:
-        rec.check(np.arange(len(level)) == at, "each document once per (query_id, judgment_group, judgment_subgroup)")
-    return pd.DataFrame({"query_id": pd.Series(rec.fields[0], dtype="str"), "jg": pd.Series(rec.fields[1], dtype="str"),
-                         "jsg": pd.Series(rec.fields[2], dtype="str"), "doc_id": pd.Series(rec.fields[3], dtype="str"),
-                         "rel_level": level})
+    lines = split_lines(read_bytes(path), path, 5, PREFS_FORMAT, comments="qrels")
+    level = _levels(lines, 4, PREFS_FORMAT + "; field 5 (rel_level) is not a finite number")
+    _repeated(lines, lines.fields[:4], "each document once per (query_id, judgment_group, judgment_subgroup)")
+    return pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
+                         "jsg": _text(lines, 2, "jsg"), "doc_id": _text(lines, 3, "doc_id"), "rel_level": level})
 
 
 def read_qrels_prefs(path: os.PathLike | str) -> pd.DataFrame:
@@ -113,14 +119,12 @@ def read_qrels_prefs(path: os.PathLike | str) -> pd.DataFrame:
         For a line without four fields, a relevance that is not a finite number, or a document
         judged twice by one group for one topic.
     """
-    rec = read_records(path, 4, QRELS_PREFS_FORMAT)
-    level = _levels(rec, 3, QRELS_PREFS_FORMAT + "; field 4 (relevance) is not a finite number")
-    at = first_of_repeated([rec.fields[0], rec.fields[1], rec.fields[2]])
-    if at is not None:
-        rec.check(np.arange(len(level)) == at, "each document judged once per (query_id, judgment_group)")
-    return pd.DataFrame({"query_id": pd.Series(rec.fields[0], dtype="str"), "jg": pd.Series(rec.fields[1], dtype="str"),
+    lines = split_lines(read_bytes(path), path, 4, QRELS_PREFS_FORMAT, comments="qrels")
+    level = _levels(lines, 3, QRELS_PREFS_FORMAT + "; field 4 (relevance) is not a finite number")
+    _repeated(lines, lines.fields[:3], "each document judged once per (query_id, judgment_group)")
+    return pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
                          "jsg": pd.Series("0", index=range(len(level)), dtype="str"),
-                         "doc_id": pd.Series(rec.fields[2], dtype="str"), "rel_level": level})
+                         "doc_id": _text(lines, 2, "doc_id"), "rel_level": level})
 
 
 def judgment_group_ratings(qrels_jg: pd.DataFrame) -> pd.DataFrame:

@@ -2,178 +2,211 @@
 
 :mod:`helpers.io.trec` reads TREC runs and qrels for the whole package and is strict (exactly six
 fields per run line). trec_eval itself is more lenient, and ``python -m helpers trec_eval`` must
-read whatever trec_eval reads (its own test suite depends on it); the differences are the
-conventions of trec_eval 10 (``get_trec_results.c``, ``get_qrels.c``, ``get_zscores.c``):
+read whatever trec_eval reads; every byte is decided by :func:`helpers.io.fields.split_lines`, the
+one tokenizer (fields split on C ``isspace`` only, as trec_eval splits them; a no-break space or
+U+2028 is part of an id). The conventions are trec_eval 10's (``get_trec_results.c``,
+``get_qrels.c``, ``get_zscores.c``):
 
-* **Comment lines**: a line whose first character is ``#`` is skipped (in results files also after
-  leading blanks). A ``#`` anywhere else is data: document ids such as ``msmarco_v2.1_doc_00#4``
-  are common.
+* **Comment lines**: in results files a line whose first non-blank byte is ``#``; in qrels files a
+  line whose first byte is ``#`` (an indented ``#`` is data there, as in trec_eval). A ``#``
+  anywhere else is data: document ids such as ``msmarco_v2.1_doc_00#4`` are common.
 * **Trailing fields** after a run line's sixth field (the run tag) are ignored (trec_eval's
   ``results.trunc``); the iteration and rank fields are skipped whatever they hold, since
   trec_eval ranks documents by score.
 * The **run id** of a results file is the tag of its *last* line, as trec_eval prints it.
-* **Blank lines** are skipped (trec_eval refuses them in qrels files; reading them is harmless).
+* **Blank lines** are skipped in results files and refused in qrels files, as trec_eval does.
+* **Ids are bytes**, compared as trec_eval compares them (``strcmp``: byte order); the command
+  prints them as they are. The DataFrame readers decode them as UTF-8 (refusing other bytes).
 
 Everything trec_eval would accept silently but turn into a wrong number is refused with
 ``<file>:<line>: expected ..., got ...``: a score or relevance that is not a number (trec_eval's
-``atof``/``atol`` read ``"abc"`` as 0), a qrels line with other than four fields, a document judged
-twice for a topic, or retrieved twice for a topic (trec_eval stops there too, without the line).
+``atof``/``atol`` read ``"abc"`` as 0 and ``"1,5"`` as 1), a NaN score (it sorts nowhere), a
+relevance beyond 18 digits, and the bytes :mod:`helpers.io.fields` refuses (NUL, byte-order
+mark, CR-only line ends). Scores are checked on the lines of the topics that are evaluated (the
+others are not read by trec_eval's measures either); relevance values on every line.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from . import trec
+from .fields import Lines, malformed, read_bytes, split_lines
 
 __all__ = [
     "RESULTS_FORMAT",
     "TREC_EVAL_QRELS_FORMAT",
     "ZSCORES_FORMAT",
-    "Records",
-    "read_records",
+    "ResultsFile",
+    "QrelsFile",
+    "results_file",
+    "qrels_file",
+    "decimal_values",
+    "integer_values",
     "read_results",
     "read_trec_eval_qrels",
     "read_zscores",
-    "first_of_repeated",
+    "first_repeated",
 ]
 
 RESULTS_FORMAT = ("at least 6 whitespace-separated fields 'query_id iteration doc_id rank score run_id' "
-                  "(a finite numeric score; fields after run_id are ignored)")
+                  "(a numeric score; fields after run_id are ignored)")
 TREC_EVAL_QRELS_FORMAT = "4 whitespace-separated fields 'query_id iteration doc_id relevance' (integer relevance)"
 ZSCORES_FORMAT = "4 whitespace-separated fields 'query_id measure mean stddev' (finite numbers)"
 
-_COMMENT = re.compile(rb"(?:^|\n)[ \t]*#")
-_INTEGER = r"[+-]?\d{1,18}"
+_DECIMAL_CHARS = b"0123456789.eE+-"
+_DECIMAL = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)", re.IGNORECASE)
+_INTEGER = re.compile(rb"[+-]?\d{1,18}")
 
 
-@dataclass
-class Records:
-    """The fields of a file's data lines: ``fields[k]`` is the k-th field of every line (str
-    array); ``lines`` their 1-based physical line numbers, or None when every non-blank line is a
-    data line (then :func:`helpers.io.trec.row_line` finds a row's line when an error needs it)."""
-
-    path: Path
-    fields: list[np.ndarray]
-    lines: np.ndarray | None
-
-    def line_of(self, row: int) -> int:
-        """Physical line number of data row ``row``."""
-        return int(self.lines[row]) if self.lines is not None else trec.row_line(self.path, row)
-
-    def check(self, bad: np.ndarray, expected: str) -> None:
-        """Raise ``file:line: expected ..., got <line>`` for the first row that ``bad`` marks."""
+def decimal_values(lines: Lines, column: list, rows: np.ndarray | None, expected: str, *,
+                   finite: bool = False) -> np.ndarray:
+    """The numbers of a field (``rows`` of it, or all), refusing what C's ``strtod`` would not read
+    whole as a decimal number: ``"abc"``, ``"1,5"``, ``"1_0"``, ``"0x1p3"``, ``"nan"`` (and
+    ``inf`` when ``finite``). ``1e400`` is ``inf`` as in C."""
+    items = column if rows is None else [column[i] for i in rows.tolist()]
+    values = None
+    if not b"".join(items).translate(None, _DECIMAL_CHARS):
+        try:
+            values = np.fromiter(map(float, items), dtype=float, count=len(items))
+        except ValueError:
+            values = None
+    if values is None:
+        bad = np.array([_DECIMAL.fullmatch(t) is None for t in items], dtype=bool)
         if bad.any():
-            number = self.line_of(int(np.flatnonzero(bad)[0]))
-            raise trec.malformed(self.path, number, expected, _line(self.path, number))
-
-
-def _line(path: Path, number: int) -> str | bytes:
-    for n, text in trec.numbered_lines(path):
-        if n == number:
-            return text
-    return ""
-
-
-def _fast(path: Path, n_fields: int, expected: str) -> Records | None:
-    """One C-engine parse when every data line has exactly ``n_fields`` fields and no line is a
-    comment (the common case); None when the line-by-line scan is needed."""
-    data = gzip.decompress(path.read_bytes()) if trec.is_gzip(path) else path.read_bytes()
-    if _COMMENT.search(data):
-        return None
-    names = [f"f{k}" for k in range(n_fields)]
-    try:
-        df = trec.read_delimited(path, names, dtypes=dict.fromkeys(names, str), expected=expected)
-    except ValueError:
-        return None
-    return Records(path, [df[n].to_numpy(dtype=object) for n in names], None)
-
-
-def read_records(path: os.PathLike | str, n_fields: int, expected: str, *, more: bool = False,
-                 indented_comments: bool = False) -> Records:
-    """The whitespace-separated fields of a trec_eval input file.
-
-    Parameters
-    ----------
-    path : path-like
-        Text file (UTF-8; gzip detected from the content).
-    n_fields : int
-        Fields every data line must have.
-    expected : str
-        What a line looks like, for error messages.
-    more : bool
-        Accept (and ignore) fields after the ``n_fields``-th (trec_eval's results files).
-    indented_comments : bool
-        A ``#`` after leading blanks also starts a comment line (trec_eval's results reader).
-
-    Returns
-    -------
-    Records
-
-    Raises
-    ------
-    ValueError
-        ``<file>:<line>: expected ...`` for a line with too few (or, unless ``more``, too many)
-        fields or that is not UTF-8; ``<file>: expected ..., got an empty file`` when no data line
-        is left.
-    """
-    path = Path(path)
-    fast = _fast(path, n_fields, expected)
-    if fast is not None:
-        return fast
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    for number, text in trec.numbered_lines(path):
-        if isinstance(text, bytes):
-            raise trec.malformed(path, number, f"UTF-8 text: {expected}", text)
-        stripped = text.lstrip() if indented_comments else text
-        if stripped.startswith("#") or (number == 1 and stripped.startswith("\ufeff#")):
-            continue
-        fields = text.removeprefix("\ufeff").split() if number == 1 else text.split()
-        if len(fields) < n_fields or (len(fields) > n_fields and not more):
-            raise trec.malformed(path, number, f"{expected}; found {len(fields)} fields", text)
-        rows.append(fields[:n_fields])
-        lines.append(number)
-    if not rows:
-        raise trec.malformed(path, None, expected, "a file without a data line")
-    table = np.array(rows, dtype=object)
-    return Records(path, [table[:, k] for k in range(n_fields)], np.asarray(lines))
-
-
-def first_of_repeated(keys: list[np.ndarray]) -> int | None:
-    """Index of the first row whose key tuple repeats an earlier row, or None."""
-    dup = pd.DataFrame({str(k): v for k, v in enumerate(keys)}).duplicated().to_numpy()
-    return int(np.flatnonzero(dup)[0]) if dup.any() else None
-
-
-def _numbers(rec: Records, k: int, expected: str) -> np.ndarray:
-    values = pd.to_numeric(pd.Series(rec.fields[k]), errors="coerce").to_numpy(dtype=float)
-    rec.check(~np.isfinite(values), expected)
+            at = int(np.flatnonzero(bad)[0])
+            raise lines.error(at if rows is None else int(rows[at]), expected)
+        values = np.fromiter(map(float, items), dtype=float, count=len(items))
+    if finite and not np.isfinite(values).all():
+        at = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise lines.error(at if rows is None else int(rows[at]), expected)
     return values
 
 
-def _integers(rec: Records, k: int, expected: str) -> np.ndarray:
-    text = pd.Series(rec.fields[k], dtype="str")
-    rec.check(~text.str.fullmatch(_INTEGER).to_numpy(dtype=bool), expected)
-    return text.astype("int64").to_numpy()
+def integer_values(lines: Lines, column: list, expected: str) -> np.ndarray:
+    """The integers of a field (at most 18 digits, optional sign: every such number fits int64)."""
+    if not b"".join(column).translate(None, b"0123456789+-"):
+        try:
+            values = np.fromiter(map(int, column), dtype=np.int64, count=len(column))
+            if not len(values) or np.abs(values).max() < 10 ** 18:
+                return values
+        except (ValueError, OverflowError):
+            pass
+    bad = np.array([_INTEGER.fullmatch(t) is None for t in column], dtype=bool)
+    lines.check(bad, expected)
+    return np.fromiter(map(int, column), dtype=np.int64, count=len(column))
 
 
-def read_results(path: os.PathLike | str) -> pd.DataFrame:
-    """Read a trec_eval results (run) file as trec_eval 10 does.
+def first_repeated(keys: list[list]) -> tuple[int, int] | None:
+    """``(first, again)``: row indices of the first key tuple that repeats an earlier row, or None."""
+    seen: dict = {}
+    for i, key in enumerate(zip(*keys)):
+        j = seen.setdefault(key, i)
+        if j != i:
+            return j, i
+    return None
+
+
+@dataclass
+class ResultsFile:
+    """A results file as trec_eval reads it: ``query``, ``doc`` (bytes per data line), the score
+    fields' text (:meth:`scores` reads them) and the run id (last line's tag)."""
+
+    lines: Lines
+    query: list
+    doc: list
+    score_text: list
+    run_id: bytes
+
+    @property
+    def path(self) -> str:
+        return self.lines.path
+
+    @classmethod
+    def from_frame(cls, df, run_id: str = "") -> "ResultsFile":
+        """From a frame with ``query_id``, ``doc_id``, ``score`` (row ``i`` reported as line ``i + 1``)."""
+        n = len(df)
+        enc = [[str(x).encode("utf-8", "surrogateescape") for x in df[c].tolist()] for c in ("query_id", "doc_id")]
+        scores = [repr(float(x)).encode() for x in df["score"].tolist()]
+        tag = str(df.attrs.get("run_id", run_id)).encode("utf-8", "surrogateescape")
+        return cls(Lines("<results frame>", [], np.arange(1, n + 1), b""), enc[0], enc[1], scores, tag)
+
+    def scores(self, rows: np.ndarray) -> np.ndarray:
+        """The scores of data lines ``rows``, refusing one that is not a number (file:line)."""
+        return decimal_values(self.lines, self.score_text, rows,
+                              RESULTS_FORMAT + "; field 5 (score) is not a number (trec_eval would read it as "
+                              "a different number: atof)")
+
+
+@dataclass
+class QrelsFile:
+    """A qrels (or qrels_jg) file as trec_eval reads it: ``query``, ``group`` (the second field),
+    ``doc`` (bytes per data line) and ``rel`` (int64)."""
+
+    lines: Lines
+    query: list
+    group: list
+    doc: list
+    rel: np.ndarray
+
+    @classmethod
+    def from_frame(cls, df) -> "QrelsFile":
+        """From a frame with ``query_id``, ``doc_id``, ``relevance`` (row ``i`` reported as line ``i + 1``)."""
+        n = len(df)
+        enc = [[str(x).encode("utf-8", "surrogateescape") for x in df[c].tolist()] for c in ("query_id", "doc_id")]
+        return cls(Lines("<qrels frame>", [], np.arange(1, n + 1), b""), enc[0], [b"0"] * n, enc[1],
+                   np.asarray(df["relevance"].to_numpy(), dtype=np.int64))
+
+    @property
+    def path(self) -> str:
+        return self.lines.path
+
+
+def results_file(path: os.PathLike | str, data: bytes | None = None) -> ResultsFile:
+    """Read a trec_eval results file (module docstring) without interpreting its scores yet."""
+    data = read_bytes(path) if data is None else data
+    lines = split_lines(data, path, 6, RESULTS_FORMAT, more=True, comments="results", blank=True, keep=[0, 2, 4, 5])
+    q, d, s, tag = lines.fields
+    return ResultsFile(lines, q, d, s, tag[-1])
+
+
+def qrels_file(path: os.PathLike | str, expected: str = TREC_EVAL_QRELS_FORMAT) -> QrelsFile:
+    """Read a trec_eval qrels (or qrels_jg) file (module docstring), relevance as int64."""
+    lines = split_lines(read_bytes(path), path, 4, expected, comments="qrels")
+    q, g, d, r = lines.fields
+    rel = integer_values(lines, r, expected + "; field 4 (relevance) is not an integer of at most 18 digits "
+                         "(trec_eval would read it as a different number: atol)")
+    return QrelsFile(lines, q, g, d, rel)
+
+
+def _strings(lines: Lines, column: list, what: str) -> list:
+    """UTF-8 text of a field (the DataFrame readers' ids)."""
+    try:
+        return [t.decode("utf-8") for t in column]
+    except UnicodeDecodeError:
+        bad = np.array([_is_not_utf8(t) for t in column])
+        raise lines.error(int(np.flatnonzero(bad)[0]), f"UTF-8 text in {what}") from None
+
+
+def _is_not_utf8(t: bytes) -> bool:
+    try:
+        t.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def read_results(path: os.PathLike | str):
+    """Read a trec_eval results (run) file as trec_eval 10 does, into a DataFrame.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``query_id``, ``doc_id`` (str) and ``score`` (float64), in file order;
-        ``attrs["run_id"]`` is the run tag of the last line (what trec_eval prints as ``runid``). Ranks and iteration fields are not kept: trec_eval orders
-        documents by decreasing score, ties by decreasing document id.
+        ``attrs["run_id"]`` is the run tag of the last line (what trec_eval prints as ``runid``).
 
     Raises
     ------
@@ -181,24 +214,26 @@ def read_results(path: os.PathLike | str) -> pd.DataFrame:
         ``<file>:<line>: expected ...`` for a line with fewer than six fields, a score that is not a
         finite number, or a document retrieved twice for one topic (naming both lines).
     """
-    rec = read_records(path, 6, RESULTS_FORMAT, more=True, indented_comments=True)
-    score = _numbers(rec, 4, RESULTS_FORMAT + "; field 5 (score) is not a finite number")
-    at = first_of_repeated([rec.fields[0], rec.fields[2]])
-    if at is not None:
-        same = np.flatnonzero((rec.fields[0] == rec.fields[0][at]) & (rec.fields[2] == rec.fields[2][at]))
-        rec.check(np.arange(len(score)) == at, f"each document at most once per topic (doc_id {rec.fields[2][at]!r} "
-                  f"of topic {rec.fields[0][at]!r} is already on line {rec.line_of(int(same[0]))})")
-    out = pd.DataFrame({"query_id": pd.Series(rec.fields[0], dtype="str"),
-                        "doc_id": pd.Series(rec.fields[2], dtype="str"),
-                        "score": score})
-    out.attrs["run_id"] = str(rec.fields[5][-1])
-    out.attrs["path"] = str(rec.path)
+    import pandas as pd
+
+    res = results_file(path)
+    lines = res.lines
+    score = decimal_values(lines, res.score_text, None, RESULTS_FORMAT + "; field 5 (score) is not a finite number",
+                           finite=True)
+    again = first_repeated([res.query, res.doc])
+    if again is not None:
+        raise lines.error(again[1], f"each document at most once per topic (doc_id {res.doc[again[1]]!r} of "
+                          f"topic {res.query[again[1]]!r} is already on line {int(lines.numbers[again[0]])})")
+    out = pd.DataFrame({"query_id": pd.Series(_strings(lines, res.query, "query_id"), dtype="str"),
+                        "doc_id": pd.Series(_strings(lines, res.doc, "doc_id"), dtype="str"), "score": score})
+    out.attrs["run_id"] = res.run_id.decode("utf-8", "backslashreplace")
+    out.attrs["path"] = str(path)
     return out
 
 
 def read_trec_eval_qrels(path: os.PathLike | str, *, group_column: str | None = None,
-                         expected: str = TREC_EVAL_QRELS_FORMAT) -> pd.DataFrame:
-    """Read qrels as trec_eval does (``#`` comment lines, negative levels kept).
+                         expected: str = TREC_EVAL_QRELS_FORMAT):
+    """Read qrels as trec_eval does (``#`` comment lines, negative levels kept), into a DataFrame.
 
     Parameters
     ----------
@@ -222,37 +257,43 @@ def read_trec_eval_qrels(path: os.PathLike | str, *, group_column: str | None = 
         For a line without exactly four fields, a relevance that is not an integer, or a document
         judged twice for a topic (within one judgment group when ``group_column`` is given).
     """
-    rec = read_records(path, 4, expected)
-    rel = _integers(rec, 3, expected + "; field 4 (relevance) is not an integer")
-    keys = [rec.fields[0]] + ([rec.fields[1]] if group_column else []) + [rec.fields[2]]
-    at = first_of_repeated(keys)
-    if at is not None:
-        same = np.logical_and.reduce([k == k[at] for k in keys])
-        rec.check(np.arange(len(rel)) == at, f"each document judged once per topic{' and group' if group_column else ''} "
-                  f"(already on line {rec.line_of(int(np.flatnonzero(same)[0]))})")
-    cols = {"query_id": pd.Series(rec.fields[0], dtype="str")}
+    import pandas as pd
+
+    qf = qrels_file(path, expected)
+    keys = [qf.query] + ([qf.group] if group_column else []) + [qf.doc]
+    again = first_repeated(keys)
+    if again is not None:
+        raise qf.lines.error(again[1], f"each document judged once per topic{' and group' if group_column else ''} "
+                             f"(already on line {int(qf.lines.numbers[again[0]])})")
+    cols = {"query_id": pd.Series(_strings(qf.lines, qf.query, "query_id"), dtype="str")}
     if group_column:
-        cols[group_column] = pd.Series(rec.fields[1], dtype="str")
-    cols.update({"doc_id": pd.Series(rec.fields[2], dtype="str"), "relevance": rel})
+        cols[group_column] = pd.Series(_strings(qf.lines, qf.group, group_column), dtype="str")
+    cols.update({"doc_id": pd.Series(_strings(qf.lines, qf.doc, "doc_id"), dtype="str"), "relevance": qf.rel})
     out = pd.DataFrame(cols)
-    out.attrs["path"] = str(rec.path)
+    out.attrs["path"] = str(path)
     return out
 
 
-def read_zscores(path: os.PathLike | str) -> pd.DataFrame:
-    """Read a trec_eval ``-Z`` file (``query_id measure mean stddev`` per line).
+@dataclass
+class ZScores:
+    """A ``-Z`` file: ``(query_id bytes, measure str) -> (mean, stddev)`` and the topics it has."""
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``query_id``, ``measure`` (str), ``mean``, ``stddev`` (float64); a (query_id, measure)
-        pair given twice is refused (trec_eval would use one of them, unspecified which).
-    """
-    rec = read_records(path, 4, ZSCORES_FORMAT)
-    mean = _numbers(rec, 2, ZSCORES_FORMAT + "; field 3 (mean) is not a finite number")
-    std = _numbers(rec, 3, ZSCORES_FORMAT + "; field 4 (stddev) is not a finite number")
-    at = first_of_repeated([rec.fields[0], rec.fields[1]])
-    if at is not None:
-        rec.check(np.arange(len(mean)) == at, "each (query_id, measure) pair once")
-    return pd.DataFrame({"query_id": pd.Series(rec.fields[0], dtype="str"),
-                         "measure": pd.Series(rec.fields[1], dtype="str"), "mean": mean, "stddev": std})
+    table: dict
+    topics: set
+
+
+def read_zscores(path: os.PathLike | str) -> ZScores:
+    """Read a trec_eval ``-Z`` file (``query_id measure mean stddev`` per line; no comment lines,
+    as in trec_eval). A (query_id, measure) pair given twice is refused (trec_eval would use one of
+    them, unspecified which)."""
+    lines = split_lines(read_bytes(path), path, 4, ZSCORES_FORMAT, comments=None)
+    q, m, mu, sd = lines.fields
+    mean = decimal_values(lines, mu, None, ZSCORES_FORMAT + "; field 3 (mean) is not a finite number", finite=True)
+    std = decimal_values(lines, sd, None, ZSCORES_FORMAT + "; field 4 (stddev) is not a finite number", finite=True)
+    again = first_repeated([q, m])
+    if again is not None:
+        raise lines.error(again[1], f"each (query_id, measure) pair once (already on line "
+                          f"{int(lines.numbers[again[0]])})")
+    names = [t.decode("utf-8", "surrogateescape") for t in m]
+    return ZScores({(a, b): (float(c), float(d)) for a, b, c, d in zip(q, names, mean, std)}, set(q))
+

@@ -5,6 +5,7 @@ own test suite, ``tests/test_trec_eval_command.py``)::
 
     python -m helpers trec_eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-R qrels|qrels_jg|prefs|qrels_prefs]
                                 [-Z zscores] [-D N.qid] [-m measure[.params]]... QRELS RESULTS
+    python -m helpers trec_eval [flags] --many-runs [--out-dir DIR] QRELS RESULTS [RESULTS ...]
 
 ``-m`` takes a measure, a measure with parameters (``P.5,10``, ``ndcg.1=3,2=9``,
 ``iprec_at_recall..10,.20``, ``utility.2,-1,0,0``) or a nickname (``official`` (default),
@@ -18,6 +19,13 @@ relevance that is not a number, or a document listed twice is refused with its f
 (trec_eval reads ``"abc"`` as 0 or stops without the line); a judged topic the run did not answer
 is skipped without ``-c`` (trec_eval 9; trec_eval 10 stops with "result qid not found in qrels");
 ``-l`` must be >= 0; ``-D`` selects the topic after its ``.`` but prints no debugging output.
+
+**Many runs in one call** (``--many-runs``): the relevance file is read once and every results
+file is evaluated in turn, each giving exactly what ``trec_eval [flags] QRELS RESULTS`` prints for
+it; on standard output each file's lines follow a header line ``==> RESULTS <==`` (as ``head``
+prints several files), or, with ``--out-dir DIR``, they go to ``DIR/<results file name>.trec_eval``
+(written atomically) and nothing else is printed. A file that fails is reported on standard error
+with its name and the others are still evaluated; the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -28,24 +36,29 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from ...io.judgment_groups import read_prefs, read_qrels_jg, read_qrels_prefs
-from ...io.trec_eval_files import read_results, read_trec_eval_qrels, read_zscores
+from ...io.trec_eval_files import qrels_file, read_zscores, results_file
 from .catalog import CATALOG, META_NAMES
-from .evaluation import (Evaluation, Settings, apply_zscores, evaluate, marked, summarise,
-                                                  topic_count)
+from .evaluation import Evaluation, Settings, apply_zscores, evaluate, marked, summarise, topic_count
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]
 
 USAGE = ("usage: python -m helpers trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-l level] [-M max] [-N docs] "
          "[-R qrels|qrels_jg|prefs|qrels_prefs] [-T trec_results] [-Z zscores] [-D level[.qid]] "
-         "{-m measure[.params]}* QRELS RESULTS")
+         "{-m measure[.params]}* [--many-runs [--out-dir DIR]] QRELS RESULTS [RESULTS ...]")
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
          "nosummary", "Debug_level=", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=",
-         "Rel_info_format=", "Results_format=", "Output_old_results_format=", "Zscore="]
-_READERS = {"qrels": read_trec_eval_qrels, "qrels_jg": read_qrels_jg, "prefs": read_prefs,
-            "qrels_prefs": read_qrels_prefs}
+         "Rel_info_format=", "Results_format=", "Output_old_results_format=", "Zscore=", "many-runs", "out-dir="]
+_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+
+
+def _read_rel(fmt: str, path: str):
+    """The relevance file: bytes-level qrels for ``-R qrels`` (no pandas), DataFrames otherwise."""
+    if fmt == "qrels":
+        return qrels_file(path)
+    from ...io import judgment_groups as jg
+    return {"qrels_jg": jg.read_qrels_jg, "prefs": jg.read_prefs, "qrels_prefs": jg.read_qrels_prefs}[fmt](path)
 
 
 @dataclass
@@ -60,6 +73,8 @@ class Options:
     results_format: str = "trec_results"
     help: bool = False
     version: bool = False
+    many: bool = False
+    out_dir: str | None = None
     files: list = field(default_factory=list)
 
 
@@ -67,11 +82,14 @@ class UsageError(ValueError):
     """A command line trec_eval would refuse (exit status 1)."""
 
 
-def _integer(flag: str, text: str) -> int:
+def _integer(flag: str, text: str, *, least: int | None = None, what: str = "") -> int:
     try:
-        return int(text.strip())
+        value = int(text.strip())
     except ValueError:
         raise UsageError(f"{flag} takes an integer, got {text!r}") from None
+    if least is not None and value < least:
+        raise UsageError(f"{flag} ({what}) must be >= {least}, got {value}")
+    return value
 
 
 def _option(opts: Options, flag: str, arg: str) -> None:
@@ -86,13 +104,12 @@ def _option(opts: Options, flag: str, arg: str) -> None:
         name, _, params = arg.partition(".")
         if "." in arg and params == "":
             raise UsageError(f"improper measure in parameter '{name}' (nothing after the '.')")
+        _same_measure_twice(opts, name, params if "." in arg else None, arg)
         opts.measures.append((name, params if "." in arg else None))
     elif flag in ("-c", "--complete_rel_info_wanted"):
         s.complete = True
     elif flag in ("-l", "--level_for_rel"):
-        s.rel_level = _integer("-l", arg)
-        if s.rel_level < 0:
-            raise UsageError(f"-l (the lowest relevant level) must be >= 0, got {s.rel_level}")
+        s.rel_level = _integer("-l", arg, least=0, what="the lowest relevant level")
     elif flag in ("-n", "--nosummary"):
         opts.summary = False
     elif flag in ("-D", "--Debug_level"):
@@ -102,15 +119,20 @@ def _option(opts: Options, flag: str, arg: str) -> None:
     elif flag in ("-J", "--Judged_docs_only"):
         s.judged_only = True
     elif flag in ("-N", "--Number_docs_in_coll"):
-        s.docs = _integer("-N", arg)
+        s.docs = _integer("-N", arg, least=0, what="the number of documents in the collection")
     elif flag in ("-M", "--Max_retrieved_per_topic"):
-        s.max_ret = _integer("-M", arg)
+        s.max_ret = _integer("-M", arg, least=0, what="the documents kept per topic; trec_eval reads a negative "
+                             "value as a negative num_ret and prints 0 for every measure")
     elif flag in ("-R", "--Rel_info_format"):
         s.rel_format = arg
     elif flag in ("-T", "--Results_format"):
         opts.results_format = arg
     elif flag in ("-Z", "--Zscore"):
         opts.zscores = arg
+    elif flag == "--many-runs":
+        opts.many = True
+    elif flag == "--out-dir":
+        opts.out_dir = arg
     # -o / --Output_old_results_format: obsolete in trec_eval, accepted and ignored
 
 
@@ -130,9 +152,28 @@ def parse_args(argv: list[str]) -> Options:
     opts = Options(files=files)
     for flag, arg in flags:
         _option(opts, flag, arg)
-    if not (opts.help or opts.version) and len(files) != 2:
-        raise UsageError(f"expected two files, QRELS and RESULTS, got {len(files)}: {files}")
+    if opts.out_dir is not None and not opts.many:
+        raise UsageError("--out-dir goes with --many-runs")
+    if opts.help or opts.version:
+        return opts
+    if opts.many and len(files) < 2:
+        raise UsageError(f"--many-runs expects QRELS and at least one RESULTS file, got {len(files)}: {files}")
+    if not opts.many and len(files) != 2:
+        raise UsageError(f"expected two files, QRELS and RESULTS, got {len(files)}: {files}"
+                         + (" (--many-runs evaluates several results files)" if len(files) > 2 else ""))
     return opts
+
+
+def _same_measure_twice(opts: Options, name: str, params: str | None, arg: str) -> None:
+    """Refuse a measure named twice with different parameters: trec_eval keeps the first
+    request's parameters and drops the others without a word (``-m P.5 -m P.10`` prints P_5 only)."""
+    if params is None:
+        return
+    for other, other_params in opts.measures:
+        if other == name and other_params is not None and other_params != params:
+            raise UsageError(f"-m {name}.{other_params} and -m {arg} give measure '{name}' two parameter lists; "
+                             f"trec_eval would use the first one only and drop '{params}' without a word: give them "
+                             f"in one -m (e.g. -m {name}.{other_params},{params} for cutoffs)")
 
 
 def _double(v: float) -> str:
@@ -172,18 +213,40 @@ def format_lines(ev: Evaluation, opts: Options) -> list[str]:
     return lines
 
 
-def _results_path(path: str) -> tuple[str, bool]:
-    """The results file, or a temporary copy of standard input for ``-``."""
+def _results_data(path: str) -> tuple[str, bytes | None]:
+    """The results file, or the bytes of standard input for ``-``."""
     if path != "-":
-        return path, False
-    fd, tmp = tempfile.mkstemp(prefix="trec_eval-stdin-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(sys.stdin.buffer.read())
-    return tmp, True
+        return path, None
+    return "<standard input>", sys.stdin.buffer.read()
+
+
+def _prepare(opts: Options):
+    """Check the formats, mark the measures and read the relevance and z-score files (once)."""
+    s = opts.settings
+    if s.rel_format not in _FORMATS:
+        raise ValueError(f"Illegal rel_format '{s.rel_format}' (-R takes {', '.join(_FORMATS)})")
+    if opts.results_format != "trec_results":
+        raise ValueError(f"Illegal retrieval results format '{opts.results_format}' (-T takes trec_results)")
+    measures = marked(opts.measures or [("official", None)], docs=s.docs)
+    rel = _read_rel(s.rel_format, opts.files[0])
+    zscores = read_zscores(opts.zscores) if opts.zscores else None
+    return measures, rel, zscores
+
+
+def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str) -> list[str]:
+    s = opts.settings
+    path, data = _results_data(results_path)
+    results = results_file(path, data)
+    ev = evaluate(rel, results, measures, s)
+    if zscores is not None:
+        apply_zscores(ev, zscores, ev.columns_numeric())
+    n_topics, n_rel = topic_count(rel)
+    summarise(ev, s, n_topics, n_rel)
+    return format_lines(ev, opts)
 
 
 def run(opts: Options) -> list[str]:
-    """Read the files, evaluate and return the output lines.
+    """Read the files, evaluate and return the output lines (of the first results file).
 
     Raises
     ------
@@ -191,27 +254,42 @@ def run(opts: Options) -> list[str]:
         For unreadable or malformed files (file and line named), an unknown measure, format or
         option value, or when no topic is both judged and answered.
     """
-    s = opts.settings
-    if s.rel_format not in _READERS:
-        raise ValueError(f"Illegal rel_format '{s.rel_format}' (-R takes {', '.join(_READERS)})")
-    if opts.results_format != "trec_results":
-        raise ValueError(f"Illegal retrieval results format '{opts.results_format}' (-T takes trec_results)")
-    measures = marked(opts.measures or [("official", None)], docs=s.docs)
-    qrels_path, results_file = opts.files
-    rel = _READERS[s.rel_format](qrels_path)
-    path, temporary = _results_path(results_file)
-    try:
-        results = read_results(path)
-    finally:
-        if temporary:
-            os.unlink(path)
-    zscores = read_zscores(opts.zscores) if opts.zscores else None
-    ev = evaluate(rel, results, measures, s)
-    if zscores is not None:
-        apply_zscores(ev, zscores, ev.columns_numeric())
-    n_topics, n_rel = topic_count(rel)
-    summarise(ev, s, n_topics, n_rel)
-    return format_lines(ev, opts)
+    measures, rel, zscores = _prepare(opts)
+    return _evaluate_one(opts, measures, rel, zscores, opts.files[1])
+
+
+def _encode(lines: list[str]) -> bytes:
+    return "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+
+
+def _run_many(opts: Options) -> int:
+    """``--many-runs``: every results file in turn (module docstring)."""
+    from ...io.files import atomic_write_bytes
+
+    measures, rel, zscores = _prepare(opts)
+    status = 0
+    out = sys.stdout.buffer
+    for path in opts.files[1:]:
+        try:
+            data = _encode(_evaluate_one(opts, measures, rel, zscores, path))
+        except (ValueError, OSError) as exc:
+            print(f"trec_eval: {_message(exc)}", file=sys.stderr)
+            status = 2
+            continue
+        if opts.out_dir is not None:
+            atomic_write_bytes(os.path.join(opts.out_dir, os.path.basename(path) + ".trec_eval"), data)
+        else:
+            out.write(f"==> {path} <==\n".encode("utf-8", "surrogateescape") + data)
+    out.flush()
+    return status
+
+
+def _message(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return f"cannot read '{exc.filename}': {exc.strerror or exc}"
+    if isinstance(exc, MemoryError):
+        return "out of memory: the input files are too large for this machine's memory"
+    return str(exc)
 
 
 def help_text() -> str:
@@ -225,8 +303,9 @@ def help_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m helpers trec_eval``; returns the exit status (0, 1 for a bad
-    command line, 2 for bad input)."""
+    """Entry point of ``python -m helpers trec_eval``; returns the exit status: 0, 1 for a bad
+    command line (as trec_eval: the problem, then the usage line, on standard error), 2 for bad
+    input (one line naming the file and line)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         opts = parse_args(argv)
@@ -241,14 +320,13 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 0
     try:
-        lines = run(opts)
-    except ValueError as exc:
-        text = str(exc)
+        if opts.many:
+            return _run_many(opts)
+        data = _encode(run(opts))
+    except (ValueError, OSError, MemoryError) as exc:
+        text = _message(exc)
         print(f"trec_eval: {text}", file=sys.stderr)
         return 1 if text.startswith("illegal measure") else 2
-    except OSError as exc:
-        print(f"trec_eval: cannot read '{exc.filename}': {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    sys.stdout.write("".join(line + "\n" for line in lines))
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
     return 0
-

@@ -25,15 +25,14 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
+from ...io.ids import number_spelling_twins
+from ...io.trec_eval_files import QrelsFile, ResultsFile
 from ..spec import MeasureSpec
 from .catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
-from .groups import evaluate_groups
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
-from .prefs import evaluate_prefs
-from .ranking import qrels_level_lists, rank_results
+from .matching import ranked_lists, topic_codes
 
 __all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
 
@@ -105,11 +104,9 @@ def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str
     return out
 
 
-def _qrels_values(ev_topics: list[str], rel: pd.DataFrame, results: pd.DataFrame, measures, s: Settings,
-                  answered: np.ndarray) -> tuple[dict, dict]:
+def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, s: Settings) -> tuple[dict, dict]:
     """Values of the measures read from qrels (and the relstrings) for the topics evaluated."""
-    ranked = rank_results(results, ev_topics, max_ret=s.max_ret)
-    lists = qrels_level_lists(rel, ranked, ev_topics, judged_only=s.judged_only)
+    lists, answered = ranked_lists(rel, results, topics, max_ret=s.max_ret, judged_only=s.judged_only)
     specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
              if v.engine and not v.engine.startswith("relstring")]
     scores = evaluate_levels(lists, specs, rel=s.rel_level) if specs else {}
@@ -127,6 +124,18 @@ def _qrels_values(ev_topics: list[str], rel: pd.DataFrame, results: pd.DataFrame
     return values, strings
 
 
+def _results_frame(results: ResultsFile, topics: list):
+    """The evaluated topics' results as the DataFrame the judgment-group and preference measures
+    read (str ids, UTF-8)."""
+    import pandas as pd
+
+    rows = np.flatnonzero(topic_codes(results.query, topics) >= 0)
+    text = [[results.query[i].decode("utf-8", "surrogateescape") for i in rows.tolist()],
+            [results.doc[i].decode("utf-8", "surrogateescape") for i in rows.tolist()]]
+    return pd.DataFrame({"query_id": pd.Series(text[0], dtype="str"), "doc_id": pd.Series(text[1], dtype="str"),
+                         "score": results.scores(rows)})
+
+
 def _parse(text: str) -> MeasureSpec:
     return MeasureSpec.parse(text)
 
@@ -141,16 +150,43 @@ def _check_sources(measures, s: Settings) -> None:
             raise ValueError(f"measure '{m.name}' needs {need}; the relevance file was read as -R {s.rel_format}")
 
 
-def evaluate(rel: pd.DataFrame, results: pd.DataFrame, measures, settings: Settings) -> Evaluation:
+def _topics_of(rel) -> list:
+    """The relevance file's topics as bytes, in trec_eval's (byte) order."""
+    if isinstance(rel, QrelsFile):
+        return sorted(set(rel.query))
+    return sorted({t.encode("utf-8", "surrogateescape") for t in rel["query_id"].tolist()})
+
+
+def _check_spelling(all_topics: list, answered_set: set, results: ResultsFile, rel) -> None:
+    """Refuse run and qrels topics that differ only in how a number is written (``01``/``1``,
+    ``1``/``1.0``): trec_eval compares them as different strings, so the judged topic would be
+    scored as unanswered (``-c``) or left out, and the run's lines ignored, without a word."""
+    judged = set(all_topics)
+    only_run = [t.decode("utf-8", "replace") for t in answered_set - judged]
+    unanswered = [t.decode("utf-8", "replace") for t in judged - answered_set]
+    twins = number_spelling_twins(sorted(only_run), sorted(unanswered)) if only_run and unanswered else []
+    if twins:
+        run_t, rel_t = twins[0]
+        raise ValueError(f"{results.path}: results topic {run_t!r} and relevance topic {rel_t!r} (in {_path(rel)}) "
+                         "differ only in how the number is written; trec_eval compares topic ids as exact "
+                         f"strings and would not match them ({len(twins)} such pair(s)); write the ids alike")
+
+
+def _path(rel) -> str:
+    return rel.path if isinstance(rel, QrelsFile) else str(rel.attrs.get("path", "the relevance file"))
+
+
+def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluation:
     """Evaluate ``results`` against relevance information as trec_eval does.
 
     Parameters
     ----------
-    rel : pandas.DataFrame
-        Qrels (``query_id, doc_id, relevance``), judgment groups (with ``jg``) or preferences
-        (``query_id, jg, jsg, doc_id, rel_level``), as ``settings.rel_format`` says.
-    results : pandas.DataFrame
-        ``query_id, doc_id, score`` with ``attrs["run_id"]``.
+    rel : QrelsFile or pandas.DataFrame
+        Qrels (:func:`helpers.io.trec_eval_files.qrels_file`), or judgment groups (``query_id,
+        jg, doc_id, relevance``) or preferences (``query_id, jg, jsg, doc_id, rel_level``) as
+        ``settings.rel_format`` says.
+    results : ResultsFile
+        From :func:`helpers.io.trec_eval_files.results_file`.
     measures : list of (TrecMeasure, list of Value)
         From :func:`marked`.
     settings : Settings
@@ -158,50 +194,56 @@ def evaluate(rel: pd.DataFrame, results: pd.DataFrame, measures, settings: Setti
     Raises
     ------
     ValueError
-        When no topic is both judged and answered, or a measure needs another relevance format.
+        When no topic is both judged and answered, a run topic and a judged topic differ only in
+        how a number is written, or a measure needs another relevance format.
     """
     s = settings
     _check_sources(measures, s)
-    all_topics = sorted(pd.unique(rel["query_id"].to_numpy(dtype=object)))
-    answered_set = set(pd.unique(results["query_id"].to_numpy(dtype=object)))
-    topics = [t for t in all_topics if (s.debug_query is None or t == s.debug_query)
-              and (s.complete or t in answered_set)]
+    all_topics = _topics_of(rel)
+    answered_set = set(results.query)
+    _check_spelling(all_topics, answered_set, results, rel)
+    debug = s.debug_query.encode("utf-8", "surrogateescape") if s.debug_query is not None else None
+    topics = [t for t in all_topics if (debug is None or t == debug) and (s.complete or t in answered_set)]
     if not topics:
         raise ValueError("No queries with both results and relevance info")
-    answered = np.array([t in answered_set for t in topics])
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
     if any(m.source == "qrels" for m, _ in measures):
-        values, strings = _qrels_values(topics, rel, results, measures, s, answered)
+        values, strings = _qrels_values(topics, rel, results, measures, s)
+    names = [t.decode("utf-8", "surrogateescape") for t in topics]
     group_values = [v for m, vals in measures if m.source == "qrels_jg" for v in vals]
+    prefs_names = [m.name for m, _ in measures if m.source == "prefs"]
+    if group_values or prefs_names:
+        from .ranking import rank_results
+        frame = _results_frame(results, topics)
     if group_values:
-        ranked = rank_results(results, topics, max_ret=s.max_ret)
-        scores = evaluate_groups(rel, ranked, topics, [v.engine for v in group_values], rel=s.rel_level,
+        from .groups import evaluate_groups
+        ranked = rank_results(frame, names, max_ret=s.max_ret)
+        scores = evaluate_groups(rel, ranked, names, [v.engine for v in group_values], rel=s.rel_level,
                                  judged_only=s.judged_only)
         values.update({v.name: scores[str(_parse(v.engine))] for v in group_values})
-    prefs_names = [m.name for m, _ in measures if m.source == "prefs"]
     if prefs_names:
-        ranked = rank_results(results, topics, max_ret=s.max_ret, ties="increasing")
-        values.update(evaluate_prefs(rel, ranked, topics, prefs_names))
+        from .prefs import evaluate_prefs
+        ranked = rank_results(frame, names, max_ret=s.max_ret, ties="increasing")
+        values.update(evaluate_prefs(rel, ranked, names, prefs_names))
     columns = [v.name for m, vals in measures for v in vals if m.kind not in ("runid", "relstring")]
     table = np.zeros((len(topics), len(columns)))
     for j, name in enumerate(columns):
         table[:, j] = 1.0 if name == "num_q" else values[name]
-    return Evaluation(topics, measures, table, np.zeros(len(columns)), str(results.attrs.get("run_id", "")),
-                      strings)
+    return Evaluation(names, measures, table, np.zeros(len(columns)),
+                      results.run_id.decode("utf-8", "surrogateescape"), strings)
 
 
-def apply_zscores(ev: Evaluation, zscores: pd.DataFrame, names: list[str]) -> None:
-    """Replace every per-topic value by its z score (trec_eval ``-Z``), in place."""
-    table = {(q, m): (mu, sd) for q, m, mu, sd in zscores[["query_id", "measure", "mean", "stddev"]]
-             .itertuples(index=False)}
-    known = set(zscores["query_id"])
+def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:
+    """Replace every per-topic value by its z score (trec_eval ``-Z``), in place; ``zscores`` from
+    :func:`helpers.io.trec_eval_files.read_zscores`."""
     for i, topic in enumerate(ev.topics):
+        key = topic.encode("utf-8", "surrogateescape")
         for j, name in enumerate(names):
-            if topic not in known or (topic, name) not in table:
+            if key not in zscores.topics or (key, name) not in zscores.table:
                 ev.table[i, j] = MISSING_ZSCORE
                 continue
-            mu, sd = table[(topic, name)]
+            mu, sd = zscores.table[(key, name)]
             v = ev.table[i, j]
             ev.table[i, j] = (v - mu) / sd if sd else (0.0 if v == mu else MISSING_ZSCORE)
 
@@ -231,9 +273,10 @@ def summarise(ev: Evaluation, settings: Settings, n_rel_topics: int, num_rel_all
             j += 1
 
 
-def topic_count(rel: pd.DataFrame) -> tuple[int, int]:
+def topic_count(rel) -> tuple[int, int]:
     """Topics of the relevance file, and its lines with a level > 0 (for ``-c``'s num_rel)."""
-    n = len(pd.unique(rel["query_id"]))
+    if isinstance(rel, QrelsFile):
+        return len(set(rel.query)), int((rel.rel > 0).sum())
+    n = len(set(rel["query_id"].tolist()))
     level = rel["relevance"].to_numpy() if "relevance" in rel.columns else np.zeros(0)
     return n, int((level > 0).sum())
-
