@@ -243,6 +243,9 @@ def g_study(scores: pd.DataFrame, design: str = "s x t", *, drop: float = 0.0) -
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
     if "score" in scores.columns and "system" in scores.columns:
+        if design == "s x t" and "assessor" in scores.columns and scores["assessor"].nunique() > 1:
+            raise ValueError(f"design 's x t' takes one score per (system, topic); the frame has "
+                             f"{scores['assessor'].nunique()} assessors: use 's x t x a' or 's x (a:t)'")
         x, systems, topics, assessors = score_array(scores, design)
     elif design == "s x t":
         x, systems, topics = _from_wide(scores)

@@ -1,0 +1,232 @@
+"""helpers.design beyond the published values: multi-assessor inputs through the readers and the
+measure engine, the non-linear measures, the cheapest design, the planted truth, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import measures
+from helpers.design import (cheapest_design, d_study, g_study, judgment_sets, linearity_check,
+                            scores_by_assessor, topics_needed, trade_off)
+from helpers.design import planted
+from helpers.io import readers
+
+# three topics, two assessors who disagree on some documents, three runs
+LABELS = {  # (topic, doc): (assessor a1, assessor a2)
+    ("q1", "d1"): (2, 1), ("q1", "d2"): (0, 1), ("q1", "d3"): (1, 1), ("q1", "d4"): (0, 0),
+    ("q2", "d1"): (1, 0), ("q2", "d5"): (2, 2), ("q2", "d6"): (0, 2),
+    ("q3", "d2"): (1, 1), ("q3", "d7"): (2, 0), ("q3", "d8"): (0, 1),
+}
+RUNS = {"r1": ["d1", "d2", "d3", "d5", "d7"], "r2": ["d3", "d1", "d6", "d8", "d2"], "r3": ["d7", "d5", "d4", "d1", "d9"]}
+
+
+def _run_frame() -> pd.DataFrame:
+    rows = [(r, q, d, i + 1, 10.0 - i) for r, docs in RUNS.items() for q in ("q1", "q2", "q3")
+            for i, d in enumerate(docs)]
+    return pd.DataFrame(rows, columns=["run_id", "query_id", "doc_id", "rank", "score"])
+
+
+@pytest.fixture()
+def files(tmp_path):
+    for k, name in enumerate(("a1", "a2")):
+        (tmp_path / "qrels").mkdir(exist_ok=True)
+        (tmp_path / "qrels" / f"{name}.txt").write_text(
+            "".join(f"{q} 0 {d} {v[k]}\n" for (q, d), v in LABELS.items()))
+    (tmp_path / "ratings.tsv").write_text("query_id\tdoc_id\tassessor\trating\n" + "".join(
+        f"{q}\t{d}\t{a}\t{v[k]}\n" for (q, d), v in LABELS.items() for k, a in enumerate(("a1", "a2"))))
+    (tmp_path / "qrels.jg").write_text("".join(
+        f"{q} {a} {d} {v[k]}\n" for (q, d), v in LABELS.items() for k, a in enumerate(("a1", "a2"))))
+    return tmp_path
+
+
+def test_the_three_readers_give_the_same_scores(files):
+    run = _run_frame()
+    from_qrels = readers.read_ratings(files / "qrels", layout="qrels")
+    from_long = readers.read_ratings(files / "ratings.tsv", layout="long")
+    from_jg = readers.read_ratings(files / "qrels.jg", layout="qrels_jg")
+    out = [scores_by_assessor(r, run, "nDCG@3", conventions="ntcireval") for r in (from_qrels, from_long, from_jg)]
+    for other in out[1:]:
+        pd.testing.assert_frame_equal(out[0], other)
+    assert out[0].shape == (3 * 3 * 2, 4) and list(out[0].columns) == ["system", "topic", "assessor", "score"]
+    # one cell by the engine directly: assessor a2's qrels, run r2, topic q3
+    q = pd.DataFrame([(q, d, v[1]) for (q, d), v in LABELS.items()], columns=["query_id", "doc_id", "relevance"])
+    direct = measures.evaluate(q, run, ["nDCG@3"], conventions="ntcireval")
+    want = direct.query("run_id == 'r2' and query_id == 'q3'")["value"].item()
+    got = out[0].query("system == 'r2' and topic == 'q3' and assessor == 'a2'")["score"].item()
+    assert got == want
+    g = g_study(out[0], "s x t x a")
+    assert (g.n["s"], g.n["t"], g.n["a"]) == (3, 3, 2)
+
+
+def test_unjudged_items_fill_and_common_items():
+    ratings = pd.DataFrame([("q1", "d1", "A", 2), ("q1", "d2", "A", 1), ("q1", "d1", "B", 0),
+                            ("q2", "d5", "A", 2), ("q2", "d5", "B", 2), ("q2", "d6", "B", 1)],
+                           columns=["query_id", "doc_id", "assessor", "rating"])
+    run = _run_frame()
+    plain = scores_by_assessor(ratings, run, "RBP", conventions="ntcireval")
+    filled = scores_by_assessor(ratings, run, "RBP", fill="A", conventions="ntcireval")
+    common = scores_by_assessor(ratings, run, "RBP", common_items=True, conventions="ntcireval")
+    assert plain.attrs["items"] == {"A": 3, "B": 3}
+    assert filled.attrs["items"] == {"A": 3, "B": 4}        # B takes A's label of q1/d2
+    assert common.attrs["items"] == {"A": 2, "B": 2}        # q1/d1 and q2/d5 only
+    b = lambda df: df.query("assessor == 'B' and system == 'r1' and topic == 'q1'")["score"].item()  # noqa: E731
+    assert b(plain) == 0 and b(filled) > 0                   # d2 is relevant once A fills it
+    with pytest.raises(ValueError, match="exclude each other"):
+        scores_by_assessor(ratings, run, "RBP", fill="A", common_items=True)
+    with pytest.raises(ValueError, match="fill='Z' is not an assessor"):
+        scores_by_assessor(ratings, run, "RBP", fill="Z")
+
+
+def test_judgment_sets_relabel_per_item():
+    ratings = pd.DataFrame([("q1", "d1", "NIST", 2), ("q1", "d1", "A3", 1), ("q1", "d1", "A1", 0),
+                            ("q1", "d2", "NIST", 0), ("q1", "d2", "A2", 1)],
+                           columns=["query_id", "doc_id", "assessor", "rating"])
+    js = judgment_sets(ratings, keep=("NIST",))
+    got = {(d, a): r for d, a, r in js[["doc_id", "assessor", "rating"]].itertuples(index=False)}
+    assert got == {("d1", "NIST"): 2, ("d1", "R1"): 0, ("d1", "R2"): 1, ("d2", "NIST"): 0, ("d2", "R1"): 1}
+    assert js.attrs["excluded"] == {"labels_beyond_n_sets": 0, "item_sets_without_label": 1}
+
+
+def test_linear_measures_average_over_assessors_and_ndcg_does_not(files):
+    run = _run_frame()
+    ratings = readers.read_ratings(files / "ratings.tsv")
+    lin = linearity_check(ratings, run, "RBP", d_max=2, conventions="ntcireval")
+    assert lin.attrs["max_abs_difference"] < 1e-12       # RBP with a fixed gmax is linear in gains
+    non = linearity_check(ratings, run, "nDCG@3", d_max=2, conventions="ntcireval")
+    assert non.attrs["max_abs_difference"] > 1e-3
+
+
+# --- the cheapest design ------------------------------------------------------------------------
+
+V = {"s": .01, "t": .02, "a:t": .02, "st": .01, "sa:t": .03}
+
+
+def test_cheapest_design_is_the_least_cost_row_of_the_curve():
+    g = planted.planted_g(V, "s x (a:t)", 20, 25, 2)
+    best = cheapest_design(g, "erho2", .95, cost_topic=10, cost_judgment=5, max_assessors=6)
+    curve = best.curve
+    assert len(curve) == 6 and best.cost == curve["cost"].min()
+    row = curve[curve["n_assessors"] == best.n_assessors].iloc[0]
+    assert row["n_topics"] == best.n_topics == topics_needed(g, .95, n_assessors=best.n_assessors).n
+    assert row["cost"] == best.n_topics * (10 + 5 * best.n_assessors)
+    assert (curve["n_topics"].diff().dropna() <= 0).all()        # more assessors, fewer topics
+    # judging cheap relative to topics: more assessors pay; dear: fewer
+    assert cheapest_design(g, "erho2", .95, cost_topic=100, cost_judgment=1).n_assessors > \
+        cheapest_design(g, "erho2", .95, cost_topic=1, cost_judgment=100).n_assessors
+
+
+def test_power_and_width_targets_use_the_paired_variance():
+    g = planted.planted_g(V, "s x (a:t)", 20, 25, 2)
+    curve = trade_off(g, "power", .8, min_diff=.05, max_assessors=3)
+    for na, n in zip(curve["n_assessors"], curve["n_topics"]):
+        assert n == planted.recommended_topics(V, "s x (a:t)", na, min_diff=.05)
+    w = trade_off(g, "width", width=.05, max_assessors=2)
+    assert (w["n_topics"] > 2).all()
+
+
+def test_cost_refuses_bad_input():
+    g = planted.planted_g(V, "s x (a:t)", 20, 25, 2)
+    with pytest.raises(ValueError, match="target must be one of"):
+        trade_off(g, "tau", .9)
+    with pytest.raises(ValueError, match="needs min_diff"):
+        trade_off(g, "power", .8)
+    with pytest.raises(ValueError, match="takes width="):
+        trade_off(g, "width", .8)
+    with pytest.raises(ValueError, match="cost_topic must be a finite number >= 0"):
+        trade_off(g, "erho2", .9, cost_topic=-1)
+    with pytest.raises(ValueError, match="both 0"):
+        trade_off(g, "erho2", .9, cost_topic=0, cost_judgment=0)
+    crossed = planted.planted_g({"s": .01, "t": .01, "a": .01, "st": .01, "sa": .2, "ta": .01, "sta": .01},
+                                "s x t x a", 10, 10, 2)
+    with pytest.raises(ValueError, match="no design with up to 2 assessors"):
+        cheapest_design(crossed, "erho2", .95, max_assessors=2)
+
+
+# --- planted truth ------------------------------------------------------------------------------
+
+def test_planted_g_recovers_itself_and_simulations_are_unbiased():
+    g = planted.planted_g(V, "s x (a:t)", 20, 25, 2)
+    for k, v in V.items():
+        assert g.variance[k] == v
+    rng = np.random.default_rng(11)
+    est = [g_study(planted.simulate_scores(V, "s x (a:t)", 20, 25, 2, rng), "s x (a:t)").variance
+           for _ in range(60)]
+    for k, v in V.items():
+        mean = np.mean([e[k] for e in est])
+        assert abs(mean - v) < .35 * v + .002, (k, mean, v)
+
+
+def test_coverage_of_the_interval_on_n_and_power_at_the_recommended_n():
+    """A small version of notebook 06's check (the notebook runs >= 100 pilots on dask)."""
+    rows = [planted.pilot_coverage(np.random.default_rng(i), variance=V, design="s x (a:t)", n_systems=20,
+                                   n_topics=25, n_assessors=2, target=.9) for i in range(120)]
+    cover = np.mean([r["covered"] for r in rows])
+    assert .88 <= cover <= 1.0
+    n = planted.recommended_topics(V, "s x (a:t)", 2, min_diff=.05)
+    hits = planted.power_reached(np.random.default_rng(3), variance=V, design="s x (a:t)", n_topics=n,
+                                 n_assessors=2, min_diff=.05, experiments=4000)
+    p = hits["rejections"] / hits["experiments"]
+    assert abs(p - .8) < 3 * np.sqrt(.8 * .2 / 4000) + .01
+
+
+def test_simulations_are_reproducible():
+    a = planted.simulate_scores(V, "s x (a:t)", 3, 4, 2, np.random.default_rng(1))
+    b = planted.simulate_scores(V, "s x (a:t)", 3, 4, 2, np.random.default_rng(1))
+    pd.testing.assert_frame_equal(a, b)
+    with pytest.raises(ValueError, match="explicit rng"):
+        planted.simulate_scores(V, "s x (a:t)", 3, 4, 2, None)
+    with pytest.raises(ValueError, match="missing \\['sa:t'\\]"):
+        planted.planted_g({k: v for k, v in V.items() if k != "sa:t"}, "s x (a:t)", 3, 4, 2)
+
+
+# --- bad input of the G- and D-study --------------------------------------------------------------
+
+def _long():
+    return planted.simulate_scores(V, "s x (a:t)", 3, 4, 2, np.random.default_rng(0))
+
+
+def test_g_study_refuses_bad_input():
+    long = _long()
+    with pytest.raises(ValueError, match="design must be one of"):
+        g_study(long, "s x a")
+    with pytest.raises(ValueError, match="lacks the column"):
+        g_study(long.drop(columns="assessor"), "s x (a:t)")
+    with pytest.raises(ValueError, match="more than one score"):
+        g_study(pd.concat([long, long.iloc[:1]]), "s x (a:t)")
+    with pytest.raises(ValueError, match="no score for system 's1', topic 't1'"):
+        g_study(long.iloc[1:], "s x (a:t)")
+    bad = long.copy()
+    bad.loc[3, "score"] = np.nan
+    with pytest.raises(ValueError, match="expected a finite number"):
+        g_study(bad, "s x (a:t)")
+    with pytest.raises(ValueError, match="same number of assessors on every topic"):
+        g_study(long[~((long["topic"] == "t2") & (long["assessor"] == "t2a2"))], "s x (a:t)")
+    with pytest.raises(ValueError, match="use 's x t x a' or 's x \\(a:t\\)'"):
+        g_study(long, "s x t")
+    wide = pd.DataFrame({"A": [1.0, 2.0], "B": [np.nan, 1.0]}, index=["q1", "q2"])
+    with pytest.raises(ValueError, match="system 'B', topic 'q1'"):
+        g_study(wide)
+    with pytest.raises(ValueError, match="at least 2 systems, 2 topics"):
+        g_study(pd.DataFrame({"A": [1.0, 2.0]}))
+
+
+def test_d_study_refuses_bad_input():
+    g = g_study(_long(), "s x (a:t)")
+    h = g_study(pd.DataFrame({"A": [1.0, 2.0, 4.0], "B": [1.5, 1.0, 3.0]}))
+    with pytest.raises(ValueError, match="n_assessors must be >= 1"):
+        d_study(g, 10, 0)
+    with pytest.raises(ValueError, match="no assessor facet"):
+        d_study(h, 10, 2)
+    with pytest.raises(ValueError, match="coefficient must be one of"):
+        topics_needed(g, .9, "alpha")
+    with pytest.raises(ValueError, match="n_assessors must be a positive integer"):
+        topics_needed(g, .9, n_assessors=1.5)
+
+
+def test_negative_estimates_are_zeroed_and_reported():
+    # a certainly negative one: systems more alike than the noise allows
+    y = pd.DataFrame(np.tile([[0.0], [1.0], [0.0], [1.0]], (1, 3)) + np.array([[0, .1, -.1]] * 2 + [[0, -.1, .1]] * 2))
+    g = g_study(y)
+    assert g.variance["s"] == 0 and g.negative["s"] < 0 and "negative set to 0" in str(g)
