@@ -6,6 +6,8 @@
 :mod:`.trec_eval_files`  trec_eval's own reading of results, qrels and z-score files (comments,
                        trailing fields), for ``python -m helpers trec_eval``
 :mod:`.judgment_groups`  trec_eval's multi-assessor formats: judgment groups, preference files
+:mod:`.assessors`      an assessor of a ratings file whose labels are the official qrels: found,
+                       said, left out
 :mod:`.readers`        the user-facing readers of every format the notebooks take (ratings,
                        graded qrels, runs, double judgments, intents, preferences)
 :mod:`.topics`         TREC Web Track topic files (XML)
