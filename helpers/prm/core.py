@@ -1,24 +1,10 @@
-"""The Predicted Relevance Model (PRM) of Demeester et al. (2016).
+"""The Predicted Relevance Model's estimators and counts (Demeester et al. 2016, Eq. 1-5, Tables 1-5).
 
-Reference: T. Demeester, R. Aly, D. Hiemstra, D. Nguyen, C. Develder, "Predicting relevance based
-on assessor disagreement: analysis and practical applications for search evaluation",
-Information Retrieval Journal 19 (2016). Equation numbers below refer to that paper.
-
-Conventions used throughout this module
----------------------------------------
-* Assessment levels are integers ``0..T``; ``0`` is non-relevant and ``T`` the top level
-  (paper, Definition 2). ``T`` is inferred from the data unless given explicitly, in which case
-  levels that nobody used still appear in the results (with a count of 0 and ``p = NaN``).
-* A *random user* finds a result relevant (``R``) when a second, independent assessor puts it on
-  or above the threshold ``theta`` (Sect. 3.1.5); ``theta`` must lie in ``1..T``.
-* Double judgments are a table with columns ``u1`` and ``u2`` (the two assessors' levels) and,
-  for the topic bootstrap, ``query_id``. Every row must carry both levels: a row with a missing
-  ``u1`` or ``u2`` is not a double judgment and is rejected.
-* ``p_{R|i}`` is estimated with Eq. (4) (one-sided: U2's verdict given U1's level) or Eq. (5)
-  (both directions pooled). Its standard deviation is the binomial one the paper gives under
-  Table 2, ``sigma = sqrt(p (1 - p) / N_D)`` with ``N_D`` the denominator of Eq. (4)/(5).
-* A level with no judgments in the denominator gets ``p = NaN`` and ``sigma = NaN`` with
-  ``denominator = 0``; nothing raises.
+Estimation of ``p_{R|i}`` (Eq. 4 and 5) with its binomial sigma, the topic bootstrap (Fig. 2), the
+annotation rounds (Fig. 3), the expected and binary numbers of relevant results (Eq. 1-2, Table 5),
+and double judgments built from qrels or multi-assessor ratings. The conventions are those of
+:mod:`helpers.prm`. The checks named without an underscore (:func:`check_rng`, ...) are shared
+with the sibling modules :mod:`helpers.prm.robustness` and :mod:`helpers.prm.crossfit`.
 """
 
 from __future__ import annotations
@@ -29,32 +15,13 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from . import measures, stats
-from .io.readers import pairs_from_qrels
+from .. import stats
+from ..io.readers import pairs_from_qrels
 
-__all__ = [
-    "METHODS",
-    "estimate",
-    "expected_relevant",
-    "binary_relevant",
-    "prm_gains",
-    "binary_gains",
-    "udm_weights",
-    "bootstrap_topics",
-    "annotation_rounds",
-    "relevant_in_top_k",
-    "table5",
-    "pairs_from_qrels",
-    "one_rating_per_item",
-    "pairs_within_items",
-    "gain_qrels",
-    "mean_scores",
-    "scheme_matrices",
-    "scheme_means",
-    "robustness_difference",
-    "bootstrap_p",
-    "robustness_tables",
-]
+__all__ = ["METHODS", "UNJUDGED", "estimate", "expected_relevant", "binary_relevant", "prm_gains", "binary_gains",
+           "udm_weights", "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
+           "one_rating_per_item", "pairs_within_items", "as_levels", "check_threshold", "check_method", "check_rng",
+           "check_positive_int", "contributions"]
 
 METHODS = ("eq4", "eq5")
 Method = Literal["eq4", "eq5"]
@@ -66,7 +33,7 @@ UNJUDGED = -1
 # ----------------------------------------------------------------------------------------------
 # validation
 # ----------------------------------------------------------------------------------------------
-def _as_levels(values, name: str) -> np.ndarray:
+def as_levels(values, name: str) -> np.ndarray:
     """Convert a column of levels to int64, rejecting missing and fractional values."""
     raw = pd.Series(values).reset_index(drop=True)
     arr = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
@@ -96,8 +63,8 @@ def _validate_pairs(pairs: pd.DataFrame, T: int | None, threshold: int | None,
     if missing:
         raise ValueError(f"pairs is missing column(s) {missing}; expected {required} "
                          f"(got {list(pairs.columns)})")
-    u1 = _as_levels(pairs["u1"], "u1")
-    u2 = _as_levels(pairs["u2"], "u2")
+    u1 = as_levels(pairs["u1"], "u1")
+    u2 = as_levels(pairs["u2"], "u2")
     if T is None:
         if len(u1) == 0:
             raise ValueError("pairs is empty and T was not given: cannot infer the top level")
@@ -113,11 +80,11 @@ def _validate_pairs(pairs: pd.DataFrame, T: int | None, threshold: int | None,
             raise ValueError(f"level {int(arr[i])} in column {name!r} (row position {i}) is "
                              f"outside 0..{T}")
     if threshold is not None:
-        _check_threshold(threshold, T)
+        check_threshold(threshold, T)
     return u1, u2, T
 
 
-def _check_threshold(threshold, T: int) -> int:
+def check_threshold(threshold, T: int) -> int:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
         raise ValueError(f"threshold must be an integer level in 1..{T}, got {threshold!r}")
     if not 1 <= threshold <= T:
@@ -126,7 +93,7 @@ def _check_threshold(threshold, T: int) -> int:
     return int(threshold)
 
 
-def _check_method(method: str) -> str:
+def check_method(method: str) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     return method
@@ -135,7 +102,7 @@ def _check_method(method: str) -> str:
 # ----------------------------------------------------------------------------------------------
 # counting core (vectorised)
 # ----------------------------------------------------------------------------------------------
-def _contributions(u1: np.ndarray, u2: np.ndarray, threshold: int, T: int,
+def contributions(u1: np.ndarray, u2: np.ndarray, threshold: int, T: int,
                    method: str) -> tuple[np.ndarray, np.ndarray]:
     """Per-pair contributions to the numerators and denominators of Eq. (4)/(5).
 
@@ -213,9 +180,9 @@ def estimate(pairs: pd.DataFrame, threshold: int, method: Method = "eq4", *,
     Table 1 of the paper (20 pairs of 3-level judgments), top relevance ``theta = 2``:
     Eq. (4) gives 1/6, 3/10, 2/4 and Eq. (5) 1/13, 5/17, 4/10 for levels 0, 1, 2.
     """
-    _check_method(method)
+    check_method(method)
     u1, u2, T = _validate_pairs(pairs, T, threshold)
-    num, den = _contributions(u1, u2, threshold, T, method)
+    num, den = contributions(u1, u2, threshold, T, method)
     n_num, n_den = num.sum(axis=0), den.sum(axis=0)
     p, sigma = _ratio(n_num, n_den)
     out = pd.DataFrame({"level": np.arange(T + 1), "numerator": n_num, "denominator": n_den,
@@ -302,7 +269,7 @@ def binary_relevant(levels, threshold: int, T: int, *, axis: int = -1) -> np.nda
 
     ``levels`` as in :func:`expected_relevant` (``-1`` = unjudged, counts 0).
     """
-    _check_threshold(threshold, int(T))
+    check_threshold(threshold, int(T))
     arr = _level_array(levels, int(T))
     return (arr >= threshold).sum(axis=axis).astype(float)
 
@@ -319,7 +286,7 @@ def prm_gains(p) -> dict[int, float]:
 
 def binary_gains(threshold: int, T: int) -> dict[int, float]:
     """Binary gains at threshold theta, ``g(i) = 1[i >= theta]`` (paper, Sect. 3.3.2)."""
-    _check_threshold(threshold, int(T))
+    check_threshold(threshold, int(T))
     return {i: float(i >= threshold) for i in range(int(T) + 1)}
 
 
@@ -344,14 +311,14 @@ def udm_weights(p) -> dict[int, float]:
 # ----------------------------------------------------------------------------------------------
 # resampling
 # ----------------------------------------------------------------------------------------------
-def _check_rng(rng) -> np.random.Generator:
+def check_rng(rng) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), "
                          f"got {type(rng).__name__}")
     return rng
 
 
-def _check_positive_int(value, name: str) -> int:
+def check_positive_int(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
@@ -384,9 +351,9 @@ def bootstrap_topics(pairs: pd.DataFrame, threshold: int, B: int = 300, *,
         Long format, ``B * (T + 1)`` rows: ``replicate`` (0..B-1), ``level``, ``numerator``,
         ``denominator``, ``p`` (NaN when a replicate has no judgment at that level).
     """
-    _check_method(method)
-    B = _check_positive_int(B, "B")
-    rng = _check_rng(rng)
+    check_method(method)
+    B = check_positive_int(B, "B")
+    rng = check_rng(rng)
     u1, u2, T = _validate_pairs(pairs, T, threshold, need_query=True)
     if len(u1) == 0:
         raise ValueError("pairs is empty: nothing to bootstrap")
@@ -395,7 +362,7 @@ def bootstrap_topics(pairs: pd.DataFrame, threshold: int, B: int = 300, *,
         i = int(np.flatnonzero(codes < 0)[0])
         raise ValueError(f"pairs 'query_id' is missing at row position {i}: every double judgment "
                          "needs its topic for a topic bootstrap")
-    num, den = _contributions(u1, u2, threshold, T, method)
+    num, den = contributions(u1, u2, threshold, T, method)
     n_topics = len(topics)
     per_topic_num = np.zeros((n_topics, T + 1), dtype=np.int64)
     per_topic_den = np.zeros((n_topics, T + 1), dtype=np.int64)
@@ -446,17 +413,17 @@ def annotation_rounds(pairs: pd.DataFrame, sizes: Sequence[int], rounds: int = 5
         Long format: ``round``, ``size``, ``level``, ``p`` (NaN while no judgment at that level
         has been drawn).
     """
-    _check_method(method)
-    rounds = _check_positive_int(rounds, "rounds")
-    rng = _check_rng(rng)
-    sizes_arr = np.unique(np.asarray([_check_positive_int(s, "each size") for s in sizes]
+    check_method(method)
+    rounds = check_positive_int(rounds, "rounds")
+    rng = check_rng(rng)
+    sizes_arr = np.unique(np.asarray([check_positive_int(s, "each size") for s in sizes]
                                      if len(sizes) else [], dtype=np.int64))
     if sizes_arr.size == 0:
         raise ValueError("sizes must contain at least one positive integer")
     u1, u2, T = _validate_pairs(pairs, T, threshold)
     if len(u1) == 0:
         raise ValueError("pairs is empty: nothing to sample")
-    num, den = _contributions(u1, u2, threshold, T, method)
+    num, den = contributions(u1, u2, threshold, T, method)
     n_max = int(sizes_arr[-1])
     if rounds * n_max * (T + 1) > _MAX_DRAWN:
         raise ValueError(f"rounds x max(sizes) x levels = {rounds} x {n_max} x {T + 1} exceeds "
@@ -505,8 +472,8 @@ def relevant_in_top_k(run: pd.DataFrame, qrels: pd.DataFrame, k: int, *, thresho
         ``run_id, query_id, binary, prm`` for every (run, topic) pair present in ``run`` on a topic
         that appears in ``qrels`` (runs on unjudged topics are dropped).
     """
-    k = _check_positive_int(k, "k")
-    _check_threshold(threshold, T)
+    k = check_positive_int(k, "k")
+    check_threshold(threshold, T)
     parr = _p_array(p)
     if len(parr) != T + 1:
         raise ValueError(f"p has {len(parr)} levels but T = {T} needs {T + 1}")
@@ -515,7 +482,7 @@ def relevant_in_top_k(run: pd.DataFrame, qrels: pd.DataFrame, k: int, *, thresho
         miss = [c for c in cols if c not in df.columns]
         if miss:
             raise ValueError(f"{name} is missing column(s) {miss}")
-    rel = _as_levels(qrels["relevance"], "relevance")
+    rel = as_levels(qrels["relevance"], "relevance")
     if ((rel < 0) | (rel > T)).any():
         raise ValueError(f"qrels relevance outside 0..{T}: {sorted(set(rel[(rel < 0) | (rel > T)]))}")
     q = qrels[["query_id", "doc_id"]].copy()
@@ -566,7 +533,7 @@ def _shuffled_ranks(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.DataF
     if miss:
         raise ValueError(f"ratings is missing column(s) {miss} (expected query_id, doc_id, "
                          f"assessor, rating)")
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     shuffled = ratings.iloc[rng.permutation(len(ratings))]
     shuffled = shuffled.sort_values(["query_id", "doc_id"], kind="stable")
     return shuffled.assign(_k=shuffled.groupby(["query_id", "doc_id"], sort=False).cumcount())
@@ -596,205 +563,3 @@ def pairs_within_items(ratings: pd.DataFrame, rng: np.random.Generator) -> pd.Da
     a = r.loc[r["_k"] == 0, keys + ["rating"]].rename(columns={"rating": "u1"})
     b = r.loc[r["_k"] == 1, keys + ["rating"]].rename(columns={"rating": "u2"})
     return a.merge(b, on=keys, how="inner").reset_index(drop=True)
-
-
-def gain_qrels(qrels: pd.DataFrame, gains: Mapping[int, float]) -> pd.DataFrame:
-    """Qrels with a real-valued ``gain`` column from a ``{level: gain}`` mapping.
-
-    :func:`helpers.measures.evaluate` accepts such qrels as they are. This is the way to use PRM
-    gains with it: a level mapping there must give L0 gain 0 and every other level a positive
-    gain, whereas the PRM gives level 0 the (possibly non-zero) gain ``p_{R|0}`` (paper,
-    Sect. 3.4.5) and binary gains give levels below ``theta`` gain 0. A document with gain 0
-    is non-relevant; unjudged documents (absent from ``qrels``) keep gain 0.
-
-    Raises
-    ------
-    ValueError
-        If ``relevance`` is missing, holds a level the mapping lacks, or a gain is negative or NaN.
-    """
-    if "relevance" not in qrels.columns:
-        raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")
-    out = qrels.drop(columns="relevance").copy()
-    out["gain"] = _gain_vector(_as_levels(qrels["relevance"], "relevance"), gains)
-    return out
-
-
-def _gain_vector(lv: np.ndarray, gains: Mapping[int, float]) -> np.ndarray:
-    """The gain of every level of ``lv`` under a level -> gain mapping (checked: finite, >= 0, complete)."""
-    g = {int(k): float(v) for k, v in gains.items()}
-    bad = [k for k, v in g.items() if not np.isfinite(v) or v < 0]
-    if bad:
-        raise ValueError(f"gains must be finite and >= 0; level(s) {bad} are not")
-    missing = sorted(set(lv.tolist()) - set(g))
-    if missing:
-        raise ValueError(f"qrels has level(s) {missing} that the gain mapping {sorted(g)} lacks")
-    return np.array([g.get(i, 0.0) for i in range(int(lv.max(initial=0)) + 1)])[lv]
-
-
-def mean_scores(qrels: pd.DataFrame, run: pd.DataFrame, gains: Mapping[int, float],
-                measure: str = "MSnDCG@10", **evaluate_kw) -> pd.Series:
-    """Mean score per run over the qrels' topics, with level gains applied by :func:`gain_qrels`.
-
-    Thin wrapper: :func:`helpers.measures.evaluate` on ``gain_qrels(qrels, gains)`` (topics without
-    a positive gain score 0, ``no_relevant="zero"``, unless overridden), pivoted with
-    :func:`helpers.measures.to_matrix` and averaged over topics. Returns a Series indexed by
-    ``run_id``, sorted by run id.
-    """
-    evaluate_kw.setdefault("no_relevant", "zero")
-    res = measures.evaluate(gain_qrels(qrels, gains), run, [measure], **evaluate_kw)
-    return measures.to_matrix(res, measure).mean(axis=0).sort_index()
-
-
-def scheme_matrices(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Mapping[int, float]],
-                    measure: str = "MSnDCG@10") -> list[pd.DataFrame]:
-    """Topics x runs scores of ``measure`` under several level -> gain mappings, the run matched once.
-
-    Every topic of ``qrels`` is a row (a topic without a positive gain scores 0, as in
-    :func:`mean_scores`); rows and columns in the order of :func:`helpers.measures.to_matrix`.
-    The gains are gathered per judged item and scored by :class:`helpers.unanimity.GainScorer`;
-    mappings are checked as :func:`gain_qrels` checks them.
-    """
-    from .unanimity import GainScorer
-
-    if "relevance" not in qrels.columns:
-        raise ValueError(f"qrels needs a 'relevance' column of levels, has {list(qrels.columns)}")
-    lv = _as_levels(qrels["relevance"], "relevance")
-    vectors = [_gain_vector(lv, gains) for gains in schemes]
-    scorer = GainScorer(qrels[["query_id", "doc_id"]], run, [measure], no_relevant="zero")
-    return [m[measure] for m in scorer.matrices(np.stack(vectors, axis=1))]
-
-
-def scheme_means(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Mapping[int, float]],
-                 measure: str = "MSnDCG@10") -> list[pd.Series]:
-    """:func:`mean_scores` of several level -> gain mappings (:func:`scheme_matrices`), equal to
-    ``mean_scores(qrels, run, gains, measure)`` for each mapping (same bits; tested)."""
-    # the mean over topics of C-ordered rows, as pandas takes it for evaluate + to_matrix
-    return [pd.Series(np.ascontiguousarray(m.to_numpy()).mean(axis=0), index=m.columns).sort_index()
-            for m in scheme_matrices(qrels, run, schemes, measure)]
-
-
-def _same_items(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame):
-    """Both assessors' labels of the items both judged, and the runs on those items' topics (Table 6)."""
-    common = pairs_from_qrels(qrels_u1, qrels_u2)[["query_id", "doc_id"]]
-    qa = common.merge(qrels_u1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    qb = common.merge(qrels_u2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    return qa, qb, runs[runs["query_id"].isin(common["query_id"].unique())]
-
-
-def _tau_b_rows(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """Kendall's tau-b of each row of X with the same row of Y (ties count 0; NaN for a constant row)."""
-    i, j = np.triu_indices(X.shape[1], k=1)
-    sx, sy = np.sign(X[:, i] - X[:, j]), np.sign(Y[:, i] - Y[:, j])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (sx * sy).sum(axis=1) / np.sqrt((sx * sx).sum(axis=1) * (sy * sy).sum(axis=1))
-
-
-def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame, p_gain,
-                          threshold: int, T: int, *, k: int = 10, B: int = 300,
-                          rng: np.random.Generator) -> np.ndarray:
-    """Paired topic bootstrap of Table 6's PRM-vs-binary difference at one threshold.
-
-    Table 6 (Demeester et al. 2016) sets tau(U1 ordering, U2 ordering) under PRM gains against the
-    same tau under binary gains; both come from the *same* topics and runs, so their difference is
-    tested paired: each of ``B`` resamples draws the topics with replacement (multinomial weights,
-    as :func:`bootstrap_topics`) and computes both taus on that resample. Returns the ``B`` values of
-    ``tau_PRM - tau_binary`` (NaN where a resample leaves an ordering constant); their percentile
-    interval, and the share on either side of 0, are the test (two-sided bootstrap p-value
-    ``min(1, 2 min(P(d <= 0), P(d >= 0)))``). Runs are scored with MSnDCG@k on the items both
-    assessors judged, as in :func:`robustness_tables`.
-    """
-    B, rng = _check_positive_int(B, "B"), _check_rng(rng)
-    qa, qb, runs_common = _same_items(qrels_u1, qrels_u2, runs)
-    schemes = [binary_gains(threshold, T), prm_gains(pd.Series(p_gain).fillna(0.0))]
-    ma = scheme_matrices(qa, runs_common, schemes, f"MSnDCG@{k}")
-    mb = [m.reindex(index=ma[0].index, columns=ma[0].columns)
-          for m in scheme_matrices(qb, runs_common, schemes, f"MSnDCG@{k}")]
-    n = len(ma[0])
-    w = rng.multinomial(n, np.full(n, 1.0 / n), size=B).astype(float)
-    tau = [_tau_b_rows(w @ a.to_numpy(), w @ b.to_numpy()) for a, b in zip(ma, mb)]
-    return tau[1] - tau[0]
-
-
-def bootstrap_p(diffs) -> float:
-    """Two-sided bootstrap p-value of "the difference is 0" over the finite ``diffs`` (NaN if none):
-    ``min(1, 2 (min(#d <= 0, #d >= 0) + 1) / (n + 1))``; the +1 (Phipson & Smyth, as for the randomised
-    tests) keeps it at or above its resolution 2/(n + 1), never 0."""
-    d = np.asarray(diffs, dtype=float)
-    d = d[np.isfinite(d)]
-    if not len(d):
-        return float("nan")
-    return float(min(1.0, 2 * (min(int((d <= 0).sum()), int((d >= 0).sum())) + 1) / (len(d) + 1)))
-
-
-def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame,
-                      p_gain: Mapping[int, pd.Series], thresholds: Sequence[int], T: int, *, k: int = 10,
-                      k_table7: int = 20, tau_level: float = 0.95, names: Sequence[str] | None = None,
-                      table7: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Demeester et al. (2016), Tables 6 and 7: robustness to the assessor, and PRM vs other gains.
-
-    Table 6: each run is scored with MSnDCG@k from U1's and from U2's judgments of the *same* items
-    (those both judged, on the topics U2 judged; a document only one side judged counts as
-    unjudged under both); Kendall's tau between the two run orderings, for binary and PRM gains at
-    every threshold of ``thresholds`` and for linear gains ``g(i) = i``. The PRM gains of a
-    threshold (``p_gain[theta]``, level -> p_{R|i}) are used for *both* assessors' labels.
-
-    Table 7: runs ranked by mean MSnDCG@k_table7 on U1's judgments under PRM gains against binary,
-    linear and exponential (2^i - 1) gains, per threshold.
-
-    Parameters
-    ----------
-    qrels_u1, qrels_u2 : DataFrame
-        ``query_id, doc_id, relevance`` of the two assessors.
-    runs : DataFrame
-        ``run_id, query_id, doc_id, rank``.
-    p_gain : mapping threshold -> Series (level -> p)
-        PRM gains per threshold (NaN levels count 0).
-    thresholds : sequence of int
-        Thresholds in ``1..T``, in display order.
-    names : sequence of str, optional
-        Level names for the labels (default ``"0".."T"``).
-    table7 : bool
-        Also compute Table 7 (default True).
-
-    Returns
-    -------
-    (table6, table7) : DataFrames
-        ``gains, theta, tau, low, high, runs`` and ``theta, comparison, tau, low, high`` (empty when
-        ``table7`` is False).
-    """
-    names = [str(i) for i in range(T + 1)] if names is None else list(names)
-    if len(names) != T + 1:
-        raise ValueError(f"names must hold T + 1 = {T + 1} level names, got {names}")
-    for th in thresholds:
-        _check_threshold(th, T)
-        if th not in p_gain:
-            raise ValueError(f"p_gain has no estimates for threshold {th}")
-    qa, qb, runs_common = _same_items(qrels_u1, qrels_u2, runs)
-    linear = {i: float(i) for i in range(T + 1)}
-    exponential = {i: float(2 ** i - 1) for i in range(T + 1)}
-    gains_of = {th: pd.Series(p_gain[th]).fillna(0.0) for th in thresholds}
-    schemes = []
-    for th in thresholds:
-        schemes.append((f"binary, theta={names[th]}", th, binary_gains(th, T)))
-        schemes.append((f"PRM, theta={names[th]}", th, prm_gains(gains_of[th])))
-    schemes.append(("linear", np.nan, linear))
-    measure = f"MSnDCG@{k}"
-    means_a = scheme_means(qa, runs_common, [g for _, _, g in schemes], measure)
-    means_b = scheme_means(qb, runs_common, [g for _, _, g in schemes], measure)
-    rows6 = []
-    for (label, th, _), a, b in zip(schemes, means_a, means_b):
-        t = stats.tau_or_undefined(a, b.reindex(a.index), level=tau_level)
-        rows6.append({"gains": label, "theta": th, "tau": t.tau, "low": t.low, "high": t.high, "runs": len(a)})
-    rows7 = []
-    if table7:
-        measure7 = f"MSnDCG@{k_table7}"
-        per = [(th, [prm_gains(gains_of[th]), binary_gains(th, T), linear, exponential]) for th in thresholds]
-        means7 = scheme_means(qrels_u1, runs, [g for _, gs in per for g in gs], measure7)
-        for j, (th, _) in enumerate(per):
-            prm_mean = means7[4 * j]
-            for other, m in zip(("binary", "linear", "exponential"), means7[4 * j + 1:4 * j + 4]):
-                t = stats.tau_or_undefined(prm_mean, m.reindex(prm_mean.index), level=tau_level)
-                rows7.append({"theta": names[th], "comparison": f"PRM vs {other}", "tau": t.tau,
-                              "low": t.low, "high": t.high})
-    return (pd.DataFrame(rows6, columns=["gains", "theta", "tau", "low", "high", "runs"]),
-            pd.DataFrame(rows7, columns=["theta", "comparison", "tau", "low", "high"]))
