@@ -316,3 +316,20 @@ def test_several_runs_after_one_flag_and_same_named_files(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "run id 'r' appears in both" in err and "the two files have the same name" in err
     assert "use --name-by-file" not in err
+
+
+def test_rank_column_against_trec_eval_order_is_one_stderr_line_naming_the_flags(capsys):
+    """Issue 41, item 2: the rank-order case of tests/data/rank_order (tools/make_rank_order_case.py)."""
+    case = ROOT / "tests" / "data" / "rank_order"
+    argv = ["--qrels", str(case / "qrels.txt"), "--run", *map(str, sorted((case / "runs").glob("*.txt"))),
+            "--measures", "AP(rel=2)", "RR(rel=2)"]
+    assert measures_cli.main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    notes = [ln for ln in err if "rank column" in ln]
+    assert len(notes) == 1 and notes[0].startswith("python -m helpers evaluate: warning: The run's rank column")
+    assert "12 of 18 ranked lists (6 of 6 topics, 2 of 3 runs" in notes[0]
+    assert "--conventions trec_eval" in notes[0] and "conventions='trec_eval'" not in notes[0]
+    for extra in (["--conventions", "trec_eval"], ["--conventions", "ntcireval"], ["--order", "rank"],
+                  ["--order", "file"], ["--order", "trec_eval"]):
+        assert measures_cli.main(argv + extra) == 0
+        assert "rank column" not in capsys.readouterr().err, extra

@@ -62,6 +62,7 @@ from ..data.thresholds import relevance_threshold as rel_of_collection
 from . import conventions as C
 from . import lists as L
 from . import names as measure_names
+from . import ordering
 from .kernels import evaluate_arrays, geometric_sum
 from .notices import warn_caller
 from .ragged import Ragged, blocks
@@ -627,7 +628,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         override the convention's; the settings in force are in ``result.attrs["conventions"]``.
         Without a convention (or ``names``), a name that ir_measures reads as another measure
         (``nDCG@10``, ``AP@10``, ``ERR``, ``RBP``) or a trec_eval name (``map``) gives one
-        :class:`helpers.measures.names.AmbiguousNameWarning` per session saying what was computed.
+        :class:`helpers.measures.names.AmbiguousNameWarning` per session saying what was computed,
+        and a run whose rank column orders lists otherwise than trec_eval's score order gives one
+        :class:`helpers.measures.ordering.RankOrderWarning` per call (counts, both orders, how to get
+        trec_eval's numbers).
     names : {"ntcireval", "trec_eval", "ir_measures"}, optional
         How ``measures`` are named. Under ``"ntcireval"`` trec_eval/ir_measures names that are
         no engine name (``map``, ``ndcg_cut_10``, ``P_10``, ``Success@10``) are recognised too.
@@ -692,4 +696,6 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
                           condensed=condensed, order_by=conv.order_by, score_precision=conv.score_precision,
                           duplicates=duplicates, no_relevant=conv.no_relevant, missing=conv.missing,
                           depth=depth, labels=labels)
+    if order_by is None and not conv.chosen and conv.order_by == "rank":  # the default order: say where it is not trec_eval's
+        ordering.warn_rank_order(run, topics=pd.unique(qrels["query_id"].astype(str)))
     return _with_attrs(res, conv, labels)

@@ -328,11 +328,12 @@ def main(argv: list[str] | None = None) -> int:
             res = M.evaluate(qrels, run, (specs + M.parse_measures(["r1", "rp"])
                                           if args.output_format == "ntcireval" else specs),
                              conventions=conv, gains=args.gains, condensed=args.condensed,
-                             duplicates=args.duplicates)
+                             duplicates=args.duplicates, order_by=conv.order_by if args.order else None)
         print(f"{parser.prog}: {conv.describe()}" + ("; --order file: lists in file order"
                                                      if args.order == "file" else ""), file=sys.stderr)
-        for w in caught:  # one plain line each, never a source excerpt
-            print(f"{parser.prog}: warning: {w.message}", file=sys.stderr)
+        for w in caught:  # one plain line each, never a source excerpt; the rank-order note names the flags
+            check = getattr(w.message, "check", None)
+            print(f"{parser.prog}: warning: {check.note('command') if check else w.message}", file=sys.stderr)
         if args.output_format == "ntcireval":
             info = ntcir_info(qrels, run, res, condensed=args.condensed)
             res = res[res["measure"].isin([str(s) for s in specs])]

@@ -11,11 +11,12 @@ __all__ = ["warn_caller"]
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def warn_caller(message: str, category: type[Warning] = UserWarning) -> None:
+def warn_caller(message: "str | Warning", category: type[Warning] = UserWarning) -> None:
     """Issue ``message`` with the stack level of the first caller outside :mod:`helpers.measures`.
 
     The engine calls itself through several layers (``evaluate`` -> ``evaluate_frames`` -> ...);
-    a fixed ``stacklevel`` would point at one of them whenever the call path changes.
+    a fixed ``stacklevel`` would point at one of them whenever the call path changes. ``message``
+    may be a warning instance (its own class is then used, with any attributes it carries).
     """
     frame, level = sys._getframe(1), 2  # stacklevel 2 is the caller of warn_caller
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE + os.sep):
