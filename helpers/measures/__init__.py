@@ -18,6 +18,9 @@
                        score precision and empty-topic rules together
 :mod:`.names`          trec_eval and ir_measures names translated into this engine's; names that
                        ir_measures reads otherwise (``nDCG@10``) said once
+:mod:`.ordering`       a TREC run whose rank column orders lists otherwise than trec_eval's score
+                       order: counted, said once per call (:class:`RankOrderWarning`), and worded
+                       for a notebook's input summary (:func:`order_note`)
 :mod:`.cli`            ``python -m helpers evaluate``
 =====================  ==========================================================================
 
@@ -27,6 +30,7 @@ are re-exported from the modules that define them.
 
 from .adhoc import Alignment, aggregate, evaluate, evaluate_frames, to_matrix
 from .kernels import evaluate_arrays, geometric_sum
+from .ordering import RankOrderWarning, check_rank_order, order_note
 from .spec import (
     CONDENSED_ONLY,
     CUTOFF_POLICIES,
@@ -42,4 +46,4 @@ from .spec import (
 
 __all__ = ["Alignment", "CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
            "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "is_graded", "parse_gain_spec",
-           "parse_measures", "to_matrix", "with_default_rel"]
+           "parse_measures", "to_matrix", "with_default_rel", "RankOrderWarning", "check_rank_order", "order_note"]
