@@ -136,11 +136,15 @@ def test_a_jupyterlab_session_publishes_after_every_successful_cell(tmp_path, ro
     folder = root / "lab"
     (folder / "tables").mkdir(parents=True)
     (folder / "tables" / "01_from_an_old_session.csv").write_text("old\n")
+    (folder / outputs.MANIFESTS).mkdir()     # as the old session's publication listed it
+    (folder / outputs.MANIFESTS / f"{NB}.json").write_text('["tables/01_from_an_old_session.csv"]')
+    (folder / "tables" / "01_my_notes.csv").write_text("the user's own\n")   # listed nowhere: never removed
     monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "demo.ipynb"))
     with pytest.raises(pm.PapermillExecutionError):
         pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 8, "fail": True},
                             kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
-    assert sorted(_set(folder)) == ["tables/01_t8.csv", "tables/01_t8.tex"]
+    assert sorted(_set(folder)) == ["tables/01_my_notes.csv", "tables/01_t8.csv", "tables/01_t8.tex"]
+    assert outputs.published_files(folder, NB) == [f"parameters/{NB}.json", "tables/01_t8.csv", "tables/01_t8.tex"]
 
 
 _CONCURRENT = textwrap.dedent("""
@@ -202,8 +206,9 @@ def test_a_run_killed_while_publishing_is_finished_by_the_next_one(tmp_path):
     for name in ("tables/01_a.csv", "tables/01_b.csv"):
         stage.path_for(name).parent.mkdir(parents=True, exist_ok=True)
         stage.path_for(name).write_text("new\n")
-    # the publication began (its list written, one file moved) and the process died
-    (stage.dir / "publishing.json").write_text(json.dumps(["tables/01_a.csv", "tables/01_b.csv"]))
+    # the publication began (its lists written, one file moved) and the process died
+    (stage.dir / "publishing.json").write_text(json.dumps({"keep": ["tables/01_a.csv", "tables/01_b.csv"],
+                                                           "old": ["tables/01_a.csv", "tables/01_stale.csv"]}))
     os.replace(stage.path_for("tables/01_a.csv"), folder / "tables" / "01_a.csv")
     assert outputs.sweep(root) == []                                     # its owner still lives: kept
     os.close(stage._owner_fd)                                            # the owner dies
@@ -233,8 +238,9 @@ def test_a_relative_reports_dir_is_the_callers_for_every_output(tmp_path, monkey
     out = caller / "out" / "rel"
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and ".staging" not in p.parts) == [
         "executed/rel/demo.ipynb", "executed/rel/runtimes.json", "html/rel/demo.html",
+        "rel-plain/.published/01_gain_definitions.json",
         "rel-plain/metrics/01_gain_definitions.json", "rel-plain/parameters/01_gain_definitions.json",
-        "rel-plain/tables/01_t32.csv", "rel-plain/tables/01_t32.tex",
+        "rel-plain/tables/01_t32.csv", "rel-plain/tables/01_t32.tex", "rel/.published/01_gain_definitions.json",
         "rel/metrics/01_gain_definitions.json", "rel/parameters/01_gain_definitions.json",
         "rel/tables/01_t31.csv", "rel/tables/01_t31.tex"]
     assert not (paths.NOTEBOOKS / "out").exists()
@@ -255,3 +261,135 @@ def test_a_run_started_again_in_one_kernel_retires_the_previous_one(tmp_path, ro
     files = _set(root / "twice")
     assert sorted(files) == ["metrics/01_gain_definitions.json", "tables/01_t41.csv", "tables/01_t41.tex"]
     assert _staging_left(root) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 40, third adversarial round: removal by manifest, links out of the reports root, memory
+# ---------------------------------------------------------------------------------------------
+
+def _publish(root, folder, files):
+    stage = outputs.Staging.create(root, "t")
+    try:
+        stage.target(folder, NB)
+        for name, text in files.items():
+            stage.path_for(name).parent.mkdir(parents=True, exist_ok=True)
+            stage.path_for(name).write_text(text)
+        return stage.publish()
+    finally:
+        stage.discard()
+
+
+def test_a_publication_removes_only_what_the_previous_one_listed_even_in_a_linked_tables_folder(tmp_path):
+    """tables/ linked to a folder (inside the root) that also holds the user's own files named
+    like the notebook's: only files the previous publication wrote (its manifest) are removed."""
+    root = tmp_path / "reports"
+    shared = root / "shared-tables"
+    shared.mkdir(parents=True)
+    (shared / "01_draft_for_the_paper.csv").write_text("mine\n")
+    (shared / "01_draft_for_the_paper.tex").write_text("mine\n")
+    folder = root / "linked"
+    folder.mkdir()
+    (folder / "tables").symlink_to(shared, target_is_directory=True)
+    _publish(root, folder, {"tables/01_first.csv": "1\n", "metrics/01_gain_definitions.json": "{}\n"})
+    assert sorted(p.name for p in shared.iterdir()) == ["01_draft_for_the_paper.csv", "01_draft_for_the_paper.tex",
+                                                        "01_first.csv"]
+    _publish(root, folder, {"tables/01_second.csv": "2\n"})              # the next run: other tables
+    assert sorted(p.name for p in shared.iterdir()) == ["01_draft_for_the_paper.csv", "01_draft_for_the_paper.tex",
+                                                        "01_second.csv"]
+    assert not (folder / "metrics" / f"{NB}.json").exists()
+    assert outputs.published_files(folder, NB) == ["tables/01_second.csv"]
+    # a manifest edited by hand cannot point a removal outside the notebook's outputs
+    (folder / outputs.MANIFESTS / f"{NB}.json").write_text('["../../outside.txt", "tables/02_x.csv", "tables/01_second.csv"]')
+    (tmp_path / "outside.txt").write_text("x\n")
+    (shared / "02_x.csv").write_text("another notebook's\n")
+    _publish(root, folder, {"tables/01_third.csv": "3\n"})
+    assert (tmp_path / "outside.txt").exists() and (shared / "02_x.csv").exists()
+    assert not (shared / "01_second.csv").exists()
+
+
+def test_a_folder_without_manifest_loses_nothing_unless_it_is_a_canonical_one(tmp_path, monkeypatch):
+    """Before manifests: a named or hashed run folder keeps every file; the project's canonical
+    folders (the root, a profile's) are cleaned once by the old rule, the Reporter's file types only."""
+    root = tmp_path / "reports"
+    for folder in (root / "mine", root, root / "real"):
+        (folder / "tables").mkdir(parents=True, exist_ok=True)
+        for name in ("01_old.csv", "01_old.tex", "01_notes.txt"):
+            (folder / "tables" / name).write_text("x\n")
+        _publish(root, folder, {"tables/01_new.csv": "n\n"})
+    assert sorted(p.name for p in (root / "mine" / "tables").iterdir()) == ["01_new.csv", "01_notes.txt", "01_old.csv",
+                                                                           "01_old.tex"]
+    for folder in (root, root / "real"):
+        assert sorted(p.name for p in (folder / "tables").iterdir()) == ["01_new.csv", "01_notes.txt"]
+
+
+@pytest.mark.parametrize("link", ["tables", "metrics", "figures"])
+def test_a_subfolder_linked_out_of_the_reports_root_is_refused(tmp_path, link):
+    root = tmp_path / "reports"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "01_precious.csv").write_text("keep\n")
+    folder = root / "mine"
+    folder.mkdir(parents=True)
+    (folder / link).symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ValueError, match=rf"mine/{link}: a symbolic link to .*elsewhere, outside the reports folder"):
+        _publish(root, folder, {"tables/01_t.csv": "t\n"})
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["01_precious.csv"]
+    # inside the root a link is fine
+    check = root / "inside"
+    check.mkdir()
+    (folder / link).unlink()
+    (folder / link).symlink_to(check, target_is_directory=True)
+    outputs.check_inside(root, folder / link / "x")
+
+
+def test_the_runner_refuses_links_out_of_the_root_before_any_kernel(tmp_path, root, monkeypatch, capsys):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / "executed").mkdir(parents=True)
+    (root / "executed" / "ci").symlink_to(elsewhere, target_is_directory=True)
+    assert pipeline.main(["run", "--profile", "ci", "--no-html", "01"]) == 2
+    err = capsys.readouterr().err
+    assert "executed/ci: a symbolic link to" in err and "outside the reports folder" in err
+    assert list(elsewhere.iterdir()) == [] and "[1/1]" not in capsys.readouterr().out
+
+
+def test_a_kernel_stops_at_its_reporter_when_its_folder_links_out(tmp_path, root, monkeypatch):
+    """Plain papermill: the notebook stops in the cell that makes its Reporter, before any work."""
+    demo = _demo(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / "out-link").mkdir(parents=True)
+    (root / "out-link" / "tables").symlink_to(elsewhere, target_is_directory=True)
+    monkeypatch.setenv("PYTHONPATH", str(paths.ROOT))
+    monkeypatch.setenv("SUBJEVAL_RUN_NAME", "out-link")
+    with pytest.raises(pm.PapermillExecutionError, match="a symbolic link to .*outside the reports folder"):
+        pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 50}, kernel_name="python3",
+                            progress_bar=False, cwd=str(tmp_path))
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("import numpy as np\nx = np.ones((10**7, 10**7))",
+     r"out of memory in cell In \[\d\]: Unable to allocate 728\. TiB .*; this run's size parameters: .*: lower them"),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+     r"the kernel died in cell \d of the notebook \('import os, signal'\) \(DeadKernelError: Kernel died\): the "
+     r"operating system stops a process that exhausts the memory"),
+])
+def test_memory_exhausted_in_a_notebook_is_said_without_a_traceback(tmp_path, root, monkeypatch, cell, expected):
+    import io
+    import re
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.cells = [nbformat.v4.new_code_cell("n_items: int = 5  # a size", metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell(cell)]
+    path = tmp_path / "01_gain_definitions.ipynb"          # named like notebook 01: its size parameters are listed
+    nbformat.write(nb, str(path))
+    monkeypatch.setattr(pipeline, "discover", lambda only=None: [path])
+    monkeypatch.setattr(pipeline, "load_parameters", lambda nb, profile: {"n_items": 7})
+    monkeypatch.setattr(pipeline, "check_profile", lambda profile: None)
+    out = io.StringIO()
+    assert pipeline.run("ci", html=False, stream=out)[0][1] == "failed"
+    text = out.getvalue()
+    assert re.search(expected, text), text
+    assert "n_items = 7" in text and "Traceback" not in text and "----" not in text

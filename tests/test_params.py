@@ -73,7 +73,7 @@ def test_check_values_lists_every_problem():
     assert "unknown parameter 'sed' (did you mean 'seed'?) in f.yaml" in text
     assert "parameter 'p' = 'x' has type str; expected float in f.yaml" in text
     assert "this notebook's parameters are: opt, p, seed, tags" in text
-    params.check_values({"p": 2, "opt": None, "seed": 3}, declared)  # int for float, None where allowed
+    params.check_values({"p": 1, "opt": None, "seed": 3}, declared)  # int for float, None where allowed
     with pytest.raises(params.ParameterError, match="not a finite number"):
         params.check_values({"p": float("nan")}, declared)
 
@@ -146,9 +146,8 @@ def test_runner_params_folder_runs_users_files(tmp_path, monkeypatch, capsys):
     (folder / "01_tiny.yaml").write_text("seed: 5\nn_items: 200\nd_max_list: [2]\nn_list: [5]\n")
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
     monkeypatch.chdir(tmp_path)
-    results = pipeline.run(only=["01", "02"], html=False, params="mine")
-    assert results[0][:2] == ("01_gain_definitions", "ok")
-    assert results[1][:2] == ("02_unanimity_evaluation", "skipped")
+    results = pipeline.run(only=["01"], html=False, params="mine")
+    assert results == [("01_gain_definitions", "ok", results[0][2])]
     assert (tmp_path / "out" / "mine" / "metrics" / "01_gain_definitions.json").exists()
     (folder / "notes.yaml").write_text("seed: 1\n")
     assert pipeline.main(["run", "--params", "mine", "01"]) == 2
@@ -335,3 +334,106 @@ def test_parameter_names_are_text_and_list_values_are_not_repeated(tmp_path, tex
     (tmp_path / "mine" / "01_a.yaml").write_text(text)
     with pytest.raises(params.ParameterError, match=message):
         pipeline.run(params=tmp_path / "mine", html=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 40, third adversarial round: each class with a new example of its own
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, said", [
+    ("", "no parameter (the file is empty or holds only comments)"),
+    ("# my settings, to be filled in\n\n   # later\n", "no parameter (the file is empty or holds only comments)"),
+    ("{}\n", "an empty mapping"),
+    ("profile: mine\n", "only 'profile'"),
+])
+def test_a_parameter_file_that_sets_nothing_is_refused_before_any_kernel(tmp_path, monkeypatch, capsys, text, said):
+    """An empty or comment-only NN_*.yaml would run the default simulation and publish it as the
+    user's run: refused, naming the file, before anything runs or is written."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "04_diversity.yaml").write_text(text)
+    (tmp_path / "mine" / "01_a.yaml").write_text("seed: 3\n")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--no-html"]) == 2
+    err = capsys.readouterr().err
+    assert "04_diversity.yaml: expected at least one parameter of 04_diversified_measures" in err
+    assert said in err and "default simulation under the name 'mine'" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", ["real", "ci", "paper", "examples"])
+def test_a_params_run_named_like_a_profile_is_refused(tmp_path, monkeypatch, capsys, name):
+    """`--name real` would replace the real profile's executed notebooks and runtimes.json; a
+    folder of that name too. The profile's own folder (`--params params/examples`) is that profile."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text("seed: 3\n")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--name", name, "--no-html"]) == 2
+    err = capsys.readouterr().err
+    assert f"output name {name!r} (--name) is the name of the profile params/{name}/" in err
+    assert f"--name {name}-mine" in err and "outputs under" not in err
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "01_a.yaml").write_text("seed: 3\n")
+    with pytest.raises(ValueError, match=f"the name of the folder .*{name}.* is the name of the profile"):
+        pipeline.output_name(tmp_path / name, None)
+    assert pipeline.output_name(paths.PARAMS / name, None) == name         # the profile's own files
+    assert pipeline.output_name(paths.PARAMS / name / "01_gain_definitions.yaml", name) == name
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_notebook_named_on_the_command_line_without_a_file_fails(tmp_path, monkeypatch, capsys):
+    """`--params mine 03` with no 03 file stops (exit 2) before any kernel, instead of 'skipped' and 0."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text("seed: 3\n")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--no-html", "01", "03"]) == 2
+    err = capsys.readouterr().err
+    assert "has no parameter file for 03_prm_estimation (expected 03_*.yaml)" in err
+    assert not (tmp_path / "out").exists()
+    # a profile without a file for a notebook named on the command line: the same
+    (tmp_path / "params" / "thin").mkdir(parents=True)
+    (tmp_path / "params" / "thin" / "01_gain_definitions.yaml").write_text("seed: 3\n")
+    monkeypatch.setattr(pipeline, "PARAMS", tmp_path / "params")
+    assert pipeline.main(["run", "--profile", "thin", "--no-html", "05"]) == 2
+    assert "profile 'thin' (params/thin/) has no parameter file for 05_preference_agreement" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("n_topics: 30\nseed: -1\n", r"^seed must be an integer >= 0 \(numpy.random.SeedSequence takes a non-negative "
+                                  r"integer\), got -1 in \S*04_x.yaml:2$"),
+    ("B: 0\n", r"^B must be an integer >= 1 \(Monte Carlo trials\), got 0 in \S*04_x.yaml:1$"),
+    ("significance: 1.5\n", r"^significance must lie in \(0, 1\) \(significance level\), got 1.5 in \S*04_x.yaml:1$"),
+    ("scheduler: locla\n", r"^scheduler must be 'local', 'serial' or a dask scheduler address such as "
+                           r"tcp://host:8786, got 'locla' \(did you mean 'local'\?\) in \S*04_x.yaml:1$"),
+])
+def test_values_no_notebook_can_use_stop_the_runner_naming_file_and_line(tmp_path, monkeypatch, text, message):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "04_x.yaml").write_text(text)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_negative_seed_stops_in_the_validation_cell_under_plain_papermill(tmp_path):
+    """Without the runner the same rule holds in the kernel: the project's message, not numpy's."""
+    with pytest.raises(pm.PapermillExecutionError) as err:
+        _run(_notebook(tmp_path), tmp_path, seed=-7)
+    assert "seed must be an integer >= 0" in str(err.value) and "SeedSequence" in str(err.value)
+    assert "expected a non-negative integer" not in str(err.value)      # numpy's own wording
+
+
+def test_the_value_domains_accept_every_shipped_profile_and_default():
+    for nb in pipeline.discover():
+        declared = pipeline.declared_parameters(nb)
+        for profile in pipeline.profiles():
+            values = {**params.notebook_defaults(nb.stem), **(pipeline.load_parameters(nb, profile) or {})}
+            params.check_values(values, declared)
+
+
+def test_nesting_too_deep_for_the_yaml_parser_is_one_line(tmp_path, capsys):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text("seed: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine")]) == 2
+    err = capsys.readouterr().err
+    assert "01_a.yaml: expected plain YAML values, got lists or mappings nested too deeply" in err
+    assert "Traceback" not in err and "RecursionError" not in err

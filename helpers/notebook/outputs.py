@@ -24,6 +24,14 @@ Who publishes:
 A staging folder whose owner died (a killed kernel) is removed by the next run, and one whose
 owner died while publishing is finished first (roll forward), so no half-swapped set survives.
 
+What a publication removes: the files the notebook's previous publication in that folder wrote,
+as its manifest lists them (``<folder>/.published/NN_name.json``), never a file found by its name
+alone (a user's ``tables/02_notes.csv`` stays). A folder published before manifests existed has
+none: in the canonical folders of the project (``reports/``, ``reports/<profile>/``) the old rule
+applies once (the Reporter's own file types under the notebook's prefix), elsewhere nothing is
+removed. Nothing is written or removed through a symbolic link that leads out of the reports root
+(:func:`check_inside`): a ``tables/`` linked to another folder stops the run with a message.
+
 Locks are ``fcntl.flock`` (``msvcrt.locking`` on Windows): the operating system releases them when
 the process dies, so a crash never leaves a stale lock. The ``filelock`` package would do the same
 with one dependency more.
@@ -45,12 +53,17 @@ from typing import Callable
 
 from ..io.files import atomic_write_bytes, atomic_write_text
 
-__all__ = ["STAGING", "notebook_files", "locked", "Staging", "sweep", "publish_folder", "start", "attach_to_kernel", "LOCK_TIMEOUT"]
+__all__ = ["STAGING", "MANIFESTS", "notebook_files", "published_files", "check_inside", "locked", "Staging", "sweep",
+           "publish_folder", "start", "attach_to_kernel", "LOCK_TIMEOUT"]
 
 #: Folder under the reports root that holds the runs in progress.
 STAGING = ".staging"
 #: Seconds a publication waits for another one to end before it gives up with a message.
 LOCK_TIMEOUT = 300.0
+#: Folder of a run folder that holds each notebook's manifest: the files its last publication wrote.
+MANIFESTS = ".published"
+#: The file types the Reporter writes, by subfolder (the only files the pre-manifest rule removes).
+_OWN_TYPES = {"tables": (".csv", ".tex"), "figures": (".pdf", ".png"), "metrics": (".json",), "parameters": (".json",)}
 
 
 def notebook_files(folder: Path, notebook: str) -> list[Path]:
@@ -62,6 +75,72 @@ def notebook_files(folder: Path, notebook: str) -> list[Path]:
     found += [p for p in (folder / "metrics" / f"{notebook}.json", folder / "parameters" / f"{notebook}.json")
               if p.is_file()]
     return sorted(found)
+
+
+def _is_output_path(rel: str, notebook: str) -> bool:
+    """Is ``rel`` (a path relative to a run folder) one of the places ``notebook``'s outputs go?"""
+    parts = Path(rel).parts
+    if not parts or ".." in parts or Path(rel).is_absolute():
+        return False
+    if parts[0] == "tables":
+        return len(parts) == 2 and parts[1].startswith(f"{notebook[:2]}_")
+    if parts[0] == "figures":
+        return len(parts) >= 3 and parts[1] == notebook
+    return len(parts) == 2 and parts[0] in ("metrics", "parameters") and parts[1] == f"{notebook}.json"
+
+
+def published_files(folder: Path, notebook: str) -> list[str] | None:
+    """The files (relative paths) the last publication of ``notebook`` wrote into ``folder``, from
+    its manifest; ``None`` when there is none (never published, or before manifests existed)."""
+    path = Path(folder) / MANIFESTS / f"{notebook}.json"
+    try:
+        listed = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return [r for r in listed if isinstance(r, str) and _is_output_path(r, notebook)] if isinstance(listed, list) else None
+
+
+def _previous_set(folder: Path, notebook: str, root: Path) -> list[str]:
+    """What a publication may remove: the manifest's files; without one, in a canonical folder of
+    the project (the reports root or a profile's folder), the Reporter's own file types under the
+    notebook's prefix (the rule before manifests); elsewhere nothing."""
+    listed = published_files(folder, notebook)
+    if listed is not None:
+        return listed
+    from ..paths import PARAMS
+
+    rel = os.path.relpath(folder, root)
+    if rel != "." and not (os.sep not in rel and (PARAMS / rel).is_dir()):
+        return []
+    return [p.relative_to(folder).as_posix() for p in notebook_files(folder, notebook)
+            if p.suffix in _OWN_TYPES.get(p.relative_to(folder).parts[0], ())]
+
+
+def check_inside(root: Path, path: Path) -> None:
+    """Refuse ``path`` (under the reports ``root``) when a folder on the way down to it is a
+    symbolic link that leads out of the root: outputs are written and removed only inside it."""
+    root = Path(root)
+    real_root = Path(os.path.realpath(root))
+    try:
+        parts = Path(path).relative_to(root).parts
+    except ValueError:
+        raise ValueError(f"{path}: outside the reports folder {root}; outputs are written only inside it") from None
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            target = Path(os.path.realpath(current))
+            if not target.is_relative_to(real_root):
+                raise ValueError(f"{current}: a symbolic link to {target}, outside the reports folder {root} "
+                                 "(SUBJEVAL_REPORTS_DIR); outputs are written and removed only inside it: remove "
+                                 "the link, or point SUBJEVAL_REPORTS_DIR at the folder you want the outputs in")
+        elif not current.exists():
+            return
+
+
+def _check_run_folder(root: Path, folder: Path, notebook: str) -> None:
+    for sub in ("tables", Path("figures") / notebook, "metrics", "parameters", Path(MANIFESTS)):
+        check_inside(root, Path(folder) / sub)
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,20 +221,28 @@ def publish_folder(stage: Path) -> list[str]:
     """
     target = json.loads((stage / "target.json").read_text(encoding="utf-8"))
     folder, notebook = Path(target["folder"]), target["notebook"]
+    root = Path(stage).parent.parent        # <root>/.staging/<stage>
     files = stage / "files"
     marker = stage / "publishing.json"
-    if marker.is_file():  # a publication cut short: its list is the complete one
-        keep = set(json.loads(marker.read_text(encoding="utf-8")))
+    state = json.loads(marker.read_text(encoding="utf-8")) if marker.is_file() else None
+    if state is not None:  # a publication cut short: its lists are the complete ones
+        keep, old = (set(state), set()) if isinstance(state, list) else (set(state["keep"]), set(state["old"]))
     else:
+        _check_run_folder(root, folder, notebook)
         published = stage / "published.json"
         keep = set(json.loads(published.read_text(encoding="utf-8"))) if published.is_file() else set()
         keep |= set(_relative_files(files))
-        atomic_write_text(marker, json.dumps(sorted(keep)))
+        old = set(_previous_set(folder, notebook, root))
+        atomic_write_text(marker, json.dumps({"keep": sorted(keep), "old": sorted(old)}))
     for rel in _relative_files(files):
+        check_inside(root, folder / rel)
         _move(files / rel, folder / rel)
-    for old in notebook_files(folder, notebook):
-        if old.relative_to(folder).as_posix() not in keep:
-            old.unlink()
+    for rel in sorted(old - keep):
+        path = folder / rel
+        if _is_output_path(rel, notebook) and (path.is_file() or path.is_symlink()):
+            check_inside(root, path.parent)
+            path.unlink()
+    atomic_write_text(folder / MANIFESTS / f"{notebook}.json", json.dumps(sorted(keep), indent=0) + "\n")
     with contextlib.suppress(OSError):
         (folder / "figures" / notebook).rmdir()  # only when empty
     atomic_write_text(stage / "published.json", json.dumps(sorted(keep)))
@@ -178,6 +265,7 @@ class Staging:
     @classmethod
     def create(cls, root: Path, label: str) -> "Staging":
         root = Path(root)
+        check_inside(root, root / STAGING)
         path = root / STAGING / f"{label}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         path.mkdir(parents=True)
         fd = _open_lock_file(path / "owner.lock")
@@ -188,6 +276,7 @@ class Staging:
 
     def target(self, folder: Path, notebook: str) -> None:
         """Record where the staged files go (the run folder) and whose they are."""
+        _check_run_folder(self.root, Path(folder), notebook)   # a notebook stops here, before its work
         path = self.dir / "target.json"
         wanted = {"folder": str(Path(folder)), "notebook": notebook}
         if path.is_file():

@@ -23,7 +23,10 @@ which works the same under the project's runner, plain ``papermill``, nbval and 
 * size parameters (``n_items``, ``B``, ``replicates``...) stay below an upper bound each
   (:data:`SIZE_LIMITS`), and the products that size one array below a budget
   (:data:`SIZE_BUDGETS`): a typo such as ``n_items: 10000000000000`` stops with the bound instead
-  of a MemoryError (or hours of work) deep in the notebook.
+  of a MemoryError (or hours of work) deep in the notebook;
+* values no notebook can use stop before any work (:data:`VALUE_DOMAINS`: ``seed: -1``, a size of
+  0, a probability of 2, a misspelled ``scheduler``), instead of numpy's or dask's message from
+  deep inside the kernel. The notebooks' own, stricter checks follow in their validation cell.
 
 :func:`check_values` applies the same rules to a mapping of values against the declarations that
 ``papermill.inspect_notebook`` reads, so the runner refuses a bad parameter file before it starts a
@@ -202,6 +205,68 @@ def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None 
     return problems
 
 
+#: The values a parameter of these names can take at all, whatever the notebook: name -> (lowest,
+#: lowest allowed?, highest, highest allowed?, what it is). A list parameter's members are checked.
+#: Each range is the widest any notebook accepts, so the runner can refuse a value before a kernel
+#: starts; a notebook's validation cell may ask for more (``n_items >= 100`` in 01).
+VALUE_DOMAINS: dict[str, tuple[float | None, bool, float | None, bool, str]] = {
+    "seed": (0, True, None, False, "numpy.random.SeedSequence takes a non-negative integer"),
+    **{name: (1, True, None, False, what) for name, (_, what) in SIZE_LIMITS.items()},
+    "relevance_threshold": (0, True, None, False, "0 takes the collection's definition"),
+    "extra_cutoff": (0, True, None, False, "0 for none"),
+    "real_cutoff": (0, True, None, False, "0: the shorter page's length"),
+    "tau_bootstrap": (1, True, None, False, "topic resamples"),
+    "p": (0.0, True, 1.0, True, "unanimity upgrade strength"),
+    "alpha": (0.0, False, 1.0, False, "significance level"),
+    "significance": (0.0, False, 1.0, False, "significance level"),
+    "tau_level": (0.0, False, 1.0, False, "confidence level"),
+    "p_equal": (0.0, False, 1.0, False, "share of EQUAL labels"),
+    "alpha_relevance": (-1.0, False, 1.0, False, "Krippendorff's alpha"),
+    "alpha_diversity": (-1.0, False, 1.0, False, "Krippendorff's alpha"),
+    "min_difference": (0.0, True, None, False, "a difference of scores"),
+    "tie_tolerance": (0.0, True, None, False, "a difference of scores"),
+    "real_threshold": (0.0, True, 100.0, True, "a mean relevance on THUIR's 0-100 scale"),
+}
+#: What ``scheduler`` may say (besides a dask scheduler address such as ``tcp://host:8786``).
+SCHEDULERS = ("local", "serial")
+
+
+def _interval(low, low_in, high, high_in) -> str:
+    if high is None:
+        return f">= {low:g}" if low_in else f"> {low:g}"
+    return f"{'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
+
+
+def domain_problem(name: str, value: Any) -> str | None:
+    """``None`` if ``value`` lies in the domain of parameter ``name`` (:data:`VALUE_DOMAINS`; the
+    ``scheduler`` names), else one line saying what was expected (call it on well-typed values)."""
+    if name == "scheduler" and isinstance(value, str):
+        from ..replicates.runner import is_scheduler_address
+
+        if value in SCHEDULERS or is_scheduler_address(value):
+            return None
+        close = difflib.get_close_matches(value, SCHEDULERS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return (f"scheduler must be 'local', 'serial' or a dask scheduler address such as tcp://host:8786, "
+                f"got {value!r}{hint}")
+    if name not in VALUE_DOMAINS:
+        return None
+    low, low_in, high, high_in, what = VALUE_DOMAINS[name]
+    members = value if isinstance(value, list) else [value]
+    numbers = [v for v in members if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    bad = [v for v in numbers if (v < low if low_in else v <= low)
+           or (high is not None and (v > high if high_in else v >= high))]
+    if not bad:
+        return None
+    integral = all(isinstance(v, int) for v in numbers) and high is None
+    kind = "an integer " if integral else ""
+    if isinstance(value, list):
+        return (f"{name} must hold {'integers' if integral else 'numbers'} {_interval(low, low_in, high, high_in)} "
+                f"({what}), got {value!r}")
+    verb = "be" if high is None else "lie in"
+    return f"{name} must {verb} {kind}{_interval(low, low_in, high, high_in)} ({what}), got {value!r}"
+
+
 def _repeated(name: str, value: Any) -> str | None:
     """A list parameter naming one value twice (two measures, Dmax or N of one name make two rows
     of one key, which the analyses cannot tell apart)."""
@@ -213,12 +278,18 @@ def _repeated(name: str, value: Any) -> str | None:
     return None
 
 
-def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, where: str = "") -> None:
-    """Refuse unknown names and ill-typed values of ``values`` against ``declared`` annotations.
+def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, where: str = "",
+                 lines: Mapping[str, int] | None = None) -> None:
+    """Refuse unknown names, ill-typed values and values outside their domain (:data:`VALUE_DOMAINS`)
+    or size bounds of ``values`` against ``declared`` annotations.
 
     ``declared`` maps each parameter to its annotation (a type, a typing construct or papermill's
-    ``inferred_type_name`` string). ``where`` names the source (a parameter file) in the message.
+    ``inferred_type_name`` string). ``where`` names the source (``"in <file>"``) in the message,
+    and ``lines`` the line of each parameter in it (``in <file>:<line>``).
     """
+    def at(name: str) -> str:
+        return f"{where}:{lines[name]}" if where and lines and name in lines else where
+
     not_names = [k for k in values if not isinstance(k, str)]
     if not_names:
         raise ParameterError(f"expected parameter names (text) {where}".rstrip() + f", got {not_names[0]!r}; "
@@ -226,13 +297,18 @@ def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, wher
     unknown = [k for k in values if k not in declared]
     problems = []
     if unknown:
-        problems.append(_unknown_message(unknown, list(declared), where))
+        problems.append(_unknown_message(unknown, list(declared), at(unknown[0]) if len(unknown) == 1 else where))
     for name, value in values.items():
         if name in declared:
             issue = type_problem(name, value, declared[name]) or _repeated(name, value)
             if issue:
-                problems.append(issue + (f" {where}" if where else ""))
-    if not problems:  # bounds only for values of the right types
+                problems.append(issue + (f" {at(name)}" if where else ""))
+    if not problems:  # domains and bounds only for values of the right types
+        for name, value in values.items():
+            issue = domain_problem(name, value) if name in declared else None
+            if issue:
+                problems.append(issue + (f" {at(name)}" if where else ""))
+    if not problems:
         problems += [p + (f" {where}" if where else "") for p in size_problems(values, declared)]
     if problems:
         raise ParameterError("\n".join(problems))
@@ -598,6 +674,21 @@ def load_yaml(path: Path) -> Any:
         return yaml.load(text, Loader=_Strict)   # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         raise ValueError(_yaml_problem(path, exc)) from None
+    except RecursionError:   # PyYAML's parser recurses once per level of nesting
+        raise ValueError(f"{path}: expected plain YAML values, got lists or mappings nested too deeply "
+                         "(thousands of levels)") from None
+
+
+def parameter_lines(path: Path) -> dict[str, int]:
+    """Line (1-based) of each top-level name of a parameter file that :func:`load_yaml` reads as a
+    mapping (empty when it is not one), for messages that name ``file:line``."""
+    import yaml
+
+    text = Path(path).read_bytes().decode("utf-8")
+    node = yaml.compose(text, Loader=_strict_loader(path))
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {key.value: key.start_mark.line + 1 for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
 
 
 def _yaml_problem(path: Path, exc: Exception) -> str:

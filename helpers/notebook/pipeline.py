@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..io.files import atomic_write_bytes, atomic_write_text
 from . import outputs
-from .params import RESERVED_NAMES, check_values, load_yaml
+from .params import RESERVED_NAMES, check_values, load_yaml, parameter_lines
 from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 
 KERNEL = "python3"
@@ -108,20 +108,32 @@ def _show_file(path: Path) -> str:
 
 
 def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
-    """One YAML parameter file for ``notebook``: a mapping whose names and types the notebook
-    declares; ``profile`` (the output folder's name) is set, relative paths resolved."""
+    """One YAML parameter file for ``notebook``: a mapping whose names, types and values the
+    notebook accepts (:func:`helpers.notebook.params.check_values`, messages name ``file:line``),
+    setting at least one parameter; ``profile`` (the output folder's name) is set, relative paths
+    resolved."""
+    shown = _show_file(path)
     try:
-        params = load_yaml(path) or {}
+        params = load_yaml(path)
     except ValueError as exc:
-        raise ValueError(str(exc).replace(str(path), _show_file(path), 1)) from None
-    if not isinstance(params, dict):
-        raise ValueError(f"{_show_file(path)}: expected a mapping of parameter names to values")
-    if params.get("profile", profile) != profile:
-        raise ValueError(f"{_show_file(path)}: 'profile: {params['profile']}' contradicts its output "
+        raise ValueError(str(exc).replace(str(path), shown, 1)) from None
+    except OSError as exc:
+        raise ValueError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"{shown}: expected a mapping of parameter names to values")
+    if params and params.get("profile", profile) != profile:
+        raise ValueError(f"{shown}: 'profile: {params['profile']}' contradicts its output "
                          f"name '{profile}' (the name of its folder); delete the 'profile:' line, the folder's "
                          "name names the run")
+    if not {k: v for k, v in (params or {}).items() if k != "profile"}:
+        # an empty (or comment-only) file would run the notebook's defaults and publish them as this run
+        said = "an empty mapping" if params == {} else ("only 'profile'" if params else
+                                                         "no parameter (the file is empty or holds only comments)")
+        raise ValueError(f"{shown}: expected at least one parameter of {notebook.stem} ('name: value' on a line), "
+                         f"got {said}; this would run the notebook's default simulation under the name {profile!r}. "
+                         f"Set the parameters you mean, or delete the file (the default run is `make reproduce`)")
     params["profile"] = profile
-    check_values(params, declared_parameters(notebook), where=f"in {_show_file(path)}")
+    check_values(params, declared_parameters(notebook), where=f"in {shown}", lines=parameter_lines(path))
     return resolve_paths(params)
 
 
@@ -169,12 +181,23 @@ def parameter_files(spec: str | os.PathLike, books: list[Path]) -> dict[Path, Pa
 
 def output_name(spec: str | os.PathLike, name: str | None) -> str:
     """Name of the outputs folder for ``--params``: ``name``, else the folder's name (for a file,
-    the name of the folder holding it)."""
+    the name of the folder holding it).
+
+    The name of a profile (``real``, ``ci``, ``paper``, a folder under ``params/``) is refused
+    unless the files are that profile's own (``--params params/examples``): the run would replace
+    the profile's executed notebooks, HTML and ``runtimes.json`` (``reports/executed/<name>/``)."""
     spec = Path(os.path.expanduser(str(spec))).resolve()
-    chosen = name or (spec.name if spec.is_dir() else spec.parent.name)
+    folder = spec if spec.is_dir() else spec.parent
+    chosen = name or folder.name
+    how = "--name" if name else f"the name of the folder {_show(folder)}"
     if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or chosen in RESERVED_NAMES:
-        raise ValueError(f"output name {chosen!r} is not usable (a simple name other than 'default' and "
+        raise ValueError(f"output name {chosen!r} ({how}) is not usable (a simple name other than 'default' and "
                          f"{', '.join(sorted(RESERVED_NAMES))}); give one with --name")
+    if chosen in profiles() and folder != (PARAMS / chosen).resolve():
+        raise ValueError(f"output name {chosen!r} ({how}) is the name of the profile params/{chosen}/, whose "
+                         f"executed notebooks, HTML and runtimes.json (reports/executed/{chosen}/) this run would "
+                         f"replace; give your run another name with --name (e.g. --name {chosen}-mine), or run the "
+                         f"profile itself with --profile {chosen}")
     return chosen
 
 
@@ -234,6 +257,9 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
     import papermill as pm
 
     root = reports_root()
+    for target in (output, failed_copy(output), html, None if runtimes_dir is None else runtimes_dir / "runtimes.json"):
+        if target is not None and Path(target).is_relative_to(root):
+            outputs.check_inside(root, Path(target).parent)   # no write through a link out of the root
     with contextlib.suppress(OSError):
         failed_copy(output).unlink()   # an older failure's copy must not pass for this run's
     outputs.sweep(root)
@@ -259,7 +285,10 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
             if runtimes_dir is not None:
                 record_runtime(runtimes_dir, notebook.stem, seconds)
         return seconds
-    except BaseException:
+    except BaseException as exc:
+        if type(exc).__name__ == "DeadKernelError":
+            with contextlib.suppress(AttributeError):
+                exc.subjeval_cell = _running_cell(staged)
         _keep_failed_copy(staged, output)
         raise
     finally:
@@ -409,16 +438,60 @@ def _html_target(notebook: Path, profile: str) -> Path:
     return (base if profile == "default" else base / profile) / f"{notebook.stem}.html"
 
 
-def _failure_text(exc: BaseException) -> str:
+def _failure_text(exc: BaseException, notebook: Path | None = None, parameters: dict | None = None) -> str:
     """What the runner prints for a failed notebook: for an error about the input (a bad
     parameter, file or value: ValueError and its kin, raised with a message naming it) that
-    message alone; for anything else, papermill's text with the cell's traceback (a bug)."""
+    message alone; for memory exhausted (a ``MemoryError`` in a cell, or a kernel the operating
+    system killed) what ran out and this run's size parameters; for anything else, papermill's
+    text with the cell's traceback (a bug)."""
     ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
     if ename is None:
+        if type(exc).__name__ == "DeadKernelError":
+            cell = getattr(exc, "subjeval_cell", None)
+            return (f"the kernel died{f' in {cell}' if cell else ''} ({type(exc).__name__}: {exc}): the operating "
+                    "system stops a process that exhausts the memory, so the most likely cause is a size this "
+                    f"machine cannot hold{_sizes_hint(notebook, parameters)}")
         return f"{type(exc).__name__}: {exc}"
+    if ename in MEMORY_ERRORS:
+        count = getattr(exc, "exec_count", None)
+        where = f" in cell In [{count}]" if count else ""
+        return (f"out of memory{where}: {evalue or 'MemoryError'}{_sizes_hint(notebook, parameters)}")
     if ename in USER_ERRORS:
         return f"{ename}: {evalue}"
     return str(exc)
+
+
+#: How numpy and Python name memory exhausted inside a cell.
+MEMORY_ERRORS = {"MemoryError", "_ArrayMemoryError", "ArrayMemoryError"}
+
+
+def _sizes_hint(notebook: Path | None, parameters: dict | None) -> str:
+    """``; this run's size parameters: n_items = 20000, ...: lower them`` (empty when unknown)."""
+    from .params import SIZE_LIMITS
+
+    values: dict = {}
+    if notebook is not None:
+        with contextlib.suppress(Exception):   # a notebook outside notebooks/ (tests): its parameters only
+            from .params import notebook_defaults
+
+            values.update(notebook_defaults(notebook.stem))
+    values.update(parameters or {})
+    sizes = [f"{k} = {v}" for k, v in values.items() if k in SIZE_LIMITS]
+    return f"; this run's size parameters: {', '.join(sizes)}: lower them" if sizes else ""
+
+
+def _running_cell(staged: Path) -> str | None:
+    """The cell papermill had started last in an executed copy (where a kernel died), as text."""
+    with contextlib.suppress(OSError, ValueError):
+        cells = json.loads(staged.read_text(encoding="utf-8")).get("cells", [])
+        started = [(k, c) for k, c in enumerate(cells) if c.get("cell_type") == "code"
+                   and (c.get("metadata", {}).get("papermill") or {}).get("start_time")]
+        if started:
+            k, cell = started[-1]
+            src = cell.get("source", "")
+            first = next((ln for ln in ("".join(src) if isinstance(src, list) else src).splitlines() if ln.strip()), "")
+            return f"cell {k + 1} of the notebook ({first.strip()[:60]!r})"
+    return None
 
 
 #: Exceptions a notebook raises about its input, with a message that names it: printed without traceback.
@@ -426,8 +499,16 @@ USER_ERRORS = {"ValueError", "ParameterError", "FetchError", "FileNotFoundError"
                "IsADirectoryError", "PermissionError", "UnicodeDecodeError"}
 
 
-def _check_writable(root: Path) -> None:
-    """Stop before the first kernel when outputs cannot be written (a read-only checkout)."""
+def _check_writable(root: Path, profile: str, books: list[Path], html: bool) -> None:
+    """Stop before the first kernel when outputs cannot be written (a read-only checkout) or would
+    go through a symbolic link out of the reports root (a linked ``tables/``, ``executed/``...)."""
+    folder = reports_dir(profile)
+    places = [root / "executed" / profile / "failed", folder / "metrics", folder / "tables", folder / "parameters",
+              folder / outputs.MANIFESTS] + [folder / "figures" / nb.stem for nb in books]
+    if html:
+        places.append(_html_target(books[0], profile).parent if books else root / "html")
+    for place in places:
+        outputs.check_inside(root, place)
     try:
         outputs.Staging.create(root, "write-check").discard()
     except OSError as exc:
@@ -452,7 +533,7 @@ def _run_one(nb_path: Path, nb_params: dict, profile: str, tag: str, *, html: bo
         copy = failed_copy(out)
         where = f"; executed copy with the error: {_show(copy)}" if copy.is_file() else ""
         print(f"{tag}: FAILED after {seconds:.1f} s; nothing of this run was published (its previous outputs, "
-              f"if any, are unchanged){where}\n{_failure_text(exc)}", file=stream, flush=True)
+              f"if any, are unchanged){where}\n{_failure_text(exc, nb_path, nb_params)}", file=stream, flush=True)
         return nb_path.stem, "failed", seconds
     if refresh:
         with open(out, encoding="utf-8") as fh:
@@ -460,6 +541,16 @@ def _run_one(nb_path: Path, nb_params: dict, profile: str, tag: str, *, html: bo
         atomic_write_text(nb_path, json.dumps(cleaned, indent=1, ensure_ascii=False) + "\n")
     print(f"{tag}: ok in {seconds:.1f} s" + ("; copied back" if refresh else ""), file=stream, flush=True)
     return nb_path.stem, "ok", seconds
+
+
+def _check_selected(books: list[Path], files: dict[Path, Path], only: list[str] | None, source: str) -> None:
+    """Notebooks named on the command line must have a parameter file: one asked for by name is
+    never skipped (without names, a profile or folder runs the notebooks it has files for)."""
+    missing = [nb.stem for nb in books if nb not in files]
+    if only and missing:
+        raise ValueError(f"{source} has no parameter file for {', '.join(missing)} (expected "
+                         f"{', '.join(m[:2] + '_*.yaml' for m in missing)}), which the command line asks for; "
+                         "add the file, or leave the notebook out")
 
 
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
@@ -475,12 +566,15 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         profile = output_name(params, name)
         if only is None:
             books = [nb for nb in books if nb in user_files]   # run what the folder holds
+        _check_selected(books, user_files, only, f"--params {params}")
         # read every file before the first kernel starts: a bad one stops the run at once
         loaded = {nb: read_parameter_file(f, nb, profile) for nb, f in user_files.items()}
     else:
         check_profile(profile)
         loaded = {nb: load_parameters(nb, profile) for nb in books}
-    _check_writable(reports_root())
+        _check_selected(books, {nb: params_file(nb, profile) for nb in books if loaded[nb] is not None}, only,
+                        f"profile {profile!r} (params/{profile}/)")
+    _check_writable(reports_root(), profile, books, html)
     results = []
     print(f"profile {profile!r}: {len(books)} notebook(s); outputs under "
           f"{_show(reports_dir(profile))}",
@@ -534,5 +628,16 @@ def main(argv: list[str] | None = None) -> int:
             results = run("default", args.only or None, html=True, refresh=True)
     except ValueError as exc:  # unknown profile, a bad parameter file: before any kernel starts
         print(f"python -m helpers notebooks: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # the notebook's line has said what was (not) published
+        print("python -m helpers notebooks: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError as exc:
+        print(f"python -m helpers notebooks: error: out of memory in the runner itself ({exc or 'MemoryError'}); "
+              "is a parameter file very large?", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file of the run that cannot be read or written (the notebooks' own errors are theirs)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"python -m helpers notebooks: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     return 1 if any(status == "failed" for _, status, _ in results) else 0

@@ -80,6 +80,11 @@ _RESERVED = ("rng", "replicate")
 _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+|[^\s:/]+:\d+")
 
 
+def is_scheduler_address(text: str) -> bool:
+    """Does ``text`` look like a dask scheduler address (``tcp://host:8786``, ``host:8786``)?"""
+    return isinstance(text, str) and bool(_ADDRESS.fullmatch(text))
+
+
 # --------------------------------------------------------------------------------------------
 # seeds
 # --------------------------------------------------------------------------------------------
