@@ -32,6 +32,7 @@ Modules (everything is importable from ``helpers.prm`` itself):
 from .core import (METHODS, UNJUDGED, annotation_rounds, binary_gains, binary_relevant, bootstrap_topics, estimate,
                    expected_relevant, one_rating_per_item, pairs_from_qrels, pairs_within_items, prm_gains,
                    relevant_in_top_k, table5, udm_weights)
+from .crossfit import crossfit_robustness, crossfit_summary
 from .robustness import (bootstrap_p, gain_qrels, mean_scores, robustness_difference, robustness_tables,
                          scheme_matrices, scheme_means)
 
@@ -39,5 +40,6 @@ __all__ = [
     "METHODS", "estimate", "expected_relevant", "binary_relevant", "prm_gains", "binary_gains", "udm_weights",
     "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
     "one_rating_per_item", "pairs_within_items", "gain_qrels", "mean_scores", "scheme_matrices", "scheme_means",
-    "robustness_difference", "bootstrap_p", "robustness_tables", "UNJUDGED",
+    "robustness_difference", "bootstrap_p", "robustness_tables", "UNJUDGED", "crossfit_robustness",
+    "crossfit_summary",
 ]

@@ -30,6 +30,7 @@ import pandas as pd
 
 from .. import preference, prm, stats, unanimity
 from ..measures import diversity
+from .prm import prm_robustness, prm_u2_draw  # noqa: F401  (notebook 03's studies live in helpers.replicates.prm)
 
 __all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "uniform_contrast", "prm_robustness",
            "prm_u2_draw", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "preference_recovery",
@@ -184,100 +185,6 @@ def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p
     s = gains.unanimity_summary(values, int(d_max), p)
     return {"items": s["items"], "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
             "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}
-
-
-def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_runs: int, k: int, k_table7: int,
-                   method: str, tau_level: float = 0.95, thresholds: Sequence[int] | None = None,
-                   names: Sequence[str] | None = None) -> pd.DataFrame:
-    """Notebook 03's Tables 6 and 7 on a fresh simulated double-judged collection.
-
-    Returns rows ``table, comparison, tau``: Table 6 (``tau`` between the U1- and U2-based run
-    orderings by MSnDCG@k for binary and PRM gains at every threshold of ``thresholds`` -- levels
-    in 1..T, default ``(T, 1)`` -- and linear gains) and Table 7
-    (PRM vs binary, linear and exponential gains on U1, MSnDCG@k_table7), both from
-    :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
-    (``table = "estimate"``). Labels name thresholds and levels by ``names`` (default the
-    simulation's level names, :data:`helpers.simulate.judgments.LEVEL_NAMES`: ``theta=Key``), as
-    notebook 03's single-collection tables do.
-    """
-    from ..simulate import judgments
-
-    sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=max(k, k_table7))
-    T = len(judgments.LEVEL_NAMES) - 1
-    names = list(judgments.LEVEL_NAMES) if names is None else list(names)
-    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
-    thresholds = list(dict.fromkeys(int(t) for t in (thresholds if thresholds is not None else (T, 1))))
-    p_gain = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
-              for th in thresholds}
-    t6, t7 = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
-                                   tau_level=tau_level, names=names)
-    top = p_gain[T] if T in p_gain else prm.estimate(pairs, threshold=T, method=method, T=T).set_index("level")["p"]
-    rows = [{"table": "estimate", "comparison": f"p(R|{names[T]}), theta={names[T]}", "tau": float(top[T])}]
-    rows += [{"table": "6", "comparison": r.gains, "tau": float(r.tau)} for r in t6.itertuples()]
-    rows += [{"table": "7", "comparison": f"theta={r.theta}, {r.comparison}", "tau": float(r.tau)}
-             for r in t7.itertuples()]
-    return pd.DataFrame(rows)
-
-
-def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd.DataFrame, thresholds: Sequence[int],
-                T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, k_table7: int = 20,
-                tau_level: float = 0.95, names: Sequence[str] | None = None, B: int = 0, udm_reps: int = 0) -> pd.DataFrame:
-    """Notebook 03 on real data: one draw of the second assessor U2 (one rating per item, drawn
-    at random among its raters, :func:`helpers.prm.one_rating_per_item`), and every analysis that
-    depends on it (Demeester et al. 2016).
-
-    Returns rows ``quantity, theta, level, value``:
-
-    * ``p``: the ``method`` estimate of p_{R|i} for every threshold and level;
-    * with ``runs``: ``tau`` (Table 6 of :func:`helpers.prm.robustness_tables`, ``level`` = the gain
-      scheme, ``theta`` -1 for linear gains), ``table7`` (``level`` = the comparison), and the Table 5
-      summary of :func:`helpers.prm.table5` (``table5_tau``, ``table5_share_prm_more_precise``,
-      ``table5_share_prm_smaller``; ``level`` empty);
-    * with ``B`` > 0: ``boot_ratio`` (topic-bootstrap sd of p_{T|T} over its binomial sigma,
-      :func:`helpers.prm.bootstrap_topics`, theta = T) and, with ``runs``, ``tau_diff_boot``: the ``B``
-      paired topic-bootstrap values of tau_PRM - tau_binary of Table 6 per threshold
-      (:func:`helpers.prm.robustness_difference`; ``level`` = the resample number);
-    * with ``udm_reps`` > 0: ``udm`` (``level`` ``prm_ratio`` / ``udm_ratio``,
-      :func:`helpers.simulate.judgments.udm_vs_prm`).
-
-    The generator is used in that order: U2, the paired bootstraps (threshold by threshold), the
-    topic bootstrap, the coin flips of the UDM analysis.
-    """
-    from ..simulate.judgments import udm_vs_prm
-
-    q2 = prm.one_rating_per_item(ratings, rng)
-    pairs = prm.pairs_from_qrels(qrels_u1, q2)
-    rows, p_gain = [], {}
-    for th in thresholds:
-        est = prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")
-        p_gain[th] = est["p"]
-        rows += [{"quantity": "p", "theta": int(th), "level": str(int(i)), "value": float(v)} for i, v in est["p"].items()]
-        if th == T:
-            top_sigma = float(est["sigma"][T])
-    if runs is not None:
-        t6, t7 = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
-                                       tau_level=tau_level, names=names)
-        rows += [{"quantity": "tau", "theta": -1 if pd.isna(r.theta) else int(r.theta), "level": r.gains,
-                  "value": float(r.tau)} for r in t6.itertuples()]
-        lv = list(names) if names is not None else [str(i) for i in range(T + 1)]
-        rows += [{"quantity": "table7", "theta": lv.index(r.theta), "level": r.comparison, "value": float(r.tau)}
-                 for r in t7.itertuples()]
-        _, t5 = prm.table5(runs, qrels_u1, k, p_gain, thresholds, T, tau_level=tau_level)
-        rows += [{"quantity": f"table5_{c}", "theta": int(r["theta"]), "level": "", "value": float(r[c])}
-                 for _, r in t5.iterrows() for c in ("tau", "share_prm_more_precise", "share_prm_smaller")]
-        if B:
-            for th in thresholds:
-                d = prm.robustness_difference(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=B, rng=rng)
-                rows += [{"quantity": "tau_diff_boot", "theta": int(th), "level": str(b), "value": float(v)}
-                         for b, v in enumerate(d)]
-    if B and T in thresholds:
-        boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
-        sd = float(boot.loc[boot["level"] == T, "p"].std())
-        rows.append({"quantity": "boot_ratio", "theta": int(T), "level": str(T), "value": sd / top_sigma})
-    if udm_reps:
-        u = udm_vs_prm(pairs, rng, T=T, method=method, reps=udm_reps)
-        rows += [{"quantity": "udm", "theta": int(T), "level": key, "value": float(u[key])} for key in ("prm_ratio", "udm_ratio")]
-    return pd.DataFrame(rows)
 
 
 def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int = 3) -> dict:

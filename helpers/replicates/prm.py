@@ -1,0 +1,292 @@
+"""Notebook 03's replicated studies: the Predicted Relevance Model (Demeester et al. 2016) redrawn.
+
+* :func:`prm_robustness` -- one fresh simulated double-judged collection and its runs: Tables 6
+  and 7, in sample and with cross-fitted PRM gains (:func:`helpers.prm.crossfit_robustness`);
+* :func:`prm_u2_draw` -- real data with a random second assessor: one draw of U2 (one rater per
+  item) and every analysis that depends on it, including the paired topic bootstraps of Table 6's
+  PRM-vs-binary difference in sample and cross-fitted;
+* :func:`simulated` and :func:`draws` run them (:func:`helpers.replicates.runner.run_replicates`)
+  and reduce the replicates to the numbers the notebook prints and tests.
+
+Tests over thresholds give raw p-values here; the notebook's wording adjusts them with Holm's
+step-down over the thresholds tested (:func:`helpers.notebook.claims.compare_holm`), one rule for
+every verdict over thresholds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import prm
+from . import runner
+
+__all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "mean_difference_p"]
+
+
+def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str]) -> list[dict]:
+    """The cross-fitted PRM tau per threshold (mean over the splits), labelled like Table 6."""
+    s = prm.crossfit_summary(rows)
+    return [{"table": "6", "comparison": f"PRM cross-fitted, theta={names[int(r.theta)]}", "tau": float(r.tau_prm)}
+            for r in s.itertuples()]
+
+
+def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_runs: int, k: int, k_table7: int,
+                   method: str, tau_level: float = 0.95, thresholds: Sequence[int] | None = None,
+                   names: Sequence[str] | None = None, splits: int = 0) -> pd.DataFrame:
+    """Notebook 03's Tables 6 and 7 on a fresh simulated double-judged collection.
+
+    Returns rows ``table, comparison, tau``: Table 6 (``tau`` between the U1- and U2-based run
+    orderings by MSnDCG@k for binary and PRM gains at every threshold of ``thresholds`` -- levels
+    in 1..T, default ``(T, 1)`` -- and linear gains) and Table 7
+    (PRM vs binary, linear and exponential gains on U1, MSnDCG@k_table7), both from
+    :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
+    (``table = "estimate"``). With ``splits`` > 0, Table 6 also holds ``PRM cross-fitted, theta=..``:
+    the tau under gains estimated on the other half of the topics, averaged over ``splits`` random
+    splits (:func:`helpers.prm.crossfit_robustness`; drawn after everything else). Labels name
+    thresholds and levels by ``names`` (default the simulation's level names,
+    :data:`helpers.simulate.judgments.LEVEL_NAMES`: ``theta=Key``).
+    """
+    from ..simulate import judgments
+
+    sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=max(k, k_table7))
+    T = len(judgments.LEVEL_NAMES) - 1
+    names = list(judgments.LEVEL_NAMES) if names is None else list(names)
+    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
+    thresholds = list(dict.fromkeys(int(t) for t in (thresholds if thresholds is not None else (T, 1))))
+    p_gain = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
+              for th in thresholds}
+    t6, t7 = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
+                                   tau_level=tau_level, names=names)
+    top = p_gain[T] if T in p_gain else prm.estimate(pairs, threshold=T, method=method, T=T).set_index("level")["p"]
+    rows = [{"table": "estimate", "comparison": f"p(R|{names[T]}), theta={names[T]}", "tau": float(top[T])}]
+    rows += [{"table": "6", "comparison": r.gains, "tau": float(r.tau)} for r in t6.itertuples()]
+    if splits:
+        cf = prm.crossfit_robustness(sim.qrels_u1, sim.qrels_u2, sim.runs, thresholds, T, method=method, k=k,
+                                     splits=splits, rng=rng)
+        rows += _crossfit_rows(cf, names)
+    rows += [{"table": "7", "comparison": f"theta={r.theta}, {r.comparison}", "tau": float(r.tau)}
+             for r in t7.itertuples()]
+    return pd.DataFrame(rows)
+
+
+def _draw_tables(qrels_u1, q2, runs, p_gain, thresholds, T, *, k, k_table7, tau_level, names) -> list[dict]:
+    """Tables 5-7 of one draw of U2, as rows of :func:`prm_u2_draw`."""
+    t6, t7 = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
+                                   tau_level=tau_level, names=names)
+    rows = [{"quantity": "tau", "theta": -1 if pd.isna(r.theta) else int(r.theta), "level": r.gains,
+             "value": float(r.tau)} for r in t6.itertuples()]
+    lv = list(names) if names is not None else [str(i) for i in range(T + 1)]
+    rows += [{"quantity": "table7", "theta": lv.index(r.theta), "level": r.comparison, "value": float(r.tau)}
+             for r in t7.itertuples()]
+    _, t5 = prm.table5(runs, qrels_u1, k, p_gain, thresholds, T, tau_level=tau_level)
+    rows += [{"quantity": f"table5_{c}", "theta": int(r["theta"]), "level": "", "value": float(r[c])}
+             for _, r in t5.iterrows() for c in ("tau", "share_prm_more_precise", "share_prm_smaller")]
+    return rows
+
+
+def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd.DataFrame, thresholds: Sequence[int],
+                T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, k_table7: int = 20,
+                tau_level: float = 0.95, names: Sequence[str] | None = None, B: int = 0, udm_reps: int = 0,
+                splits: int = 0) -> pd.DataFrame:
+    """Notebook 03 on real data: one draw of the second assessor U2 (one rating per item, drawn
+    at random among its raters, :func:`helpers.prm.one_rating_per_item`), and every analysis that
+    depends on it (Demeester et al. 2016).
+
+    Returns rows ``quantity, theta, level, value``:
+
+    * ``p``: the ``method`` estimate of p_{R|i} for every threshold and level;
+    * with ``runs``: ``tau`` (Table 6 of :func:`helpers.prm.robustness_tables`, ``level`` = the gain
+      scheme, ``theta`` -1 for linear gains), ``table7`` (``level`` = the comparison), and the Table 5
+      summary of :func:`helpers.prm.table5` (``table5_tau``, ``table5_share_prm_more_precise``,
+      ``table5_share_prm_smaller``; ``level`` empty);
+    * with ``B`` > 0: ``boot_ratio`` (topic-bootstrap sd of p_{T|T} over its binomial sigma,
+      :func:`helpers.prm.bootstrap_topics`, theta = T) and, with ``runs``, ``tau_diff_boot``: the ``B``
+      paired topic-bootstrap values of tau_PRM - tau_binary of Table 6 per threshold
+      (:func:`helpers.prm.robustness_difference`; ``level`` = the resample number);
+    * with ``udm_reps`` > 0: ``udm`` (``level`` ``prm_ratio`` / ``udm_ratio``,
+      :func:`helpers.simulate.judgments.udm_vs_prm`);
+    * with ``runs`` and ``splits`` > 0: ``tau_cf`` (the cross-fitted PRM tau, mean over ``splits``
+      splits, :func:`helpers.prm.crossfit_robustness`) and, with ``B`` > 0, ``cf_diff_boot``: ``B``
+      cross-fitted resamples of tau_PRM - tau_binary (gains re-estimated in each).
+
+    The generator is used in that order: U2, the paired bootstraps (threshold by threshold), the
+    topic bootstrap, the coin flips of the UDM analysis, the cross-fitting.
+    """
+    from ..simulate.judgments import udm_vs_prm
+
+    q2 = prm.one_rating_per_item(ratings, rng)
+    pairs = prm.pairs_from_qrels(qrels_u1, q2)
+    rows, p_gain = [], {}
+    for th in thresholds:
+        est = prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")
+        p_gain[th] = est["p"]
+        rows += [{"quantity": "p", "theta": int(th), "level": str(int(i)), "value": float(v)} for i, v in est["p"].items()]
+        if th == T:
+            top_sigma = float(est["sigma"][T])
+    if runs is not None:
+        rows += _draw_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7, tau_level=tau_level,
+                             names=names)
+        if B:
+            for th in thresholds:
+                d = prm.robustness_difference(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=B, rng=rng)
+                rows += [{"quantity": "tau_diff_boot", "theta": int(th), "level": str(b), "value": float(v)}
+                         for b, v in enumerate(d)]
+    if B and T in thresholds:
+        boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
+        sd = float(boot.loc[boot["level"] == T, "p"].std())
+        rows.append({"quantity": "boot_ratio", "theta": int(T), "level": str(T), "value": sd / top_sigma})
+    if udm_reps:
+        u = udm_vs_prm(pairs, rng, T=T, method=method, reps=udm_reps)
+        rows += [{"quantity": "udm", "theta": int(T), "level": key, "value": float(u[key])} for key in ("prm_ratio", "udm_ratio")]
+    if runs is not None and splits:
+        cf = prm.crossfit_robustness(qrels_u1, q2, runs, thresholds, T, method=method, k=k, splits=splits, B=B, rng=rng)
+        s = prm.crossfit_summary(cf)
+        rows += [{"quantity": "tau_cf", "theta": int(r.theta), "level": "", "value": float(r.tau_prm)}
+                 for r in s.itertuples()]
+        boot = cf[cf["kind"] == "boot"]
+        rows += [{"quantity": "cf_diff_boot", "theta": int(r.theta), "level": str(int(r.draw)), "value": float(r.diff)}
+                 for r in boot.itertuples()]
+    return pd.DataFrame(rows)
+
+
+def mean_difference_p(d) -> float:
+    """Two-sided p-value of "the mean paired difference is 0" over independent replicates
+    (one-sample Student's t, :func:`scipy.stats.ttest_1samp`; NaN dropped; NaN with fewer than 2
+    values or no spread), the test behind :func:`helpers.notebook.claims.paired_difference`'s interval."""
+    from scipy import stats as sps
+
+    x = np.asarray(d, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) < 2 or np.ptp(x) == 0:
+        return float("nan") if len(x) < 2 or x[0] == 0 else 0.0
+    return float(sps.ttest_1samp(x, 0.0).pvalue)
+
+
+#: The two ways Table 6's PRM gains are estimated: on the scored topics, or on the other half.
+ANALYSES = ("in sample", "cross-fitted")
+
+
+@dataclass
+class Simulated:
+    """Replicates of :func:`prm_robustness` reduced: ``summary`` (mean and interval of every tau),
+    per analysis (:data:`ANALYSES`) and threshold the paired differences PRM - binary (``diffs``),
+    their means of PRM and binary tau (``means``: (a, b)) and the t-test's raw p-value (``p``), and
+    ``wins``: replicates with the in-sample PRM tau above the binary one."""
+
+    rep: pd.DataFrame
+    summary: pd.DataFrame
+    diffs: dict
+    means: dict
+    p: dict
+    wins: dict
+    replicates: int
+
+
+def _wide(rep: pd.DataFrame) -> pd.DataFrame:
+    return rep.pivot_table(index="replicate", columns="comparison", values="tau", dropna=False)
+
+
+def simulated(replicates: int, seed: int, *, thresholds: Sequence[int], names: Sequence[str], scheduler=None,
+              progress: bool = False, **common) -> Simulated:
+    """Run :func:`prm_robustness` ``replicates`` times (seeds from ``seed``) and reduce it.
+
+    ``thresholds`` are the ones tested (the first two of the notebook's list); ``common`` holds the
+    study's other parameters (``n_topics, n_docs, n_runs, k, k_table7, method, tau_level, splits``;
+    the study draws every threshold of ``common["thresholds"]`` when given, else ``thresholds``)."""
+    common.setdefault("thresholds", list(thresholds))
+    rep = runner.run_replicates(prm_robustness, replicates, seed, common={**common, "names": list(names)},
+                                scheduler=scheduler, progress=progress)
+    wide = _wide(rep)
+    col = {"in sample": "PRM, theta={}", "cross-fitted": "PRM cross-fitted, theta={}"}
+    diffs, means, p = {}, {}, {}
+    for a in ANALYSES:
+        diffs[a], means[a], p[a] = {}, {}, {}
+        for th in thresholds:
+            prm_col, bin_col = col[a].format(names[th]), f"binary, theta={names[th]}"
+            if prm_col not in wide:
+                continue
+            d = (wide[prm_col] - wide[bin_col]).to_numpy()
+            diffs[a][th], means[a][th] = d, (float(wide[prm_col].mean()), float(wide[bin_col].mean()))
+            p[a][th] = mean_difference_p(d)
+    wins = {th: int((wide[f"PRM, theta={names[th]}"] > wide[f"binary, theta={names[th]}"]).sum()) for th in thresholds}
+    summary = runner.summarise(rep, "tau", by=["table", "comparison"])
+    return Simulated(rep, summary, {a: v for a, v in diffs.items() if v}, means, p, wins, int(replicates))
+
+
+@dataclass
+class Draws:
+    """Draws of U2 (:func:`prm_u2_draw`) reduced.
+
+    ``p_table``: p_{R|i} per theta and level over the draws (mean, interval, sd, min, max, this
+    notebook's draw and its z); ``table6``: Table 6's tau per gain scheme over the draws (with the
+    cross-fitted PRM rows); ``summaries``: Table 5, Table 7, the bootstrap ratio and the UDM ratios
+    over the draws; ``pooled``: per analysis (:data:`ANALYSES`) and threshold the topic-bootstrap
+    differences pooled over the draws; ``means`` (a, b) and ``p`` (raw, two-sided bootstrap) of the
+    pooled tests; ``wins`` and ``defined``: draws with PRM above binary, of the draws with both tau.
+    """
+
+    rep: pd.DataFrame
+    p_table: pd.DataFrame
+    table6: pd.DataFrame
+    summaries: dict
+    pooled: dict
+    means: dict
+    p: dict
+    wins: dict
+    defined: dict
+    replicates: int
+
+
+#: The quantities of :func:`prm_u2_draw` summarised over the draws (besides p, tau and the resamples).
+SUMMARISED = ("table5_tau", "table5_share_prm_more_precise", "table5_share_prm_smaller", "table7", "boot_ratio", "udm")
+
+
+def p_over_draws(rep: pd.DataFrame, mine) -> pd.DataFrame:
+    """p_{R|i} over the draws per theta and level, with this notebook's draw (``mine[theta][level]``)."""
+    ps = rep[rep["quantity"] == "p"]
+    s = runner.summarise(ps, "value", by=["theta", "level"]).merge(
+        ps.groupby(["theta", "level"])["value"].agg(vmin="min", vmax="max").reset_index(), on=["theta", "level"])
+    s["this_run"] = [float(mine[int(t)][int(lv)]) for t, lv in zip(s["theta"], s["level"])]
+    s["z"] = (s["this_run"] - s["mean"]) / s["sd"]
+    return s
+
+
+def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Sequence[int], T: int,
+          names: Sequence[str], mine, scheduler=None, progress: bool = False, **common) -> Draws:
+    """Redraw U2 ``replicates`` times (:func:`prm_u2_draw` with ``runs``) and reduce the draws.
+
+    ``mine`` is this notebook's own p_{R|i} per threshold (level -> p); ``common`` holds ``method, k,
+    k_table7, tau_level, B, udm_reps, splits``."""
+    rep = runner.run_replicates(
+        prm_u2_draw, replicates, seed, common={"qrels_u1": qrels_u1, "ratings": ratings, "thresholds": list(thresholds),
+                                               "T": T, "runs": runs, "names": list(names), **common},
+        scheduler=scheduler, progress=progress)
+    taus = rep[rep["quantity"] == "tau"]
+    table6 = runner.summarise(taus, "value", by=["level"]).rename(columns={"level": "gains"})
+    cf = rep[rep["quantity"] == "tau_cf"].assign(level=lambda f: [f"PRM cross-fitted, theta={names[int(t)]}"
+                                                                    for t in f["theta"]])
+    if len(cf):
+        table6 = pd.concat([table6, runner.summarise(cf, "value", by=["level"]).rename(columns={"level": "gains"})],
+                           ignore_index=True)
+    wide = taus.pivot_table(index="replicate", columns="level", values="value", dropna=False)
+    t6 = table6.set_index("gains")
+    pooled, means, p, wins, defined = {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {}, {}
+    for th in thresholds:
+        pr, bi = f"PRM, theta={names[th]}", f"binary, theta={names[th]}"
+        ok = wide[[pr, bi]].notna().all(axis=1)
+        defined[th], wins[th] = int(ok.sum()), int((wide[pr] > wide[bi])[ok].sum())
+        for a, q, row in (("in sample", "tau_diff_boot", pr), ("cross-fitted", "cf_diff_boot",
+                                                                 f"PRM cross-fitted, theta={names[th]}")):
+            sub = rep[(rep["quantity"] == q) & (rep["theta"] == th)]
+            if sub.empty:
+                continue
+            pooled[a][th] = sub["value"].to_numpy()
+            means[a][th] = (float(t6.loc[row, "mean"]), float(t6.loc[bi, "mean"]))
+            p[a][th] = prm.bootstrap_p(pooled[a][th])
+    summaries = {q: runner.summarise(rep[rep["quantity"] == q], "value", by=["theta", "level"]) for q in SUMMARISED
+                 if (rep["quantity"] == q).any()}
+    return Draws(rep, p_over_draws(rep, mine), table6, summaries, pooled, means, p, wins, defined, int(replicates))
