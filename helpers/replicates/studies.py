@@ -15,8 +15,9 @@ nothing else:
 * notebook 04 (:func:`diversity_recovery`, a planted-truth experiment): the simulated INTENT-like
   collection, whose run orders under every planted user model (:mod:`helpers.simulate.users`) are
   the truths the measures are scored against (:func:`recovery`);
-* notebook 05 (:func:`preference_recovery`, a planted-truth experiment): the collection, the
-  sampled SERP pairs and, for every planted user model, a panel of simulated assessors.
+* notebook 05 (:func:`preference_recovery`, a planted-truth experiment, in
+  :mod:`helpers.replicates.preference` and importable here): the collection, the sampled SERP pairs
+  and, for every planted user model, a panel of simulated assessors.
 
 All randomness comes from ``rng``; every study is deterministic given it.
 """
@@ -28,7 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import preference, prm, stats, unanimity
+from .. import prm, stats, unanimity
 from ..measures import diversity
 from .prm import prm_robustness, prm_u2_draw  # noqa: F401  (notebook 03's studies live in helpers.replicates.prm)
 
@@ -466,104 +467,6 @@ def recovery(rep: pd.DataFrame, z: float = 2.0) -> pd.DataFrame:
                          "recovery": rec.reshape(-1), "resolved_pairs": np.repeat(n_res.reshape(-1), Qq)})
 
 
-def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
-                        cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
-                        measures: Mapping[str, str], tie_tolerance: float, models: Mapping[str, str],
-                        normaliser: str | None = "fixed", roles_for: Sequence[str] | None = None) -> pd.DataFrame:
-    """Notebook 05's planted-truth experiment, one replicate: a fresh collection and pair sample,
-    then, for every planted user model, a fresh panel of assessors of that model judging the same
-    pairs, and every measure's MAR against them.
-
-    The measures' preferences are computed once per replicate; each model's panel
-    (:func:`helpers.simulate.preferences.preference_judgments` with ``user_models`` = the model's
-    mixture, e.g. ``"coverage:1"``, calibrated to the same ``alpha_target``) draws from its own
-    generator spawned from ``rng``, so the models are compared on the same collection and pairs.
-    The best/median/worst assessors are cross-fitted over topics
-    (:func:`helpers.preference.cross_fitted_roles`).
-
-    Parameters
-    ----------
-    models : mapping label -> mixture
-        E.g. ``{"coverage": "coverage:1", "mixture": "position:0.4,coverage:0.3,first-hit:0.3"}``.
-    roles_for : sequence of labels, optional
-        The panels whose cross-fitted best/median/worst assessors are reported (default: all).
-    Others
-        As for :func:`helpers.simulate.intents.intent_collection` (``keep = cutoff``),
-        :func:`helpers.preference.sample_pairs` and
-        :func:`~helpers.simulate.preferences.preference_judgments`; ``measures`` maps display
-        names to engine names (``{"D#-nDCG": "D#-nDCG@10"}``).
-
-    Returns
-    -------
-    DataFrame ``model, question, quantity, name, value``: ``quantity = "mar"`` for every measure
-    and, for the panels of ``roles_for``, the cross-fitted ``best/median/worst assessor`` (``name``);
-    ``"chance"`` for every measure: its own chance level against that panel's labels in this
-    replicate (:func:`helpers.preference.chance_levels`: a measure that says EQUAL on some pairs
-    has a lower one than one that never does), so that a null panel's MAR can be compared with it
-    replicate by replicate; ``"alpha"`` (name ``""``) the
-    Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
-    warned about here: the notebook prints it).
-    """
-    import warnings
-
-    from ..simulate import intent_collection
-    from ..simulate.preferences import nominal_alpha, preference_judgments, serp_levels
-
-    coll = intent_collection(rng, n_topics=n_topics, n_runs=n_runs, keep=int(cutoff))
-    names = dict(measures)
-    irec = f"I-rec@{cutoff}"
-    engine = list(dict.fromkeys([*names.values(), irec]))
-    scores = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, engine, normaliser=normaliser)
-    S, run_ids, topic_ids = _score_cube(scores, engine)                        # (runs, topics, measures)
-    rel = (coll.arrays["levels"][:, :, :int(cutoff)] > 0).any(-1).sum(-1) / int(cutoff)   # precision, (R, T)
-    if list(coll.arrays["run_ids"]) != run_ids or list(coll.arrays["topic_ids"]) != topic_ids:
-        raise AssertionError("evaluate's run/topic order differs from the collection's")
-    summaries = pd.DataFrame({"run_id": np.repeat(run_ids, len(topic_ids)), "query_id": np.tile(topic_ids, len(run_ids)),
-                              "precision": rel.reshape(-1), "intent_recall": S[:, :, engine.index(irec)].reshape(-1)})
-    pairs = preference.sample_pairs(summaries, rng, min_difference=min_difference, target=n_pairs)
-    rpos, tpos = {r: k for k, r in enumerate(run_ids)}, {q: k for k, q in enumerate(topic_ids)}
-    tq = pairs["query_id"].map(tpos).to_numpy(np.int64)
-    cols = [engine.index(v) for v in names.values()]
-    sides = [pd.DataFrame(S[pairs[c].map(rpos).to_numpy(np.int64), tq][:, cols], columns=list(names),
-                          index=pd.Index(pairs["pair_id"], name="pair_id")) for c in ("run_left", "run_right")]
-    prefs = preference.measure_preferences(*sides, tie_tolerance=tie_tolerance)
-    levels = serp_levels(coll, pairs, int(cutoff))
-    topic_of = pairs.set_index("pair_id")["query_id"]
-    rows = []
-    for (label, mix), child in zip(models.items(), rng.spawn(len(models))):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)   # an unreachable alpha is reported below
-            judged = preference_judgments(child, coll, pairs, n_assessors=n_assessors, cutoff=int(cutoff),
-                                          alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=mix,
-                                          levels=levels)
-        for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
-            mar = preference.mean_agreement_rate(preference.agreement_rates(prefs.loc[labels.index], labels))
-            rows += [{"model": label, "question": question, "quantity": "mar", "name": m, "value": float(v)}
-                     for m, v in mar.items()]
-            chance = preference.chance_levels(prefs.loc[labels.index], labels)
-            rows += [{"model": label, "question": question, "quantity": "chance", "name": m, "value": float(v)}
-                     for m, v in chance.items()]
-            if roles_for is None or label in roles_for:
-                roles = preference.cross_fitted_roles(labels, labels, topic_of, child)
-                rows += [{"model": label, "question": question, "quantity": "mar", "name": f"{r} assessor",
-                          "value": v} for r, v in roles["mar"].items()]
-            rows.append({"model": label, "question": question, "quantity": "alpha", "name": "",
-                         "value": nominal_alpha(preference.label_codes(labels))})
-    return pd.DataFrame(rows)
-
-
-def _score_cube(scores: pd.DataFrame, measures: Sequence[str]) -> tuple[np.ndarray, list, list]:
-    """:func:`helpers.measures.diversity.evaluate`'s tidy output (runs sorted x topics sorted x
-    ``measures`` in order, its documented row order) as a (runs, topics, measures) array, with the
-    run and topic ids."""
-    Q = len(measures)
-    runs = list(pd.unique(scores["run_id"].to_numpy(object)))
-    topics = list(pd.unique(scores["query_id"].to_numpy(object)))
-    if len(scores) != len(runs) * len(topics) * Q or list(scores["measure"].iloc[:Q]) != list(measures):
-        raise ValueError("scores are not evaluate()'s complete runs x topics x measures table")
-    return scores["value"].to_numpy(float).reshape(len(runs), len(topics), Q), runs, topics
-
-
 def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: float = 0.95,
                             means: Mapping[str, float] | None = None, digits: int | None = None) -> tuple[str, dict]:
     """The leader by mean of a replicates x labels table and, for every label, the ``level``
@@ -604,41 +507,6 @@ def paired_leader_intervals(wide: pd.DataFrame, higher: bool = True, level: floa
     return lead, out
 
 
-def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_difference: float,
-                             ps: Sequence[float] = (0.85, 0.99), normalisers: Sequence[str] = ("fixed", "ideal"),
-                             collection=None, **collection_kw) -> pd.DataFrame:
-    """On how many filtered SERP pairs D#-RBP(p) and I-rec prefer different SERPs (notebook 05,
-    Zeng & Sakai Table 2: D#-RBP (p = 0.85) 0.7439 vs I-rec 0.7330, D#-RBP (p = 0.99) = I-rec).
-
-    D#-RBP = I-rec/2 + D-RBP/2 can overturn an I-rec difference of at least ``min_difference`` only
-    through a D-RBP difference larger than it (:func:`helpers.preference.dsharp_irec_bound`), so
-    the answer depends on the normaliser *and* on how much global gain the SERPs carry. The pairs
-    are those of the paper's filter on ``collection`` (default: a fresh
-    :func:`~helpers.simulate.intents.intent_collection` with ``collection_kw``, e.g. more highly
-    relevant documents). Returns ``normaliser, p, pairs, disagree`` (share of pairs) and
-    ``max_d_rbp_diff`` (the largest |D-RBP difference| over the pairs).
-    """
-    from ..simulate.intents import intent_collection
-
-    coll = collection if collection is not None else intent_collection(rng, keep=int(cutoff), **collection_kw)
-    names = [f"I-rec@{cutoff}"] + [f"{k}-RBP(p={p})@{cutoff}" for p in ps for k in ("D", "D#")]
-    pairs = None
-    rows = []
-    for norm in normalisers:
-        sc = diversity.evaluate(_relevant(coll.dqrels), coll.intents, coll.runs, names, normaliser=norm)
-        if pairs is None:
-            summ = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, int(cutoff), scores=sc)
-            pairs = preference.sample_pairs(summ, rng, min_difference=min_difference, target=None)
-        left, right = preference.pair_scores(sc, pairs)
-        d = left - right
-        irec = np.sign(d[names[0]].round(12))
-        for p in ps:
-            ds = np.sign(d[f"D#-RBP(p={p})@{cutoff}"].round(12))
-            rows.append({"normaliser": norm, "p": p, "pairs": len(pairs), "disagree": float((ds != irec).mean()),
-                         "max_d_rbp_diff": float(d[f"D-RBP(p={p})@{cutoff}"].abs().max())})
-    return pd.DataFrame(rows)
-
-
 def reversed_id_order(dqrels, runs):
     """``(dqrels, runs)`` with every document id replaced by one whose lexicographic order is the
     reverse of the original's (the same documents, relevance and ranks): evaluated on them, ndeval's
@@ -667,41 +535,5 @@ def tie_order_effect(dqrels, intents, runs, measures, **evaluate_kw):
     return base.assign(value_reversed=rev["value"].to_numpy())
 
 
-def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95) -> pd.DataFrame:
-    """Notebook 05's null-assessor check: every measure's MAR minus its *own* chance level, over
-    the replicates of :func:`preference_recovery`.
-
-    A measure that says EQUAL on a share ``t`` of the pairs has the chance level
-    ``t e + (1 - t)(1 - e) / 2`` (:func:`helpers.preference.chance_levels`), not the never-EQUAL
-    ``(1 - e) / 2``; both move from replicate to replicate, so the difference is taken replicate by
-    replicate; ``low``/``high`` are the ``level`` confidence interval of its *mean* over the independent
-    replicates (Student's t), so ``includes_chance`` asks whether the measure sits at chance on average.
-
-    Returns
-    -------
-    DataFrame ``question, system, mean, low, high, sd, replicates, interval`` (of MAR - chance),
-    ``chance`` (its mean over replicates) and ``includes_chance`` (``low <= 0 <= high``), one row
-    per question and measure of ``model``'s panel.
-    """
-    from .planted import mean_interval
-
-    keys = ["replicate", "model", "question", "name"]
-    need = set(keys) | {"quantity", "value"}
-    if not need <= set(rep.columns):
-        raise ValueError(f"rep needs columns {sorted(need)} (preference_recovery over replicates), got {list(rep.columns)}")
-    mar = rep[(rep.quantity == "mar") & (rep.model == model)]
-    chance = rep[(rep.quantity == "chance") & (rep.model == model)]
-    if chance.empty:
-        raise ValueError(f"rep holds no 'chance' rows for panel {model!r}")
-    both = mar.merge(chance, on=keys, suffixes=("", "_chance"))   # the measures (assessor roles have no chance row)
-    both = both.assign(diff=both["value"] - both["value_chance"])
-    rows = []
-    for (q, x), g in both.groupby(["question", "name"], sort=False):
-        d = g["diff"].dropna().to_numpy(float)
-        lo, hi, kind = mean_interval(d, level)
-        rows.append({"question": q, "name": x, "mean": float(d.mean()), "low": lo, "high": hi,
-                     "sd": float(d.std(ddof=1)) if len(d) > 1 else float("nan"), "replicates": len(d), "interval": kind,
-                     "chance": float(g["value_chance"].mean())})
-    out = pd.DataFrame(rows)
-    out["includes_chance"] = (out["low"] <= 0) & (out["high"] >= 0)
-    return out.rename(columns={"name": "system"})
+# notebook 05's studies live in helpers.replicates.preference; their old names stay importable here
+from .preference import above_own_chance, dsharp_irec_disagreement, preference_recovery  # noqa: E402, F401

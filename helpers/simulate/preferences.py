@@ -88,7 +88,7 @@ from . import users
 from .users import (COVERAGE_C, DEFAULT_MIXTURE, FIRST_HIT_LEVEL, PERSISTENCE, USER_MODELS,
                                     parse_mixture)
 
-__all__ = ["PreferenceJudgments", "preference_judgments", "serp_levels", "nominal_alpha", "parse_mixture",
+__all__ = ["PreferenceJudgments", "preference_judgments", "noise_free_labels", "serp_levels", "nominal_alpha", "parse_mixture",
            "user_utility", "USER_MODELS", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT_LEVEL", "PERSISTENCE"]
 
 QUESTIONS = ("relevance", "diversity")
@@ -126,6 +126,10 @@ class PreferenceJudgments:
         Per question: ``sigma``, ``tau``, ``alpha`` (reached), ``alpha_target``, ``p_equal`` (reached).
     params : dict
         The arguments of the simulation.
+    utility_difference : dict
+        Per question, the ``(pairs, assessors)`` array ``U(left) - U(right)`` of every assessor's
+        utilities before noise, the per-pair effect and the EQUAL threshold: what a noise-free
+        assessor of the same user model would prefer (:func:`noise_free_labels`).
     """
 
     relevance: pd.DataFrame
@@ -133,6 +137,7 @@ class PreferenceJudgments:
     assessors: pd.DataFrame
     calibration: pd.DataFrame
     params: dict = field(default_factory=dict)
+    utility_difference: dict = field(default_factory=dict)
 
 
 def nominal_alpha(codes: np.ndarray, n_categories: int = 3) -> float:
@@ -306,9 +311,10 @@ def preference_judgments(
     draws = _draw_assessors(rng, params, prob, valid, P)
     u_rel, u_div = _utilities(levels, tq, draws, valid)
     rho = params["question_correlation"]
-    out, calib = {}, []
+    out, calib, deltas = {}, [], {}
     for q, (name, u) in enumerate(zip(QUESTIONS, (u_rel, u_div))):
         delta = u[:, 0, :] - u[:, 1, :]                                        # (P, A)
+        deltas[name] = delta
         scale = np.std(delta, axis=0)                                          # per assessor
         null = draws["models"] == "null"
         if ((scale == 0) & ~null).any():
@@ -327,7 +333,26 @@ def preference_judgments(
                               "persistence": draws["persistence"], "noise": draws["noise_mult"],
                               "equal_proneness": draws["equal_mult"]})
     return PreferenceJudgments(relevance=out["relevance"], diversity=out["diversity"], assessors=assessors,
-                               calibration=pd.DataFrame(calib), params=params)
+                               calibration=pd.DataFrame(calib), params=params, utility_difference=deltas)
+
+
+def noise_free_labels(judged: PreferenceJudgments, question: str) -> pd.DataFrame:
+    """What every simulated assessor would say without noise: ``LEFT`` where their utility of the
+    left SERP is higher, ``RIGHT`` where it is lower, ``EQUAL`` where the two are exactly equal
+    (pairs x assessors, the layout of ``judged.relevance``).
+
+    The labels of :func:`preference_judgments` add a per-pair effect, personal noise and an EQUAL
+    threshold to the same utilities. A measure's mean agreement rate against these labels (its
+    *noise-free agreement*) says how close its preferences are to the planted user model's own,
+    whatever the noise: the ceiling against which its MAR on the noisy labels can be read. A
+    ``null`` assessor's utilities are all equal, so every label is ``EQUAL``.
+    """
+    if question not in judged.utility_difference:
+        raise ValueError(f"no utilities for question {question!r}; have {sorted(judged.utility_difference)}")
+    delta = np.asarray(judged.utility_difference[question], dtype=float)
+    frame = getattr(judged, question)
+    codes = np.where(delta > 0, 0, np.where(delta < 0, 1, 2))
+    return _label_frame(codes, frame.index.to_numpy(), list(frame.columns))
 
 
 def _label_frame(codes: np.ndarray, pair_ids, columns) -> pd.DataFrame:

@@ -55,8 +55,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .measures import diversity
-from .stats.hsd import compact_letter_display  # noqa: F401  (letters of an HSD result; re-exported)
+from ..measures import diversity
+from ..stats.hsd import compact_letter_display  # noqa: F401  (letters of an HSD result; re-exported)
 
 __all__ = ["LABELS", "topic_means", "cross_fitted_roles", "chance_agreement", "chance_levels", "dsharp_irec_bound",
            "normaliser_shift", "serp_summaries", "sample_pairs", "pair_scores", "measure_preferences",
