@@ -132,4 +132,24 @@ def draw_05(rng: np.random.Generator) -> dict:
     return p
 
 
-DRAWS = {"01": draw_01, "02": draw_02, "03": draw_03, "04": draw_04, "05": draw_05}
+def draw_06(rng: np.random.Generator) -> dict:
+    p = {"seed": int(rng.integers(1, 10**6)), "alpha": _pick(rng, [0.01, 0.05, 0.1]),
+         "beta": _pick(rng, [0.1, 0.2, 0.3]), "min_diff": _pick(rng, [0.02, 0.05, 0.1]),
+         "ci_width": _pick(rng, [0.05, 0.1, 0.2]), "target": _pick(rng, [0.8, 0.9, 0.95]),
+         "cost_topic": _pick(rng, [0.0, 1.0, 10.0]), "cost_judgment": _pick(rng, [1.0, 3.0]),
+         "max_assessors": int(_pick(rng, [1, 3, 6])), "split_topics": _subset(rng, [2, 3, 5]),
+         "split_assessors": _subset(rng, [1, 2]), "split_draws": int(_pick(rng, [3, 5])),
+         "replicates": int(_pick(rng, [2, 5])), "experiments": int(_pick(rng, [5, 10])), "scheduler": "serial"}
+    if rng.random() < 0.35:
+        p.update(data="files", facets="s x t x a", ratings_path=f"{EXAMPLES}/ratings.tsv", runs_path=f"{EXAMPLES}/runs",
+                 d_max=3, measures=_subset(rng, ["nDCG@10", "RBP", "AP", "ERR@10"]), unjudged=_pick(rng, ["common", "fill"]),
+                 fill_assessor="A1")
+    else:
+        facets = _pick(rng, ["s x (a:t)", "s x t x a"])
+        comp = {"s x (a:t)": ["s", "t", "a:t", "st", "sa:t"], "s x t x a": ["s", "t", "a", "st", "sa", "ta", "sta"]}[facets]
+        p.update(facets=facets, components={k: float(_pick(rng, [0.0, 0.005, 0.02])) for k in comp} | {"s": 0.01, "st": 0.01},
+                 n_systems=int(_pick(rng, [4, 8])), n_topics=int(_pick(rng, [6, 12])), n_assessors=int(_pick(rng, [2, 3])))
+    return p
+
+
+DRAWS = {"01": draw_01, "02": draw_02, "03": draw_03, "04": draw_04, "05": draw_05, "06": draw_06}

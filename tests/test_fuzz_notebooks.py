@@ -215,6 +215,7 @@ PAPER_TINY = {
     "03": {"n_topics": 6, "n_docs": 40, "n_runs": 4, "B": 10, "n_sizes": 4, "scheduler": "serial"},
     "04": {"n_topics": 8, "n_runs": 4, "depth": 20, "B": 100, "scheduler": "serial"},
     "05": {"n_topics": 20, "n_runs": 6, "n_pairs": 60, "B": 100, "scheduler": "serial"},
+    "06": {"n_systems": 6, "n_topics": 10, "split_topics": [2, 3], "split_draws": 5, "scheduler": "serial"},
 }
 
 

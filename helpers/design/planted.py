@@ -21,7 +21,7 @@ from .gstudy import COMPONENTS, DESIGNS, GStudy, g_study_array
 from .sakai import topic_set_size
 
 __all__ = ["planted_g", "simulate_array", "simulate_scores", "pilot_coverage", "power_reached",
-           "recommended_topics"]
+           "recommended_topics", "planted_check"]
 
 
 def _check_variance(variance: Mapping[str, float], design: str) -> dict[str, float]:
@@ -113,7 +113,8 @@ def pilot_coverage(rng: np.random.Generator, *, variance: Mapping[str, float], d
     """One simulated pilot: the topics needed with its interval, and whether it covers the truth.
 
     Returns one row: ``n`` (estimate), ``low``, ``high``, ``true_n`` (from the planted
-    components) and ``covered`` (``low <= true_n <= high``; an unbounded end counts as covering).
+    components; ``None`` when unreachable) and ``covered`` (``low <= true_n <= high``; an unbounded
+    end counts as covering, and an unreachable truth is covered by an unbounded upper end only).
     """
     x = simulate_array(variance, design, n_systems, n_topics, n_assessors, rng)
     g = g_study_array(x, design)
@@ -122,7 +123,10 @@ def pilot_coverage(rng: np.random.Generator, *, variance: Mapping[str, float], d
     truth = topics_needed(planted_g(variance, design, n_systems, n_topics, n_assessors),
                           target, coefficient, na, level).n
     lo, hi = need.ci
-    covered = (lo is None or lo <= truth) and (hi is None or truth <= hi)
+    if truth is None:                 # unreachable with these assessors: covered by an unbounded end
+        covered = hi is None
+    else:
+        covered = (lo is None or lo <= truth) and (hi is None or truth <= hi)
     return {"n": need.n, "low": lo, "high": hi, "true_n": truth, "covered": bool(covered)}
 
 
@@ -157,3 +161,16 @@ def recommended_topics(variance: Mapping[str, float], design: str, n_assessors: 
     na = 1 if design == "s x t" else n_assessors
     return topic_set_size("t", sigma2=v["st"] + e / na, min_diff=min_diff, alpha=alpha, beta=beta,
                           exact=exact)
+
+
+def planted_check(rng: np.random.Generator, *, variance: Mapping[str, float], design: str, n_systems: int,
+                  n_topics: int, n_assessors: int, target: float, min_diff: float, power_topics: int,
+                  alpha: float = 0.05, experiments: int = 20, level: float = 0.95) -> dict:
+    """One replicate of notebook 06's planted-truth check: a simulated pilot and its interval on
+    the topics needed for Erho2 >= ``target`` (:func:`pilot_coverage`), and ``experiments``
+    paired t-tests at ``power_topics`` topics (:func:`power_reached`)."""
+    row = pilot_coverage(rng, variance=variance, design=design, n_systems=n_systems, n_topics=n_topics,
+                         n_assessors=n_assessors, target=target, level=level)
+    row.update(power_reached(rng, variance=variance, design=design, n_topics=power_topics,
+                             n_assessors=n_assessors, min_diff=min_diff, alpha=alpha, experiments=experiments))
+    return row

@@ -188,6 +188,29 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "05_real_thuir_sensitivity": (
         "THUIR image search: the measure agreeing best with the users on the decisive queries under each gain "
         "map, relevance threshold and cutoff.", {"n": "queries", "k": "agreeing"}),
+    "06_topic_set_sizes": (
+        "Topics needed by Sakai's methods (paired t-test, one-way ANOVA, CI width) per measure: his approximation "
+        "and the exact noncentral t / F, with the interval of n from the 95% interval of V_E1.",
+        {"V_E1": "V_E1", "V_E1_low": "V_E1 low", "V_E1_high": "V_E1 high", "n_approx": "n (Sakai)",
+         "n_exact": "n (exact)", "n_exact_low": "n low", "n_exact_high": "n high"}),
+    "06_g_and_d_study": (
+        "G-study variance components (negative estimates set to 0), Erho2 and Phi at the pilot's sizes with 95% "
+        "intervals, and the topics needed for the target Erho2.",
+        {"var_s": "σ²(s)", "var_t": "σ²(t)", "var_a": "σ²(a)", "var_a:t": "σ²(a:t)", "var_st": "σ²(st)",
+         "var_sa": "σ²(sa)", "var_ta": "σ²(ta)", "var_sta": "σ²(sta)", "var_sa:t": "σ²(sa:t)", "erho2": "Eρ²",
+         "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "phi": "Φ", "phi_low": "Φ low", "phi_high": "Φ high",
+         "topics_needed": "topics", "topics_low": "topics low", "topics_high": "topics high"}),
+    "06_cost_curve": (
+        "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, their interval, and the cost of "
+        "each design.", {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low",
+                         "n_high": "topics high", "cost": "cost"}),
+    "06_split_halves": (
+        "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
+        "conflicts, observed (mean and 95% range over the splits) and predicted from Erho2 (Urbano et al. 2013).",
+        {"n_topics": "topics", "n_assessors": "assessors", "erho2": "Eρ²", "tau_observed": "τ observed",
+         "tau_low": "τ low", "tau_high": "τ high", "tau_predicted": "τ predicted",
+         "conflicts_observed": "conflicts observed", "conflicts_predicted": "conflicts predicted",
+         "significant_pairs": "significant pairs", "draws": "splits"}),
 }
 
 #: ``"NN_name"`` -> caption of every figure the notebooks save.
@@ -235,6 +258,12 @@ FIGURES: dict[str, str] = {
     "05_planted_truth_mar": (
         "Planted-truth experiment: MAR of every measure and cross-fitted assessor against panels of each planted "
         "user model, diversity question (mean and interval over the replicates); grey rows: the aligned family."),
+    "06_topics_vs_min_diff": (
+        "Topics the paired t-test needs against the difference to detect, per measure: exact noncentral t "
+        "(solid) and Sakai's approximation (dotted)."),
+    "06_d_study_curves": (
+        "Erho2 and Phi of the leading measure against the number of topics, for 1 to 4 assessors per topic, "
+        "with 95% intervals; dashed: the target."),
 }
 
 
