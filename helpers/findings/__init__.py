@@ -7,5 +7,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 
 =========================  ==================================================
 ``helpers.findings.gains``  notebook 01: gain definitions
+``helpers.findings.prm``    notebook 03: the Predicted Relevance Model
 =========================  ==================================================
 """

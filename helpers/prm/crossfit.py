@@ -186,9 +186,7 @@ def crossfit_robustness(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd
     splits, rng = check_positive_int(splits, "splits"), check_rng(rng)
     if B:
         B = check_positive_int(B, "B")
-    qa, qb, runs_common = same_items(qrels_u1, qrels_u2, runs)
-    if qa.empty:
-        raise ValueError("the two assessors share no judged item: nothing to cross-fit")
+    qa, qb, runs_common = same_items(qrels_u1, qrels_u2, runs)  # refuses assessors without a shared item
     sides = level_counts(qa, [qa["relevance"], qb["relevance"]], runs_common, T, k)
     topics = sides[0].topics
     n_t = len(topics)

@@ -24,7 +24,8 @@ import pandas as pd
 from .. import prm
 from . import runner
 
-__all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "mean_difference_p"]
+__all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "p_draws", "p_over_draws",
+           "mean_difference_p", "ANALYSES", "SUMMARISED"]
 
 
 def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str]) -> list[dict]:
@@ -190,14 +191,14 @@ def _wide(rep: pd.DataFrame) -> pd.DataFrame:
     return rep.pivot_table(index="replicate", columns="comparison", values="tau", dropna=False)
 
 
-def simulated(replicates: int, seed: int, *, thresholds: Sequence[int], names: Sequence[str], scheduler=None,
+def simulated(replicates: int, seed: int, *, tested: Sequence[int], names: Sequence[str], scheduler=None,
               progress: bool = False, **common) -> Simulated:
     """Run :func:`prm_robustness` ``replicates`` times (seeds from ``seed``) and reduce it.
 
-    ``thresholds`` are the ones tested (the first two of the notebook's list); ``common`` holds the
-    study's other parameters (``n_topics, n_docs, n_runs, k, k_table7, method, tau_level, splits``;
-    the study draws every threshold of ``common["thresholds"]`` when given, else ``thresholds``)."""
-    common.setdefault("thresholds", list(thresholds))
+    ``tested`` are the thresholds tested; ``common`` holds the study's parameters (``n_topics, n_docs,
+    n_runs, k, k_table7, method, tau_level, splits`` and ``thresholds``, default ``tested``)."""
+    thresholds = list(tested)
+    common.setdefault("thresholds", thresholds)
     rep = runner.run_replicates(prm_robustness, replicates, seed, common={**common, "names": list(names)},
                                 scheduler=scheduler, progress=progress)
     wide = _wide(rep)
@@ -290,3 +291,13 @@ def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Se
     summaries = {q: runner.summarise(rep[rep["quantity"] == q], "value", by=["theta", "level"]) for q in SUMMARISED
                  if (rep["quantity"] == q).any()}
     return Draws(rep, p_over_draws(rep, mine), table6, summaries, pooled, means, p, wins, defined, int(replicates))
+
+
+def p_draws(replicates: int, seed: int, *, qrels_u1, ratings, thresholds: Sequence[int], T: int, method: str,
+            progress: bool = False) -> pd.DataFrame:
+    """p_{R|i} only, for ``replicates`` draws of U2 among ``ratings`` (:func:`prm_u2_draw`, in this
+    process): the RF10 crowd worker per item of notebook 03."""
+    return runner.run_replicates(prm_u2_draw, replicates, seed, common={"qrels_u1": qrels_u1, "ratings": ratings,
+                                                                        "thresholds": list(thresholds), "T": T,
+                                                                        "method": method},
+                                 scheduler=None, progress=progress)
