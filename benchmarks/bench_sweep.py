@@ -1,29 +1,39 @@
-"""Benchmark the replicated notebook-02 study on dask (helpers.replicates.runner) against a plain serial loop.
+"""Benchmark notebook 02's replicated study on dask (helpers.replicates.runner) against a plain serial loop.
 
-Script, not a test: ``.venv/bin/python benchmarks/bench_sweep.py [--replicates 8] [--B 5000] [--workers 1,2,4]``.
-Runs notebook 02's replicated study (the STC-like collection, one run per team, the 15 (Dmax, N)
-cells x R replicates of ``helpers.replicates.studies.unanimity_variant``) serially without dask and
-on a LocalCluster with each worker count of ``--workers`` that this machine has cores for, checks
-that every table is identical to the serial one, and prints wall times, speed-ups and the dask
-overhead: per task ((wall with 1 worker - cluster start - serial) / tasks, as a share of the mean
-task time) and the cluster start. From those it prints the scaling the measurements imply for
-worker counts the machine does not have (start + (serial + tasks x overhead) / k), labelled as a
-projection.
+Script, not a test: ``.venv/bin/python benchmarks/bench_sweep.py [--replicates 20] [--B 5000] [--workers 2]``.
+
+The workload (issue 42): R = 20 replicates x 4 cells, Dmax in {2, 8} x N in {5, 40}, of
+``helpers.replicates.studies.unanimity_variant`` (B = 5,000 HSD trials) on ``setup(20170901)``, the
+STC-like collection with one run per team (``--grid paper``: the paper's 15 cells). It is run, in
+this order, in one process:
+
+1. serially, without dask (``scheduler=None``);
+2. on a new LocalCluster of ``--workers`` workers, as a notebook started by hand runs it: the
+   wall time *includes* the cluster's start (which ``run_replicates`` overlaps with cells it
+   computes itself meanwhile) and its close;
+3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it);
+4. on that running cluster, as the notebooks of ``make reproduce`` run it (one cluster per run):
+   the wall time *without* the start.
+
+Every table must be identical to the serial one (checked, exactly). Printed: the wall times, the
+speed-ups over serial with and without the start, the cluster start, and the cells this process
+computed while the cluster started, the dask tasks and the per-cell cost of each grid point.
+``--repeat k`` runs each measurement k times and reports the median.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import platform
+import statistics
 import time
 
 import numpy as np
 import pandas as pd
 
 from helpers import measures, unanimity
-from helpers.replicates import runner, studies
+from helpers.replicates import cluster, runner, studies
 from helpers.simulate import ratings as sim_ratings
 
 
@@ -39,63 +49,84 @@ def setup(seed: int):
     return qrels, run, names, best
 
 
-def cluster_start_seconds(workers: int) -> float:
-    """Wall time to start and close an idle LocalCluster configured as run_replicates does."""
-    from distributed import Client, LocalCluster
-
+def cluster_start_seconds(workers: int) -> tuple[float, object]:
+    """Wall time to start a LocalCluster configured as run_replicates starts it, and the cluster."""
     start = time.perf_counter()
-    with runner._worker_config(), LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0", silence_logs=logging.ERROR) as cl, Client(cl):
-        pass
-    return time.perf_counter() - start
+    started = cluster.start_local_cluster(workers)
+    from distributed import Client
+
+    with Client(started) as client:
+        client.wait_for_workers(workers)
+    return time.perf_counter() - start, started
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--replicates", type=int, default=8)
+    ap.add_argument("--replicates", type=int, default=20)
     ap.add_argument("--B", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=20170901)
-    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts, e.g. 1,2,4,8")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--grid", choices=("issue42", "paper"), default="issue42",
+                    help="issue42: Dmax {2, 8} x N {5, 40}; paper: Dmax {2, 4, 8} x N {5, 10, 20, 40, 80}")
+    ap.add_argument("--repeat", type=int, default=1, help="measurements per setting (the median is shown)")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
-    counts = [int(w) for w in args.workers.split(",") if w.strip()]
-    runnable = [w for w in counts if w <= cores]
-    skipped = [w for w in counts if w > cores]
     qrels, run, names, best = setup(args.seed)
-    grid = [{"d_max": d, "n": n} for d in (2, 4, 8) for n in (5, 10, 20, 40, 80)]
+    d_max, n = ((2, 8), (5, 40)) if args.grid == "issue42" else ((2, 4, 8), (5, 10, 20, 40, 80))
+    grid = [{"d_max": d, "n": k} for d in d_max for k in n]
     common = {"qrels": qrels, "run": run, "p": 0.2, "measures": names, "hsd_runs": best, "B": args.B, "alpha": 0.05}
-    tasks = args.replicates * len(grid)
+    cells = args.replicates * len(grid)
 
-    def timed(scheduler, workers):
+    def timed(scheduler, workers=None):
+        timings: dict = {}
         start = time.perf_counter()
         table = runner.run_replicates(studies.unanimity_variant, args.replicates, args.seed, grid=grid, common=common,
-                                      scheduler=scheduler, n_workers=workers, progress=False)
-        return time.perf_counter() - start, table
+                                      scheduler=scheduler, n_workers=workers, progress=False, timings=timings)
+        return time.perf_counter() - start, table, timings
 
-    serial, reference = timed(None, None)
-    rows = [("serial (no dask)", serial)]
-    for w in runnable:
-        seconds, table = timed("local", w)
+    serial_runs, fresh_runs, start_runs, warm_runs, notes = [], [], [], [], []
+    reference = None
+    for _ in range(args.repeat):
+        seconds, table, _ = timed(None)
+        serial_runs.append(seconds)
+        reference = table if reference is None else reference
         pd.testing.assert_frame_equal(table, reference, check_exact=True)
-        rows.append((f"dask, {w} worker{'s' if w > 1 else ''}", seconds))
-    start_1 = cluster_start_seconds(1)
-    print(f"notebook-02 replicated study: {len(grid)} cells x {args.replicates} replicates = {tasks} cells "
-          f"(batched into about 4 tasks per worker), B = {args.B}; "
-          f"{platform.processor() or platform.machine()}, {cores} cores")
+        seconds, table, timings = timed("local", args.workers)
+        pd.testing.assert_frame_equal(table, reference, check_exact=True)
+        fresh_runs.append(seconds)
+        notes.append(timings)
+        seconds, running = cluster_start_seconds(args.workers)
+        start_runs.append(seconds)
+        try:
+            seconds, table, _ = timed(running.scheduler_address)
+        finally:
+            running.close()
+        pd.testing.assert_frame_equal(table, reference, check_exact=True)
+        warm_runs.append(seconds)
+    serial, fresh = statistics.median(serial_runs), statistics.median(fresh_runs)
+    start, warm = statistics.median(start_runs), statistics.median(warm_runs)
+    per_point = {}
+    for j, point in enumerate(grid):   # the cost of one cell of each grid point, serially (for the record)
+        begin = time.perf_counter()
+        runner._task(studies.unanimity_variant, np.random.SeedSequence([args.seed, j]), common, point)
+        per_point[f"Dmax {point['d_max']}, N {point['n']}"] = time.perf_counter() - begin
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(f"notebook-02 replicated study: R = {args.replicates} x {len(grid)} cells = {cells} cells, B = {args.B}; "
+          f"{platform.processor() or platform.machine()}, {cores} cores"
+          + (f", load average {load[0]:.2f} at the end" if load else "")
+          + (f"; median of {args.repeat} runs" if args.repeat > 1 else ""))
     print("| run | wall time (s) | speed-up vs serial |")
     print("|---|---:|---:|")
-    for label, seconds in rows:
-        print(f"| {label} | {seconds:.1f} | {serial / seconds:.2f} |")
-    if 1 in runnable:
-        one = dict(rows)["dask, 1 worker"]
-        per_cell = (one - start_1 - serial) / tasks
-        print(f"cluster start and close: {start_1:.1f} s; dask cost per cell beyond that: {per_cell * 1000:.0f} ms "
-              f"= {per_cell / (serial / tasks):.1%} of a cell's {serial / tasks * 1000:.0f} ms")
-        for w in skipped:
-            projected = start_1 + (serial + tasks * max(per_cell, 0.0)) / w
-            print(f"projection for {w} workers (this machine has {cores} cores, not measured): "
-                  f"{projected:.1f} s, speed-up {serial / projected:.2f}")
-    print("tables identical to the serial one for every worker count: yes")
+    print(f"| serial (no dask) | {serial:.1f} | 1.00 |")
+    print(f"| dask, {args.workers} workers, new cluster (start included) | {fresh:.1f} | {serial / fresh:.2f} |")
+    print(f"| dask, {args.workers} workers, running cluster (start excluded) | {warm:.1f} | {serial / warm:.2f} |")
+    print(f"cluster start alone ({args.workers} workers): {start:.1f} s; with the start included, this process "
+          f"computed {notes[0].get('cells_on_client', 0)} cell(s) while the workers started, and "
+          f"{notes[0].get('tasks', 0)} dask tasks took the rest (cost-aware batches)")
+    print("one cell per grid point, serially: " + ", ".join(f"{k}: {v:.2f} s" for k, v in per_point.items()))
+    print(f"speed-up with {args.workers} workers, start included: {serial / fresh:.2f}x; start excluded: "
+          f"{serial / warm:.2f}x")
+    print("tables identical to the serial one (exactly) in every run: yes")
 
 
 if __name__ == "__main__":

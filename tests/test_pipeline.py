@@ -260,3 +260,51 @@ def test_a_kernel_that_did_not_start_is_started_again_and_nothing_else_is(tmp_pa
     with pytest.raises(pm.PapermillExecutionError):
         pipeline._papermill(fake, tmp_path / "nb.ipynb", tmp_path / "out.ipynb", {})
     assert fake.calls == 1
+
+
+def test_one_dask_cluster_serves_every_notebook_of_a_run(tmp_path, monkeypatch):
+    """`notebooks run` starts one LocalCluster (in the background, from the start of the run) and
+    hands its address to the kernels of the notebooks whose scheduler is "local"; they use it
+    instead of starting their own, and it is closed when the run ends."""
+    import io
+
+    import nbformat
+
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "reports"))
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    books = []
+    for k, uses in enumerate([True, True]):
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+        cells = ['seed: int = 1  # seed']
+        if uses:
+            cells[0] += '\nscheduler: str = "local"  # where replicates run'
+        nb.cells = [nbformat.v4.new_code_cell(cells[0], metadata={"tags": ["parameters"]})]
+        if uses:
+            nb.cells.append(nbformat.v4.new_code_cell(
+                "import os\nfrom helpers.replicates import runner\n"
+                "def study(rng):\n    return {'x': float(rng.random())}\n"
+                "timings = {}\n"
+                "table = runner.run_replicates(study, 4, seed, scheduler=scheduler, progress=False, timings=timings)\n"
+                "print(timings['cluster'], os.environ['SUBJEVAL_DASK_SCHEDULER'], len(table))"))
+        path = tmp_path / f"0{k + 1}_demo{k}.ipynb"
+        nbformat.write(nb, str(path))
+        books.append(path)
+    monkeypatch.setattr(pipeline, "discover", lambda only=None: books)
+    monkeypatch.setattr(pipeline, "load_parameters", lambda nb, profile: {})
+    monkeypatch.setattr(pipeline, "check_profile", lambda profile: None)
+    out = io.StringIO()
+    results = pipeline.run("ci", html=False, stream=out)
+    assert [status for _, status, _ in results] == ["ok", "ok"], out.getvalue()
+    text = out.getvalue()
+    assert text.count("dask: one LocalCluster of") == 1 and "for the 2 notebook(s) of this run" in text
+    printed = []
+    for path in books:
+        nb = json.loads((tmp_path / "reports" / "executed" / "ci" / path.name).read_text(encoding="utf-8"))
+        printed.append("".join(nb["cells"][-1]["outputs"][0]["text"]).split())
+    assert printed[0][0] == printed[1][0] == "shared" and printed[0][1] == printed[1][1]   # one cluster, used twice
+    assert printed[0][2] == "4"
+    from distributed import Client
+
+    with pytest.raises(OSError):   # closed with the run
+        Client(printed[0][1], timeout="1s")

@@ -10,6 +10,7 @@ import logging
 import os
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ import psutil
 import pytest
 
 from helpers import paths
+from helpers.replicates import cluster
 from helpers.replicates import runner as sweep
 
 # --------------------------------------------------------------------------------------------
@@ -209,25 +211,25 @@ class _FakeClient:
         self.answers = answers
 
     def run(self, function, *args):
-        assert function is sweep._package_on_worker and args == ("helpers",)
+        assert function is cluster.package_on_worker and args == ("helpers",)
         return self.answers
 
 
 def test_remote_workers_must_import_helpers():
     ours = str(paths.ROOT / "helpers" / "__init__.py")
-    sweep._check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": ours}), "tcp://s:8786")
+    cluster.check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": ours}), "tcp://s:8786")
     with pytest.raises(ValueError, match=r"workers \['tcp://w2:1'\] of scheduler 'tcp://s:8786' cannot "
                                          r"import helpers: install this package .*pip install.*link_checkout"):
-        sweep._check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": None}), "tcp://s:8786")
+        cluster.check_workers(_FakeClient({"tcp://w1:1": ours, "tcp://w2:1": None}), "tcp://s:8786")
     with pytest.raises(ValueError, match="has no workers"):
-        sweep._check_workers(_FakeClient({}), "tcp://s:8786")
+        cluster.check_workers(_FakeClient({}), "tcp://s:8786")
     with pytest.warns(RuntimeWarning, match="outside a checkout named"):
-        sweep._check_workers(_FakeClient({"tcp://w1:1": "/opt/other/helpers/__init__.py"}), "tcp://s:8786")
+        cluster.check_workers(_FakeClient({"tcp://w1:1": "/opt/other/helpers/__init__.py"}), "tcp://s:8786")
 
 
 def test_package_on_worker_finds_either_name():
-    assert sweep._package_on_worker("helpers") == sweep._package_on_worker("subjeval")
-    assert sweep._package_on_worker("no_such_package_here") is None
+    assert cluster.package_on_worker("helpers") == cluster.package_on_worker("subjeval")
+    assert cluster.package_on_worker("no_such_package_here") is None
 
 
 def test_unreachable_scheduler_is_a_value_error(monkeypatch):
@@ -247,16 +249,28 @@ def test_unreachable_scheduler_is_a_value_error(monkeypatch):
 # --------------------------------------------------------------------------------------------
 
 
-def test_serial_one_worker_two_workers_byte_identical(capfd):
+def test_serial_one_worker_two_workers_byte_identical(capfd, monkeypatch):
     kwargs = {"grid": GRID, "common": {"n": 30, "qrels": QRELS, "wait": 0.5}, "progress": False}
     pythonpath = os.environ.get("PYTHONPATH")
     serial = sweep.run_replicates(draws, 3, 2024, scheduler=None, **kwargs)
+    # the runner's cluster is gone (a kernel kept from an ended run): the call starts its own
+    monkeypatch.setenv(cluster.SHARED_SCHEDULER, "tcp://127.0.0.1:9")
+    monkeypatch.setattr(cluster, "SHARED_CONNECT_TIMEOUT", "0.5s")
+    timings_one: dict = {}
+    timings: dict = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        one = sweep.run_replicates(draws, 3, 2024, scheduler="local", n_workers=1, **kwargs)
-        two = sweep.run_replicates(draws, 3, 2024, scheduler="local", n_workers=2, **kwargs)
+        # from another thread (as 04 and 05 run replicates beside their work): every cell on the workers
+        with ThreadPoolExecutor(1) as pool:
+            one = pool.submit(sweep.run_replicates, draws, 3, 2024, scheduler="local", n_workers=1,
+                              timings=timings_one, **kwargs).result()
+        two = sweep.run_replicates(draws, 3, 2024, scheduler="local", n_workers=2, timings=timings, **kwargs)
     _same(serial, one)
     _same(serial, two)
+    assert timings_one["cluster"] == "started" and timings_one["workers"] == 1 and timings_one["cells_on_client"] == 0
+    assert timings_one["cluster_start"] > 0 and 1 <= timings_one["tasks"] <= 6
+    # from the main thread this process computes cells while the workers start (the first sleeps 0.5 s)
+    assert timings["cluster"] == "started" and timings["cells_on_client"] >= 1
     assert os.environ.get("PYTHONPATH") == pythonpath  # restored after the cluster closed
     assert not [str(w.message) for w in caught]  # no "Port 8787 is already in use" and the like
     err = capfd.readouterr().err
@@ -283,15 +297,47 @@ def test_dask_scheduler_address_is_honoured(monkeypatch):
     # stands in for a remote cluster whose workers have this checkout installed
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(paths.ROOT), os.environ.get("PYTHONPATH")])))
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster:
-        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster.scheduler_address)
+                      silence_logs=logging.ERROR) as running:
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", running.scheduler_address)
         before = {p.pid for p in psutil.Process().children(recursive=True)}
         with warnings.catch_warnings():
             warnings.simplefilter("error", RuntimeWarning)  # workers import this checkout's helpers
             remote = sweep.run_replicates(one_row, 3, 99, grid=[{"p": 0.2}, {"p": 0.7}], progress=False)
         assert _leftover_children(before) == []  # no local cluster was started
-        assert len(cluster.scheduler_info["workers"]) == 1  # and the remote one is still up
+        assert len(running.scheduler_info["workers"]) == 1  # and the remote one is still up
+        # the notebook runner's one cluster of a run, handed to the kernels: used, not started again
+        monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+        monkeypatch.setenv(cluster.SHARED_SCHEDULER, running.scheduler_address)
+        timings: dict = {}
+        shared = sweep.run_replicates(one_row, 3, 99, grid=[{"p": 0.2}, {"p": 0.7}], progress=False, timings=timings)
+        assert _leftover_children(before) == [] and len(running.scheduler_info["workers"]) == 1
+        assert timings["cluster"] == "shared" and timings["cluster_start"] == 0 and timings["cells_on_client"] == 0
     _same(serial, remote)
+    _same(serial, shared)
+
+
+def test_the_plan_probes_every_point_then_sends_the_dearest_cells_first_in_shrinking_tasks():
+    """Cost-aware batching: N = 40 cells (here 10x dearer) go first, in long tasks; the last tasks
+    are short; every cell is run exactly once."""
+    cells = [(r, j) for r in range(20) for j in range(4)]
+    plan = sweep._Plan(cells, workers=2)
+    probes = [plan.next() for _ in range(4)]
+    assert probes == [[(0, 0)], [(0, 1)], [(0, 2)], [(0, 3)]]      # one cell of each point, alone
+    assert plan.next() == [(1, 0)]                                 # nothing measured yet: one cell at a time
+    for j, seconds in enumerate([0.1, 1.0, 0.1, 1.0]):
+        plan.record(j, seconds)
+    batches = []
+    while plan:
+        batches.append(plan.next())
+    seen = [c for b in probes + [[(1, 0)]] + batches for c in b]
+    assert sorted(seen) == sorted(cells) and len(seen) == len(cells)
+    dear = [k for k, b in enumerate(batches) if any(j in (1, 3) for _, j in b)]
+    cheap = [k for k, b in enumerate(batches) if any(j in (0, 2) for _, j in b)]
+    assert max(dear) <= min(cheap)                                   # the dearest cells first
+    cost = [sum(1.0 if j in (1, 3) else 0.1 for _, j in b) for b in batches]
+    assert cost[0] >= 5 and cost[-1] <= sweep.MIN_TASK_SECONDS       # long first, short last
+    assert all(a >= b - 1e-9 for a, b in zip(cost[:len(dear)], cost[1:len(dear)]))  # shrinking
+    assert len(batches) < len(seen) / 2                              # and far fewer tasks than cells
 
 
 # --------------------------------------------------------------------------------------------

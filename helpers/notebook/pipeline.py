@@ -36,6 +36,7 @@ from ..io.files import atomic_write_bytes, atomic_write_text
 from . import outputs
 from .params import RESERVED_NAMES, check_values, load_yaml, parameter_lines
 from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
+from ..replicates.cluster import SHARED_SCHEDULER
 
 KERNEL = "python3"
 #: What JupyterLab writes as the display name of ipykernel's python3 kernel: with it, opening a
@@ -238,7 +239,7 @@ def _keep_failed_copy(staged: Path, output: Path) -> None:
 
 
 def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | None = None,
-            html: Path | None = None, runtimes_dir: Path | None = None) -> float:
+            html: Path | None = None, runtimes_dir: Path | None = None, dask_address: str | None = None) -> float:
     """Run one notebook with papermill (kernel ``python3``, cwd = its folder, no progress bar) and
     publish its outputs; returns the seconds it ran.
 
@@ -253,7 +254,9 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
 
     ``run_name`` (the ``--params`` runs) names the run's output folder (``reports/<run_name>/``,
     see :func:`helpers.notebook.params.run_folder`); without it a run whose parameters are not those of a
-    canonical profile writes under ``reports/runs/<profile>-<hash>/``."""
+    canonical profile writes under ``reports/runs/<profile>-<hash>/``. ``dask_address`` is the
+    run's one dask cluster, handed to the kernel (``SUBJEVAL_DASK_SCHEDULER``,
+    :mod:`helpers.replicates.cluster`)."""
     import papermill as pm
 
     root = reports_root()
@@ -270,9 +273,10 @@ def execute(notebook: Path, parameters: dict, output: Path, *, run_name: str | N
     path = os.environ.get("PYTHONPATH")
     start = time.perf_counter()
     try:
+        shared = {SHARED_SCHEDULER: dask_address} if dask_address else {}
         with _environ(PYTHONPATH=os.pathsep.join([str(ROOT)] + ([path] if path else [])),
                       SUBJEVAL_CHECKOUT=str(ROOT), SUBJEVAL_RUN_NAME=run_name or None,
-                      SUBJEVAL_STAGING=str(stage.dir), SUBJEVAL_REPORTS_DIR=str(root)):
+                      SUBJEVAL_STAGING=str(stage.dir), SUBJEVAL_REPORTS_DIR=str(root), **shared):
             _papermill(pm, notebook, staged, parameters)
         seconds = time.perf_counter() - start
         stabilise_file(staged)
@@ -517,13 +521,14 @@ def _check_writable(root: Path, profile: str, books: list[Path], html: bool) -> 
 
 
 def _run_one(nb_path: Path, nb_params: dict, profile: str, tag: str, *, html: bool, refresh: bool,
-             named: bool, stream) -> tuple[str, str, float]:
+             named: bool, stream, dask_address: str | None = None) -> tuple[str, str, float]:
     executed_dir = reports_root() / "executed" / profile
     out = executed_dir / nb_path.name
     start = time.perf_counter()
     try:
         seconds = execute(nb_path, nb_params, out, run_name=profile if named else None,
-                          html=_html_target(nb_path, profile) if html else None, runtimes_dir=executed_dir)
+                          html=_html_target(nb_path, profile) if html else None, runtimes_dir=executed_dir,
+                          dask_address=dask_address)
     except KeyboardInterrupt:
         print(f"{tag}: interrupted; nothing of this run was published (its previous outputs, if any, "
               "are unchanged)", file=stream, flush=True)
@@ -553,6 +558,63 @@ def _check_selected(books: list[Path], files: dict[Path, Path], only: list[str] 
                          "add the file, or leave the notebook out")
 
 
+def uses_local_dask(notebook: Path, parameters: dict) -> bool:
+    """Would ``notebook`` with ``parameters`` start a local dask cluster of its own? (It declares a
+    ``scheduler`` parameter whose value is ``"local"``, and ``DASK_SCHEDULER_ADDRESS`` is unset.)"""
+    import ast
+
+    import papermill as pm
+
+    if os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
+        return False
+    declared = pm.inspect_notebook(str(notebook))
+    if "scheduler" not in declared:
+        return False
+    if "scheduler" in parameters:
+        return parameters["scheduler"] == "local"
+    with contextlib.suppress(ValueError, SyntaxError):
+        return ast.literal_eval(declared["scheduler"]["default"]) == "local"
+    return False
+
+
+class _RunCluster:
+    """The one dask cluster of a run, started in the background before the first notebook (which
+    runs meanwhile) when a notebook of the run would start one, and closed at the run's end."""
+
+    def __init__(self, books: list[Path], loaded: dict, stream) -> None:
+        self.needed = {nb for nb in books if loaded.get(nb) is not None and uses_local_dask(nb, loaded[nb])}
+        self.stream, self.starting, self.said = stream, None, False
+        if self.needed:
+            from ..replicates.cluster import Starting
+
+            self.starting = Starting(n_workers=os.cpu_count() or 1, background=True)
+
+    def address_for(self, notebook: Path) -> str | None:
+        """The cluster's address for a notebook that uses it (waiting for its start), else ``None``."""
+        if notebook not in self.needed or self.starting is None:
+            return None
+        try:
+            self.starting.wait()
+        except Exception as exc:  # noqa: BLE001 - the notebooks then start their own, as without the runner
+            if not self.said:
+                print(f"dask: the run's cluster did not start ({type(exc).__name__}: {exc}); each notebook "
+                      "starts its own", file=self.stream, flush=True)
+                self.said = True
+            return None
+        if not self.said:
+            workers = len(self.starting.cluster.scheduler_info.get("workers", {}))
+            print(f"dask: one LocalCluster of {workers} worker(s) for the {len(self.needed)} notebook(s) of this run "
+                  f"that use it, started in {self.starting.seconds:.1f} s (in the background)",
+                  file=self.stream, flush=True)
+            self.said = True
+        return self.starting.cluster.scheduler_address
+
+    def close(self) -> None:
+        if self.starting is not None:
+            with contextlib.suppress(Exception):
+                self.starting.close()
+
+
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
         refresh: bool = False, stream=None, params: str | os.PathLike | None = None,
         name: str | None = None) -> list[tuple[str, str, float]]:
@@ -579,18 +641,23 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
     print(f"profile {profile!r}: {len(books)} notebook(s); outputs under "
           f"{_show(reports_dir(profile))}",
           file=stream, flush=True)
-    for k, nb_path in enumerate(books, 1):
-        nb_params = loaded.get(nb_path)
-        tag = f"[{k}/{len(books)}] {nb_path.stem}"
-        if nb_params is None:
-            missing = (f"no parameter file for it in {params}" if user_files is not None
-                       else f"no {params_file(nb_path, profile).relative_to(ROOT)}")
-            print(f"{tag}: skipped ({missing})", file=stream, flush=True)
-            results.append((nb_path.stem, "skipped", 0.0))
-            continue
-        # the notebooks do not depend on each other: a failure does not stop the others
-        results.append(_run_one(nb_path, nb_params, profile, tag, html=html, refresh=refresh,
-                                named=user_files is not None, stream=stream))
+    shared = _RunCluster(books, loaded, stream)
+    try:
+        for k, nb_path in enumerate(books, 1):
+            nb_params = loaded.get(nb_path)
+            tag = f"[{k}/{len(books)}] {nb_path.stem}"
+            if nb_params is None:
+                missing = (f"no parameter file for it in {params}" if user_files is not None
+                           else f"no {params_file(nb_path, profile).relative_to(ROOT)}")
+                print(f"{tag}: skipped ({missing})", file=stream, flush=True)
+                results.append((nb_path.stem, "skipped", 0.0))
+                continue
+            # the notebooks do not depend on each other: a failure does not stop the others
+            results.append(_run_one(nb_path, nb_params, profile, tag, html=html, refresh=refresh,
+                                    named=user_files is not None, stream=stream,
+                                    dask_address=shared.address_for(nb_path)))
+    finally:
+        shared.close()
     failed = [stem for stem, status, _ in results if status == "failed"]
     if len(results) > 1 or failed:
         done = sum(status == "ok" for _, status, _ in results)

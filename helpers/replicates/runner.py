@@ -30,21 +30,31 @@ Where the tasks run
 ``scheduler=None``
     A plain loop in this process; dask is not even imported.  Use it for debugging and tiny runs.
 ``scheduler="local"`` (default)
-    A :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes
-    (default: one per core, at most one per task), started and closed inside the call, also when a
-    task fails or the call is interrupted.  The checkout root is put first on ``PYTHONPATH`` while
-    the workers start, so they import *this* checkout's :mod:`helpers`.  Starting a cluster costs a
-    few seconds; studies that take less than that in total are faster with ``scheduler=None``.
-    Scripts (not notebooks) that use it must guard their entry point with
-    ``if __name__ == "__main__":``, because worker processes are spawned and re-import ``__main__``.
+    The first of (see :mod:`helpers.replicates.cluster`): the cluster at ``DASK_SCHEDULER_ADDRESS``
+    (when that environment variable is set, so a notebook run with the default parameters scales
+    out to a cluster without edits); the one cluster of a notebook run, which ``python -m helpers
+    notebooks run`` starts once and hands to every kernel (``SUBJEVAL_DASK_SCHEDULER``); else a
+    :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes (default:
+    one per core, at most one per task), started and closed inside the call, also when a task
+    fails or the call is interrupted.  The workers import *this* checkout's :mod:`helpers`.
+    Starting a cluster costs a few seconds of the workers' imports: the call starts it in a
+    background thread and meanwhile computes cells itself (from the main thread only: a call from
+    another thread finds its process busy), so the start is not lost time.  Scripts (not notebooks)
+    that use it must guard their entry point with ``if __name__ == "__main__":``, because worker
+    processes are spawned and re-import ``__main__``.
 ``scheduler="tcp://host:8786"``
     Connect to a running scheduler (e.g. started with ``dask scheduler`` on one machine and
     ``dask worker tcp://host:8786 --nthreads 1`` on each of the others).  The cluster is left
     running afterwards.  ``n_workers`` is ignored.
-``DASK_SCHEDULER_ADDRESS``
-    When this environment variable is set (and non-empty), ``scheduler="local"`` connects to that
-    address instead of starting a local cluster, so a notebook run with the default parameters
-    scales out to a cluster without edits.  ``scheduler=None`` still runs serially.
+
+Cost-aware batching
+-------------------
+Cells differ in cost (notebook 02's N = 40 cells cost more than its N = 5 ones).  Each grid point's
+first cell runs alone and is timed; then the most expensive cells go first, grouped into tasks of
+about ``1 / (3 x workers)`` of the estimated work left and at least :data:`MIN_TASK_SECONDS` (guided
+self-scheduling), two tasks queued at each worker.  The first tasks are long (little dask overhead),
+the last ones short (the workers finish together).  Where and in which task a cell runs changes
+none of its numbers.
 
 The workers of a remote cluster need the same environment as this machine (``pip install -c
 constraints.txt -e '<checkout>[notebooks]'`` in the same Python version) -- the same package versions give the
@@ -57,22 +67,22 @@ Large ``common`` arguments (e.g. a qrels frame) are sent to every worker once
 
 from __future__ import annotations
 
-import importlib
-import logging
-import os
+import itertools
 import re
+import threading
+import time
 import uuid
 import warnings
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
-from typing import Any, Iterator
+from contextlib import ExitStack
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import paths
 from ..stats import summary
+from . import cluster
 
 __all__ = ["replicate_seeds", "run_replicates", "share", "summarise"]
 
@@ -174,107 +184,8 @@ def _annotate(exc: BaseException, r: int, point: Mapping[str, Any], seed: int) -
 
 
 # --------------------------------------------------------------------------------------------
-# clusters
+# progress
 # --------------------------------------------------------------------------------------------
-
-
-@contextmanager
-def _checkout_on_pythonpath() -> Iterator[None]:
-    """Put the checkout root first on PYTHONPATH (restored afterwards), for spawned workers."""
-    old = os.environ.get("PYTHONPATH")
-    root = str(paths.ROOT)
-    rest = [p for p in (old or "").split(os.pathsep) if p and p != root]
-    os.environ["PYTHONPATH"] = os.pathsep.join([root, *rest])
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
-
-
-#: The import name this package runs under here (``helpers`` in a checkout, ``subjeval`` installed).
-_PACKAGE = __name__.split(".")[0]
-
-
-def _package_on_worker(name: str) -> str | None:
-    """Runs on each worker: where package ``name`` is imported from (None when it cannot be)."""
-    try:
-        module = importlib.import_module(name)
-    except ImportError:
-        return None
-    return getattr(module, "__file__", None) or "<namespace package>"
-
-
-def _check_workers(client: Any, address: str) -> None:
-    """Every worker of a remote cluster must import this package, from a checkout that looks like ours."""
-    found = client.run(_package_on_worker, _PACKAGE)
-    if not found:
-        raise ValueError(f"scheduler {address!r} has no workers: start some with "
-                         f"`dask worker {address} --nthreads 1`")
-    missing = sorted(w for w, f in found.items() if f is None)
-    if missing:
-        raise ValueError(
-            f"the workers {missing} of scheduler {address!r} cannot import {_PACKAGE}: install this "
-            f"package on every worker (`pip install -c constraints.txt -e '<checkout>[notebooks]'` and "
-            f"`python <checkout>/tools/link_checkout.py`; this checkout is {paths.ROOT}) in the same "
-            "environment, then restart the workers")
-    ours = paths.ROOT.name
-    elsewhere = {w: f for w, f in found.items() if Path(f).parent.parent.name != ours}
-    if elsewhere:
-        warnings.warn(
-            f"workers import {_PACKAGE} from outside a checkout named {ours!r}: {elsewhere}; "
-            f"results are only reproducible if they run the same code as {paths.ROOT}",
-            RuntimeWarning, stacklevel=5)  # points at the caller of run_replicates
-
-
-@contextmanager
-def _worker_config() -> Iterator[None]:
-    """The dask settings of the local workers this module starts.
-
-    distributed's nanny sets ``MALLOC_TRIM_THRESHOLD_=65536`` in every worker it spawns, so that
-    glibc returns freed memory to the OS at once. Numerical studies allocate and free large
-    temporaries many times per second; with that setting every allocation is faulted in anew
-    (measured on notebook 02's study: 127,000 page faults per task instead of 5,000, and 0.78 s
-    instead of 0.49 s of CPU per task), which made a dask worker ~1.6x slower than the same task in
-    the notebook's own process. The variable is left unset (glibc's default), and the sampling
-    profiler, which takes the GIL every 10 ms for a dashboard nobody reads here, is off.
-    """
-    import dask
-
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-                          "distributed.worker.profile.enabled": False}):
-        yield
-
-
-def _connect(stack: ExitStack, scheduler: str, n_workers: int | None, tasks: int) -> Any:
-    """A Client (closed by ``stack``) for ``scheduler``: a new LocalCluster or a running one."""
-    from distributed import Client, LocalCluster   # present: _run_on_dask checked it
-
-    address = scheduler
-    if scheduler == "local":
-        address = os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip() or "local"
-    if address == "local":
-        with _checkout_on_pythonpath(), _worker_config():
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=n_workers or max(1, min(os.cpu_count() or 1, tasks)),
-                threads_per_worker=1, processes=True,
-                # the scheduler always starts an HTTP server (8787 unless told): a free port,
-                # so that two runs at once print no "port in use" warning into the notebook
-                # and CRITICAL logs only: a task's error reaches the client as its exception, a lost
-                # worker as KilledWorker; what workers log at ERROR is shutdown chatter under load
-                # ("Failed to communicate with scheduler during heartbeat" when the scheduler closes
-                # first), which the kernel would copy into the notebook's stderr
-                dashboard_address=":0", silence_logs=logging.CRITICAL))
-            return stack.enter_context(Client(cluster))
-    source = "DASK_SCHEDULER_ADDRESS" if scheduler == "local" else "scheduler"
-    try:
-        client = stack.enter_context(Client(address))
-    except (OSError, TimeoutError) as exc:
-        raise ValueError(f"{source}: cannot connect to a dask scheduler at {address!r} ({exc})") from exc
-    _check_workers(client, address)
-    return client
 
 
 def _progress(total: int, enabled: bool):
@@ -311,7 +222,7 @@ def _check_keys(mapping: Mapping[str, Any], name: str) -> list[str]:
 def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], replicates: int, seed: int, *,
                    grid: Sequence[Mapping[str, Any]] | None = None, common: Mapping[str, Any] | None = None,
                    scheduler: str | None = "local", n_workers: int | None = None,
-                   progress: bool = True) -> pd.DataFrame:
+                   progress: bool = True, timings: dict | None = None) -> pd.DataFrame:
     """Run ``study`` for every replicate and grid point and return one tidy frame.
 
     Each cell calls ``study(rng=numpy.random.default_rng(seeds[r][j]), **common, **grid[j])`` with
@@ -335,16 +246,22 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
         Parameters passed to every call (e.g. qrels, a run table).  On a cluster they are sent to
         each worker once.
     scheduler
-        ``None``: a serial loop in this process, without dask.  ``"local"``: a LocalCluster
-        created and closed inside the call (or the scheduler at ``DASK_SCHEDULER_ADDRESS`` when
-        that environment variable is set).  An address like ``"tcp://host:8786"``: a running
-        scheduler, left running.
+        ``None``: a serial loop in this process, without dask.  ``"local"``: the scheduler at
+        ``DASK_SCHEDULER_ADDRESS`` when that environment variable is set, else the notebook
+        runner's cluster (``SUBJEVAL_DASK_SCHEDULER``), else a LocalCluster created and closed
+        inside the call (this process computes cells while it starts).  An address like
+        ``"tcp://host:8786"``: a running scheduler, left running.
     n_workers
         Worker processes of the local cluster (default: the number of cores, at most the number
         of tasks).  Ignored for a remote scheduler and for ``scheduler=None``.
     progress
         Show a tqdm progress bar over completed tasks (a widget in JupyterLab when ipywidgets is
         installed, text otherwise).  Keep it off in checked notebook cells.
+    timings
+        A dict to fill with where a dask run's time went: ``cluster`` (``"started"``, ``"shared"``
+        or ``"address"``), ``cluster_start`` (seconds to start the local cluster, 0 for one at
+        hand), ``workers``, ``cells_on_client`` (cells this process computed while the cluster
+        started) and ``tasks`` (dask tasks submitted).  Untouched by a serial run.
 
     Returns
     -------
@@ -396,6 +313,8 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
         n_workers = _check_int(n_workers, "n_workers", 1)
     if not isinstance(progress, (bool, np.bool_)):
         raise ValueError(f"progress must be True or False, got {progress!r}")
+    if timings is not None and not isinstance(timings, dict):
+        raise ValueError(f"timings must be a dict to fill (or None), got {type(timings).__name__}")
 
     cells = [(r, j) for r in range(replicates) for j in range(len(grid))]
     frames: dict[tuple[int, int], pd.DataFrame] = {}
@@ -409,65 +328,171 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
                     raise
                 bar.update()
     else:
-        _run_on_dask(study, seeds, common, grid, cells, frames, bool(progress), scheduler, n_workers, seed)
+        _run_on_dask(study, seeds, common, grid, cells, frames, bool(progress), scheduler, n_workers, seed, timings)
     pieces = [_tidy(frames[r, j], r, grid[j], keys) for r, j in cells]
     return pd.concat(pieces, ignore_index=True)
 
 
+#: Estimated seconds of work below which cells share one dask task (a task costs a few
+#: milliseconds of scheduling, a round trip and a result frame).
+MIN_TASK_SECONDS = 0.25
+#: Tasks kept at each worker (one running, one waiting), so that no worker waits for the client.
+TASKS_PER_WORKER = 2
+
+
+class _Plan:
+    """Which cells go into the next dask task: cost-aware batching.
+
+    The cost of a grid point's cells is measured as they run (each point's first cell runs alone,
+    as a probe; a point not yet measured is estimated at the mean of those that are). The most
+    expensive cells go first, in tasks of about a ``1 / (3 x workers)`` share of the estimated work
+    left (guided self-scheduling), never below :data:`MIN_TASK_SECONDS`: the first tasks are long,
+    the last ones short, so that the workers end together, with N = 40 cells (far dearer than N = 5
+    ones) never left for the end. Which cell runs where changes no result (the seed scheme).
+    """
+
+    def __init__(self, cells: Sequence[tuple[int, int]], workers: int = 1) -> None:
+        self.pending: dict[int, deque] = {}
+        for r, j in cells:
+            self.pending.setdefault(j, deque()).append(r)
+        self.measured: dict[int, list[float]] = {}
+        self.probing: set[int] = set()
+        self.workers = workers
+
+    def __bool__(self) -> bool:
+        return any(self.pending.values())
+
+    def record(self, j: int, seconds: float) -> None:
+        total = self.measured.setdefault(j, [0.0, 0])
+        total[0] += seconds
+        total[1] += 1
+
+    def estimate(self, j: int) -> float:
+        if j in self.measured:
+            return self.measured[j][0] / self.measured[j][1]
+        means = [t / n for t, n in self.measured.values()]
+        return sum(means) / len(means)
+
+    def next(self, single: bool = False) -> list[tuple[int, int]]:
+        """The cells of the next task (one cell when ``single`` or while nothing is measured)."""
+        points = [j for j, rs in self.pending.items() if rs]
+        if not points:
+            return []
+        for j in points:  # a probe: the first cell of a point neither measured nor being measured
+            if j not in self.measured and j not in self.probing:
+                self.probing.add(j)
+                return [(self.pending[j].popleft(), j)]
+        if single or not self.measured:
+            return [(self.pending[points[0]].popleft(), points[0])]
+        cost = {j: self.estimate(j) for j in points}
+        target = max(MIN_TASK_SECONDS, sum(cost[j] * len(self.pending[j]) for j in points) / (3 * self.workers))
+        batch: list[tuple[int, int]] = []
+        total = 0.0
+        for j in sorted(points, key=lambda j: (-cost[j], j)):
+            rs = self.pending[j]
+            while rs and (not batch or total + cost[j] <= target):
+                batch.append((rs.popleft(), j))
+                total += cost[j]
+            if rs:
+                break
+        return batch
+
+
 def _batch(study: Callable[..., Any], jobs: Sequence[tuple[np.random.SeedSequence, Mapping[str, Any]]],
-           common: Mapping[str, Any]) -> list[pd.DataFrame | BaseException]:
-    """Run several cells in one dask task (a study's exception is returned, not raised, so that
-    the caller can say which cell raised it)."""
-    out: list[pd.DataFrame | BaseException] = []
+           common: Mapping[str, Any]) -> list[tuple[pd.DataFrame | BaseException, float]]:
+    """Run several cells in one dask task; each cell's frame (or its exception, returned rather
+    than raised so that the caller can say which cell raised it) with the seconds it took."""
+    out: list[tuple[pd.DataFrame | BaseException, float]] = []
     for seed, point in jobs:
+        begin = time.perf_counter()
         try:
-            out.append(_task(study, seed, common, point))
+            out.append((_task(study, seed, common, point), time.perf_counter() - begin))
         except Exception as exc:  # noqa: BLE001 - re-raised by the caller with the cell's coordinates
-            out.append(exc)
+            out.append((exc, time.perf_counter() - begin))
             break
     return out
 
 
-def _batches(cells: list[tuple[int, int]], workers: int) -> list[list[tuple[int, int]]]:
-    """Consecutive cells grouped into about four tasks per worker: few enough that dask's per-task
-    cost (scheduling, a round trip, a result frame) is small beside the work, enough that a slow
-    task does not leave the other workers idle at the end."""
-    size = max(1, -(-len(cells) // (4 * max(1, workers))))
-    return [cells[i:i + size] for i in range(0, len(cells), size)]
+def _on_client(plan: _Plan, starting: cluster.Starting, run_cell: Callable[[int, int], None]) -> int:
+    """Compute cells in this process while the cluster starts (one at a time, probes first);
+    returns how many."""
+    done = 0
+    while plan and not starting.ready():
+        (r, j), = plan.next(single=True)
+        begin = time.perf_counter()
+        run_cell(r, j)
+        plan.record(j, time.perf_counter() - begin)
+        done += 1
+    return done
 
 
-def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler, n_workers, seed) -> None:
-    """Submit the cells to a dask cluster in batches and collect the frames as the tasks complete."""
+def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler, n_workers, seed, timings) -> None:
+    """Run the cells on a dask cluster, cost-aware (:class:`_Plan`): while a local cluster starts,
+    this process computes cells itself; then tasks go to the workers, two queued per worker."""
     from .. import optional
 
     as_completed = optional("distributed", "replicates on dask (scheduler='local' or an address)").as_completed
+    plan = _Plan(cells)
+
+    def run_cell(r: int, j: int) -> None:
+        try:
+            frames[r, j] = _task(study, seeds[r][j], common, grid[j])
+        except Exception as exc:
+            _annotate(exc, r, grid[j], seed)
+            raise
+        bar.update()
 
     with ExitStack() as stack:
-        client = _connect(stack, scheduler, n_workers, len(cells))
-        bar = stack.enter_context(_progress(len(cells), progress))  # after the cluster is up
+        bar = stack.enter_context(_progress(len(cells), progress))
+        # in a background thread (04 and 05 run replicates beside their main work) the process is busy: no cells here
+        starting = cluster.connect(scheduler, n_workers, len(cells),
+                                   background=threading.current_thread() is threading.main_thread())
+        used = []   # a start no task needed (the cells were done here, or one failed) is not waited for
+        stack.callback(lambda: starting.close(wait=bool(used)))
+        on_client = _on_client(plan, starting, run_cell)
+        if not plan:
+            if timings is not None:
+                timings.update({"cluster": starting.kind, "cluster_start": starting.seconds, "workers": 0,
+                                "cells_on_client": on_client, "tasks": 0})
+            return
+        used.append(True)
+        client = starting.wait()
+        workers = plan.workers = len(client.scheduler_info().get("workers", {})) or 1
+        if timings is not None:
+            timings.update({"cluster": starting.kind, "cluster_start": starting.seconds, "workers": workers,
+                            "cells_on_client": on_client, "tasks": 0})
         if common:  # one copy per worker, resolved to the mapping inside each task
             common = client.scatter([dict(common)], broadcast=True, hash=False)[0]
-        name = getattr(study, "__name__", "study")
-        token = uuid.uuid4().hex[:8]
-        workers = len(client.scheduler_info().get("workers", {})) or 1
-        futures = {}
+        name, token, numbers = getattr(study, "__name__", "study"), uuid.uuid4().hex[:8], itertools.count()
+        queue, running = as_completed(), {}
+
+        def submit() -> None:
+            batch = plan.next()
+            jobs = [(seeds[r][j], grid[j]) for r, j in batch]
+            future = client.submit(_batch, study, jobs, common, key=f"{name}-{token}-t{next(numbers)}", pure=False)
+            running[future.key] = (future, batch)
+            queue.add(future)
+            if timings is not None:
+                timings["tasks"] += 1
+
         try:
-            for k, batch in enumerate(_batches(cells, workers)):
-                jobs = [(seeds[r][j], grid[j]) for r, j in batch]
-                future = client.submit(_batch, study, jobs, common, key=f"{name}-{token}-b{k}", pure=False)
-                futures[future.key] = (future, batch)
-            for future in as_completed([f for f, _ in futures.values()]):
-                _, batch = futures[future.key]
-                for (r, j), result in zip(batch, future.result()):
+            while plan and len(running) < TASKS_PER_WORKER * workers:
+                submit()
+            for future in queue:
+                _, batch = running.pop(future.key)
+                for (r, j), (result, seconds) in zip(batch, future.result()):
                     if isinstance(result, BaseException):
                         _annotate(result, r, grid[j], seed)
                         raise result
                     frames[r, j] = result
+                    plan.record(j, seconds)
                 bar.update(len(batch))
+                while plan and len(running) < TASKS_PER_WORKER * workers:
+                    submit()
         finally:
-            pending = [f for f, _ in futures.values() if not f.done()]
-            if pending:
-                client.cancel(pending)
+            left = [f for f, _ in running.values() if not f.done()]
+            if left:
+                client.cancel(left)
 
 
 # --------------------------------------------------------------------------------------------
