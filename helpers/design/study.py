@@ -36,20 +36,28 @@ def assessor_means(long: pd.DataFrame, design: str) -> pd.DataFrame:
 
 
 def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: float, beta: float,
-                     min_diff: float, width: float, n_systems: int, level: float = 0.95) -> pd.DataFrame:
+                     min_diff: float, width: float, n_systems: int, level: float = 0.95,
+                     rng: np.random.Generator | None = None, n_boot: int = 1000) -> pd.DataFrame:
     """Topics needed by each of Sakai's methods for each measure, approximate and exact, with the
-    interval of n carried over from the chi^2 interval of V_E1 (one row per measure and method)."""
+    interval of n carried over from an interval of V_E1 (one row per measure and method).
+
+    With ``rng`` the interval of V_E1 is the topic bootstrap's; without it the chi^2 interval,
+    which counts ``m (n - 1)`` independent deviations and is too narrow when the systems share
+    each topic's difficulty (as IR systems do).
+    """
     rows = []
     for measure, long in pilots.items():
-        pv = pilot_variance(assessor_means(long, design), "E1", level=level)
+        pv = pilot_variance(assessor_means(long, design), "E1", level=level, rng=rng, n_boot=n_boot)
+        ci = pv.boot_ci if rng is not None else pv.chi2_ci
+        pv = (pv.value, *ci)
         cases = {"paired t": ("t", dict(min_diff=min_diff, beta=beta)),
                  f"ANOVA (m = {n_systems})": ("anova", dict(min_diff=min_diff, beta=beta, n_systems=n_systems)),
                  "CI width": ("ci", dict(width=width))}
         for label, (method, kw) in cases.items():
             approx = topic_set_size_interval(method, pv, alpha=alpha, exact=False, **kw)
             exact = topic_set_size_interval(method, pv, alpha=alpha, exact=True, **kw)
-            rows.append({"measure": measure, "method": label, "V_E1": pv.value, "V_E1_low": pv.chi2_ci[0],
-                         "V_E1_high": pv.chi2_ci[1], "n_approx": approx[0], "n_exact": exact[0],
+            rows.append({"measure": measure, "method": label, "V_E1": pv[0], "V_E1_low": pv[1],
+                         "V_E1_high": pv[2], "n_approx": approx[0], "n_exact": exact[0],
                          "n_exact_low": exact[1], "n_exact_high": exact[2]})
     return pd.DataFrame(rows)
 

@@ -86,8 +86,10 @@ def _sizes_sentence(sizes: pd.DataFrame) -> str:
     i = int(gap.idxmax())
     r = sizes.loc[i]
     widest = sizes.loc[int((sizes["n_exact_high"] - sizes["n_exact_low"]).idxmax())]
-    return (f"Exact and approximate topic counts differ by at most {int(gap.max())} topics "
-            f"({r['measure']}, {r['method']}: {int(r['n_approx'])} vs {int(r['n_exact'])}); the interval of V_E1 "
+    head = ("Exact and approximate topic counts agree for every measure and method" if gap.max() == 0 else
+            f"Exact and approximate topic counts differ by at most {claims.plural(int(gap.max()), 'topic')} "
+            f"({r['measure']}, {r['method']}: {int(r['n_approx'])} vs {int(r['n_exact'])})")
+    return (f"{head}; the interval of V_E1 "
             f"alone spans {int(widest['n_exact_low'])} to {int(widest['n_exact_high'])} topics "
             f"({widest['measure']}, {widest['method']}).")
 

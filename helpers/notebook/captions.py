@@ -190,7 +190,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "map, relevance threshold and cutoff.", {"n": "queries", "k": "agreeing"}),
     "06_topic_set_sizes": (
         "Topics needed by Sakai's methods (paired t-test, one-way ANOVA, CI width) per measure: his approximation "
-        "and the exact noncentral t / F, with the interval of n from the 95% interval of V_E1.",
+        "and the exact noncentral t / F, with the interval of n from the topic bootstrap's 95% interval of V_E1.",
         {"V_E1": "V_E1", "V_E1_low": "V_E1 low", "V_E1_high": "V_E1 high", "n_approx": "n (Sakai)",
          "n_exact": "n (exact)", "n_exact_low": "n low", "n_exact_high": "n high"}),
     "06_g_and_d_study": (
