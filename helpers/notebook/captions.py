@@ -164,9 +164,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Mean agreement rate (MAR) of every measure and of every assessor with the assessors' preferences "
         "({question}).", {"assessor MAR": "assessor MAR"}),
     "05_hsd_{question}": (
-        "Significant differences in MAR under the randomised Tukey HSD test ({question}): the system "
-        "with the higher and the lower MAR, ΔMAR, p-value and effect size.",
-        {"higher": "higher MAR", "lower": "lower MAR"}),
+        "Significant differences in MAR under the randomised Tukey HSD test ({question}), with pairs or with "
+        "topics as blocks: the system with the higher and the lower MAR, ΔMAR, p-value over pairs, effect size "
+        "and p-value over topics.",
+        {"higher": "higher MAR", "lower": "lower MAR", "p_value": "p (pairs as blocks)",
+         "p_topics": "p (topics as blocks)"}),
     "05_planted_truth_mar": (
         "Planted-truth experiment: MAR of every measure and of the cross-fitted best, median and worst assessors "
         "against panels of simulated assessors of each planted user model (mean and interval over the "
@@ -250,7 +252,7 @@ FIGURES: dict[str, str] = {
         "Discriminative power of every measure over the replicates (mean and interval), beside the single draw."),
     "05_mar_hsd_groups": (
         "MAR of every measure and of the best, median and worst assessor, per question; letters: groups of the "
-        "randomised Tukey HSD test (a shared letter means no significant difference)."),
+        "randomised Tukey HSD test with topics as blocks (a shared letter means no significant difference)."),
     "05_replicates_mar": "MAR of every measure and assessor over the replicates of the simulation (mean and interval).",
     "04_planted_truth_recovery": (
         "Planted-truth experiment: recovery of each planted user model's run order by every measure (mean and "

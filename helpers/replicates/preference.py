@@ -213,7 +213,8 @@ def noise_free_leaders(rep: pd.DataFrame, measures: Sequence[str], digits: int =
     exactly as their closeness to the planted user does.
 
     Returns a DataFrame ``model, question, closest`` (list of names), ``agreement``, ``rho``,
-    ``measures``; empty when ``rep`` holds no noise-free rows."""
+    ``measures``, ``agreements`` (measure -> mean noise-free agreement); empty when ``rep`` holds no
+    noise-free rows."""
     from scipy.stats import spearmanr
 
     keep = rep["name"].isin(list(measures))
@@ -221,14 +222,14 @@ def noise_free_leaders(rep: pd.DataFrame, measures: Sequence[str], digits: int =
              .groupby(["model", "question", "quantity", "name"], sort=False)["value"].mean().unstack("quantity"))
     rows = []
     if "noise-free" not in means.columns:
-        return pd.DataFrame(columns=["model", "question", "closest", "agreement", "rho", "measures"])
+        return pd.DataFrame(columns=["model", "question", "closest", "agreement", "rho", "measures", "agreements"])
     for (model, question), g in means.dropna(subset=["noise-free"]).groupby(level=["model", "question"], sort=False):
         free = g["noise-free"].droplevel(["model", "question"])
         top = free.max()
         closest = [m for m in free.index if f"{free[m]:.{digits}f}" == f"{top:.{digits}f}"]
         rho = spearmanr(g["mar"].to_numpy(float), free.to_numpy(float)).statistic if len(free) > 2 else float("nan")
         rows.append({"model": model, "question": question, "closest": closest, "agreement": float(top),
-                     "rho": float(rho), "measures": len(free)})
+                     "rho": float(rho), "measures": len(free), "agreements": free.to_dict()})
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,194 @@
+"""Notebook 05's analyses per question: MAR tables and the randomised Tukey HSD with pairs and with
+topics as blocks (Zeng & Sakai, Tables 2-5; Sakai & Zeng, SIGIR 2019).
+
+The assessors answer one or more *questions* about each SERP pair (the paper: relevance and
+diversity). Each question is analysed on its own; with both a relevance and a diversity question
+there is a third, ``"both"`` (the paper's Table 2): per pair only the labels of assessors who gave
+the same label to both questions (:func:`helpers.preference.consistent_labels`), and pairs with
+fewer than two such assessors left out, since leave-one-out needs another assessor.
+
+Conventions
+-----------
+* MAR of measures and assessors: :func:`helpers.preference.mean_agreement_rate`; assessors scored
+  leave-one-out; for ``"both"`` the candidates are every assessor's relevance and diversity labels
+  (``A01rel``, ``A01div``), each compared with the consistent labels of the *other* assessors.
+* HSD: :func:`helpers.stats.randomised_tukey_hsd` over the pairs x systems matrix (the measures and
+  the best/median/worst assessor roles); measures with identical preferences on every pair enter
+  once, under their first name; questions whose matrices have one shape share the trials (common
+  random numbers). Each result row is oriented winner > loser (``higher``, ``lower``, ``delta_mar``).
+* Topics as blocks (:func:`topic_blocked`): the same matrix averaged per topic
+  (:func:`helpers.preference.topic_means`), then the HSD over topics. Pairs of one topic share its
+  SERPs, so they are not independent blocks; the topic-blocked count is the one to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from . import (agreement_matrix, agreement_rates, assessor_agreement_rates, assessor_groups, consistent_labels,
+               mean_agreement_rate, topic_means)
+
+__all__ = ["Questions", "MarTable", "mar_tables", "mar_of", "hsd_matrices", "hsd", "topic_blocked", "ROLE_COLUMNS"]
+
+#: The assessor roles' columns in the HSD matrix.
+ROLE_COLUMNS = ("best assessor", "median assessor", "worst assessor")
+
+
+@dataclass(frozen=True)
+class Questions:
+    """The labels of every question, and the consistent labels of ``"both"`` when there are a
+    relevance and a diversity question (:meth:`of`)."""
+
+    labels: Mapping[str, pd.DataFrame]
+    consistent: pd.DataFrame | None = None
+
+    @classmethod
+    def of(cls, labels: Mapping[str, pd.DataFrame]) -> "Questions":
+        both = (consistent_labels(labels["relevance"], labels["diversity"])
+                if {"relevance", "diversity"} <= set(labels) else None)
+        return cls(dict(labels), both)
+
+    @property
+    def names(self) -> list[str]:
+        """The questions analysed: those of the labels, then ``"both"`` when there is one."""
+        return list(self.labels) + (["both"] if self.consistent is not None else [])
+
+    @property
+    def n_consistent(self) -> pd.Series | None:
+        """Per pair, how many assessors gave both questions the same label."""
+        return None if self.consistent is None else self.consistent.notna().sum(axis=1)
+
+    def setup(self, question: str):
+        """``(reference, candidates, owners)`` of one question: the labels the measures and the
+        assessors are compared with, the assessors' candidate labels and, for ``"both"``, each
+        candidate's owner (left out of its own comparison)."""
+        if question != "both":
+            return self.labels[question], self.labels[question], None
+        keep = self.n_consistent >= 2
+        cand = pd.concat([self.labels["relevance"].add_suffix("rel"), self.labels["diversity"].add_suffix("div")],
+                         axis=1)[keep]
+        return self.consistent[keep], cand, {c: c[:-3] for c in cand.columns}
+
+
+@dataclass(frozen=True)
+class MarTable:
+    """One question's MAR: measures and assessors sorted by MAR (descending), the in-sample
+    best/median/worst assessors, the number of pairs and the side-by-side table the notebook saves."""
+
+    mar: pd.Series
+    assessors: pd.Series
+    groups: dict
+    pairs: int
+    table: pd.DataFrame
+
+
+def mar_of(prefs: pd.DataFrame, reference: pd.DataFrame) -> pd.Series:
+    """Every measure's MAR against ``reference`` on the reference's pairs, sorted descending."""
+    return mean_agreement_rate(agreement_rates(prefs.loc[reference.index], reference)).sort_values(ascending=False)
+
+
+def _side_by_side(mar: pd.Series, ma: pd.Series, groups: Mapping) -> pd.DataFrame:
+    """Measures and their MAR beside the assessors (role in brackets) and theirs, padded."""
+    side = [f"{name} ({role})" if role else name for name in ma.index
+            for role in [next((k for k, v in groups.items() if v == name), "")]]
+    n = max(len(mar), len(ma))
+    pad = lambda xs, k, fill: list(xs) + [fill] * (k - len(xs))  # noqa: E731
+    return pd.DataFrame({"measure": pad(mar.index, n, ""), "MAR": pad(mar.to_numpy(), n, np.nan),
+                         "assessor": pad(side, n, ""), "assessor MAR": pad(ma.to_numpy(), n, np.nan)})
+
+
+def mar_tables(questions: Questions, prefs: pd.DataFrame) -> dict[str, MarTable]:
+    """MAR of every measure and assessor (in sample) for every question (the paper's Tables 2, 4, 5)."""
+    out = {}
+    for q in questions.names:
+        reference, cand, owners = questions.setup(q)
+        mar = mar_of(prefs, reference)
+        ma = mean_agreement_rate(assessor_agreement_rates(cand, reference=reference, owners=owners)
+                                 ).sort_values(ascending=False)
+        groups = assessor_groups(ma)
+        out[q] = MarTable(mar, ma, groups, len(reference), _side_by_side(mar, ma, groups))
+    return out
+
+
+def hsd_matrices(questions: Questions, prefs: pd.DataFrame, roles: Mapping[str, dict],
+                 groups: Mapping[str, Mapping], twins: Sequence[Sequence[str]] = ()) -> dict[str, pd.DataFrame]:
+    """Per question, the pairs x systems matrix of per-pair agreement rates: every measure, then the
+    best/median/worst assessor (cross-fitted ``roles[q]["rates"]`` when there are, else the in-sample
+    ``groups[q]``). Measures of one group of ``twins`` (identical preferences on every pair,
+    :func:`helpers.preference.identical_preferences`) enter once, under the group's first name."""
+    dupes = [x for g in twins for x in g[1:]]
+    out = {}
+    for q in questions.names:
+        reference, cand, owners = questions.setup(q)
+        on = prefs.loc[reference.index]
+        role_rates = roles[q]["rates"] if q in roles else agreement_matrix(
+            on, reference, candidates=cand, owners=owners,
+            assessors={f"{k} assessor": v for k, v in groups[q].items()})[list(ROLE_COLUMNS)]
+        m = pd.concat([agreement_rates(on, reference), role_rates], axis=1)
+        out[q] = m.drop(columns=[x for x in dupes if x in m.columns])
+    return out
+
+
+def _oriented(res: pd.DataFrame, matrix: pd.DataFrame) -> pd.DataFrame:
+    """An HSD result with every row as winner > loser, sorted by p-value then ΔMAR (descending)."""
+    flip = res["diff"] < 0
+    res = res.assign(higher=np.where(flip, res.system_b, res.system_a), lower=np.where(flip, res.system_a, res.system_b),
+                     delta_mar=res["diff"].abs())[["higher", "lower", "delta_mar", "p_value", "es_hsd"]]
+    res = res.sort_values(["p_value", "delta_mar"], ascending=[True, False], kind="stable").reset_index(drop=True)
+    res.attrs.update(matrix=matrix, ve=stats.residual_variance(matrix))
+    return res
+
+
+def hsd(matrices: Mapping[str, pd.DataFrame], *, B: int, rng: np.random.Generator) -> dict[str, pd.DataFrame]:
+    """The randomised Tukey HSD of every question with pairs as blocks (the paper's Table 3), each
+    row oriented winner > loser; ``attrs``: the ``matrix`` and its residual variance ``ve``.
+    Questions whose matrices have one shape share one set of B trials (common random numbers)."""
+    names = list(matrices)
+    if len({m.shape for m in matrices.values()}) == 1:
+        raw = dict(zip(names, stats.randomised_tukey_hsd_many([matrices[q] for q in names], B=B, rng=rng)))
+    else:
+        raw = {q: stats.randomised_tukey_hsd(matrices[q], B=B, rng=rng) for q in names}
+    return {q: _oriented(raw[q], matrices[q]) for q in names}
+
+
+def _significant_pairs(a: Sequence, b: Sequence, p: Sequence, significance: float) -> set:
+    return {frozenset(x) for x, pv in zip(zip(a, b), p) if pv < significance}
+
+
+def topic_blocked(results: Mapping[str, pd.DataFrame], topics: pd.Series, *, B: int, rng: np.random.Generator,
+                  significance: float) -> dict[str, dict]:
+    """The same tests with topics as blocks: each question's matrix (``results[q].attrs["matrix"]``)
+    averaged per topic, then the randomised Tukey HSD over topics.
+
+    Returns per question a dict: ``result`` (the topic-level HSD, oriented as :func:`hsd`'s),
+    ``topics``, ``comparisons``, ``significant`` (count over topics), ``pair_level`` (count over
+    pairs) and ``survive`` (pair-level significant differences also significant over topics)."""
+    out = {}
+    for q, res in results.items():
+        matrix = res.attrs["matrix"]
+        per_topic = topic_means(matrix, topics)
+        res_t = stats.randomised_tukey_hsd(per_topic, B=B, rng=rng)
+        sig_t = _significant_pairs(res_t.system_a, res_t.system_b, res_t.p_value, significance)
+        sig_p = _significant_pairs(res.higher, res.lower, res.p_value, significance)
+        out[q] = {"result": _oriented(res_t, per_topic), "topics": len(per_topic), "comparisons": len(res_t),
+                  "significant": len(sig_t), "pair_level": len(sig_p), "survive": len(sig_t & sig_p)}
+    return out
+
+
+def with_topic_p(pair_level: pd.DataFrame, blocked: pd.DataFrame, significance: float) -> pd.DataFrame:
+    """The comparisons significant with pairs *or* with topics as blocks, with both p-values
+    (``p_value`` over pairs, ``p_topics`` over topics), sorted by the topic-level p-value."""
+    key = lambda d: [frozenset(x) for x in zip(d.higher, d.lower)]  # noqa: E731
+    p_t = dict(zip(key(blocked), blocked.p_value))
+    both = pair_level.assign(p_topics=[p_t.get(k, np.nan) for k in key(pair_level)])
+    keep = (both.p_value < significance) | (both.p_topics < significance)
+    return both[keep].sort_values(["p_topics", "p_value", "delta_mar"], ascending=[True, True, False],
+                                  kind="stable").reset_index(drop=True)
+
+
+__all__ += ["with_topic_p"]
