@@ -189,5 +189,5 @@ def test_notebook_05_runs_on_preferences_with_one_question_only(tmp_path, monkey
         "runs_glob": str(div / "runs"), "B": 100, "scheduler": "serial"})
     nb = json.loads((tmp_path / "out.ipynb").read_text(encoding="utf-8"))
     conclusion = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in nb["cells"][-2]["outputs"])
-    assert "Highest MAR: diversity " in conclusion
-    assert "relevance" not in conclusion.split("Highest MAR")[1]
+    assert "| Which measure agrees best with these assessors (diversity)? |" in conclusion
+    assert "relevance" not in conclusion

@@ -177,3 +177,31 @@ def test_bad_mixture(setup, mix, msg):
     col, pairs = setup
     with pytest.raises(ValueError, match=msg):
         preference_judgments(np.random.default_rng(0), col, pairs.iloc[:50], user_models=mix)
+
+
+def test_noise_free_labels_follow_the_utilities(setup):
+    """Noise-free labels are the sign of each assessor's utility difference; the noisy labels agree
+    with them more often than chance but not always; a null panel's are all EQUAL."""
+    from helpers.simulate.preferences import noise_free_labels
+
+    col, pairs = setup
+    pj = preference_judgments(np.random.default_rng(3), col, pairs.iloc[:300], n_assessors=6, user_models="coverage:1")
+    for q in ("relevance", "diversity"):
+        clean = noise_free_labels(pj, q)
+        delta = pj.utility_difference[q]
+        assert clean.shape == (300, 6) and list(clean.columns) == list(pj.relevance.columns)
+        assert clean.index.equals(pj.relevance.index)
+        assert (clean.to_numpy() == np.where(delta > 0, "LEFT", np.where(delta < 0, "RIGHT", "EQUAL"))).all()
+        noisy = getattr(pj, q).to_numpy()
+        same = (noisy == clean.to_numpy()).mean()
+        assert 0.5 < same < 0.99, same            # noise flips some labels, the signal keeps most
+    # coverage weighs intents uniformly in both questions: the same utilities
+    assert np.array_equal(pj.utility_difference["relevance"], pj.utility_difference["diversity"])
+    # a hand-checked pair: LEFT where U(left) > U(right)
+    d = pj.utility_difference["relevance"]
+    i, a = np.unravel_index(np.argmax(d), d.shape)
+    assert d[i, a] > 0 and noise_free_labels(pj, "relevance").iat[i, a] == "LEFT"
+    null = preference_judgments(np.random.default_rng(3), col, pairs.iloc[:100], n_assessors=4, user_models="null:1")
+    assert (noise_free_labels(null, "diversity").to_numpy() == "EQUAL").all()
+    with pytest.raises(ValueError, match="no utilities for question 'both'"):
+        noise_free_labels(pj, "both")

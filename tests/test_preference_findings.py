@@ -1,0 +1,220 @@
+"""Notebook 05's findings (helpers.findings.preference) and its replicate plumbing
+(helpers.replicates.preference), on literal inputs whose verdicts are known by construction of the
+test data: a planted family that leads, one that a measure outside it beats, null assessors at chance."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.findings import preference as pf
+from helpers.notebook import findings as nbf
+from helpers.notebook import params
+from helpers.replicates import preference as rp
+
+MEAS = ["D-RBP (p=0.85)", "D-nDCG", "I-rec", "D#-Q"]
+#: per model: (mean MAR, mean noise-free agreement) of every measure of MEAS
+PLANT = {"position": ([0.70, 0.66, 0.55, 0.60], [0.90, 0.85, 0.70, 0.75]),
+         "coverage": ([0.58, 0.57, 0.60, 0.62], [0.70, 0.72, 0.85, 0.88]),
+         "null": ([0.45, 0.45, 0.45, 0.45], None),
+         "mixture": ([0.66, 0.64, 0.60, 0.61], [0.80, 0.78, 0.76, 0.77])}
+
+
+def _rep(n: int = 12) -> pd.DataFrame:
+    """A replicates frame shaped like preference_recovery's: each measure's MAR (and noise-free
+    agreement) is its planted mean plus a small replicate noise; the null panel sits at chance."""
+    rng = np.random.default_rng(3)
+    rows = []
+    for r in range(n):
+        for model, (mar, free) in PLANT.items():
+            for q in ("relevance", "diversity"):
+                for k, m in enumerate(MEAS):
+                    rows.append((r, model, q, "mar", m, mar[k] + rng.normal(0, 0.003)))
+                    rows.append((r, model, q, "chance", m, 0.45))
+                    if free is not None:
+                        rows.append((r, model, q, "noise-free", m, free[k] + rng.normal(0, 0.003)))
+                rows.append((r, model, q, "alpha", "", 0.40 if q == "relevance" else 0.356))
+    return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return pf.recovery(_rep(), MEAS, {m: f"{m}:1" for m in PLANT}, alpha_target={"relevance": 0.406, "diversity": 0.356})
+
+
+def test_measure_names_are_the_papers_21_and_alpha_ndcg():
+    names = pf.measure_names(10)
+    assert len(names) == 22 and names["I-rec"] == "I-rec@10" and names["ERR-IA"] == "IA-nERR@10"
+    assert names["D#-RBP (p=0.99)"] == "D#-RBP(p=0.99)@10" and pf.measure_names(5)["D-Q"] == "D-Q@5"
+
+
+def _defaults() -> dict:
+    return dict(params.notebook_defaults("05_preference_agreement"))
+
+
+def test_check_parameters_accepts_the_defaults_and_names_a_bad_value():
+    setup = pf.check_parameters(_defaults())
+    assert setup.planted == ["position", "graded", "coverage", "first-hit", "null"] and len(setup.measures) == 22
+    assert setup.parameters["alpha_target"] == [0.406, 0.356] and setup.parameters["replicates"] == 40
+    for change, message in [({"replicates": 0}, "replicates must be an integer >= 1"),
+                            ({"n_pairs": 5}, "n_pairs must be an integer >= 10"),
+                            ({"alpha_diversity": 1.0}, r"alpha_diversity must lie in \(-1, 1\)"),
+                            ({"planted_models": "coverage,coverage"}, "names a model twice"),
+                            ({"planted_models": "cascade"}, "unknown user model 'cascade'"),
+                            ({"user_models": "position:0.5"}, "sum to 1"),
+                            ({"normaliser": "max"}, "normaliser must be 'fixed' or 'ideal'"),
+                            ({"data": "file"}, "data must be 'simulated' or 'files'"),
+                            ({"preferences_path": "x.tsv"}, "is set but only read with data")]:
+        with pytest.raises(ValueError, match=message):
+            pf.check_parameters({**_defaults(), **change})
+
+
+def test_recovery_reads_the_planted_families(rec):
+    # position: D-RBP leads D-nDCG by 0.04 in every replicate; coverage: D#-Q (outside) beats I-rec by 0.02
+    assert rec.holm[("position", "relevance")] and rec.holm[("position", "diversity")]
+    assert not rec.holm[("coverage", "relevance")] and rec.cases[("coverage", "diversity")]["check"]["verdict"] == \
+        "outside ahead"
+    assert rec.by_model() == {"position": {"relevance": True, "diversity": True},
+                              "coverage": {"relevance": False, "diversity": False}}
+    free = rec.cases[("coverage", "relevance")]["check_noise_free"]
+    assert free["verdict"] == "outside ahead" and (free["best_in"], free["best_out"]) == ("I-rec", "D#-Q")
+    # null panel: MAR = its own chance level up to noise, so no measure departs after Holm
+    assert rec.null is not None and not rec.null["departs"].any() and rec.null_family == 8
+    # alpha: relevance 0.40 against a target of 0.406 is within 0.01
+    assert rec.off_target.empty and rec.replicates == 12
+    nf = rec.noise_free.set_index(["model", "question"])
+    assert nf.loc[("coverage", "diversity"), "closest"] == ["D#-Q"] and nf.loc[("position", "relevance"), "rho"] == 1.0
+    table = pf.recovery_table(rec)
+    assert len(table) == 4 and set(table["verdict"]) == {"recovered", "outside ahead"}
+    assert table.set_index(["model", "question"]).loc[("coverage", "relevance"), "nearest without noise"] == "D#-Q"
+    lines = pf.recovery_lines(rec, {m: "" for m in PLANT})
+    assert "recovered: 2 of 4 model-question cases (each on its own); 2 after Holm's correction over the 4 cases" in lines
+    assert any(ln.startswith("mixture (relevance): leader(s) D-RBP (p=0.85)") for ln in lines)
+    metrics = pf.planted_metrics(rec)
+    assert metrics["aligned_lead"]["coverage | relevance"]["after_holm"] is False
+
+
+def _counts(pairs, survive, topics=(3, 2, 2)):
+    return {q: {"topics": t, "topics_mc": (t, t), "pairs": p, "pairs_mc": (p, p + 1), "comparisons": 10, "n_topics": 9,
+                "survive": s} for q, t, p, s in zip(("relevance", "diversity", "both"), topics, pairs, survive)}
+
+
+def test_hsd_row_leads_with_topics_and_reads_the_survivors():
+    row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
+    assert row.run.startswith("topics as blocks (9 topics): relevance 3, diversity 2, both 2 of 10; pairs as blocks: "
+                               "4 (Monte Carlo 4–5)")
+    assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
+    assert "(7 of 8, 88%) survive" in row.run and row.verdict == "holds in part"
+    assert pf._hsd_row(_counts((4, 2, 2), (4, 2, 2))).verdict == "holds"
+    assert pf._hsd_row(_counts((4, 2, 2), (0, 0, 0))).verdict == "does not hold"
+    assert pf._hsd_row(_counts((0, 0, 0), (0, 0, 0))).verdict == "cannot tell"
+
+
+def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
+    sim = pf._alpha_row({"relevance": 0.406, "diversity": 0.3561}, {"relevance": 0.406, "diversity": 0.356}, None)
+    assert sim.verdict == "by construction" and "reproduced" not in sim.run
+    missed = pf._alpha_row({"relevance": 0.467, "diversity": 0.5}, {"relevance": 0.587, "diversity": 0.5}, None)
+    assert missed.verdict == "does not hold" and missed.numbers["missed"] == ["relevance"]
+    files = pf._alpha_row({"relevance": 0.4061, "diversity": 0.356}, None, None)
+    assert files.verdict == "reproduced"
+    assert pf._alpha_row({"relevance": 0.41, "diversity": 0.356}, None, None).verdict == "not reproduced"
+    assert pf._alpha_row({"a/b": 0.3}, None, None) is None
+
+
+def test_r_and_bound_rows():
+    assert pf._r_row((0.938, 0.930, 0.945), (12.21, 15), True).verdict == "differs"
+    assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"
+    forced = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": False}
+    row = pf._bound_row(forced, 1.0, 1127, 10, 0.1)
+    assert row.verdict == "holds" and "0.0956 < 0.1; the same SERP on 1,127 of 1,127 pairs" in row.run
+    loose = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": True}
+    assert pf._bound_row(loose, 0.9, 100, 10, 0.0).verdict == "does not hold"
+
+
+def test_thuir_row_counts_measures_above_chance_after_holm():
+    t = pd.DataFrame({"scope": ["decisive"] * 3 + ["all"], "kind": ["measure", "measure", "baseline", "measure"],
+                      "system": ["Q", "nDCG", "mean relevance", "Q"], "k": [35, 34, 37, 35], "n": [56, 56, 56, 102],
+                      "p_above": [0.041, 0.07, 0.011, 0.05], "p_above_holm": [0.407, 0.6, 0.12, 0.5]})
+    row = pf._thuir_row(t, None, 0.05)
+    assert row.verdict == "not shown" and row.run == ("best: Q, 35 of 56 decisive queries (Holm p = 0.407); 0 of 2 "
+                                                       "measures above chance")
+    assert row.caveats == ("low_power",)
+    assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.5]), None, 0.05).verdict == "shown"
+
+
+def test_leader_rows_follow_the_topic_blocked_test():
+    mar = {"relevance": pd.Series({"D-Q": 0.73, "D#-nDCG": 0.72, "I-rec": 0.60})}
+    res = pd.DataFrame({"higher": ["D-Q", "D-Q", "D#-nDCG"], "lower": ["D#-nDCG", "I-rec", "I-rec"],
+                        "p_value": [0.30, 0.001, 0.002]})
+    (row,) = pf._leader_rows(mar, {"relevance": {"result": res}}, [], 0.05)
+    assert row.paper == "D-Q 0.7345 (Table 4)" and row.verdict == "not shown" and row.caveats == ("in_sample",)
+    assert row.run == "D-Q (0.7300); topics as blocks: not separated from 1 of the 2 other measures"
+    (row,) = pf._leader_rows(mar, {"relevance": {"result": res.assign(p_value=0.01)}}, [], 0.05)
+    assert row.verdict == "shown" and row.run.endswith("separated from every other measure")
+
+
+def test_findings_table_for_a_simulated_run(rec):
+    f = pf.findings(simulated=True, alphas={"relevance": 0.406, "diversity": 0.356},
+                    alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
+                    bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
+                    min_difference=0.1, significance=0.05, rec=rec, pearson=(0.938, 0.930, 0.945),
+                    consistent=(12.21, 15), shift={"max_move": 0.0227, "gap": 0.0017})
+    t = f.table()
+    assert t["verdict"].tolist() == ["by construction (a)", "does not hold", "holds", "holds in part", "holds",
+                                     "by construction", "differs (b)"]
+    assert t["question"].iloc[0].startswith("Planted position users") and t["this run"].iloc[3].startswith("topics")
+    md = f.markdown()
+    assert "Without noise a measure outside the family is nearer these users: I-rec − D#-Q" in md
+    assert "The miss is the family's, not MAR's." in md and "(relevance and diversity)" in md
+    assert "licensed 1,127-pair labels" in md and "more than the median gap of 0.0017" in md
+    assert "ideal" not in md and "reproduc" not in md      # no normaliser hint; alpha is calibrated, not reproduced
+    assert f.limitations().count("D-RBP's and D-nDCG's formulas") == 1 and "(a) Position and graded" in md
+    assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
+
+
+def test_findings_table_for_files_has_no_simulation_rows():
+    mar = {"relevance": pd.Series({"D-Q": 0.73, "I-rec": 0.60})}
+    res = pd.DataFrame({"higher": ["D-Q"], "lower": ["I-rec"], "p_value": [0.001]})
+    f = pf.findings(simulated=False, alphas={"relevance": 0.2}, alpha_target=None,
+                    counts=_counts((1,), (1,), topics=(1,)), bound={"max_d_rbp": 0.0956, "can_differ": False},
+                    same_as_irec=0.5, n_pairs=24, cutoff=10, min_difference=0.1, significance=0.05, mar=mar,
+                    blocked={"relevance": {"result": res}}, shift={"max_move": 0.05, "gap": 0.0})
+    q = f.table()["question"].tolist()
+    assert q == ["Which measure agrees best with these assessors (relevance)?",
+                 "Do the HSD's pair-level differences (Table 3's method) survive with topics as blocks?",
+                 "Krippendorff's α of the assessors"]
+    assert f.general == () and "Simulated" not in f.limitations() and "licensed" not in f.markdown()
+    assert "most adjacent measures tie in MAR here" in f.markdown()
+
+
+def test_noise_free_leaders_and_rho():
+    rep = _rep(4)
+    near = rp.noise_free_leaders(rep, MEAS).set_index(["model", "question"])
+    assert set(near.index.get_level_values("model")) == {"position", "coverage", "mixture"}   # not null
+    assert near.loc[("position", "relevance"), "closest"] == ["D-RBP (p=0.85)"]
+    # coverage: MAR orders D-RBP above D-nDCG, noise-free agreement the other way: one swap of 4, rho = 1 - 6 * 2 / 60
+    assert near.loc[("coverage", "relevance"), "rho"] == pytest.approx(0.8)
+    assert near.loc[("mixture", "diversity"), "measures"] == 4
+    assert rp.noise_free_leaders(rep[rep.quantity != "noise-free"], MEAS).empty
+
+
+def test_panels_and_study_parameters():
+    panels = rp.panels(["coverage", "null"], "position:1")
+    assert panels == {"coverage": "coverage:1", "null": "null:1", "mixture": "position:1"}
+    common = rp.study_parameters(panel_models=panels, measures={"I-rec": "I-rec@5"}, n_topics=12, n_runs=5, n_pairs=40,
+                                 n_assessors=4, cutoff=5, min_difference=0.1, alpha_target=[0.4, 0.35], p_equal=0.1,
+                                 tie_tolerance=1e-9, normaliser="fixed")
+    assert common["roles_for"] == ["null", "mixture"] and common["alpha_target"] == (0.4, 0.35)
+    assert rp.start(common, 5, 1, "serial") is None and rp.start(common, 1, 1, "local") is None
+
+
+def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
+    common = rp.study_parameters(panel_models=rp.panels(["coverage", "null"], "position:1"),
+                                 measures={"I-rec": "I-rec@5", "D#-Q": "D#-Q@5"}, n_topics=12, n_runs=5, n_pairs=40,
+                                 n_assessors=4, cutoff=5, min_difference=0.1, alpha_target=(0.4, 0.35), p_equal=0.1,
+                                 tie_tolerance=1e-9, normaliser="fixed")
+    out = rp.collect(None, common, 2, 3)
+    free = out[out.quantity == "noise-free"]
+    assert set(free.model) == {"coverage", "mixture"} and set(free.name) == {"I-rec", "D#-Q"}
+    assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
