@@ -73,7 +73,8 @@ def _leftover_children(before: set[int]) -> list[str]:
     while True:
         alive = [p for p in psutil.Process().children(recursive=True)
                  if p.pid not in before and p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        alive = [p for p in alive if "resource_tracker" not in " ".join(p.cmdline())]
+        # the fork server the workers are forked from lives as long as this process, idle
+        alive = [p for p in alive if not {"resource_tracker", "forkserver"} & set(" ".join(p.cmdline()).replace(".", " ").split())]
         if not alive or time.monotonic() > deadline:
             return [" ".join(p.cmdline()) for p in alive]
         time.sleep(0.2)

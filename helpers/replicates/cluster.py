@@ -15,9 +15,12 @@ neither
     A new LocalCluster for this call, started in a background thread (:class:`Starting`) so that
     the caller can compute cells while the workers start, closed at the end of the call.
 
-Starting a LocalCluster costs a few seconds: two worker processes each import Python, numpy,
-pandas and distributed (about 1 s of CPU each). That time is measured on its own
-(:attr:`Starting.seconds`) and printed by ``benchmarks/bench_sweep.py`` and by the runner.
+Starting a LocalCluster costs seconds: a worker process imports numpy, pandas, scipy and
+distributed (about 1 s of CPU). Where the platform has it (Linux, macOS) the workers are forked from
+multiprocessing's fork server, which imports them once for the whole process (:data:`PRELOAD`, and
+the study's module); it stays, idle, until the process ends, and later clusters start in a fraction
+of a second. The start is measured on its own (:attr:`Starting.seconds`, ``timings=`` of
+``run_replicates``) and printed by ``benchmarks/bench_sweep.py`` and by the runner.
 """
 
 from __future__ import annotations
@@ -63,17 +66,46 @@ def worker_config() -> Iterator[None]:
         yield
 
 
-def start_local_cluster(n_workers: int) -> Any:
-    """A :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes, with
-    :func:`worker_config`; the caller closes it.
+#: Modules the fork server imports once, so that a worker forked from it starts with them loaded
+#: (numpy, pandas, scipy.stats and distributed take about 1 s of CPU per process to import).
+PRELOAD = ("numpy", "pandas", "scipy.stats", "distributed", f"{__name__.split('.')[0]}.replicates.runner")
 
-    The workers import this checkout's package: they are spawned, and multiprocessing's spawn
-    gives a child the parent's ``sys.path`` (in its order) before it unpickles anything, so they
-    find :mod:`helpers` where this process found it. (Nothing is set in ``os.environ``, which a
-    start in a background thread would change under the caller's feet.)"""
+
+def _forkserver(preload: tuple[str, ...]) -> str:
+    """The start method of the workers: ``forkserver`` where the platform has it (Linux, macOS),
+    else ``spawn``. The fork server is one process per Python process, started with the first
+    cluster: it imports :data:`PRELOAD` (and the study's module) once, then forks each worker, so
+    two workers cost one import instead of two, and later clusters of this process (a notebook
+    that runs several studies) start in a fraction of a second. It is started with this process's
+    ``sys.path``, so its workers import this very package."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return "spawn"
+    import dask
+    from distributed.utils import get_mp_context
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        get_mp_context()   # distributed sets its own preload list on first use: ours must come after
+    modules = list(dict.fromkeys([*PRELOAD, *preload]))
+    multiprocessing.get_context("forkserver").set_forkserver_preload(modules)   # no effect once it runs
+    return "forkserver"
+
+
+def start_local_cluster(n_workers: int, preload: tuple[str, ...] = ()) -> Any:
+    """A :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes, with
+    :func:`worker_config`; the caller closes it. ``preload``: modules (the study's) for the fork
+    server to import besides :data:`PRELOAD`.
+
+    The workers import this checkout's package: multiprocessing gives a spawned child, and the fork
+    server, the parent's ``sys.path`` (in its order) before anything is unpickled, so they find
+    :mod:`helpers` where this process found it. (Nothing is set in ``os.environ``, which a start in a
+    background thread would change under the caller's feet.)"""
+    import dask
     from distributed import LocalCluster
 
-    with worker_config():
+    method = _forkserver(tuple(preload))
+    with worker_config(), dask.config.set({"distributed.worker.multiprocessing-method": method}):
         return LocalCluster(
             n_workers=n_workers, threads_per_worker=1, processes=True,
             # the scheduler always starts an HTTP server (8787 unless told): a free port,
@@ -94,7 +126,7 @@ class Starting:
     """
 
     def __init__(self, client: Any = None, *, n_workers: int | None = None, background: bool = True,
-                 kind: str = "started") -> None:
+                 kind: str = "started", preload: tuple[str, ...] = ()) -> None:
         self.client, self.cluster, self.error = client, None, None
         self.seconds: float | None = 0.0 if client is not None else None
         #: ``"started"`` (a LocalCluster of this call), ``"shared"`` (the runner's) or ``"address"``
@@ -106,18 +138,18 @@ class Starting:
         if client is not None:
             self._done.set()
         elif background:
-            self._thread = threading.Thread(target=self._start, args=(n_workers,), daemon=True,
+            self._thread = threading.Thread(target=self._start, args=(n_workers, preload), daemon=True,
                                             name="subjeval-cluster-start")
             self._thread.start()
         else:
-            self._start(n_workers)
+            self._start(n_workers, preload)
 
-    def _start(self, n_workers: int) -> None:
+    def _start(self, n_workers: int, preload: tuple[str, ...]) -> None:
         from distributed import Client
 
         begin = time.perf_counter()
         try:
-            self.cluster = start_local_cluster(n_workers)
+            self.cluster = start_local_cluster(n_workers, preload)
             self.client = Client(self.cluster)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread by wait()
             self.error = exc
@@ -215,13 +247,16 @@ def _shared_client(address: str) -> Any | None:
     return client
 
 
-def connect(scheduler: str, n_workers: int | None, tasks: int, *, background: bool = True) -> Starting:
+def connect(scheduler: str, n_workers: int | None, tasks: int, *, background: bool = True,
+            preload: tuple[str, ...] = ()) -> Starting:
     """The client for ``scheduler`` (``"local"`` or an address), as a :class:`Starting`.
 
     ``"local"`` means the cluster at ``DASK_SCHEDULER_ADDRESS``, else the runner's
     (:data:`SHARED_SCHEDULER`), else a new LocalCluster of ``n_workers`` (default: one per core, at
-    most ``tasks``), started in a background thread when ``background``.
+    most ``tasks``), started in a background thread when ``background``, its workers forked with
+    ``preload`` imported (modules of this package only: the study's).
     """
+    preload = tuple(m for m in preload if m.split(".")[0] == PACKAGE)
     from distributed import Client
 
     address = scheduler
@@ -233,7 +268,8 @@ def connect(scheduler: str, n_workers: int | None, tasks: int, *, background: bo
             if client is not None:
                 return Starting(client, kind="shared")
     if address == "local":
-        return Starting(n_workers=n_workers or max(1, min(os.cpu_count() or 1, tasks)), background=background)
+        return Starting(n_workers=n_workers or max(1, min(os.cpu_count() or 1, tasks)), background=background,
+                        preload=preload)
     source = "DASK_SCHEDULER_ADDRESS" if scheduler == "local" else "scheduler"
     try:
         client = Client(address)

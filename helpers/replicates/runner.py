@@ -446,7 +446,8 @@ def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler,
         bar = stack.enter_context(_progress(len(cells), progress))
         # in a background thread (04 and 05 run replicates beside their main work) the process is busy: no cells here
         starting = cluster.connect(scheduler, n_workers, len(cells),
-                                   background=threading.current_thread() is threading.main_thread())
+                                   background=threading.current_thread() is threading.main_thread(),
+                                   preload=(getattr(study, "__module__", None) or "",))
         used = []   # a start no task needed (the cells were done here, or one failed) is not waited for
         stack.callback(lambda: starting.close(wait=bool(used)))
         on_client = _on_client(plan, starting, run_cell)
