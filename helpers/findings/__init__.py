@@ -9,5 +9,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.gains``  notebook 01: gain definitions
 ``helpers.findings.prm``    notebook 03: the Predicted Relevance Model
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
+``helpers.findings.design``  notebook 06: study design (topics and assessors)
 =========================  ==================================================
 """
