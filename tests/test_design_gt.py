@@ -230,3 +230,41 @@ def test_negative_estimates_are_zeroed_and_reported():
     y = pd.DataFrame(np.tile([[0.0], [1.0], [0.0], [1.0]], (1, 3)) + np.array([[0, .1, -.1]] * 2 + [[0, -.1, .1]] * 2))
     g = g_study(y)
     assert g.variance["s"] == 0 and g.negative["s"] < 0 and "negative set to 0" in str(g)
+
+
+# --- notebook 06's analyses and findings --------------------------------------------------------
+
+def test_sizes_by_measure_and_split_halves():
+    from helpers.design import study, topic_set_size
+    long = planted.simulate_scores(V, "s x (a:t)", 8, 12, 2, np.random.default_rng(4))
+    sizes = study.sizes_by_measure({"m": long}, "s x (a:t)", alpha=.05, beta=.2, min_diff=.05, width=.1,
+                                   n_systems=8, rng=np.random.default_rng(1), n_boot=200)
+    t = sizes[sizes["method"] == "paired t"].iloc[0]
+    assert t["n_exact"] == topic_set_size("t", sigma2=t["V_E1"], min_diff=.05, exact=True)
+    assert t["n_exact_low"] == topic_set_size("t", sigma2=t["V_E1_low"], min_diff=.05, exact=True)
+    means = study.assessor_means(long, "s x (a:t)")
+    assert means.shape == (12, 8) and means.iloc[0, 0] == pytest.approx(
+        long.query("topic == 't1' and system == 's1'")["score"].mean())
+    g = g_study(long, "s x (a:t)")
+    split = study.split_half_check(long, g, [3, 6], [1, 2], np.random.default_rng(2), draws=4)
+    assert len(split) == 4 and split["tau_observed"].between(-1, 1).all()
+    assert (split["erho2"].diff().dropna() != 0).all()
+    with pytest.raises(ValueError, match="needs 14 topics"):
+        study.split_half_check(long, g, [7], [1], np.random.default_rng(2), draws=2)
+
+
+def test_findings_of_notebook_06_follow_the_numbers():
+    from helpers.findings import design as F
+    sizes = pd.DataFrame([{"measure": "m", "method": "paired t", "n_approx": 10, "n_exact": 11,
+                           "n_exact_low": 8, "n_exact_high": 15}])
+    common = dict(anova_m2=(629, 629), sizes=sizes, split=None, linearity={}, cheapest="c.", unjudged="u.",
+                  bodoff={"measure": "m", "n_topics": 10, "n_assessors": 2, "more_topics": .9, "more_assessors": .8})
+    ok = F.findings(published=dict(F.PUBLISHED), coverage={"covered": 95, "pilots": 100, "level": .95, "true_n": 3},
+                    power={"rejections": 800, "experiments": 1000, "target": .8, "n_topics": 5}, **common)
+    verdicts = [r.verdict for r in ok.rows]
+    assert verdicts == ["reproduced", "reproduced", "holds", "agrees", "agrees"]
+    bad = F.findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155},
+                     coverage={"covered": 70, "pilots": 100, "level": .95, "true_n": 3},
+                     power={"rejections": 500, "experiments": 1000, "target": .8, "n_topics": 5}, **common)
+    assert [r.verdict for r in bad.rows] == ["not reproduced", "reproduced", "holds", "differs", "differs"]
+    assert "differ by at most 1 topic " in bad.markdown() and not bad.problems()
