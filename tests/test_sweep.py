@@ -317,6 +317,19 @@ def test_dask_scheduler_address_is_honoured(monkeypatch):
     _same(serial, shared)
 
 
+def test_local_with_too_little_work_starts_no_cluster(monkeypatch):
+    """scheduler="local" (n_workers unset): the first cell shows the whole study takes well under
+    MIN_CLUSTER_SECONDS, so every cell runs here and no worker process is started."""
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.delenv(cluster.SHARED_SCHEDULER, raising=False)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    timings: dict = {}
+    local = sweep.run_replicates(one_row, 5, 7, grid=[{"p": 0.3}, {"p": 0.6}], progress=False, timings=timings)
+    assert timings == {"cluster": "none", "cluster_start": 0.0, "workers": 0, "cells_on_client": 10, "tasks": 0}
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+    _same(local, sweep.run_replicates(one_row, 5, 7, grid=[{"p": 0.3}, {"p": 0.6}], scheduler=None, progress=False))
+
+
 def test_the_plan_probes_every_point_then_sends_the_dearest_cells_first_in_shrinking_tasks():
     """Cost-aware batching: N = 40 cells (here 10x dearer) go first, in long tasks; the last tasks
     are short; every cell is run exactly once."""

@@ -39,7 +39,7 @@ from typing import Any, Iterator
 from .. import paths
 
 __all__ = ["SHARED_SCHEDULER", "Starting", "check_workers", "connect", "package_on_worker", "start_local_cluster",
-           "worker_config"]
+           "worker_config", "would_start"]
 
 #: Environment variable by which the notebook runner hands its kernels the address of its cluster.
 SHARED_SCHEDULER = "SUBJEVAL_DASK_SCHEDULER"
@@ -245,6 +245,12 @@ def _shared_client(address: str) -> Any | None:
         client.close()
         return None
     return client
+
+
+def would_start(scheduler: str | None) -> bool:
+    """Would :func:`connect` start a new LocalCluster for ``scheduler`` (no cluster at hand)?"""
+    return scheduler == "local" and not os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip() \
+        and not os.environ.get(SHARED_SCHEDULER, "").strip()
 
 
 def connect(scheduler: str, n_workers: int | None, tasks: int, *, background: bool = True,

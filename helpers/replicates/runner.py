@@ -37,9 +37,11 @@ Where the tasks run
     :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes (default:
     one per core, at most one per task), started and closed inside the call, also when a task
     fails or the call is interrupted.  The workers import *this* checkout's :mod:`helpers`.
-    Starting a cluster costs a few seconds of the workers' imports: the call starts it in a
-    background thread and meanwhile computes cells itself (from the main thread only: a call from
-    another thread finds its process busy), so the start is not lost time.  Scripts (not notebooks)
+    Starting a cluster costs seconds of the workers' imports: the call starts it in a background
+    thread and meanwhile computes cells itself (from the main thread only: a call from another
+    thread finds its process busy), so the start is not lost time; and when the first cell shows
+    that all of them take less than :data:`MIN_CLUSTER_SECONDS` (and ``n_workers`` is not given),
+    it computes them all itself and starts no cluster.  Scripts (not notebooks)
     that use it must guard their entry point with ``if __name__ == "__main__":``, because worker
     processes are spawned and re-import ``__main__``.
 ``scheduler="tcp://host:8786"``
@@ -258,10 +260,11 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
         Show a tqdm progress bar over completed tasks (a widget in JupyterLab when ipywidgets is
         installed, text otherwise).  Keep it off in checked notebook cells.
     timings
-        A dict to fill with where a dask run's time went: ``cluster`` (``"started"``, ``"shared"``
-        or ``"address"``), ``cluster_start`` (seconds to start the local cluster, 0 for one at
-        hand), ``workers``, ``cells_on_client`` (cells this process computed while the cluster
-        started) and ``tasks`` (dask tasks submitted).  Untouched by a serial run.
+        A dict to fill with where a dask run's time went: ``cluster`` (``"started"``, ``"shared"``,
+        ``"address"``, or ``"none"`` when ``"local"`` found too little work to start one),
+        ``cluster_start`` (seconds to start the local cluster, 0 for one at hand), ``workers``,
+        ``cells_on_client`` (cells this process computed while the cluster started) and ``tasks``
+        (dask tasks submitted).  Untouched by a serial run.
 
     Returns
     -------
@@ -338,6 +341,9 @@ def run_replicates(study: Callable[..., pd.DataFrame | Mapping[str, Any]], repli
 MIN_TASK_SECONDS = 0.25
 #: Tasks kept at each worker (one running, one waiting), so that no worker waits for the client.
 TASKS_PER_WORKER = 2
+#: Estimated seconds of work below which ``scheduler="local"`` (``n_workers`` unset, no cluster at
+#: hand) runs the cells in this process: starting a cluster would cost about as much as it saves.
+MIN_CLUSTER_SECONDS = 5.0
 
 
 class _Plan:
@@ -413,17 +419,27 @@ def _batch(study: Callable[..., Any], jobs: Sequence[tuple[np.random.SeedSequenc
     return out
 
 
-def _on_client(plan: _Plan, starting: cluster.Starting, run_cell: Callable[[int, int], None]) -> int:
-    """Compute cells in this process while the cluster starts (one at a time, probes first);
-    returns how many."""
-    done = 0
+def _on_client(plan: _Plan, starting: cluster.Starting, run_cell: Callable[[int, int], None]) -> None:
+    """Compute cells in this process while the cluster starts (one at a time, probes first)."""
     while plan and not starting.ready():
         (r, j), = plan.next(single=True)
         begin = time.perf_counter()
         run_cell(r, j)
         plan.record(j, time.perf_counter() - begin)
-        done += 1
-    return done
+
+
+def _small_work(plan: _Plan, run_cell: Callable[[int, int], None], scheduler: str, n_workers: int | None,
+                cells: int) -> bool:
+    """For ``scheduler="local"`` with ``n_workers`` unset and no cluster at hand: run the first cell
+    here and say whether all the cells, estimated from it, are less work than
+    :data:`MIN_CLUSTER_SECONDS` (then they all run here, no cluster is started)."""
+    if n_workers is not None or not cluster.would_start(scheduler):
+        return False
+    (r, j), = plan.next(single=True)
+    begin = time.perf_counter()
+    run_cell(r, j)
+    plan.record(j, time.perf_counter() - begin)
+    return plan.estimate(j) * cells < MIN_CLUSTER_SECONDS
 
 
 def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler, n_workers, seed, timings) -> None:
@@ -444,13 +460,22 @@ def _run_on_dask(study, seeds, common, grid, cells, frames, progress, scheduler,
 
     with ExitStack() as stack:
         bar = stack.enter_context(_progress(len(cells), progress))
+        if _small_work(plan, run_cell, scheduler, n_workers, len(cells)):
+            while plan:
+                (r, j), = plan.next(single=True)
+                run_cell(r, j)
+            if timings is not None:
+                timings.update({"cluster": "none", "cluster_start": 0.0, "workers": 0, "cells_on_client": len(cells),
+                                "tasks": 0})
+            return
         # in a background thread (04 and 05 run replicates beside their main work) the process is busy: no cells here
         starting = cluster.connect(scheduler, n_workers, len(cells),
                                    background=threading.current_thread() is threading.main_thread(),
                                    preload=(getattr(study, "__module__", None) or "",))
         used = []   # a start no task needed (the cells were done here, or one failed) is not waited for
         stack.callback(lambda: starting.close(wait=bool(used)))
-        on_client = _on_client(plan, starting, run_cell)
+        _on_client(plan, starting, run_cell)
+        on_client = sum(n for _, n in plan.measured.values())   # every cell measured so far ran here
         if not plan:
             if timings is not None:
                 timings.update({"cluster": starting.kind, "cluster_start": starting.seconds, "workers": 0,
