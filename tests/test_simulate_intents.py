@@ -131,3 +131,108 @@ def test_keep_stores_the_top_of_the_same_rankings_and_arrays_match_the_tables():
     assert np.allclose(a["prob"].sum(1), 1.0) and (a["valid"].sum(1) >= 2).all()
     with pytest.raises(ValueError, match="keep must be an integer"):
         intent_collection(np.random.default_rng(5), n_topics=2, keep=0)
+
+
+# --------------------------------------------------------------------------------------------
+# runs="styles": runs that the planted users order differently (issue 38, point 4)
+# --------------------------------------------------------------------------------------------
+
+def test_skill_design_is_unchanged_by_the_styles_option():
+    """runs="skill" (the default) draws exactly what it drew before the option existed: pinned on
+    a small collection (the sum of the ranked documents' levels and the first run's first ids)."""
+    c = intent_collection(np.random.default_rng(20190707), n_topics=6, n_runs=4, depth=20)
+    assert list(c.run_params.columns) == ["run_id", "skill", "diversity", "knowledge"]
+    d = intent_collection(np.random.default_rng(20190707), n_topics=6, n_runs=4, depth=20, runs="skill")
+    pd.testing.assert_frame_equal(c.runs, d.runs)
+    styled = intent_collection(np.random.default_rng(20190707), n_topics=6, n_runs=4, depth=20, runs="styles")
+    pd.testing.assert_frame_equal(c.dqrels, styled.dqrels)      # same topics, intents and judgments
+    pd.testing.assert_frame_equal(c.intents, styled.intents)
+    assert not c.runs["doc_id"].equals(styled.runs["doc_id"])
+
+
+def test_styles_cross_every_focus_with_every_strategy():
+    from helpers.simulate.intents import STRATEGIES, STYLES
+
+    c = intent_collection(np.random.default_rng(1), n_topics=4, n_runs=15, depth=20, runs="styles")
+    rp = c.run_params
+    assert list(rp.columns) == ["run_id", "skill", "diversity", "knowledge", "focus", "level", "style"]
+    assert len(set(rp["style"])) == 15 == len(STYLES) * len(STRATEGIES)
+    assert rp["skill"].iloc[0] == 2.0 and rp["skill"].iloc[-1] == 3.0 and (rp["knowledge"] == 4.0).all()
+    assert rp.loc[0, "style"] == "as estimated; plain" and rp.loc[1, "style"] == "every intent alike; diversify"
+    assert set(rp["focus"]) == {0.0, 1.0, 3.0} and set(rp["level"]) == {"linear", "high", "any"}
+    assert set(rp.loc[rp["diversity"] > 0, "style"].str.contains("diversify")) == {True}
+
+
+def test_styled_runs_are_valid_deterministic_and_keep_the_top():
+    a = intent_collection(np.random.default_rng(3), n_topics=5, n_runs=6, depth=25, runs="styles")
+    b = intent_collection(np.random.default_rng(3), n_topics=5, n_runs=6, depth=25, runs="styles")
+    top = intent_collection(np.random.default_rng(3), n_topics=5, n_runs=6, depth=25, runs="styles", keep=7)
+    pd.testing.assert_frame_equal(a.runs, b.runs)
+    pd.testing.assert_frame_equal(a.runs[a.runs["rank"] <= 7].reset_index(drop=True), top.runs)
+    r = a.runs
+    assert not r.duplicated(["run_id", "query_id", "doc_id"]).any()
+    d = r.sort_values(["run_id", "query_id", "rank"]).groupby(["run_id", "query_id"])["score"].diff()
+    assert (d.dropna() <= 0).all()
+    with pytest.raises(ValueError, match=r"runs must be one of \('skill', 'styles'\)"):
+        intent_collection(np.random.default_rng(3), n_topics=2, runs="style")
+
+
+def test_focus_decides_how_evenly_the_intents_are_served():
+    """Runs that weigh every intent alike cover more intents (I-rec) than those that chase the
+    dominant one, and those serve the likely intent better (D-nDCG): the axis that sets the
+    coverage user apart from the Pr(i|q)-weighted users."""
+    from helpers.measures import diversity
+
+    c = intent_collection(np.random.default_rng(5), n_topics=60, n_runs=15, depth=40, runs="styles", keep=10)
+    res = diversity.evaluate(c.dqrels[c.dqrels["relevance"] > 0], c.intents, c.runs, ["I-rec@10", "D-nDCG@10"])
+    mean = res.pivot_table(index="run_id", columns="measure", values="value").join(c.run_params.set_index("run_id"))
+    by = mean.groupby("focus")[["I-rec@10", "D-nDCG@10"]].mean()
+    assert by.loc[0.0, "I-rec@10"] > by.loc[3.0, "I-rec@10"] + 0.05
+    assert by.loc[3.0, "D-nDCG@10"] > by.loc[0.0, "D-nDCG@10"] + 0.05
+
+
+def test_the_planted_users_order_styled_runs_differently_but_skilled_runs_alike():
+    """Issue 38, point 4: with runs="skill" the position and first-hit users order the runs almost
+    alike (tau >= 0.8); with runs="styles" the coverage and first-hit users are told apart from the
+    Pr(i|q)-weighted ones (tau < 0.8), while position and graded stay alike (their rank weights
+    differ too little at l = 10 for any run set of this model to separate them)."""
+    from itertools import combinations
+
+    import scipy.stats
+
+    from helpers.simulate import users
+
+    def taus(runs):
+        c = intent_collection(np.random.default_rng(11), n_topics=400, n_runs=15, depth=40, runs=runs, keep=10)
+        x = c.arrays["levels"].astype(float) / 4.0
+        u = {m: users.serp_utility(x, m, c.arrays["prob"][None], c.arrays["valid"][None]).mean(1)
+             for m in ("position", "graded", "coverage", "first-hit")}
+        return {(a, b): scipy.stats.kendalltau(u[a], u[b]).statistic for a, b in combinations(u, 2)}
+
+    skill, styles = taus("skill"), taus("styles")
+    assert skill[("position", "first-hit")] >= 0.8 and skill[("position", "graded")] >= 0.9
+    apart = [k for k in styles if "coverage" in k or "first-hit" in k]
+    assert len(apart) == 5 and all(styles[k] < 0.8 for k in apart), styles
+    assert styles[("position", "graded")] >= 0.8
+
+
+def test_styled_runs_rank_by_no_measure_s_sort_key():
+    """As for the skill design: with run_noise = 0 the plain runs' key is not the D-measures'
+    global gain order, and no measure family reaches its optimum."""
+    import scipy.stats
+
+    from helpers.measures import diversity
+
+    c = intent_collection(np.random.default_rng(11), n_topics=40, run_noise=0.0, runs="styles")
+    plain = c.run_params.loc[c.run_params["diversity"] == 0, "run_id"]
+    runs = c.runs[c.runs["run_id"].isin(plain)]
+    gg = (c.dqrels.assign(g=2.0 ** c.dqrels["relevance"] - 1).merge(c.intents, on=["query_id", "intent_id"])
+          .assign(gg=lambda d: d["g"] * d["prob"]).groupby(["query_id", "doc_id"])["gg"].sum().rename("gg"))
+    j = runs.merge(gg.reset_index(), on=["query_id", "doc_id"])
+    taus = j.groupby(["run_id", "query_id"]).apply(lambda d: scipy.stats.kendalltau(d["score"], d["gg"]).statistic,
+                                                   include_groups=False)
+    assert taus.median() < 0.8 and (taus < 0.99).all()
+    ms = ["D-nDCG@10", "IA-nDCG@10", "alpha-nDCG@10", "I-rec@10", "D-nERR@10", "iRBU(p=0.99)@10"]
+    mean = diversity.evaluate(c.dqrels, c.intents, runs, ms).groupby("measure")["value"].mean()
+    for m in ms:
+        assert mean[m] < 0.9, m

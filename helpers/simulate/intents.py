@@ -41,7 +41,22 @@ Runs (independent of every measure's formula)
     or RBU measures, nor their novelty discounts - so no measure family's ideal ordering is the
     runs' generating order (``tests/test_simulate_intents.py`` checks it with ``run_noise=0``).
     Run ``k`` gets ``skill`` rising from 0.5 to 3, ``diversity`` cycling over (0, 0.6, 1.2) and
-    ``knowledge`` over (4, 0, 1).
+    ``knowledge`` over (4, 0, 1) (``runs="skill"``, the default).
+Run styles (``runs="styles"``: runs that the planted users of :mod:`helpers.simulate.users` order differently)
+    With ``runs="skill"`` the runs differ mainly in skill, so every user who likes relevant
+    documents orders them alike (notebook 04 measured Kendall's tau = 1 between its position and
+    graded users and 0.92-0.96 between position, first-hit and a mixture of users). With
+    ``runs="styles"`` every run has the same ``knowledge`` (4) and a ``skill`` rising from 2 to 3, and
+    runs differ in *style*, :data:`STYLES`, along the three properties the users weigh differently:
+    how the run weighs the intents it estimates (``focus``: ``w ∝ v^focus``; 0 = every intent alike,
+    1 = as estimated, 3 = the dominant intent), whether it diversifies (``diversity`` as above) and
+    which documents it looks for (``level``: ``linear`` reads the features as given; ``high`` a soft
+    step at 0.6 of the level scale, documents that look L3-L4; ``any`` a soft step at 0.2, every
+    document that looks relevant at all: ``h(f) = 1 / (1 + exp(-(f - step) / 0.08))``). Run ``k``
+    takes focus ``(1, 0, 3)[k % 3]`` and strategy ``k % 5`` of :data:`STRATEGIES`, so 15 runs hold
+    every combination once. The sort key is still the run's own noisy estimate of linear
+    levels and intents - no measure's gains, discounts or ideal list - so the styles make the users
+    disagree without ranking by any measure's formula (``tests/test_simulate_intents.py``).
 
 Everything is vectorised over topics x documents; the default collection (100 topics, 15 runs,
 depth 100) builds in well under a second. The same seed always gives the same collection.
@@ -55,7 +70,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["IntentCollection", "intent_collection"]
+__all__ = ["IntentCollection", "intent_collection", "RUN_DESIGNS", "STYLES", "STRATEGIES"]
+
+#: How the simulated runs differ: mainly in skill (the original design) or in style (module docstring).
+RUN_DESIGNS = ("skill", "styles")
+#: The strategies of ``runs="styles"``: name -> (diversity, level preference).
+STRATEGIES = {"plain": (0.0, "linear"), "diversify": (1.5, "linear"), "highly relevant": (0.0, "high"),
+              "diversify, highly relevant": (1.5, "high"), "any relevance": (0.0, "any")}
+#: Intent focus of ``runs="styles"`` (``w ∝ v^focus``): run ``k`` takes ``STYLES[k % 3]``.
+STYLES = {"as estimated": 1.0, "every intent alike": 0.0, "dominant intent": 3.0}
+#: Where the soft steps of the ``high`` and ``any`` level preferences sit, and their width.
+_STEPS = {"high": 0.6, "any": 0.2}
+_STEP_WIDTH = 0.08
 
 
 @dataclass(frozen=True)
@@ -73,7 +99,8 @@ class IntentCollection:
     runs : DataFrame
         ``run_id, query_id, doc_id, rank, score`` (ranks 1..depth, no ties, no duplicates).
     run_params : DataFrame
-        ``run_id, skill, diversity, knowledge``: the generating parameters of each run.
+        ``run_id, skill, diversity, knowledge``: the generating parameters of each run (with
+        ``runs="styles"`` also ``focus``, ``level`` and ``style``, the run's style in words).
     params : dict
         The arguments the collection was generated with (for provenance in reports).
     arrays : dict
@@ -121,6 +148,7 @@ def intent_collection(
     feature_noise: float = 0.3,
     run_noise: float = 1.0,
     keep: int | None = None,
+    runs: str = "skill",
 ) -> IntentCollection:
     """Simulate an NTCIR INTENT-like collection (see the module docstring for the model).
 
@@ -151,6 +179,10 @@ def intent_collection(
         documents competing for the ranks - so the top ``keep`` documents are identical to the
         first ``keep`` ranks of ``keep=None``; only less is stored. For studies that read the top
         of each run only (SERPs of ``l`` documents).
+    runs : {"skill", "styles"}
+        How the runs differ (:data:`RUN_DESIGNS`, module docstring): mainly in skill (the default,
+        the original design), or in style, so that the planted users order them differently. The
+        topics, intents and judgments of one ``rng`` are the same under both.
 
     Returns
     -------
@@ -162,13 +194,14 @@ def intent_collection(
                              dirichlet_alpha=dirichlet_alpha, p_nav=p_nav, pool_size=pool_size,
                              p_primary=p_primary, p_secondary=p_secondary, level_probs=level_probs,
                              n_runs=n_runs, depth=depth, feature_noise=feature_noise, run_noise=run_noise,
-                             keep=keep)
+                             keep=keep, runs=runs)
     T = params["n_topics"]
     qids = np.array([f"T{t + 1:03d}" for t in range(T)], dtype=object)
     m, valid, prob, nav = _draw_intents(rng, params)
     level = _draw_levels(rng, params, m, valid, nav)
     dqrels, intents, doc_ids = _judgment_tables(qids, level, valid, prob, nav)
-    runs, run_params, top_k = _draw_runs(rng, params, qids, doc_ids, level, valid, m, prob)
+    draw = _draw_styled_runs if params["runs"] == "styles" else _draw_runs
+    runs, run_params, top_k = draw(rng, params, qids, doc_ids, level, valid, m, prob)
     T, N, M = level.shape
     padded = np.concatenate([level.astype(np.int8), np.zeros((T, params["depth"], M), dtype=np.int8)], axis=1)
     arrays = {"levels": padded[np.arange(T)[None, :, None], top_k],       # (R, T, kept ranks, M)
@@ -179,7 +212,8 @@ def intent_collection(
 
 
 def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_nav, pool_size, p_primary,
-                    p_secondary, level_probs, n_runs, depth, feature_noise, run_noise, keep=None) -> dict:
+                    p_secondary, level_probs, n_runs, depth, feature_noise, run_noise, keep=None,
+                    runs="skill") -> dict:
     """The arguments of :func:`intent_collection`, checked, as the collection's ``params``."""
     n_topics = _check_int("n_topics", n_topics, 1)
     min_intents = _check_int("min_intents", min_intents, 1)
@@ -201,11 +235,13 @@ def _checked_params(*, n_topics, min_intents, max_intents, dirichlet_alpha, p_na
     lp = np.asarray(level_probs, dtype=float)
     if lp.shape != (4,) or (lp < 0).any() or not np.isclose(lp.sum(), 1.0):
         raise ValueError(f"level_probs must be 4 non-negative probabilities of L1..L4 summing to 1, got {level_probs!r}")
+    if runs not in RUN_DESIGNS:
+        raise ValueError(f"runs must be one of {RUN_DESIGNS} (how the simulated runs differ), got {runs!r}")
     return dict(n_topics=n_topics, min_intents=min_intents, max_intents=max_intents,
                 dirichlet_alpha=float(dirichlet_alpha), p_nav=p_nav, pool_size=pool_size,
                 p_primary=p_primary, p_secondary=p_secondary, level_probs=tuple(lp.tolist()),
                 n_runs=n_runs, depth=depth, feature_noise=float(feature_noise), run_noise=float(run_noise),
-                keep=keep)
+                keep=keep, runs=runs)
 
 
 def _draw_intents(rng: np.random.Generator, params: dict):
@@ -322,6 +358,22 @@ def _draw_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, val
     contrib = np.einsum("rtm,tdm->rtdm", v, feat)                                 # (R, T, N+U, M)
     base = skill[:, None, None] * m[None, :, None] * contrib.sum(-1) + run_noise * rng.standard_normal((n_runs, T, N + U))
     est_intent = np.where(valid[None, :, None, :], contrib, -np.inf).argmax(-1)   # (R, T, N+U)
+    run_params = pd.DataFrame({"run_id": _run_names(n_runs), "skill": skill, "diversity": diversity,
+                               "knowledge": knowledge})
+    return _ranked(params, qids, doc_ids, base, est_intent, diversity, run_params)
+
+
+def _run_names(n_runs: int) -> np.ndarray:
+    return np.array([f"R{j + 1:02d}" for j in range(n_runs)], dtype=object)
+
+
+def _ranked(params: dict, qids, doc_ids, base: np.ndarray, est_intent: np.ndarray, diversity: np.ndarray,
+            run_params: pd.DataFrame):
+    """The runs' tables from their base scores ``(R, T, N+U)``: a diversifying run subtracts
+    ``diversity * log1p(k)`` from its ``k``-th (0-based) document of the same estimated intent
+    (in its own base-score order), then every run keeps its top ``keep`` documents."""
+    n_runs, T = len(run_params), base.shape[1]
+    U = params["depth"]
     # within-estimated-intent rank of each document under the run's own base score
     order = np.argsort(-base, axis=2, kind="stable")
     est_sorted = np.take_along_axis(est_intent, order, axis=2)
@@ -334,14 +386,49 @@ def _draw_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, val
     all_ids = np.concatenate([doc_ids, _id_grid(T, U, "-u")], axis=1)             # (T, N+U)
     r_idx = np.repeat(np.arange(n_runs), T * kept)
     t_rep = np.tile(np.repeat(np.arange(T), kept), n_runs)
-    run_names = np.array([f"R{j + 1:02d}" for j in range(n_runs)], dtype=object)
     chosen = top_k.reshape(-1)
     runs = pd.DataFrame({
-        "run_id": run_names[r_idx],
+        "run_id": run_params["run_id"].to_numpy()[r_idx],
         "query_id": qids[t_rep],
         "doc_id": all_ids[t_rep, chosen],
         "rank": np.tile(np.arange(1, kept + 1), n_runs * T),
         "score": np.take_along_axis(scores, top_k, axis=2).reshape(-1),
     })
-    run_params = pd.DataFrame({"run_id": run_names, "skill": skill, "diversity": diversity, "knowledge": knowledge})
     return runs, run_params, top_k
+
+
+def _draw_styled_runs(rng: np.random.Generator, params: dict, qids, doc_ids, level, valid, m, prob):
+    """Runs that differ in style (``runs="styles"``, module docstring): intent focus, diversity and
+    level preference, on the same noisy features as :func:`_draw_runs`."""
+    T, N, M = level.shape
+    n_runs, depth = params["n_runs"], params["depth"]
+    U = depth
+    lat = np.concatenate([level / 4.0, np.zeros((T, U, M))], axis=1)              # (T, N+U, M)
+    feat = (lat + params["feature_noise"] * rng.standard_normal(lat.shape)) * valid[:, None, :]
+    k = np.arange(n_runs)
+    skill = 2.0 + 1.0 * k / max(n_runs - 1, 1)
+    knowledge = np.full(n_runs, 4.0)
+    focus_name = np.array(list(STYLES), dtype=object)[k % len(STYLES)]
+    focus = np.array([STYLES[f] for f in focus_name])
+    strategy = np.array(list(STRATEGIES), dtype=object)[k % len(STRATEGIES)]
+    diversity = np.array([STRATEGIES[s][0] for s in strategy])
+    level_pref = np.array([STRATEGIES[s][1] for s in strategy], dtype=object)
+    conc = 1.0 + knowledge[:, None, None] * (m[:, None] * prob)[None]             # (R, T, M)
+    v = rng.gamma(conc) * valid[None]
+    v = v / v.sum(2, keepdims=True)
+    w = np.where(valid[None], v, 1.0) ** focus[:, None, None] * valid[None]      # w ∝ v^focus over valid intents
+    w = w / w.sum(2, keepdims=True)
+    base = np.empty((n_runs, T, N + U))
+    est_intent = np.empty((n_runs, T, N + U), dtype=np.int64)
+    for name in dict.fromkeys(level_pref):                                         # one transform per preference
+        h = feat if name == "linear" else 1.0 / (1.0 + np.exp(-(feat - _STEPS[name]) / _STEP_WIDTH))
+        h = h * valid[:, None, :]
+        sel = np.flatnonzero(level_pref == name)
+        contrib = np.einsum("rtm,tdm->rtdm", w[sel], h)                            # (r, T, N+U, M)
+        base[sel] = skill[sel, None, None] * m[None, :, None] * contrib.sum(-1)
+        est_intent[sel] = np.where(valid[None, :, None, :], contrib, -np.inf).argmax(-1)
+    base += params["run_noise"] * rng.standard_normal((n_runs, T, N + U))
+    style = [f"{f}; {s}" for f, s in zip(focus_name, strategy)]
+    run_params = pd.DataFrame({"run_id": _run_names(n_runs), "skill": skill, "diversity": diversity,
+                               "knowledge": knowledge, "focus": focus, "level": level_pref, "style": style})
+    return _ranked(params, qids, doc_ids, base, est_intent, diversity, run_params)
