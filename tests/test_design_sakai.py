@@ -196,3 +196,18 @@ def test_pilot_variance_refuses_bad_input():
         power("ci", 10, sigma2=.1, min_diff=.1)
     with pytest.raises(ValueError, match="n must be an integer >= 2"):
         power("t", 1, sigma2=.1, min_diff=.1)
+
+
+def test_sakai_book_table_5_1_residual_variance():
+    """Sakai's book (2015), Table 5.1 (3 systems x 20 topics): the published V_E = 0.0219 is the
+    two-way residual V_E2 (and not V_E1, which is 0.0326 on the same data)."""
+    import pandas as pd
+
+    from helpers import paths
+    from helpers.design import sakai as _sakai
+
+    x = pd.read_csv(paths.ROOT / "tests" / "data" / "sakai_book" / "table5_1.csv", index_col="topic")
+    assert x.shape == (20, 3)
+    v2 = _sakai.pilot_variance(x, "E2")
+    assert round(v2.value, 4) == 0.0219 and v2.df == 38
+    assert round(_sakai.pilot_variance(x, "E1").value, 4) == 0.0326
