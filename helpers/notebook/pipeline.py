@@ -567,7 +567,10 @@ def uses_local_dask(notebook: Path, parameters: dict) -> bool:
 
     if os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
         return False
-    declared = pm.inspect_notebook(str(notebook))
+    try:
+        declared = pm.inspect_notebook(str(notebook))
+    except Exception:  # noqa: BLE001 - an unreadable notebook fails (and is reported) when it runs
+        return False
     if "scheduler" not in declared:
         return False
     if "scheduler" in parameters:
