@@ -393,3 +393,9 @@ def test_memory_exhausted_in_a_notebook_is_said_without_a_traceback(tmp_path, ro
     text = out.getvalue()
     assert re.search(expected, text), text
     assert "n_items = 7" in text and "Traceback" not in text and "----" not in text
+    # the executed copy kept with the error says why it stopped, for the book (helpers.notebook.runinfo)
+    from helpers.notebook import runinfo
+
+    copy = json.loads(pipeline.failed_copy(root / "executed" / "ci" / path.name).read_text(encoding="utf-8"))
+    stopped = runinfo.failure(copy)
+    assert stopped is not None and stopped.ename in ("MemoryError", "DeadKernelError")

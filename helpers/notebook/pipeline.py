@@ -485,16 +485,23 @@ def _sizes_hint(notebook: Path | None, parameters: dict | None) -> str:
 
 
 def _running_cell(staged: Path) -> str | None:
-    """The cell papermill had started last in an executed copy (where a kernel died), as text."""
+    """The cell papermill had started last in an executed copy (where a kernel died), as text; the
+    copy gets an error output there, so that it says why it stopped (the book reads it)."""
     with contextlib.suppress(OSError, ValueError):
-        cells = json.loads(staged.read_text(encoding="utf-8")).get("cells", [])
-        started = [(k, c) for k, c in enumerate(cells) if c.get("cell_type") == "code"
+        nb = json.loads(staged.read_text(encoding="utf-8"))
+        started = [(k, c) for k, c in enumerate(nb.get("cells", [])) if c.get("cell_type") == "code"
                    and (c.get("metadata", {}).get("papermill") or {}).get("start_time")]
         if started:
             k, cell = started[-1]
             src = cell.get("source", "")
             first = next((ln for ln in ("".join(src) if isinstance(src, list) else src).splitlines() if ln.strip()), "")
-            return f"cell {k + 1} of the notebook ({first.strip()[:60]!r})"
+            where = f"cell {k + 1} of the notebook ({first.strip()[:60]!r})"
+            cell.setdefault("outputs", []).append({
+                "output_type": "error", "ename": "DeadKernelError", "traceback": [],
+                "evalue": f"the kernel died in {where}: the operating system stops a process that exhausts the "
+                          "memory, so the most likely cause is a size this machine cannot hold"})
+            atomic_write_text(staged, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+            return where
     return None
 
 
