@@ -211,3 +211,15 @@ def test_sakai_book_table_5_1_residual_variance():
     v2 = _sakai.pilot_variance(x, "E2")
     assert round(v2.value, 4) == 0.0219 and v2.df == 38
     assert round(_sakai.pilot_variance(x, "E1").value, 4) == 0.0326
+
+
+def test_exact_t_power_with_a_large_effect_is_finite():
+    """scipy's noncentral t gives NaN at n = 3, effect 6.5; the exact t is taken through the
+    noncentral F, so ANOVA at m = 2 and the two-sample t still agree there (found by hypothesis)."""
+    from helpers.design import sakai as _sakai
+
+    kw = dict(sigma2=0.005859375, min_diff=0.5, alpha=0.01)
+    assert _sakai.power("t", 3, paired=False, exact=True, **kw) == pytest.approx(
+        _sakai.power("anova", 3, n_systems=2, exact=True, **kw), rel=1e-9)
+    assert (_sakai.topic_set_size("t", paired=False, exact=True, beta=0.1, **kw)
+            == _sakai.topic_set_size("anova", n_systems=2, exact=True, beta=0.1, **kw) == 3)

@@ -163,7 +163,14 @@ def _t_power_exact(n: float, effect: float, paired: bool, alpha: float) -> float
     phi = n - 1 if paired else 2 * n - 2
     nc = math.sqrt(n) * effect if paired else math.sqrt(n / 2) * effect
     w = st.t.isf(alpha / 2, phi)
-    return float(st.nct.sf(w, phi, nc) + st.nct.cdf(-w, phi, nc))
+    # two-sided: P(|T| > w) = P(T^2 > w^2) with T^2 ~ F(1, phi, nc^2). scipy's nct returns NaN for
+    # large noncentralities (tiny n, large effects); the noncentral F does not.
+    power = float(st.ncf.sf(w * w, 1, phi, nc * nc))
+    if not math.isfinite(power):
+        power = float(st.nct.sf(w, phi, nc) + st.nct.cdf(-w, phi, nc))
+    if not math.isfinite(power):
+        raise ValueError(f"the power of the t-test at n = {n}, effect {effect:g} could not be computed")
+    return power
 
 
 def _anova_power_approx(n: float, m: int, delta: float, alpha: float) -> float:

@@ -18,7 +18,7 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["PUBLISHED", "findings"]
+__all__ = ["PUBLISHED", "findings", "cheapest_sentence"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
 PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, minDt = .10": 42,
@@ -28,7 +28,7 @@ PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, 
 
 def _coverage_row(cov: Mapping) -> Finding:
     k, n = int(cov["covered"]), int(cov["pilots"])
-    lo, hi = _wilson(k, n)
+    lo, hi = _proportion_ci(k, n, "wilson")
     ok = lo <= cov["level"] <= hi
     return Finding("Does the interval on the topics needed cover the planted truth?",
                    f"{cov['level']:.0%} (Feldt's interval)",
@@ -36,35 +36,52 @@ def _coverage_row(cov: Mapping) -> Finding:
                    "agrees" if ok else "differs", caveats=("simulated",), numbers=dict(cov))
 
 
-def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    p = k / n
-    c = (p + z * z / (2 * n)) / (1 + z * z / n)
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return c - h, c + h
+def _proportion_ci(k: int, n: int, method: str) -> tuple[float, float]:
+    """95% interval of a binomial proportion (scipy's ``binomtest``: Wilson, or exact Clopper-Pearson)."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(k), int(n)).proportion_ci(0.95, method=method)
+    return float(ci.low), float(ci.high)
 
 
 def _power_row(pw: Mapping) -> Finding:
-    p, n = pw["rejections"] / pw["experiments"], pw["experiments"]
-    se = math.sqrt(p * (1 - p) / n)
-    lo, hi = p - 1.96 * se, p + 1.96 * se
+    k, n = int(pw["rejections"]), int(pw["experiments"])
+    lo, hi = _proportion_ci(k, n, "exact")
     return Finding(f"Does the recommended n ({pw['n_topics']} topics) reach the power asked for?",
-                   f"1 − β = {pw['target']:.2f}", f"{p:.3f} [{lo:.3f}, {hi:.3f}] over {n:,} simulated tests",
+                   f"1 − β = {pw['target']:.2f}", f"{k / n:.3f} [{lo:.3f}, {hi:.3f}] over {n:,} simulated tests",
                    "agrees" if lo <= pw["target"] <= hi else "differs", caveats=("simulated",), numbers=dict(pw))
+
+
+def cheapest_sentence(best, *, target: float, measure: str, cost_topic: float, cost_judgment: float,
+                      max_assessors: int) -> str:
+    """The sentence on the cheapest design (``best`` from :func:`helpers.design.cheapest_design`,
+    ``None`` when no design with up to ``max_assessors`` assessors reaches the target)."""
+    if best is None:
+        return (f"No design with up to {max_assessors} assessors per topic reaches Eρ² ≥ {target} ({measure}): "
+                "the error that does not shrink with topics is too large.")
+    return (f"The cheapest design for Eρ² ≥ {target} ({measure}) is {best.n_topics} topics × "
+            f"{claims.plural(best.n_assessors, 'assessor')} per topic. It costs {best.cost:,.0f} at {cost_topic:g} "
+            f"per topic and {cost_judgment:g} per judgment set.")
 
 
 def _split_row(split: pd.DataFrame) -> Finding:
     inside = [(r.n_topics, r.n_assessors) for r in split.itertuples()
               if math.isfinite(r.tau_predicted) and r.tau_low <= r.tau_predicted <= r.tau_high]
     finite = split[split["tau_predicted"].notna()]
-    cells = "; ".join(f"{r.n_topics} t × {r.n_assessors} a: {r.tau_observed:.3f} vs {r.tau_predicted:.3f}"
-                      for r in finite.itertuples())
+    cells = ""
+    if not finite.empty:
+        above = int((finite["tau_observed"] > finite["tau_predicted"]).sum())
+        worst = finite.loc[(finite["tau_observed"] - finite["tau_predicted"]).abs().idxmax()]
+        cells = (f"predicted inside the range of the splits at {len(inside)} of {len(finite)} sizes; observed above "
+                 f"predicted at {above}; largest gap {worst['tau_observed']:.3f} vs {worst['tau_predicted']:.3f} "
+                 f"({int(worst['n_topics'])} topics × {claims.plural(int(worst['n_assessors']), 'assessor')})")
     if finite.empty:
         verdict = "cannot tell"
     else:
         verdict = "holds" if len(inside) == len(finite) else "holds in part" if inside else "does not hold"
     return Finding("Does the D-study predict the τ between disjoint halves of the pilot?",
                    "τ ≈ Eρ²^2.85 (Urbano et al. 2013, a rough fit)",
-                   f"observed vs predicted τ: {cells or 'no size with 0 < Eρ² < 1'}", verdict,
+                   cells or "no size with 0 < Eρ² < 1", verdict,
                    caveats=("rough_map",), numbers={"cells": split.to_dict(orient="records")})
 
 
