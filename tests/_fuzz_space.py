@@ -74,7 +74,7 @@ def draw_03(rng: np.random.Generator) -> dict:
     p = {"seed": int(rng.integers(1, 10**6)), "method": _pick(rng, ["eq4", "eq5"]),
          "B": int(_pick(rng, [10, 20, 30])), "rounds": int(_pick(rng, [2, 5, 8])),
          "n_sizes": int(_pick(rng, [2, 4, 6])), "tau_level": _pick(rng, [0.5, 0.9, 0.95, 0.99]),
-         "replicates": int(_pick(rng, [1, 2, 3])), "scheduler": "serial"}
+         "replicates": int(_pick(rng, [1, 2, 3])), "scheduler": "serial", "splits": int(_pick(rng, [1, 3, 20]))}
     if rng.random() < 0.35:
         p.update(dataset="files", qrels_path=f"{EXAMPLES}/qrels.txt", runs_glob=f"{EXAMPLES}/runs/*.txt", d_max=3,
                  k=int(_pick(rng, [1, 5, 10])), k_table7=int(_pick(rng, [5, 20])),
