@@ -1,12 +1,14 @@
-"""Command line: ``python -m helpers <command> ...`` in the checkout (``python -m subjeval`` or
-``subjeval <command>`` where the library is installed).
+"""Command line: ``subjeval <command> ...`` (or ``python -m subjeval``) where the library is
+installed, ``python -m helpers <command> ...`` in the project's checkout.
 
 Commands
 --------
-evaluate   evaluate TREC runs against qrels with the measure engine (helpers.measures.cli)
-trec_eval  trec_eval's command line and output, computed by the engine (helpers.measures.treceval.command)
-data       fetch / describe the public datasets (helpers.data.datasets)
-notebooks  run or refresh the notebooks headlessly (helpers.notebook.pipeline)
+evaluate   evaluate TREC runs against qrels with the measure engine
+trec_eval  trec_eval's command line and output, computed by the engine
+data       fetch / describe the public datasets (needs the project's checkout)
+notebooks  run or refresh the notebooks headlessly (needs the project's checkout)
+
+``<command> -h`` describes a command.
 """
 
 from __future__ import annotations
@@ -22,16 +24,31 @@ COMMANDS = {   # command -> the module (under this package, whatever its import 
     "notebooks": ".notebook.pipeline",
 }
 
+#: Commands that read or write the checkout's folders (notebooks/, params/, data/, reports/): what they need.
+CHECKOUT_ONLY = {"data": "the dataset registry's data/ folder and its checksummed files",
+                 "notebooks": "the notebooks, their params/ and data/"}
+
+
+def _usage(prog: str) -> str:
+    """The module docstring, naming the command as it was called (``subjeval`` or ``python -m helpers``)."""
+    return f"usage: {prog} <command> ...\n\n" + __doc__.split("\n\n", 1)[1].strip()
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    paths = importlib.import_module(".paths", __package__ or "helpers")
     if not argv or argv[0] in {"-h", "--help"} or argv[0] not in COMMANDS:
-        print(__doc__.strip(), file=sys.stderr if argv and argv[0] not in {"-h", "--help"} else sys.stdout)
+        print(_usage(paths.COMMAND), file=sys.stderr if argv and argv[0] not in {"-h", "--help"} else sys.stdout)
         return 0 if argv and argv[0] in {"-h", "--help"} else 2
+    if argv[0] in CHECKOUT_ONLY and not paths.is_checkout():
+        print(f"{paths.COMMAND} {argv[0]}: error: {CHECKOUT_ONLY[argv[0]]} are not part of the installed library; "
+              "this command runs in the project's checkout (clone it, then `make reproduce` there). "
+              f"Installed, `{paths.COMMAND} evaluate` and `{paths.COMMAND} trec_eval` work anywhere.", file=sys.stderr)
+        return 2
     if sys.stdout is None or sys.stdout.closed:
         # `... >&-`: nowhere to print results; say so instead of a traceback at the first print
         if sys.stderr is not None and not sys.stderr.closed:
-            print(f"python -m helpers {argv[0]}: error: standard output is closed; nothing can be printed",
+            print(f"{paths.COMMAND} {argv[0]}: error: standard output is closed; nothing can be printed",
                   file=sys.stderr)
         return 2
     for stream in (sys.stdout, sys.stderr):
@@ -57,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except MemoryError as exc:
+        # numpy's ArrayMemoryError says how large the array was; no traceback either way
+        detail = str(exc).strip()
+        print(f"error: out of memory: the input (or a value in it that sizes an array) is too large for this "
+              f"machine's memory{': ' + detail if detail else ''}", file=sys.stderr)
+        return 2
     except (OSError, EOFError, ValueError, TypeError, KeyError) as exc:
         # Every command reports its own expected errors; this is the net under them, so that no
         # raw traceback reaches a user. The message names the file where the exception knows it.

@@ -67,6 +67,7 @@ def as_qrels(qrels) -> pd.DataFrame:
         ``query_id, doc_id, relevance``, or (from :mod:`helpers.io.trec`) a malformed file.
     """
     if isinstance(qrels, pd.DataFrame):
+        _check_frame(qrels, "qrels", ("relevance", "gain"))
         return qrels
     if isinstance(qrels, (str, os.PathLike)):
         return _read_file("qrels", qrels, "{qid: {docid: level}} dict, Qrel namedtuples")
@@ -95,6 +96,11 @@ def as_run(run) -> pd.DataFrame:
         namedtuples without ``query_id, doc_id, score``, or a malformed file.
     """
     if isinstance(run, pd.DataFrame):
+        _check_frame(run, "run", ("score", "rank"))
+        if len(run) == 0:
+            raise ValueError(f"run has no rows (columns {list(run.columns)}): no retrieved document at all, so "
+                             "no topic has a ranked list; a filter or a read that dropped every row? (a run that "
+                             "retrieved nothing would score 0 on every topic)")
         return run
     if isinstance(run, (str, os.PathLike)) or _is_path_list(run):
         return read_run_files(run)
@@ -123,6 +129,26 @@ def as_run(run) -> pd.DataFrame:
         return _from_tuples("run", run, _RUN_FIELDS, "ir_measures / ir_datasets ScoredDoc")
     raise ValueError(f"run must be a DataFrame, a {{qid: {{docid: score}}}} dict, an iterable of "
                      f"ScoredDoc namedtuples or a TREC run path; got {type(run).__name__}")
+
+
+def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
+    """Refuse a frame with two columns of one name (pandas then hands a frame where a column is
+    expected) and a numeric column holding complex numbers (cast to real with a warning)."""
+    names = [str(c) for c in df.columns]
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice:
+        raise ValueError(f"{what} has {names.count(twice[0])} columns named {twice[0]!r} (columns {names}); "
+                         "expected each column once: drop or rename the extra one")
+    for name in numeric:
+        if name in df.columns:
+            col = df[name]
+            values = col.to_numpy()
+            complex_kind = values.dtype.kind == "c" or (values.dtype == object and any(
+                isinstance(x, (complex, np.complexfloating)) for x in values))
+            if complex_kind:
+                i = next(i for i, x in enumerate(values) if isinstance(x, (complex, np.complexfloating)))
+                raise ValueError(f"{what} '{name}' must hold real numbers; row {i} has {complex(values[i])} "
+                                 "(a complex number)")
 
 
 def _is_path_list(value) -> bool:

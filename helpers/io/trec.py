@@ -141,8 +141,13 @@ def numbered_lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | by
                              f"corrupt one ({exc}); download it again") from None
 
 
+_C_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
+
+
 def _split(text: str, sep: str | None) -> list[str]:
-    return text.split() if sep is None else text.split(sep)
+    """Fields of a line: with ``sep=None`` split on what C's ``isspace`` calls space (trec_eval's
+    rule: a no-break space or U+2028 is part of an id, as in :mod:`helpers.io.fields`)."""
+    return [f for f in _C_SPACE.split(text) if f] if sep is None else text.split(sep)
 
 
 def _locate(path: Path, *, n_fields: int, checks: dict[int, FieldCheck], expected: str,
@@ -246,10 +251,13 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
         # below (unless it is large: then both stream it)
         if gz and path.stat().st_size <= _IN_MEMORY:
             data = gzip.decompress(path.read_bytes())
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            df = pd.read_csv(io.BytesIO(data) if data is not None else path,
-                             compression="gzip" if gz and data is None else None, **kwargs)
+        raw = data if data is not None else (path.read_bytes() if not gz and sep is None and not skip else None)
+        tokens = raw is not None and sep is None and not skip and _FIELD_BYTES.search(raw) is not None
+        if not tokens:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                df = pd.read_csv(io.BytesIO(data) if data is not None else path,
+                                 compression="gzip" if gz and data is None else None, **kwargs)
     except pd.errors.EmptyDataError:
         raise malformed(path, None, expected, "an empty file") from None
     except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
@@ -259,6 +267,10 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
             OverflowError) as exc:
         _locate(path, n_fields=len(names), checks=checks, expected=expected, sep=sep, skip=skip)
         raise ValueError(f"{path}: expected {expected}, but the file could not be parsed: {exc}") from exc
+    if tokens:
+        # bytes the C parser does not split on (\v, \f) or splits lines at (a bare CR), where
+        # trec_eval does otherwise: the one tokenizer of helpers.io.fields decides every byte
+        return _read_tokens(path, raw, names, dtypes, expected, checks, keep)
     if len(df) == 0:
         raise malformed(path, None, expected, "an empty file")
     # With keep_default_na=False a missing trailing text field reads as "" (numeric ones raise
@@ -273,7 +285,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
                 df[name] = df[name].str.strip()
     bad = df[_EXTRA].to_numpy() != ""
     for name in (names if sep is not None else names[-1:]):
-        if df[name].dtype == "str":
+        if pd.api.types.is_string_dtype(df[name].dtype):  # "str" (pandas 3) or object (pandas 2.2)
             bad |= (df[name] == "").to_numpy()
     if bad.any():
         _locate(path, n_fields=len(names), checks=checks, expected=expected, sep=sep, skip=skip)
@@ -281,14 +293,56 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # A byte-order mark after the first byte (two files concatenated) or a NUL byte would otherwise
     # become part of an identifier and create phantom topics or documents.
     stray = np.zeros(len(df), dtype=bool)
-    for name in (names if _has_stray_bytes(path, data) else []):
+    has_stray = _has_stray_bytes(path, data)
+    for name in (names if has_stray else []):
         if df[name].dtype == "str" or df[name].dtype == object:
             col = df[name].astype(str)
             stray |= (col.str.contains("\ufeff", regex=False) | col.str.contains("\x00", regex=False)).to_numpy()
+    stray_text = f"{expected}, without a byte-order mark (U+FEFF) or NUL byte inside the file (two files " \
+                 "concatenated, or a binary file?)"
     if stray.any():
-        _check_rows(path, stray, f"{expected}, without a byte-order mark (U+FEFF) or NUL byte inside "
-                    "the file (two files concatenated, or a binary file?)", skip=skip)
+        _check_rows(path, stray, stray_text, skip=skip)
+    elif has_stray:  # pandas 2.2's parser cuts a field at a NUL byte: the line is found in the text
+        for number, text in numbered_lines(path, skip=skip):
+            if "\x00" in str(text):
+                raise malformed(path, number, stray_text, text)
     return df[[names[i] for i in keep]]
+
+
+_FIELD_BYTES = re.compile(rb"[\x0b\x0c]|\r(?!\n)")
+
+
+def _read_tokens(path: Path, raw: bytes, names: list[str], dtypes: dict, expected: str,
+                 checks: dict[int, FieldCheck], keep: list[int]) -> pd.DataFrame:
+    """:func:`read_delimited` for whitespace-separated files through :func:`helpers.io.fields.split_lines`."""
+    from .fields import split_lines
+
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]                 # one leading byte-order mark is accepted here, as by the C parser
+    lines = split_lines(raw, path, len(names), expected, comments=None, blank=True, keep=keep)
+    cols = {}
+    for k, name in zip(keep, [names[i] for i in keep]):
+        try:
+            text = b"\n".join(lines.fields[keep.index(k)]).decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            bad = [i for i, t in enumerate(lines.fields[keep.index(k)]) if not _utf8(t)]
+            raise lines.error(bad[0], f"UTF-8 text: {expected}") from None
+        check = checks.get(k)
+        if check is not None:
+            bad = [i for i, t in enumerate(text) if not check(t)]
+            if bad:
+                raise lines.error(bad[0], f"{expected}; field {k + 1} is invalid")
+        dtype = dtypes.get(name, str)
+        cols[name] = pd.Series(text, dtype="str") if dtype is str else pd.Series(text).astype(dtype)
+    return pd.DataFrame(cols)
+
+
+def _utf8(t: bytes) -> bool:
+    try:
+        t.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def _has_stray_bytes(path: Path, data: bytes | None = None, chunk: int = 1 << 24) -> bool:
@@ -358,6 +412,8 @@ def read_qrels(path: os.PathLike | str, *, gain_values: bool = False) -> pd.Data
     )
     if gain_values:
         _check_rows(path, ~np.isfinite(df[value].to_numpy()), expected)
+        _check_rows(path, df[value].to_numpy() < 0, f"{expected} >= 0 (a gain is never negative: label "
+                    "non-relevant documents 0; negative relevance levels are read as levels, without --gain-values)")
     _check_rows(path, df.duplicated(["query_id", "doc_id"]).to_numpy(),
                 "each (query_id, doc_id) pair judged once")
     return df

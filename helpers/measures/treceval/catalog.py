@@ -8,9 +8,13 @@ engine measure behind each value (trec_eval 10, ``measures.c``, ``meas_init.c``,
 ``ndcg_1=3,2=9``) and the engine measure that computes each (``P@5``,
 ``MSnDCGg(gains=1:3;2:9)``).
 
-Parameters are read as trec_eval reads them (C's ``atol``/``atof``: ``23.4`` is cutoff 23, ``.10``
-is 0.1); cutoffs are sorted and must be positive and distinct; what trec_eval refuses is refused
-here with its reason.
+Parameters are numbers as C writes them (``.10`` is 0.1, ``1e1`` 10); cutoffs are sorted and must be
+positive and distinct; what trec_eval refuses is refused here with its reason. What trec_eval
+would read into another number without a word is refused too, naming the parameter: a cutoff
+that is not a number (``atol``: ``x`` and an empty item ``P.5,,10`` are 0, ``1e3`` is 1; ``23.4``
+is cut to 23 as trec_eval does), a
+coefficient, point or gain that is not a number (``atof``: ``x`` is 0, ``nan``), a gain pair whose
+name is not an integer level (trec_eval ignores ``ndcg.x=3``; ``p`` is rbp's persistence).
 """
 
 from __future__ import annotations
@@ -151,8 +155,38 @@ class Value:
     engine: str | None
 
 
+_INT = re.compile(r"[+-]?\d+")
+_NUM = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _items(text: str, what: str) -> list[str]:
+    items = text.split(",")
+    if any(t == "" for t in items):
+        raise ValueError(f"an empty {what} in '{text}' (two commas, or a comma at an end); trec_eval would read "
+                         f"it as 0")
+    return items
+
+
+def _integer(t: str, what: str, text: str) -> int:
+    """An integer, or a decimal that trec_eval's ``atol`` truncates (``23.4`` is 23: its own test
+    suite writes ``ndcg_cut.10,20,23.4``); anything else (``x``, ``1e3``, which atol reads as 1) is refused."""
+    if not re.fullmatch(r"[+-]?\d+(?:\.\d*)?", t):
+        raise ValueError(f"{what} {t!r} in '{text}' is not an integer (trec_eval's atol would read it as "
+                         f"{atol(t)})")
+    return atol(t)
+
+
+def _number(t: str, what: str, text: str) -> float:
+    if not _NUM.fullmatch(t):
+        if t.strip().lstrip("+-").lower() in ("nan", "inf", "infinity"):
+            raise ValueError(f"{what} {t!r} in '{text}' is not a finite number")
+        raise ValueError(f"{what} {t!r} in '{text}' is not a number (trec_eval's atof would read it as "
+                         f"{atof(t):g})")
+    return float(t)
+
+
 def _cutoffs_long(text: str) -> list[int]:
-    cuts = sorted(atol(t) for t in text.split(","))
+    cuts = sorted(_integer(t, "cutoff", text) for t in _items(text, "cutoff"))
     if cuts[0] <= 0:
         raise ValueError("cutoffs must be positive (trec_eval: 'Negative cutoff detected')")
     if len(set(cuts)) != len(cuts):
@@ -161,21 +195,26 @@ def _cutoffs_long(text: str) -> list[int]:
 
 
 def _cutoffs_double(text: str) -> list[float]:
-    cuts = sorted(atof(t) for t in text.split(","))
+    cuts = sorted(_number(t, "cutoff", text) for t in _items(text, "cutoff"))
     if len(set(cuts)) != len(cuts):
         raise ValueError("cutoffs must be distinct (trec_eval: 'duplicate cutoffs detected')")
     return cuts
 
 
-def _pairs(text: str) -> list[tuple[str, float]]:
-    """trec_eval's ``name=value,name=value`` (``get_param_pairs``)."""
+def _pairs(text: str, m: TrecMeasure | None = None) -> list[tuple[str, float]]:
+    """trec_eval's ``name=value,name=value`` (``get_param_pairs``): names are integer levels (and
+    ``p`` for rbp, rbp_resid), values numbers."""
     items = text.split(",")
     out = []
     for item in items:
         if item.count("=") != 1 or not item.split("=")[0]:
             raise ValueError(f"malformed pair parameters in {text!r}: expected name=value items separated by ','")
         name, value = item.split("=")
-        out.append((name, atof(value)))
+        if not (_INT.fullmatch(name) or (name == "p" and m is not None and m.name in ("rbp", "rbp_resid"))):
+            allowed = "an integer level" + (" or p" if m is not None and m.name in ("rbp", "rbp_resid") else "")
+            raise ValueError(f"parameter name {name!r} in '{text}' is not {allowed}; trec_eval would ignore the "
+                             "pair without a word")
+        out.append((name, _number(value, f"value of {name}", text)))
     return out
 
 
@@ -230,7 +269,8 @@ def expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]:
         return [Value(f"{m.name}_{x:3.2f}", m.engine.format(x=_fmt(x))) for x in cuts]
     name = f"{m.name}_{params}" if given else m.name
     if m.kind == "params":
-        values = [atof(t) for t in params.split(",")] if given else list(m.default)
+        values = [_number(t, "parameter", params) for t in _items(params, "parameter")] if given \
+            else list(m.default)
         if m.name == "utility":
             if len(values) != 4:
                 raise ValueError("utility needs four coefficients (trec_eval: 'improper number of coefficients')")
@@ -240,9 +280,9 @@ def expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]:
             return [Value(name, "IPrecAvg(recall=" + ":".join(_fmt(x) for x in values) + ")")]
         return [Value(name, f"SetF(beta={_fmt(values[0])})")]
     if m.kind == "pairs":
-        return [Value(name, _pair_spec(m, _pairs(params) if given else []))]
+        return [Value(name, _pair_spec(m, _pairs(params, m) if given else []))]
     if m.kind == "relstring":
-        length = atof(params.split(",")[0]) if given else 10.0
+        length = _number(_items(params, "length")[0], "length", params) if given else 10.0
         return [Value(name, f"relstring:{int(length)}")]
     return [Value(name, m.engine or None)]
 

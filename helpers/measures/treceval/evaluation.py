@@ -172,6 +172,26 @@ def _check_spelling(all_topics: list, answered_set: set, results: ResultsFile, r
                          f"strings and would not match them ({len(twins)} such pair(s)); write the ids alike")
 
 
+#: Values trec_eval 10 resets by their exact name after scoring an unanswered topic's placeholder
+#: document with ``-c``: named with parameters they keep the placeholder's value.
+_RESET_BY_NAME = ("utility", "rbp_resid", "relstring")
+
+
+def _check_placeholder(topics: list, answered_set: set, measures) -> None:
+    """Refuse ``-c`` with a parameterised utility, rbp_resid or relstring when a judged topic has
+    no results: trec_eval scores such a topic on a placeholder document ("ceci_nest_pas_un_docno")
+    and then resets these values by name, which misses ``utility_2,-1,0,0``, ``rbp_resid_p=0.7``,
+    ``relstring_4``: it prints the placeholder's value (-1 utility, rbp_resid 1) as the topic's."""
+    missing = [t for t in topics if t not in answered_set]
+    named = [v.name for m, vals in measures if m.name in _RESET_BY_NAME for v in vals if v.name != m.name]
+    if missing and named:
+        raise ValueError(f"-c with {named[0]}: trec_eval 10 scores the {len(missing)} judged topic(s) without "
+                         f"results (e.g. {missing[0].decode('utf-8', 'replace')!r}) on a placeholder document and "
+                         f"resets only the unparameterised '{named[0].split('_')[0] if not named[0].startswith('rbp') else 'rbp_resid'}' "
+                         "by name, so it would print the placeholder's value for them; use the default parameters, "
+                         "or leave out -c (those topics are then skipped)")
+
+
 def _path(rel) -> str:
     return rel.path if isinstance(rel, QrelsFile) else str(rel.attrs.get("path", "the relevance file"))
 
@@ -206,10 +226,14 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     topics = [t for t in all_topics if (debug is None or t == debug) and (s.complete or t in answered_set)]
     if not topics:
         raise ValueError("No queries with both results and relevance info")
+    if s.complete:
+        _check_placeholder(topics, answered_set, measures)
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
     if any(m.source == "qrels" for m, _ in measures):
         values, strings = _qrels_values(topics, rel, results, measures, s)
+    else:       # the scores of the evaluated topics are checked whatever the measures read
+        results.scores(np.flatnonzero(topic_codes(results.query, topics) >= 0))
     names = [t.decode("utf-8", "surrogateescape") for t in topics]
     group_values = [v for m, vals in measures if m.source == "qrels_jg" for v in vals]
     prefs_names = [m.name for m, _ in measures if m.source == "prefs"]

@@ -1,0 +1,518 @@
+"""``python -m helpers trec_eval`` against NIST's trec_eval 10, byte for byte, on generated input.
+
+NIST's program is built from its unchanged sources (tests/peers/trec_eval-src, NIST's notice in
+its LICENSE.md; skipped with the reason where no C compiler exists). Hypothesis draws qrels,
+qrels_jg and prefs files, results files and command lines: every kind of whitespace trec_eval's
+``isspace`` splits on and the kinds it does not (U+00A0, U+2028, ``\\x1c``-``\\x1f``), comments,
+extra fields, CRLF and CR-only line ends, a byte-order mark, ties, ``-0.0``, huge and tiny scores,
+negative and large levels, ids that differ only in how a number is written, empty topics, every
+flag, repeated ``-m``, measure parameters, ``-M``/``-N``/``-l`` at and beyond their bounds.
+
+The oracle, for each example:
+
+* trec_eval prints (exit 0): the command prints the same bytes, unless the input is in a
+  documented refusal class (:func:`refusal`: a clear message where trec_eval would print a number
+  that is wrong), where the command must stop with status 1 or 2;
+* trec_eval stops: the command stops too, except for the documented cases where it reads what
+  trec_eval 10 misreads (:func:`nist_equivalent`): a judged topic without results (trec_eval 9
+  skips it; 10 stops), a qrels comment after a comment or on the last line (10 reads it as data,
+  or past the buffer); there the command must print what trec_eval prints for the equivalent input
+  (those topics, those comment lines removed).
+
+``SUBJEVAL_DIFF_SEED`` (default: ``SUBJEVAL_FUZZ_SEED``, which ``make test`` sets from the clock
+and prints) seeds the examples; ``SUBJEVAL_DIFF_EXAMPLES`` sets how many per test (default 100,
+x3 tests; ``make test-nightly`` runs 2,000). A failure prints the seed and the example.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, note, seed, settings
+from hypothesis import strategies as st
+
+import _nist
+from helpers.measures.treceval import command
+
+SEED = int(os.environ.get("SUBJEVAL_DIFF_SEED") or os.environ.get("SUBJEVAL_FUZZ_SEED") or 20261127)
+EXAMPLES = int(os.environ.get("SUBJEVAL_DIFF_EXAMPLES") or 100)
+REPLAY = f"replay: SUBJEVAL_DIFF_SEED={SEED} SUBJEVAL_DIFF_EXAMPLES={EXAMPLES} pytest {__file__}"
+
+
+@pytest.fixture(scope="module")
+def nist() -> Path:
+    try:
+        return _nist.build()
+    except RuntimeError as exc:
+        pytest.skip(f"NIST trec_eval cannot be built here: {exc}")
+
+
+# ------------------------------------------------------------------------------------------------
+# The inputs, as structures the oracle reads (never the command's reader)
+# ------------------------------------------------------------------------------------------------
+
+SPACES = [b" ", b"\t", b"  ", b" \t", b"\x0b", b"\x0c", b" \t \x0b", b" ", b"\t"]    # C isspace
+NOT_SPACE = ["\u00a0", "\u2028", "\x1c", "\x1d", "\x1e", "\x1f", "\x85"]          # part of an id
+TOPICS = ["1", "2", "10", "q3", "Q3", "t\u00a0x", "t\x1cx", "\u8a55\u4fa1", "#7", "t\u2028x"]
+TWINS = ["01", "1.0", "2.00", "010"]          # differ from a topic above only in how the number is written
+DOCS = ["d1", "d2", "d3", "D1", "d10", "d01", "1", "01", "x\u00a0y", "x\u2028y", "x\x1fy", "d#1",
+        "\u6587\u66f81", "zz", "a" * 30]
+
+
+def rare(n: int) -> st.SearchStrategy:
+    """True about once in ``n + 1`` draws (False is the simplest value, the one shrinking keeps)."""
+    return st.sampled_from([False] * n + [True])
+
+
+def _ids(pool, twins=()) -> st.SearchStrategy:
+    out = st.one_of(st.sampled_from(pool), st.from_regex(r"[a-c0-2]{1,3}", fullmatch=True))
+    return st.one_of(out, st.sampled_from(twins)) if twins and False else out
+
+
+@st.composite
+def _topic(draw, pool) -> str:
+    return draw(st.sampled_from(TWINS)) if draw(rare(12)) else draw(_ids(pool))
+
+
+SCORES = ["1", "2", "2.0", "2.00", "-0.0", "0.0", "0", "1e300", "-1e300", "1e-300", "4.9e-324", "3.5",
+          "+.5", "5.", "1E+2", "-17.25", "1e400", "inf", "-inf", "100000000000000000000"]
+BAD_SCORES = ["abc", "1,5", "nan", "0x1p3", "1e", ".", "1_0", "--1", "2x"]
+LEVELS = ["0", "1", "2", "3", "4", "-1", "-2", "+2", "-0", "12", "1000000"]
+BAD_LEVELS = ["x", "1.5", "2e0", "0x1", "1234567890123456789"]
+BAD_PREFS_LEVELS = ["x", "nan", "0x1", "1,5"]
+
+
+@dataclass
+class Line:
+    fields: list            # bytes
+    seps: list              # bytes between fields (and after the last: trailing blanks)
+    lead: bytes = b""
+    eol: bytes = b"\n"
+
+    def render(self) -> bytes:
+        out = self.lead
+        for f, s in zip(self.fields, self.seps):
+            out += f + s
+        return out + self.eol
+
+
+@dataclass
+class File:
+    lines: list = field(default_factory=list)       # Line or bytes (a comment line, with eol)
+    bom: bool = False
+    nul: bool = False
+
+    def render(self) -> bytes:
+        data = b"".join(x.render() if isinstance(x, Line) else x for x in self.lines)
+        if self.bom:
+            data = b"\xef\xbb\xbf" + data
+        if self.nul and data:
+            data = data[: len(data) // 2] + b"\x00" + data[len(data) // 2:]
+        return data
+
+    results: bool = False    # comment rule: results files skip a line whose first non-blank byte is '#'
+
+    def data_lines(self) -> list:
+        """The data lines by the documented comment rules (results: first non-blank byte '#';
+        the others: first byte '#')."""
+        if self.results:
+            return [x for x in self.lines if isinstance(x, Line) and not x.fields[0].startswith(b"#")]
+        return [x for x in self.lines if isinstance(x, Line) and not (x.lead == b"" and x.fields[0].startswith(b"#"))]
+
+    def comment(self, x) -> bool:
+        if isinstance(x, bytes):
+            return (x.lstrip(b" \t\r\x0b\x0c") if self.results else x).startswith(b"#")
+        return all(x is not y for y in self.data_lines())
+
+
+def _enc(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+@st.composite
+def _line(draw, fields: list, *, extra: bool = False, lead: bool = False) -> Line:
+    if extra and draw(rare(4)):
+        fields = fields + [_enc(x) for x in draw(st.lists(st.sampled_from(["x", "#", "1", "extra"]), min_size=1, max_size=2))]
+    seps = [draw(st.sampled_from(SPACES)) for _ in fields[:-1]] + [draw(st.sampled_from([b"", b"", b" ", b"\r", b"\t"]))]
+    eol = b"\r\n" if draw(rare(5)) else b"\n"
+    return Line(fields, seps, draw(st.sampled_from([b"", b"", b"", b" ", b"\t"])) if lead else b"", eol)
+
+
+@dataclass
+class Case:
+    kind: str                 # qrels | qrels_jg | prefs
+    rel: File
+    res: File
+    args: list
+    notes: list = field(default_factory=list)   # documented refusal classes the draw entered
+
+    def files(self, folder: Path, rel: File | None = None) -> tuple[str, str]:
+        q, r = folder / "rel", folder / "res"
+        q.write_bytes((rel or self.rel).render())
+        r.write_bytes(self.res.render())
+        return str(q), str(r)
+
+
+def _anomalies(draw, out: File) -> None:
+    """At most one of each rare thing per file: a CR-only line end, a CR inside a line."""
+    lines = [x for x in out.lines if isinstance(x, Line)]
+    if lines and draw(rare(50)):
+        draw(st.sampled_from(lines)).eol = b"\r"
+    if lines and draw(rare(80)):
+        x = draw(st.sampled_from(lines))
+        if len(x.seps) > 1:
+            x.seps[0] = b"\r "
+    out.bom = draw(rare(60))
+    out.nul = draw(rare(80))
+
+
+@st.composite
+def rel_files(draw, kind: str, notes: list) -> File:
+    out = File()
+    n_topics = draw(st.integers(1, 4))
+    topics = draw(st.lists(_topic(TOPICS), min_size=n_topics, max_size=n_topics, unique=True))
+    for t in topics:
+        groups = draw(st.lists(st.sampled_from(["A", "B", "0"]), min_size=1, max_size=2, unique=True)) \
+            if kind != "qrels" else ["0"]
+        for g in groups:
+            docs = draw(st.lists(_ids(DOCS), min_size=0 if kind != "prefs" and draw(rare(8)) else 1, max_size=6,
+                                 unique=True))
+            for d in docs:
+                if kind == "prefs":
+                    level = draw(st.sampled_from(["0", "1", "2", "3", "1.5", "0.5", "2e0"]))
+                else:
+                    level = draw(st.sampled_from(LEVELS))
+                if kind == "prefs":
+                    jsg = draw(st.sampled_from(["s", "u"]))
+                    fields = [_enc(t), _enc(g), _enc(jsg), _enc(d), _enc(level)]
+                else:
+                    fields = [_enc(t), _enc(g if kind == "qrels_jg" else draw(st.sampled_from(["0", "Q0", "x"]))),
+                              _enc(d), _enc(level)]
+                out.lines.append(draw(_line(fields, lead=True)))
+    if draw(rare(3)):                                    # comment lines
+        for _ in range(draw(st.integers(1, 2))):
+            at = draw(st.integers(0, len(out.lines)))
+            out.lines.insert(at, b"#" + _enc(draw(st.sampled_from(["", " c", " 1 0 d1 1", "x\u00a0y"]))) + b"\n")
+    if draw(rare(30)):
+        out.lines.insert(draw(st.integers(0, len(out.lines))), b"  \n")    # a blank line: trec_eval stops
+    if draw(rare(20)):
+        out.lines.append(draw(_line([b"1", b"0", b"d1"])))                  # a short line
+        notes.append("short-line")
+    data = [x for x in out.lines if isinstance(x, Line)]
+    if data and draw(rare(12)):
+        draw(st.sampled_from(data)).fields[-1] = _enc(draw(st.sampled_from(BAD_PREFS_LEVELS if kind == "prefs"
+                                                                           else BAD_LEVELS)))
+        notes.append("bad-level")
+    _anomalies(draw, out)
+    return out
+
+
+@st.composite
+def results_files(draw, rel: File, notes: list) -> File:
+    out = File(results=True)
+    judged = sorted({x.fields[0] for x in rel.data_lines()})
+    pool = judged + [_enc(t) for t in TOPICS] + ([_enc(t) for t in TWINS] if draw(rare(8)) else [])
+    topics = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=4, unique=True))
+    tag = _enc(draw(st.sampled_from(["run", "r\u00a0un", "t1", "#x"])))
+    for t in topics:
+        docs = draw(st.lists(_ids(DOCS), min_size=0 if draw(rare(10)) else 1, max_size=7,
+                             unique=not draw(rare(15))))
+        for rank, d in enumerate(docs):
+            score = draw(st.sampled_from(SCORES))
+            fields = [t, _enc(draw(st.sampled_from(["Q0", "0", "x"]))), _enc(d), _enc(str(rank + 1)), _enc(score),
+                      tag if not draw(rare(8)) else b"other"]
+            out.lines.append(draw(_line(fields, extra=True, lead=True)))
+    for _ in range(draw(st.integers(0, 2))):
+        text = draw(st.sampled_from([b"# c\n", b"  #c 1 2 3 4 5 6\n", b"\n", b" \t\n", b"#\n"]))
+        out.lines.insert(draw(st.integers(0, len(out.lines))), text)
+    if draw(rare(25)):
+        out.lines.append(draw(_line([b"1", b"Q0", b"d1", b"1", b"2"])))    # five fields: trec_eval stops
+    data = [x for x in out.lines if isinstance(x, Line) and len(x.fields) >= 6]
+    if data and draw(rare(10)):
+        x = draw(st.sampled_from(data))
+        x.fields[4] = _enc(draw(st.sampled_from(BAD_SCORES)))
+        notes.append(("bad-score", x.fields[0]))
+    _anomalies(draw, out)
+    return out
+
+
+MEASURES = {
+    "qrels": ["official", "all_trec", "set", "map", "P", "P.5,10", "P.10,5", "ndcg", "ndcg_cut.3,1", "ndcg.1=3,2=9",
+              "ndcg.0=1,3=0.5", "rbp", "rbp.p=0.8", "rbp.p=0.5,2=4", "rbp_resid.p=0.7", "utility.1,-1,0,0",
+              "utility.2,-1,0.5,0", "iprec_at_recall..1,.5", "11pt_avg..2,.8", "relstring", "relstring.4", "success.1,2",
+              "bpref", "infAP", "Rprec_mult.0.5,1.5", "G", "G.1=2", "ndcg_rel", "Rndcg", "binG", "gm_map", "gm_bpref",
+              "yaap", "unj.2", "map_cut.2,4", "P.2.5", "ndcg_cut.10,20,23.4", "relative_P.3", "set_F.0.5", "recall.3", "num_q", "runid",
+              "recip_rank", "num_nonrel_judged_ret", "dcg", "ideal_dcg"],
+    "qrels_jg": ["qrels_jg", "map_avgjg", "P_avgjg.1,3", "Rprec_mult_avgjg.0.5"],
+    "prefs": ["prefs", "all_prefs", "prefs_simp", "prefs_pair_imp", "prefs_avgjg_Rnonrel_ret"],
+}
+BAD_PARAMS = ["P.5,,10", "P.x", "P.1e1", "ndcg.1=x", "ndcg.x=3", "ndcg.1=nan", "utility.1,x,0,0", "iprec_at_recall.x",
+              "P.0", "P.5,5", "bogus"]
+
+
+@st.composite
+def command_lines(draw, kind: str, topics: list, notes: list) -> list:
+    args: list = []
+    for _ in range(draw(st.integers(0 if kind == "qrels" else 1, 3))):
+        if draw(rare(25)):
+            m = draw(st.sampled_from(BAD_PARAMS))
+            notes.append(("bad-param", m))
+        else:
+            m = draw(st.sampled_from(MEASURES[kind] + (["num_q", "runid"] if kind != "qrels" else [])))
+        args += ["-m", m]
+    for flag in ("-q", "-c", "-n", "-J"):
+        if draw(st.booleans()):
+            args.append(flag)
+    if draw(rare(3)):
+        args += ["-l", "-1" if draw(rare(5)) else draw(st.sampled_from(["0", "1", "2", "3"]))]
+    if draw(rare(3)):
+        args += ["-M", draw(st.sampled_from(["-1", "2x"])) if draw(rare(5)) else
+                 draw(st.sampled_from(["0", "1", "2", "3", "1000"]))]
+    if draw(rare(6)):
+        args += ["-N", "-5" if draw(rare(5)) else draw(st.sampled_from(["0", "50"]))]
+    if topics and draw(rare(8)):
+        args += ["-D", "0." + draw(st.sampled_from(topics)).decode("utf-8", "replace")]
+    if kind != "qrels":
+        args += ["-R", kind]
+    return args
+
+
+@st.composite
+def cases(draw, kind: str) -> Case:
+    notes: list = []
+    rel = draw(rel_files(kind, notes))
+    res = draw(results_files(rel, notes))
+    topics = sorted({x.fields[0] for x in rel.data_lines()})
+    args = draw(command_lines(kind, topics, notes))
+    return Case(kind, rel, res, args, notes)
+
+
+# ------------------------------------------------------------------------------------------------
+# The oracle
+# ------------------------------------------------------------------------------------------------
+
+def _canonical(t: bytes):
+    try:
+        v = float(t.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return repr(v) if math.isfinite(v) else None
+
+
+def _flag(args: list, flag: str) -> str | None:
+    vals = [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
+    return vals[-1] if vals else None
+
+
+def _bare_cr(data: bytes) -> bool:
+    """A carriage return followed, after blanks, by more text on the same line."""
+    for i, c in enumerate(data):
+        if c == 13:
+            rest = data[i + 1:].lstrip(b" \t\r\x0b\x0c")
+            if rest and rest[:1] != b"\n":
+                return True
+    return False
+
+
+def _evaluated(case: Case) -> set:
+    judged = {x.fields[0] for x in case.rel.data_lines()}
+    answered = {x.fields[0] for x in case.res.data_lines()}
+    topics = judged if "-c" in case.args else judged & answered
+    debug = _flag(case.args, "-D")
+    if debug is not None:
+        topics = {t for t in topics if t == debug.split(".", 1)[1].encode("utf-8", "surrogateescape")}
+    return topics
+
+
+def refusal(case: Case) -> str | None:
+    """The documented class in which the command refuses what trec_eval reads, or None."""
+    for f in (case.rel, case.res):
+        if f.bom:
+            return "byte-order mark"
+        if f.nul:
+            return "NUL byte"
+        if _bare_cr(f.render()):
+            return "carriage return inside a line"
+    if "short-line" in case.notes:
+        return "a relevance line with too few fields"   # trec_eval 10's qrels_jg and prefs readers read past it
+    if "bad-level" in case.notes:
+        return "relevance that is not an integer"
+    if not case.res.data_lines():
+        return "results without a data line"
+    if not case.rel.data_lines():
+        return "relevance file without a data line"
+    for n in case.notes:
+        if isinstance(n, tuple) and n[0] == "bad-param":
+            return "measure parameter that is not a number"
+    for flag, least in (("-M", 0), ("-N", 0), ("-l", 0)):
+        v = _flag(case.args, flag)
+        if v is not None and (not v.lstrip("-").isdigit() or int(v) < least):
+            return f"{flag} out of range"
+    named: dict = {}
+    for i, a in enumerate(case.args[:-1]):
+        if a == "-m" and "." in case.args[i + 1]:
+            name, params = case.args[i + 1].split(".", 1)
+            if named.setdefault(name, params) != params:
+                return "a measure with two parameter lists"
+    evaluated = _evaluated(case)
+    if any(isinstance(n, tuple) and n[0] == "bad-score" and n[1] in evaluated for n in case.notes):
+        return "score that is not a number"
+    judged = {x.fields[0] for x in case.rel.data_lines()}
+    answered = {x.fields[0] for x in case.res.data_lines()}
+    only_run = {_canonical(t) for t in answered - judged} - {None}
+    unanswered = {_canonical(t) for t in judged - answered} - {None}
+    if only_run & unanswered:
+        return "topics that differ in number spelling"
+    if "-c" in case.args and judged - answered and any(
+            a.split(".")[0] in ("utility", "rbp_resid", "relstring") and "." in a for a in case.args):
+        return "-c with a parameterised utility, rbp_resid or relstring and a judged topic without results"
+    if case.kind != "qrels" and any(not _utf8(x.fields) for f in (case.rel, case.res) for x in f.data_lines()):
+        return "non-UTF-8 id with -R qrels_jg/prefs"
+    return None
+
+
+def _utf8(fields: list) -> bool:
+    try:
+        for f in fields:
+            f.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def nist_equivalent(case: Case) -> File | None:
+    """The relevance file trec_eval must be given to print what the command prints, where the two
+    read the same input differently by documented choice (module docstring); None when equal:
+    without its comment lines when a comment follows a comment or ends the file (trec_eval 10 reads
+    the second as data, or reads past its buffer), and without the judged topics the run does not
+    answer unless ``-c`` (trec_eval 10 stops on them; trec_eval 9 and the command skip them)."""
+    lines = list(case.rel.lines)
+    comment = [case.rel.comment(x) for x in lines]
+    misread = any(comment[i] and (i == len(lines) - 1 or comment[i + 1]) for i in range(len(lines)))
+    kept = [x for x, c in zip(lines, comment) if not c]
+    if "-c" not in case.args:
+        answered = {x.fields[0] for x in case.res.data_lines()}
+        kept = [x for x in kept if not isinstance(x, Line) or x.fields[0] in answered]
+    if not any(isinstance(x, Line) for x in kept) or (not misread and len(kept) == comment.count(False)):
+        return None
+    return File(kept, case.rel.bom, case.rel.nul)
+
+
+def _ours(args: list) -> tuple[int, bytes, str]:
+    out, err = io.BytesIO(), io.StringIO()
+    wrapper = io.TextIOWrapper(out, encoding="utf-8")
+    with contextlib.redirect_stderr(err):
+        old = sys.stdout
+        sys.stdout = wrapper
+        try:
+            status = command.main(args)
+        finally:
+            wrapper.flush()
+            sys.stdout = old
+    return status, out.getvalue(), err.getvalue()
+
+
+def _theirs(binary: Path, args: list) -> tuple[int, bytes, bytes]:
+    try:
+        done = subprocess.run([str(binary)] + args, capture_output=True, timeout=2)
+    except subprocess.TimeoutExpired:
+        return -999, b"", b"timeout"
+    return done.returncode, done.stdout, done.stderr
+
+
+def _negative_only(case: Case) -> bool:
+    """Some evaluated topic has judgments, all negative (trec_eval 10 cannot allocate its level
+    table for it: "Can't calculate measure")."""
+    levels: dict = {}
+    for x in case.rel.data_lines():
+        levels.setdefault(x.fields[0], []).append(int(x.fields[-1]) if x.fields[-1].lstrip(b"+-").isdigit() else 0)
+    return any(t in levels and max(levels[t]) < 0 for t in _evaluated(case))
+
+
+def _compare(ours: bytes, theirs: bytes) -> str:
+    """``"same bytes"``, or ``"same bytes but trec_eval's nan"`` where every difference is a value
+    trec_eval prints as ``nan`` (0/0: iprec_at_recall on a topic without a retrieved document,
+    ``-M 0`` or ``-J``) and the command prints a finite number (documented); else fail."""
+    if ours == theirs:
+        return "same bytes"
+    a, b = ours.split(b"\n"), theirs.split(b"\n")
+    assert len(a) == len(b), f"{len(a)} lines where trec_eval prints {len(b)}; {REPLAY}"
+    for x, y in zip(a, b):
+        if x != y:
+            xs, ys = x.split(b"\t"), y.split(b"\t")
+            assert xs[:2] == ys[:2] and ys[-1].strip().lstrip(b"-") == b"nan" and b"nan" not in xs[-1], \
+                f"printed {x!r} where trec_eval prints {y!r}; {REPLAY}"
+    return "same bytes but trec_eval's nan"
+
+
+def check(binary: Path, case: Case) -> str:
+    """Run both on ``case``; return the class of agreement, or fail with the difference."""
+    with tempfile.TemporaryDirectory() as tmp:
+        q, r = case.files(Path(tmp))
+        status, out, err = _ours(case.args + [q, r])
+        equivalent = nist_equivalent(case)
+        if equivalent is not None:
+            q, _ = case.files(Path(tmp), equivalent)
+        if _negative_only(case) and any(m.split(".")[0] in ("ndcg_cut", "all_trec") for m in case.args) \
+                and refusal(case) is None:
+            status_ok = status == 0 and b"nan" not in out
+            assert status_ok, f"{err}; {REPLAY}"
+            return "trec_eval does not stop (ndcg_cut on a topic without a judgment >= 0: not run)"
+        n_status, n_out, n_err = _theirs(binary, case.args + [q, r])
+        on = " (on the equivalent input)" if equivalent is not None else ""
+        note(f"{REPLAY}\nargs: {case.args}\nrel: {case.rel.render()!r}\nres: {case.res.render()!r}\n"
+             f"ours: {status} {err!r}\nnist{on}: {n_status} {n_err[-300:]!r}")
+        why = refusal(case)
+        if why is not None and status != 0:
+            assert err.startswith("trec_eval: ") and "Traceback" not in err, err
+            return "refused: " + why
+        if n_status == 0:
+            if why is not None:
+                pytest.fail(f"the command printed where it documents a refusal ({why}); {REPLAY}")
+            assert status == 0, f"trec_eval printed, the command stopped: {err}; {REPLAY}"
+            return _compare(out, n_out) + on
+        if n_status == -999 and status == 0:
+            return "trec_eval does not stop"       # documented: ndcg_cut on a topic without judgment >= 0
+        if status == 0 and b"Can't calculate measure" in n_err and _negative_only(case):
+            assert b"nan" not in out, out
+            return "trec_eval stops on a topic without a judgment >= 0"   # documented
+        if (n_status < 0 or n_status >= 128) and status == 0:
+            return "trec_eval crashes"             # documented: e.g. -m ndcg.1=3 -m dcg (segmentation fault)
+        assert status != 0, f"trec_eval stopped{on} ({n_err[-200:]!r}), the command printed; {REPLAY}"
+        assert "Traceback" not in err and err.startswith("trec_eval: "), err
+        first = n_err.decode("utf-8", "replace").strip().split("\n")[0]
+        return "both stop: " + first.replace(q, "QRELS").replace(r, "RESULTS")[:70]
+
+
+def _run(nist: Path, case: Case, tally: dict) -> None:
+    verdict = check(nist, case)
+    tally[verdict] = tally.get(verdict, 0) + 1
+
+
+COMMON = dict(max_examples=EXAMPLES, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@pytest.mark.parametrize("kind", ["qrels", "qrels_jg", "prefs"])
+def test_same_bytes_as_nist_trec_eval(nist, kind):
+    tally: dict = {}
+
+    @seed(SEED + ["qrels", "qrels_jg", "prefs"].index(kind))
+    @settings(**COMMON)
+    @given(case=cases(kind))
+    def run(case):
+        _run(nist, case, tally)
+
+    run()
+    print(f"{kind}: {sum(tally.values())} examples, {tally}; {REPLAY}")
+    same = sum(n for verdict, n in tally.items() if verdict.startswith("same bytes"))
+    assert same >= EXAMPLES // 4, f"only {same} of {EXAMPLES} examples compared output: the strategies drift; {tally}"
