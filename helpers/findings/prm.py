@@ -272,8 +272,7 @@ def _eq_row(estimates: pd.DataFrame, T: int, name, eq5_valid: bool) -> Finding:
     gap = (e["eq4"]["p"] - e["eq5"]["p"]).abs()
     z = gap / e["eq4"]["sigma"]
     ok = bool((z.dropna() <= 2).all())
-    run = (f"largest gap {claims.number(gap.max())} at θ = {name(T)}, "
-           f"{claims.number(z.max(), 1)} × Eq. 4's σ")
+    run = f"θ = {name(T)}: largest gap {claims.number(gap.max())}; up to {z.max():.1f} of Eq. 4's σ"
     verdict = "differs" if not eq5_valid else ("agrees" if ok else "differs")
     return Finding("Table 2: do Eq. 4 and Eq. 5 give the same p(R|i)?",
                    "yes: differences small; Eq. 5 has the smaller σ", run, verdict,

@@ -62,6 +62,8 @@ def _without_copies(qrels_u1: pd.DataFrame, ratings: pd.DataFrame, lines: list[s
         if kept.empty:
             raise ValueError(f"{parameter}: every rating is a copy of qrels_path's labels, so no second assessor "
                              "is left. Give the ratings of other assessors.")
+    elif len(found.cells):
+        lines.append("no rater's labels are U1's qrels: " + found.others().replace("the other assessors", "the raters", 1))
     return kept, found
 
 
