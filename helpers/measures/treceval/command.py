@@ -279,8 +279,7 @@ def _run_many(opts: Options) -> int:
         if opts.out_dir is not None:
             atomic_write_bytes(os.path.join(opts.out_dir, os.path.basename(path) + ".trec_eval"), data)
         else:
-            out.write(f"==> {path} <==\n".encode("utf-8", "surrogateescape") + data)
-    out.flush()
+            _write(out, f"==> {path} <==\n".encode("utf-8", "surrogateescape") + data)
     return status
 
 
@@ -327,6 +326,14 @@ def main(argv: list[str] | None = None) -> int:
         text = _message(exc)
         print(f"trec_eval: {text}", file=sys.stderr)
         return 1 if text.startswith("illegal measure") else 2
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    _write(sys.stdout.buffer, data)
     return 0
+
+
+def _write(out, data: bytes, chunk: int = 1 << 16) -> None:
+    """Write in pipe-sized chunks, each flushed: a reader that went away (``| head -1``) is then seen
+    as a BrokenPipeError (status 2, one line, from ``python -m helpers``) rather than lost in one
+    large write whose error Python's buffered writer does not report."""
+    for start in range(0, len(data), chunk):
+        out.write(data[start: start + chunk])
+        out.flush()

@@ -1,0 +1,250 @@
+"""The third adversarial round's findings on ``python -m helpers trec_eval``, its readers and the
+API (issue 40, section 2), each with an example of its own; docs/bad-input.md states each
+behaviour (section "The trec_eval command")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import measures as M
+from helpers.io import trec, trec_eval_files
+from helpers.measures.treceval import command
+from helpers.paths import ROOT
+
+
+def _files(tmp_path: Path, qrels: bytes, results: bytes) -> tuple[str, str]:
+    (tmp_path / "qrels").write_bytes(qrels)
+    (tmp_path / "run").write_bytes(results)
+    return str(tmp_path / "qrels"), str(tmp_path / "run")
+
+
+def _run(capsysbinary, args: list[str]) -> tuple[int, bytes, str]:
+    status = command.main(args)
+    out = capsysbinary.readouterr()
+    return status, out.out, out.err.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("inside", ["\u00a0", "\x1e", "\u2028", "\x1c", "\x1f"])
+def test_ids_with_non_c_space_bytes_are_one_id_whatever_else_the_file_holds(tmp_path, capsysbinary, inside):
+    """Two readers used to disagree: a comment line or an extra field sent the file to a slow path
+    that split on U+00A0; now one tokenizer decides (C isspace only) for the command and the API."""
+    doc = f"p{inside}7".encode()
+    qrels = b"t9 0 " + doc + b" 2\nt9 0 p8 0\n"
+    plain = b"t9 Q0 p8 1 4 tag\nt9 Q0 " + doc + b" 2 3 tag\n"
+    variants = [plain, b"# a comment\n" + plain, plain.replace(b" tag\n", b" tag extra\n", 1)]
+    outputs = set()
+    for results in variants:
+        q, r = _files(tmp_path, qrels, results)
+        status, out, err = _run(capsysbinary, ["-m", "map", "-m", "num_rel_ret", q, r])
+        assert status == 0, err
+        outputs.add(out)
+    assert outputs == {b"num_rel_ret           \tall\t1\nmap                   \tall\t0.5000\n"}
+    # the API's readers keep the same id
+    df = trec.read_qrels(q)
+    assert df["doc_id"].tolist() == [doc.decode(), "p8"]
+    run = trec.read_run(_files(tmp_path, qrels, plain)[1])
+    assert run["doc_id"].tolist() == ["p8", doc.decode()]
+
+
+def test_vertical_tab_and_form_feed_split_fields_in_both_readers(tmp_path, capsysbinary):
+    """``\\v`` and ``\\f`` are C whitespace: trec_eval splits on them, so does every reader here (the
+    API's C parser did not, and read ``d1\\vx`` as one id)."""
+    q, r = _files(tmp_path, b"k1\x0b0\x0cd4 1\n", b"k1 Q0\x0bd4\x0c1 2.5 tag\n")
+    status, out, _ = _run(capsysbinary, ["-m", "num_rel_ret", q, r])
+    assert status == 0 and out == b"num_rel_ret           \tall\t1\n"
+    assert trec.read_qrels(q)["doc_id"].tolist() == ["d4"]
+    assert trec.read_run(r)["doc_id"].tolist() == ["d4"]
+
+
+def test_topic_ids_that_differ_in_number_spelling_are_refused_by_command_and_api(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"7 0 a 1\n8 0 a 1\n", b"007 Q0 a 1 1 t\n8 Q0 a 1 1 t\n")
+    status, out, err = _run(capsysbinary, ["-c", q, r])
+    assert status == 2 and out == b""
+    assert "results topic '007' and relevance topic '7'" in err and "differ only in how the number is written" in err
+    with pytest.raises(ValueError, match="differ only in how the number is written"):
+        M.evaluate(trec.read_qrels(q), trec.read_run(r), ["AP"])
+
+
+@pytest.mark.parametrize("flag, value, what", [("-M", "-3", "-M (the documents kept per topic"),
+                                               ("-N", "-2", "-N (the number of documents"),
+                                               ("-M", "4.5", "-M takes an integer")])
+def test_negative_or_non_integer_counts_are_usage_errors(tmp_path, capsysbinary, flag, value, what):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+    status, out, err = _run(capsysbinary, [flag, value, q, r])
+    lines = err.strip().split("\n")
+    assert status == 1 and out == b"" and len(lines) == 2
+    assert lines[0].startswith(f"trec_eval: {what}") and lines[1].startswith("usage: python -m helpers trec_eval")
+
+
+@pytest.mark.parametrize("measure, message", [
+    ("ndcg.2=y", "value of 2 'y' in '2=y' is not a number"),
+    ("utility.1,0,q,0", "parameter 'q' in '1,0,q,0' is not a number"),
+    ("ndcg.lvl=3", "parameter name 'lvl' in 'lvl=3' is not an integer level"),
+    ("rbp.q=0.5", "parameter name 'q' in 'q=0.5' is not an integer level or p"),
+    ("ndcg.2=inf", "value of 2 'inf' in '2=inf' is not a finite number"),
+    ("recall.3,,7", "an empty cutoff in '3,,7'"),
+    ("success.2e1", "cutoff '2e1' in '2e1' is not an integer (trec_eval's atol would read it as 2)"),
+])
+def test_measure_parameters_that_are_not_numbers_are_refused(tmp_path, capsysbinary, measure, message):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+    status, out, err = _run(capsysbinary, ["-m", measure, q, r])
+    assert status == 2 and out == b"" and message in err and err.count("\n") == 1
+
+
+def test_decimal_cutoff_is_cut_as_trec_eval_cuts_it(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+    status, out, _ = _run(capsysbinary, ["-m", "P.3.9", q, r])
+    assert status == 0 and out == b"P_3                   \tall\t0.3333\n"
+
+
+def test_a_measure_named_twice_with_other_parameters_is_refused(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+    status, out, err = _run(capsysbinary, ["-m", "ndcg_cut.5", "-m", "ndcg_cut.20", q, r])
+    assert status == 1 and out == b""
+    assert "would use the first one only and drop '20'" in err and "-m ndcg_cut.5,20" in err
+    status, out, _ = _run(capsysbinary, ["-m", "ndcg_cut.5", "-m", "ndcg_cut.5", "-m", "ndcg_cut", q, r])
+    assert status == 0 and out == b"ndcg_cut_5            \tall\t1.0000\n"
+
+
+def test_an_empty_run_frame_is_refused():
+    qrels = pd.DataFrame({"query_id": ["u"], "doc_id": ["d"], "relevance": [1]})
+    empty = pd.DataFrame({"query_id": pd.Series([], dtype=str), "doc_id": pd.Series([], dtype=str),
+                          "score": pd.Series([], dtype=float)})
+    with pytest.raises(ValueError, match="run has no rows"):
+        M.evaluate(qrels, empty, ["AP", "P@5"])
+
+
+def test_huge_relevance_levels_cost_what_small_ones_cost(tmp_path, capsysbinary):
+    """A level of 123,456,789,012 sized a per-level table (1.8 TiB); the histogram now has a column
+    per level that occurs. Same values as levels {0, 1} (binary measures) and peak memory within
+    a small factor of the level-2 run, in the command and in the API."""
+    def peak(level: int):
+        qrels = b"".join(f"w{t} 0 d{i} {level if i % 3 == 0 else 0}\n".encode() for t in range(5) for i in range(30))
+        results = b"".join(f"w{t} Q0 d{i} {i} {100 - i} tag\n".encode() for t in range(5) for i in range(40))
+        q, r = _files(tmp_path, qrels, results)
+        tracemalloc.start()
+        status, out, err = _run(capsysbinary, ["-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", q, r])
+        api = M.evaluate(trec.read_qrels(q), trec.read_run(r), ["AP", "MSnDCG@10"], conventions="trec_eval")
+        used = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert status == 0, err
+        return used, out, api
+
+    small, out_small, api_small = peak(1)
+    huge, out_huge, api_huge = peak(123_456_789_012)
+    assert out_huge == out_small           # map, P, ndcg with one relevant level do not see its value
+    assert np.allclose(api_huge["value"].to_numpy(), api_small["value"].to_numpy())
+    assert huge < 2 * small + (8 << 20), (small, huge)
+
+
+def test_out_of_memory_is_one_line_naming_what(tmp_path, capsysbinary, monkeypatch):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+
+    def boom(*args, **kwargs):
+        raise MemoryError("Unable to allocate 1.46 TiB for an array with shape (199999999999,)")
+
+    monkeypatch.setattr(command, "evaluate", boom)
+    status, out, err = _run(capsysbinary, [q, r])
+    assert status == 2 and out == b"" and err.startswith("trec_eval: out of memory") and err.count("\n") == 1
+    # and `python -m helpers evaluate` (its net in helpers.__main__)
+    import helpers.__main__ as entry
+    from helpers.measures import cli
+
+    monkeypatch.setattr(cli, "main", boom)
+    assert entry.main(["evaluate", "--qrels", q, "--run", r]) == 2
+    err = capsysbinary.readouterr().err.decode()
+    assert err.startswith("error: out of memory") and "1.46 TiB" in err and "Traceback" not in err
+
+
+def test_output_closed_early_exits_2_with_one_line(tmp_path):
+    """``... | head -1``: the reader goes away; trec_eval dies of SIGPIPE (141), the command says so
+    in one line and exits 2 (the output is larger than a pipe holds, so the write must notice)."""
+    qrels = b"".join(f"v{t} 0 d{i} {i % 2}\n".encode() for t in range(300) for i in range(20))
+    results = b"".join(f"v{t} Q0 d{i} {i} {50 - i} tag\n".encode() for t in range(300) for i in range(20))
+    q, r = _files(tmp_path, qrels, results)
+    proc = subprocess.Popen([sys.executable, "-m", "helpers", "trec_eval", "-q", "-m", "all_trec", q, r],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 2 and first.startswith(b"num_ret")
+    assert err.strip() == "note: output closed early (broken pipe); stopped"
+
+
+def test_cr_only_line_ends_with_a_comment_get_their_own_message(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"# judged by A3\rz 0 e1 1\rz 0 e2 0\r", b"z Q0 e1 1 2 tag\n")
+    status, out, err = _run(capsysbinary, [q, r])
+    assert status == 2 and out == b""
+    assert f"{q}:1: expected lines that end with LF or CR LF, got a carriage return (CR) followed by more text" in err
+    assert "CR-only line ends" in err and "without a data line" not in err
+    with pytest.raises(ValueError, match="CR-only line ends"):
+        trec.read_qrels(q)
+
+
+def test_nbsp_id_beside_a_comment_is_read_not_miscounted(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, "z 0 e\u00a0k 1\n".encode(), "#run of team B\nz Q0 e\u00a0k 1 2 tag\n".encode())
+    status, out, err = _run(capsysbinary, ["-m", "map", q, r])
+    assert status == 0 and out == b"map                   \tall\t1.0000\n" and "fields" not in err
+
+
+def test_negative_gain_value_names_file_and_line(tmp_path, capsys):
+    from helpers.measures import cli
+
+    q, r = _files(tmp_path, b"h 0 x1 1.5\nh 0 x2 -0.5\n", b"h Q0 x1 1 2 tag\n")
+    assert cli.main(["--qrels", q, "--run", r, "--gain-values"]) == 2
+    err = capsys.readouterr().err
+    assert f"{q}:2: expected" in err and "gain) >= 0" in err and "'h 0 x2 -0.5'" in err and "np.float64" not in err
+
+
+def test_complex_scores_and_two_score_columns_are_refused():
+    qrels = pd.DataFrame({"query_id": ["h"], "doc_id": ["x1"], "relevance": [1]})
+    run = pd.DataFrame({"query_id": ["h", "h"], "doc_id": ["x1", "x2"], "score": [2 + 0j, 1 + 1j]})
+    with pytest.raises(ValueError, match=r"run 'score' must hold real numbers; row 0 has \(2\+0j\) \(a complex"):
+        M.evaluate(qrels, run, ["AP"])
+    two = pd.DataFrame([["h", "x1", 1.0, 3.0]], columns=["query_id", "doc_id", "score", "score"])
+    with pytest.raises(ValueError, match="run has 2 columns named 'score'"):
+        M.evaluate(qrels, two, ["AP"])
+
+
+def test_usage_errors_exit_1_with_the_problem_then_the_usage(tmp_path, capsysbinary):
+    """Chosen: trec_eval's status for a bad command line (1, as NIST's program: scripts test it),
+    the problem on one line and the usage on the next (docs/bad-input.md says so)."""
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 t\n")
+    for args in (["--bogus", q, r], ["-l", "high", q, r], [q], ["--out-dir", str(tmp_path), q, r]):
+        status, out, err = _run(capsysbinary, args)
+        lines = err.rstrip("\n").split("\n")
+        assert status == 1 and out == b"" and len(lines) == 2, (args, err)
+        assert lines[0].startswith("trec_eval: ") and lines[1].startswith("usage: ")
+
+
+def test_many_runs_prints_each_files_output(tmp_path, capsysbinary):
+    q, r1 = _files(tmp_path, b"u 0 d 1\nu 0 e 0\n", b"u Q0 d 1 1 one\n")
+    r2 = tmp_path / "run2"
+    r2.write_bytes(b"u Q0 e 1 2 two\nu Q0 d 2 1 two\n")
+    bad = tmp_path / "bad"
+    bad.write_bytes(b"u Q0 d 1 x two\n")
+    single = [_run(capsysbinary, ["-m", "map", q, r])[1] for r in (r1, str(r2))]
+    status, out, err = _run(capsysbinary, ["-m", "map", "--many-runs", q, r1, str(bad), str(r2)])
+    assert status == 2 and f"{bad}:1: expected" in err
+    assert out == f"==> {r1} <==\n".encode() + single[0] + f"==> {r2} <==\n".encode() + single[1]
+    folder = tmp_path / "out"
+    folder.mkdir()
+    status, out, _ = _run(capsysbinary, ["-m", "map", "--many-runs", "--out-dir", str(folder), q, r1, str(r2)])
+    assert status == 0 and out == b""
+    assert [(folder / f"{Path(r).name}.trec_eval").read_bytes() for r in (r1, r2)] == single
+
+
+def test_trec_eval_readers_need_no_pandas():
+    """The command's path imports numpy only (start-up): checked in a fresh interpreter."""
+    code = ("import sys; from helpers.measures.treceval import command; "
+            "print(sorted(m for m in ('pandas', 'scipy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+    assert trec_eval_files.qrels_file.__module__ == "helpers.io.trec_eval_files"
