@@ -72,6 +72,13 @@ refresh: venv
 data: venv
 	$(PY) -m helpers data fetch --all
 
+# Nightly-style: the differential tests against NIST trec_eval (tests/test_trec_eval_differential.py)
+# with 2,000 examples per relevance format instead of make test's 100; same seed rules (replay with
+# SUBJEVAL_DIFF_SEED=<seed>, printed with each failure).
+test-nightly: venv-test
+	SUBJEVAL_DIFF_EXAMPLES=$${SUBJEVAL_DIFF_EXAMPLES:-2000} $(PY) -m pytest tests/test_trec_eval_differential.py \
+		-n $(TEST_WORKERS) -s -q
+
 bench: $(VENV)/.bench
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
