@@ -12,4 +12,6 @@ def _isolated_reports(tmp_path_factory, monkeypatch):
 
 def pytest_report_header(config):
     from _fuzz_space import SEED
-    return f"configuration fuzz (tests/test_fuzz_notebooks.py): SUBJEVAL_FUZZ_SEED={SEED}"
+    from test_trec_eval_differential import EXAMPLES, SEED as DIFF_SEED
+    return [f"configuration fuzz (tests/test_fuzz_notebooks.py): SUBJEVAL_FUZZ_SEED={SEED}",
+            f"NIST trec_eval differential tests: SUBJEVAL_DIFF_SEED={DIFF_SEED}, {EXAMPLES} examples per format"]
