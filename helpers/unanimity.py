@@ -25,6 +25,7 @@ Conventions
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -54,6 +55,7 @@ __all__ = [
     "spread_shares",
     "near_duplicates",
     "teams_from_table",
+    "fmt_tau",
 ]
 
 #: How a run's team is read from its name when a collection gives no team list (TREC DL 2019).
@@ -257,9 +259,11 @@ class GainScorer:
         self.specs = _measures.parse_measures(self.measures)
         self.n_items = len(qrels)
         ones = np.ones(len(qrels))
-        self.alignment = _measures.Alignment(gain_qrels(qrels, ones), run)
-        ref = _measures.to_matrix(self.alignment.evaluate(self.measures[:1], gain=ones, no_relevant="zero"),
-                                  self.specs[0])
+        self.alignment = _measures.Alignment(gain_qrels(qrels, ones), run, conventions="ntcireval")  # NTCIREVAL: gains as values
+        with warnings.catch_warnings():   # a run without a list for a topic scores 0 here (documented above)
+            warnings.filterwarnings("ignore", message=r".*have no ranked list for some qrels topics", category=UserWarning)
+            ref = _measures.to_matrix(self.alignment.evaluate(self.measures[:1], gain=ones, no_relevant="zero"),
+                                      self.specs[0])
         self.topics, self.runs = ref.index, ref.columns
         t_of = pd.Index(self.topics.astype(str)).get_indexer(qrels["query_id"].astype(str))
         r_of = pd.Index(self.runs.astype(str)).get_indexer(run["run_id"].astype(str))
@@ -482,7 +486,7 @@ def mc_standard_error(alpha: float, B: int) -> float:
     return float(np.sqrt(alpha * (1 - alpha) / int(B)))
 
 
-def _fmt(x: float) -> str:
+def fmt_tau(x: float) -> str:
     """Sakai's style: ``.987``, ``1``, ``1.007`` (three decimals, no leading zero); a value that is
     not 0 or 1 but would print as one gets the digits it needs (``.99996``, not ``1``: a reader
     compares these bounds with τ = 1)."""
@@ -515,7 +519,7 @@ def tau_layout(tau: pd.DataFrame, measures: Sequence[str]) -> pd.DataFrame:
     need = {"measure", "d_max", "n", "tau", "low", "high"}
     if not need.issubset(tau.columns):
         raise ValueError(f"tau needs columns {sorted(need)}, got {list(tau.columns)}")
-    cell = tau.assign(cell=[f"{_fmt(t)} [{_fmt(lo)}, {_fmt(hi)}]"
+    cell = tau.assign(cell=[f"{fmt_tau(t)} [{fmt_tau(lo)}, {fmt_tau(hi)}]"
                             for t, lo, hi in zip(tau["tau"], tau["low"], tau["high"])])
     wide = cell.pivot(index=["measure", "d_max"], columns="n", values="cell")
     wide = wide.reindex(pd.MultiIndex.from_product([list(measures), sorted(tau["d_max"].unique())],

@@ -13,15 +13,17 @@ replicates, cell by cell.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .. import gains, paths, stats, unanimity
+from .. import gains, measures, paths, stats, unanimity
 from . import runner
 
-__all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate",
-           "read_fit", "table2"]
+__all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate", "choose",
+           "GAP_TOLERANCE", "read_fit", "table2"]
 
 #: This run's measure name -> the paper's (Sakai 2017, Tables 2 and 3: nG@1, P+, nERR on the top 10).
 PAPER_MEASURE = {"nG@1": "nG@1", "P+": "P+", "nERR@10": "nERR"}
@@ -81,7 +83,8 @@ def skill_spread_taus(rng: np.random.Generator, *, skill_sd: float, collection_s
     scorer = unanimity.GainScorer(coll.qrels, run, measures)
     draws = pd.concat([tau_cells(rng, qrels=coll.qrels, run=run, cells=cells, p=p, measures=measures, scorer=scorer)
                        for _ in range(int(replicates))], ignore_index=True)
-    return draws.groupby(["measure", "d_max", "n"], sort=False)["tau"].mean().reset_index()
+    return (draws.groupby(["measure", "d_max", "n"], sort=False)["tau"].agg(tau="mean", var=lambda t: t.var(ddof=1))
+            .reset_index())
 
 
 def calibrate(values: Sequence[float], *, collection_seeds: Sequence[int], replicates: int, seed: int,
@@ -92,24 +95,46 @@ def calibrate(values: Sequence[float], *, collection_seeds: Sequence[int], repli
     the mean tau of each of the paper's 45 cells over ``replicates`` draws of the ratings
     (:func:`skill_spread_taus`); averaged over the collections, the mean tau of a cell estimates
     what the stand-in gives in expectation. The fit is the value with the smallest root mean
-    squared gap to the paper's printed tau over the 45 cells.
+    squared gap to the paper's printed tau over the 45 cells, and the fitted value is chosen by
+    :func:`choose`.
 
-    Returns ``(fit, cells)``: ``fit`` has one row per value (``skill_sd, rmse, mean_gap``
-    (paper minus stand-in, averaged over cells), ``best``); ``cells`` the mean tau per value and
-    cell. Deterministic given ``seed`` (:func:`helpers.replicates.runner.run_replicates`).
+    Returns ``(fit, cells)``: ``fit`` has one row per value (``skill_sd, rmse, mean_gap`` (paper
+    minus stand-in, averaged over cells), ``noise_floor``, ``best`` (:func:`choose`)); ``cells`` the mean tau per
+    value and cell and the variance of one draw around it (within collections plus between their
+    means). ``noise_floor`` is the root mean squared gap expected if the paper's cells were one draw
+    of the stand-in at that value (the root of the mean variance): a fit near it is as close as one
+    draw can be. Deterministic given ``seed`` (:func:`helpers.replicates.runner.run_replicates`).
     """
     grid = [{"skill_sd": float(v), "collection_seed": int(s)} for v in values for s in collection_seeds]
     raw = runner.run_replicates(skill_spread_taus, 1, seed, grid=grid, common={"replicates": int(replicates)},
                                 scheduler=scheduler, progress=progress)
-    cells = raw.groupby(["skill_sd", "measure", "d_max", "n"], sort=False)["tau"].mean().reset_index()
-    paper = paper_table2()
-    merged = cells.merge(paper[["measure", "d_max", "n", "tau"]].rename(columns={"tau": "paper"}),
+    by = raw.groupby(["skill_sd", "measure", "d_max", "n"], sort=False)
+    # the spread of one draw around the stand-in's mean: within collections, plus between their means
+    cells = by["tau"].mean().reset_index().assign(var=(by["var"].mean() + by["tau"].var(ddof=1).fillna(0)).to_numpy())
+    merged = cells.merge(paper_table2()[["measure", "d_max", "n", "tau"]].rename(columns={"tau": "paper"}),
                          on=["measure", "d_max", "n"])
     merged["gap"] = merged["paper"] - merged["tau"]
-    fit = (merged.groupby("skill_sd", sort=False)["gap"]
-           .agg(rmse=lambda g: float(np.sqrt(np.mean(g ** 2))), mean_gap="mean").reset_index())
-    fit["best"] = fit["rmse"] == fit["rmse"].min()
-    return fit, cells
+    fit = (merged.groupby("skill_sd", sort=False)
+           .agg(rmse=("gap", lambda g: float(np.sqrt(np.mean(g ** 2)))), mean_gap=("gap", "mean"),
+                noise_floor=("var", lambda v: float(np.sqrt(np.mean(v))))).reset_index())
+    return choose(fit), cells
+
+
+#: A mean gap to Table 2 below the paper's printed precision (three decimals) is no systematic gap.
+GAP_TOLERANCE = 0.001
+
+
+def choose(fit: pd.DataFrame) -> pd.DataFrame:
+    """Mark the fitted spread (``best``): the smallest ``skill_sd`` at which the stand-in matches
+    Table 2 -- no systematic gap (``|mean_gap| <= GAP_TOLERANCE``, the paper's printed precision)
+    and a scatter no larger than one draw's (``rmse <= noise_floor``). Larger spreads fit no
+    better than one draw can tell, and give ever more teams a skill below zero (runs that rank
+    relevant items below chance). Without such a value, the smallest ``rmse``."""
+    fit = fit.copy()
+    ok = (fit["mean_gap"].abs() <= GAP_TOLERANCE) & (fit["rmse"] <= fit["noise_floor"])
+    pick = fit.loc[ok, "skill_sd"].min() if ok.any() else fit.loc[fit["rmse"].idxmin(), "skill_sd"]
+    fit["best"] = fit["skill_sd"] == pick
+    return fit
 
 
 def read_fit() -> pd.DataFrame:
@@ -277,3 +302,325 @@ def unanimity_real_contrast(rng: np.random.Generator, *, qrels: pd.DataFrame, ru
                                        alpha, rng, scorer=scorer)
     frames = [_variant_rows(r, v, int(d_max)).assign(ratings=lab) for r, (v, lab) in zip(res, sets)]
     return pd.concat(frames, ignore_index=True)[["ratings", *ROW]]
+
+
+# ---------------------------------------------------------------------------------------------
+# the collection of a run (notebook 02, section 1)
+
+#: The paper's setting (Sakai 2017, Sec. 4-5): its counts and taus are set against a run only in it.
+PAPER_SETTING = {"dataset": "stc-like", "cutoff": 10, "p": 0.2, "alpha": 0.05, "relevance threshold": 1,
+                 "best_run_by": "official"}
+#: How the paper's dataset is named beside this run's.
+_PAPER_SHOWN = {"dataset": "NTCIR-12 STC Chinese, whose stand-in here is 'stc-like'"}
+
+
+def off_paper(setting: Mapping) -> list[str]:
+    """How a run's ``setting`` (the keys of :data:`PAPER_SETTING`) differs from the paper's, one
+    phrase per difference (empty: the paper's setting)."""
+    return [f"{k} = {setting[k]!r} (the paper's: {_PAPER_SHOWN.get(k, repr(v))})" for k, v in PAPER_SETTING.items()
+            if setting[k] != v]
+
+
+@dataclass
+class Collection:
+    """A run's test collection: judged items, runs (cut to the evaluation depth), teams, and what
+    the notebook prints about them (``lines``) and saves (``metrics``)."""
+
+    qrels: pd.DataFrame
+    run: pd.DataFrame
+    full_run: pd.DataFrame
+    teams: dict
+    official_qrels: pd.DataFrame | None
+    official_gains: str | None
+    lines: list = field(default_factory=list)
+    metrics: dict = field(default_factory=dict)
+
+
+def load_collection(dataset: str, rng: np.random.Generator, *, theta: int, cutoff: int, skill_sd: float = 0.25,
+                    qrels_path: str = "", runs_glob: str = "", levels: tuple[int, int] = (0, 3),
+                    team_table: str = "", team_overrides: Mapping | None = None) -> Collection:
+    """The collection of notebook 02: the stand-in (``"stc-like"``, team skills
+    ``Normal(0.5, skill_sd)``), TREC DL 2019 passage (``"dl19"``) or the user's files (``"files"``).
+
+    Topics without an item at level ``theta`` or above are left out; runs are cut to their top
+    ``cutoff`` (:func:`helpers.unanimity.top_k`). Teams: the stand-in's own, a team table
+    (``team_table``: ``"dl19"`` or a CSV path; DL-19 by default) or the run-name rule
+    (:func:`helpers.unanimity.team_of_run` with ``team_overrides``).
+    """
+    from ..data import datasets
+    from ..io import readers
+    from ..simulate.ratings import stc_like_collection
+
+    lines, official_qrels = [], None
+    if dataset == "stc-like":
+        coll = stc_like_collection(rng, team_skill=(0.5, float(skill_sd)))
+        qrels, full_run, teams, official_gains = coll.qrels, coll.run, coll.teams, "1:3"
+    else:
+        if dataset == "files":
+            qrels = readers.read_graded_qrels(qrels_path, levels=levels, what="qrels_path")
+            full_run = readers.read_runs(runs_glob, what="runs_glob")
+            readers.check_topics(qrels, "qrels_path", full_run, "runs_glob")
+            lines.append(readers.describe(qrels=qrels, runs=full_run))
+        else:
+            qrels, full_run = datasets.load_qrels("dl19-nist"), datasets.load_runs("dl19")
+        official_qrels, official_gains = qrels, None   # linear gains: L1 -> 1, L2 -> 2, L3 -> 3
+        full_run = full_run[full_run["query_id"].isin(qrels["query_id"])].reset_index(drop=True)
+        run_ids = sorted(full_run["run_id"].unique())
+        table = team_table or ("dl19" if dataset == "dl19" else "")
+        if table:
+            source = "data/raw/dl19_teams.csv" if table == "dl19" else f"team_table {Path(table).name}"
+            frame = datasets.load_teams() if table == "dl19" else datasets.load_teams(path=table)
+            teams = unanimity.teams_from_table(frame, run_ids, source)
+            lines.append(f"teams from {source}")
+        else:
+            teams = unanimity.team_of_run(run_ids, team_overrides)
+    qrels = qrels[qrels["query_id"].isin(qrels.loc[qrels["relevance"] >= theta, "query_id"])].reset_index(drop=True)
+    run = unanimity.top_k(full_run[full_run["query_id"].isin(qrels["query_id"])], cutoff)
+    if dataset != "stc-like":   # said once: a rank column that orders lists otherwise than trec_eval
+        note = measures.order_note(full_run, topics=qrels["query_id"].unique())
+        if note:
+            lines.append(note)
+    out = Collection(qrels, run, full_run, teams, official_qrels, official_gains, lines)
+    _describe(out, dataset, theta, cutoff)
+    return out
+
+
+def _describe(c: Collection, dataset: str, theta: int, cutoff: int) -> None:
+    """The collection's summary lines and metrics, near-duplicate runs included."""
+    judged = pd.MultiIndex.from_frame(c.qrels[["query_id", "doc_id"]])
+    share_judged = float(pd.MultiIndex.from_frame(c.run[["query_id", "doc_id"]]).isin(judged).mean())
+    sizes = pd.Series(c.teams).value_counts()
+    levels = c.qrels["relevance"].value_counts().sort_index()
+    c.lines += [f"dataset {dataset}: relevance threshold {theta} (levels >= {theta} relevant); "
+                f"{c.qrels['query_id'].nunique()} topics with a relevant item",
+                f"{c.run['run_id'].nunique()} runs from {len(sizes)} teams ({sizes.min()}-{sizes.max()} runs each)",
+                f"{len(c.qrels)} judged items; levels: " + ", ".join(f"L{k}: {v}" for k, v in levels.items()),
+                f"share of top-{cutoff} documents that are judged: {share_judged:.3f}"]
+    dups = unanimity.near_duplicates(c.run, cutoff, min_share=0.5)
+    dups["same_team"] = [c.teams[a] == c.teams[b] for a, b in zip(dups["run_a"], dups["run_b"])]
+    cross = dups[~dups["same_team"]]
+    c.lines.append(f"near-duplicate runs (same ordered top {cutoff} on >= 50% of topics): "
+                   f"{len(dups)} pair{'' if len(dups) == 1 else 's'}, {int(dups['same_team'].sum())} within a team, "
+                   f"{len(cross)} across teams")
+    for r in dups.itertuples():
+        c.lines.append(f"  {r.run_a} / {r.run_b}: identical on {r.identical:.0%} of {r.topics} topics, {r.shared:.0%} "
+                       f"of top-{cutoff} documents shared -> "
+                       + (f"same team ({c.teams[r.run_a]})" if r.same_team else "DIFFERENT teams"))
+    if len(cross):
+        c.lines.append("WARNING: near-duplicate runs count as different teams; the HSD then compares a system with itself")
+    c.metrics = {"topics": int(c.qrels["query_id"].nunique()), "runs": int(c.run["run_id"].nunique()),
+                 "teams": int(len(sizes)), "judged_items": int(len(c.qrels)), "share_top_judged": share_judged,
+                 "relevance_threshold": theta, "near_duplicates": dups, "near_duplicates_across_teams": int(len(cross))}
+
+
+# ---------------------------------------------------------------------------------------------
+# across replicates (notebook 02, section 7)
+
+@dataclass
+class GridSummary:
+    """The replicates of :func:`unanimity_grid`, summarised: ``cells`` (per measure and cell: mean
+    tau and discrepancies with their intervals, the share of replicates with a discrepancy, the
+    distribution of counts), ``by_n`` (discrepancies summed over measures and Dmax, per N:
+    ``mean, low, high, zero``), ``sums`` (that sum per replicate and N)."""
+
+    rep: pd.DataFrame
+    cells: pd.DataFrame
+    by_n: pd.DataFrame
+    sums: pd.DataFrame
+
+    @property
+    def replicates(self) -> int:
+        return int(self.rep["replicate"].nunique())
+
+
+def summarise_grid(rep: pd.DataFrame) -> GridSummary:
+    """:class:`GridSummary` of the rows of :func:`unanimity_grid` over replicates."""
+    keys = ["measure", "d_max", "n"]
+    tau = runner.summarise(rep, "tau", by=keys)[keys + ["mean", "low", "high"]]
+    disc = runner.summarise(rep, "discrepancies", by=keys)[keys + ["mean", "low", "high"]]
+    some = runner.share(rep, rep["discrepancies"] > 0, by=keys)[keys + ["share"]]
+    dist = (rep.groupby(keys, sort=False)["discrepancies"]
+            .apply(lambda s: " ".join(f"{k}x{v}" for k, v in s.value_counts().sort_index().items()))
+            .rename("disc_distribution").reset_index())
+    cells = (tau.rename(columns={"mean": "tau_mean", "low": "tau_low", "high": "tau_high"})
+             .merge(disc.rename(columns={"mean": "disc_mean", "low": "disc_low", "high": "disc_high"}), on=keys)
+             .merge(some.rename(columns={"share": "share_any_discrepancy"}), on=keys).merge(dist, on=keys))
+    sums = rep.groupby(["replicate", "n"])["discrepancies"].sum().reset_index()
+    by_n = runner.summarise(sums, "discrepancies", by=["n"]).set_index("n")[["mean", "low", "high"]]
+    by_n["zero"] = sums.groupby("n")["discrepancies"].apply(lambda s: int((s == 0).sum()))
+    return GridSummary(rep, cells, by_n, sums)
+
+
+def paper_table3(cells: pd.DataFrame) -> pd.DataFrame:
+    """Sakai's Table 3 counts per cell (real STC data) against this run's interval of the same
+    cell: ``measure, d_max, n, paper, disc_mean, disc_low, disc_high, inside`` for the paper's
+    measures and cells that this run has."""
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv").groupby(["measure", "d_max", "n"]).size()
+    out = cells[cells["measure"].isin(list(PAPER_MEASURE)) & cells["d_max"].isin(PAPER_GRID["d_max"])
+                & cells["n"].isin(PAPER_GRID["n"])].copy()
+    out["paper"] = [int(t3.get((PAPER_MEASURE[m], d, n), 0)) for m, d, n in zip(out["measure"], out["d_max"], out["n"])]
+    out["inside"] = out["paper"].between(out["disc_low"], out["disc_high"])
+    return out[["measure", "d_max", "n", "paper", "disc_mean", "disc_low", "disc_high", "inside"]].reset_index(drop=True)
+
+
+def table3_total(rep: pd.DataFrame) -> dict:
+    """Sakai's total of discrepancies over the cells and measures this run shares with his Table 3,
+    against the distribution of the same total over this run's replicates (``paper``, ``mean``,
+    ``low``, ``high``, ``inside``, ``cells``, ``replicates``, ``interval``); ``None`` when the run
+    shares no cell."""
+    shared = rep[rep["measure"].isin(list(PAPER_MEASURE)) & rep["d_max"].isin(PAPER_GRID["d_max"])
+                 & rep["n"].isin(PAPER_GRID["n"])]
+    if shared.empty:
+        return None
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv")
+    keys = set(zip(shared["measure"].map(PAPER_MEASURE), shared["d_max"], shared["n"]))
+    paper = int(sum((m, d, n) in keys for m, d, n in zip(t3["measure"], t3["d_max"], t3["n"])))
+    total = shared.groupby("replicate")["discrepancies"].sum().rename("total").reset_index()
+    s = runner.summarise(total, "total").iloc[0]
+    return {"paper": paper, "mean": float(s["mean"]), "low": float(s["low"]), "high": float(s["high"]),
+            "inside": bool(s["low"] <= paper <= s["high"]), "cells": len(keys), "replicates": int(s["replicates"]),
+            "interval": str(s["interval"])}
+
+
+# ---------------------------------------------------------------------------------------------
+# real ratings against uniform ones of the same RawG (notebook 02, section 6)
+
+@dataclass
+class RealSet:
+    """The items rated by the official assessor and the others, as one ratings matrix (official
+    label first), the condensed runs over them, and what the notebook prints (``lines``)."""
+
+    qrels: pd.DataFrame
+    values: np.ndarray
+    run: pd.DataFrame
+    d_max: int
+    n: int
+    lines: list
+    copies: object = None
+
+
+def real_set(dataset: str, official_qrels: pd.DataFrame, full_run: pd.DataFrame, *, theta: int, cutoff: int,
+             ratings_path: str = "", layout: str = "long", d_max: int = 3) -> RealSet:
+    """Real multi-assessor ratings of the official items: DL-19's re-annotation (``"dl19"``:
+    ``dl19-main``, Dmax 3) or the user's ``ratings_path``.
+
+    An assessor whose labels are the official qrels (:func:`helpers.io.assessors.find_official_copies`)
+    would count the official assessor twice: their ratings of the topics where they are the
+    official one are left out, and a line says so. Every item then gets the official label and the
+    others' ratings (:func:`helpers.unanimity.with_official`: the items with the most common N);
+    topics without an item at level ``theta`` or above are left out, and the runs are condensed
+    to the rated items (:func:`helpers.unanimity.condense`).
+    """
+    from ..data import datasets
+    from ..io import assessors, readers
+
+    lines = []
+    if dataset == "dl19":
+        other = datasets.load_ratings("dl19-main")
+        what = "the re-annotation"
+    else:
+        other = readers.read_ratings(ratings_path, layout=layout, d_max=d_max, what="ratings_path")
+        readers.check_topics(official_qrels, "qrels_path", other, "ratings_path")
+        lines.append(readers.describe(ratings=other))
+        what = "ratings_path"
+    other, copies = assessors.without_official_copies(official_qrels, other)
+    if copies.found:
+        lines += [f"{what}: {copies.summary('the official qrels')}.",
+                  "Those ratings are left out: the official label already counts that person once.",
+                  f"Rule: {assessors.COPY_RULE}."]
+        if copies.others():
+            lines.append(f"For contrast, {copies.others()}.")
+    qrels, values, info = unanimity.with_official(official_qrels, other)
+    n_full = len(qrels)
+    keep = qrels.loc[qrels["relevance"] >= theta, "query_id"].unique()
+    mask = qrels["query_id"].isin(keep).to_numpy()
+    qrels, values = qrels[mask].reset_index(drop=True), values[mask]
+    run = unanimity.condense(full_run[full_run["query_id"].isin(keep)], qrels, cutoff)
+    rawg = gains.raw_gain(values, int(d_max))
+    n = int(info["n"])
+    answered = run.groupby("run_id")["query_id"].nunique().reindex(sorted(full_run["run_id"].unique()), fill_value=0)
+    short = answered[answered < len(keep)]
+    if len(short):
+        lines.append(f"condensed to the rated items, {len(short)} of {len(answered)} runs have no list on some topics "
+                     f"({', '.join(f'{r}: {len(keep) - k} of {len(keep)}' for r, k in short.head(3).items())}"
+                     f"{', ...' if len(short) > 3 else ''}); such a list scores 0 in every mean")
+    lines += [f"{info['rated_items']} items rated; {n_full} rated by the official assessor and {n - 1} others "
+              f"(N = {n}, the most common count)",
+              f"{len(qrels)} items on {len(keep)} topics with an officially relevant item (level >= {theta}) are used",
+              f"held fixed in every draw: each item's RawG (0..{n * int(d_max)}), hence its mean rating and the "
+              f"{int((rawg > 0).sum()):,} items with RawG > 0 (of {len(rawg):,}); N = {n}, Dmax = {int(d_max)}"]
+    return RealSet(qrels, values, run, int(d_max), n, lines, copies)
+
+
+@dataclass
+class RealContrast:
+    """Section 6's result: the draws, their summary per ratings set and measure (``table``), the
+    spread of the items with RawG > 0 per ratings set (``spread``: ``quantity`` share_full_spread or
+    mean_spread, with mean, low, high over the draws), and the test's power (``power``: per measure,
+    the share of draws in which ratings that spread as the real ones meet the conjecture's rule).
+    The words are :func:`helpers.findings.unanimity.read_real`'s."""
+
+    draws: pd.DataFrame
+    table: pd.DataFrame
+    spread: pd.DataFrame
+    power: pd.DataFrame
+
+
+def real_contrast(rs: RealSet, *, p: float, measures: Sequence[str], graded: Sequence[str], hsd_runs, B: int,
+                  alpha: float, draws: int, seed: int, scheduler: str | None, progress: bool = False) -> RealContrast:
+    """Real ratings against uniform ones with the same RawG (:func:`unanimity_real_contrast`, with
+    the shuffled real tuples for the power), summarised over ``draws`` draws.
+
+    The conjecture's rule (:func:`helpers.findings.unanimity.read_real`): the real ratings give a
+    lower tau AND more discrepancies than the uniform ones, by intervals over the draws that do not
+    overlap. Its power: in each draw, whether the real tuples shuffled among items of the same RawG
+    (same spreads as the real ratings, at this size) give a tau below the uniform ratings' interval
+    and a discrepancy count above it.
+    """
+    scorer = unanimity.GainScorer(rs.qrels, rs.run, list(measures))
+    out = runner.run_replicates(
+        unanimity_real_contrast, draws, seed,
+        common={"qrels": rs.qrels, "run": rs.run, "ratings": rs.values, "d_max": rs.d_max, "p": p,
+                "measures": list(measures), "hsd_runs": hsd_runs, "B": B, "alpha": alpha, "scorer": scorer,
+                "alternative": True}, scheduler=scheduler, progress=progress)
+    keys = ["ratings", "measure"]
+    summ = lambda col, pre: runner.summarise(out, col, by=keys)[keys + ["mean", "low", "high"]].rename(  # noqa: E731
+        columns={"mean": f"{pre}_mean", "low": f"{pre}_low", "high": f"{pre}_high"})
+    table = (summ("tau", "tau").merge(summ("discrepancies", "disc"), on=keys)
+             .merge(out.groupby(keys, sort=False).agg(
+                 draws_with_disc=("discrepancies", lambda s: int((s > 0).sum())),
+                 significant_RawG=("significant_RawG", "mean"), significant_UG=("significant_UG", "mean"),
+                 tau_ci_low=("low", "mean"), tau_ci_high=("high", "mean")).reset_index(), on=keys))
+    once = out.drop_duplicates(["replicate", "ratings"])
+    spread = pd.concat([runner.summarise(once, col, by=["ratings"]).assign(quantity=col)
+                        for col in ("share_full_spread", "mean_spread")], ignore_index=True)
+    return RealContrast(out, table, spread, _power(out, table, graded))
+
+
+def fixed(row, prefix: str = "") -> float:
+    """The mean of ``row``, or its one value when every draw gave the same (the real ratings' tau: a
+    fixed value carries no interval, and a mean of equal floats may differ from them in the last bit)."""
+    low, high = row[f"{prefix}low"], row[f"{prefix}high"]
+    return float(low) if low == high else float(row[f"{prefix}mean"])
+
+
+def _power(out: pd.DataFrame, table: pd.DataFrame, graded: Sequence[str]) -> pd.DataFrame:
+    """Per measure: in how many draws the shuffled real tuples ("real spread") fall below the
+    uniform ratings' tau interval, above their discrepancy interval, and both (the power), with
+    the Clopper-Pearson 95% interval of that share."""
+    from scipy.stats import binomtest
+
+    t = table.set_index(["ratings", "measure"])
+    rows = []
+    for m in graded:
+        s = t.loc[("simulated", m)]
+        alt = out[(out["ratings"] == "real spread") & (out["measure"] == m)]
+        lower = alt["tau"].to_numpy() < s.tau_low
+        more = alt["discrepancies"].to_numpy() > s.disc_high
+        k, n = int((lower & more).sum()), len(alt)
+        ci = binomtest(k, n).proportion_ci(0.95, method="exact")
+        rows.append({"measure": m, "draws": n, "tau_lower": int(lower.sum()), "disc_more": int(more.sum()),
+                     "both": k, "power": k / n, "power_low": float(ci.low), "power_high": float(ci.high),
+                     "alt_tau_mean": float(alt["tau"].mean()), "alt_disc_mean": float(alt["discrepancies"].mean())})
+    return pd.DataFrame(rows, columns=["measure", "draws", "tau_lower", "disc_more", "both", "power", "power_low",
+                                       "power_high", "alt_tau_mean", "alt_disc_mean"])
