@@ -25,7 +25,8 @@ from .. import prm
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "Robustness",
+__all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
+           "Robustness",
            "robustness_single", "robustness_replicates", "robustness_draws", "difference_lines", "wins_line", "findings"]
 
 #: The multiplicity rule, named once.
@@ -280,11 +281,25 @@ def _eq_row(estimates: pd.DataFrame, T: int, name, eq5_valid: bool) -> Finding:
                    numbers={"gap": float(gap.max()), "z_max": float(z.max()), "eq5_valid": eq5_valid})
 
 
+def bootstrap_ratio(sd: float, sigma: float, B: int) -> tuple:
+    """The topic-bootstrap sd of p(T|T) over its binomial sigma, with the 95% chi-square interval
+    for the Monte Carlo noise of ``B`` resamples (:func:`helpers.stats.sd_interval`); NaNs when sigma
+    is 0 or undefined (p(T|T) of 0 or 1, or no judgment at the top level)."""
+    from .. import stats
+
+    if not (np.isfinite(sigma) and sigma > 0 and np.isfinite(sd)):
+        return (float("nan"),) * 3
+    return (float(sd / sigma),) + tuple(float(v / sigma) for v in stats.sd_interval(sd, B))
+
+
 def _ratio_row(ratio: tuple, base: tuple) -> Finding:
     mean, lo, hi = ratio
+    q = "Fig. 2: does the topic bootstrap spread p(T|T) more than its binomial σ?"
+    if not all(np.isfinite(v) for v in ratio):
+        return Finding(q, f"yes: {PAPER_FIG2}", "no ratio: σ of p(T|T) is 0 or undefined", "cannot tell",
+                       numbers={"mean": mean})
     reading = ratio_reading(mean, lo, hi)
-    return Finding("Fig. 2: does the topic bootstrap spread p(T|T) more than its binomial σ?", f"yes: {PAPER_FIG2}",
-                   f"sd / σ = {claims.bracket(mean, lo, hi, digits=2)}",
+    return Finding(q, f"yes: {PAPER_FIG2}", f"sd / σ = {claims.bracket(mean, lo, hi, digits=2)}",
                    {"above": "holds", "below": "does not hold", "about": "not shown"}[reading], caveats=base,
                    numbers={"mean": mean, "low": lo, "high": hi, "reading": reading})
 
@@ -405,12 +420,13 @@ def difference_lines(rob: Robustness, name, label=lambda th: "") -> list[str]:
 
 
 def wins_line(wins: Mapping, n: Mapping | int, name, what: str = "replicates") -> str:
-    """Where the in-sample PRM tau is above the binary one, per threshold."""
+    """In how many ``what`` the in-sample PRM tau is above the binary one, per threshold (of those
+    with both tau defined, ``n``)."""
     def one(th):
         m = n[th] if isinstance(n, Mapping) else n
         if not m:
             return f"theta = {name(th)}: tau undefined in every {what[:-1]} (an ordering ties every run)"
-        return f"theta = {name(th)}: {claims.holds(wins[th], m, what if m > 1 else what[:-1])}"
+        return f"theta = {name(th)}: {wins[th]} of {m}"   # counts, no share word: a row per threshold reads plainly
     return f"{what} in which in-sample PRM gains are more robust than binary gains: " + ", ".join(one(th) for th in wins)
 
 

@@ -139,7 +139,8 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
     if B and T in thresholds:
         boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
         sd = float(boot.loc[boot["level"] == T, "p"].std())
-        rows.append({"quantity": "boot_ratio", "theta": int(T), "level": str(T), "value": sd / top_sigma})
+        ratio = sd / top_sigma if top_sigma > 0 else float("nan")   # sigma 0: p(T|T) of 0 or 1
+        rows.append({"quantity": "boot_ratio", "theta": int(T), "level": str(T), "value": ratio})
     if udm_reps:
         u = udm_vs_prm(pairs, rng, T=T, method=method, reps=udm_reps)
         rows += [{"quantity": "udm", "theta": int(T), "level": key, "value": float(u[key])} for key in ("prm_ratio", "udm_ratio")]
