@@ -121,3 +121,19 @@ def test_simulated_findings_carry_the_construction_caveat():
     assert "by construction" in t.iloc[1]["verdict"] and "11 of 12" in t.iloc[1]["this run"]
     assert "Ranges over fewer than 40 draws" in f.limitations()      # 5 replicates: no 95% interval
     assert nbf.problems(f) == []
+
+
+def test_bootstrap_ratio_and_its_row():
+    mean, lo, hi = fp.bootstrap_ratio(0.06, 0.02, 300)
+    assert mean == pytest.approx(3.0) and lo < 3.0 < hi
+    assert all(np.isnan(v) for v in fp.bootstrap_ratio(0.0, 0.0, 300))      # p(T|T) of 0 or 1: sigma 0
+    assert all(np.isnan(v) for v in fp.bootstrap_ratio(0.01, float("nan"), 300))
+    row = fp._ratio_row((float("nan"),) * 3, ())
+    assert row.verdict == "cannot tell" and "σ of p(T|T) is 0" in row.run
+    assert fp._ratio_row((0.8, 0.7, 0.9), ()).verdict == "does not hold"
+    assert fp._ratio_row((1.02, 0.95, 1.1), ()).verdict == "not shown"
+
+
+def test_wins_are_counts_per_threshold():
+    line = fp.wins_line({3: 2, 2: 0}, {3: 2, 2: 0}, str, "draws")
+    assert line.endswith("theta = 3: 2 of 2, theta = 2: tau undefined in every draw (an ordering ties every run)")
