@@ -125,7 +125,7 @@ def test_hsd_row_leads_with_topics_and_carries_monte_carlo_ranges(run_pa):
 
 def test_bound_row_without_the_filter(run_pa):
     _, _, metrics = run_pa
-    row = _rows(metrics)["Must D♯-RBP (p = 0.99) prefer the SERP I-rec prefers on every filtered pair?"]
+    row = _rows(metrics)["Does D♯-RBP (p = 0.99) prefer the SERP I-rec prefers on every filtered pair?"]
     # min_difference 0: the bound 1 - 0.99^10 cannot force I-rec's choice; the verdict reads the pairs
     assert "0.0956 ≥ 0;" in row["this run"]
     same = int(re.search(r"the same SERP on ([\d,]+) of", row["this run"]).group(1).replace(",", ""))

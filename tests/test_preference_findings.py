@@ -218,3 +218,20 @@ def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     free = out[out.quantity == "noise-free"]
     assert set(free.model) == {"coverage", "mixture"} and set(free.name) == {"I-rec", "D#-Q"}
     assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
+
+
+def test_a_measure_identical_to_a_family_member_is_not_its_rival():
+    """D#-RBP (p = 0.99) equals I-rec in every replicate when the filter exceeds 1 - 0.99^l: the family
+    check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval)."""
+    w = pd.DataFrame({"I-rec": [0.50, 0.60, 0.55, 0.52], "D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.52],
+                      "D#-Q": [0.51, 0.58, 0.56, 0.50], "alpha-nDCG": [0.40, 0.45, 0.41, 0.42]})
+    assert list(pf._without_twins(w, ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D#-Q", "alpha-nDCG"]
+    assert list(pf._without_twins(w.assign(**{"D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.53]}), ["I-rec"]).columns) == \
+        list(w.columns)
+    rep = _rep(8)
+    twin = rep[(rep.name == "I-rec") & rep.quantity.isin(["mar", "noise-free", "chance"])].assign(name="D#-RBP (p=0.99)")
+    rec = pf.recovery(pd.concat([rep, twin]), MEAS + ["D#-RBP (p=0.99)"], {"coverage": "coverage:1"},
+                      alpha_target={"relevance": 0.406, "diversity": 0.356})
+    for key in ("check", "check_noise_free"):
+        ck = rec.cases[("coverage", "relevance")][key]
+        assert ck["best_out"] == "D#-Q" and ck["low"] < ck["high"], key

@@ -167,6 +167,15 @@ def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]
     return w.pivot(index="replicate", columns="name", values="value")[list(measures)]
 
 
+def _without_twins(wide: pd.DataFrame, family: Sequence[str]) -> pd.DataFrame:
+    """``wide`` without the measures outside ``family`` whose values equal a family member's in every
+    replicate (one measure under two names, e.g. D#-RBP (p = 0.99) and I-rec when the pair filter
+    exceeds 1 - 0.99^l): comparing a measure with itself would give a difference of exactly 0."""
+    fam = [x for x in family if x in wide.columns]
+    same = [c for c in wide.columns if c not in fam and any(wide[c].equals(wide[f]) for f in fam)]
+    return wide.drop(columns=same)
+
+
 def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> dict:
     """One panel's reading: leaders (and within noise), the family check, the check without shared
     measures, and the same family check on the noise-free agreement (is a measure outside the family
@@ -180,13 +189,17 @@ def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, 
     named = lead.numbers["leaders"] + lead.numbers["within_noise"]
     fam = {how: [x for x in measures if model in users.ALIGNED and users.aligned_family(model, x, through_irec=how)]
            for how in (False, True)}
-    ck = planted.family_check(w, fam[False], means=means, leader_set=named) if fam[False] else None
-    ck_irec = planted.family_check(w, fam[True], means=means) if fam[True] else None
+    # the checks leave out measures identical to a family member in every replicate (a measure is not
+    # compared with itself); the leaders above keep every name
+    ck = planted.family_check(_without_twins(w, fam[False]), fam[False], means=means, leader_set=named) \
+        if fam[False] else None
+    ck_irec = planted.family_check(_without_twins(w, fam[True]), fam[True], means=means) if fam[True] else None
     shared = users.shared_members(model, fam[False]) if model in users.ALIGNED else []
     own = [x for x in fam[False] if x not in shared]
-    ck_own = (planted.family_check(w.drop(columns=shared), own, means={k: v for k, v in means.items() if k not in shared})
+    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), own), own,
+                                   means={k: v for k, v in means.items() if k not in shared})
               if shared and own else None)
-    ck_free = planted.family_check(free, fam[False]) if fam[False] and len(free) else None
+    ck_free = planted.family_check(_without_twins(free, fam[False]), fam[False]) if fam[False] and len(free) else None
     verdict = lambda c: None if c is None else c["verdict"] == "recovered"  # noqa: E731
     return {"claim": lead, "check": ck, "shared": shared, "family": fam[False], "check_noise_free": ck_free,
             "aligned_lead": None if ck is None or ck["verdict"] == "not testable" else verdict(ck),
@@ -330,9 +343,10 @@ def _null_lines(rec: Recovery) -> list[str]:
     chance = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
     out = [f"null panel: own chance levels {chance}; MAR minus own chance, 95% CI of the mean includes 0 for "
            f"{len(n) - len(off_unc)} of {len(n)} measure-question cases (uncorrected)"]
-    if len(off_unc):
-        out.append("  not for " + ", ".join(f"{x} ({q}) [{a:+.4f}, {b:+.4f}]" for q, x, a, b in
-                                            zip(off_unc.question, off_unc.system, off_unc.low, off_unc.high)))
+    shown = [f"{x} ({q}) [{a:+.4f}, {b:+.4f}]" for q, x, a, b in
+             zip(off_unc.question, off_unc.system, off_unc.low, off_unc.high)]
+    for k in range(0, len(shown), 4):   # four to a line
+        out.append(("  not for " if k == 0 else "  ") + ", ".join(shown[k:k + 4]))
     out.append(f"  after Holm over the {rec.null_family} distinct cases: "
                + ("none departs from its chance level" if off.empty else
                   "these depart: " + ", ".join(f"{x} ({q})" for q, x in zip(off.question, off.system))))
@@ -414,7 +428,8 @@ def _planted_rows(rec: Recovery) -> list[Finding]:
         inside = int(n["includes_chance"].sum())
         off = n[n.departs]
         run = (f"MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} measure-question cases; "
-               + ("none departs" if off.empty else f"{len(off)} depart") + f" after Holm over {rec.null_family}")
+               + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
+               + f" after Holm over {rec.null_family}")
         rows.append(Finding("Null users (preferences that ignore the documents): does every measure stay at its own "
                             "chance level?", "— (a check of the method)", run,
                             "holds" if off.empty else "does not hold",
@@ -451,7 +466,7 @@ def _bound_row(bound: Mapping, same: float, n_pairs: int, cutoff: int, min_diffe
     why = (f"1 − 0.99^{cutoff} = {bound['max_d_rbp']:.4f} {'<' if not bound['can_differ'] else '≥'} "
            f"{min_difference:g}")
     run = f"{why}; the same SERP on {k:,} of {n_pairs:,} pairs"
-    return Finding("Must D♯-RBP (p = 0.99) prefer the SERP I-rec prefers on every filtered pair?",
+    return Finding("Does D♯-RBP (p = 0.99) prefer the SERP I-rec prefers on every filtered pair?",
                    "the same MAR, 0.7330 (Table 2)", run, "holds" if k == n_pairs else "does not hold",
                    numbers={"same": k, "pairs": n_pairs, **{key: bound[key] for key in ("max_d_rbp", "can_differ")}})
 
