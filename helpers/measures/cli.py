@@ -80,7 +80,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import thresholds
-from ..io import coerce, readers, trec
+from ..io import coerce, trec
 from . import adhoc as M, names
 from . import conventions as C
 from .spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
@@ -545,6 +545,8 @@ def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
     """TREC qrels (``trec_io``), or NTCIREVAL qrels: ``topic doc L<n>`` files or a folder/glob of
     per-topic ``<topic>.rel`` files (``doc L<n>``), through :func:`helpers.io.readers.read_graded_qrels`."""
     p = Path(path)
+    from ..io import readers     # imported when used: the user-facing readers are many modules
+
     if gain_values:
         return trec.read_qrels(path, gain_values=True)
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
