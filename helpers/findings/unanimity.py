@@ -149,11 +149,14 @@ def check_parameters(ns: Mapping) -> Settings:
 # ---------------------------------------------------------------------------------------------
 # what the notebook prints: the replicates' cells, Table 2 against the paper, the real contrast
 
-def bracket(mean: float, low: float, high: float, digits: int = 3) -> str:
+def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
     """``"0.520 [0.410, 0.630]"`` (:func:`helpers.notebook.claims.bracket`), or the value alone when
-    every draw gave it: an interval of zero width says nothing an interval should."""
+    every draw gave it: an interval of zero width says nothing an interval should. ``note=False``
+    leaves out the remark on a mean outside its interval (a table marks it once, with a †)."""
     if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
         return claims.number(low, digits)
+    if not note:
+        return f"{claims.number(mean, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
     return claims.bracket(mean, low, high, digits)
 
 
@@ -163,7 +166,7 @@ def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
     the table and whether any cell has a ``†``."""
     mark = lambda m, lo, hi: "†" if m < lo or m > hi else ""  # noqa: E731  (a skewed count)
     view = cells[cells["measure"] == measure]
-    text = [f"{bracket(a, b, c)}{mark(a, b, c)} | {bracket(d, e, g, 1)}{mark(d, e, g)}"
+    text = [f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {bracket(d, e, g, 1, note=False)}{mark(d, e, g)}"
             for a, b, c, d, e, g in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
                                         view.disc_high)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
@@ -178,7 +181,7 @@ def table2_view(comparison: pd.DataFrame, measure: str) -> pd.DataFrame:
     from ..notebook import claims
 
     view = comparison[comparison["measure"] == measure]
-    text = [f"{unanimity.fmt_tau(p)} | {bracket(m, lo, hi)} " + ("in" if ins else side)
+    text = [f"{unanimity.fmt_tau(p)} | {bracket(m, lo, hi, note=False)} " + ("in" if ins else side)
             for p, m, lo, hi, ins, side in zip(view.paper, view["mean"], view.low, view.high, view.inside, view.side)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
