@@ -644,6 +644,10 @@ def test_ideal_ranking_scores_one_and_every_score_is_in_unit_interval(gains, per
     # any other ranking, truncated at a random depth: every measure stays within [0, 1]
     rng = np.random.default_rng(perm_seed)
     shuffled = run.iloc[rng.permutation(len(run))[:cut]].assign(rank=lambda d: range(1, len(d) + 1))
+    if cut == 0:            # a run frame without rows is refused (docs/bad-input.md), not an empty table
+        with pytest.raises(ValueError, match="run has no rows"):
+            evaluate(qrels, shuffled, NORMALISED)
+        return
     res = evaluate(qrels, shuffled, NORMALISED)
     assert ((res["value"] >= -1e-12) & (res["value"] <= 1 + 1e-12)).all()
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Lines", "split_lines", "read_bytes", "malformed", "SPACE_BYTES"]
+__all__ = ["Lines", "split_lines", "select_lines", "read_bytes", "malformed", "SPACE_BYTES"]
 
 #: What trec_eval splits fields on: C ``isspace`` in the C locale (``\n`` ends a line).
 SPACE_BYTES = b" \t\n\r\x0b\x0c"
@@ -182,7 +182,7 @@ def split_lines(data: bytes, path: os.PathLike | str, n_fields: int, expected: s
         toks.append(_SEP)
     width = n_fields + 1
     if (n_lines and len(toks) == width * n_lines and toks[n_fields::width].count(_SEP) == n_lines
-            and _COMMENT not in toks[::width]):
+            and (data_marked is data or _COMMENT not in toks[::width])):
         # every line has exactly n_fields fields: no blank line, no comment, no extra field
         return Lines(path, [toks[k::width] for k in keep], np.arange(1, n_lines + 1, dtype=np.int64), data)
     return _general(toks, data, path, n_fields, expected, more, blank, keep)
@@ -216,3 +216,61 @@ def _general(toks: list, data: bytes, path: str, n_fields: int, expected: str, m
                                                                            else ""))
     out = [arr[starts[rows] + k].tolist() for k in keep]
     return Lines(path, out, number[rows], data)
+
+
+_IS_SPACE = np.zeros(256, dtype=bool)
+_IS_SPACE[list(SPACE_BYTES)] = True
+_MAX_KEY = 64
+
+
+def select_lines(data: bytes, path: os.PathLike | str, n_fields: int, expected: str, wanted: list,
+                 keep: list[int]) -> tuple[Lines, np.ndarray, bytes] | None:
+    """The lines of a results file whose first field is one of ``wanted`` (bytes), split into
+    fields, with every line of the file checked as :func:`split_lines` checks it (``more=True``,
+    results comments, blank lines skipped) but only the wanted ones split: numpy finds the line
+    ends, counts the fields of every line and reads each line's first field at once.
+
+    Returns
+    -------
+    (Lines, numpy.ndarray, bytes) or None
+        The wanted lines (``keep`` fields), the distinct first fields of all lines (sorted,
+        fixed-width bytes), and field ``n_fields`` of the file's last line (the run tag); None
+        when the file needs :func:`split_lines`: a line that is blank, indented, a comment, has
+        too few fields or a first field longer than 64 bytes (the general path names the line).
+    """
+    path = str(path)
+    _refuse_bytes(data, path, expected)
+    if not data:
+        return None
+    buf = np.frombuffer(data if data.endswith(b"\n") else data + b"\n", dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    if (ends == starts).any() or _IS_SPACE[buf[starts]].any() or (buf[starts] == 35).any():
+        return None                                  # blank, indented or comment lines
+    space = (buf == 32) | ((buf - np.uint8(9)) <= 4)   # C isspace: 9-13 and 32 (uint8 wraps below 9)
+    token = ~space
+    token[1:] &= space[:-1]                          # a field starts here
+    at = np.searchsorted(np.flatnonzero(token), np.append(starts, len(buf)))
+    counts = np.diff(at)                             # fields per line
+    if (counts < n_fields).any():
+        return None
+    gaps = np.flatnonzero(space)
+    first_end = gaps[np.searchsorted(gaps, starts)]
+    width = int((first_end - starts).max())
+    if width > _MAX_KEY:
+        return None
+    grid = starts[:, None] + np.arange(width)[None, :]
+    window = buf[np.minimum(grid, len(buf) - 1)].copy()
+    window[grid >= first_end[:, None]] = 0
+    keys = window.view(f"S{width}").ravel()          # each line's first field (NULs cannot occur)
+    wanted_keys = np.array(sorted(w for w in wanted if len(w) <= width), dtype=f"S{width}")
+    if len(wanted_keys):
+        at = np.clip(np.searchsorted(wanted_keys, keys), 0, len(wanted_keys) - 1)
+        rows = np.flatnonzero(wanted_keys[at] == keys)
+    else:
+        rows = np.zeros(0, dtype=np.int64)
+    picked = b"\n".join([data[a:b] for a, b in zip(starts[rows].tolist(), ends[rows].tolist())]).split()
+    offset = (np.cumsum(counts[rows]) - counts[rows]).astype(np.int64)
+    fields = [[picked[i] for i in (offset + k).tolist()] for k in keep]
+    last = data[starts[-1]: ends[-1]].split()[n_fields - 1]
+    return Lines(path, fields, rows.astype(np.int64) + 1, data), np.unique(keys), last

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .fields import read_bytes, split_lines
-from .trec_eval_files import _strings, decimal_values, first_repeated, read_trec_eval_qrels
+from .trec_eval_files import utf8_strings, decimal_values, first_repeated, read_trec_eval_qrels
 
 __all__ = ["QRELS_JG_FORMAT", "PREFS_FORMAT", "QRELS_PREFS_FORMAT", "read_qrels_jg", "read_prefs",
            "read_qrels_prefs", "judgment_group_ratings"]
@@ -75,7 +75,7 @@ def _repeated(lines, keys: list, expected: str) -> None:
 
 
 def _text(lines, k: int, what: str) -> pd.Series:
-    return pd.Series(_strings(lines, lines.fields[k], what), dtype="str")
+    return pd.Series(utf8_strings(lines, lines.fields[k], what), dtype="str")
 
 
 def read_prefs(path: os.PathLike | str) -> pd.DataFrame:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fields import Lines, malformed, read_bytes, split_lines
+from .fields import Lines, malformed, read_bytes, select_lines, split_lines
 
 __all__ = [
     "RESULTS_FORMAT",
@@ -50,6 +50,7 @@ __all__ = [
     "read_trec_eval_qrels",
     "read_zscores",
     "first_repeated",
+    "utf8_strings",
 ]
 
 RESULTS_FORMAT = ("at least 6 whitespace-separated fields 'query_id iteration doc_id rank score run_id' "
@@ -113,13 +114,21 @@ def first_repeated(keys: list[list]) -> tuple[int, int] | None:
 @dataclass
 class ResultsFile:
     """A results file as trec_eval reads it: ``query``, ``doc`` (bytes per data line), the score
-    fields' text (:meth:`scores` reads them) and the run id (last line's tag)."""
+    fields' text (:meth:`scores` reads them) and the run id (last line's tag).
+
+    Read for given topics (:func:`results_file`'s ``topics``), it holds the lines of those topics
+    only, and ``topics_seen`` the first field of every line (the run's topics)."""
 
     lines: Lines
     query: list
     doc: list
     score_text: list
     run_id: bytes
+    topics_seen: set | None = None
+
+    def run_topics(self) -> set:
+        """Every topic the file answers (bytes)."""
+        return set(self.query) if self.topics_seen is None else self.topics_seen
 
     @property
     def path(self) -> str:
@@ -165,9 +174,19 @@ class QrelsFile:
         return self.lines.path
 
 
-def results_file(path: os.PathLike | str, data: bytes | None = None) -> ResultsFile:
-    """Read a trec_eval results file (module docstring) without interpreting its scores yet."""
+def results_file(path: os.PathLike | str, data: bytes | None = None, topics: list | None = None) -> ResultsFile:
+    """Read a trec_eval results file (module docstring) without interpreting its scores yet.
+
+    With ``topics`` (bytes), only the lines of those topics are split into fields (the others are
+    checked, not split: :func:`helpers.io.fields.select_lines`), which is what trec_eval's
+    measures read; the same lines, numbers and messages as reading them all."""
     data = read_bytes(path) if data is None else data
+    if topics is not None:
+        picked = select_lines(data, path, 6, RESULTS_FORMAT, topics, keep=[0, 2, 4])
+        if picked is not None:
+            lines, seen, tag = picked
+            q, d, s = lines.fields
+            return ResultsFile(lines, q, d, s, tag, set(seen.tolist()))
     lines = split_lines(data, path, 6, RESULTS_FORMAT, more=True, comments="results", blank=True, keep=[0, 2, 4, 5])
     q, d, s, tag = lines.fields
     return ResultsFile(lines, q, d, s, tag[-1])
@@ -182,7 +201,7 @@ def qrels_file(path: os.PathLike | str, expected: str = TREC_EVAL_QRELS_FORMAT) 
     return QrelsFile(lines, q, g, d, rel)
 
 
-def _strings(lines: Lines, column: list, what: str) -> list:
+def utf8_strings(lines: Lines, column: list, what: str) -> list:
     """UTF-8 text of a field (the DataFrame readers' ids)."""
     try:
         return [t.decode("utf-8") for t in column]
@@ -224,8 +243,8 @@ def read_results(path: os.PathLike | str):
     if again is not None:
         raise lines.error(again[1], f"each document at most once per topic (doc_id {res.doc[again[1]]!r} of "
                           f"topic {res.query[again[1]]!r} is already on line {int(lines.numbers[again[0]])})")
-    out = pd.DataFrame({"query_id": pd.Series(_strings(lines, res.query, "query_id"), dtype="str"),
-                        "doc_id": pd.Series(_strings(lines, res.doc, "doc_id"), dtype="str"), "score": score})
+    out = pd.DataFrame({"query_id": pd.Series(utf8_strings(lines, res.query, "query_id"), dtype="str"),
+                        "doc_id": pd.Series(utf8_strings(lines, res.doc, "doc_id"), dtype="str"), "score": score})
     out.attrs["run_id"] = res.run_id.decode("utf-8", "backslashreplace")
     out.attrs["path"] = str(path)
     return out
@@ -265,10 +284,10 @@ def read_trec_eval_qrels(path: os.PathLike | str, *, group_column: str | None = 
     if again is not None:
         raise qf.lines.error(again[1], f"each document judged once per topic{' and group' if group_column else ''} "
                              f"(already on line {int(qf.lines.numbers[again[0]])})")
-    cols = {"query_id": pd.Series(_strings(qf.lines, qf.query, "query_id"), dtype="str")}
+    cols = {"query_id": pd.Series(utf8_strings(qf.lines, qf.query, "query_id"), dtype="str")}
     if group_column:
-        cols[group_column] = pd.Series(_strings(qf.lines, qf.group, group_column), dtype="str")
-    cols.update({"doc_id": pd.Series(_strings(qf.lines, qf.doc, "doc_id"), dtype="str"), "relevance": qf.rel})
+        cols[group_column] = pd.Series(utf8_strings(qf.lines, qf.group, group_column), dtype="str")
+    cols.update({"doc_id": pd.Series(utf8_strings(qf.lines, qf.doc, "doc_id"), dtype="str"), "relevance": qf.rel})
     out = pd.DataFrame(cols)
     out.attrs["path"] = str(path)
     return out

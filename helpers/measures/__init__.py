@@ -28,21 +28,35 @@
 are re-exported from the modules that define them.
 """
 
-from .adhoc import Alignment, aggregate, evaluate, evaluate_frames, to_matrix
-from .kernels import evaluate_arrays, geometric_sum
-from .ordering import RankOrderWarning, check_rank_order, order_note
-from .spec import (
-    CONDENSED_ONLY,
-    CUTOFF_POLICIES,
-    MEASURES,
-    REL_PARAM,
-    MeasureDef,
-    MeasureSpec,
-    is_graded,
-    parse_gain_spec,
-    parse_measures,
-    with_default_rel,
-)
+# Imported on first use (PEP 562), so that ``python -m helpers trec_eval`` (which needs numpy
+# only) does not load pandas through this package: name -> the module that defines it.
+_EXPORTS = {
+    "Alignment": "adhoc", "aggregate": "adhoc", "evaluate": "adhoc", "evaluate_frames": "adhoc",
+    "to_matrix": "adhoc", "evaluate_arrays": "kernels", "geometric_sum": "kernels",
+    "RankOrderWarning": "ordering", "check_rank_order": "ordering", "order_note": "ordering",
+    "CONDENSED_ONLY": "spec", "CUTOFF_POLICIES": "spec", "MEASURES": "spec", "REL_PARAM": "spec",
+    "MeasureDef": "spec", "MeasureSpec": "spec", "is_graded": "spec", "parse_gain_spec": "spec",
+    "parse_measures": "spec", "with_default_rel": "spec",
+}
+
+
+def __getattr__(name: str):
+    import importlib
+    import importlib.util
+
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        value = importlib.import_module(f".{name}", __name__)     # a submodule (measures.names, ...)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = ["Alignment", "CONDENSED_ONLY", "CUTOFF_POLICIES", "MEASURES", "REL_PARAM", "MeasureDef", "MeasureSpec",
            "aggregate", "evaluate", "evaluate_frames", "evaluate_arrays", "geometric_sum", "is_graded", "parse_gain_spec",

@@ -236,7 +236,8 @@ def _prepare(opts: Options):
 def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str) -> list[str]:
     s = opts.settings
     path, data = _results_data(results_path)
-    results = results_file(path, data)
+    topics = sorted(set(rel.query)) if s.rel_format == "qrels" else None      # the lines trec_eval evaluates
+    results = results_file(path, data, topics)
     ev = evaluate(rel, results, measures, s)
     if zscores is not None:
         apply_zscores(ev, zscores, ev.columns_numeric())

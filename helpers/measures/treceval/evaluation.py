@@ -104,9 +104,10 @@ def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str
     return out
 
 
-def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, s: Settings) -> tuple[dict, dict]:
+def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, s: Settings,
+                  tcode: np.ndarray) -> tuple[dict, dict]:
     """Values of the measures read from qrels (and the relstrings) for the topics evaluated."""
-    lists, answered = ranked_lists(rel, results, topics, max_ret=s.max_ret, judged_only=s.judged_only)
+    lists, answered = ranked_lists(rel, results, topics, max_ret=s.max_ret, judged_only=s.judged_only, tcode=tcode)
     specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
              if v.engine and not v.engine.startswith("relstring")]
     scores = evaluate_levels(lists, specs, rel=s.rel_level) if specs else {}
@@ -220,10 +221,16 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     s = settings
     _check_sources(measures, s)
     all_topics = _topics_of(rel)
-    answered_set = set(results.query)
-    _check_spelling(all_topics, answered_set, results, rel)
+    codes = topic_codes(results.query, all_topics)            # one pass over the results' lines
+    answered_set = {all_topics[i] for i in np.flatnonzero(np.bincount(codes + 1, minlength=len(all_topics) + 1)[1:])}
+    if len(answered_set) < len(all_topics) and len(results.run_topics()) > len(answered_set):
+        # some judged topic unanswered and some results topic not judged: could they be one topic?
+        _check_spelling(all_topics, results.run_topics(), results, rel)
     debug = s.debug_query.encode("utf-8", "surrogateescape") if s.debug_query is not None else None
     topics = [t for t in all_topics if (debug is None or t == debug) and (s.complete or t in answered_set)]
+    where = {t: i for i, t in enumerate(topics)}
+    position = np.array([where.get(t, -1) for t in all_topics] + [-1], dtype=np.int64)
+    tcode = position[codes]                                   # -1 (not evaluated) maps through the last entry
     if not topics:
         raise ValueError("No queries with both results and relevance info")
     if s.complete:
@@ -231,9 +238,9 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
     if any(m.source == "qrels" for m, _ in measures):
-        values, strings = _qrels_values(topics, rel, results, measures, s)
+        values, strings = _qrels_values(topics, rel, results, measures, s, tcode)
     else:       # the scores of the evaluated topics are checked whatever the measures read
-        results.scores(np.flatnonzero(topic_codes(results.query, topics) >= 0))
+        results.scores(np.flatnonzero(tcode >= 0))
     names = [t.decode("utf-8", "surrogateescape") for t in topics]
     group_values = [v for m, vals in measures if m.source == "qrels_jg" for v in vals]
     prefs_names = [m.name for m, _ in measures if m.source == "prefs"]

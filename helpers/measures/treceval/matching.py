@@ -42,7 +42,7 @@ def _refuse_repeat(path: str, what: str, lines, rows_a: np.ndarray, rows_b: np.n
 
 
 def ranked_lists(qrels: QrelsFile, results: ResultsFile, topics: list, *, max_ret: int | None = None,
-                 judged_only: bool = False) -> tuple[LevelLists, np.ndarray]:
+                 judged_only: bool = False, tcode: np.ndarray | None = None) -> tuple[LevelLists, np.ndarray]:
     """One list per topic of ``topics`` (bytes, the evaluated topics in output order): the ranked
     documents' relevance values and the topic's judged levels.
 
@@ -56,9 +56,11 @@ def ranked_lists(qrels: QrelsFile, results: ResultsFile, topics: list, *, max_re
     ValueError
         For a score that is not a number on an evaluated topic's line, or a document retrieved
         (among the first ``max_ret``) or judged twice for an evaluated topic, naming file and lines.
+
+    ``tcode``: each results line's position in ``topics`` (-1: not evaluated), when the caller has it.
     """
     n_topics = len(topics)
-    tcode = topic_codes(results.query, topics)
+    tcode = topic_codes(results.query, topics) if tcode is None else tcode
     rows = np.flatnonzero(tcode >= 0)
     tcode = tcode[rows]
     score = results.scores(rows)
