@@ -122,3 +122,46 @@ def test_judgment_groups_pair_as_double_judgments(tmp_path):
     path = write(tmp_path, "jg", "1 a d1 1\n1 b d1 0\n1 a d2 2\n1 b d2 2\n1 c d3 1\n")
     pairs = readers.read_double_judgments(path, ratings_layout="qrels_jg", assessors=("a", "b"))
     assert pairs[["doc_id", "u1", "u2"]].values.tolist() == [["d1", 1, 0], ["d2", 2, 2]]
+
+
+# --- the evaluated-topics reader (helpers.io.fields.select_lines) against the full split ----------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_FIELD = st.text(alphabet="ab01#\u00a0\x1c.", min_size=1, max_size=4).map(lambda s: s.encode())
+_SEP = st.sampled_from([b" ", b"\t", b"  ", b"\x0b", b"\x0c \t"])
+
+
+@st.composite
+def _results_bytes(draw):
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        fields = draw(st.lists(_FIELD, min_size=5, max_size=8))
+        lead = draw(st.sampled_from([b"", b"", b"", b" "]))
+        line = lead + b"".join(f + draw(_SEP) for f in fields[:-1]) + fields[-1] + draw(st.sampled_from([b"", b" "]))
+        lines.append(line if draw(st.integers(0, 9)) else draw(st.sampled_from([b"", b"# c", b"  #x"])))
+    end = draw(st.sampled_from([b"\n", b"\r\n"]))
+    return end.join(lines) + draw(st.sampled_from([end, b""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_results_bytes(), pick=st.lists(_FIELD, max_size=3))
+def test_reading_only_the_evaluated_topics_reads_what_the_full_split_reads(tmp_path_factory, data, pick):
+    """The same lines, fields, line numbers, run tag and errors as splitting every line."""
+    path = tmp_path_factory.mktemp("sel") / "run"
+    try:
+        full = T.results_file(path, data)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as again:
+            T.results_file(path, data, pick)
+        assert str(again.value) == str(exc)
+        return
+    wanted = set(pick) | ({full.query[0]} if full.query else set())
+    part = T.results_file(path, data, sorted(wanted))      # only those lines (or every line: the general path)
+    rows = [i for i, q in enumerate(full.query) if q in wanted]
+    mine = [i for i, q in enumerate(part.query) if q in wanted]
+    assert [part.query[i] for i in mine] == [full.query[i] for i in rows]
+    assert [part.doc[i] for i in mine] == [full.doc[i] for i in rows]
+    assert [part.score_text[i] for i in mine] == [full.score_text[i] for i in rows]
+    assert [int(part.lines.numbers[i]) for i in mine] == [int(full.lines.numbers[i]) for i in rows]
+    assert part.run_id == full.run_id and part.run_topics() == set(full.query)
