@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -159,7 +160,8 @@ def test_book_of_an_own_data_run_describes_it_and_marks_failures(tmp_path, monke
     page = (out / "01_gain_definitions.html").read_text(encoding="utf-8")
     assert "This notebook FAILED in this run" in page and "<title>01 · Gain definitions" in page
     assert "FAILED in this run" in (out / "code" / "01_gain_definitions.html").read_text(encoding="utf-8")
-    page5 = (out / "05_preference_agreement.html").read_text(encoding="utf-8").split("Saved figures and tables")[1]
+    page5_full = (out / "05_preference_agreement.html").read_text(encoding="utf-8")
+    page5 = page5_full.split("Saved figures and tables")[1]
     assert "Table 05.1: Mean agreement rate" in page5 and "higher MAR" in page5 and "delta_mar" not in page5
     assert "Figure 05.1: MAR of every measure and of the best" in page5
     if PDFLATEX is None:
@@ -167,9 +169,18 @@ def test_book_of_an_own_data_run_describes_it_and_marks_failures(tmp_path, monke
     tex = (out / "appendix.tex").read_text(encoding="utf-8")
     assert tex.startswith(r"\documentclass[10pt,twocolumn]{article}")
     assert re.search(r"\\section\{01 .*FAILED\}", tex) and r"\paragraph{FAILED in this run} ValueError" in tex
-    assert r"\begin{figure*}" in tex and r"\begin{figure}[htbp]" in tex          # full width and one column
-    assert tex.index("mar_hsd_groups.pdf") < tex.index("replicates_mar.pdf")    # the notebook's order
-    assert tex.index("05_mar_both.tex") < tex.index("05_hsd_relevance.tex") < tex.index("05_replicates_mar.tex")
+    # the notebook's figures in one float (full width and one column), in the notebook's order
+    figures = tex[tex.index(r"\begin{figure*}"):tex.index(r"\end{figure*}")]
+    assert figures.index("mar_hsd_groups.pdf") < figures.index("replicates_mar.pdf") and tex.count(r"\begin{figure") == 1
+    # short tables set (the wide one floats, the narrow one in the text), the 120-row one listed with its file
+    assert r"\input{" in tex.split("05_replicates_mar.tex")[0][-80:] and "inlinetable" in tex.split("05_mar_both.tex")[0][-90:]
+    assert "05_hsd_relevance.tex" not in tex and r"Table 05.2 (120 rows, \texttt{05\_hsd\_relevance.csv})" in tex
+    assert "<reports>" not in tex and "&lt;reports&gt;" not in index               # the folder is named, not a placeholder
+    assert f"outputs in <code>{tmp_path / 'reports' / 'my-params'}/</code>" in index
+    # 05 opens with its findings table (the committed notebook's conclusion), before what the run was
+    section5 = tex[tex.index(r"\section{05"):]
+    assert section5.index(r"\textbf{verdict}") < section5.index(r"\paragraph{This run}")
+    assert page5_full.index("Findings of this run") < page5_full.index('class="book-run"')
     log = (out / "appendix.log").read_text(encoding="latin-1")
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \((\d+(?:\.\d+)?)pt too", log)]
     assert not [x for x in overfull if x > 1.0], overfull
@@ -219,3 +230,83 @@ def test_runtimes_are_measured_never_written_by_hand():
             (nb_path.name, runtime)
     book = _book()
     assert "runtime" not in book.intro_fields(nbformat.read(str(pipeline.discover(["02"])[0]), as_version=4))
+
+
+# --- findings first, compact appendix (issues 37 and 41) ---------------------------------------
+
+def test_findings_are_read_back_from_the_renderers_markdown():
+    """The book reads a conclusion as helpers.notebook.findings renders it: the table's records
+    (a bar inside a cell included), the bullets and the Limitations paragraph."""
+    from helpers.notebook import findings as F
+
+    f = F.Findings("07_example", [F.Finding("Is a | b?", "0.5", "0.42 [0.40, 0.44]", "agrees", caveats=("in_sample",)),
+                                  F.Finding("Does it hold?", "—", "3 of 4", "holds in part")],
+                   prose=["One idea.", "Another, with `code`."], general=("simulated",), footer="Next: [08](x.ipynb).")
+    got = _book().findings_of(f.markdown())
+    assert got["table"] == f.table().to_dict(orient="records") and got["table"][0]["verdict"] == "agrees (a)"
+    assert got["prose"] == list(f.prose) and got["limitations"] == f.limitations()
+    assert _book().verdict_summary(got) == "2 questions: 1 agrees, 1 holds in part"
+    assert _book().findings_of("- an older conclusion\n- in bullets\n") is None
+
+
+def test_an_older_bullet_conclusion_falls_back_to_its_bullets(tmp_path):
+    book = _book()
+    nb = _executed("01_gain_definitions", {"profile": "default"})
+    cell = next(c for c in nb.cells if c.get("id") == "conclusion-text")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": "- first point\n- second point",
+                                                                  "text/plain": "..."})]
+    info = runinfo.run_info(nb, "default")
+    entry = {**book.intro_fields(nb), "stem": "01_gain_definitions", "nb": nb, "info": info, "figures": [],
+             "tables": [], "conclusion": book.conclusion_markdown(nb), "runtime_measured": None, "title": "01 · x"}
+    entry["findings"] = book.findings_of(entry["conclusion"])
+    assert entry["findings"] is None and book._findings_html(entry) == ""
+    tex = "\n".join(book._section_lines(entry, "default", tmp_path))
+    assert r"\subsection*{Conclusion (generated from this run)}" in tex and r"\item second point" in tex
+    assert r"\textbf{verdict}" not in tex
+
+
+def test_a_run_that_only_failed_has_a_book_and_an_empty_one_names_its_command(tmp_path, monkeypatch):
+    """Issue 40: the runner keeps a failed notebook's executed copy under failed/; the book of a run
+    whose every notebook failed shows those copies (marked FAILED) instead of asking for a rerun."""
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "reports"))
+    book = _book()
+    failed = tmp_path / "reports" / "executed" / "mine" / "failed"
+    failed.mkdir(parents=True)
+    nbformat.write(_executed("01_gain_definitions", {"profile": "mine"}, error=("ValueError", "bad ratings")),
+                   str(failed / "01_gain_definitions.ipynb"))
+    assert book.sources("mine") == [failed / "01_gain_definitions.ipynb"]
+    out = book.build("mine", pdf=False, stream=io.StringIO())
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "1 of 1 notebook(s) FAILED" in index and "bad ratings" in index
+    with pytest.raises(SystemExit, match=r"make reproduce PARAMS=<your folder> \(named 'other'"):
+        book.sources("other")
+    (tmp_path / "reports" / "executed" / "real").mkdir(parents=True)
+    with pytest.raises(SystemExit, match=r"`make reproduce PROFILE=real` first"):
+        book.sources("real")
+
+
+@pytest.mark.skipif(PDFLATEX is None, reason="no pdflatex (.ci/run installs TeX)")
+def test_the_default_appendix_is_compact(tmp_path):
+    """Issue 41: the committed notebooks' appendix has at most 2 pages per notebook plus one page for
+    its figures, each notebook opening with its findings table when it has one, and no page under a
+    third full but the last of a section (measured on the rendered pages with poppler's pdftoppm)."""
+    book = _book()
+    entries = book.entries_of("default")
+    out = tmp_path / "book"
+    out.mkdir()
+    pdf = book.build_pdf(book.appendix_tex(entries, "default", out), out)
+    starts = json.loads((out / "appendix.sections.json").read_text(encoding="utf-8"))
+    full = book.page_fullness(pdf)
+    if full is None:
+        pytest.skip("no pdftoppm (poppler-utils): pages not measured")
+    pages = [b - a for a, b in zip(starts, starts[1:] + [len(full) + 1])]
+    budget = [2 + bool(e["figures"]) for e in entries]
+    assert len(starts) == len(entries) and all(p <= b for p, b in zip(pages, budget)), (pages, budget)
+    assert book.sparse_pages(full, starts) == [], (full, starts)
+    tex = (out / "appendix.tex").read_text(encoding="utf-8")
+    with_findings = [e["stem"][:2] for e in entries if e["findings"]]
+    assert with_findings, "no committed notebook has a findings table"
+    for number in with_findings:
+        section = tex[tex.index(r"\section{" + number):]
+        assert section.index(r"\textbf{verdict}") < section.index(r"\paragraph{This run}"), number
+    print(f"appendix: {len(full)} pages, per notebook {pages}, fullness {full}")

@@ -69,17 +69,22 @@ def run_name(profile: str = "default", params: str | None = None, name: str | No
 
 
 def sources(profile: str) -> list[Path]:
-    """The executed notebooks of ``profile``, in order; a clear error when there are none."""
+    """The executed notebooks of ``profile``, in order: for each notebook the copy of its last run --
+    the failed copy (``failed/``) when that run failed, else the published one; a clear error,
+    naming the command that makes them, when there are none."""
     if profile == "default":
         return pipeline.discover()
     folder = paths.reports_root() / "executed" / profile
-    books = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
-    if not books:
+    found = {p.name: p for p in folder.glob("[0-9][0-9]_*.ipynb")}
+    # the runner removes a notebook's failed copy when it starts it again: a copy there is its last run
+    found.update({p.name: p for p in (folder / "failed").glob("[0-9][0-9]_*.ipynb")})
+    if not found:
         known = sorted(p.name for p in folder.parent.iterdir() if p.is_dir()) if folder.parent.is_dir() else []
-        raise SystemExit(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run "
-                         f"`make reproduce PROFILE={profile}` (or `make reproduce PARAMS=<folder>`) first"
-                         + (f"; executed runs: {', '.join(known)}" if known else ""))
-    return books
+        make = (f"make reproduce PROFILE={profile}" if profile in pipeline.profiles()
+                else f"make reproduce PARAMS=<your folder> (named {profile!r}: the folder's name, or --name {profile})")
+        raise SystemExit(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run `{make}` "
+                         "first" + (f"; executed runs: {', '.join(known)}" if known else ""))
+    return [found[name] for name in sorted(found)]
 
 
 #: The Markdown cell papermill puts first in a notebook that failed ("An Exception was encountered").
@@ -119,6 +124,47 @@ def conclusion_markdown(nb) -> str:
                 if md:
                     return "".join(md) if isinstance(md, list) else md
     return ""
+
+
+#: The findings table's columns (helpers.notebook.findings.COLUMNS).
+FINDINGS_COLUMNS = ("question", "paper", "this run", "verdict")
+
+
+def _split_row(line: str) -> list[str]:
+    """The cells of a Markdown table row (``\\|`` is a literal bar)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", body)]
+
+
+def findings_of(markdown: str, metrics: Path | None = None) -> dict | None:
+    """The conclusion as findings records: ``{"table": [{question, paper, this run, verdict}, ...],
+    "prose": [...], "limitations": str}``, read from the conclusion cell's Markdown (a findings table,
+    bullets, a ``**Limitations.**`` paragraph: helpers.notebook.findings), else from the ``"findings"``
+    key of the notebook's metrics JSON; None for a conclusion in the older form (bullets only)."""
+    lines = markdown.strip().splitlines()
+    header = "| " + " | ".join(FINDINGS_COLUMNS) + " |"
+    if lines and lines[0].strip() == header:
+        rows, k = [], 2
+        while k < len(lines) and lines[k].lstrip().startswith("|"):
+            cells = _split_row(lines[k])
+            if len(cells) == len(FINDINGS_COLUMNS):
+                rows.append(dict(zip(FINDINGS_COLUMNS, cells)))
+            k += 1
+        rest = "\n".join(lines[k:])
+        prose = [ln[2:].strip() for ln in rest.splitlines() if ln.startswith("- ")]
+        m = re.search(r"\*\*Limitations\.\*\*\s*(.+?)(?:\n\s*\n|\Z)", rest, flags=re.S)
+        return {"table": rows, "prose": prose, "limitations": " ".join(m.group(1).split()) if m else ""}
+    if metrics is not None and metrics.is_file():
+        try:
+            found = json.loads(metrics.read_text(encoding="utf-8")).get("findings")
+        except (OSError, ValueError):
+            found = None
+        if isinstance(found, dict) and found.get("table"):
+            return {"table": [{c: str(r.get(c, "")) for c in FINDINGS_COLUMNS} for r in found["table"]],
+                    "prose": [str(p) for p in found.get("prose", [])], "limitations": str(found.get("limitations", ""))}
+    return None
 
 
 def _md_inline_html(text: str) -> str:
@@ -243,7 +289,8 @@ def run_sentences(e: dict, profile: str) -> dict[str, str]:
     """Markdown of what this run was: ``run`` (its name, parameters and outputs folder) and
     ``inputs``; ``reproduces_label`` says whose "Reproduces" text it is."""
     info = e["info"]
-    folder = f"`<reports>/{info.folder}/`" if info.folder else "`<reports>/`"
+    root = _shown(paths.reports_root())
+    folder = f"`{root}/{info.folder}/`" if info.folder else f"`{root}/`"
     if info.changed:
         params = "; ".join(f"`{k}` = {runinfo.show_value(new, k)} (default {runinfo.show_value(old, k)})"
                            for k, (old, new) in info.changed.items() if not k.endswith(runinfo.PATH_SUFFIXES))
@@ -253,9 +300,39 @@ def run_sentences(e: dict, profile: str) -> dict[str, str]:
     seed = f", seed {info.values['seed']}" if "seed" in info.values and "seed" not in info.changed else ""
     run = f"`{profile}`: {params}{seed}; outputs in {folder}."
     # no data parameter set (e.g. notebook 01 without ratings_path): the introduction's inputs are the run's
-    inputs = "; ".join(info.inputs) or e["inputs"]
+    inputs = ("; ".join(info.inputs) or e["inputs"]).replace("<reports>", root)   # the notebooks print <reports>
     label = "Reproduces" if not info.changed else "Reproduces (with the notebook's default parameters)"
     return {"run": run, "inputs": inputs, "reproduces_label": label}
+
+
+def _shown(path: Path) -> str:
+    """A folder as the book names it: relative to the checkout inside it, else as it is (the
+    notebooks print ``<reports>`` for the reports root, which the book spells out)."""
+    return pipeline._show(path).as_posix()
+
+
+def verdict_summary(findings: dict | None) -> str:
+    """``"5 questions: 3 reproduced, 1 holds, 1 agrees"`` (caveat letters left out), or ''."""
+    if not findings or not findings["table"]:
+        return ""
+    words = [re.sub(r"\s*\([a-z](, [a-z])*\)$", "", r["verdict"]) for r in findings["table"]]
+    counts = {w: words.count(w) for w in dict.fromkeys(words)}
+    n = len(words)
+    return f"{n} question{'s' if n != 1 else ''}: " + ", ".join(f"{k} {w}" for w, k in counts.items())
+
+
+def _findings_html(e: dict) -> str:
+    """The findings table, its bullets and the Limitations paragraph: what a notebook's page opens with."""
+    f = e["findings"]
+    if not f:
+        return ""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in FINDINGS_COLUMNS)
+    rows = "".join("<tr>" + "".join(f"<td>{_md_inline_html(r[c])}</td>" for c in FINDINGS_COLUMNS) + "</tr>"
+                   for r in f["table"])
+    prose = ("<ul>" + "".join(f"<li>{_md_inline_html(p)}</li>" for p in f["prose"]) + "</ul>") if f["prose"] else ""
+    lim = f'<p><strong>Limitations.</strong> {_md_inline_html(f["limitations"])}</p>' if f["limitations"] else ""
+    return (f'<section class="book-findings"><h2>Findings of this run</h2><table class="book-findings-table">'
+            f'<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{prose}{lim}</section>')
 
 
 def _run_html(e: dict, profile: str) -> str:
@@ -313,6 +390,7 @@ def index_page(entries: list[dict], profile: str, css: str, pdf: bool) -> str:
             f'<br><small><a href="{e["code_page"]}">with code</a></small></td>'
             f'<td><em>{html.escape(s["reproduces_label"])}:</em> {_md_inline_html(e["reproduces"])}</td>'
             f'<td>{_md_inline_html(s["run"])}<br><em>Inputs:</em> {_md_inline_html(s["inputs"])}</td>'
+            f'<td>{html.escape(verdict_summary(e["findings"])) or "&mdash;"}</td>'
             f'<td>{len(e["figures"])} figure(s), {len(e["tables"])} table(s)</td>'
             f'<td>{strong[0]}{html.escape(status_text(e))}{strong[1]}</td></tr>')
     n_failed = sum(e["info"].failure is not None for e in entries)
@@ -328,7 +406,7 @@ def index_page(entries: list[dict], profile: str, css: str, pdf: bool) -> str:
 mode (code hidden, every output shown, then the notebook's saved figures and tables); "with code"
 shows the same notebook with its code.</p>
 {warn}{link}
-<table class="book-index"><thead><tr><th>notebook</th><th>reproduces</th><th>this run</th><th>outputs</th>
+<table class="book-index"><thead><tr><th>notebook</th><th>reproduces</th><th>this run</th><th>findings</th><th>outputs</th>
 <th>status</th></tr></thead><tbody>
 {chr(10).join(rows)}
 </tbody></table></body></html>
@@ -339,30 +417,137 @@ shows the same notebook with its code.</p>
 # The PDF appendix
 # --------------------------------------------------------------------------------------------
 
+#: Tables with at most this many rows that fit one float are set in the PDF; the others are listed
+#: with their files (every table is on the notebook's HTML page). ``--all-tables`` sets them all.
+PDF_TABLE_ROWS = 12
+#: The page geometry of the appendix (inches): a two-column paper's text block, centred on US letter.
+TEXT_WIDTH_IN, TEXT_HEIGHT_IN, COLUMN_SEP_IN, PAGE_IN = 7.0, 9.2, 0.33, (8.5, 11.0)
+#: Share of the text height a notebook's figures may take together (one float, one page at most).
+FIGURE_SET_HEIGHT = 0.8
+#: Float placement: floats may fill most of a text page, float pages must be well filled.
+FLOAT_PARAMETERS = [r"\renewcommand{\topfraction}{0.9}", r"\renewcommand{\bottomfraction}{0.8}",
+                    r"\renewcommand{\textfraction}{0.07}", r"\renewcommand{\floatpagefraction}{0.75}",
+                    r"\renewcommand{\dbltopfraction}{0.85}", r"\renewcommand{\dblfloatpagefraction}{0.75}",
+                    r"\setcounter{topnumber}{4}", r"\setcounter{bottomnumber}{3}", r"\setcounter{totalnumber}{8}",
+                    r"\setcounter{dbltopnumber}{3}"]
+
+
+def _pdf_size_pt(pdf: Path) -> tuple[float, float]:
+    """Width and height of the first page of a PDF figure (its MediaBox), in points; (0, 0) when unreadable."""
+    m = re.search(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)", pdf.read_bytes()) \
+        if pdf.is_file() else None
+    return (float(m.group(3)) - float(m.group(1)), float(m.group(4)) - float(m.group(2))) if m else (0.0, 0.0)
+
+
 def _pdf_width_pt(pdf: Path) -> float:
-    """Width of the first page of a PDF figure (its MediaBox), in points; 0 when unreadable."""
-    m = re.search(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)", pdf.read_bytes()) if pdf.is_file() else None
-    return float(m.group(3)) - float(m.group(1)) if m else 0.0
+    return _pdf_size_pt(pdf)[0]
 
 
-def _figure_lines(e: dict, out: Path) -> list[str]:
-    lines = []
+def figure_set(e: dict, out: Path, *, twocolumn: bool = True) -> list[str]:
+    """All figures of a notebook in one float that fits one page: full-width figures one per row,
+    single-column ones two to a row (a lone single-column figure goes in a column float), heights
+    scaled down together when the set would be taller than :data:`FIGURE_SET_HEIGHT` of a page;
+    each keeps its caption. Placed at the top of a page or on a page of its own (``[tp]``)."""
+    if not e["figures"]:
+        return []
+    text_w, text_h = TEXT_WIDTH_IN * 72, TEXT_HEIGHT_IN * 72
+    items = []
     for png in e["figures"]:
         pdf = png.with_suffix(".pdf")
-        env = "figure*" if _pdf_width_pt(pdf) > SINGLE_FIGURE_PT else "figure"
-        width = r"\textwidth" if env == "figure*" else r"\columnwidth"
-        lines += [rf"\begin{{{env}}}[htbp]", r"\centering",
-                  rf"\includegraphics[width={width},height=0.8\textheight,keepaspectratio]{{{_rel(pdf, out)}}}",
-                  r"\caption{" + latex_escape(captions.figure_caption(e["stem"], png.stem, warn=False)) + "}",
-                  rf"\end{{{env}}}"]
+        w, h = _pdf_size_pt(pdf)
+        caption = captions.figure_caption(e["stem"], png.stem, warn=False)
+        items.append({"pdf": pdf, "wide": w > SINGLE_FIGURE_PT or not twocolumn, "ratio": h / w if w else 0.6,
+                      "caption": caption})
+    if len(items) == 1 and not items[0]["wide"]:
+        it = items[0]
+        return [r"\begin{figure}[tbp]", r"\centering",
+                rf"\includegraphics[width=\columnwidth,height={FIGURE_SET_HEIGHT:.2f}\textheight,keepaspectratio]"
+                f"{{{_rel(it['pdf'], out)}}}", r"\caption{" + latex_escape(it["caption"]) + "}", r"\end{figure}"]
+    rows, single = [], [it for it in items if not it["wide"]]
+    for it in items:   # the notebook's order; single-column figures paired in order of appearance
+        if it["wide"]:
+            rows.append([it])
+        elif it is single[0] or len(rows[-1]) == 2 or rows[-1][0]["wide"]:
+            rows.append([it])
+        else:
+            rows[-1].append(it)
+    # natural heights at their placed widths, plus the captions (about 95 characters a line of 10 pt, 12 pt each)
+    def height(row):
+        width = text_w if len(row) == 1 and row[0]["wide"] else 0.48 * text_w
+        chars = 95 if width == text_w else 44
+        return max(width * it["ratio"] for it in row), max(12 * (1 + len(it["caption"]) // chars) + 14 for it in row)
+    sizes = [height(r) for r in rows]
+    room = FIGURE_SET_HEIGHT * text_h - sum(c for _, c in sizes)
+    scale = min(1.0, max(room, 0.25 * text_h) / sum(g for g, _ in sizes))
+    env = "figure*" if twocolumn else "figure"
+    lines = [rf"\begin{{{env}}}[tp]", r"\centering"]
+    for row, (g, _) in zip(rows, sizes):
+        box = r"\textwidth" if len(row) == 1 and row[0]["wide"] else r"0.48\textwidth"
+        cells = []
+        for it in row:
+            cells.append(rf"\begin{{minipage}}[t]{{{box}}}\centering"
+                         rf"\includegraphics[width=\linewidth,height={g * scale:.1f}pt,keepaspectratio]{{{_rel(it['pdf'], out)}}}"
+                         r"\caption{" + latex_escape(it["caption"]) + r"}\end{minipage}")
+        lines.append(r"\hfill".join(cells) + r"\par\medskip")
+    lines.append(rf"\end{{{env}}}")
     return lines
 
 
-def _section_lines(e: dict, profile: str, out: Path) -> list[str]:
+def _table_rows(csv: Path) -> int:
+    with open(csv, encoding="utf-8") as fh:
+        return max(sum(1 for _ in fh) - 1, 0)
+
+
+def pdf_tables(e: dict, *, all_tables: bool = False) -> tuple[list[tuple[int, Path]], list[tuple[int, Path, int]]]:
+    """The notebook's tables (numbered as on its HTML page) split into those the PDF sets -- one
+    float of at most :data:`PDF_TABLE_ROWS` rows, or every one with ``all_tables`` -- and those it
+    lists with their files; the findings table is set at the top of the section, never here."""
+    shown, listed = [], []
+    for k, csv in enumerate(e["tables"], 1):
+        tex = csv.with_suffix(".tex")
+        if csv.stem.endswith("_findings") and e["findings"]:
+            continue
+        text = tex.read_text(encoding="utf-8") if tex.is_file() else ""
+        rows = _table_rows(csv)
+        if text and (all_tables or (text.count(r"\begin{table") == 1 and rows <= PDF_TABLE_ROWS)):
+            shown.append((k, tex))
+        else:
+            listed.append((k, csv, rows))
+    return shown, listed
+
+
+def _findings_latex(f: dict, *, full_width: bool) -> list[str]:
+    """The findings table as a non-floating tabular (first thing of the section), then nothing else:
+    the bullets and Limitations follow in the columns."""
+    widths = (2.1, 1.6, 2.05, 0.95) if full_width else (0.3, 0.2, 0.3, 0.2)
+    spec = "".join(r">{\raggedright\arraybackslash}" + (rf"p{{{w}in}}" if full_width else rf"p{{{w - 0.02}\columnwidth}}")
+                   for w in widths)
+    cell = _md_inline_latex
+    lines = [r"\begin{center}\footnotesize\setlength{\tabcolsep}{3pt}", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
+             r"\toprule", " & ".join(rf"\textbf{{{c}}}" for c in FINDINGS_COLUMNS) + r" \\", r"\midrule"]
+    lines += [" & ".join(cell(r[c]) for c in FINDINGS_COLUMNS) + r" \\" for r in f["table"]]
+    lines += [r"\bottomrule", r"\end{tabular}\par\smallskip", r"\emph{Findings of this run: one row per question.}",
+              r"\end{center}"]
+    return lines
+
+
+def _section_lines(e: dict, profile: str, out: Path, *, twocolumn: bool = True, all_tables: bool = False) -> list[str]:
+    """A notebook's section: its title and findings table across the page, then what it reproduces,
+    this run, its inputs, the bullets and Limitations, its figure set and its short tables."""
     s = run_sentences(e, profile)
-    failed = e["info"].failure
+    failed, f, number = e["info"].failure, e["findings"], e["stem"][:2]
     title = latex_escape(e["title"]) + (r" \textemdash{} FAILED" if failed else "")
-    lines = [r"\clearpage", r"\section{" + title + "}"]
+    head = [r"\section{" + title + "}", rf"\label{{sec:{number}}}"] + (_findings_latex(f, full_width=twocolumn) if f else [])
+    lines = [rf"\renewcommand{{\thefigure}}{{{number}.\arabic{{figure}}}}\setcounter{{figure}}{{0}}",
+             rf"\renewcommand{{\thetable}}{{{number}.\arabic{{table}}}}",
+             rf"\def\theHfigure{{{number}.\arabic{{figure}}}}\def\theHtable{{{number}.\arabic{{table}}}}"]  # link targets
+    lines += ([r"\twocolumn[{"] + head + [r"}]"]) if twocolumn else ([r"\clearpage"] + head)
+    # floats first, so that they are defined on the section's first page and can top the next one
+    shown, listed = pdf_tables(e, all_tables=all_tables)
+    wide = [(k, tex) for k, tex in shown if r"\begin{table*}" in tex.read_text(encoding="utf-8") or not twocolumn]
+    lines += figure_set(e, out, twocolumn=twocolumn)
+    for k, tex in wide:
+        lines += [rf"\setcounter{{table}}{{{k - 1}}}", r"\input{" + _rel(tex, out) + "}"]
     if failed:
         lines.append(r"\paragraph{FAILED in this run} " + latex_escape(failed.line()) + ". Outputs after that cell "
                      "are missing; the figures and tables below are those found in the run's folder (some may be "
@@ -372,24 +557,36 @@ def _section_lines(e: dict, profile: str, out: Path) -> list[str]:
     lines.append(r"\paragraph{This run} " + _md_inline_latex(s["run"]) + " Status: " + latex_escape(status_text(e)) + ".")
     if s["inputs"]:
         lines.append(r"\paragraph{Inputs} " + _md_inline_latex(s["inputs"]))
-    items = [ln[2:] for ln in e["conclusion"].splitlines() if ln.startswith("- ")]
+    items = f["prose"] if f else [ln[2:] for ln in e["conclusion"].splitlines() if ln.startswith("- ")]
     if items:
-        lines += [r"\subsection*{Conclusion (generated from this run)}", r"\begin{itemize}"]
-        lines += [r"\item " + _md_inline_latex(it) for it in items] + [r"\end{itemize}"]
+        lines += [r"\subsection*{" + ("What the findings say" if f else "Conclusion (generated from this run)") + "}",
+                  r"\begin{itemize}"] + [r"\item " + _md_inline_latex(it) for it in items] + [r"\end{itemize}"]
     elif failed:
         lines.append(r"\subsection*{No conclusion: the notebook stopped before it}")
-    lines += _figure_lines(e, out)
-    lines += [r"\input{" + _rel(csv.with_suffix(".tex"), out) + "}" for csv in e["tables"] if csv.with_suffix(".tex").is_file()]
+    if f and f["limitations"]:
+        lines.append(r"\paragraph{Limitations.} " + _md_inline_latex(f["limitations"]))
+    for k, tex in shown:   # tables of one column: set in the text where it ends, not floated away
+        if (k, tex) not in wide:
+            lines += [rf"\setcounter{{table}}{{{k - 1}}}",
+                      r"{\let\table\inlinetable\let\endtable\endinlinetable\input{" + _rel(tex, out) + "}}"]
+    if listed:
+        names = "; ".join(f"Table {number}.{k} ({rows:,} rows, \\texttt{{{latex_escape(csv.name)}}}): "
+                          + latex_escape(captions.table_caption(e["stem"], csv.stem[3:], warn=False))
+                          for k, csv, rows in listed)
+        lines.append(r"\paragraph{Further tables} on this notebook's page of the book and as CSV and LaTeX files "
+                     r"in the run's \texttt{tables/} folder: " + names + ".")
     return lines
 
 
-def appendix_tex(entries: list[dict], profile: str, out: Path, *, twocolumn: bool = True) -> str:
+def appendix_tex(entries: list[dict], profile: str, out: Path, *, twocolumn: bool = True, all_tables: bool = False) -> str:
     """The appendix as a LaTeX document: a two-column paper's layout (7 in text, 3.33 in columns;
-    ``twocolumn=False``: one 7 in column), the bullets of lists in math font (the text-companion
-    bullet has no outline font without cm-super, and would be a Type 3 bitmap)."""
+    ``twocolumn=False``: one 7 in column), each notebook opening on a new page with its findings
+    table across both columns, figures and tables numbered as on the notebook's HTML page
+    (``05.2``), float parameters that keep floats near their text, the bullets of lists in math
+    font (the text-companion bullet has no outline font without cm-super, and would be a Type 3 bitmap)."""
     failed = [e["title"].split(" · ")[0] for e in entries if e["info"].failure is not None]
-    old_tables = [csv.stem for e in entries for csv in e["tables"]
-                  if csv.with_suffix(".tex").is_file() and "{longtable}" in csv.with_suffix(".tex").read_text(encoding="utf-8")]
+    old_tables = [tex.stem for e in entries for _, tex in pdf_tables(e, all_tables=all_tables)[0]
+                  if "{longtable}" in tex.read_text(encoding="utf-8")]
     if twocolumn and old_tables:
         # tables written by an earlier version (longtable stops a two-column document)
         print(f"book: {len(old_tables)} table(s) written as longtable by an earlier version ({', '.join(old_tables[:3])}"
@@ -397,19 +594,37 @@ def appendix_tex(entries: list[dict], profile: str, out: Path, *, twocolumn: boo
               "two-column tables", file=sys.stderr)
         twocolumn = False
     lines = [r"\documentclass[10pt" + (",twocolumn" if twocolumn else "") + "]{article}",
-             r"\usepackage[textwidth=7in,textheight=9.2in,columnsep=0.33in]{geometry}",
-             r"\usepackage{booktabs,graphicx}" + (r"\usepackage{longtable}" if old_tables else ""),
+             rf"\usepackage[textwidth={TEXT_WIDTH_IN}in,textheight={TEXT_HEIGHT_IN}in,columnsep={COLUMN_SEP_IN}in]{{geometry}}",
+             r"\usepackage{booktabs,graphicx,array}" + (r"\usepackage{longtable}" if old_tables else ""),
              r"\usepackage[hidelinks]{hyperref}" if _has_sty("hyperref") else "",
-             r"\renewcommand{\labelitemi}{\ensuremath{\bullet}}", r"\sloppy",
-             r"\title{Evaluating search when assessors disagree: appendix (run " + latex_escape(profile) + ")}",
-             r"\date{}", r"\begin{document}", r"\maketitle"]
-    if failed:
-        lines.append(r"\noindent\textbf{Failed in this run: notebook(s) " + latex_escape(", ".join(failed)) + r".}\par")
+             r"\renewcommand{\labelitemi}{\ensuremath{\bullet}}", r"\sloppy", r"\raggedbottom", *FLOAT_PARAMETERS,
+             r"\setcounter{secnumdepth}{0}",   # the titles carry the notebook's number
+             r"\makeatletter\newenvironment{inlinetable}[1][]{\par\medskip\noindent\begin{minipage}{\linewidth}"
+             r"\def\@captype{table}\centering}{\end{minipage}\par\medskip}\makeatother",
+             r"\begin{document}"]
+    title = [r"\begin{center}{\LARGE Evaluating search when assessors disagree\par}\medskip",
+             r"{\large Appendix: the executed notebooks of the run \texttt{" + latex_escape(profile) + r"}\par}",
+             r"\end{center}"]
+    lines += ([r"\twocolumn[{"] + title + _overview_lines(entries, failed) + [r"}]"]) if twocolumn else \
+        (title + _overview_lines(entries, failed))
     lines.append(r"\tableofcontents")
     for e in entries:
-        lines += _section_lines(e, profile, out)
+        lines += _section_lines(e, profile, out, twocolumn=twocolumn, all_tables=all_tables)
     lines.append(r"\end{document}")
     return "\n".join(ln for ln in lines if ln) + "\n"
+
+
+def _overview_lines(entries: list[dict], failed: list[str]) -> list[str]:
+    """The first page: every notebook with its findings' verdicts and its status."""
+    lines = [r"\begin{center}\small\begin{tabular}{@{}p{2.2in}p{3.1in}p{1.35in}@{}}\toprule",
+             r"\textbf{notebook} & \textbf{findings} & \textbf{status} \\ \midrule"]
+    for e in entries:
+        lines.append(latex_escape(e["title"]) + " & " + latex_escape(verdict_summary(e["findings"]) or "conclusion in bullets")
+                     + " & " + latex_escape(status_text(e)) + r" \\")
+    lines += [r"\bottomrule\end{tabular}\end{center}"]
+    if failed:
+        lines.append(r"\noindent\textbf{Failed in this run: notebook(s) " + latex_escape(", ".join(failed)) + r".}\par")
+    return lines
 
 
 def _has_sty(name: str) -> bool:
@@ -434,6 +649,10 @@ def build_pdf(tex: str, out: Path) -> Path | None:
         if done.returncode != 0:
             errors = [ln for ln in done.stdout.splitlines() if ln.startswith("!")][:5]
             raise SystemExit(f"build_book: pdflatex failed on {pipeline._show(out / 'appendix.tex')}: {errors}")
+    toc = (out / "appendix.toc").read_text(encoding="latin-1") if (out / "appendix.toc").is_file() else ""
+    starts = [int(m.group(1)) for ln in toc.splitlines() if ln.startswith(r"\contentsline {section}")
+              for m in [re.search(r"\{(\d+)\}(?:\{[^{}]*\})?%?\s*$", ln)] if m]
+    atomic_write_text(out / "appendix.sections.json", json.dumps(starts))   # first page of each notebook
     for ext in ("aux", "out", "toc"):
         (out / f"appendix.{ext}").unlink(missing_ok=True)
     if any(kind == "Type3" for _, kind in pdf_fonts((out / "appendix.pdf").read_bytes())):
@@ -443,6 +662,74 @@ def build_pdf(tex: str, out: Path) -> Path | None:
               + (f"they come from {', '.join(culprits)} (save figures with Reporter.save_fig, which embeds TrueType)"
                  if culprits else "see appendix.log"), file=sys.stderr)
     return out / "appendix.pdf"
+
+
+def page_fullness(pdf: Path, dpi: int = 30) -> list[float] | None:
+    """How full each page of the appendix is: per column of the text block, the share of its height
+    covered by ink (text, tables, figures; gaps under 14 pt between inked rows count as covered,
+    being line and paragraph spacing), averaged over the two columns (content across both counts in
+    each). Rendered with poppler's ``pdftoppm``; None without it."""
+    import tempfile
+
+    import numpy as np
+
+    tool = shutil.which("pdftoppm")
+    if tool is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([tool, "-r", str(dpi), "-gray", str(pdf), str(Path(tmp) / "p")], check=True, timeout=600)
+        pages = sorted(Path(tmp).glob("p-*.pgm"), key=lambda q: int(q.stem.split("-")[-1]))
+        images = [_read_pgm(q) for q in pages]
+    left = (PAGE_IN[0] - TEXT_WIDTH_IN) / 2
+    top = (PAGE_IN[1] - TEXT_HEIGHT_IN) / 2
+    col = (TEXT_WIDTH_IN - COLUMN_SEP_IN) / 2
+    columns = [(left, left + col), (left + col + COLUMN_SEP_IN, left + TEXT_WIDTH_IN)]
+    gap = int(round(14 / 72 * dpi))
+    out = []
+    for img in images:
+        y0, y1 = int(top * dpi), int((top + TEXT_HEIGHT_IN) * dpi)
+        shares = []
+        for a, b in columns:
+            inked = (img[y0:y1, int(a * dpi):int(b * dpi)] < 200).any(axis=1)
+            rows = np.flatnonzero(inked)
+            covered = 0
+            if len(rows):
+                runs = np.split(rows, np.flatnonzero(np.diff(rows) > gap) + 1)
+                covered = sum(r[-1] - r[0] + 1 for r in runs)
+            shares.append(covered / (y1 - y0))
+        out.append(round(float(np.mean(shares)), 3))
+    return out
+
+
+def _read_pgm(path: Path):
+    """A binary (P5) greyscale PGM as a numpy array."""
+    import numpy as np
+
+    data = path.read_bytes()
+    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)   # one whitespace byte ends the header
+    width, height = int(m.group(1)), int(m.group(2))
+    return np.frombuffer(data[m.end():m.end() + width * height], dtype=np.uint8).reshape(height, width)
+
+
+def sparse_pages(fullness: list[float], starts: list[int], limit: float = 1 / 3) -> list[int]:
+    """Pages (1-based) under ``limit`` full that are not the last page of a notebook's section (nor
+    of the opening page's)."""
+    last = {p - 1 for p in starts} | {len(fullness)}
+    return [k for k, share in enumerate(fullness, 1) if share < limit and k not in last]
+
+
+def pdf_summary(pdf: Path) -> str:
+    """One line: the appendix's pages per notebook and the pages under a third full (measured)."""
+    starts = json.loads((pdf.parent / "appendix.sections.json").read_text(encoding="utf-8"))
+    full = page_fullness(pdf)
+    n = len(full) if full is not None else None
+    if n is None:
+        return f"book: {pipeline._show(pdf)}: pages per notebook from page {', '.join(map(str, starts))} (no pdftoppm: fullness not measured)"
+    per = [b - a for a, b in zip(starts, starts[1:] + [n + 1])]
+    sparse = sparse_pages(full, starts)
+    return (f"book: {pipeline._show(pdf)}: {n} pages (front {starts[0] - 1 if starts else n}, notebooks "
+            f"{', '.join(map(str, per))}); pages under a third full other than a section's last: "
+            + (", ".join(f"{k} ({full[k - 1]:.0%})" for k in sparse) or "none"))
 
 
 def entries_of(profile: str) -> list[dict]:
@@ -457,15 +744,18 @@ def entries_of(profile: str) -> list[dict]:
         info = runinfo.run_info(nb, profile)
         folder = paths.reports_root() / info.folder if info.folder else paths.reports_root()
         figures, tables = saved_outputs(nb, path.stem, folder)
+        conclusion = conclusion_markdown(nb)
+        metrics = None if info.failure else folder / "metrics" / f"{path.stem}.json"  # a failed run's may be older
         entries.append({**fields, "stem": path.stem, "nb": nb, "info": info, "page": f"{path.stem}.html",
-                        "code_page": f"code/{path.stem}.html", "conclusion": conclusion_markdown(nb),
+                        "code_page": f"code/{path.stem}.html", "conclusion": conclusion,
+                        "findings": findings_of(conclusion, metrics),
                         "runtime_measured": None if info.failure else measured.get(path.stem),
                         "figures": figures, "tables": tables, "title": fields["title"] or path.stem})
     return entries
 
 
 def build(profile: str = "default", out: Path | None = None, *, pdf: bool = True, twocolumn: bool = True,
-          stream=sys.stdout) -> Path:
+          all_tables: bool = False, stream=sys.stdout) -> Path:
     entries = entries_of(profile)
     out = out or paths.reports_root() / "book" / profile
     if out.exists():
@@ -476,7 +766,7 @@ def build(profile: str = "default", out: Path | None = None, *, pdf: bool = True
                                           e["page"]) for e in entries]
     for k, e in enumerate(entries):
         nxt = [("next: " + entries[k + 1]["title"], entries[k + 1]["page"])] if k + 1 < len(entries) else []
-        banner = _run_html(e, profile)
+        banner = _findings_html(e) + _run_html(e, profile)   # the answer first, then what the run was
         atomic_write_text(out / e["page"], render_page(
             e["nb"], code=False, css=css, banner=banner, extra=outputs_section(e, out),
             nav=_nav("", links + [("with code", e["code_page"])] + nxt)))
@@ -486,9 +776,11 @@ def build(profile: str = "default", out: Path | None = None, *, pdf: bool = True
         print(f"book: {e['stem']}: {len(e['figures'])} figure(s), {len(e['tables'])} table(s)"
               + (f"; FAILED ({e['info'].failure.line()})" if e["info"].failure else ""), file=stream, flush=True)
     atomic_write_text(out / "index.html", index_page(entries, profile, css, pdf=False))
-    made_pdf = build_pdf(appendix_tex(entries, profile, out, twocolumn=twocolumn), out) if pdf else None
+    made_pdf = build_pdf(appendix_tex(entries, profile, out, twocolumn=twocolumn, all_tables=all_tables), out) \
+        if pdf else None
     if made_pdf is not None:
         atomic_write_text(out / "index.html", index_page(entries, profile, css, pdf=True))
+        print(pdf_summary(made_pdf), file=stream, flush=True)
     where = pipeline._show(out)
     print(f"book: {where}/index.html" + (f" and {where}/appendix.pdf" if made_pdf else
                                          " (no PDF: pdflatex not found)" if pdf else ""), file=stream, flush=True)
@@ -504,8 +796,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output folder (default: reports/book/<name>/)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the PDF appendix")
     parser.add_argument("--onecolumn", action="store_true", help="set the PDF appendix in one column")
+    parser.add_argument("--all-tables", action="store_true",
+                        help=f"set every saved table in the PDF (default: those of at most {PDF_TABLE_ROWS} rows that fit "
+                             "one float; the others are listed with their files and shown on the HTML pages)")
     args = parser.parse_args(argv)
-    build(run_name(args.profile, args.params, args.name), args.out, pdf=not args.no_pdf, twocolumn=not args.onecolumn)
+    build(run_name(args.profile, args.params, args.name), args.out, pdf=not args.no_pdf, twocolumn=not args.onecolumn,
+          all_tables=args.all_tables)
     return 0
 
 
