@@ -26,7 +26,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
-           "Robustness",
+           "Robustness", "spread", "tau_text",
            "robustness_single", "robustness_replicates", "robustness_draws", "difference_lines", "wins_line", "findings"]
 
 #: The multiplicity rule, named once.
@@ -232,11 +232,23 @@ def _sig(v: float) -> str:
     return claims.number(v) if v < 0 else "+" + claims.number(v)
 
 
+def _diff(mean: float, lo: float, hi: float, what: str = "resample") -> str:
+    """A signed difference with its interval; 'undefined' without one, no zero-width interval."""
+    if not np.isfinite(mean):
+        return "undefined (an ordering ties every run)"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return _sig(mean)
+    if lo == hi:
+        return f"{_sig(mean)} (every {what}: {_sig(lo)})"
+    return f"{_sig(mean)} [{_sig(lo)}, {_sig(hi)}]"
+
+
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
     parts = []
     for th, c in rob.claims[analysis].items():
         mean, lo, hi = rob.diffs[analysis][th]
-        parts.append(f"θ = {name(th)}: {_sig(mean)} [{_sig(lo)}, {_sig(hi)}], Holm p {_p(c.numbers['p_holm'])}")
+        test = f", Holm p {_p(c.numbers['p_holm'])}" if np.isfinite(c.numbers["p_holm"]) else ""
+        parts.append(f"θ = {name(th)}: {_diff(mean, lo, hi)}{test}")
     return "; ".join(parts)
 
 
@@ -321,10 +333,11 @@ def _table5_row(shares: Mapping, n: int, name, base: tuple, draws: int = 0) -> F
 
 def _table7_row(tau: tuple, T_name: str, base: tuple) -> Finding:
     t, lo, hi = tau
-    verdict = "cannot tell" if not np.isfinite(t) else "agrees" if lo <= PAPER_TABLE7_TOP <= hi else "differs"
+    verdict = ("cannot tell" if not np.isfinite(t) or lo == hi else "agrees" if lo <= PAPER_TABLE7_TOP <= hi
+               else "differs")
     return Finding(f"Table 7: how close is the PRM ordering to the binary one at top relevance (θ = {T_name})?",
                    f"τ = {PAPER_TABLE7_TOP} (FedWeb13 Results Merging)",
-                   "τ undefined" if not np.isfinite(t) else f"τ = {claims.bracket(t, lo, hi)}", verdict, caveats=base,
+                   f"τ = {tau_text(t, lo, hi)}", verdict, caveats=base,
                    numbers={"tau": t, "low": lo, "high": hi})
 
 
@@ -414,8 +427,8 @@ def difference_lines(rob: Robustness, name, label=lambda th: "") -> list[str]:
     for analysis in ("cross-fitted", "in sample"):
         for th, c in rob.claims.get(analysis, {}).items():
             mean, lo, hi = rob.diffs[analysis][th]
-            out.append(f"  {analysis:<13} theta = {name(th)}: PRM - binary {_sig(mean)} [{_sig(lo)}, {_sig(hi)}]: "
-                       f"{c}{label(th)}")
+            said = f": {c}" if np.isfinite(mean) else ""
+            out.append(f"  {analysis:<13} theta = {name(th)}: PRM - binary {_diff(mean, lo, hi)}{said}{label(th)}")
     return out
 
 
@@ -440,13 +453,25 @@ SUMMARIES = {"table5_tau": "Table 5, tau of the PRM and binary count orderings",
              "udm": "top two levels made indistinguishable: ratio of their gains"}
 
 
-def spread(mean: float, low: float, high: float, digits: int = 3) -> str:
+def spread(mean: float, low: float, high: float, digits: int = 3, what: str = "draw") -> str:
     """``mean [low, high]`` over draws; no zero-width interval: draws that all agree say so
     (``"1.000 in every draw"``), and an interval of one value beside another mean names it."""
     n = lambda v: claims.number(v, digits)  # noqa: E731
+    if not np.isfinite(mean):
+        return "undefined"
     if low == high:
-        return f"{n(mean)} in every draw" if mean == low else f"{n(mean)} (the middle draws all {n(low)})"
+        return f"{n(mean)} in every {what}" if mean == low else f"{n(mean)} (the middle {what}s all {n(low)})"
     return claims.bracket(mean, low, high, digits)
+
+
+def tau_text(tau: float, low: float, high: float) -> str:
+    """Kendall's tau with its asymptotic interval; none where the orderings agree (or reverse)
+    exactly, since the asymptotic variance is 0 there, and "undefined" where an ordering ties every run."""
+    if not np.isfinite(tau):
+        return "undefined (an ordering ties every run)"
+    if low == high:
+        return f"{claims.number(tau)} (no interval: the orderings {'agree' if tau > 0 else 'reverse'} exactly)"
+    return claims.bracket(tau, low, high)
 
 
 def summary_triple(s: pd.DataFrame) -> tuple:
