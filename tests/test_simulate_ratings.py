@@ -202,3 +202,21 @@ def test_given_sum_keeps_the_real_raw_gain_and_changes_only_the_spread():
 def test_given_sum_bad_input(sums, message):
     with pytest.raises(ValueError, match=message):
         ratings.uniform_ratings_given_sum(sums, 3, 2, np.random.default_rng(0))
+
+
+def test_grid_check_is_corrected_over_the_cells():
+    """The exact-probability check is two-sided and Bonferroni-corrected at a family-wise 0.001:
+    a maximum over more cells needs a larger z (an uncorrected z > 3 rule called a correct
+    simulation off in 1-2% of runs)."""
+    from scipy.stats import norm
+
+    grid = ratings.spread_grid([2, 4], [5, 10], 2000, 0.2, np.random.default_rng(5))
+    check = ratings.grid_vs_exact(grid)
+    assert check["z_limit"] == pytest.approx(norm.isf(0.001 / 8)) and check["family_alpha"] == 0.001
+    big = pd.concat([grid] * 4, ignore_index=True)
+    assert ratings.grid_vs_exact(big)["z_limit"] > check["z_limit"]
+    # a gap of 3.5 s.e. in one of 4 cells is within the corrected limit (3.48 would not be at 1 cell)
+    g = grid.copy()
+    g.loc[0, "share_full_spread"] = g.loc[0, "p_full_spread_given_relevant"] - 3.5 * g.loc[0, "se_full_spread"]
+    g.loc[1:, "share_full_spread"] = g.loc[1:, "p_full_spread_given_relevant"]
+    assert ratings.grid_vs_exact(g)["agrees"] and not ratings.grid_vs_exact(g.iloc[:1], family_alpha=0.01)["agrees"]

@@ -16,13 +16,25 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["PREMISE", "premise", "premise_view", "findings"]
+__all__ = ["PREMISE", "premise_parts", "premise", "premise_view", "findings"]
 
 #: The premise's parts: name -> (column, the direction of real against uniform that it predicts).
 PREMISE = {"fewer items at D = Dmax": ("share_full_spread", "lower"),
            "a smaller mean D": ("mean_spread", "lower"),
            "a larger mean bonus UG − RawG": ("mean_bonus", "higher"),
            "more RawG ties broken": ("share_ties_broken", "higher")}
+
+def premise_parts(n) -> dict:
+    """The parts of the premise that are separate tests for a set whose N is ``n``.
+
+    With the same N for every item the mean bonus is p·N·(Dmax − mean D), a linear function of
+    the mean spread: it is the same test as "a smaller mean D" and is not counted again. With N
+    varying between items (``n`` a range such as ``"3–10"``) the bonus weighs each item's spread by
+    its own N and is a part of its own.
+    """
+    varying = isinstance(n, str) and not n.strip().isdigit()
+    return {k: v for k, v in PREMISE.items() if varying or v[0] != "mean_bonus"}
+
 
 #: claims.components' verdict -> the findings table's verdict word.
 _VERDICT = {"holds": "holds", "partly": "holds in part", "fails": "does not hold", "not shown": "not shown"}
@@ -38,7 +50,7 @@ def premise(real_table: pd.DataFrame) -> dict:
         r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
         parts = {part: (claims.compare("real", r[col], "uniform with the same RawG", u[col],
                                        interval_a=(r[col], r[col]), interval_b=(u[f"{col}_low"], u[f"{col}_high"])),
-                        direction) for part, (col, direction) in PREMISE.items()}
+                        direction) for part, (col, direction) in premise_parts(r["N"]).items()}
         out[name] = (claims.components(parts), parts)
     return out
 
@@ -74,7 +86,8 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
                 numbers={str(d): t.numbers for d, t in trends.items()}),
         Finding("Does the simulated share at D = Dmax match its exact probability?",
                 "— (our check)",
-                f"largest gap {claims.number(exact['worst'])} ({exact['worst_z']:.1f} s.e.) over {exact['cells']} cells",
+                f"largest gap {claims.number(exact['worst'])}, {exact['worst_z']:.1f} s.e. (limit "
+                f"{exact['z_limit']:.1f}: Bonferroni over {exact['cells']} cells, family-wise {exact['family_alpha']:g})",
                 "agrees" if exact["agrees"] else "differs", numbers=dict(exact)),
     ]
 
@@ -94,7 +107,7 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
                             "than uniform ones with the same RawG?",
                             "conjectured (Sec. 6), not tested", run, _VERDICT[verdict.numbers["verdict"]],
-                            caveats=("premise_only",) + (("few_draws",) if replicates < claims.min_draws() else ()),
+                            caveats=("premise_only", "uncorrected") + (("few_draws",) if replicates < claims.min_draws() else ()),
                             numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
     return rows
 
@@ -110,7 +123,9 @@ def _ties_sentence(grid: pd.DataFrame, p: float) -> str:
     fewest = claims.leaders(broken, higher=False, digits=3)
     low = fewest.numbers["leaders"]
     if len(low) > 2:   # many cells tie at the bottom: their count, not their names
-        fewest = f"{fewest.numbers['best']:.3f} in {len(low)} of the {len(broken)} cells"
+        exact = len({broken[k] for k in low}) == 1
+        fewest = (f"{fewest.numbers['best']:.3f}{'' if exact else ' (to 3 decimals)'} in {len(low)} "
+                  f"of the {len(broken)} cells")
     return f"UG breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}."
 
 

@@ -309,7 +309,12 @@ def compare(a_name: str, a: float, b_name: str, b: float, *, interval_a: tuple[f
         differs, basis = float(p) < alpha, p_value(p, alpha).text
     elif interval_a is not None and interval_b is not None:
         differs = interval_a[0] > interval_b[1] or interval_b[0] > interval_a[1]
-        basis = "intervals do not overlap" if differs else "intervals overlap"
+        fixed = [name for name, v, iv in ((a_name, a, interval_a), (b_name, b, interval_b))
+                 if float(iv[0]) == float(iv[1]) == float(v)]
+        if len(fixed) == 1:   # a fixed value against the other's interval (or range) of draws
+            basis = ("outside" if differs else "inside") + " the other's bounds"
+        else:
+            basis = "intervals do not overlap" if differs else "intervals overlap"
     else:
         differs, basis = None, "no test"
     if differs:

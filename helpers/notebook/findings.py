@@ -70,7 +70,7 @@ CAVEATS: dict[str, str] = {
                        "not the measures or the users.",
     "simulated": "Simulated assessors validate the method against a planted truth; they say nothing about "
                  "real assessors.",
-    "uncorrected": "Counts marked with this letter are not corrected for multiple comparisons.",
+    "uncorrected": "Rows marked with this letter rest on several comparisons, none corrected for multiple testing.",
     "in_sample": "Values marked with this letter are estimated and scored on the same data, so they are "
                  "optimistic.",
     "low_power": "A test with little power cannot support a negative result.",

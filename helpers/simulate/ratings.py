@@ -195,16 +195,23 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     return pd.DataFrame(rows)
 
 
-def grid_vs_exact(grid: pd.DataFrame, z: float = 3.0) -> dict:
+def grid_vs_exact(grid: pd.DataFrame, family_alpha: float = 0.001) -> dict:
     """How far the simulated shares of a :func:`spread_grid` lie from the exact conditional
     probabilities: ``worst`` (largest absolute difference), ``worst_z`` (largest difference in
     binomial standard errors; a cell whose exact probability is 0 or 1 counts 0 when it matches,
-    infinity when it does not), ``cells`` and ``agrees``: whether every cell lies within ``z``
-    standard errors of its exact probability (the rule a sentence "agrees within ..." rests on)."""
+    infinity when it does not), ``cells``, ``z_limit`` and ``agrees``: whether every cell lies within
+    ``z_limit`` standard errors of its exact probability. The limit is two-sided and Bonferroni-
+    corrected over the cells at the family-wise level ``family_alpha`` (0.001: a correct simulation
+    is called off in at most 1 run of 1,000, whatever the number of cells; the rule a sentence
+    "agrees within ..." rests on)."""
+    from scipy.stats import norm
+
     diff = (grid["share_full_spread"] - grid["p_full_spread_given_relevant"]).abs().to_numpy(dtype=float)
     se = grid["se_full_spread"].to_numpy(dtype=float)
     worst_z = float(np.max(np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff > 1e-12, np.inf, 0.0))))
-    return {"worst": float(diff.max()), "worst_z": worst_z, "cells": int(len(grid)), "agrees": bool(worst_z <= z)}
+    z = float(norm.isf(family_alpha / (2 * len(grid))))
+    return {"worst": float(diff.max()), "worst_z": worst_z, "cells": int(len(grid)), "z_limit": z,
+            "family_alpha": family_alpha, "agrees": bool(worst_z <= z)}
 
 
 # --------------------------------------------------------------------------------------------
