@@ -273,3 +273,45 @@ def test_planted_analysis_on_a_small_run(small_rep):
     assert 0 <= a["null"]["uncorrected"] <= a["null"]["measures"] == 9
     lines = fd.planted_lines(a)
     assert not nf.long_sentences("\n".join(lines), lines_break=True)
+
+
+def test_prose_names_the_run_design():
+    styles = _findings()
+    skill = _findings(run_design="skill")
+    assert any("differ in style" in p for p in styles.prose) and not any("mainly in skill" in p for p in styles.prose)
+    assert any("differ mainly in skill (`run_design: skill`)" in p for p in skill.prose)
+    assert not any("differ in style" in p for p in skill.prose)
+
+
+def test_a_difference_without_spread_prints_no_interval():
+    ck = _check("not shown", 0.0, 0.0, 0.0, 1.0, "not shown")
+    assert fd._check_text(ck) == "F@5 − O@5: +0.000 in each of the 20 replicates"
+    assert fd._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01, "recovered")) == \
+        "F@5 − O@5: +0.020 [+0.010, +0.030] (95% CI of the mean over 20 replicates)"
+
+
+def test_short_leaders_counts_long_ties_and_never_picks_one():
+    from helpers.notebook import claims
+
+    few = claims.leaders({"x": 0.6, "y": 0.6, "z": 0.5}, intervals={"x": (0.5, 0.7), "y": (0.5, 0.7), "z": (0.45, 0.55)})
+    assert fd.short_leaders(few) == few.text == "x and y (tied at 0.600; within noise: z 0.500)"
+    many = {f"m{i}": 0.5 for i in range(8)} | {"a": 0.4, "b": 0.3}
+    iv = {k: (v - 0.01, v + 0.01) for k, v in many.items()} | {"a": (0.4, 0.5)}
+    assert fd.short_leaders(claims.leaders(many, intervals=iv)) == "8 measures tied at 0.500 (within noise: a 0.400)"
+    noisy = {"x": 0.6, **{f"n{i}": 0.59 for i in range(8)}, "z": 0.1}
+    c = claims.leaders(noisy, intervals={k: (v - 0.02, v + 0.02) for k, v in noisy.items()})
+    assert fd.short_leaders(c) == "x (0.600; 8 more within noise)"
+    assert fd.short_leaders(claims.leaders({f"m{i}": 0.5 for i in range(8)}), noun="pairs") == "all 8 pairs tie at 0.500"
+
+
+def test_too_few_replicates_and_nothing_resolved_are_said():
+    a = _analysis()
+    a["checks"]["coverage"] = _check("recovered", 0.015, 0.002, 0.029, 0.03, "recovered", selection="in sample")
+    a["checks"]["graded"] = {"verdict": "not testable", "measures": 0, "family_size": 0, "left_out": [],
+                             "not_told_apart": [], "picks": [], "replicates": 0, "verdict_holm": "not testable"}
+    text = "\n".join(fd.planted_lines(a))
+    assert "Picked and tested on the same 20 replicates (too few to split)" in text
+    assert "no run pair resolved in any replicate" in text
+    rows, _ = fd._planted_rows(a)
+    graded = next(r for r in rows if "graded user" in r.question)
+    assert graded.verdict == "cannot tell" and graded.run == "no run pair resolved in any replicate"

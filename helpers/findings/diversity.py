@@ -24,7 +24,7 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["MEASURES", "DATA", "measure_names", "check_parameters", "mc_text", "mc_interval", "tau_text", "collection_lines",
+__all__ = ["MEASURES", "DATA", "measure_names", "check_parameters", "mc_text", "mc_interval", "tau_text", "short_leaders", "collection_lines",
            "with_leaders", "planted_lines", "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
@@ -96,14 +96,28 @@ def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     return claims.bracket(tau, low, high, digits)
 
 
-def _short_leaders(c: claims.Claim, limit: int = 6, digits: int = 3) -> str:
-    """A leaders claim as printed, with a long within-noise list cut to its count."""
+def short_leaders(c: claims.Claim, limit: int = 6, digits: int = 3, noun: str = "measures") -> str:
+    """A :func:`helpers.notebook.claims.leaders` claim as printed, short enough for one sentence: more
+    than ``limit`` tied leaders are counted (``"14 measures tied at 0.429"``), and so are more than
+    ``limit`` values within noise (``"7 more within noise"``); no leader is picked out of a tie."""
     n = c.numbers
-    if len(n["within_noise"]) <= limit:
+    lead, noise = n["leaders"], n["within_noise"]
+    if len(lead) <= limit and len(noise) <= limit:
         return c.text
-    lead = n["leaders"]
-    head = (f"{claims.listing(lead)} (tied at {n['best']:.{digits}f}" if len(lead) > 1 else f"{lead[0]} ({n['best']:.{digits}f}")
-    return head + f"; {len(n['within_noise'])} more within noise)"
+    best = f"{n['best']:.{digits}f}"
+    if len(lead) == n["n"] and len(lead) > 1:
+        return f"all {len(lead)} {noun} tie at {best}"
+    parts = []
+    if len(lead) > limit:
+        head = f"{len(lead)} {noun} tied at {best}"
+    else:
+        head = claims.listing(lead)
+        parts.append(f"tied at {best}" if len(lead) > 1 else best)
+    if len(noise) > limit:
+        parts.append(f"{len(noise)} more within noise")
+    elif noise:
+        parts.append("within noise: " + c.text.split("within noise: ", 1)[1].rstrip(")"))
+    return head + (f" ({'; '.join(parts)})" if parts else "")
 
 
 # -- section 2 ---------------------------------------------------------------------------------
@@ -148,8 +162,11 @@ _WITHOUT = {"recovered": "the family still leads", "outside ahead": "the best me
 def _check_text(ck: Mapping, digits: int = 3) -> str:
     """``"IA-RBP@10 − P+Q@10 −0.008 [−0.015, −0.002]"``: the pair tested and its mean difference."""
     if ck["verdict"] == "not testable":
-        return "no measure in the family, or none outside it"
+        return ("no run pair resolved in any replicate" if not ck.get("measures") else
+                "no measure in the family, or none outside it")
     (a, b), = ck["picks"]
+    if ck["low"] == ck["high"] == ck["diff"]:   # the same difference in every replicate: no interval to print
+        return f"{a} − {b}: {ck['diff']:+.{digits}f} in each of the {ck['replicates']} replicates"
     return f"{a} − {b}: {claims.mean_ci(ck['diff'], ck['low'], ck['high'], ck['replicates'], digits=digits).text}"
 
 
@@ -166,9 +183,12 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
     summary = a["summary"]
     for m in a["models"]:
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
+        ck = a["checks"].get(m)
+        if not any(np.isfinite(v) for v in means_m.values()):   # no run pair resolved in any replicate
+            a["leaders"][m] = None
+            continue
         _, paired = studies.paired_leader_intervals(a["wide"][m], means=means_m, digits=digits)
         lead = a["leaders"][m] = claims.leaders(means_m, intervals=paired, what="recovery", digits=digits)
-        ck = a["checks"].get(m)
         if ck is None:
             continue
         kept = [x for x in means_m if x not in ck["left_out"] and np.isfinite(means_m[x])]
@@ -199,16 +219,22 @@ def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
     if alike:
         lines.append(f"Not told apart: {claims.listing(alike)}; their families are not compared with each other.")
     for m in a["models"]:
-        lines.append(f"--- {m}: leader {_short_leaders(a['leaders'][m], digits=digits)}.")
+        if a["leaders"].get(m) is None:
+            lines.append(f"--- {m}: no run pair resolved in any replicate, so nothing to recover.")
+            continue
+        lines.append(f"--- {m}: leader {short_leaders(a['leaders'][m], digits=digits)}.")
         ck = a["checks"].get(m)
         if ck is None:
             continue
-        left = f"; left out: the {claims.listing(ck['not_told_apart'])} family" if ck["left_out"] else ""
+        fams = "family" if len(ck["not_told_apart"]) == 1 else "families"
+        left = f"; left out: the {claims.listing(ck['not_told_apart'])} {fams}" if ck["left_out"] else ""
         lines.append(f"    family check ({users.ALIGNED[m][0]}, {ck['family_size']} of {ck['measures']} measures{left}): "
                      f"{_check_text(ck, digits)}.")
         if ck["verdict"] != "not testable":
-            lines.append(f"    Picked on half of the replicates, tested on the other {ck['replicates']}; "
-                         f"Holm {_p(ck['p_holm'], a['alpha'])} over {_tested(a)} models: {_verdict(ck)}.")
+            how = (f"Picked on half of the replicates, tested on the other {ck['replicates']}"
+                   if ck["selection"] == "split" else
+                   f"Picked and tested on the same {ck['replicates']} replicates (too few to split)")
+            lines.append(f"    {how}; Holm {_p(ck['p_holm'], a['alpha'])} over {_tested(a)} models: {_verdict(ck)}.")
         if ck.get("leader_set_size"):
             lines.append(f"    A random set of {claims.plural(ck['leader_set_size'], 'measure')} holds a family member with "
                          f"chance {claims.number(ck['chance_random_set'], digits)} (the leader set holds "
@@ -276,8 +302,8 @@ def _planted_rows(a: Mapping, digits: int = 3) -> tuple[list[Finding], dict]:
             run += f"; without {claims.listing(ws['shared'])}: {_WITHOUT[ws['verdict']]}"
         rows.append(Finding(f"Does the {users.ALIGNED[m][0]} family recover the {m} user best?", "— (our check)",
                             run, _verdict(ck), caveats=cav,
-                            numbers={k_: ck[k_] for k_ in ("diff", "low", "high", "p", "p_holm", "verdict", "verdict_holm",
-                                                           "left_out", "picks", "replicates")}))
+                            numbers={k_: ck.get(k_) for k_ in ("diff", "low", "high", "p", "p_holm", "verdict",
+                                                               "verdict_holm", "left_out", "picks", "replicates")}))
     nl = a["null"]
     if nl is not None:
         run = (f"means {nl['lowest']:.3f}–{nl['highest']:.3f}; "
@@ -290,7 +316,7 @@ def _planted_rows(a: Mapping, digits: int = 3) -> tuple[list[Finding], dict]:
 
 # -- the findings --------------------------------------------------------------------------------
 
-def findings(*, data: str, toy: Mapping[str, float], tau_ci: Mapping, l: int, r: Mapping,
+def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float], tau_ci: Mapping, l: int, r: Mapping,
              power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, B: int, significance: float,
              normaliser: Mapping, greedy: Mapping, twins: Sequence[Sequence[str]], cover: Mapping | None = None,
              planted: Mapping | None = None, against: Mapping | None = None, footer: str = "") -> Findings:
@@ -298,7 +324,7 @@ def findings(*, data: str, toy: Mapping[str, float], tau_ci: Mapping, l: int, r:
 
     Parameters
     ----------
-    data : the ``data`` parameter.
+    data, run_design : the ``data`` and ``run_design`` parameters.
     toy : the worked examples' values: ``P+Q@3``, its hand derivation ``P+Q@3 hand``, ``DIN-nDCG@3``, ``D-nDCG@3``.
     tau_ci : ``(a, b) -> (tau, low, high)`` of the measure pairs of section 4 (bootstrap over topics).
     l : the cutoff.
@@ -324,7 +350,7 @@ def findings(*, data: str, toy: Mapping[str, float], tau_ci: Mapping, l: int, r:
         general = ("simulated_runs",)
         caveats["simulated_runs"] = ("Simulated runs and planted users check the method; they say nothing about real "
                                      "systems or users.")
-    prose = _prose(data, l, normaliser, greedy, twins, cover, against)
+    prose = _prose(data, run_design, normaliser, greedy, twins, cover, against)
     if planted is not None:
         more, own = _planted_rows(planted)
         rows += more
@@ -393,11 +419,14 @@ def _lead_row(power: pd.Series, mc: Mapping) -> Finding:
                    "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))
 
 
-def _prose(data: str, l: int, normaliser: Mapping, greedy: Mapping, twins, cover, against) -> list[str]:
+def _prose(data: str, run_design: str, normaliser: Mapping, greedy: Mapping, twins, cover, against) -> list[str]:
     out = []
-    if data == "simulated":
+    if data == "simulated" and run_design == "styles":
         out.append("The simulated runs differ in style (intent focus, diversification, level preference), so that "
                    "planted users order them differently.")
+    elif data == "simulated":
+        out.append("The simulated runs differ mainly in skill (`run_design: skill`); the planted-users row says "
+                   "which users they tell apart.")
     if twins:
         out.append("; ".join(" and ".join(g) for g in twins) + ": one measure under several names.")
     if cover and cover.get("cover") and cover.get("exactly_cover_vs_rest"):

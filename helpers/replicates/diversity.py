@@ -450,7 +450,8 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
     rec, truth = recovery(rep, z), planted_truth(rep, z)
     tau = truth_order_tau(truth)
     summary = runner.summarise(rec, "recovery", by=["model", "measure"])
-    wide = rec.pivot_table(index="replicate", columns=["model", "measure"], values="recovery")
+    # every (model, measure) keeps its column, all-NaN when no pair was resolved (tiny collections)
+    wide = rec.pivot_table(index="replicate", columns=["model", "measure"], values="recovery", dropna=False)
     models = list(dict.fromkeys(rec["model"]))
     aligned = [m for m in truth if users.ALIGNED.get(m, ("", ()))[1]]
     pairs = told_apart(tau, aligned, threshold)
