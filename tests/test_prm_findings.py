@@ -137,3 +137,10 @@ def test_bootstrap_ratio_and_its_row():
 def test_wins_are_counts_per_threshold():
     line = fp.wins_line({3: 2, 2: 0}, {3: 2, 2: 0}, str, "draws")
     assert line.endswith("theta = 3: 2 of 2, theta = 2: tau undefined in every draw (an ordering ties every run)")
+
+
+def test_table6_rows_label_the_variant_threshold():
+    f = _found(robustness=_rob({3: (0.1, 0.01, 0.28), 1: (0.03, -0.03, 0.1)}, {3: 0.035, 1: 0.3}, {3: 0.009, 1: 0.1}),
+               variants=[1])
+    run = f.table().set_index("question").filter(like="Table 6", axis=0)["this run"].iloc[0]
+    assert "θ = 1 (variant):" in run and "θ = 3:" in run

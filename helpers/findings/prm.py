@@ -376,7 +376,7 @@ def _prose(rob: Robustness, name, *, method: str, eq5_valid: bool, nonmono, p_to
 def findings(*, dataset: str, method: str, level_names, table1_ok: bool, estimates: pd.DataFrame, eq5_valid: bool,
              ratio: tuple, table5_shares: Mapping, n_runs: int, robustness: Robustness, table7_tau: tuple,
              udm: Mapping, calibration: Mapping | None = None, draws: int = 0, replicates: int = 0, nonmono=(),
-             p_top: str = "", footer: str = "") -> Findings:
+             p_top: str = "", variants=(), footer: str = "") -> Findings:
     """The findings of notebook 03 (see the module docstring for the questions).
 
     Parameters
@@ -396,6 +396,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, estimat
     draws, replicates : draws of U2 behind the values (0: none), and replicates of the simulation.
     nonmono : thresholds whose PRM gains are not monotone in the level.
     p_top : a sentence on p(T|T) for real data.
+    variants : thresholds shown as labelled variants (below the collection's relevance threshold).
     """
     name = lambda i: level_names[i]  # noqa: E731
     T = len(level_names) - 1
@@ -412,7 +413,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, estimat
     rows.append(_eq_row(estimates, T, name, eq5_valid))
     rows.append(_ratio_row(ratio, paper_gap + drawn + few))
     rows.append(_table5_row(table5_shares, n_runs, name, paper_gap + drawn, draws=draws))
-    rows += _table6_rows(robustness, name, few)
+    rows += _table6_rows(robustness, lambda i: name(i) + (" (variant)" if i in variants else ""), few)
     rows.append(_table7_row(table7_tau, name(T), paper_gap))
     rows.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {})))
     prose = _prose(robustness, name, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top)
