@@ -14,7 +14,10 @@ this order, in one process:
 3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it; the
    first start of the process, in step 2, also starts the fork server the workers are forked from);
 4. on that running cluster, as the notebooks of ``make reproduce`` run it (one cluster per run):
-   the wall time *without* the start.
+   the wall time *without* the start;
+5. the ceiling: the cells split evenly between ``--workers`` plain processes that have imported
+   everything, computing at once, without dask (what any scheme can reach on this machine: two
+   busy cores are slower per cell than one).
 
 Every table must be identical to the serial one (checked, exactly). Printed: the wall times, the
 speed-ups over serial with and without the start, the cluster start, and the cells this process
@@ -61,6 +64,33 @@ def cluster_start_seconds(workers: int) -> tuple[float, object]:
     return time.perf_counter() - start, started
 
 
+def _half(args) -> float:
+    """Runs in a plain worker process: compute the given cells serially; returns the seconds."""
+    cells, seed, replicates, grid, common = args
+    seeds = runner.replicate_seeds(seed, replicates, len(grid))
+    begin = time.perf_counter()
+    for r, j in cells:
+        runner._task(studies.unanimity_variant, seeds[r][j], common, grid[j])
+    return time.perf_counter() - begin
+
+
+def ceiling_seconds(workers: int, replicates: int, seed: int, grid, common) -> float:
+    """The best any scheme of ``workers`` processes can do on this machine: the cells split evenly
+    between plain processes that have already imported everything (no dask, no start, no
+    transfer), all computing at once. Two busy cores are slower per cell than one (shared caches
+    and memory bandwidth): the serial time over this is the speed-up ceiling."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    cells = [(r, j) for r in range(replicates) for j in range(len(grid))]
+    parts = [cells[k::workers] for k in range(workers)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(_half, [([cells[0]], seed, replicates, grid, common)] * workers))   # imports, warm-up
+        begin = time.perf_counter()
+        list(pool.map(_half, [(part, seed, replicates, grid, common) for part in parts]))
+        return time.perf_counter() - begin
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--replicates", type=int, default=20)
@@ -104,6 +134,8 @@ def main() -> None:
             running.close()
         pd.testing.assert_frame_equal(table, reference, check_exact=True)
         warm_runs.append(seconds)
+    ceiling = statistics.median(ceiling_seconds(args.workers, args.replicates, args.seed, grid, common)
+                                for _ in range(args.repeat))
     serial, fresh = statistics.median(serial_runs), statistics.median(fresh_runs)
     start, warm = statistics.median(start_runs), statistics.median(warm_runs)
     per_point = {}
@@ -121,6 +153,8 @@ def main() -> None:
     print(f"| serial (no dask) | {serial:.1f} | 1.00 |")
     print(f"| dask, {args.workers} workers, new cluster (start included) | {fresh:.1f} | {serial / fresh:.2f} |")
     print(f"| dask, {args.workers} workers, running cluster (start excluded) | {warm:.1f} | {serial / warm:.2f} |")
+    print(f"| ceiling: {args.workers} plain processes, imports done, cells split evenly, no dask | {ceiling:.1f} | "
+          f"{serial / ceiling:.2f} |")
     first = statistics.median(n.get("cluster_start") or 0.0 for n in notes)
     print(f"cluster start ({args.workers} workers): {first:.1f} s the first time in this process (the fork server "
           f"that imports numpy, pandas, scipy and distributed once included), {start:.1f} s for a later one; with the "
