@@ -29,19 +29,25 @@ help:
 # The package itself needs numpy, pandas and scipy only (`pip install .`); the notebooks, papermill,
 # nbval and dask come with the `notebooks` extra, the test runner and peer tools with `test`.
 # Everything is installed at the exact versions of constraints.txt.
+# EDITABLE: the folder helpers/ installs as the package subjeval, so setuptools' editable install
+# maps the name with an import hook and prints a boxed "Editable installation ... folders with the
+# same name as your package" notice; no folder here is named subjeval, so that notice is silenced
+# (tests/test_packaging.py installs with it and checks the box is gone).
+EDITABLE := PYTHONWARNINGS=ignore:::setuptools.command.editable_wheel
 $(VENV)/.runtime: pyproject.toml constraints.txt
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test -x $(PY) || { echo "make: first run: installing the pinned environment into $(VENV)/ (quietly; a few minutes, see README)"; \
+		$(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks]'
+	$(EDITABLE) $(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks]'
 	@$(PY) tools/link_checkout.py >/dev/null    # the library is `subjeval`; the notebooks import this checkout as `helpers`
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test]'
+	$(EDITABLE) $(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test]'
 	@touch $@
 
 $(VENV)/.bench: $(VENV)/.test
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,bench]'
+	$(EDITABLE) $(PY) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,bench]'
 	@touch $@
 
 venv: $(VENV)/.runtime

@@ -21,6 +21,17 @@ DATA_RAW: Path = DATA / "raw"
 DATA_EXTERNAL: Path = DATA / "external"
 DATA_INTERIM: Path = DATA / "interim"
 
+#: How the command line is called: ``python -m helpers`` in the checkout, ``subjeval`` where the
+#: package runs as the installed library (``pip install .``: the ``subjeval`` command or
+#: ``python -m subjeval``), by the name the package was imported under.
+COMMAND: str = "python -m helpers" if __name__.partition(".")[0] == "helpers" else "subjeval"
+
+
+def is_checkout() -> bool:
+    """Whether the package sits in the project's checkout (notebooks, params and data beside it)
+    rather than installed as a library, where only the measure engine and statistics come along."""
+    return (ROOT / "pyproject.toml").is_file() and NOTEBOOKS.is_dir()
+
 
 def caller_directory() -> Path:
     """The directory the user started from: the working directory, except in a Jupyter kernel,

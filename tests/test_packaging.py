@@ -5,8 +5,9 @@
   lazily, inside the functions that need it (checked statically and by importing every module
   with those packages blocked).
 * ``pip install .`` in a fresh venv of every other Python 3.11-3.13 interpreter found on the
-  machine pulls no Jupyter package, and the engine's tests pass there (skipped, with the reason,
-  when no such interpreter exists).
+  machine pulls no Jupyter package and names its command ``subjeval``; with ranx and ir_measures
+  beside it, the engine's tests and tests/test_interop.py pass there, with pandas 2.2 on one
+  interpreter and the lock's pandas 3 on the others (on this interpreter when there is no other).
 * ``pip install '.[notebooks]'`` does pull Jupyter: measured in a fresh venv when
   ``SUBJEVAL_SLOW_TESTS=1`` (about 100 packages; README "Installing").
 """
@@ -129,7 +130,7 @@ def _other_interpreters() -> list[str]:
 
 OTHERS = _other_interpreters()
 ENGINE_TESTS = ["tests/test_measures.py", "tests/test_rel.py", "tests/test_inputs.py", "tests/test_names.py",
-                "tests/test_measures_cli.py", "tests/test_trec_io.py", "tests/test_diversity.py"]
+                "tests/test_measures_cli.py", "tests/test_trec_io.py", "tests/test_diversity.py", "tests/test_rank_order.py"]
 
 
 def _pip_list(python: Path) -> set[str]:
@@ -159,21 +160,82 @@ def _pip(py: Path, *args: str) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
-@pytest.mark.skipif(not OTHERS, reason="no other Python 3.11-3.13 interpreter on this machine "
-                                        "(PATH or pyenv): only the running one is tested")
-@pytest.mark.parametrize("python", OTHERS)
-def test_core_install_and_engine_tests_on_other_pythons(python, tmp_path):
+#: The pandas series the engine supports (pyproject: pandas>=2.2): ranx 0.3 (numba) and ir_measures
+#: users often stay on 2.2; the lock (constraints.txt) has 3.x.
+PANDAS_SERIES = {"2.2": "pandas>=2.2,<2.3", "3": "pandas>=3,<4"}
+SLOW = pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1", reason="set SUBJEVAL_SLOW_TESTS=1")
+
+
+def _matrix() -> list:
+    """(interpreter, pandas series) of the fresh venvs: pandas 2.2 on the first other Python (on this
+    one when there is none), the lock's pandas 3 on every further one (and on this one with
+    SUBJEVAL_SLOW_TESTS=1 when there is no second)."""
+    if not OTHERS:
+        return [pytest.param(sys.executable, "2.2", id="this-python-pandas2.2"),
+                pytest.param(sys.executable, "3", id="this-python-pandas3", marks=SLOW)]
+    out = [pytest.param(OTHERS[0], "2.2", id=f"{Path(OTHERS[0]).name}-pandas2.2")]
+    out += [pytest.param(p, "3", id=f"{Path(p).name}-pandas3") for p in OTHERS[1:]]
+    if len(OTHERS) == 1:
+        out.append(pytest.param(sys.executable, "3", id="this-python-pandas3", marks=SLOW))
+    return out
+
+
+def _constraints_without(tmp_path: Path, names: set[str]) -> Path:
+    """constraints.txt without the pins of ``names`` (the rest of the lock still holds)."""
+    lines = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    kept = [ln for ln in lines if _norm(ln.split("==")[0].strip()) not in names]
+    path = tmp_path / "constraints.txt"
+    path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return path
+
+
+def _installed_commands_name_subjeval(py: Path, cwd: Path) -> None:
+    """Issue 41, item 7: inside a wheel the command calls itself `subjeval` (help, usage, errors),
+    and the commands that need the checkout say so instead of finding nothing."""
+    exe = py.parent / "subjeval"
+
+    def run(*args):
+        return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+    top, evaluate = run("--help"), run("evaluate", "--help")
+    assert top.returncode == 0 and top.stdout.startswith("usage: subjeval <command>"), top.stdout[:500]
+    assert evaluate.returncode == 0 and evaluate.stdout.startswith("usage: subjeval evaluate"), evaluate.stdout[:300]
+    for name in ("notebooks", "data"):
+        args = ("notebooks", "run", "--profile", "ci", "01") if name == "notebooks" else ("data", "describe")
+        proc = run(*args)
+        assert proc.returncode == 2 and "project's checkout" in proc.stderr, (args, proc.stderr[-500:])
+        assert proc.stderr.startswith(f"subjeval {name}: error:"), proc.stderr
+    for proc in (top, evaluate):
+        out = proc.stdout + proc.stderr
+        assert "python -m helpers" not in out and "helpers." not in out, out[:2000]
+
+
+@pytest.mark.parametrize("python, series", _matrix())
+def test_fresh_venv_core_install_then_beside_ranx_and_ir_measures(python, series, tmp_path):
+    """In a fresh venv of another Python: `pip install .` pulls numpy, pandas and scipy only (no
+    Jupyter); then ranx and ir_measures join it, and the engine's tests and tests/test_interop.py
+    pass there -- with pandas 2.2 on one interpreter and the lock's pandas 3 on the others (issue 41:
+    ids read the same, ranx and ir_measures take the readers' frames and agree)."""
     py = _venv(python, tmp_path / "venv")
-    _pip(py, "-c", "constraints.txt", _source(tmp_path))
+    constraints = str(_constraints_without(tmp_path, {"pandas"} if series == "2.2" else set()))
+    _pip(py, "--no-compile", "-c", constraints, _source(tmp_path), PANDAS_SERIES[series])
     installed = _pip_list(py)
     assert CORE <= installed
     assert not installed & JUPYTER, f"pip install . pulled {sorted(installed & JUPYTER)}"
-    _pip(py, "-c", "constraints.txt", "pytest", "hypothesis")
+    _installed_commands_name_subjeval(py, tmp_path)
+    _pip(py, "--no-compile", "-c", constraints, PANDAS_SERIES[series], "ranx", "ir_measures", "pytest", "hypothesis")
+    version = subprocess.run([str(py), "-c", "import pandas, subjeval.measures; print(pandas.__version__)"],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert version.returncode == 0 and version.stdout.startswith(series + "."), version.stderr[-2000:]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    proc = subprocess.run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not dl19",
-                           *ENGINE_TESTS], capture_output=True, text=True, cwd=ROOT, env=env, timeout=1800)
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    print(python, proc.stdout.strip().splitlines()[-1])
+    proc = subprocess.run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", "-W", "ignore::DeprecationWarning",
+                           "-k", "not dl19", *ENGINE_TESTS, "tests/test_interop.py"], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=1800)
+    failed = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+    assert proc.returncode == 0, "\n".join(failed) + "\n" + proc.stdout[-2000:]
+    skipped = [ln for ln in proc.stdout.splitlines() if ln.startswith("SKIPPED") and "test_interop" in ln]
+    assert not skipped, f"ranx or ir_measures did not import in the fresh venv: {skipped}"
+    print(python, f"pandas {version.stdout.strip()}:", proc.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1",
@@ -188,6 +250,29 @@ def test_fresh_venv_core_has_no_jupyter_and_notebooks_extra_has_it(tmp_path):
     full = _pip_list(py)
     assert {"jupyterlab", "papermill", "nbval", "seaborn", "ipykernel"} <= full
     print(f"pip install .: {len(core)} packages; pip install '.[notebooks]': {len(full)} packages")
+
+
+def test_editable_install_as_make_does_it_prints_no_setuptools_box(tmp_path):
+    """Issue 41, item 8: `make venv` installs the checkout editable with the Makefile's EDITABLE
+    setting; setuptools' boxed "Editable installation ... same name as your package" notice (the
+    folder helpers/ installs as subjeval) does not reach the user, and the install works."""
+    setting = re.search(r"^EDITABLE := (\w+)=(\S+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert setting, "the Makefile's EDITABLE setting is gone"
+    py = tmp_path / "venv" / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True, timeout=300)
+    src = _source(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-compile",
+                           "-e", src], capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                          env={**os.environ, setting.group(1): setting.group(2)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Editable installation" not in proc.stderr and "same" not in proc.stderr, proc.stderr[-3000:]
+    assert _python_in(py, "import subjeval.paths as p; print(p.COMMAND)", tmp_path) == "subjeval"
+
+
+def _python_in(py: Path, code: str, cwd: Path) -> str:
+    proc = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=cwd, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip()
 
 
 # --- one package, two import names (issue 27): the library is `subjeval`, the checkout's folder `helpers`
@@ -238,6 +323,25 @@ def test_a_users_own_helpers_module_is_never_shadowed(tmp_path):
     out = _python("import subjeval.measures as m, helpers; print(helpers.X, '|', m.__name__)", tmp_path)
     assert out == "the user s own | subjeval.measures"
     assert _python("import helpers; print(helpers.X)", tmp_path) == "the user s own"
+
+
+def test_outside_a_checkout_the_command_says_what_needs_the_checkout(monkeypatch, capsys):
+    """Issue 41, item 7 (in process; the fresh venvs above run the installed `subjeval`): where the
+    library is installed, `data` and `notebooks` say they need the project's checkout, naming the
+    command as called; the usage names `subjeval` and no module path."""
+    import helpers.__main__ as entry
+
+    monkeypatch.setattr(paths, "is_checkout", lambda: False)
+    monkeypatch.setattr(paths, "COMMAND", "subjeval")
+    assert entry.main(["notebooks", "run", "--profile", "ci", "01"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("subjeval notebooks: error: the notebooks") and "project's checkout" in err and "\n" == err[-1]
+    assert entry.main(["data", "describe"]) == 2 and "subjeval data: error:" in capsys.readouterr().err
+    assert entry.main(["--help"]) == 0
+    usage = capsys.readouterr().out
+    assert usage.startswith("usage: subjeval <command>") and "helpers." not in usage and "python -m helpers" not in usage
+    monkeypatch.undo()   # the checkout itself
+    assert paths.is_checkout() and paths.COMMAND == "python -m helpers"
 
 
 def test_the_command_line_under_both_names(tmp_path):

@@ -79,6 +79,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import paths
 from ..data import thresholds
 from ..io import coerce, trec
 from . import adhoc as M, names
@@ -116,7 +117,7 @@ def _cutoffs(text: str) -> list[int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m helpers evaluate",
+    p = _Parser(prog=f"{paths.COMMAND} evaluate",   # `subjeval evaluate` where the library is installed
                 description="Evaluate TREC runs with NTCIREVAL's graded-relevance measures.",
                 epilog="Measures: " + ", ".join(d.usage() for d in M.MEASURES.values())
                 + ". Binary measures (AP, RR, P, R, Hit) also take rel=N (levels below N are "
