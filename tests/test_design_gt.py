@@ -98,6 +98,37 @@ def test_linear_measures_average_over_assessors_and_ndcg_does_not(files):
     assert non.attrs["max_abs_difference"] > 1e-3
 
 
+def test_several_measures_in_one_engine_call_per_assessor(files):
+    run = _run_frame()
+    ratings = readers.read_ratings(files / "ratings.tsv")
+    many = scores_by_assessor(ratings, run, ["nDCG@3", "AP", "RBP"], conventions="ntcireval", rel=1, gmax=2)
+    assert list(many) == ["nDCG@3", "AP", "RBP"]
+    for m, frame in many.items():
+        one = scores_by_assessor(ratings, run, m, conventions="ntcireval", rel=1, gmax=2)
+        pd.testing.assert_frame_equal(frame, one)
+        assert frame.attrs == one.attrs and frame.attrs["gmax"] == 2
+    with pytest.raises(ValueError, match="must be distinct"):
+        scores_by_assessor(ratings, run, ["RBP", "RBP"])
+
+
+def test_linearity_checks_reuse_the_pilot_scores_and_say_why_a_measure_is_skipped(files):
+    from helpers.design import linearity_checks
+    run = _run_frame()
+    ratings = readers.read_ratings(files / "ratings.tsv")
+    names = ["nDCG@3", "AP", "RBP"]
+    per = scores_by_assessor(ratings, run, names, conventions="ntcireval", rel=2, gmax=2)
+    reused = linearity_checks(ratings, run, names, d_max=2, per=per, conventions="ntcireval", rel=2)
+    fresh = linearity_checks(ratings, run, names, d_max=2, conventions="ntcireval", rel=2)
+    assert isinstance(reused["AP"], str) and "reads relevance levels" in reused["AP"]
+    for m in ("nDCG@3", "RBP"):
+        pd.testing.assert_frame_equal(reused[m], fresh[m])
+        assert reused[m].attrs == linearity_check(ratings, run, m, d_max=2, conventions="ntcireval").attrs
+    with pytest.raises(ValueError, match="gmax=3"):
+        linearity_checks(ratings, run, names, d_max=3, per=per, conventions="ntcireval", rel=2)
+    with pytest.raises(ValueError, match="AP"):
+        linearity_check(ratings, run, "AP", d_max=2, conventions="ntcireval", rel=2)
+
+
 # --- the cheapest design ------------------------------------------------------------------------
 
 V = {"s": .01, "t": .02, "a:t": .02, "st": .01, "sa:t": .03}
@@ -245,26 +276,115 @@ def test_sizes_by_measure_and_split_halves():
     means = study.assessor_means(long, "s x (a:t)")
     assert means.shape == (12, 8) and means.iloc[0, 0] == pytest.approx(
         long.query("topic == 't1' and system == 's1'")["score"].mean())
-    g = g_study(long, "s x (a:t)")
-    split = study.split_half_check(long, g, [3, 6], [1, 2], np.random.default_rng(2), draws=4)
+    split = study.split_half_check(long, "s x (a:t)", [2, 4], [1, 2], np.random.default_rng(2), draws=4)
     assert len(split) == 4 and split["tau_observed"].between(-1, 1).all()
-    assert (split["erho2"].diff().dropna() != 0).all()
-    with pytest.raises(ValueError, match="needs 14 topics"):
-        study.split_half_check(long, g, [7], [1], np.random.default_rng(2), draws=2)
+    with pytest.raises(ValueError, match="need 3 nt topics"):
+        study.split_half_check(long, "s x (a:t)", [5], [1], np.random.default_rng(2), draws=2)
+
+
+# --- the findings of notebook 06 -----------------------------------------------------------------
+
+def _sizes(ratio_low=1.5, ratio_high=3.0, measures=("m",)):
+    rows = []
+    for m in measures:
+        for method in ("paired t", "ANOVA (m = 4)", "CI width"):
+            rows.append({"measure": m, "method": method, "n_approx": 10, "n_exact": 11, "n_exact_low": 8,
+                         "n_exact_high": 15, "n_paired": None if method.startswith("ANOVA") else 5,
+                         "n_paired_low": None if method.startswith("ANOVA") else 4,
+                         "n_paired_high": None if method.startswith("ANOVA") else 7,
+                         "ratio": 2.0, "ratio_low": ratio_low, "ratio_high": ratio_high})
+    return pd.DataFrame(rows)
+
+
+def _curve(costs, within, best):
+    c = pd.DataFrame({"n_assessors": range(1, len(costs) + 1), "n_topics": [30] * len(costs),
+                      "n_low": [20] * len(costs), "n_high": [40] * len(costs), "cost": costs,
+                      "diff_low": [0.0] * len(costs), "diff_high": [0.0] * len(costs), "within_noise": within})
+    c.attrs = {"best": best}
+    return c
+
+
+def _findings(**over):
+    from helpers.design.published import gt_reproductions
+    from helpers.findings import design as F
+    kw = dict(published=dict(F.PUBLISHED), anova_m2=(629, 629), gt=gt_reproductions(), sizes=_sizes(), lead="m",
+              settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3),
+              cheapest=_curve([300.0, 320.0, 400.0], [True, False, False], 1),
+              pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2}, split=None, planted=None, linearity={},
+              unjudged="u.")
+    kw.update(over)
+    return F.findings(**kw)
+
+
+def _planted(covered=95, t_covered=94, rejections=800, true_n=3):
+    return {"erho2": {"covered": covered, "pilots": 100, "level": .95, "true_n": true_n},
+            "t": {"covered": t_covered, "pilots": 100, "level": .95, "true_n": 50},
+            "power": {"rejections": rejections, "wrong_sign": 0, "experiments": 1000, "target": .8, "pilots_tested": 100,
+                      "pilots": 100, "n_min": 40, "n_max": 60, "sakai_rejections": 990, "sakai_experiments": 1000,
+                      "sakai_n_min": 100, "sakai_n_max": 140}}
 
 
 def test_findings_of_notebook_06_follow_the_numbers():
     from helpers.findings import design as F
-    sizes = pd.DataFrame([{"measure": "m", "method": "paired t", "n_approx": 10, "n_exact": 11,
-                           "n_exact_low": 8, "n_exact_high": 15}])
-    common = dict(anova_m2=(629, 629), sizes=sizes, split=None, linearity={}, cheapest="c.", unjudged="u.",
-                  bodoff={"measure": "m", "n_topics": 10, "n_assessors": 2, "more_topics": .9, "more_assessors": .8})
-    ok = F.findings(published=dict(F.PUBLISHED), coverage={"covered": 95, "pilots": 100, "level": .95, "true_n": 3},
-                    power={"rejections": 800, "experiments": 1000, "target": .8, "n_topics": 5}, **common)
-    verdicts = [r.verdict for r in ok.rows]
-    assert verdicts == ["reproduced", "reproduced", "holds", "agrees", "agrees"]
-    bad = F.findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155},
-                     coverage={"covered": 70, "pilots": 100, "level": .95, "true_n": 3},
-                     power={"rejections": 500, "experiments": 1000, "target": .8, "n_topics": 5}, **common)
-    assert [r.verdict for r in bad.rows] == ["not reproduced", "reproduced", "holds", "differs", "differs"]
-    assert "differ by at most 1 topic " in bad.markdown() and not bad.problems()
+    ok = _findings(planted=_planted())
+    verdicts = {r.question.split("?")[0][:40]: r.verdict for r in ok.rows}
+    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["holds", "holds", "holds", "agrees", "agrees", "agrees"]
+    assert "by_construction" in ok.rows[3].caveats and "simulated" in ok.rows[-1].caveats, verdicts
+    bad = _findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155}, planted=_planted(70, 80, 500))
+    assert [r.verdict for r in bad.rows][:1] + [r.verdict for r in bad.rows][-3:] == \
+        ["not reproduced", "differs", "differs", "differs"]
+    assert not ok.problems() and not bad.problems()
+
+
+def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
+    two = ("a", "b")
+    below = _sizes(.5, .9, two)
+    mixed = pd.concat([_sizes(1.2, 2, ("a",)), _sizes(.5, .9, ("b",))], ignore_index=True)
+    unclear = _sizes(.8, 1.4, two)
+    for sizes, verdict in ((below, "does not hold"), (mixed, "holds in part"), (unclear, "cannot tell")):
+        rows = _findings(sizes=sizes, lead="a").rows
+        assert rows[3].verdict == rows[4].verdict == verdict
+    row = _findings().rows[3]
+    assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
+
+
+def test_cheapest_row_names_every_design_within_noise():
+    rows = lambda c: _findings(cheapest=c).rows[5]  # noqa: E731
+    assert rows(_curve([300.0, 320.0, 400.0], [True, False, False], 1)).verdict == "holds"
+    r = rows(_curve([300.0, 290.0, 400.0], [True, True, False], 2))
+    assert r.verdict == "cannot tell" and "within noise: 1 (300)" in r.run
+    assert rows(_curve([500.0, 290.0, 300.0], [False, True, True], 2)).verdict == "does not hold"
+    assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
+    assert _findings(cheapest=None).rows[5].verdict == "cannot tell"
+    from helpers.findings.design import cheapest_sentence
+    text = cheapest_sentence(_curve([500.0, 290.0, 300.0], [False, True, True], 2), target=.95, measure="m",
+                             cost_topic=10, cost_judgment=3, max_assessors=3)
+    assert "is 2 assessors × 30 [20, 40] topics (cost 290)" in text and "Within noise of it: 3 assessors (costs 300)" in text
+
+
+def test_an_unreachable_planted_truth_has_no_coverage_row():
+    f = _findings(planted={**_planted(), "erho2": {"covered": None, "pilots": 100, "level": .95, "true_n": None}})
+    assert not any("Eρ² ≥ 0.95 cover" in r.question for r in f.rows)
+    assert any("unreachable: there is no coverage to check" in p for p in f.prose)
+
+
+def test_split_rows_read_each_part_by_its_interval():
+    split = pd.DataFrame({"n_topics": [4, 8], "n_assessors": [1, 1], "tau_observed": [.4, .6],
+                          "tau_predicted": [.2, .5], "tau_predicted_low": [.1, .4], "tau_predicted_high": [.45, .7],
+                          "tau_normal": [.35, .55], "tau_normal_low": [.3, .5], "tau_normal_high": [.38, .7],
+                          "conflicts_observed": [.01, .002], "conflicts_predicted": [.1, .02],
+                          "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05]})
+    rows = _findings(split=split).rows
+    urbano, normal = rows[6], rows[7]
+    assert urbano.verdict == "holds in part" and "inside at 1 of 2 sizes" in urbano.run
+    assert "above the point prediction at 2 of 2" in urbano.run
+    assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
+
+
+def test_sizes_sentence_names_every_case_at_the_largest_gap():
+    from helpers.findings.design import linearity_line, sizes_sentence
+    s = _sizes(measures=("a", "b", "c"))
+    s.loc[s["method"].str.startswith("ANOVA"), "n_exact"] = 12
+    text = sizes_sentence(s)
+    assert "at most 2 topics (3 cases: a, ANOVA (m = 4): 10 vs 12; b" in text and "; c, ANOVA" in text
+    assert "below 10⁻⁶" in linearity_line("RBP", {"max_abs_difference": 1e-9, "kendall_tau": 1.0})

@@ -19,8 +19,15 @@ Targets
 For the last two the variance of a per-topic difference between two systems follows from the
 components, ``2 (st + e / n_a)`` with ``e`` the error component (``sa:t``, ``sta``; none in
 s x t); the topic effect cancels in a paired comparison.  In s x t x a the system x assessor
-component ``sa`` does not shrink with topics and is left out of the t-test's variance (the same
-assessors judge every topic, so it is a fixed bias of the comparison, not noise over topics).
+component ``sa`` does not shrink with topics: the same assessors judge every topic, so it adds a
+bias ``b ~ N(0, 2 sa / n_a)`` to the whole comparison, which the power of the t-test averages
+over (:mod:`helpers.design.paired`; a power the bias forbids is unreachable).  The CI width does
+not depend on it (it moves the interval, not its width).
+
+Uncertainty (:func:`trade_off_bootstrap`): the topics of the pilot are resampled and the curve
+recomputed; a design is within noise of the cheapest when the bootstrap interval of its cost
+minus the cheapest's includes 0 (the two costs are read on the same resample, so the difference
+is not lost in the spread both share).
 """
 
 from __future__ import annotations
@@ -31,11 +38,12 @@ import numpy as np
 import pandas as pd
 
 from ..stats.checks import check_level
-from .dstudy import COEFFICIENTS, topics_needed
-from .gstudy import GStudy
+from .dstudy import COEFFICIENTS, topics_needed, topics_needed_point
+from .gstudy import GStudy, g_study_array
+from .paired import bias_variance, topics_for_power
 from .sakai import topic_set_size
 
-__all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design"]
+__all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design", "trade_off_bootstrap"]
 
 TARGETS = ("erho2", "phi", "power", "width")
 
@@ -82,11 +90,12 @@ def _row(g: GStudy, target: str, value: float, na: int, kw: dict) -> dict:
     s2 = paired_variance(g, na)
     if s2 <= 0:
         return {"n_topics": 2, "n_low": None, "n_high": None}
-    common = dict(sigma2=s2, paired=True, exact=kw.get("exact", True), alpha=kw.get("alpha", 0.05))
+    common = dict(sigma2=s2, exact=kw.get("exact", True), alpha=kw.get("alpha", 0.05))
     if target == "power":
-        n = topic_set_size("t", beta=1 - value, min_diff=kw["min_diff"], **common)
+        n = topics_for_power(beta=1 - value, min_diff=kw["min_diff"], bias2=bias_variance(g.variance, g.design, na),
+                             **common)
     else:
-        n = topic_set_size("ci", width=kw["width"], **common)
+        n = topic_set_size("ci", width=kw["width"], paired=True, **common)
     return {"n_topics": n, "n_low": None, "n_high": None}
 
 
@@ -147,3 +156,48 @@ def cheapest_design(g: GStudy, target: str, value: float | None = None, **kwargs
     best = ok.sort_values(["cost", "n_assessors"], kind="stable").iloc[0]
     return Design(target, float(curve.attrs["value"]), int(best["n_topics"]), int(best["n_assessors"]),
                   float(best["cost"]), curve)
+
+
+def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np.random.Generator, *,
+                        cost_topic: float, cost_judgment: float, n_boot: int = 200,
+                        level: float = 0.95) -> pd.DataFrame:
+    """The trade-off curve of a coefficient target (:func:`trade_off`, ``erho2`` or ``phi``) with
+    the topic bootstrap's uncertainty (module docstring).
+
+    ``x`` is the pilot's systems x topics x assessors array (:func:`helpers.design.gstudy.score_array`);
+    its topics are resampled ``n_boot`` times (with replacement; a topic keeps its own assessors).
+    Adds to ``curve``: ``cost_low``, ``cost_high`` (the ``level`` percentile interval of the cost;
+    ``inf``: the target unreachable in more than the tail), ``diff_low``, ``diff_high`` (the interval of
+    the cost minus the cheapest design's cost on the same resample), ``cheapest_share`` (the share
+    of resamples in which the design is the cheapest) and ``within_noise`` (``diff_low <= 0``).
+    """
+    from ..stats.checks import check_rng
+
+    target, value = curve.attrs.get("target"), curve.attrs.get("value")
+    if target not in COEFFICIENTS:
+        raise ValueError(f"trade_off_bootstrap reads a curve of a coefficient target {COEFFICIENTS}, got {target!r}")
+    rng = check_rng(rng, "trade_off_bootstrap")
+    x = np.asarray(x, dtype=float)
+    nas = curve["n_assessors"].to_numpy(dtype=int)
+    per_topic = cost_topic + nas * cost_judgment
+    draws = np.empty((n_boot, len(nas)))
+    for b in range(n_boot):
+        g = g_study_array(x[:, rng.integers(0, x.shape[1], x.shape[1])], design)
+        n = [topics_needed_point(g, value, target, None if design == "s x t" else int(a)) for a in nas]
+        draws[b] = [np.inf if v is None else v * c for v, c in zip(n, per_topic)]
+    out = curve.copy()
+    cost = out["cost"].to_numpy(dtype=float, na_value=np.nan)
+    if not np.isfinite(cost).any():
+        raise ValueError("no design of the curve reaches the target: nothing to compare")
+    best = int(np.nanargmin(np.where(np.isfinite(cost), cost, np.nan)))
+    a = (1 - level) / 2
+    with np.errstate(invalid="ignore"):
+        diff = draws - draws[:, [best]]
+    diff[np.isnan(diff)] = 0.0                       # both unreachable in a resample: no difference
+    out["cost_low"], out["cost_high"] = np.quantile(draws, a, axis=0), np.quantile(draws, 1 - a, axis=0)
+    out["diff_low"], out["diff_high"] = np.quantile(diff, a, axis=0), np.quantile(diff, 1 - a, axis=0)
+    cheapest = draws == draws.min(axis=1, keepdims=True)
+    out["cheapest_share"] = cheapest.mean(axis=0)
+    out["within_noise"] = out["diff_low"] <= 0
+    out.attrs = {**curve.attrs, "best": int(nas[best]), "n_boot": int(n_boot), "level": level}
+    return out

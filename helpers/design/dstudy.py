@@ -43,7 +43,8 @@ from scipy import stats as st
 from ..stats.checks import check_level
 from .gstudy import GStudy
 
-__all__ = ["DStudy", "TopicsNeeded", "d_study", "d_study_table", "topics_needed", "spearman_brown",
+__all__ = ["DStudy", "TopicsNeeded", "d_study", "d_study_table", "topics_needed", "spearman_brown", "erho2_interval",
+           "topics_needed_point",
            "GT_MAPPINGS", "gt_map", "error_variance", "COEFFICIENTS"]
 
 COEFFICIENTS = ("erho2", "phi")
@@ -102,13 +103,15 @@ def _reduced(g: GStudy) -> tuple[float, float, float, float, float, float]:
     return ms["s"], q, e, df["s"], dfq, dfe
 
 
-def _odds_bounds(g: GStudy, alpha: float) -> dict[str, tuple[float, float]]:
+def _odds_bounds(g: GStudy, alpha: float, phi_too: bool = True) -> dict[str, tuple[float, float]]:
     """Signal-to-error ratios at the observed sizes: (lower, upper) for erho2 and phi."""
     mss, msq, mse, dfs, dfq, dfe = _reduced(g)
     ns = g.n["s"]
     out = {}
     # Feldt: odds = MS_s / (MS_e F) - 1 (gt4ireval's Erho2.lwr * n.q)
-    out["erho2"] = tuple(mss / (mse * st.f.ppf(p, dfs, dfe)) - 1 for p in (1 - alpha, alpha))
+    out["erho2"] = tuple(mss / (mse * f) - 1 for f in st.f.ppf([1 - alpha, alpha], dfs, dfe))
+    if not phi_too:
+        return out
     phi = []
     for p in (1 - alpha, alpha):
         f_inf, f_e, f_q = st.chi2.ppf(p, dfs) / dfs, st.f.ppf(p, dfs, dfe), st.f.ppf(p, dfs, dfq)
@@ -187,6 +190,18 @@ def d_study(g: GStudy, n_topics=None, n_assessors=None, level: float = 0.95) -> 
                   _scalar(_coef(s, rel)), _scalar(_coef(s, ab)), e_ci, p_ci)
 
 
+def erho2_interval(g: GStudy, n_topics: int, n_assessors: int | None = None,
+                   level: float = 0.95) -> tuple[float, float, float]:
+    """``(Erho2, low, high)`` of :func:`d_study` for one size, Feldt's interval only (no Phi):
+    the fast path for loops over many G-studies."""
+    alpha = (1 - check_level(level)) / 2
+    nt, na = _sizes(g, n_topics, n_assessors)
+    rel = _error(g, nt, na, "relative")
+    obs = _error(g, g.n["t"], g.n["a"], "relative")
+    lo, hi = (float(_from_odds(o, obs, rel)) for o in _odds_bounds(g, alpha, phi_too=False)["erho2"])
+    return float(_coef(g.variance["s"], rel)), lo, hi
+
+
 @dataclass(frozen=True)
 class TopicsNeeded:
     """Topics needed for a target coefficient, with the interval (``None``: not reachable)."""
@@ -247,6 +262,15 @@ def topics_needed(g: GStudy, target: float, coefficient: str = "erho2", n_assess
         ends.append(_needed(o * obs, per_topic, fixed, t) if o > 0 else None)
     return TopicsNeeded(coefficient, t, None if na is None else int(na),
                         _needed(g.variance["s"], per_topic, fixed, t), tuple(ends), float(level))
+
+
+def topics_needed_point(g: GStudy, target: float, coefficient: str = "erho2",
+                        n_assessors: int | None = None) -> int | None:
+    """The ``n`` of :func:`topics_needed` without its interval (the fast path for bootstraps)."""
+    kind = "relative" if coefficient == "erho2" else "absolute"
+    na = None if g.design == "s x t" else (g.n["a"] if n_assessors is None else n_assessors)
+    fixed = float(_error(g, np.inf, na, kind))
+    return _needed(g.variance["s"], float(_error(g, 1, na, kind)) - fixed, fixed, target)
 
 
 def spearman_brown(rho1, k):

@@ -4,7 +4,10 @@ replicated checks of notebook 06 (study functions for :func:`helpers.replicates.
 The model is the random-effects model of the design (Brennan 2001, ch. 3-4): every effect is
 normal with mean 0 and the planted variance, independent of the others, plus a grand mean.  Under
 it Feldt's interval is exact for s x t and for s x (a:t) at the observed number of assessors, so
-the coverage of the interval on the topics needed is a check of the machinery, not of IR data.
+the coverage of the interval on the topics needed is a check of the machinery under the model
+the interval assumes, not of IR data (bounded, skewed scores are not normal).  The power check is
+one that can fail: each simulated pilot *estimates* its variance and recommends its own n, and
+the power is then reached (or not) by t-tests simulated at that n from the planted components.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from scipy import stats as st
 from ..stats.checks import check_rng
 from .dstudy import topics_needed
 from .gstudy import COMPONENTS, DESIGNS, GStudy, g_study_array
-from .sakai import topic_set_size
+from .paired import bias_variance, difference_variance, topics_for_power
+from .sakai import bootstrap_variances, matrix_variance, topic_set_size
 
 __all__ = ["planted_g", "simulate_array", "simulate_scores", "pilot_coverage", "power_reached",
            "recommended_topics", "planted_check"]
@@ -106,6 +110,18 @@ def simulate_scores(variance: Mapping[str, float], design: str, n_systems: int, 
     return pd.DataFrame({"system": sys_, "topic": top, "assessor": ass, "score": x.ravel()})
 
 
+def _coverage(g: GStudy, v: dict, target: float, level: float, n_systems: int, n_topics: int,
+              n_assessors: int, coefficient: str = "erho2", plan_assessors: int | None = None) -> dict:
+    na = None if g.design == "s x t" else (plan_assessors or n_assessors)
+    need = topics_needed(g, target, coefficient, na, level)
+    truth = topics_needed(planted_g(v, g.design, n_systems, n_topics, n_assessors),
+                          target, coefficient, na, level).n
+    lo, hi = need.ci
+    # an unreachable truth has no coverage to check (an unbounded upper end would cover it by definition)
+    covered = None if truth is None else bool((lo is None or lo <= truth) and (hi is None or truth <= hi))
+    return {"n": need.n, "low": lo, "high": hi, "true_n": truth, "covered": covered}
+
+
 def pilot_coverage(rng: np.random.Generator, *, variance: Mapping[str, float], design: str,
                    n_systems: int, n_topics: int, n_assessors: int, target: float,
                    coefficient: str = "erho2", plan_assessors: int | None = None,
@@ -113,64 +129,100 @@ def pilot_coverage(rng: np.random.Generator, *, variance: Mapping[str, float], d
     """One simulated pilot: the topics needed with its interval, and whether it covers the truth.
 
     Returns one row: ``n`` (estimate), ``low``, ``high``, ``true_n`` (from the planted
-    components; ``None`` when unreachable) and ``covered`` (``low <= true_n <= high``; an unbounded
-    end counts as covering, and an unreachable truth is covered by an unbounded upper end only).
+    components; ``None`` when unreachable) and ``covered`` (``low <= true_n <= high``, an
+    unbounded end counting as covering; ``None`` when the truth is unreachable: an unbounded upper
+    end would cover it by definition, so there is nothing to check).
     """
-    x = simulate_array(variance, design, n_systems, n_topics, n_assessors, rng)
-    g = g_study_array(x, design)
-    na = None if design == "s x t" else (plan_assessors or n_assessors)
-    need = topics_needed(g, target, coefficient, na, level)
-    truth = topics_needed(planted_g(variance, design, n_systems, n_topics, n_assessors),
-                          target, coefficient, na, level).n
-    lo, hi = need.ci
-    if truth is None:                 # unreachable with these assessors: covered by an unbounded end
-        covered = hi is None
-    else:
-        covered = (lo is None or lo <= truth) and (hi is None or truth <= hi)
-    return {"n": need.n, "low": lo, "high": hi, "true_n": truth, "covered": bool(covered)}
+    v = _check_variance(variance, design)
+    x = simulate_array(v, design, n_systems, n_topics, n_assessors, rng)
+    return _coverage(g_study_array(x, design), v, target, level, n_systems, n_topics, n_assessors,
+                     coefficient, plan_assessors)
 
 
 def power_reached(rng: np.random.Generator, *, variance: Mapping[str, float], design: str, n_topics: int,
                   n_assessors: int, min_diff: float, alpha: float = 0.05, experiments: int = 200) -> dict:
-    """Rejections of the paired t-test in ``experiments`` simulated collections of ``n_topics``.
+    """Paired t-tests in ``experiments`` collections of ``n_topics`` simulated from the components.
 
     Two systems ``min_diff`` apart; each system's score on a topic is its mean over the topic's
     ``n_assessors`` assessors.  The per-topic difference is simulated directly: the effects
     shared by both systems (t, a, ta, a:t) cancel in it, ``st`` and the error (``sa:t``, ``sta``)
     do not, and in s x t x a the system x assessor effects ``sa`` add a difference constant over
-    the topics of one experiment.
+    the topics of one experiment (:mod:`helpers.design.paired`).  ``rejections`` counts the tests
+    significant in the direction of the true difference, ``wrong_sign`` those significant the
+    other way (not power: errors).
     """
     v = _check_variance(variance, design)
     rng = check_rng(rng, "power_reached")
     na = 1 if design == "s x t" else n_assessors
-    e = {"s x t": 0.0, "s x (a:t)": v.get("sa:t", 0.0), "s x t x a": v.get("sta", 0.0)}[design]
-    sd_topic = np.sqrt(2 * (v["st"] + e / na))
+    sd_topic = np.sqrt(2 * difference_variance(v, design, na))
     d = min_diff + sd_topic * rng.standard_normal((experiments, n_topics))
     if design == "s x t x a":
-        d = d + np.sqrt(2 * v["sa"] / na) * rng.standard_normal((experiments, 1))
-    t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(n_topics))
+        d = d + np.sqrt(bias_variance(v, design, na)) * rng.standard_normal((experiments, 1))
+    mean = d.mean(axis=1)
+    t = mean / (d.std(axis=1, ddof=1) / np.sqrt(n_topics))
     p = 2 * st.t.sf(np.abs(t), n_topics - 1)
-    return {"rejections": int((p < alpha).sum()), "experiments": int(experiments)}
+    return {"rejections": int(((p < alpha) & (mean > 0)).sum()),
+            "wrong_sign": int(((p < alpha) & (mean < 0)).sum()), "experiments": int(experiments)}
 
 
 def recommended_topics(variance: Mapping[str, float], design: str, n_assessors: int, *, min_diff: float,
-                       alpha: float = 0.05, beta: float = 0.20, exact: bool = True) -> int:
-    """Topics for the paired t-test from the planted components (``sigma_t^2 = 2 (st + e/n_a)``)."""
+                       alpha: float = 0.05, beta: float = 0.20, exact: bool = True) -> int | None:
+    """Topics for the paired t-test from the planted components (:func:`helpers.design.paired.topics_for_power`:
+    ``sigma2 = st + e/n_a``, and in s x t x a the bias ``2 sa / n_a``); ``None`` when no number of
+    topics reaches the power (crossed assessors whose bias is too large)."""
     v = _check_variance(variance, design)
-    e = {"s x t": 0.0, "s x (a:t)": v.get("sa:t", 0.0), "s x t x a": v.get("sta", 0.0)}[design]
     na = 1 if design == "s x t" else n_assessors
-    return topic_set_size("t", sigma2=v["st"] + e / na, min_diff=min_diff, alpha=alpha, beta=beta,
-                          exact=exact)
+    return topics_for_power(sigma2=difference_variance(v, design, na), min_diff=min_diff,
+                            bias2=bias_variance(v, design, na), alpha=alpha, beta=beta, exact=exact)
+
+
+def _pilot_t_sizes(x: np.ndarray, g: GStudy, rng: np.random.Generator, *, min_diff: float, alpha: float,
+                   beta: float, n_boot: int, level: float) -> dict:
+    """What the pilot recommends for the paired t-test: from 2 V_E2 of the assessor means (the
+    paired-difference variance; its topic bootstrap interval gives the interval of n) and from
+    Sakai's 2 V_E1, with the pilot's own estimate of the crossed bias."""
+    means = x.mean(axis=2).T                                  # topics x systems
+    na = g.n["a"]
+    bias2 = bias_variance(g.variance, g.design, na)
+    boot = bootstrap_variances(means, rng, n_boot)
+    a = (1 - level) / 2
+    e2 = [float(v) for v in (matrix_variance(means, "E2")[0], *np.quantile(boot["E2"], [a, 1 - a]))]
+    kw = dict(min_diff=min_diff, bias2=bias2, alpha=alpha, beta=beta)
+    n, lo, hi = (topics_for_power(sigma2=v, **kw) if v > 0 else 2 for v in e2)
+    sakai = topic_set_size("t", sigma2=matrix_variance(means, "E1")[0], min_diff=min_diff, alpha=alpha, beta=beta,
+                           exact=True)
+    return {"t_n": n, "t_low": lo, "t_high": hi, "sakai_n": sakai}
 
 
 def planted_check(rng: np.random.Generator, *, variance: Mapping[str, float], design: str, n_systems: int,
-                  n_topics: int, n_assessors: int, target: float, min_diff: float, power_topics: int,
-                  alpha: float = 0.05, experiments: int = 20, level: float = 0.95) -> dict:
-    """One replicate of notebook 06's planted-truth check: a simulated pilot and its interval on
-    the topics needed for Erho2 >= ``target`` (:func:`pilot_coverage`), and ``experiments``
-    paired t-tests at ``power_topics`` topics (:func:`power_reached`)."""
-    row = pilot_coverage(rng, variance=variance, design=design, n_systems=n_systems, n_topics=n_topics,
-                         n_assessors=n_assessors, target=target, level=level)
-    row.update(power_reached(rng, variance=variance, design=design, n_topics=power_topics,
-                             n_assessors=n_assessors, min_diff=min_diff, alpha=alpha, experiments=experiments))
+                  n_topics: int, n_assessors: int, target: float, min_diff: float, alpha: float = 0.05,
+                  beta: float = 0.20, experiments: int = 20, level: float = 0.95, n_boot: int = 200) -> dict:
+    """One replicate of notebook 06's planted-truth check, on one simulated pilot.
+
+    * Eρ²: the pilot's interval on the topics needed for ``target`` (Feldt) and whether it covers
+      the planted truth (:func:`pilot_coverage`'s columns ``n, low, high, true_n, covered``).
+    * The paired t-test: the n the *pilot* recommends (2 V_E2 of its assessor means, as the
+      notebook's sizing table; ``t_n``) with the interval from the topic bootstrap
+      (``t_low, t_high``), the planted truth ``t_true`` (:func:`recommended_topics`) and
+      ``t_covered``; then ``experiments`` t-tests simulated from the planted components at the
+      pilot's ``t_n`` (``rejections``, ``wrong_sign``, ``experiments``) and at Sakai's n from
+      2 V_E1 (``sakai_n``, ``sakai_rejections``).  A pilot whose n is unreachable runs no test.
+    """
+    v = _check_variance(variance, design)
+    rng = check_rng(rng, "planted_check")
+    x = simulate_array(v, design, n_systems, n_topics, n_assessors, rng)
+    g = g_study_array(x, design)
+    row = _coverage(g, v, target, level, n_systems, n_topics, n_assessors)
+    row.update(_pilot_t_sizes(x, g, rng, min_diff=min_diff, alpha=alpha, beta=beta, n_boot=n_boot, level=level))
+    truth = recommended_topics(v, design, n_assessors, min_diff=min_diff, alpha=alpha, beta=beta)
+    lo, hi = row["t_low"], row["t_high"]
+    row["t_true"] = truth
+    row["t_covered"] = (None if truth is None else bool((lo is None or lo <= truth) and (hi is None or truth <= hi)))
+    tests = dict(variance=v, design=design, n_assessors=n_assessors, min_diff=min_diff, alpha=alpha,
+                 experiments=experiments)
+    if row["t_n"] is None:
+        row.update(rejections=0, wrong_sign=0, experiments=0)
+    else:
+        row.update(power_reached(rng, n_topics=row["t_n"], **tests))
+    row["sakai_rejections"] = power_reached(rng, n_topics=row["sakai_n"], **tests)["rejections"]
     return row

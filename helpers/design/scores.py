@@ -19,8 +19,9 @@ Conventions
   trec_eval), so that every cell of the design has a score; pass ``no_relevant=`` to change it.
 * GT averages a measure over assessors.  For a measure linear in the gains (``MSDCG@k``, ``G``,
   ``RBP`` with a fixed ``gmax``) that average is the measure of the mean gains; for nDCG, AP,
-  ERR it is not (the ideal ranking, the number of relevant documents and the stopping
-  probabilities change with the gains): :func:`linearity_check` measures the difference.
+  ERR it is not (nDCG and AP divide by an ideal that changes with the gains; ERR is not
+  normalised, but its stopping probabilities multiply, so it is not linear in them):
+  :func:`linearity_check` measures the difference.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .. import measures
 from ..io import coerce
 from ..io.ids import require_columns
 
-__all__ = ["judgment_sets", "scores_by_assessor", "mean_gain_qrels", "linearity_check"]
+__all__ = ["judgment_sets", "scores_by_assessor", "mean_gain_qrels", "linearity_check", "linearity_checks"]
 
 RATING_COLUMNS = ("query_id", "doc_id", "assessor", "rating")
 
@@ -104,8 +105,21 @@ def _restricted(ratings: pd.DataFrame, fill: str | None, common_items: bool) -> 
     return df
 
 
-def scores_by_assessor(ratings: pd.DataFrame, runs, measure: str, *, fill: str | None = None,
-                       common_items: bool = False, no_relevant: str = "zero", **evaluate_kw) -> pd.DataFrame:
+def _measure_list(measure) -> tuple[list[str], bool]:
+    """(names, one): a measure name or a list of distinct names."""
+    if isinstance(measure, str):
+        return [measure], True
+    names = list(measure) if isinstance(measure, (list, tuple)) else None
+    if not names or not all(isinstance(m, str) for m in names):
+        raise ValueError(f"measure must be a measure name or a non-empty list of names, got {measure!r}")
+    dup = sorted({m for m in names if names.count(m) > 1})
+    if dup:
+        raise ValueError(f"measure names must be distinct; repeated: {dup}")
+    return names, False
+
+
+def scores_by_assessor(ratings: pd.DataFrame, runs, measure, *, fill: str | None = None,
+                       common_items: bool = False, no_relevant: str = "zero", **evaluate_kw):
     """One measure per (system, topic, assessor): the long input of :func:`g_study`.
 
     Parameters
@@ -114,8 +128,9 @@ def scores_by_assessor(ratings: pd.DataFrame, runs, measure: str, *, fill: str |
         ``query_id, doc_id, assessor, rating`` (any reader of :mod:`helpers.io.readers`).
     runs : DataFrame, path, glob or list of paths
         What :func:`helpers.measures.evaluate` accepts.
-    measure : str
-        One measure name (``"nDCG@10"``, ``"AP(rel=2)"``).
+    measure : str or list of str
+        One measure name (``"nDCG@10"``, ``"AP(rel=2)"``), or several: then every measure is
+        computed in one engine call per assessor and a dict ``name -> frame`` is returned.
     fill, common_items
         Treatment of the items an assessor did not judge (module docstring).
     no_relevant : str
@@ -125,25 +140,35 @@ def scores_by_assessor(ratings: pd.DataFrame, runs, measure: str, *, fill: str |
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame, or dict of them
         ``system, topic, assessor, score``; ``attrs["items"]`` counts the labels used per assessor.
     """
     _check_ratings(ratings)
-    if not isinstance(measure, str):
-        raise ValueError(f"measure must be one measure name (a str), got {measure!r}")
+    names, one = _measure_list(measure)
     df = _restricted(ratings, fill, common_items)
     run = coerce.as_run(runs)
-    frames = []
+    frames: dict[str, list] = {m: [] for m in names}
     for assessor, labels in df.groupby("assessor", sort=True):
         qrels = labels[["query_id", "doc_id", "rating"]].rename(columns={"rating": "relevance"})
         # only the assessor's topics: the others are no cell of the design, not a warning
         mine = run[run["query_id"].astype(str).isin(set(qrels["query_id"].astype(str)))]
-        res = measures.evaluate(qrels, mine, [measure], no_relevant=no_relevant, **evaluate_kw)
-        frames.append(pd.DataFrame({"system": res["run_id"].to_numpy(), "topic": res["query_id"].to_numpy(),
-                                    "assessor": assessor, "score": res["value"].to_numpy(dtype=float)}))
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs = {"measure": measure, "items": df.groupby("assessor").size().to_dict()}
-    return out
+        res = measures.evaluate(qrels, mine, names, no_relevant=no_relevant, **evaluate_kw)
+        labels_out = list(dict.fromkeys(res["measure"]))     # the engine's labels, in the order asked
+        for name, label in zip(names, labels_out):
+            r = res[res["measure"] == label]
+            frames[name].append(pd.DataFrame({"system": r["run_id"].to_numpy(), "topic": r["query_id"].to_numpy(),
+                                              "assessor": assessor, "score": r["value"].to_numpy(dtype=float)}))
+    items = df.groupby("assessor").size().to_dict()
+    out = {}
+    for name in names:
+        out[name] = pd.concat(frames[name], ignore_index=True)
+        out[name].attrs = {"measure": name, "items": items, "gmax": evaluate_kw.get("gmax"),
+                           "treatment": _treatment(fill, common_items)}
+    return out[names[0]] if one else out
+
+
+def _treatment(fill: str | None, common_items: bool) -> str:
+    return "common items" if common_items else f"fill from {fill}" if fill is not None else "as judged"
 
 
 def mean_gain_qrels(ratings: pd.DataFrame) -> pd.DataFrame:
@@ -159,9 +184,8 @@ def linearity_check(ratings: pd.DataFrame, runs, measure: str, *, d_max: int,
 
     Both are computed with ``gmax = d_max`` (the top of the rating scale), so that ERR/RBP use
     the same stopping probabilities in both.  For a measure linear in the gains the columns agree
-    to rounding; for nDCG, AP, ERR they do not.  Binary measures read a mean gain > 0 as
-    relevant (any assessor's positive label), so for them the comparison says how far the
-    average of binary verdicts is from "relevant to someone".
+    to rounding; for nDCG, AP, ERR they do not.  A binary measure with ``rel=`` cannot read mean
+    gains and raises ``ValueError`` (:func:`linearity_checks` says so instead).
 
     Returns
     -------
@@ -169,22 +193,72 @@ def linearity_check(ratings: pd.DataFrame, runs, measure: str, *, d_max: int,
         ``system``, ``mean_over_assessors``, ``of_mean_gains``, ``difference``; ``attrs``:
         ``max_abs_difference`` and ``kendall_tau`` between the two orders of the systems.
     """
+    out = linearity_checks(ratings, runs, [measure], d_max=d_max, fill=fill, common_items=common_items,
+                           **evaluate_kw)[measure]
+    if isinstance(out, str):
+        raise ValueError(f"{measure}: {out}")
+    return out
+
+
+def _mean_gain_measures(qrels: pd.DataFrame, run: pd.DataFrame, names: list[str], kw: dict) -> dict:
+    """Measure name -> its scores on the mean-gain qrels (one engine call), or the reason it has none."""
+    import warnings
+
+    probe = run.iloc[:1]
+    ok, why = [], {}
+    for m in names:                        # a measure that cannot read gains fails before the run is read
+        try:
+            with warnings.catch_warnings():            # the probe's one-row run misses topics: no matter
+                warnings.simplefilter("ignore")
+                measures.evaluate(qrels, probe, [m], **kw)
+            ok.append(m)
+        except ValueError as exc:
+            why[m] = f"not checked: the measure reads relevance levels, not mean gains ({exc})"
+    if ok:
+        res = measures.evaluate(qrels, run, ok, **kw)
+        for name, label in zip(ok, dict.fromkeys(res["measure"])):
+            why[name] = res[res["measure"] == label]
+    return why
+
+
+def linearity_checks(ratings: pd.DataFrame, runs, measure_names, *, d_max: int, per=None,
+                     fill: str | None = None, common_items: bool = False, **evaluate_kw) -> dict:
+    """:func:`linearity_check` for several measures at once (one engine call for the mean gains).
+
+    ``per`` (optional) holds the per-assessor scores already computed for these ratings, runs and
+    treatment with ``gmax=d_max`` (:func:`scores_by_assessor` with a list of measures); without it
+    they are computed here.  Returns measure -> the frame of :func:`linearity_check`, or a sentence
+    saying why the measure was not checked (a binary measure cannot read mean gains).
+    """
     from scipy.stats import kendalltau
 
+    names, _ = _measure_list(list(measure_names))
     df = _restricted(_check_ratings(ratings), fill, common_items)
-    per = scores_by_assessor(df, runs, measure, gmax=d_max, **evaluate_kw)
-    topics = per.groupby(["system", "topic"], sort=False)["score"].mean()
-    avg = topics.groupby(level="system", sort=False).mean()
+    if per is None:
+        per = scores_by_assessor(df, runs, names, gmax=d_max, **evaluate_kw)
+    for m in names:
+        attrs = getattr(per.get(m), "attrs", None) if isinstance(per, dict) else None
+        if attrs is None or attrs.get("gmax") != d_max or attrs.get("treatment") != _treatment(fill, common_items):
+            raise ValueError(f"per[{m!r}] must be scores_by_assessor's scores of {m} with gmax={d_max} and "
+                             f"the same treatment ({_treatment(fill, common_items)}); got {attrs}")
     qrels = mean_gain_qrels(df)
-    kw = dict(evaluate_kw)
-    kw.setdefault("no_relevant", "zero")
+    kw = {"no_relevant": "zero", **evaluate_kw, "gmax": d_max}
     run = coerce.as_run(runs)
     run = run[run["query_id"].astype(str).isin(set(qrels["query_id"].astype(str)))]
-    res = measures.evaluate(qrels, run, [measure], gmax=d_max, **kw)
-    of_mean = res.groupby("run_id", sort=False)["value"].mean().reindex(avg.index)
-    out = pd.DataFrame({"system": avg.index, "mean_over_assessors": avg.to_numpy(),
-                        "of_mean_gains": of_mean.to_numpy()})
-    out["difference"] = out["mean_over_assessors"] - out["of_mean_gains"]
-    out.attrs = {"measure": measure, "max_abs_difference": float(out["difference"].abs().max()),
-                 "kendall_tau": float(kendalltau(out["mean_over_assessors"], out["of_mean_gains"])[0])}
+    results = _mean_gain_measures(qrels, run, names, kw)
+    out = {}
+    for m in names:
+        res = results[m]
+        if isinstance(res, str):
+            out[m] = res
+            continue
+        topics = per[m].groupby(["system", "topic"], sort=False)["score"].mean()
+        avg = topics.groupby(level="system", sort=False).mean()
+        of_mean = res.groupby("run_id", sort=False)["value"].mean().reindex(avg.index)
+        frame = pd.DataFrame({"system": avg.index, "mean_over_assessors": avg.to_numpy(),
+                              "of_mean_gains": of_mean.to_numpy()})
+        frame["difference"] = frame["mean_over_assessors"] - frame["of_mean_gains"]
+        frame.attrs = {"measure": m, "max_abs_difference": float(frame["difference"].abs().max()),
+                       "kendall_tau": float(kendalltau(frame["mean_over_assessors"], frame["of_mean_gains"])[0])}
+        out[m] = frame
     return out

@@ -7,9 +7,10 @@ Conventions
   score``); Sakai's methods read its topics x systems matrix of means over each topic's assessors
   (:func:`assessor_means`), i.e. the collection as all its assessors judged it.
 * The projection check draws two *disjoint* sets of ``n_topics`` topics (and ``n_assessors`` of
-  each topic's assessors) and compares the rankings of the systems on the two halves, which is
-  what Urbano et al.'s mappings of Erho2 onto Kendall's tau and the rate of major conflicts
-  describe (two collections of that size, SIGIR 2013 Fig. 3).
+  each topic's assessors; crossed assessors: two disjoint sets) and compares the rankings of the
+  systems on the two halves, which is what Urbano et al.'s mappings of Erho2 onto Kendall's tau
+  and the rate of major conflicts describe (two collections of that size, SIGIR 2013 Fig. 3).
+  The prediction is out of sample: a G-study of the remaining topics, at least as many as a half.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ import pandas as pd
 from scipy import stats as st
 
 from ..stats.checks import check_rng
-from .dstudy import d_study, gt_map
-from .gstudy import GStudy, score_array
-from .sakai import pilot_variance, topic_set_size, topic_set_size_interval
+from ..stats.summary import interval_bounds
+from .dstudy import erho2_interval, gt_map
+from .gstudy import g_study, g_study_array, score_array
+from .paired import bias_variance, topics_for_power
+from .sakai import bootstrap_variances, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
-__all__ = ["assessor_means", "sizes_by_measure", "sizes_against_difference", "split_half_check"]
+__all__ = ["assessor_means", "sizes_by_measure", "sizes_against_difference", "split_sizes", "split_half_check", "kendall_tau_b"]
 
 
 def assessor_means(long: pd.DataFrame, design: str) -> pd.DataFrame:
@@ -35,31 +38,71 @@ def assessor_means(long: pd.DataFrame, design: str) -> pd.DataFrame:
                         columns=pd.Index(systems, name="system"))
 
 
+def _bounds(draws: np.ndarray, level: float) -> tuple[float, float]:
+    a = (1 - level) / 2
+    return float(np.quantile(draws, a)), float(np.quantile(draws, 1 - a))
+
+
 def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: float, beta: float,
                      min_diff: float, width: float, n_systems: int, level: float = 0.95,
                      rng: np.random.Generator | None = None, n_boot: int = 1000) -> pd.DataFrame:
-    """Topics needed by each of Sakai's methods for each measure, approximate and exact, with the
-    interval of n carried over from an interval of V_E1 (one row per measure and method).
+    """Topics needed by each of Sakai's methods for each measure, with two variances side by side.
 
-    With ``rng`` the interval of V_E1 is the topic bootstrap's; without it the chi^2 interval,
-    which counts ``m (n - 1)`` independent deviations and is too narrow when the systems share
-    each topic's difficulty (as IR systems do).
+    * Sakai's: ``sigma_t^2 = 2 V_E1`` (t-test, CI) and ``V_E1`` (one-way ANOVA), approximate
+      (``n_approx``) and exact (``n_exact``, interval ``n_exact_low/high``).  V_E1 keeps the
+      topic variance, which cancels in a paired difference: conservative (Sakai 2016, Sect. 3).
+    * Paired differences: ``sigma_t^2 = 2 V_E2``, the mean over system pairs of the variance of
+      their per-topic differences (an identity of the two-way residual), equal to the G-study's
+      ``2 (st + e / n_a)`` at the pilot's assessors; exact (``n_paired``, ``n_paired_low/high``),
+      t-test and CI only (the one-way ANOVA does not pair).  In s x t x a the t-test adds the
+      bias of the crossed assessors (:mod:`helpers.design.paired`; ``None``: unreachable).
+    * ``ratio`` = V_E1 / V_E2 with its interval from the same resamples.
+
+    With ``rng`` the intervals are the topic bootstrap's (:func:`helpers.design.sakai.bootstrap_variances`);
+    without it V_E1's chi^2 interval (too narrow when systems share each topic's difficulty, as IR
+    systems do) and no interval for V_E2 or the ratio.
     """
     rows = []
     for measure, long in pilots.items():
-        pv = pilot_variance(assessor_means(long, design), "E1", level=level, rng=rng, n_boot=n_boot)
-        ci = pv.boot_ci if rng is not None else pv.chi2_ci
-        pv = (pv.value, *ci)
+        means = assessor_means(long, design)
+        e1, e2 = (matrix_variance(means.to_numpy(dtype=float), m)[0] for m in ("E1", "E2"))
+        if rng is not None:
+            boot = bootstrap_variances(means, rng, n_boot)
+            v1, v2 = (e1, *_bounds(boot["E1"], level)), (e2, *_bounds(boot["E2"], level))
+            ratio = (e1 / e2, *_bounds(boot["E1"] / boot["E2"], level))
+        else:
+            v1 = (e1, *pilot_variance(means, "E1", level=level).chi2_ci)
+            v2, ratio = (e2, np.nan, np.nan), (e1 / e2, np.nan, np.nan)
+        g = g_study(long, design) if design != "s x t" else None
+        bias2 = 0.0 if g is None else bias_variance(g.variance, design, g.n["a"])
         cases = {"paired t": ("t", dict(min_diff=min_diff, beta=beta)),
                  f"ANOVA (m = {n_systems})": ("anova", dict(min_diff=min_diff, beta=beta, n_systems=n_systems)),
                  "CI width": ("ci", dict(width=width))}
         for label, (method, kw) in cases.items():
-            approx = topic_set_size_interval(method, pv, alpha=alpha, exact=False, **kw)
-            exact = topic_set_size_interval(method, pv, alpha=alpha, exact=True, **kw)
-            rows.append({"measure": measure, "method": label, "V_E1": pv[0], "V_E1_low": pv[1],
-                         "V_E1_high": pv[2], "n_approx": approx[0], "n_exact": exact[0],
-                         "n_exact_low": exact[1], "n_exact_high": exact[2]})
-    return pd.DataFrame(rows)
+            approx = topic_set_size_interval(method, v1, alpha=alpha, exact=False, **kw)
+            exact = topic_set_size_interval(method, v1, alpha=alpha, exact=True, **kw)
+            row = {"measure": measure, "method": label, "V_E1": v1[0], "V_E1_low": v1[1], "V_E1_high": v1[2],
+                   "n_approx": approx[0], "n_exact": exact[0], "n_exact_low": exact[1], "n_exact_high": exact[2],
+                   "V_E2": v2[0], "V_E2_low": v2[1], "V_E2_high": v2[2]}
+            row.update(_paired_sizes(method, v2, bias2, alpha=alpha, beta=beta, min_diff=min_diff, width=width))
+            row.update(ratio=ratio[0], ratio_low=ratio[1], ratio_high=ratio[2])
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    return out.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
+
+
+def _paired_sizes(method: str, v2: tuple, bias2: float, *, alpha: float, beta: float, min_diff: float,
+                  width: float) -> dict:
+    """n from the paired-difference variance 2 V_E2 (value, low, high); none for the ANOVA."""
+    def one(v):
+        if not np.isfinite(v) or v <= 0:
+            return None
+        if method == "t":
+            return topics_for_power(sigma2=v, min_diff=min_diff, bias2=bias2, alpha=alpha, beta=beta)
+        return topic_set_size("ci", sigma2=v, width=width, alpha=alpha)
+    if method == "anova":
+        return {"n_paired": None, "n_paired_low": None, "n_paired_high": None}
+    return dict(zip(("n_paired", "n_paired_low", "n_paired_high"), (one(v) for v in v2)))
 
 
 def sizes_against_difference(variances: Mapping[str, float], differences: Sequence[float], *,
@@ -72,60 +115,141 @@ def sizes_against_difference(variances: Mapping[str, float], differences: Sequen
     return pd.DataFrame(rows)
 
 
-def _half(x: np.ndarray, topics: np.ndarray, k: int, design: str, rng: np.random.Generator) -> np.ndarray:
-    """Systems x topics means over k assessors (drawn per topic when nested, once when crossed)."""
-    na = x.shape[2]
+def _half(x: np.ndarray, topics: np.ndarray, assessors, design: str, rng: np.random.Generator) -> np.ndarray:
+    """Systems x topics means over the half's assessors: ``assessors`` (indices) when crossed,
+    else ``k = assessors`` of each topic's own, drawn per topic."""
     if design == "s x (a:t)":
-        pick = np.argsort(rng.random((len(topics), na)), axis=1)[:, :k]
-        sub = x[:, topics[:, None], pick]
-    else:
-        sub = x[:, topics][:, :, rng.choice(na, k, replace=False)]
-    return sub.mean(axis=2)
+        pick = np.argsort(rng.random((len(topics), x.shape[2])), axis=1)[:, :assessors]
+        return x[:, topics[:, None], pick].mean(axis=2)
+    return x[:, topics][:, :, assessors].mean(axis=2)
+
+
+def _p_values(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, two-sided p of the one-sample t-test against 0) of each row of ``d`` (NaN: no spread)."""
+    n = d.shape[1]
+    mean, sd = d.mean(axis=1), d.std(axis=1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / (sd / np.sqrt(n))
+    return mean, 2 * st.t.sf(np.abs(t), n - 1)
 
 
 def _conflicts(a: np.ndarray, b: np.ndarray, alpha: float) -> tuple[int, int]:
     """(significant pairs in half a, of which significant the other way in half b) by paired t."""
-    ns = a.shape[0]
-    i, j = np.triu_indices(ns, 1)
-    da, db = a[i] - a[j], b[i] - b[j]
-    pa, pb = st.ttest_1samp(da, 0, axis=1).pvalue, st.ttest_1samp(db, 0, axis=1).pvalue
+    i, j = np.triu_indices(a.shape[0], 1)
+    (ma, pa), (mb, pb) = _p_values(a[i] - a[j]), _p_values(b[i] - b[j])
     sig_a = pa < alpha
-    other = sig_a & (pb < alpha) & (np.sign(da.mean(axis=1)) != np.sign(db.mean(axis=1)))
+    other = sig_a & (pb < alpha) & (np.sign(ma) != np.sign(mb))
     return int(sig_a.sum()), int(other.sum())
 
 
-def split_half_check(long: pd.DataFrame, g: GStudy, n_topics: Sequence[int], n_assessors: Sequence[int],
-                     rng: np.random.Generator, *, draws: int = 50, alpha: float = 0.05) -> pd.DataFrame:
+def kendall_tau_b(a, b) -> float:
+    """Kendall's tau-b of two score vectors (as scipy's ``kendalltau``; NaN when one is constant)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    i, j = np.triu_indices(len(a), 1)
+    sa, sb = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+    den = np.sqrt(float(np.count_nonzero(sa)) * float(np.count_nonzero(sb)))
+    return float((sa * sb).sum() / den) if den > 0 else np.nan
+
+
+def _predicted_erho2(x: np.ndarray, rest: np.ndarray, design: str, nt: int, k: int,
+                     level: float) -> tuple[float, float, float]:
+    """Erho2 at nt topics x k assessors, with its interval (Feldt), from the G-study of the
+    ``rest`` topics (out of sample)."""
+    return erho2_interval(g_study_array(x[:, rest], design), nt, None if design == "s x t" else k, level)
+
+
+def _maps(erho2) -> dict[str, np.ndarray]:
+    """Urbano et al.'s maps (tau, major conflicts) and the normal-theory tau of Erho2 values."""
+    e = np.asarray(erho2, dtype=float)
+    inside = (e > 0) & (e < 1)
+    safe = np.where(inside, e, 0.5)
+    edge = lambda at0, at1: np.where(e <= 0, at0, at1)   # noqa: E731  (the maps' limits at 0 and 1)
+    return {"tau_predicted": np.where(inside, gt_map("tau", safe), edge(0.0, 1.0)),
+            "conflicts_predicted": np.where(inside, gt_map("major", safe), edge(1.0, 0.0)),
+            "tau_normal": 2 / np.pi * np.arcsin(np.clip(e, 0, 1))}
+
+
+def split_sizes(n_topics_all: int, n_assessors_all: int, design: str, n_topics: Sequence[int],
+                n_assessors: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The split sizes a pilot allows: two disjoint halves of nt topics and at least nt topics
+    left to estimate the G-study (3 nt <= topics); k assessors per topic (crossed: 2 k <= assessors,
+    so that the halves share no assessor; s x t: k = 1)."""
+    nts = [t for t in n_topics if 3 * t <= n_topics_all and t >= 2]
+    if design == "s x t":
+        return nts, [a for a in n_assessors if a == 1]
+    limit = n_assessors_all // 2 if design == "s x t x a" else n_assessors_all
+    return nts, [a for a in n_assessors if 1 <= a <= limit]
+
+
+def split_half_check(long: pd.DataFrame, design: str, n_topics: Sequence[int], n_assessors: Sequence[int],
+                     rng: np.random.Generator, *, draws: int = 50, alpha: float = 0.05,
+                     level: float = 0.95) -> pd.DataFrame:
     """Observed vs predicted stability on disjoint halves of the pilot (module docstring).
 
-    For each (n_topics, n_assessors): the mean Kendall tau between the systems' orders on the two
-    halves and the rate of major conflicts (pairs significant in one half and significant the
-    other way in the other, per pair significant in the first), over ``draws`` draws; predicted:
-    Urbano et al.'s maps of the D-study's Erho2 at that size (:func:`helpers.design.gt_map`).
+    Each draw splits the topics into two halves of ``nt`` (A, B) and the rest (at least ``nt``,
+    :func:`split_sizes`); the G-study of the rest predicts, out of sample, Erho2 at ``nt`` topics x
+    ``k`` assessors, mapped onto Kendall's tau and the rate of major conflicts by Urbano et al.'s
+    fits (:func:`helpers.design.gt_map`) and onto tau by the normal-theory relation
+    ``tau = (2/pi) arcsin(Erho2)`` (Greiner's relation for bivariate normal scores: Erho2 is the
+    correlation of two parallel halves).  Observed: tau between the systems' means on A and B, and
+    the major conflicts (pairs significant by paired t in A and significant the other way in B, per
+    pair significant in A).  Crossed assessors: A and B take disjoint sets of k.
+
+    Columns per size: ``erho2`` (``_low``, ``_high``: Feldt's interval at the rest's size) and
+    each prediction with the interval its Erho2 interval maps onto, averaged over draws;
+    ``tau_observed`` (mean over draws) with the ``level`` interval (or range) of single splits
+    (``tau_low``, ``tau_high``); the conflicts pooled over draws with Wilson's interval.  A
+    prediction holds at a size when the observed mean lies inside the predicted interval.
     """
     rng = check_rng(rng, "split_half_check")
-    x, *_ = score_array(long, g.design)
+    x, *_ = score_array(long, design)
     nt_all, na_all = x.shape[1], x.shape[2]
+    ok_t, ok_a = split_sizes(nt_all, na_all, design, n_topics, n_assessors)
+    bad = [(t, a) for t in n_topics for a in n_assessors if t not in ok_t or a not in ok_a]
+    if bad:
+        raise ValueError(f"split sizes {bad} do not fit the pilot ({nt_all} topics x {na_all} assessors, {design}): "
+                         "two halves of nt topics need 3 nt topics (the rest estimates the G-study)"
+                         + ("; crossed halves need 2 k assessors" if design == "s x t x a" else ""))
     rows = []
     for nt in n_topics:
         for k in n_assessors:
-            if 2 * nt > nt_all or k > na_all or (g.design == "s x t" and k != 1):
-                raise ValueError(f"a split half of {nt} topics x {k} assessors needs {2 * nt} topics and "
-                                 f"{k} assessors; the pilot has {nt_all} x {na_all}")
-            taus, sig, other = [], 0, 0
-            for _ in range(draws):
-                order = rng.permutation(nt_all)
-                a = _half(x, order[:nt], k, g.design, rng)
-                b = _half(x, order[nt:2 * nt], k, g.design, rng)
-                taus.append(st.kendalltau(a.mean(axis=1), b.mean(axis=1))[0])
-                s, o = _conflicts(a, b, alpha)
-                sig, other = sig + s, other + o
-            erho2 = d_study(g, nt, None if g.design == "s x t" else k).erho2
-            ok = 0 < erho2 < 1
-            rows.append({"n_topics": nt, "n_assessors": k, "erho2": erho2,
-                         "tau_observed": float(np.nanmean(taus)), "tau_low": float(np.nanquantile(taus, .025)),
-                         "tau_high": float(np.nanquantile(taus, .975)), "tau_predicted": gt_map("tau", erho2) if ok else np.nan,
-                         "conflicts_observed": other / sig if sig else np.nan,
-                         "conflicts_predicted": gt_map("major", erho2) if ok else np.nan,
-                         "significant_pairs": sig, "draws": draws})
+            rows.append(_one_size(x, design, nt, k, rng, draws=draws, alpha=alpha, level=level))
     return pd.DataFrame(rows)
+
+
+def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Generator, *, draws: int,
+              alpha: float, level: float) -> dict:
+    taus, pred, sig, other = np.empty(draws), np.empty((draws, 3)), 0, 0
+    for r in range(draws):
+        order = rng.permutation(x.shape[1])
+        if design == "s x t x a":
+            who = rng.permutation(x.shape[2])
+            pa, pb = who[:k], who[k:2 * k]
+        else:
+            pa = pb = k if design == "s x (a:t)" else np.arange(1)
+        a = _half(x, order[:nt], pa, design, rng)
+        b = _half(x, order[nt:2 * nt], pb, design, rng)
+        taus[r] = kendall_tau_b(a.mean(axis=1), b.mean(axis=1))
+        pred[r] = _predicted_erho2(x, order[2 * nt:], design, nt, k, level)
+        s_, o = _conflicts(a, b, alpha)
+        sig, other = sig + s_, other + o
+    lo, hi, _ = interval_bounds(taus, level)
+    row = {"n_topics": nt, "n_assessors": k, "rest": x.shape[1] - 2 * nt,
+           "erho2": float(pred[:, 0].mean()), "erho2_low": float(pred[:, 1].mean()),
+           "erho2_high": float(pred[:, 2].mean()),
+           "tau_observed": float(np.nanmean(taus)), "tau_low": lo, "tau_high": hi}
+    maps = [_maps(pred[:, i]) for i in range(3)]                 # at the estimate, the lower, the upper bound
+    for key in ("tau_predicted", "tau_normal", "conflicts_predicted"):
+        ends = sorted(float(maps[i][key].mean()) for i in (1, 2))  # the conflicts map decreases in Erho2
+        row.update({key: float(maps[0][key].mean()), f"{key}_low": ends[0], f"{key}_high": ends[1]})
+    c_lo, c_hi = _wilson(other, sig, level)
+    row.update({"conflicts_observed": other / sig if sig else np.nan, "conflicts_low": c_lo, "conflicts_high": c_hi,
+                "significant_pairs": sig, "draws": draws})
+    return row
+
+
+def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
+    if n == 0:
+        return np.nan, np.nan
+    ci = st.binomtest(int(k), int(n)).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)

@@ -197,10 +197,18 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "THUIR image search: the measure agreeing best with the users on the decisive queries under each gain "
         "map, relevance threshold and cutoff.", {"n": "queries", "k": "agreeing"}),
     "06_topic_set_sizes": (
-        "Topics needed by Sakai's methods (paired t-test, one-way ANOVA, CI width) per measure: his approximation "
-        "and the exact noncentral t / F, with the interval of n from the topic bootstrap's 95% interval of V_E1.",
+        "Topics needed by Sakai's methods (paired t-test, one-way ANOVA, CI width) per measure: with his 2 V_E1, "
+        "approximate and exact, and with the paired differences' 2 V_E2 (exact), each with the interval of n from "
+        "the topic bootstrap's 95% interval of the variance; the ratio V_E1/V_E2 with its interval.",
         {"V_E1": "V_E1", "V_E1_low": "V_E1 low", "V_E1_high": "V_E1 high", "n_approx": "n (Sakai)",
-         "n_exact": "n (exact)", "n_exact_low": "n low", "n_exact_high": "n high"}),
+         "n_exact": "n (exact)", "n_exact_low": "n low", "n_exact_high": "n high", "V_E2": "V_E2",
+         "V_E2_low": "V_E2 low", "V_E2_high": "V_E2 high", "n_paired": "n (2 V_E2)", "n_paired_low": "n (2 V_E2) low",
+         "n_paired_high": "n (2 V_E2) high", "ratio": "V_E1/V_E2", "ratio_low": "ratio low", "ratio_high": "ratio high"}),
+    "06_gt_reproductions": (
+        "G- and D-study values published by gt4ireval (adhoc3, synthetic4) and Brennan (No. 3, No. 4) against this "
+        "run's, at the digits the sources print.",
+        {"data": "data", "quantity": "quantity", "published": "published", "this_run": "this run",
+         "same": "reproduced"}),
     "06_g_and_d_study": (
         "G-study variance components (negative estimates set to 0), Erho2 and Phi at the pilot's sizes with 95% "
         "intervals, and the topics needed for the target Erho2.",
@@ -210,14 +218,23 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "topics_needed": "topics", "topics_low": "topics low", "topics_high": "topics high"}),
     "06_cost_curve": (
         "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, their interval, and the cost of "
-        "each design.", {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low",
-                         "n_high": "topics high", "cost": "cost"}),
+        "each design, with the topic bootstrap's 95% intervals of the cost and of its difference to the cheapest.",
+        {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low", "n_high": "topics high",
+         "cost": "cost", "cost_low": "cost low", "cost_high": "cost high", "diff_low": "difference low",
+         "diff_high": "difference high", "cheapest_share": "share cheapest", "within_noise": "within noise"}),
     "06_split_halves": (
         "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
-        "conflicts, observed (mean and 95% range over the splits) and predicted from Erho2 (Urbano et al. 2013).",
-        {"n_topics": "topics", "n_assessors": "assessors", "erho2": "Eρ²", "tau_observed": "τ observed",
+        "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
+        "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ), with the intervals Feldt's "
+        "interval of Erho2 maps onto.",
+        {"n_topics": "topics", "n_assessors": "assessors", "rest": "G-study topics", "erho2": "Eρ²",
+         "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "tau_observed": "τ observed",
          "tau_low": "τ low", "tau_high": "τ high", "tau_predicted": "τ predicted",
-         "conflicts_observed": "conflicts observed", "conflicts_predicted": "conflicts predicted",
+         "tau_predicted_low": "τ predicted low", "tau_predicted_high": "τ predicted high",
+         "tau_normal": "τ normal", "tau_normal_low": "τ normal low", "tau_normal_high": "τ normal high",
+         "conflicts_predicted": "conflicts predicted", "conflicts_predicted_low": "conflicts predicted low",
+         "conflicts_predicted_high": "conflicts predicted high", "conflicts_observed": "conflicts observed",
+         "conflicts_low": "conflicts low", "conflicts_high": "conflicts high",
          "significant_pairs": "significant pairs", "draws": "splits"}),
 }
 
