@@ -105,3 +105,13 @@ def test_findings_of_one_draw_keep_the_length_rules():
     assert t["this run"].iloc[1] == "one draw: 3 discrepancies"
     assert problems(found) == []
     assert "needs real ratings" in found.markdown()
+
+
+@pytest.mark.parametrize("small, verdict", [([5, 6, 4, 7], "by construction"), ([0, 1, 0, 0], "not shown")])
+def test_the_n_trend_is_by_construction_only_when_shown(small, verdict):
+    from helpers.replicates.unanimity import summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
+                        "tau": 1.0, "discrepancies": [v for s in small for v in (s, 0)]})
+    row = F._n_row(summarise_grid(rep), 5, 80)
+    assert row.verdict == verdict and (row.caveats == ("by_construction",)) == (verdict == "by construction")

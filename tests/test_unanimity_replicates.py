@@ -193,3 +193,22 @@ def test_choose_takes_the_smallest_spread_without_a_gap_and_within_one_draw():
     assert U.choose(fit)["best"].tolist() == [False, False, True, False]
     # no candidate meets both: the smallest rmse
     assert U.choose(fit.assign(mean_gap=0.01))["best"].tolist() == [False, False, False, True]
+
+
+def test_the_input_summary_says_a_rank_column_against_trec_eval_order_once(monkeypatch):
+    """Issue 41, item 2: the case of tests/data/rank_order (ties broken by increasing doc id, and a
+    reranked run), as a loader that keeps the files' rank column gives it (DL-19's does)."""
+    from helpers.io import readers, trec
+
+    case = paths.ROOT / "tests" / "data" / "rank_order"
+    kw = dict(theta=2, cutoff=10, qrels_path=str(case / "qrels.txt"), runs_glob=str(case / "runs"), levels=(0, 3))
+    # readers.read_runs puts TREC runs in trec_eval's order itself: nothing then disagrees, nothing is said
+    coll = U.load_collection("files", np.random.default_rng(0), **kw)
+    assert not any("trec_eval's score order disagree" in ln for ln in coll.lines)
+    raw = pd.concat([trec.read_run(p) for p in sorted((case / "runs").glob("*.txt"))], ignore_index=True)
+    monkeypatch.setattr(readers, "read_runs", lambda *a, **k: raw)
+    coll = U.load_collection("files", np.random.default_rng(0), **kw)
+    notes = [ln for ln in coll.lines if "trec_eval's score order disagree" in ln]
+    assert len(notes) == 1 and "12 of 18 ranked lists" in notes[0]
+    stc = U.load_collection("stc-like", np.random.default_rng(0), theta=1, cutoff=10)
+    assert not any("trec_eval" in ln for ln in stc.lines)     # simulated runs have no scores to disagree with

@@ -541,7 +541,8 @@ def real_set(dataset: str, official_qrels: pd.DataFrame, full_run: pd.DataFrame,
     answered = run.groupby("run_id")["query_id"].nunique().reindex(sorted(full_run["run_id"].unique()), fill_value=0)
     short = answered[answered < len(keep)]
     if len(short):
-        lines.append(f"condensed to the rated items, {len(short)} of {len(answered)} runs have no list on some topics "
+        lines.append(f"condensed to the rated items, {len(short)} of {len(answered)} runs "
+                     f"{'has' if len(short) == 1 else 'have'} no list on some topics "
                      f"({', '.join(f'{r}: {len(keep) - k} of {len(keep)}' for r, k in short.head(3).items())}"
                      f"{', ...' if len(short) > 3 else ''}); such a list scores 0 in every mean")
     lines += [f"{info['rated_items']} items rated; {n_full} rated by the official assessor and {n - 1} others "
