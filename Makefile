@@ -1,4 +1,4 @@
-# Two commands for users (see README):  make reproduce   and   make test
+# Four commands for users (see README): make reproduce, make test, make reproduce PARAMS=..., make book
 # Everything else is for developers.  Set-up is automatic: a .venv is created on first use.
 
 PYTHON  ?= python3
