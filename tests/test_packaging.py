@@ -197,7 +197,7 @@ def _installed_commands_name_subjeval(py: Path, cwd: Path) -> None:
     def run(*args):
         return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
-    top, evaluate = run("--help"), run("evaluate", "--help")
+    top, evaluate, trec = run("--help"), run("evaluate", "--help"), run("trec_eval")
     assert top.returncode == 0 and top.stdout.startswith("usage: subjeval <command>"), top.stdout[:500]
     assert evaluate.returncode == 0 and evaluate.stdout.startswith("usage: subjeval evaluate"), evaluate.stdout[:300]
     for name in ("notebooks", "data"):
@@ -205,7 +205,8 @@ def _installed_commands_name_subjeval(py: Path, cwd: Path) -> None:
         proc = run(*args)
         assert proc.returncode == 2 and "project's checkout" in proc.stderr, (args, proc.stderr[-500:])
         assert proc.stderr.startswith(f"subjeval {name}: error:"), proc.stderr
-    for proc in (top, evaluate):
+    assert trec.returncode != 0 and "usage: subjeval trec_eval" in trec.stderr, trec.stderr[-500:]
+    for proc in (top, evaluate, trec):
         out = proc.stdout + proc.stderr
         assert "python -m helpers" not in out and "helpers." not in out, out[:2000]
 

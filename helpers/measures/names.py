@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 
+from ..paths import COMMAND
 from . import spec as M
 from .notices import warn_caller
 
@@ -115,11 +116,11 @@ _TREC_EVAL_X = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult
 _TREC_X_RE = re.compile(r"^(iprec_at_recall|Rprec_mult|relative_P|unj)[._](\d*\.?\d+)$")
 _TREC_REFUSED = {
     "gm_map": "gm_map is the geometric mean of AP over topics, not a per-topic value: ask for logAP (log(max(AP, "
-              "0.00001)) per topic) and take exp of its mean, or run python -m helpers trec_eval -m gm_map",
+              "0.00001)) per topic) and take exp of its mean, or run " + COMMAND + " trec_eval -m gm_map",
     "gm_bpref": "gm_bpref is the geometric mean of Bpref over topics: ask for logBpref and take exp of its mean, "
-                "or run python -m helpers trec_eval -m gm_bpref",
+                "or run " + COMMAND + " trec_eval -m gm_bpref",
     "relstring": "relstring prints the relevance values of the top documents, not a number: run "
-                 "python -m helpers trec_eval -m relstring",
+                 + COMMAND + " trec_eval -m relstring",
     "runid": "runid is the run's name, not a measure",
 }
 

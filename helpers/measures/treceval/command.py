@@ -37,12 +37,13 @@ import tempfile
 from dataclasses import dataclass, field
 
 from ...io.trec_eval_files import qrels_file, read_zscores, results_file
+from ...paths import COMMAND
 from .catalog import CATALOG, META_NAMES
 from .evaluation import Evaluation, Settings, apply_zscores, evaluate, marked, summarise, topic_count
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]
 
-USAGE = ("usage: python -m helpers trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-l level] [-M max] [-N docs] "
+USAGE = (f"usage: {COMMAND} trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-l level] [-M max] [-N docs] "
          "[-R qrels|qrels_jg|prefs|qrels_prefs] [-T trec_results] [-Z zscores] [-D level[.qid]] "
          "{-m measure[.params]}* [--many-runs [--out-dir DIR]] QRELS RESULTS [RESULTS ...]")
 
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(help_text())
         return 0
     if opts.version:
-        print("trec_eval 10.0 command line, computed by helpers.measures (python -m helpers trec_eval)",
+        print(f"trec_eval 10.0 command line, computed by {__name__.split('.')[0]}.measures ({COMMAND} trec_eval)",
               file=sys.stderr)
         return 0
     try:
