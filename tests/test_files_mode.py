@@ -76,6 +76,9 @@ def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_02(tmp_path, monkeypat
     got = _run("02_unanimity_evaluation", by_path, tmp_path)
     assert got.pop("parameters")["dataset"] == "files"
     assert want.pop("parameters")["dataset"] == "dl19"
+    # the findings name the data ("your files" / "TREC DL 2019 passage"); their rows must agree
+    assert [{k: r[k] for k in ("this run", "verdict")} for r in got.pop("findings")["table"]] == \
+        [{k: r[k] for k in ("this run", "verdict")} for r in want.pop("findings")["table"]]
     assert got == want
 
 
