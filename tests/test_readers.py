@@ -565,3 +565,22 @@ def test_describe(tmp_path):
         "ratings: 3 rows, 1 topics, 2 assessors, levels [0, 1, 2], excluded missing_labels=1",
     ]
     assert readers.describe() == ""
+
+
+def test_read_runs_says_when_the_rank_column_disagrees_with_trec_eval_order(tmp_path):
+    """Files mode reads TREC runs in trec_eval's order; the input summary says how many ranked
+    lists the rank column ordered otherwise (issue 41, item 2), and nothing when it agrees."""
+    from helpers.io import readers
+
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.9 r\n"      # rank 1 has the lower score
+                    "q2 Q0 d1 1 0.9 r\nq2 Q0 d2 2 0.5 r\n"      # agrees
+                    "q3 Q0 a 1 0.5 r\nq3 Q0 b 1 0.5 r\n", encoding="utf-8")   # equal ranks, tie by doc id: agrees
+    runs = readers.read_runs(path)
+    assert runs.attrs["rank_order"] == {"lists": 3, "reordered": 1, "topics": 1}
+    assert runs[runs["query_id"] == "q1"]["doc_id"].tolist() == ["d2", "d1"]
+    line = readers.describe(runs=runs).splitlines()[1]
+    assert line.startswith("runs: The rank column orders 1 of 3 ranked lists (1 topic)") and "trec_eval" in line
+    agreeing = tmp_path / "ok.txt"
+    agreeing.write_text("q1 Q0 d2 1 0.9 r\nq1 Q0 d1 2 0.5 r\n", encoding="utf-8")
+    assert len(readers.describe(runs=readers.read_runs(agreeing)).splitlines()) == 1

@@ -42,7 +42,7 @@ from .preferences import (DEFAULT_QUESTION, PREFERENCE_CODES, PREFERENCE_COLUMNS
 from .judgment_groups import judgment_group_ratings, read_prefs, read_qrels_jg, read_qrels_prefs
 from .qrels import read_graded_qrels
 from .ratings import RATING_COLUMNS, RATING_LAYOUTS, read_ratings
-from .runs import read_runs
+from .runs import rank_order_note, read_runs
 from .textfiles import first_line, resolve_paths
 
 __all__ = [
@@ -123,6 +123,8 @@ def describe(**frames: pd.DataFrame) -> str:
         if excluded:
             parts.append("excluded " + ", ".join(f"{k}={v:,}" for k, v in excluded.items()))
         lines.append(f"{name}: " + ", ".join(parts))
+        if rank_order_note(df):
+            lines.append(f"{name}: {rank_order_note(df)}")
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from . import trec
 from .textfiles import concat, finish, plain_name, resolve_paths, stem, text_lines
 
-__all__ = ["read_runs"]
+__all__ = ["read_runs", "rank_order_note"]
 
 
 def _is_ranked_list(path: Path) -> bool:
@@ -45,12 +45,42 @@ def _read_trec_files(files: list[Path]) -> dict[Path, pd.DataFrame]:
     release the GIL, so a few threads read a folder of runs faster (the DL-19 runs: 1.3-1.5x on 2
     cores). The first malformed file in file order raises, as a serial loop would."""
     def one(p: Path) -> pd.DataFrame:
-        return trec.sort_run(trec.read_run(p))
+        return _in_trec_eval_order(trec.read_run(p))
 
     if len(files) < 2:
         return {p: one(p) for p in files}
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1, len(files))) as pool:
         return dict(zip(files, pool.map(one, files)))
+
+
+def _in_trec_eval_order(run: pd.DataFrame) -> pd.DataFrame:
+    """:func:`helpers.io.trec.sort_run`, counting the ranked lists whose rank column orders the
+    documents otherwise (``attrs["rank_order"]``: ``lists``, ``reordered`` and the (run, topic)
+    keys of the reordered lists). A rank column that never decreases along trec_eval's order
+    agrees with it (equal ranks are broken by score, then doc id, as trec_eval breaks ties)."""
+    given = run["rank"].to_numpy(copy=True)
+    ordered = trec.sort_run(run.assign(_given_rank=given))
+    g = ordered.pop("_given_rank").to_numpy()
+    runs, queries = ordered["run_id"].to_numpy(dtype=object), ordered["query_id"].to_numpy(dtype=object)
+    same = (runs[1:] == runs[:-1]) & (queries[1:] == queries[:-1])
+    down = np.flatnonzero(same & (g[1:] < g[:-1]))
+    keys = sorted({(str(runs[i]), str(queries[i])) for i in down})
+    lists = int(len(runs) and 1 + np.count_nonzero(~same))
+    ordered.attrs = {**run.attrs, "rank_order": {"lists": lists, "reordered": keys}}
+    return ordered
+
+
+def rank_order_note(runs: pd.DataFrame) -> str:
+    """The input summary's line when files' rank columns disagree with trec_eval's order ('' when
+    they agree, or when the frame was not read by :func:`read_runs` from TREC files)."""
+    info = runs.attrs.get("rank_order") or {}
+    if not info.get("reordered"):
+        return ""
+    topics = info["topics"]
+    return (f"The rank column orders {info['reordered']:,} of {info['lists']:,} ranked lists ({topics:,} "
+            f"topic{'' if topics == 1 else 's'}) "
+            "otherwise than trec_eval's order: decreasing score, ties by decreasing doc id. They are read in "
+            "trec_eval's order, so every measure here matches trec_eval's.")
 
 
 def read_runs(path: str | os.PathLike, *, depth: int | None = None,
@@ -121,5 +151,9 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
     df = concat(frames)
     if len(df) == 0:
         raise ValueError(f"{what}: no retrieved document in {', '.join(map(str, files))}")
+    reordered = {k for run in trec_runs.values() for k in run.attrs["rank_order"]["reordered"]}
+    lists = sum(run.attrs["rank_order"]["lists"] for run in trec_runs.values())
     return finish(df, ["run_id", "query_id", "doc_id", "rank", "score"],
-                   files=[str(p) for p in files], what=what)
+                  files=[str(p) for p in files], what=what,
+                  rank_order={"lists": lists, "reordered": len(reordered),
+                              "topics": len({q for _, q in reordered})})
