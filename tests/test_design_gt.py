@@ -341,9 +341,11 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     below = _sizes(.5, .9, two)
     mixed = pd.concat([_sizes(1.2, 2, ("a",)), _sizes(.5, .9, ("b",))], ignore_index=True)
     unclear = _sizes(.8, 1.4, two)
-    for sizes, verdict in ((below, "does not hold"), (mixed, "holds in part"), (unclear, "cannot tell")):
-        rows = _findings(sizes=sizes, lead="a").rows
+    for sizes, lead, verdict in ((below, "a", "does not hold"), (mixed, "a", "holds"), (mixed, "b", "does not hold"),
+                                 (unclear, "a", "cannot tell")):
+        rows = _findings(sizes=sizes, lead=lead).rows
         assert rows[3].verdict == rows[4].verdict == verdict
+    assert "interval above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[3].run
     row = _findings().rows[3]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
 
@@ -352,14 +354,14 @@ def test_cheapest_row_names_every_design_within_noise():
     rows = lambda c: _findings(cheapest=c).rows[5]  # noqa: E731
     assert rows(_curve([300.0, 320.0, 400.0], [True, False, False], 1)).verdict == "holds"
     r = rows(_curve([300.0, 290.0, 400.0], [True, True, False], 2))
-    assert r.verdict == "cannot tell" and "within noise: 1 (300)" in r.run
+    assert r.verdict == "cannot tell" and "within noise: n_a = 1 (300)" in r.run
     assert rows(_curve([500.0, 290.0, 300.0], [False, True, True], 2)).verdict == "does not hold"
     assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
     assert _findings(cheapest=None).rows[5].verdict == "cannot tell"
     from helpers.findings.design import cheapest_sentence
     text = cheapest_sentence(_curve([500.0, 290.0, 300.0], [False, True, True], 2), target=.95, measure="m",
                              cost_topic=10, cost_judgment=3, max_assessors=3)
-    assert "is 2 assessors × 30 [20, 40] topics (cost 290)" in text and "Within noise of it: 3 assessors (costs 300)" in text
+    assert "is n_a = 2, n_t = 30 [20, 40] (cost 290)" in text and "Within noise of it: n_a = 3 (cost 300)" in text
 
 
 def test_an_unreachable_planted_truth_has_no_coverage_row():
@@ -376,9 +378,13 @@ def test_split_rows_read_each_part_by_its_interval():
                           "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05]})
     rows = _findings(split=split).rows
     urbano, normal = rows[6], rows[7]
-    assert urbano.verdict == "holds in part" and "inside at 1 of 2 sizes" in urbano.run
+    assert urbano.verdict == "holds in part" and "conflicts inside the predicted interval at 1 of 2 sizes" in urbano.run
     assert "above the point prediction at 2 of 2" in urbano.run
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
+    none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
+    urbano = _findings(split=none).rows[6]
+    assert ("major conflicts inside the predicted interval at the one size (not judged at 1 size: no significant pair)"
+            in urbano.run)
 
 
 def test_sizes_sentence_names_every_case_at_the_largest_gap():

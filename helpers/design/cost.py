@@ -169,7 +169,10 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     Adds to ``curve``: ``cost_low``, ``cost_high`` (the ``level`` percentile interval of the cost;
     ``inf``: the target unreachable in more than the tail), ``diff_low``, ``diff_high`` (the interval of
     the cost minus the cheapest design's cost on the same resample), ``cheapest_share`` (the share
-    of resamples in which the design is the cheapest) and ``within_noise`` (``diff_low <= 0``).
+    of resamples in which the design is the cheapest; none where no design reaches the target)
+    and ``within_noise`` (``diff_low <= 0``, for designs that reach the target as estimated).
+    The bounds are order statistics (numpy's ``lower``/``higher``), since unreachable resamples
+    have an infinite cost.
     """
     from ..stats.checks import check_rng
 
@@ -177,6 +180,8 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     if target not in COEFFICIENTS:
         raise ValueError(f"trade_off_bootstrap reads a curve of a coefficient target {COEFFICIENTS}, got {target!r}")
     rng = check_rng(rng, "trade_off_bootstrap")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 10:
+        raise ValueError(f"n_boot must be an integer >= 10, got {n_boot!r}")
     x = np.asarray(x, dtype=float)
     nas = curve["n_assessors"].to_numpy(dtype=int)
     per_topic = cost_topic + nas * cost_judgment
@@ -194,10 +199,13 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     with np.errstate(invalid="ignore"):
         diff = draws - draws[:, [best]]
     diff[np.isnan(diff)] = 0.0                       # both unreachable in a resample: no difference
-    out["cost_low"], out["cost_high"] = np.quantile(draws, a, axis=0), np.quantile(draws, 1 - a, axis=0)
-    out["diff_low"], out["diff_high"] = np.quantile(diff, a, axis=0), np.quantile(diff, 1 - a, axis=0)
-    cheapest = draws == draws.min(axis=1, keepdims=True)
-    out["cheapest_share"] = cheapest.mean(axis=0)
-    out["within_noise"] = out["diff_low"] <= 0
+    # order statistics, not interpolation: an unreachable resample is an infinite cost
+    out["cost_low"], out["cost_high"] = (np.quantile(draws, a, axis=0, method="lower"),
+                                         np.quantile(draws, 1 - a, axis=0, method="higher"))
+    out["diff_low"], out["diff_high"] = (np.quantile(diff, a, axis=0, method="lower"),
+                                         np.quantile(diff, 1 - a, axis=0, method="higher"))
+    low = draws.min(axis=1, keepdims=True)
+    out["cheapest_share"] = ((draws == low) & np.isfinite(low)).mean(axis=0)
+    out["within_noise"] = (out["diff_low"] <= 0) & np.isfinite(cost)   # unreachable as estimated: not a design
     out.attrs = {**curve.attrs, "best": int(nas[best]), "n_boot": int(n_boot), "level": level}
     return out

@@ -35,7 +35,7 @@ from scipy import stats as st
 
 from .sakai import smallest_n, topic_set_size
 
-__all__ = ["difference_variance", "bias_variance", "correct_sign_power", "topics_for_power",
+__all__ = ["difference_variance", "bias_variance", "bias_interval", "correct_sign_power", "topics_for_power",
            "power_limit"]
 
 
@@ -50,6 +50,23 @@ def difference_variance(variance: Mapping[str, float], design: str, n_assessors:
 def bias_variance(variance: Mapping[str, float], design: str, n_assessors: int | None) -> float:
     """Variance of the difference the same assessors add to every topic: ``2 sa / n_a`` when crossed."""
     return 2.0 * float(variance["sa"]) / n_assessors if design == "s x t x a" else 0.0
+
+
+def bias_interval(g, n_assessors: int, level: float = 0.95) -> tuple[float, float, float]:
+    """``(bias2, low, high)`` of a G-study (:class:`helpers.design.gstudy.GStudy`) at ``n_assessors``.
+
+    ``bias2 = 2 sa / n_a`` in s x t x a (0 in the other designs); its interval comes from the
+    chi^2 interval of the mean square of ``sa`` (``df_sa MS_sa / chi2``), less ``MS_sta``, over
+    ``n_t`` and clipped at 0: approximate (the noise of ``MS_sta`` is left out).  A pilot's few
+    assessors make it wide; the interval of n combines it with the variance's interval at their
+    ends (:func:`helpers.design.study.sizes_by_measure`), which is conservative.
+    """
+    if g.design != "s x t x a":
+        return 0.0, 0.0, 0.0
+    ms, df, nt = g.mean_squares, g.df["sa"], g.n["t"]
+    a = (1 - level) / 2
+    ends = [max(0.0, (ms["sa"] * df / q - ms["sta"]) / nt) for q in (st.chi2.isf(a, df), st.chi2.ppf(a, df))]
+    return tuple(2.0 * v / n_assessors for v in (g.variance["sa"], *ends))
 
 
 def correct_sign_power(n: int, *, sigma2: float, min_diff: float, bias2: float = 0.0,

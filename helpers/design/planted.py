@@ -21,7 +21,7 @@ from scipy import stats as st
 from ..stats.checks import check_rng
 from .dstudy import topics_needed
 from .gstudy import COMPONENTS, DESIGNS, GStudy, g_study_array
-from .paired import bias_variance, difference_variance, topics_for_power
+from .paired import bias_interval, bias_variance, difference_variance, topics_for_power
 from .sakai import bootstrap_variances, matrix_variance, topic_set_size
 
 __all__ = ["planted_g", "simulate_array", "simulate_scores", "pilot_coverage", "power_reached",
@@ -179,16 +179,16 @@ def recommended_topics(variance: Mapping[str, float], design: str, n_assessors: 
 def _pilot_t_sizes(x: np.ndarray, g: GStudy, rng: np.random.Generator, *, min_diff: float, alpha: float,
                    beta: float, n_boot: int, level: float) -> dict:
     """What the pilot recommends for the paired t-test: from 2 V_E2 of the assessor means (the
-    paired-difference variance; its topic bootstrap interval gives the interval of n) and from
-    Sakai's 2 V_E1, with the pilot's own estimate of the crossed bias."""
+    paired-difference variance; its topic bootstrap interval gives the interval of n) with the
+    pilot's own estimate of the crossed bias and its interval (:func:`helpers.design.paired.bias_interval`,
+    combined at the ends), and from Sakai's 2 V_E1."""
     means = x.mean(axis=2).T                                  # topics x systems
-    na = g.n["a"]
-    bias2 = bias_variance(g.variance, g.design, na)
+    bias = bias_interval(g, g.n["a"], level)                  # (0, 0, 0) unless crossed
     boot = bootstrap_variances(means, rng, n_boot)
     a = (1 - level) / 2
     e2 = [float(v) for v in (matrix_variance(means, "E2")[0], *np.quantile(boot["E2"], [a, 1 - a]))]
-    kw = dict(min_diff=min_diff, bias2=bias2, alpha=alpha, beta=beta)
-    n, lo, hi = (topics_for_power(sigma2=v, **kw) if v > 0 else 2 for v in e2)
+    kw = dict(min_diff=min_diff, alpha=alpha, beta=beta)
+    n, lo, hi = (topics_for_power(sigma2=v, bias2=b, **kw) if v > 0 else 2 for v, b in zip(e2, bias))
     sakai = topic_set_size("t", sigma2=matrix_variance(means, "E1")[0], min_diff=min_diff, alpha=alpha, beta=beta,
                            exact=True)
     return {"t_n": n, "t_low": lo, "t_high": hi, "sakai_n": sakai}
@@ -206,7 +206,7 @@ def planted_check(rng: np.random.Generator, *, variance: Mapping[str, float], de
       (``t_low, t_high``), the planted truth ``t_true`` (:func:`recommended_topics`) and
       ``t_covered``; then ``experiments`` t-tests simulated from the planted components at the
       pilot's ``t_n`` (``rejections``, ``wrong_sign``, ``experiments``) and at Sakai's n from
-      2 V_E1 (``sakai_n``, ``sakai_rejections``).  A pilot whose n is unreachable runs no test.
+      2 V_E1 (``sakai_n``, ``sakai_rejections``, ``sakai_experiments``).  A pilot whose n is unreachable runs no test.
     """
     v = _check_variance(variance, design)
     rng = check_rng(rng, "planted_check")
@@ -224,5 +224,6 @@ def planted_check(rng: np.random.Generator, *, variance: Mapping[str, float], de
         row.update(rejections=0, wrong_sign=0, experiments=0)
     else:
         row.update(power_reached(rng, n_topics=row["t_n"], **tests))
-    row["sakai_rejections"] = power_reached(rng, n_topics=row["sakai_n"], **tests)["rejections"]
+    sakai = power_reached(rng, n_topics=row["sakai_n"], **tests)
+    row.update(sakai_rejections=sakai["rejections"], sakai_experiments=sakai["experiments"])
     return row

@@ -25,7 +25,7 @@ from ..stats.checks import check_rng
 from ..stats.summary import interval_bounds
 from .dstudy import erho2_interval, gt_map
 from .gstudy import g_study, g_study_array, score_array
-from .paired import bias_variance, topics_for_power
+from .paired import bias_interval, topics_for_power
 from .sakai import bootstrap_variances, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
 __all__ = ["assessor_means", "sizes_by_measure", "sizes_against_difference", "split_sizes", "split_half_check", "kendall_tau_b"]
@@ -55,7 +55,8 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
       their per-topic differences (an identity of the two-way residual), equal to the G-study's
       ``2 (st + e / n_a)`` at the pilot's assessors; exact (``n_paired``, ``n_paired_low/high``),
       t-test and CI only (the one-way ANOVA does not pair).  In s x t x a the t-test adds the
-      bias of the crossed assessors (:mod:`helpers.design.paired`; ``None``: unreachable).
+      bias of the crossed assessors with its interval (:func:`helpers.design.paired.bias_interval`;
+      ``None``: unreachable).
     * ``ratio`` = V_E1 / V_E2 with its interval from the same resamples.
 
     With ``rng`` the intervals are the topic bootstrap's (:func:`helpers.design.sakai.bootstrap_variances`);
@@ -73,8 +74,8 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
         else:
             v1 = (e1, *pilot_variance(means, "E1", level=level).chi2_ci)
             v2, ratio = (e2, np.nan, np.nan), (e1 / e2, np.nan, np.nan)
-        g = g_study(long, design) if design != "s x t" else None
-        bias2 = 0.0 if g is None else bias_variance(g.variance, design, g.n["a"])
+        g = None if design == "s x t" else g_study(long, design)
+        bias = (0.0, 0.0, 0.0) if g is None else bias_interval(g, g.n["a"], level)
         cases = {"paired t": ("t", dict(min_diff=min_diff, beta=beta)),
                  f"ANOVA (m = {n_systems})": ("anova", dict(min_diff=min_diff, beta=beta, n_systems=n_systems)),
                  "CI width": ("ci", dict(width=width))}
@@ -84,25 +85,26 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
             row = {"measure": measure, "method": label, "V_E1": v1[0], "V_E1_low": v1[1], "V_E1_high": v1[2],
                    "n_approx": approx[0], "n_exact": exact[0], "n_exact_low": exact[1], "n_exact_high": exact[2],
                    "V_E2": v2[0], "V_E2_low": v2[1], "V_E2_high": v2[2]}
-            row.update(_paired_sizes(method, v2, bias2, alpha=alpha, beta=beta, min_diff=min_diff, width=width))
+            row.update(_paired_sizes(method, v2, bias, alpha=alpha, beta=beta, min_diff=min_diff, width=width))
             row.update(ratio=ratio[0], ratio_low=ratio[1], ratio_high=ratio[2])
             rows.append(row)
     out = pd.DataFrame(rows)
     return out.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
 
 
-def _paired_sizes(method: str, v2: tuple, bias2: float, *, alpha: float, beta: float, min_diff: float,
+def _paired_sizes(method: str, v2: tuple, bias: tuple, *, alpha: float, beta: float, min_diff: float,
                   width: float) -> dict:
-    """n from the paired-difference variance 2 V_E2 (value, low, high); none for the ANOVA."""
-    def one(v):
+    """n from the paired-difference variance 2 V_E2 (value, low, high) and, for the t-test, the
+    crossed assessors' bias (value, low, high), combined end with end; none for the ANOVA."""
+    def one(v, b):
         if not np.isfinite(v) or v <= 0:
             return None
         if method == "t":
-            return topics_for_power(sigma2=v, min_diff=min_diff, bias2=bias2, alpha=alpha, beta=beta)
+            return topics_for_power(sigma2=v, min_diff=min_diff, bias2=b, alpha=alpha, beta=beta)
         return topic_set_size("ci", sigma2=v, width=width, alpha=alpha)
     if method == "anova":
         return {"n_paired": None, "n_paired_low": None, "n_paired_high": None}
-    return dict(zip(("n_paired", "n_paired_low", "n_paired_high"), (one(v) for v in v2)))
+    return dict(zip(("n_paired", "n_paired_low", "n_paired_high"), (one(v, b) for v, b in zip(v2, bias))))
 
 
 def sizes_against_difference(variances: Mapping[str, float], differences: Sequence[float], *,

@@ -34,7 +34,9 @@ CAVEATS = {
     "rough_map": "Urbano et al.'s maps from Eρ² to τ and conflicts are fits over TREC collections, not laws.",
     "conditional": "The halves and the topics that predict them are disjoint in each split, but every split "
                    "reuses the pilot's topics: these checks are conditional on this pilot.",
-    "bootstrap": "Intervals on the t-test and CI sizes carry the topic bootstrap's uncertainty of the variance only.",
+    "bootstrap": "Intervals on the t-test and CI sizes carry the topic bootstrap's uncertainty of the variance "
+                 "(and, with crossed assessors, the chi² interval of their bias).",
+    "satterthwaite": "With crossed assessors Feldt's interval takes Satterthwaite's degrees of freedom: approximate.",
 }
 NORMAL_PLANTED = ("Feldt's and Arteaga et al.'s intervals assume normal effects, and the planted pilots draw "
                   "them normal: their coverage is not checked for bounded, skewed scores.")
@@ -62,7 +64,7 @@ def check_parameters(g: Mapping) -> None:
     if g["cost_topic"] + g["cost_judgment"] == 0:
         raise ValueError("cost_topic and cost_judgment are both 0: every design would be free")
     for name, low in (("max_assessors", 1), ("split_draws", 2), ("replicates", 2), ("experiments", 1),
-                      ("n_systems", 2), ("n_topics", 2), ("n_assessors", 2)):
+                      ("n_systems", 2), ("n_topics", 2), ("n_assessors", 2), ("n_boot", 10), ("cost_boot", 10)):
         if isinstance(g[name], bool) or not isinstance(g[name], int) or g[name] < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {g[name]!r}")
     if g["data"] == "simulated":
@@ -130,23 +132,25 @@ def cheapest_sentence(curve: pd.DataFrame | None, *, target: float, measure: str
     """The cheapest design for Eρ² >= target with every design within noise of it (``curve`` from
     :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target)."""
     if curve is None:
-        return (f"No design with up to {claims.plural(max_assessors, 'assessor')} per topic reaches Eρ² ≥ {target} "
-                f"({measure}): the error that does not shrink with topics is too large.")
+        return (f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
+                "the error that does not shrink with topics is too large.")
     best = curve[curve["n_assessors"] == curve.attrs["best"]].iloc[0]
     head = (f"The cheapest design for Eρ² ≥ {target} ({measure}) at {cost_topic:g} per topic and {cost_judgment:g} "
             f"per judgment set is {_design(best)}.")
     if len(curve) == 1:
         return head + " No other number of assessors was considered."
     tied = curve[curve["within_noise"] & (curve["n_assessors"] != best["n_assessors"])]
+    never = [str(int(a)) for a, c in zip(curve["n_assessors"], curve["cost"]) if _missing(c)]
+    tail = f" With n_a = {claims.listing(never)} the target is unreachable." if never else ""
     if tied.empty:
-        return head + " No other design is within noise of it."
-    return head + (f" Within noise of it: {claims.listing([str(int(a)) for a in tied['n_assessors']])} assessors "
-                   f"(costs {claims.listing([f'{c:,.0f}' for c in tied['cost']])}).")
+        return head + " No other design is within noise of it." + tail
+    return head + " Within noise of it: " + "; ".join(
+        f"n_a = {int(r.n_assessors)} (cost {r.cost:,.0f})" for r in tied.itertuples()) + "." + tail
 
 
 def _design(r: pd.Series) -> str:
-    return (f"{claims.plural(int(r['n_assessors']), 'assessor')} × {_n_ci(r['n_topics'], r['n_low'], r['n_high'])} "
-            f"topics (cost {r['cost']:,.0f})")
+    """``"n_a = 3, n_t = 37 [17, 68] (cost 703)"``: assessors per topic, topics with their interval."""
+    return f"n_a = {int(r['n_assessors'])}, n_t = {_n_ci(r['n_topics'], r['n_low'], r['n_high'])} (cost {r['cost']:,.0f})"
 
 
 def linearity_line(measure: str, attrs) -> str:
@@ -182,7 +186,7 @@ def summarise_planted(rep: pd.DataFrame, *, beta: float, level: float = 0.95) ->
                   "pilots_tested": len(tested), "pilots": len(rep),
                   "n_min": None if tested.empty else int(ns.min()), "n_max": None if tested.empty else int(ns.max()),
                   "sakai_rejections": int(rep["sakai_rejections"].sum()),
-                  "sakai_experiments": int(len(rep) * (rep["experiments"].max() or 0)),
+                  "sakai_experiments": int(rep["sakai_experiments"].sum()),
                   "sakai_n_min": int(rep["sakai_n"].min()), "sakai_n_max": int(rep["sakai_n"].max())}}
 
 
@@ -219,7 +223,7 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
     return lines
 
 
-def _planted_rows(p: Mapping, target: float, n_assessors: int) -> tuple[list[Finding], list[str]]:
+def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) -> tuple[list[Finding], list[str]]:
     rows, prose = [], []
     for key, question, interval in (
             ("erho2", f"Does the interval on the topics for Eρ² ≥ {target} cover the planted truth", "Feldt's interval"),
@@ -231,9 +235,9 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int) -> tuple[list[Fin
             continue
         k, n = int(cov["covered"]), int(cov["pilots"])
         lo, hi = _proportion_ci(k, n, "wilson")
+        cav = ("simulated", "satterthwaite") if crossed and key == "erho2" else ("simulated",)
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
-                            "agrees" if lo <= cov["level"] <= hi else "differs", caveats=("simulated",),
-                            numbers=dict(cov)))
+                            "agrees" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
     pw = p["power"]
     if pw["experiments"]:
         k, n = pw["rejections"], pw["experiments"]
@@ -251,25 +255,26 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int) -> tuple[list[Fin
 # the sizing questions
 # --------------------------------------------------------------------------------------------
 
-def _conservative(sizes: pd.DataFrame) -> tuple[str, str, dict]:
-    """(verdict, phrase, numbers): whether V_E1 / V_E2 exceeds 1, measure by measure (its interval)."""
+def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
+    """(verdict, phrase, numbers): whether V_E1 / V_E2 exceeds 1 for the lead measure (its interval),
+    with the count of the other measures whose interval lies above 1."""
     r = sizes.drop_duplicates("measure")
     above = [m for m, lo in zip(r["measure"], r["ratio_low"]) if lo > 1]
     below = [m for m, hi in zip(r["measure"], r["ratio_high"]) if hi < 1]
     n = len(r)
-    if r["ratio_low"].isna().all():
-        return "cannot tell", "no interval of V_E1 / V_E2 (no bootstrap)", {"above": [], "below": [], "measures": n}
-    verdict = ("holds" if len(above) == n else "does not hold" if len(below) == n
-               else "holds in part" if above else "cannot tell")
-    lead = r.iloc[0]
-    phrase = f"V_E1 / V_E2 {claims.bracket(lead.ratio, lead.ratio_low, lead.ratio_high, 2)}"
+    nums = {"above": above, "below": below, "measures": n}
+    row = r[r["measure"] == lead].iloc[0]
+    if pd.isna(row.ratio_low):
+        return "cannot tell", "no interval of V_E1 / V_E2 (no bootstrap)", nums
+    verdict = "holds" if lead in above else "does not hold" if lead in below else "cannot tell"
+    phrase = f"V_E1 / V_E2 {claims.bracket(row.ratio, row.ratio_low, row.ratio_high, 2)}"
     if n > 1:
         phrase += f"; interval above 1 for {claims.share(len(above), n, 'measures').text}"
-    return verdict, phrase, {"above": above, "below": below, "measures": n}
+    return verdict, phrase, nums
 
 
 def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float) -> list[Finding]:
-    verdict, ratio, nums = _conservative(sizes)
+    verdict, ratio, nums = _conservative(sizes, lead)
     rows = []
     for method, question in (("paired t", f"Topics for a paired t-test (minD = {min_diff:g}, power {1 - beta:.2f}; {lead})?"),
                              ("CI width", f"Topics for a CI of width ≤ {ci_width:g} on a mean difference ({lead})?")):
@@ -283,12 +288,11 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
 
 def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, pilot_row: Mapping,
                   max_assessors: int) -> Finding:
-    question = f"Topics for Eρ² ≥ {target} ({lead}); is one assessor per topic the cheapest design?"
+    question = f"Topics for Eρ² ≥ {target} ({lead}); is one assessor per topic (n_a = 1) the cheapest design?"
     paper = "more topics beat more assessors (Bodoff 2008, TREC)"
-    pilot = (f"{_n_ci(pilot_row['n'], pilot_row['low'], pilot_row['high'])} with the pilot's "
-             f"{claims.plural(pilot_row['n_a'], 'assessor')}")
+    pilot = f"n_t = {_n_ci(pilot_row['n'], pilot_row['low'], pilot_row['high'])} with the pilot's n_a = {pilot_row['n_a']}"
     if curve is None:
-        return Finding(question, paper, f"{pilot}; no design with up to {max_assessors} assessors reaches it",
+        return Finding(question, paper, f"{pilot}; no design with at most max_assessors = {max_assessors} per topic reaches it",
                        "cannot tell")
     best = curve[curve["n_assessors"] == curve.attrs["best"]].iloc[0]
     tied = curve[curve["within_noise"]]
@@ -298,7 +302,10 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, pilot
         return Finding(question, paper, run + " (the only design considered)", "not tested")
     others = tied[tied["n_assessors"] != best["n_assessors"]]
     run += ("; none within noise" if others.empty else
-            "; within noise: " + ", ".join(f"{int(r.n_assessors)} ({r.cost:,.0f})" for r in others.itertuples()))
+            "; within noise: " + ", ".join(f"n_a = {int(r.n_assessors)} ({r.cost:,.0f})" for r in others.itertuples()))
+    never = [str(int(a)) for a, c in zip(curve["n_assessors"], curve["cost"]) if _missing(c)]
+    if never:
+        run += f"; unreachable with n_a = {claims.listing(never)}"
     one = "1" in names
     verdict = "holds" if names == ["1"] else "does not hold" if not one else "cannot tell"
     return Finding(question, paper, run, verdict, numbers={"within_noise": names, "best": int(best["n_assessors"])})
@@ -308,22 +315,33 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, pilot
 # split halves
 # --------------------------------------------------------------------------------------------
 
-def _inside(obs, lo, hi) -> bool:
-    return bool(np.isfinite(obs) and np.isfinite(lo) and np.isfinite(hi) and lo <= obs <= hi)
+def _inside(obs, lo, hi) -> bool | None:
+    """Whether ``obs`` lies in [lo, hi]; ``None`` when a value is missing (nothing to judge)."""
+    if not all(np.isfinite(float(v)) for v in (obs, lo, hi)):
+        return None
+    return bool(lo <= obs <= hi)
 
 
-def _parts_verdict(parts: Mapping[str, list[bool]]) -> str:
-    flat = [v for vs in parts.values() for v in vs]
+def _parts_verdict(parts: Mapping[str, list]) -> str:
+    flat = [v for vs in parts.values() for v in vs if v is not None]
     if not flat:
         return "cannot tell"
     return "holds" if all(flat) else "does not hold" if not any(flat) else "holds in part"
 
 
-def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list[bool]]:
+def _count(ok: list, what: str) -> str:
+    judged = [v for v in ok if v is not None]
+    text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
+            f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size")
+    return text + (f" (not judged at {claims.plural(len(ok) - len(judged), 'size')}: {what})" if len(judged) < len(ok) else "")
+
+
+def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
     ok = [_inside(o, lo, hi) for o, lo, hi in zip(split["tau_observed"], split[f"{key}_low"], split[f"{key}_high"])]
-    above = int((split["tau_observed"] > split[key]).sum())
-    n = len(split)
-    return (f"τ inside the predicted interval at {sum(ok)} of {n} sizes, above the point prediction at {above} of {n}", ok)
+    judged = split[[v is not None for v in ok]]
+    above = int((judged["tau_observed"] > judged[key]).sum())
+    where = f"at {above} of {len(judged)}" if len(judged) != 1 else ("there" if above else "not there")
+    return (f"τ {_count(ok, 'no τ')}, above the point prediction {where}", ok)
 
 
 def _size(r) -> str:
@@ -345,8 +363,8 @@ def _split_rows(split: pd.DataFrame) -> list[Finding]:
     tau, ok_tau = _tau_text(split, "tau_predicted")
     ok_c = [_inside(o, lo, hi) for o, lo, hi in zip(split["conflicts_observed"], split["conflicts_predicted_low"],
                                                     split["conflicts_predicted_high"])]
-    conflicts = f"major conflicts inside at {sum(ok_c)} of {len(split)} sizes"
-    outside = split[[not v for v in ok_c]]
+    conflicts = f"major conflicts {_count(ok_c, 'no significant pair')}"
+    outside = split[[v is False for v in ok_c]]
     if not outside.empty:
         worst = outside.loc[(outside["conflicts_observed"] - outside["conflicts_predicted"]).abs().idxmax()]
         conflicts += (f" (outside: e.g. {claims.number(worst['conflicts_observed'])} vs "
@@ -388,7 +406,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     anova_m2 : (exact ANOVA n at m = 2, exact two-sample t n) for the pinned case.
     gt : :func:`helpers.design.published.gt_reproductions`.
     sizes : :func:`helpers.design.study.sizes_by_measure` (with a bootstrap: ``ratio_low/high``).
-    lead : the measure the sizing rows read; settings: ``min_diff, beta, ci_width, target, max_assessors``.
+    lead : the measure the sizing rows read; settings: ``min_diff, beta, ci_width, target, max_assessors``
+        and ``design`` (the facets).
     cheapest : :func:`helpers.design.cost.trade_off_bootstrap` of the lead measure, or None (unreachable).
     pilot_erho2 : ``{"n", "low", "high", "n_a"}``: topics for the target with the pilot's assessors.
     split : :func:`helpers.design.study.split_half_check`, or None when the pilot is too small.
@@ -420,7 +439,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     if split is not None and len(split):
         rows += [_with(r, "simulated") for r in _split_rows(split)] if sim else _split_rows(split)
     if planted is not None:
-        more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"])
+        more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"], s.get("design") == "s x t x a")
         rows += more
         prose += said
     rows += _linear_rows(linearity)
