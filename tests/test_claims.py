@@ -248,3 +248,11 @@ def test_a_bound_that_is_not_zero_never_prints_as_zero():
     assert "[+0.000, +0.000]" in claims.mean_ci(0.0, 0.0, 0.0, 20).text       # true zeros stay zeros
     d = claims.paired_difference("a", "b", [0.0003, 0.0001, 0.0002, 0.0002])
     assert not re.search(r"[+-]0\.000(?!\d)", d.text) and d.numbers["differs"]
+
+
+def test_share_percentages_are_never_rounded_to_a_whole_number():
+    """189 of 200 prints as 94.5%, not as the 94% a half-even rounding gives (a referee read it as
+    a rounding of the count); whole percentages stay whole."""
+    assert claims.share(189, 200, "pilots").text == "nearly all pilots (189 of 200, 94.5%)"
+    assert claims.share(7, 8).text == "most (7 of 8, 87.5%)"
+    assert claims.share(16, 20).text == "most (16 of 20, 80%)"

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from helpers.findings import preference as pf
+from helpers.findings import preference_recovery as pr_
 from helpers.notebook import findings as nbf
 from helpers.notebook import params
 from helpers.replicates import preference as rp
@@ -21,9 +22,15 @@ PLANT = {"position": ([0.70, 0.66, 0.55, 0.60], [0.90, 0.85, 0.70, 0.75]),
          "mixture": ([0.66, 0.64, 0.60, 0.61], [0.80, 0.78, 0.76, 0.77])}
 
 
-def _rep(n: int = 12) -> pd.DataFrame:
+#: per model with a family and question: (first, significantly ahead) in how many of 40 single studies
+SINGLE = {"position": {"relevance": (40, 36), "diversity": (39, 33)}, "coverage": {"relevance": (5, 0), "diversity": (8, 0)}}
+
+
+def _rep(n: int = 40) -> pd.DataFrame:
     """A replicates frame shaped like preference_recovery's: each measure's MAR (and noise-free
-    agreement) is its planted mean plus a small replicate noise; the null panel sits at chance."""
+    agreement) is its planted mean plus a small replicate noise; the null panel sits at chance; the
+    single-study rows of the models with a family are first / significantly ahead in the first
+    SINGLE[model][question] replicates (scaled to n)."""
     rng = np.random.default_rng(3)
     rows = []
     for r in range(n):
@@ -34,6 +41,12 @@ def _rep(n: int = 12) -> pd.DataFrame:
                     rows.append((r, model, q, "chance", m, 0.45))
                     if free is not None:
                         rows.append((r, model, q, "noise-free", m, free[k] + rng.normal(0, 0.003)))
+                if model in SINGLE:
+                    first, ahead = (round(x * n / 40) for x in SINGLE[model][q])
+                    rows += [(r, model, q, "single", "first", float(r < first)),
+                             (r, model, q, "single", "ahead", float(r < ahead)),
+                             (r, model, q, "single", "lead", 0.004 if model == "position" else -0.003),
+                             (r, model, q, "single", "q", 3.0)]
                 rows.append((r, model, q, "alpha", "", 0.40 if q == "relevance" else 0.356))
     return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
 
@@ -72,6 +85,7 @@ def test_check_parameters_accepts_the_defaults_and_names_a_bad_value():
 
 def test_recovery_reads_the_planted_families(rec):
     # position: D-RBP leads D-nDCG by 0.04 in every replicate; coverage: D#-Q (outside) beats I-rec by 0.02
+    assert rec.enough and rec.replicates == 40
     assert rec.holm[("position", "relevance")] and rec.holm[("position", "diversity")]
     assert not rec.holm[("coverage", "relevance")] and rec.cases[("coverage", "diversity")]["check"]["verdict"] == \
         "outside ahead"
@@ -82,17 +96,80 @@ def test_recovery_reads_the_planted_families(rec):
     # null panel: MAR = its own chance level up to noise, so no measure departs after Holm
     assert rec.null is not None and not rec.null["departs"].any() and rec.null_family == 8
     # alpha: relevance 0.40 against a target of 0.406 is within 0.01
-    assert rec.off_target.empty and rec.replicates == 12
+    assert rec.off_target.empty
     nf = rec.noise_free.set_index(["model", "question"])
     assert nf.loc[("coverage", "diversity"), "closest"] == ["D#-Q"] and nf.loc[("position", "relevance"), "rho"] == 1.0
+    # one study: the counts of the single-study rows, and the lead's mean and sd
+    one = rec.one_study("position")
+    assert {q: (v["first"], v["ahead"], v["replicates"]) for q, v in one.items()} == {"relevance": (40, 36, 40),
+                                                                                      "diversity": (39, 33, 40)}
+    assert one["relevance"]["lead"] == pytest.approx(0.004) and one["relevance"]["lead_sd"] == pytest.approx(0.0)
     table = pf.recovery_table(rec)
     assert len(table) == 4 and set(table["verdict"]) == {"recovered", "outside ahead"}
-    assert table.set_index(["model", "question"]).loc[("coverage", "relevance"), "nearest without noise"] == "D#-Q"
-    lines = pf.recovery_lines(rec, {m: "" for m in PLANT})
-    assert "recovered: 2 of 4 model-question cases (each on its own); 2 after Holm's correction over the 4 cases" in lines
-    assert any(ln.startswith("mixture (relevance): leader(s) D-RBP (p=0.85)") for ln in lines)
+    t = table.set_index(["model", "question"])
+    assert t.loc[("coverage", "relevance"), "nearest without noise"] == "D#-Q"
+    assert t.loc[("position", "diversity"), "significantly ahead in one study"] == "33 of 40"
+    assert t.loc[("coverage", "relevance"), "first in one study"] == "5 of 40"
+    lines = pf.recovery_lines(rec, {m: "position:0.4,coverage:0.3,first-hit:0.3" for m in PLANT})
+    assert ("held-out check on average: 2 of 4 model-question cases recovered (each on its own); 2 after Holm's "
+            "correction over the 4 cases") in lines
+    assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases (a power of 80% needs 32)" \
+        in lines
+    k = lines.index("mixture panel, leaders by construction (70% of these users are position or first-hit users, near "
+                    "RBP's and RBU/ERR's formulas):")
+    assert lines[k + 1].startswith("  relevance: D-RBP (p=0.85)")
     metrics = pf.planted_metrics(rec)
-    assert metrics["aligned_lead"]["coverage | relevance"]["after_holm"] is False
+    assert metrics["aligned_lead"]["coverage | relevance"]["after_holm"] is False and metrics["min_replicates"] == 40
+
+
+def test_below_forty_replicates_every_planted_row_cannot_tell():
+    few = pf.recovery(_rep(6), MEAS, {m: f"{m}:1" for m in PLANT},
+                      alpha_target={"relevance": 0.406, "diversity": 0.356})
+    assert not few.enough and set(few.holm.values()) == {None}
+    rows = pf.planted_rows(few)
+    assert [r.verdict for r in rows] == ["cannot tell"] * 4
+    assert all("few_replicates" in r.caveats for r in rows)
+    assert rows[2].run == "3 held-out replicates: too few for a test"
+    assert rows[3].run.startswith("MAR − own chance, mean over 6 replicates: ")
+    table = pf.recovery_table(few)
+    assert "held-out mean difference (range)" in table.columns and set(table["after Holm"]) == {"cannot tell"}
+    cell = table.set_index(["model", "question"]).loc[("position", "relevance"), "held-out mean difference (range)"]
+    assert cell.startswith("+0.04") and "(range +0.0" in cell and "[" not in cell   # no interval over 3 draws
+    lines = pf.recovery_lines(few, {m: "position:1" for m in PLANT})
+    assert any("fewer than the 40 a planted-truth verdict needs" in ln for ln in lines)
+    assert not any("95% CI" in ln for ln in lines) and pf.miss_bullets(few) == []
+
+
+def test_mixture_and_assessor_notes_say_by_construction():
+    assert pf.mixture_note("position:0.4,coverage:0.3,first-hit:0.3") == (
+        "70% of these users are position or first-hit users, near RBP's and RBU/ERR's formulas")
+    assert pf.mixture_note("coverage:1") == "the mixture of users planted here sets which measures lead"
+    assert pf.assessors_note(["position", "coverage", "first-hit", "position"]) == (
+        "by construction: which measures lead follows from the simulated assessors, 3 of 4 of them position or "
+        "first-hit users, near RBP's and RBU/ERR's formulas")
+
+
+def test_printed_helpers_alpha_filter_and_twins():
+    assert pf.alpha_text(0.4061, 0.406) == " (calibrated to the target 0.406)"
+    assert pf.alpha_text(0.486, 0.599) == " (target 0.599, missed by 0.113)"
+    assert pf.filter_line(10500, 5378, 1127) == ("10500 candidate run pairs, 5378 pass the filter (51.2%; the paper: "
+                                                 "1,247 of 10,500, 11.9%), 1127 kept")
+    a = pd.DataFrame({"D-RBP (p=0.85)": ["LEFT", "RIGHT", "LEFT", "LEFT"], "RBP-IA (p=0.85)": ["LEFT", "RIGHT", "RIGHT",
+                                                                                                "LEFT"]})
+    line = pf.same_preference_line({"ideal": a, "fixed": a.assign(**{"RBP-IA (p=0.85)": a["D-RBP (p=0.85)"]})},
+                                   "D-RBP", "RBP-IA", ps=(0.85,))
+    assert line.startswith("D-RBP and RBP-IA (p = 0.85) prefer the same SERP on: 'ideal' 0.750; 'fixed' 1.000 of")
+
+
+def test_top_lines_name_the_hsd_group_not_one_leader():
+    mar = pd.Series({"RBU (p=0.85)": 0.6645, "D-RBP (p=0.85)": 0.6632, "RBP-IA (p=0.85)": 0.6632, "I-rec": 0.5965})
+    res = pd.DataFrame({"higher": ["RBU (p=0.85)", "RBU (p=0.85)", "D-RBP (p=0.85)"],
+                        "lower": ["D-RBP (p=0.85)", "I-rec", "I-rec"], "p_value": [0.9, 0.001, 0.002]})
+    twins = [["D-RBP (p=0.85)", "RBP-IA (p=0.85)"]]
+    lines = pf.top_lines("both", mar, {"result": res}, twins, 0.05)
+    assert lines[0] == ("both: top group, not separated from the highest MAR by the HSD with topics as blocks: 2 of 3 "
+                        "distinct measures")
+    assert lines[1] == "  RBU (p=0.85) 0.6645, D-RBP (p=0.85) 0.6632" and lines[2] == "  bottom I-rec (0.5965)"
 
 
 def _counts(pairs, survive, topics=(3, 2, 2)):
@@ -102,13 +179,27 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.run.startswith("topics as blocks (9 topics): relevance 3, diversity 2, both 2 of 10; pairs as blocks: "
-                               "4 (Monte Carlo 4–5)")
+    assert row.run.startswith("significant of 10: topics as blocks 3, 2, 2, pairs as blocks 4, 2, 2 (relevance, "
+                              "diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
-    assert "(7 of 8, 88%) survive" in row.run and row.verdict == "holds in part"
+    assert "(7 of 8, 87.5%) survive" in row.run and row.verdict == "holds in part"
     assert pf._hsd_row(_counts((4, 2, 2), (4, 2, 2))).verdict == "holds"
     assert pf._hsd_row(_counts((4, 2, 2), (0, 0, 0))).verdict == "does not hold"
     assert pf._hsd_row(_counts((0, 0, 0), (0, 0, 0))).verdict == "cannot tell"
+
+
+def test_monte_carlo_range_is_simultaneous_over_the_comparisons():
+    """Each p-value of B trials read back as its count; the range of the significant count widens with
+    the number of comparisons (Bonferroni), and a p-value far from the level stays on its side."""
+    B = 1000
+    p = (np.array([5, 28, 32, 35, 64, 70, 900]) + 1) / (B + 1)      # counts around 0.05 * 1000
+    assert pf._mc(p[:1], 0.05, B) == (1, 1)                          # 6 / 1001: surely below 0.05
+    assert int((p < 0.05).sum()) == 4 and pf._mc(p, 0.05, B) == (2, 5)
+    # per-comparison (z = 1.96) intervals would call 29/1001 and 33/1001 surely significant and 65/1001 surely
+    # not; over 7 comparisons at once they cannot
+    from helpers.replicates import studies
+    assert [round(x * len(p)) for x in studies.power_interval(p, 0.05, B)] == [4, 5]
+    assert pf._mc(p[[0, 6]], 0.05, B) == (1, 1)                      # far from the level: no range
 
 
 def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
@@ -133,14 +224,21 @@ def test_r_and_bound_rows():
 
 
 def test_thuir_row_counts_measures_above_chance_after_holm():
-    t = pd.DataFrame({"scope": ["decisive"] * 3 + ["all"], "kind": ["measure", "measure", "baseline", "measure"],
-                      "system": ["Q", "nDCG", "mean relevance", "Q"], "k": [35, 34, 37, 35], "n": [56, 56, 56, 102],
-                      "p_above": [0.041, 0.07, 0.011, 0.05], "p_above_holm": [0.407, 0.6, 0.12, 0.5]})
+    t = pd.DataFrame({"scope": ["decisive"] * 4 + ["all"] * 2,
+                      "kind": ["measure", "measure", "baseline", "baseline", "measure", "baseline"],
+                      "system": ["Q", "nDCG", "mean relevance", "relevant share", "Q", "relevant share"],
+                      "k": [35, 34, 37, 32, 35, 54], "n": [56, 56, 56, 56, 102, 102],
+                      "p_above": [0.041, 0.07, 0.011, 0.001, 0.05, 0.0001],
+                      "p_above_holm": [0.407, 0.6, 0.122, 0.010, 0.5, 0.001]})
     row = pf._thuir_row(t, None, 0.05)
     assert row.verdict == "not shown" and row.run == ("best: Q, 35 of 56 decisive queries (Holm p = 0.407); 0 of 2 "
                                                        "measures above chance")
     assert row.caveats == ("low_power",)
-    assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.5]), None, 0.05).verdict == "shown"
+    assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
+    base = pf._thuir_baseline_row(t, 0.05)
+    assert base.verdict == "shown" and base.run == ("above chance: relevant share (Holm p 0.010 (decisive), 0.001 "
+                                                    "(all)); not the other 1")
+    assert pf._thuir_baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
 
 
 def test_leader_rows_follow_the_topic_blocked_test():
@@ -159,17 +257,25 @@ def test_findings_table_for_a_simulated_run(rec):
                     alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
                     bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
                     min_difference=0.1, significance=0.05, rec=rec, pearson=(0.938, 0.930, 0.945),
-                    consistent=(12.21, 15), shift={"max_move": 0.0227, "gap": 0.0017})
+                    consistent=(12.21, 15), shift={"max_move": 0.0227, "gap": 0.0017, "other": "fixed"})
     t = f.table()
-    assert t["verdict"].tolist() == ["by construction (a)", "does not hold", "holds", "holds in part", "holds",
-                                     "by construction", "differs (b)"]
-    assert t["question"].iloc[0].startswith("Planted position users") and t["this run"].iloc[3].startswith("topics")
+    # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
+    assert t["verdict"].tolist() == ["by construction (a)", "does not hold", "holds in part (a)", "holds",
+                                     "holds in part", "holds", "by construction", "differs (b)"]
+    assert t["question"].iloc[0] == ("Planted position users: in one study, is their family (RBP-like: D-RBP, RBP-IA, "
+                                     "RBU) significantly first?")
+    assert t["this run"].iloc[0] == ("significantly first in 36 / 33 of 40 studies (relevance / diversity); first by "
+                                     "MAR in 40 / 39")
+    assert t["this run"].iloc[2] == ("recovered after Holm over 4 cases, per model (questions): position 2 of 2, "
+                                     "coverage 0 of 2")
     md = f.markdown()
-    assert "Without noise a measure outside the family is nearer these users: I-rec − D#-Q" in md
-    assert "The miss is the family's, not MAR's." in md and "(relevance and diversity)" in md
-    assert "licensed 1,127-pair labels" in md and "more than the median gap of 0.0017" in md
-    assert "ideal" not in md and "reproduc" not in md      # no normaliser hint; alpha is calibrated, not reproduced
-    assert f.limitations().count("D-RBP's and D-nDCG's formulas") == 1 and "(a) Position and graded" in md
+    assert "On average MAR does not single out the coverage family (relevance and diversity): without noise D#-Q " \
+           "is nearer these users (I-rec − D#-Q" in md
+    assert "That rests on the modelled coverage utility, 1 − Π(1 − 0.6x)" in md and "not MAR's" not in md
+    assert "licensed 1,127-pair labels" in md and "Under the other normaliser ('fixed')" in md
+    assert "more than the median gap of 0.0017" in md and "reproduc" not in md   # alpha is calibrated, not reproduced
+    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(a) Position, graded and first-hit users" in md
+    assert "significantly first when Tukey's HSD with topics as blocks" in md
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
 
@@ -225,10 +331,10 @@ def test_a_measure_identical_to_a_family_member_is_not_its_rival():
     check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval)."""
     w = pd.DataFrame({"I-rec": [0.50, 0.60, 0.55, 0.52], "D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.52],
                       "D#-Q": [0.51, 0.58, 0.56, 0.50], "alpha-nDCG": [0.40, 0.45, 0.41, 0.42]})
-    assert list(pf._without_twins(w, ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D#-Q", "alpha-nDCG"]
-    assert list(pf._without_twins(w.assign(**{"D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.53]}), ["I-rec"]).columns) == \
+    assert list(pr_._without_twins(w, ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D#-Q", "alpha-nDCG"]
+    assert list(pr_._without_twins(w.assign(**{"D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.53]}), ["I-rec"]).columns) == \
         list(w.columns)
-    rep = _rep(8)
+    rep = _rep(40)
     twin = rep[(rep.name == "I-rec") & rep.quantity.isin(["mar", "noise-free", "chance"])].assign(name="D#-RBP (p=0.99)")
     rec = pf.recovery(pd.concat([rep, twin]), MEAS + ["D#-RBP (p=0.99)"], {"coverage": "coverage:1"},
                       alpha_target={"relevance": 0.406, "diversity": 0.356})

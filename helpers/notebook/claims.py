@@ -105,7 +105,9 @@ def _pct(k: int, n: int) -> str:
     carry the same word as the exact share (``50.3%``, not ``50%``, for "a majority")."""
     word = share_word(k, n)
     s = 100.0 * k / n
-    for digits in range(0, 4):
+    # whole percentages print whole; others with one decimal at least (189 of 200 is 94.5%, never
+    # a rounded 94% or 95%), more where one decimal would carry another word
+    for digits in range(0 if (100 * k) % n == 0 else 1, 4):
         text = f"{s:.{digits}f}"
         if _word(float(text) / 100) == word:
             return text + "%"
