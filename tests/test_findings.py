@@ -58,6 +58,14 @@ def test_renderings_carry_the_same_rows():
     assert d["prose"] == ["One idea.", "Another idea."] and d["limitations"] == f.limitations()
 
 
+def test_html_escapes_the_cells():
+    """Styler writes cell text as it is: a "<" of "p < 0.001" or a tag-like text must be escaped."""
+    rows = [Finding("Is A < B & C?", "<b>no</b>", "Holm p < 0.001", "shown")]
+    h = Findings("07_x", rows).html()
+    assert "Is A &lt; B &amp; C?" in h and "&lt;b&gt;no&lt;/b&gt;" in h and "Holm p &lt; 0.001" in h
+    assert "p < 0.001" not in h and "<b>no</b>" not in h
+
+
 def test_sentences_and_their_lengths():
     text = ("Sakai (Sec. 4) drew N ratings, e.g. 5 of them. Eq. 2 gives 4.6 vs. 4.0 here! "
             "Is it 0.5? Yes.\n\n- A bullet without a stop\n- Another\n\n| a table | row |\n```\ncode. Not prose.\n```")
