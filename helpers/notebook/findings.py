@@ -209,7 +209,8 @@ class Findings:
         t = self.table()
         uid = hashlib.sha256(self.text().encode("utf-8")).hexdigest()[:8]
         # Styler writes cell text as it is: escape <, > and & ("p < 0.001" must not open a tag)
-        styler = (t.style.format(lambda v: html.escape(str(v), quote=False)).hide(axis="index").set_caption(html.escape(self.caption()))
+        styler = (t.style.format(lambda v: html.escape(str(v), quote=False)).hide(axis="index")
+                  .set_caption(html.escape(self.caption()))
                   .set_properties(**{"text-align": "left", "vertical-align": "top"})
                   .set_table_styles([{"selector": "th", "props": [("text-align", "left")]}])
                   .set_uuid(uid))
