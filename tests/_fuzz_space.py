@@ -97,7 +97,7 @@ def draw_04(rng: np.random.Generator) -> dict:
          "extra_cutoff": int(_pick(rng, [0, cutoff + 5])), "normaliser": _pick(rng, ["ideal", "fixed"]),
          "B": int(_pick(rng, [100, 200])), "significance": _pick(rng, [0.01, 0.05, 0.1]),
          "replicates": int(_pick(rng, [1, 2, 3])), "scheduler": "serial",
-         "tau_bootstrap": int(_pick(rng, [100, 200]))}
+         "tau_bootstrap": int(_pick(rng, [1000, 2000]))}
     if rng.random() < 0.35:
         p.update(data="files", diversity_qrels_path=f"{EXAMPLES}/diversity/qrels.txt",
                  intents_path=_pick(rng, ["", f"{EXAMPLES}/diversity/intents.txt"]),

@@ -95,6 +95,22 @@ def test_pq_mixes_intentwise_q_and_pplus_and_ia_uses_per_intent_ideals():
     assert v["IA-Q@3"] == pytest.approx(0.6 * q1 + 0.4 * 1.0, abs=1e-12)
 
 
+def test_pplus_stops_at_the_nav_intent_s_best_document_where_q_wants_them_all():
+    """Notebook 04's P+Q example, run b > a > d: the nav intent i2's best document b comes first
+    and its other one (c) is never retrieved, so P+ = 1 where Q is 1/2, and P+Q > IA-Q."""
+    dq, it = toy()
+    v = values(diversity.evaluate(dq, it, one_run(["b", "a", "d"]), ["P+Q@3", "IA-Q@3", "P+Q#@3"], gains="1:2:3"))
+    # i1 (inf): gains 1, 2, 1; ideal 2, 1, 1; BR(1) = (1 + 1) / (1 + 2), BR(2) = (2 + 3) / (2 + 3), BR(3) = 7 / 7
+    q1 = (2 / 3 + 1 + 1) / 3
+    assert q1 == pytest.approx(8 / 9)
+    # i2 (nav): P+ = BR(1) = (1 + 3) / (1 + 3) = 1;  Q@3 = BR(1) / min(3, R=2) = 1/2 (c not retrieved)
+    assert v["P+Q@3"] == pytest.approx(0.6 * q1 + 0.4 * 1.0, abs=1e-12)
+    assert round(v["P+Q@3"], 4) == 0.9333
+    assert v["IA-Q@3"] == pytest.approx(0.6 * q1 + 0.4 * 0.5, abs=1e-12)
+    assert round(v["IA-Q@3"], 4) == 0.7333
+    assert v["P+Q#@3"] == pytest.approx(0.5 * 1.0 + 0.5 * v["P+Q@3"], abs=1e-12)   # both intents covered
+
+
 def test_single_global_ideal_list_differs_from_per_intent_ideals():
     # one document per intent: IA gives full marks to whichever intent is served, D-nDCG does not
     dq = pd.DataFrame([("q", "A", "a", 1), ("q", "B", "b", 1)], columns=["query_id", "intent_id", "doc_id", "relevance"])

@@ -46,7 +46,10 @@ GOOD = {"replicates": 40, "scheduler": "local", "data": "simulated", "run_design
     ({"n_runs": True}, "n_runs must be an integer >= 2"),
     ({"extra_cutoff": -1}, r"extra_cutoff must be an integer >= 0 \(0 for none\)"),
     ({"normaliser": "max"}, "normaliser must be 'ideal' or 'fixed'"),
-    ({"significance": 1.0}, r"significance must lie in \(0, 1\)"),
+    ({"significance": 1.0}, r"significance must lie in \(0, 0.2\]"),
+    ({"significance": 0.3}, r"significance must lie in \(0, 0.2\]"),
+    ({"tau_bootstrap": 200}, r"tau_bootstrap must be an integer >= 1000 \(a 95% percentile interval needs 1,000"),
+    ({"significance": 0.001}, r"tau_bootstrap must be an integer >= 2000 \(a 99.9% percentile interval"),
     ({"runs_glob": "x.txt"}, "only read with data"),
 ])
 def test_check_parameters_names_the_bad_one(change, message):
@@ -110,11 +113,11 @@ def test_told_apart_reads_the_threshold():
 
 # -- section 7: a hand-made analysis, worded ------------------------------------------------------------
 
-def _check(verdict, diff, low, high, p_holm, verdict_holm, left_out=(), close=(), **more):
+def _check(verdict, diff, low, high, p_holm, left_out=(), close=(), **more):
     return {"verdict": verdict, "diff": diff, "low": low, "high": high, "p": p_holm / 2, "p_holm": p_holm,
-            "verdict_holm": verdict_holm, "picks": [("F@5", "O@5")], "replicates": 20, "selection": "split",
+            "picks": [("F@5", "O@5")], "replicates": 20, "selection": "split", "level": 0.95,
             "left_out": list(left_out), "not_told_apart": list(close), "family_size": 3, "measures": 10,
-            "leader_set_size": 2, "family_in_leader_set": 1, "chance_random_set": 0.53, **more}
+            "leader_set_size": 2, "family_in_leader_set": 1, "chance_random_set": 0.53, "compared": 10, **more}
 
 
 def _analysis():
@@ -129,65 +132,145 @@ def _analysis():
                           ("graded", "first-hit", 0.333, True), ("coverage", "first-hit", -0.333, True)],
                          columns=["a", "b", "tau", "told_apart"])
     lead = claims.leaders({"F@5": 0.9, "O@5": 0.8})
-    checks = {"position": _check("outside ahead", -0.008, -0.015, -0.001, 0.058, "not shown", ["G@5"], ["graded"]),
-              "graded": _check("not shown", 0.006, -0.001, 0.013, 0.099, "not shown", ["P@5"], ["position"]),
-              "coverage": _check("recovered", 0.015, 0.002, 0.029, 0.03, "recovered"),
-              "first-hit": _check("recovered", 0.059, 0.041, 0.077, 0.0001, "recovered",
+    checks = {"position": _check("not shown", -0.008, -0.015, -0.001, 0.058, ["G@5"], ["graded"]),
+              "graded": _check("not shown", 0.006, -0.001, 0.013, 0.099, ["P@5"], ["position"]),
+              "coverage": _check("recovered", 0.015, 0.002, 0.029, 0.03),
+              "first-hit": _check("recovered", 0.059, 0.041, 0.077, 0.0001,
                                   without_shared={"shared": ["RBU@5"], "verdict": "outside ahead", "diff": -0.03,
-                                                  "low": -0.04, "high": -0.01, "picks": [("E@5", "O@5")],
-                                                  "replicates": 20, "selection": "split"})}
+                                                  "low": -0.04, "high": -0.01, "p": 0.001, "p_holm": 0.004,
+                                                  "picks": [("E@5", "O@5")], "replicates": 20, "selection": "split",
+                                                  "level": 0.95, "measures": 9})}
     null = {"lowest": 0.49, "highest": 0.53, "family": 8, "departs": [], "uncorrected": 1, "measures": 10}
     return {"truth": truth, "truth_tau": pd.DataFrame(np.eye(4)), "pairs": pairs, "threshold": 0.8,
-            "models": list(truth) + ["null"], "leaders": {m: lead for m in list(truth) + ["null"]}, "checks": checks,
-            "null": null, "replicates": 40, "alpha": 0.05}
+            "models": list(truth) + ["null"], "leaders": {m: lead for m in truth}, "checks": checks,
+            "null": null, "replicates": 40, "alpha": 0.05, "holm_family": 5, "twins": [["X@5", "Y@5"]]}
 
 
-def test_planted_lines_are_short_and_say_the_holm_verdict():
+def test_planted_lines_are_short_and_say_the_holm_verdict_at_the_run_s_level():
     lines = fd.planted_lines(_analysis())
     text = "\n".join(lines)
     assert not nf.long_sentences(text, lines_break=True)
+    assert lines[0].endswith("level α = 0.05, so intervals are 95%.")
     assert lines[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
-    assert "Not told apart: position/graded (τ = 1.000); their families are not compared with each other." in lines
+    assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); each is checked without the other's "
+            "family, shared members included.") in lines
+    assert "Counted once (one measure under two names): Y@5 as X@5." in lines
     assert "left out: the graded family): F@5 − O@5: -0.008 [-0.015, -0.001] (95% CI of the mean over 20 replicates)." \
         in text
-    assert "Holm p = 0.058 over 4 models: not shown." in text and "Holm p < 0.001 over 4 models: holds in part." in text
+    assert "Holm p = 0.058 over 5 checks at α = 0.05: not shown." in text
+    assert "Holm p < 0.001 over 5 checks at α = 0.05: holds in part." in text
     assert "Without RBU@5 (members of two families): E@5 − O@5: -0.030 [-0.040, -0.010]" in text
-    assert "the best measure outside leads." in text
-    assert "A random set of 2 measures holds a family member with chance 0.530 (the leader set holds 1)." in text
-    assert lines[-1].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures: none differs from one half")
+    assert "Holm p = 0.004: the best measure outside leads." in text
+    assert ("Leader set among the 10 measures compared: 2 measures, 1 of them in the family; a random set of 2 holds "
+            "a family member with chance 0.530.") in text
+    assert text.count("Leader set among") == 4                       # for every model checked
+    assert not any(ln.startswith("--- null: leader") for ln in lines)  # no leader named for a random truth
+    assert lines[-2].startswith("--- null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
+    assert lines[-1] == ("In sum: 1 of 4 families recovered (coverage); in part: first-hit; not told apart: "
+                         "position/graded (τ = 1.000); null: no departure; by the test of helpers.simulate.users the "
+                         "method is not fit to read real data.")
 
 
-def test_planted_rows_follow_the_holm_verdicts():
+def test_the_run_s_level_is_printed_in_every_interval():
+    a = _analysis()
+    a["alpha"] = 0.01
+    for ck in a["checks"].values():
+        ck["level"] = 0.99
+    a["checks"]["first-hit"]["without_shared"]["level"] = 0.99
+    text = "\n".join(fd.planted_lines(a))
+    assert "95%" not in text and "(99% CI of the mean over 20 replicates)" in text and "at α = 0.01" in text
+    rows, caveats = fd._planted_rows(a)
+    assert "99% CIs beside them are not" in caveats["holm"] and "α = 0.01" in caveats["holm"]
+    assert all("95%" not in r.run for r in rows)
+
+
+def test_planted_rows_follow_the_holm_verdicts_and_sum_up():
     rows, caveats = fd._planted_rows(_analysis())
     verdicts = {r.question: r.verdict for r in rows}
-    assert verdicts["Do the planted users order the runs differently (τ < 0.8)?"] == "holds in part"
+    assert verdicts["Do the planted users order the runs differently (τ < 0.8)?"] == "by construction"
     assert verdicts["Does the RBP-like family recover the position user best?"] == "not shown"   # Holm p 0.058
     assert verdicts["Does the uniform-intent coverage family recover the coverage user best?"] == "shown"
     assert verdicts["Does the first hit (ERR-like) family recover the first-hit user best?"] == "holds in part"
     assert verdicts["Does any measure recover a random planted order?"] == "not shown"
-    assert rows[0].run == "5 of 6 pairs at τ < 0.8; not position/graded (τ = 1.000)"
+    assert verdicts["Is the method fit to read real data: every planted family recovered, nothing in the null?"] == \
+        "does not hold"
+    assert rows[0].run == "5 of 6 pairs at τ < 0.8; not position/graded (τ = 1.000)" and rows[0].caveats == ("styles",)
     pos = next(r for r in rows if "position user" in r.question)
-    assert pos.caveats == ("aligned", "holm", "alike") and "Holm p = 0.058" in pos.run
-    assert set(caveats) == {"aligned", "holm", "alike"} and "(position/graded)" in caveats["alike"]
+    assert pos.caveats == ("aligned", "holm", "alike") and "Holm p = 0.058 (α = 0.05)" in pos.run
+    assert set(caveats) == {"aligned", "holm", "alike", "styles"} and "(position/graded)" in caveats["alike"]
+    skill, _ = fd._planted_rows(_analysis(), run_design="skill")
+    assert skill[0].verdict == "holds in part" and skill[0].caveats == ()
+
+
+def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clean():
+    a = _analysis()
+    f = fd.fitness(a)
+    assert f["recovered"] == ["coverage"] and f["in_part"] == ["first-hit"] and not f["passes"]
+    assert fd._fitness_prose(a) == (
+        "By helpers.simulate.users' own test the method is not fit to read real data: it recovers 1 of 4 planted "
+        "families (coverage); first-hit only through RBU@5, members of two families. The position and graded users "
+        "order these runs identically (τ = 1.000), so no analysis of them can tell those families apart.")
+    for ck in a["checks"].values():
+        ck.update(verdict="recovered", diff=0.01)
+        ck.pop("without_shared", None)
+    a["pairs"]["told_apart"] = True
+    assert fd.fitness(a)["passes"] and fd._fitness_prose(a).endswith("the method passes.")
+    a["null"]["departs"] = ["Z@5"]
+    assert not fd.fitness(a)["passes"]
+
+
+def test_family_table_lists_the_aligned_measures_the_checks_use():
+    t = fd.family_table(fd.measure_names(10)).set_index("model")["aligned with"]
+    assert t["graded"] == "intent-weighted graded: D-nDCG, D-Q, DIN-nDCG, IA-nDCG, IA-Q"
+    assert t["first-hit"] == ("first hit (ERR-like): D-nERR, IA-nERR, IA-ERR, ERR-IA, RBU(p=0.85), RBU(p=0.99), "
+                              "iRBU(p=0.99)")
+    assert t["null"] == "none" and list(t.index)[:4] == ["position", "graded", "coverage", "first-hit"]
+
+
+def test_too_few_trials_for_the_level_are_said():
+    # B = 500 at 0.01: even a p-value from 0 exceedances has a 99% upper bound of 1 - 0.005^(1/500) = 0.0105
+    assert fd.mc_floor(500, 0.01, 0.99).startswith("With B = 500, no p-value is surely below 0.01 at 99%")
+    assert fd.mc_floor(500, 0.01, 0.95) == "" and fd.mc_floor(5000, 0.01, 0.99) == ""
+    f = _findings(B=500, significance=0.01)
+    t = f.table().set_index("question")
+    assert "mc_floor" in f.caveats
+    assert t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "verdict"].endswith(", b)")
+    assert "mc_floor" not in _findings().caveats
+    # the longest conclusion: every caveat at once (few runs, too few trials, styles, users not told apart,
+    # a departing null, a family recovered in part) stays within the reading rules
+    a = _analysis()
+    a["null"]["departs"] = ["D#-nERR@10", "IA-EBR@10"]
+    worst = _findings(B=200, significance=0.01, n_pairs=15, planted=a,
+                      tau_ci={"runs": 6, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
+                      r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 6})
+    assert {"few_runs", "mc_floor", "styles", "alike"} <= set(worst.caveats) and not worst.problems()
+
+
+def test_count_once_pct_and_draws_interval():
+    twins = [["I-rec@5", "strec@5"], ["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]
+    assert fd.count_once(["strec@5", "D-nDCG@5", "iRBU(p=0.99)@5", "I-rec@5"], twins) == ["D-nDCG@5", "I-rec@5"]
+    assert (fd.pct(0.95), fd.pct(1 - 0.01), fd.pct(0.975), fd.pct(1 - 0.1)) == ("95%", "99%", "97.5%", "90%")
+    assert fd.draws_interval(40, 0.95) == "95% interval" and fd.draws_interval(40, 0.99) == "range"
+    assert fd.draws_interval(200, 0.99) == "99% interval"
 
 
 # -- the whole table --------------------------------------------------------------------------------
 
 L = 10
-POWER = pd.Series({f"D-nDCG@{L}": 0.629, f"alpha-nDCG@{L}": 0.524, f"D#-nDCG@{L}": 0.429, f"I-rec@{L}": 0.533})
+POWER = pd.Series({f"D-nDCG@{L}": 0.629, f"alpha-nDCG@{L}": 0.524, f"D#-nDCG@{L}": 0.429, f"I-rec@{L}": 0.533,
+                   f"strec@{L}": 0.533})
 MC = {f"D-nDCG@{L}": (0.629, 0.629), f"alpha-nDCG@{L}": (0.514, 0.533), f"D#-nDCG@{L}": (0.429, 0.448),
-      f"I-rec@{L}": (0.533, 0.543)}
-TOY = {"P+Q@3": 0.6761904761904762, "P+Q@3 hand": 0.6761904761904762, "DIN-nDCG@3": 0.84, "D-nDCG@3": 0.9283}
-NORM = {"other": "fixed", "changed": 13, "largest_shift": 0.057, "lowest_tau": 0.905}
-GREEDY = {"topics_changed": 39, "topics": 100, "max_relative_change": 0.023}
+      f"I-rec@{L}": (0.533, 0.543), f"strec@{L}": (0.533, 0.543)}
+TOY = {"P+Q@3": 0.9333333333333333, "P+Q@3 hand": 0.9333333333333333, "IA-Q@3": 0.7333333333333333,
+       "IA-Q@3 hand": 0.7333333333333333, "DIN-nDCG@3": 0.84, "D-nDCG@3": 0.9283}
 
 
 def _findings(**change):
     kw = dict(data="simulated", toy=TOY, tau_ci={"runs": 15, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
               l=L, r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 15}, power=POWER, mc=MC, n_pairs=105, B=5000,
-              significance=0.05, normaliser=NORM, greedy=GREEDY, twins=[["I-rec@10", "strec@10"]],
+              significance=0.05, twins=[["I-rec@10", "strec@10"]],
               cover={"measure": f"D-nDCG@{L}", "n_significant": 66, "cover": None, "exactly_cover_vs_rest": False},
-              planted=_analysis(), against={"coverage": (501, 1529), "position": (203, 1529)})
+              planted=_analysis())
     kw.update(change)
     return fd.findings(**kw)
 
@@ -196,22 +279,29 @@ def test_simulated_findings_table():
     f = _findings()
     t = f.table().set_index("question")
     assert t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "verdict"] == "agrees"
+    assert "P+Q@3 0.9333 (hand: 0.9333) vs IA-Q@3 0.7333 (hand: 0.7333)" in \
+        t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "this run"]
     q = "Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank the runs differently?"
-    assert t.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600] (15 runs; bootstrap over topics)"
+    assert t.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600] (15 runs; 95% bootstrap interval over topics)"
     assert t.loc[q, "verdict"] == "shown"
     assert t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?", "verdict"] == "not shown"
-    # α-nDCG's power interval lies above D♯-nDCG's: the claim is contradicted, not just unshown
-    assert t.loc["Is D♯-nDCG more discriminative than α-nDCG?", "verdict"] == "does not hold (a)"
+    # α-nDCG's power interval lies above D♯-nDCG's: the claim is contradicted, on this topic set
+    p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
+    assert p["verdict"] == "does not hold (a)" and "(95% Monte Carlo intervals)" in p["this run"]
+    assert "cover the B trials only" in f.caveats["mc_only"] and "other topics" in f.caveats["mc_only"]
     lead = t.loc["Does one measure lead discriminative power beyond Monte Carlo noise?"]
+    # strec is I-rec under another name: counted once, so it is not "within noise" of anything
     assert lead["this run"] == "D-nDCG@10 (0.629); 0 more measures within noise" and lead["verdict"] == "shown (a)"
-    assert "Of the 1,529 significant pairs of all measures, 501 go against the coverage user's order." in f.prose
+    assert f.prose[0].startswith("By helpers.simulate.users' own test the method is not fit to read real data")
+    assert "Counted once (one measure under two names): strec@10 as I-rec@10." in f.prose
+    assert not any("significant pairs of all measures" in p or "normaliser" in p or "tie rule" in p for p in f.prose)
     assert f.general == ("simulated_runs",) and "few_runs" not in f.caveats
     assert not f.problems()
     assert not any("Planted truths need" in p for p in f.prose)
 
 
 def test_real_findings_say_what_eight_runs_support():
-    f = _findings(data="trec-web-2012", planted=None, against=None, n_pairs=28,
+    f = _findings(data="trec-web-2012", planted=None, n_pairs=28, significance=0.01,
                   tau_ci={"runs": 8, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
                   r={"r": 0.951, "low": 0.745, "high": 0.991, "runs": 8,
                      "rest": {"r": 0.008, "low": -0.809, "high": 0.814, "without": ["ql-cata", "rm-cata"]}},
@@ -223,7 +313,8 @@ def test_real_findings_say_what_eight_runs_support():
     assert len(t) == 5                                         # no planted-truth row without simulated runs
     r = t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?"]
     assert r["verdict"] == "cannot tell (a)" and "without ql-cata and rm-cata: 0.008 [-0.809, 0.814]" in r["this run"]
-    p = t.loc["Is D♯-nDCG more discriminative than α-nDCG?"]
+    assert "(99% CI, Fisher z)" in r["this run"]
+    p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
     assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
     assert "in steps of 0.036" in f.limitations()
     assert any("(the spam-unfiltered Category A runs)" in s for s in f.prose)
@@ -235,6 +326,7 @@ def test_real_findings_say_what_eight_runs_support():
 def test_differing_toy_values_say_so():
     f = _findings(toy={**TOY, "P+Q@3 hand": 0.6})
     assert f.table()["verdict"].iloc[0] == "differs"
+    assert _findings(toy={**TOY, "IA-Q@3 hand": 0.9333333333333333}).table()["verdict"].iloc[0] == "differs"
 
 
 # -- a small planted-truth run, end to end -----------------------------------------------------------
@@ -245,14 +337,15 @@ def small_rep():
 
     common = {"n_topics": 20, "n_runs": 6, "depth": 15, "normaliser": "ideal", "runs": "styles",
               "measures": ["I-rec@5", "alpha-nDCG@5", "D-nDCG@5", "IA-nDCG@5", "D-RBP@5", "IA-RBP@5", "D-nERR@5",
-                           "RBU(p=0.85)@5", "D#-nDCG@5"], "mixture": "position:0.5,coverage:0.5"}
+                           "RBU(p=0.85)@5", "D#-nDCG@5", "RBU(p=0.99)@5", "iRBU(p=0.99)@5"],
+              "mixture": "position:0.5,coverage:0.5"}
     return runner.run_replicates(rd.diversity_recovery, 6, 3, common=common, scheduler=None, progress=False)
 
 
 def test_planted_analysis_on_a_small_run(small_rep):
     from helpers.simulate import users
 
-    a = fd.with_leaders(rd.planted_analysis(small_rep))
+    a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]))
     assert a["replicates"] == 6 and a["models"][-1] == "null" and "mixture" in a["models"]
     assert list(a["pairs"][["a", "b"]].itertuples(index=False, name=None)) == [
         ("position", "graded"), ("position", "coverage"), ("position", "first-hit"), ("graded", "coverage"),
@@ -260,33 +353,81 @@ def test_planted_analysis_on_a_small_run(small_rep):
     tau = a["truth_tau"]
     for r in a["pairs"].itertuples():
         assert r.tau == pytest.approx(tau.loc[r.a, r.b]) and r.told_apart == (r.tau < 0.8)
+    # RBU and iRBU at one p are one measure: counted once, under the first name
+    assert a["twins"] == [["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]] and "iRBU(p=0.99)@5" not in set(a["summary"]["measure"])
     assert set(a["checks"]) == {"position", "graded", "coverage", "first-hit"}
+    read = []
     for m, ck in a["checks"].items():
         close = [b if a_ == m else a_ for a_, b, t, apart in a["pairs"].itertuples(index=False) if m in (a_, b) and not apart]
         assert ck["not_told_apart"] == close
-        # exactly the measures of the families not told apart, and never one of the model's own
-        assert all(not users.aligned_family(m, x) and any(users.aligned_family(o, x) for o in close) for x in ck["left_out"])
+        # every measure of the families not told apart, the model's own members of them included
+        measures = set(a["summary"]["measure"])
+        assert set(ck["left_out"]) == {x for x in measures if any(users.aligned_family(o, x) for o in close)}
         assert not any(x in ck["left_out"] for pk in ck["picks"] for x in pk)
-        if ck["verdict"] != "not testable":
-            assert ck["p_holm"] >= ck["p"] - 1e-15
-            assert ck["verdict_holm"] in (ck["verdict"], "not shown")
-    assert 0 <= a["null"]["uncorrected"] <= a["null"]["measures"] == 9
+        assert ck["level"] == 0.95 and "verdict_holm" not in ck       # one verdict per check, the Holm one
+        for c in (ck, ck.get("without_shared")):
+            if c and c["verdict"] != "not testable":
+                read.append(c)
+                assert c["p_holm"] >= c["p"] - 1e-15
+                assert c["verdict"] == ("not shown" if c["p_holm"] >= 0.05 else
+                                        "recovered" if c["diff"] > 0 else "outside ahead")
+    assert a["holm_family"] == len(read)
+    assert 0 <= a["null"]["uncorrected"] <= a["null"]["measures"] == 10       # 11 measures, RBU/iRBU once
+    assert a["null"]["level"] == 0.95 and "null" not in a["leaders"]
     lines = fd.planted_lines(a)
     assert not nf.long_sentences("\n".join(lines), lines_break=True)
+
+
+def test_a_family_not_told_apart_takes_its_shared_members_along():
+    """The reviewer's r1 case: first-hit not told apart from position, so RBU (a member of both) is
+    left out of the first-hit check too, and cannot carry its recovery."""
+    rng = np.random.default_rng(5)
+    measures = ["D-nERR@5", "IA-nERR@5", "RBU(p=0.85)@5", "D-RBP@5", "D-nDCG@5", "I-rec@5"]
+    reps = 8
+    rows = [{"replicate": r, "model": "first-hit", "measure": x, "recovery": v}
+            for r in range(reps) for x, v in zip(measures, rng.uniform(0.8, 0.9, len(measures)))]
+    w = pd.DataFrame(rows).pivot_table(index="replicate", columns="measure", values="recovery")
+    means = w.mean().to_dict()
+    ck = rd._family_check("first-hit", w, means, ["position"], 0.99)
+    assert ck["left_out"] == ["D-RBP@5", "RBU(p=0.85)@5"] and ck["family_size"] == 2 and ck["measures"] == 4
+    assert "without_shared" not in ck and ck["level"] == 0.99
+    free = rd._family_check("first-hit", w, means, [], 0.99)
+    assert free["family_size"] == 3
+    # checked again without RBU only when RBU is the family's pick
+    assert ("without_shared" in free) == (free["best_in"] == "RBU(p=0.85)@5")
+    w2 = w.assign(**{"RBU(p=0.85)@5": w["RBU(p=0.85)@5"] + 1.0})
+    ck2 = rd._family_check("first-hit", w2, w2.mean().to_dict(), [], 0.99)
+    assert ck2["best_in"] == "RBU(p=0.85)@5" and ck2["without_shared"]["shared"] == ["RBU(p=0.85)@5"]
+    assert ck2["without_shared"]["picks"][0][0] in ("D-nERR@5", "IA-nERR@5")
+
+
+def test_holm_covers_every_check_read():
+    checks = {"a": {"verdict": "recovered", "p": 0.01, "diff": 0.1,
+                    "without_shared": {"verdict": "recovered", "p": 0.02, "diff": 0.05}},
+              "b": {"verdict": "outside ahead", "p": 0.001, "diff": -0.1},
+              "c": {"verdict": "not testable"}}
+    assert rd._holm_verdicts(checks, 0.05) == 3
+    assert checks["b"]["p_holm"] == pytest.approx(0.003) and checks["b"]["verdict"] == "outside ahead"
+    assert checks["a"]["p_holm"] == pytest.approx(0.02) and checks["a"]["verdict"] == "recovered"
+    assert checks["a"]["without_shared"]["p_holm"] == pytest.approx(0.02)
+    assert np.isnan(checks["c"]["p_holm"]) and checks["c"]["verdict"] == "not testable"
+    tight = {"a": {"verdict": "recovered", "p": 0.03, "diff": 0.1}, "b": {"verdict": "recovered", "p": 0.04, "diff": 0.1}}
+    rd._holm_verdicts(tight, 0.05)                       # uncorrected both < 0.05; Holm: 0.06 and 0.06
+    assert [c["verdict"] for c in tight.values()] == ["not shown", "not shown"]
 
 
 def test_prose_names_the_run_design():
     styles = _findings()
     skill = _findings(run_design="skill")
-    assert any("differ in style" in p for p in styles.prose) and not any("mainly in skill" in p for p in styles.prose)
-    assert any("differ mainly in skill (`run_design: skill`)" in p for p in skill.prose)
-    assert not any("differ in style" in p for p in skill.prose)
+    assert "styles" in styles.caveats and not any("mainly in skill" in p for p in styles.prose)
+    assert "The simulated runs differ mainly in skill (`run_design: skill`)." in skill.prose
+    assert "styles" not in skill.caveats
 
 
 def test_a_difference_without_spread_prints_no_interval():
-    ck = _check("not shown", 0.0, 0.0, 0.0, 1.0, "not shown")
+    ck = _check("not shown", 0.0, 0.0, 0.0, 1.0)
     assert fd._check_text(ck) == "F@5 − O@5: +0.000 in each of the 20 replicates"
-    assert fd._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01, "recovered")) == \
+    assert fd._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01)) == \
         "F@5 − O@5: +0.020 [+0.010, +0.030] (95% CI of the mean over 20 replicates)"
 
 
@@ -306,9 +447,9 @@ def test_short_leaders_counts_long_ties_and_never_picks_one():
 
 def test_too_few_replicates_and_nothing_resolved_are_said():
     a = _analysis()
-    a["checks"]["coverage"] = _check("recovered", 0.015, 0.002, 0.029, 0.03, "recovered", selection="in sample")
+    a["checks"]["coverage"] = _check("recovered", 0.015, 0.002, 0.029, 0.03, selection="in sample")
     a["checks"]["graded"] = {"verdict": "not testable", "measures": 0, "family_size": 0, "left_out": [],
-                             "not_told_apart": [], "picks": [], "replicates": 0, "verdict_holm": "not testable"}
+                             "not_told_apart": [], "picks": [], "replicates": 0}
     text = "\n".join(fd.planted_lines(a))
     assert "Picked and tested on the same 20 replicates (too few to split)" in text
     assert "no run pair resolved in any replicate" in text

@@ -3,10 +3,12 @@ gcompute's ideal top gain, for every ERR/EBR/RBP/RBU-type measure, on hand-compu
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from helpers.measures import diversity
+from helpers.measures.results import affine_measures, proportional_measures
 
 from tests.test_diversity import one_run, toy, values
 
@@ -122,3 +124,35 @@ def test_proportional_measures_finds_one_measure_under_two_names():
     assert proportional_measures(fixed) == [["D-RBP(p=0.85)@10", "IA-RBP(p=0.85)@10"]]
     ideal = diversity.evaluate(c.dqrels, c.intents, c.runs, m, normaliser="ideal").dropna(subset=["value"])
     assert proportional_measures(ideal) == []
+
+
+def _tidy(cols: dict) -> pd.DataFrame:
+    """A results frame from ``{measure: {(run, topic): value}}``."""
+    return pd.DataFrame([(r, t, m, v) for m, cells in cols.items() for (r, t), v in cells.items()],
+                        columns=["run_id", "query_id", "measure", "value"])
+
+
+def test_affine_measures_by_hand():
+    """x = a y + b_t (one a > 0, an offset per topic) is one measure; a per-topic factor, a negative
+    factor or a different missing cell is not."""
+    y = {("r1", "t1"): 0.2, ("r2", "t1"): 0.5, ("r3", "t1"): 0.9, ("r1", "t2"): 0.1, ("r2", "t2"): 0.7, ("r3", "t2"): 0.4}
+    shifted = {k: 2.0 * v + (0.3 if k[1] == "t1" else -1.0) for k, v in y.items()}     # a = 2, b_t per topic
+    minus = {k: v - 0.0123 for k, v in y.items()}                                      # RBU = iRBU - constant
+    per_topic_a = {k: v * (1.0 if k[1] == "t1" else 3.0) for k, v in y.items()}
+    negative = {k: -v for k, v in y.items()}
+    holed = {**y, ("r3", "t2"): np.nan}
+    res = _tidy({"Y": y, "neg": negative, "S": shifted, "A": per_topic_a, "M": minus, "H": holed})
+    assert affine_measures(res) == [["Y", "S", "M"]]
+    assert proportional_measures(res) == []                 # the old detector misses the offsets
+
+
+def test_affine_measures_find_rbu_and_irbu_and_strec():
+    """On a simulated collection RBU(p) and iRBU(p) (one p) are one measure, as are I-rec and strec;
+    RBU at another p is not."""
+    from helpers.measures import diversity
+    from helpers.simulate import intents as sim_intents
+
+    c = sim_intents.intent_collection(np.random.default_rng(2), n_topics=12, n_runs=5)
+    m = ["I-rec@10", "RBU(p=0.99)@10", "RBU(p=0.85)@10", "strec@10", "iRBU(p=0.99)@10", "D-nDCG@10"]
+    res = diversity.evaluate(c.dqrels, c.intents, c.runs, m).dropna(subset=["value"])
+    assert affine_measures(res) == [["I-rec@10", "strec@10"], ["RBU(p=0.99)@10", "iRBU(p=0.99)@10"]]

@@ -6,7 +6,13 @@ differently; do relevance (D-nDCG) and diversity (I-rec) go together across runs
 INTENT overviews plot them; is D♯-nDCG more discriminative than α-nDCG; does one measure lead
 discriminative power beyond Monte Carlo noise. On simulated runs (section 7), with planted user
 models: do the users order the runs differently; does each user's aligned family of measures
-recover that user's order best; does any measure recover a random order (it should not).
+recover that user's order best; does any measure recover a random order (it should not); and so,
+does the method pass the test :mod:`helpers.simulate.users` sets before it reads real data (every
+planted family recovered, nothing found in the null).
+
+Every interval is a ``1 - significance`` interval and every verdict a test at ``significance``
+(the run's level, stated beside them); verdicts read together are Holm-corrected. Measures that are
+one measure under several names (:func:`helpers.measures.results.affine_measures`) count once.
 
 The module also holds the notebook's parameter check (:func:`check_parameters`), its list of
 measures (:func:`measure_names`) and the lines its cells print (:func:`planted_lines`,
@@ -15,6 +21,7 @@ measures (:func:`measure_names`) and the lines its cells print (:func:`planted_l
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,9 +30,11 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
+from ..stats.summary import min_draws
 
-__all__ = ["MEASURES", "DATA", "measure_names", "check_parameters", "mc_text", "mc_interval", "tau_text", "short_leaders", "collection_lines",
-           "with_leaders", "planted_lines", "findings"]
+__all__ = ["MEASURES", "DATA", "USERS", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
+           "tau_text", "short_leaders", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
+           "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -34,6 +43,16 @@ MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#
             "iRBU(p=0.99)")
 #: Where notebook 04's data come from (the ``data`` parameter).
 DATA = ("simulated", "trec-web-2012", "files")
+#: The planted users of section 7 in one line each (:mod:`helpers.simulate.users` has the formulas).
+USERS = {"position": "reads down the page with persistence p and values every relevant document",
+         "graded": "graded relevance with a log rank discount, intents weighted by Pr(i|q)",
+         "coverage": "chance that some document satisfies each intent, intents weighted uniformly",
+         "first-hit": "satisfied at the first document of level L2 or above",
+         "mixture": "a population of position, coverage and first-hit users",
+         "null": "a random planted order of the runs, drawn anew in each replicate"}
+#: The least number of topic resamples for a bootstrap interval of Kendall's tau (Efron & Tibshirani's
+#: advice for percentile intervals), raised to the interval rule's minimum at the run's level.
+MIN_TAU_BOOTSTRAP = 1000
 
 
 def measure_names(cutoff: int) -> list[str]:
@@ -60,16 +79,43 @@ def check_parameters(p: Mapping[str, Any]) -> None:
         raise ValueError(f"run_design must be one of {RUN_DESIGNS}, got {p['run_design']!r}")
     params.check_file_inputs(p, mode=p["data"] == "files", required=["diversity_qrels_path", "runs_glob"],
                              optional=["intents_path", "intent_types_path"], switch='data: "files"')
-    for name, lo in [("cutoff", 1), ("n_topics", 2), ("n_runs", 2), ("depth", 1), ("B", 100), ("tau_bootstrap", 100)]:
+    for name, lo in [("cutoff", 1), ("n_topics", 2), ("n_runs", 2), ("depth", 1), ("B", 100)]:
         whole(name, lo)
     whole("extra_cutoff", 0, " (0 for none)")
     if p["normaliser"] not in ("ideal", "fixed"):
         raise ValueError(f"normaliser must be 'ideal' or 'fixed', got {p['normaliser']!r}")
-    if not 0 < p["significance"] < 1:
-        raise ValueError(f"significance must lie in (0, 1), got {p['significance']}")
+    sig = p["significance"]
+    if isinstance(sig, bool) or not isinstance(sig, (int, float)) or not 0 < sig <= 0.2:
+        raise ValueError(f"significance must lie in (0, 0.2] (intervals are 1 - significance), got {sig!r}")
+    need = max(MIN_TAU_BOOTSTRAP, min_draws(1 - sig))
+    whole("tau_bootstrap", need, f" (a {pct(1 - sig)} percentile interval needs {need:,} resamples)")
 
 
 # -- printed values ----------------------------------------------------------------------------
+
+def pct(level: float) -> str:
+    """A confidence level as printed: ``"95%"``, ``"99%"``, ``"97.5%"``."""
+    return f"{round(100 * float(level), 6):g}%"
+
+
+def draws_interval(n: int, level: float) -> str:
+    """How a summary of ``n`` draws is named at ``level``: ``"95% interval"``, or ``"range"`` when
+    there are too few draws for it (:func:`helpers.stats.summary.min_draws`)."""
+    return f"{pct(level)} interval" if int(n) >= min_draws(level) else "range"
+
+
+def count_once(names, twins) -> list[str]:
+    """``names`` without the second and later names of each group of ``twins`` (one measure under
+    several names: :func:`helpers.measures.results.affine_measures`), order kept."""
+    later = {x for g in twins for x in list(g)[1:]}
+    return [x for x in names if x not in later]
+
+
+def twins_line(twins) -> str:
+    """``"Counted once: strec@10 as I-rec@10; iRBU(p=0.99)@10 as RBU(p=0.99)@10."``, or ``""``."""
+    parts = [f"{claims.listing(list(g)[1:])} as {list(g)[0]}" for g in twins]
+    return f"Counted once (one measure under two names): {'; '.join(parts)}." if parts else ""
+
 
 def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
     """A discriminative power with its Monte Carlo interval, ``"0.457 [0.448, 0.476]"``; when no
@@ -78,6 +124,18 @@ def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
     if float(low) == float(high):
         return f"{claims.number(value, digits)} (no p-value near the level)"
     return f"{claims.number(value, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
+
+
+def mc_floor(B: int, significance: float, level: float) -> str:
+    """``""``, or the sentence saying that with ``B`` trials no p-value can lie surely below
+    ``significance`` at ``level`` (:func:`helpers.replicates.diversity.power_interval`: even a p-value
+    from 0 exceedances has an upper bound ``1 - ((1 - level) / 2) ** (1 / B)`` at or above the level),
+    so every power's lower bound is 0."""
+    top = 1 - ((1 - level) / 2) ** (1 / int(B))
+    if top < significance:
+        return ""
+    return (f"With B = {int(B):,}, no p-value is surely below {significance:g} at {pct(level)}: every power "
+            "interval starts at 0.")
 
 
 def mc_interval(low: float, high: float, digits: int = 3) -> str:
@@ -152,51 +210,104 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
 
 # -- section 7 ---------------------------------------------------------------------------------
 
+#: How a family check's one (Holm-corrected) verdict is worded in the findings table.
 _VERDICT = {"recovered": "shown", "outside ahead": "does not hold", "not shown": "not shown",
             "not testable": "cannot tell"}
-#: How the check without the measures of two families is worded (uncorrected, beside the verdict).
+#: How the check without the measures of two families is worded beside the verdict (Holm-corrected).
 _WITHOUT = {"recovered": "the family still leads", "outside ahead": "the best measure outside leads",
             "not shown": "no lead shown", "not testable": "nothing left to compare"}
 
 
+def family_table(measures: Sequence[str]) -> pd.DataFrame:
+    """The planted users and the measures of this run aligned with each
+    (:func:`helpers.simulate.users.aligned_family`: the lists the family checks use), cutoffs dropped."""
+    from ..simulate import users
+
+    rows = []
+    for m, (kind, _) in users.ALIGNED.items():
+        names = [x.split("@")[0] for x in measures if users.aligned_family(m, x)]
+        rows.append({"model": m, "the user": USERS[m],
+                     "aligned with": f"{kind}: {', '.join(names)}" if names else kind})
+    return pd.DataFrame(rows, columns=["model", "the user", "aligned with"])
+
+
 def _check_text(ck: Mapping, digits: int = 3) -> str:
-    """``"IA-RBP@10 − P+Q@10 −0.008 [−0.015, −0.002]"``: the pair tested and its mean difference."""
+    """``"IA-RBP@10 − P+Q@10: −0.008 [−0.015, −0.002] (95% CI of the mean over 20 replicates)"``."""
     if ck["verdict"] == "not testable":
         return ("no run pair resolved in any replicate" if not ck.get("measures") else
                 "no measure in the family, or none outside it")
     (a, b), = ck["picks"]
     if ck["low"] == ck["high"] == ck["diff"]:   # the same difference in every replicate: no interval to print
         return f"{a} − {b}: {ck['diff']:+.{digits}f} in each of the {ck['replicates']} replicates"
-    return f"{a} − {b}: {claims.mean_ci(ck['diff'], ck['low'], ck['high'], ck['replicates'], digits=digits).text}"
+    level = ck.get("level", 0.95)
+    text = claims.mean_ci(ck["diff"], ck["low"], ck["high"], ck["replicates"], level=level, digits=digits).text
+    return f"{a} − {b}: {text.replace(f'{level:.0%} CI', f'{pct(level)} CI')}"
 
 
 def with_leaders(a: dict, digits: int = 3) -> dict:
-    """:func:`helpers.replicates.diversity.planted_analysis` with each model's leaders named
-    (:func:`helpers.notebook.claims.leaders`; within noise: the CI of the mean paired difference to a
-    tied leader includes 0, :func:`helpers.replicates.studies.paired_leader_intervals`) and, in each
-    family check, the weak check it replaces: how likely a random set of the leader set's size is to
-    hold a family member (:func:`helpers.replicates.planted.chance_of_a_member`; measures left out of
-    the check are left out of both). Returns ``a``, filled in."""
-    from ..replicates import planted, studies
+    """:func:`helpers.replicates.diversity.planted_analysis` with each aligned model's leaders named
+    (:func:`helpers.notebook.claims.leaders`; within noise: the ``1 - alpha`` CI of the mean paired
+    difference to a tied leader includes 0, :func:`helpers.replicates.studies.paired_leader_intervals})
+    and, in each family check, the weak check it replaces: among the measures the check compares (the
+    left-out families aside), how likely a random set of the leader set's size is to hold a family
+    member (:func:`helpers.replicates.planted.chance_of_a_member`). No leader is named for ``null``
+    (its check is a departure test). Returns ``a``, filled in."""
+    from ..replicates import planted
     from ..simulate import users
 
-    summary = a["summary"]
+    summary, level = a["summary"], 1 - a["alpha"]
     for m in a["models"]:
+        if m == "null":
+            continue
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
+        lead = a["leaders"][m] = _leaders(a["wide"][m], means_m, level, digits)
         ck = a["checks"].get(m)
-        if not any(np.isfinite(v) for v in means_m.values()):   # no run pair resolved in any replicate
-            a["leaders"][m] = None
+        if lead is None or ck is None:
             continue
-        _, paired = studies.paired_leader_intervals(a["wide"][m], means=means_m, digits=digits)
-        lead = a["leaders"][m] = claims.leaders(means_m, intervals=paired, what="recovery", digits=digits)
-        if ck is None:
-            continue
-        kept = [x for x in means_m if x not in ck["left_out"] and np.isfinite(means_m[x])]
-        named = [x for x in lead.numbers["leaders"] + lead.numbers["within_noise"] if x in kept]
-        fam = [x for x in kept if users.aligned_family(m, x)]
-        ck.update(leader_set_size=len(named), family_in_leader_set=sum(x in fam for x in named),
-                  chance_random_set=planted.chance_of_a_member(len(kept), len(fam), len(named)))
+        kept = {x: v for x, v in means_m.items() if x not in ck["left_out"]}
+        among = _leaders(a["wide"][m], kept, level, digits)
+        named = among.numbers["leaders"] + among.numbers["within_noise"] if among is not None else []
+        fam = [x for x, v in kept.items() if np.isfinite(v) and users.aligned_family(m, x)]
+        n = sum(np.isfinite(v) for v in kept.values())
+        ck.update(leader_set_size=len(named), family_in_leader_set=sum(x in fam for x in named), compared=n,
+                  chance_random_set=planted.chance_of_a_member(n, len(fam), len(named)))
     return a
+
+
+def _leaders(wide: pd.DataFrame, means: Mapping[str, float], level: float, digits: int):
+    """:func:`helpers.notebook.claims.leaders` of ``means`` with paired intervals, or None when no
+    value is finite (no run pair resolved in any replicate)."""
+    from ..replicates import studies
+
+    finite = {k: v for k, v in means.items() if np.isfinite(v)}
+    if not finite:
+        return None
+    _, paired = studies.paired_leader_intervals(wide[list(finite)], means=finite, digits=digits, level=level)
+    return claims.leaders(finite, intervals=paired, what="recovery", digits=digits)
+
+
+def fitness(a: Mapping) -> dict:
+    """Does the method pass the test :mod:`helpers.simulate.users` sets before it reads real data:
+    every aligned model's family recovered (Holm-corrected, not resting on members of two families)
+    and no measure departing from chance in the null? ``{"recovered", "in_part", "other", "alike",
+    "null_departs", "passes"}``."""
+    word = {m: _verdict(ck) for m, ck in a["checks"].items()}
+    alike = [(r.a, r.b, r.tau) for r in a["pairs"].itertuples() if not r.told_apart]
+    departs = list(a["null"]["departs"]) if a["null"] is not None else []
+    rec = [m for m, w in word.items() if w == "shown"]
+    return {"recovered": rec, "in_part": [m for m, w in word.items() if w == "holds in part"],
+            "other": [m for m in word if word[m] not in ("shown", "holds in part")], "alike": alike,
+            "null_departs": departs, "passes": len(rec) == len(word) > 0 and not departs and a["null"] is not None}
+
+
+def _fitness_text(f: Mapping, digits: int = 3) -> str:
+    n = len(f["recovered"]) + len(f["in_part"]) + len(f["other"])
+    text = f"{len(f['recovered'])} of {n} families recovered" + (f" ({claims.listing(f['recovered'])})" if f["recovered"] else "")
+    if f["in_part"]:
+        text += f"; in part: {claims.listing(f['in_part'])}"
+    if f["alike"]:
+        text += "; not told apart: " + claims.listing([f"{x}/{y} (τ = {claims.number(t, digits)})" for x, y, t in f["alike"]])
+    return text + ("; null: " + (f"{claims.listing(f['null_departs'])} depart" if f["null_departs"] else "no departure"))
 
 
 def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
@@ -204,10 +315,10 @@ def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
     a sentence or two, under 50 words)."""
     from ..simulate import users
 
-    lines = []
     t = next(iter(a["truth"].values()))
-    lines.append(f"{a['replicates']} replicates; planted truths from {t['topics']:,} pooled topics "
-                 "(leave-one-out per replicate).")
+    alpha, level = a["alpha"], 1 - a["alpha"]
+    lines = [f"{a['replicates']} replicates; planted truths from {t['topics']:,} pooled topics "
+             f"(leave-one-out per replicate); level α = {alpha:g}, so intervals are {pct(level)}."]
     for m, tr in a["truth"].items():
         order = [t["runs"][k] for k in np.argsort(-tr["mean"], kind="stable")]
         lines.append(f"{m}: {' > '.join(order)} ({int(np.triu(tr['resolved'], 1).sum())} of "
@@ -217,39 +328,54 @@ def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
     alike = [f"{r.a}/{r.b} (τ = {claims.number(r.tau, digits)})" for r in pairs.itertuples() if not r.told_apart]
     lines.append(f"Told apart by these runs (τ < {a['threshold']:g}): {claims.listing(apart) if apart else 'no pair'}.")
     if alike:
-        lines.append(f"Not told apart: {claims.listing(alike)}; their families are not compared with each other.")
+        lines.append(f"Not claimed separable (τ ≥ {a['threshold']:g}): {claims.listing(alike)}; each is checked "
+                     "without the other's family, shared members included.")
+    if a.get("twins"):
+        lines.append(twins_line(a["twins"]))
     for m in a["models"]:
+        if m == "null":
+            continue
         if a["leaders"].get(m) is None:
             lines.append(f"--- {m}: no run pair resolved in any replicate, so nothing to recover.")
             continue
         lines.append(f"--- {m}: leader {short_leaders(a['leaders'][m], digits=digits)}.")
-        ck = a["checks"].get(m)
-        if ck is None:
-            continue
-        fams = "family" if len(ck["not_told_apart"]) == 1 else "families"
-        left = f"; left out: the {claims.listing(ck['not_told_apart'])} {fams}" if ck["left_out"] else ""
-        lines.append(f"    family check ({users.ALIGNED[m][0]}, {ck['family_size']} of {ck['measures']} measures{left}): "
-                     f"{_check_text(ck, digits)}.")
-        if ck["verdict"] != "not testable":
-            how = (f"Picked on half of the replicates, tested on the other {ck['replicates']}"
-                   if ck["selection"] == "split" else
-                   f"Picked and tested on the same {ck['replicates']} replicates (too few to split)")
-            lines.append(f"    {how}; Holm {_p(ck['p_holm'], a['alpha'])} over {_tested(a)} models: {_verdict(ck)}.")
-        if ck.get("leader_set_size"):
-            lines.append(f"    A random set of {claims.plural(ck['leader_set_size'], 'measure')} holds a family member with "
-                         f"chance {claims.number(ck['chance_random_set'], digits)} (the leader set holds "
-                         f"{ck['family_in_leader_set']}).")
-        if "without_shared" in ck:
-            ws = ck["without_shared"]
-            lines.append(f"    Without {claims.listing(ws['shared'])} (members of two families): {_check_text(ws, digits)}, "
-                         f"{_WITHOUT[ws['verdict']]}.")
+        if m in a["checks"]:
+            lines += _check_lines(a, m, users.ALIGNED[m][0], digits)
     nl = a["null"]
     if nl is not None:
-        lines.append(f"null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; Holm over {nl['family']} distinct measures: "
-                     + (f"{claims.listing(nl['departs'])} differ from one half" if nl["departs"] else
-                        "none differs from one half")
-                     + f" (uncorrected, {nl['uncorrected']} of {nl['measures']} 95% CIs exclude it).")
+        lines.append(f"--- null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; Holm over {nl['family']} distinct "
+                     f"measures at α = {alpha:g}: " + (f"{claims.listing(nl['departs'])} depart from one half" if
+                                                       nl["departs"] else "none departs from one half")
+                     + f" (uncorrected: {nl['uncorrected']} of {nl['measures']} {pct(level)} CIs exclude it).")
+    f = fitness(a)
+    lines.append(f"In sum: {_fitness_text(f, digits)}; by the test of helpers.simulate.users the method "
+                 + ("passes." if f["passes"] else "is not fit to read real data."))
     return lines
+
+
+def _check_lines(a: Mapping, m: str, kind: str, digits: int) -> list[str]:
+    """A family check as printed: the pair tested, the Holm verdict, the chance yardstick, the check
+    without the members of two families."""
+    ck, alpha = a["checks"][m], a["alpha"]
+    fams = "family" if len(ck["not_told_apart"]) == 1 else "families"
+    left = f"; left out: the {claims.listing(ck['not_told_apart'])} {fams}" if ck["left_out"] else ""
+    out = [f"    family check ({kind}, {ck['family_size']} of {ck['measures']} measures{left}): {_check_text(ck, digits)}."]
+    if ck["verdict"] == "not testable":
+        return out
+    how = (f"Picked on half of the replicates, tested on the other {ck['replicates']}" if ck["selection"] == "split"
+           else f"Picked and tested on the same {ck['replicates']} replicates (too few to split)")
+    out.append(f"    {how}; Holm {_p(ck['p_holm'], alpha)} over {a['holm_family']} checks at α = {alpha:g}: {_verdict(ck)}.")
+    if "chance_random_set" in ck:
+        k = ck["leader_set_size"]
+        out.append(f"    Leader set among the {ck['compared']} measures compared: {claims.plural(k, 'measure')}, "
+                   f"{ck['family_in_leader_set']} of them in the family; a random set of {k} holds a family member "
+                   f"with chance {claims.number(ck['chance_random_set'], digits)}.")
+    if "without_shared" in ck:
+        ws = ck["without_shared"]
+        rest = "" if ws["verdict"] == "not testable" else f", Holm {_p(ws['p_holm'], alpha)}"
+        out.append(f"    Without {claims.listing(ws['shared'])} (members of two families): {_check_text(ws, digits)}"
+                   f"{rest}: {_WITHOUT[ws['verdict']]}.")
+    return out
 
 
 def _p(p: float, alpha: float) -> str:
@@ -261,100 +387,129 @@ def _p(p: float, alpha: float) -> str:
 def _verdict(ck: Mapping) -> str:
     """The verdict word of a family check (Holm-corrected); a recovery that rests only on the
     measures shared with another family (``without_shared`` not recovered) holds in part."""
-    word = _VERDICT[ck["verdict_holm"]]
+    word = _VERDICT[ck["verdict"]]
     if word == "shown" and "without_shared" in ck and ck["without_shared"]["verdict"] != "recovered":
         return "holds in part"
     return word
 
 
-def _tested(a: Mapping) -> int:
-    return sum(ck["verdict"] != "not testable" for ck in a["checks"].values())
-
-
-def _planted_rows(a: Mapping, digits: int = 3) -> tuple[list[Finding], dict]:
+def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
     """The rows of section 7 and the notebook's own caveats they use."""
     from ..simulate import users
 
-    pairs = a["pairs"]
+    pairs, alpha = a["pairs"], a["alpha"]
     k, n = int(pairs["told_apart"].sum()), len(pairs)
     alike = [r for r in pairs.itertuples() if not r.told_apart]
     run = f"{k} of {n} pairs at τ < {a['threshold']:g}"
     if alike:
         run += "; not " + claims.listing([f"{r.a}/{r.b} (τ = {claims.number(r.tau, digits)})" for r in alike])
-    verdict = "holds" if k == n else "holds in part" if k else "does not hold"
-    rows = [Finding(f"Do the planted users order the runs differently (τ < {a['threshold']:g})?",
-                    "— (our check)", run, verdict, numbers={"told_apart": k, "pairs": n,
-                                                            "tau": {f"{r.a}/{r.b}": r.tau for r in pairs.itertuples()}})]
-    caveats = {"aligned": "Each planted user has its family's shape (RBP's discount, DCG's, I-rec's coverage, "
-                          "ERR's first hit), so these rows check the method, not which measure users prefer.",
-               "holm": f"Verdicts are Holm-corrected over the {_tested(a)} models checked; the 95% CIs beside them "
-                       "are not."}
+    verdict = "by construction" if run_design == "styles" else "holds" if k == n else "holds in part" if k else "does not hold"
+    rows = [Finding(f"Do the planted users order the runs differently (τ < {a['threshold']:g})?", "— (our check)", run,
+                    verdict, caveats=("styles",) if run_design == "styles" else (),
+                    numbers={"told_apart": k, "pairs": n, "tau": {f"{r.a}/{r.b}": r.tau for r in pairs.itertuples()}})]
+    caveats = {"aligned": "Each planted user has its family's shape, so these rows check the method, not which "
+                          "measure users prefer.",
+               "holm": f"Verdicts are Holm-corrected over the {a['holm_family']} checks at α = {alpha:g}; the "
+                       f"{pct(1 - alpha)} CIs beside them are not."}
+    if run_design == "styles":
+        caveats["styles"] = "The `styles` runs were built for planted users to order them differently."
     if alike:
         caveats["alike"] = ("Users the runs do not tell apart (" + claims.listing([f"{r.a}/{r.b}" for r in alike])
-                            + ") are checked without each other's family.")
+                            + ") are not claimed separable: each is checked without the other's family.")
     for m, ck in a["checks"].items():
         cav = ("aligned",) + (("holm",) if ck["verdict"] != "not testable" else ()) + (("alike",) if ck["left_out"] else ())
         run = _check_text(ck, digits)
         if ck["verdict"] != "not testable":
-            run += f"; Holm {_p(ck['p_holm'], a['alpha'])}"
+            run += f"; Holm {_p(ck['p_holm'], alpha)} (α = {alpha:g})"
         if "without_shared" in ck:
             ws = ck["without_shared"]
             run += f"; without {claims.listing(ws['shared'])}: {_WITHOUT[ws['verdict']]}"
         rows.append(Finding(f"Does the {users.ALIGNED[m][0]} family recover the {m} user best?", "— (our check)",
                             run, _verdict(ck), caveats=cav,
-                            numbers={k_: ck.get(k_) for k_ in ("diff", "low", "high", "p", "p_holm", "verdict",
-                                                               "verdict_holm", "left_out", "picks", "replicates")}))
+                            numbers={k_: ck.get(k_) for k_ in ("diff", "low", "high", "level", "p", "p_holm", "verdict",
+                                                               "left_out", "picks", "replicates")}))
     nl = a["null"]
     if nl is not None:
         run = (f"means {nl['lowest']:.3f}–{nl['highest']:.3f}; "
-               + (f"{claims.listing(nl['departs'])} differ" if nl["departs"] else "none differs")
-               + f" from 0.5 (Holm over {nl['family']})")
+               + (f"{claims.listing(nl['departs'])} depart" if nl["departs"] else "none departs")
+               + f" from 0.5 (Holm over {nl['family']} distinct measures, α = {alpha:g})")
         rows.append(Finding("Does any measure recover a random planted order?", "— (it should not)", run,
                             "shown" if nl["departs"] else "not shown", numbers=dict(nl)))
+    f = fitness(a)
+    rows.append(Finding("Is the method fit to read real data: every planted family recovered, nothing in the null?",
+                        "— (helpers.simulate.users' test)", _fitness_text(f, digits),
+                        "holds" if f["passes"] else "does not hold",
+                        caveats=("aligned",), numbers=f))
     return rows, caveats
+
+
+def _fitness_prose(a: Mapping, digits: int = 3) -> str:
+    """The one bullet that says what section 7 comes to."""
+    f = fitness(a)
+    if f["passes"]:
+        return "Every planted family is recovered and the null is not: by helpers.simulate.users' test the method passes."
+    n = len(f["recovered"]) + len(f["in_part"]) + len(f["other"])
+    text = (f"By helpers.simulate.users' own test the method is not fit to read real data: it recovers "
+            f"{len(f['recovered'])} of {n} planted families" + (f" ({claims.listing(f['recovered'])})" if f["recovered"] else ""))
+    part = f["in_part"]
+    shared = list(dict.fromkeys(x for m in part for x in a["checks"][m]["without_shared"]["shared"]))
+    text += (f"; {claims.listing(part)} only through {claims.listing(shared)}, members of two families." if part else ".")
+    if f["null_departs"]:
+        text += f" In the null, {claims.listing(f['null_departs'])} depart from chance."
+    same = [(x, y) for x, y, t in f["alike"] if t >= 1 - 1e-9]
+    if same:
+        text += (f" The {claims.listing([f'{x} and {y}' for x, y in same])} users order these runs identically "
+                 "(τ = 1.000), so no analysis of them can tell those families apart.")
+    return text
 
 
 # -- the findings --------------------------------------------------------------------------------
 
 def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float], tau_ci: Mapping, l: int, r: Mapping,
              power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, B: int, significance: float,
-             normaliser: Mapping, greedy: Mapping, twins: Sequence[Sequence[str]], cover: Mapping | None = None,
-             planted: Mapping | None = None, against: Mapping | None = None, footer: str = "") -> Findings:
+             twins: Sequence[Sequence[str]], cover: Mapping | None = None, planted: Mapping | None = None,
+             footer: str = "") -> Findings:
     """The findings of notebook 04 (module docstring for the questions).
 
     Parameters
     ----------
     data, run_design : the ``data`` and ``run_design`` parameters.
-    toy : the worked examples' values: ``P+Q@3``, its hand derivation ``P+Q@3 hand``, ``DIN-nDCG@3``, ``D-nDCG@3``.
+    toy : the worked examples' values: ``P+Q@3`` and ``IA-Q@3`` with their hand derivations ``P+Q@3 hand``
+        and ``IA-Q@3 hand``, ``DIN-nDCG@3``, ``D-nDCG@3``.
     tau_ci : ``(a, b) -> (tau, low, high)`` of the measure pairs of section 4 (bootstrap over topics).
     l : the cutoff.
     r : ``{"r", "low", "high", "runs"}``: the Pearson correlation of I-rec@l and D-nDCG@l over runs, and
         optionally ``"rest"`` (the same without ``"without"``, the runs the tests single out).
     power, mc, n_pairs, B, significance : discriminative power per measure, its Monte Carlo intervals,
-        the run pairs, trials and level of the randomised Tukey HSD tests.
-    normaliser : ``{"other", "changed", "lowest_tau", "lowest_tau_measures", "largest_shift", "shift_measures"}``.
-    greedy : ``{"topics_changed", "topics", "max_relative_change"}`` (ndeval's tie rule, section 3).
-    twins : groups of measures that are one measure under several names.
+        the run pairs, trials and level of the randomised Tukey HSD tests; every interval of the run is
+        a ``1 - significance`` interval.
+    twins : groups of measures that are one measure under several names (each counts once).
     cover : :func:`helpers.replicates.diversity.significant_pair_cover` of the leading measure, with ``"measure"``.
     planted : :func:`helpers.replicates.diversity.planted_analysis` (simulated data with replicates), else None.
-    against : per planted model, significant pairs (all measures) against its order and in all.
     """
-    rows = [_toy_row(toy), _tau_row(tau_ci, l), _r_row(r, l), _power_row(power, mc, l, n_pairs, B),
-            _lead_row(power, mc)]
-    caveats = {"mc_only": "Monte Carlo intervals of power cover the B trials only, not the choice of topics."}
+    level = 1 - significance
+    rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level), _power_row(power, mc, l, n_pairs, B, level),
+            _lead_row(power, mc, twins)]
+    caveats = {"mc_only": "Power comes from one topic set: its intervals cover the B trials only, and other topics "
+                          "could change these verdicts."}
+    floor = mc_floor(B, significance, level)
+    if floor:
+        caveats["mc_floor"] = floor
+        rows[3:5] = [dataclasses.replace(row, caveats=row.caveats + ("mc_floor",)) for row in rows[3:5]]
     if n_pairs < 50:
-        caveats["few_runs"] = (f"{n_pairs} run pairs move a share of pairs in steps of {1 / n_pairs:.3f}, and a "
-                               "correlation across few runs can rest on two of them.")
+        caveats["few_runs"] = (f"{n_pairs} run pairs move shares in steps of {1 / n_pairs:.3f}; a correlation over "
+                               "few runs can rest on two of them.")
     general = ()
     if data == "simulated":
         general = ("simulated_runs",)
         caveats["simulated_runs"] = ("Simulated runs and planted users check the method; they say nothing about real "
                                      "systems or users.")
-    prose = _prose(data, run_design, normaliser, greedy, twins, cover, against)
+    prose = _prose(data, run_design, twins, cover)
     if planted is not None:
-        more, own = _planted_rows(planted)
+        more, own = _planted_rows(planted, run_design)
         rows += more
         caveats.update(own)
+        prose.insert(0, _fitness_prose(planted))
     elif data == "simulated":
         prose.append("The planted-truth rows need at least 2 replicates.")
     return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
@@ -365,27 +520,28 @@ def _few(n_pairs: int) -> tuple[str, ...]:
 
 
 def _toy_row(toy: Mapping[str, float]) -> Finding:
-    pq, hand, din, d = toy["P+Q@3"], toy["P+Q@3 hand"], toy["DIN-nDCG@3"], toy["D-nDCG@3"]
-    ok = abs(pq - hand) < 1e-12 and din < d
+    pq, iaq, din, d = toy["P+Q@3"], toy["IA-Q@3"], toy["DIN-nDCG@3"], toy["D-nDCG@3"]
+    ok = abs(pq - toy["P+Q@3 hand"]) < 1e-12 and abs(iaq - toy["IA-Q@3 hand"]) < 1e-12 and din < d
     return Finding("Do the worked examples give the hand-derived values (Eq. 8–9)?",
-                   "DIN drops a repeated nav hit; P+Q mixes Q and P+ by Pr(i|q)",
-                   f"P+Q@3 {pq:.4f} (hand: {hand:.4f}); DIN-nDCG@3 {din:.4f} < D-nDCG@3 {d:.4f}",
+                   "DIN drops a repeated nav hit; P+Q scores nav intents by P+",
+                   f"P+Q@3 {pq:.4f} (hand: {toy['P+Q@3 hand']:.4f}) vs IA-Q@3 {iaq:.4f} (hand: "
+                   f"{toy['IA-Q@3 hand']:.4f}); DIN-nDCG@3 {din:.4f} < D-nDCG@3 {d:.4f}",
                    "agrees" if ok else "differs", numbers=dict(toy))
 
 
-def _tau_row(tau_ci: Mapping, l: int) -> Finding:
+def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
     key = (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")
     tau, lo, hi = tau_ci[key]
     n = tau_ci.get("runs", 0)
     return Finding("Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank the runs differently?",
-                   "—", f"τ = {tau_text(tau, lo, hi)} ({n} runs; bootstrap over topics)",
+                   "—", f"τ = {tau_text(tau, lo, hi)} ({n} runs; {pct(level)} bootstrap interval over topics)",
                    "shown" if hi < 1 else "not shown", caveats=_few(n * (n - 1) // 2) if n else (),
-                   numbers={"tau": tau, "low": lo, "high": hi})
+                   numbers={"tau": tau, "low": lo, "high": hi, "level": level})
 
 
-def _r_row(r: Mapping, l: int) -> Finding:
+def _r_row(r: Mapping, l: int, level: float) -> Finding:
     excl = not (r["low"] <= 0 <= r["high"]) and np.isfinite(r["low"])
-    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs"
+    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs ({pct(level)} CI, Fisher z)"
     verdict = "shown" if excl else "not shown" if np.isfinite(r["low"]) else "cannot tell"
     rest = r.get("rest")
     if rest is not None:
@@ -394,23 +550,24 @@ def _r_row(r: Mapping, l: int) -> Finding:
             verdict = "cannot tell"
     n = r["runs"]
     return Finding(f"Do I-rec@{l} and D-nDCG@{l} correlate across runs?", "trade-off plotted in the INTENT overviews",
-                   run, verdict, caveats=_few(n * (n - 1) // 2), numbers=dict(r))
+                   run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
 
 
-def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int) -> Finding:
+def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int, level: float) -> Finding:
     a, b = f"D#-nDCG@{l}", f"alpha-nDCG@{l}"
     c = claims.compare("D♯-nDCG", power[a], "α-nDCG", power[b], interval_a=tuple(mc[a]), interval_b=tuple(mc[b]))
     d = c.numbers["differs"]
     verdict = ("shown" if d and power[a] > power[b] else "does not hold" if d else "not shown")
     show = lambda m: (claims.number(power[m]) if mc[m][0] == mc[m][1] else mc_text(power[m], *mc[m]))  # noqa: E731
-    exact = " (a value without interval: no p-value near the level)" if any(mc[m][0] == mc[m][1] for m in (a, b)) else ""
-    return Finding("Is D♯-nDCG more discriminative than α-nDCG?", "—",
-                   f"{show(a)} vs {show(b)} of {n_pairs} pairs, B = {B:,}{exact}",
+    exact = "; a value without interval: no p-value near the level" if any(mc[m][0] == mc[m][1] for m in (a, b)) else ""
+    return Finding("On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "—",
+                   f"{show(a)} vs {show(b)} of {n_pairs} pairs, B = {B:,} ({pct(level)} Monte Carlo intervals{exact})",
                    verdict, caveats=("mc_only",) + _few(n_pairs), numbers=dict(c.numbers))
 
 
-def _lead_row(power: pd.Series, mc: Mapping) -> Finding:
-    c = claims.leaders(power.to_dict(), intervals={m: tuple(v) for m, v in mc.items()})
+def _lead_row(power: pd.Series, mc: Mapping, twins) -> Finding:
+    keep = count_once(list(power.index), twins)
+    c = claims.leaders({m: power[m] for m in keep}, intervals={m: tuple(mc[m]) for m in keep})
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within noise"
@@ -419,33 +576,17 @@ def _lead_row(power: pd.Series, mc: Mapping) -> Finding:
                    "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))
 
 
-def _prose(data: str, run_design: str, normaliser: Mapping, greedy: Mapping, twins, cover, against) -> list[str]:
+def _prose(data: str, run_design: str, twins, cover) -> list[str]:
     out = []
-    if data == "simulated" and run_design == "styles":
-        out.append("The simulated runs differ in style (intent focus, diversification, level preference), so that "
-                   "planted users order them differently.")
-    elif data == "simulated":
-        out.append("The simulated runs differ mainly in skill (`run_design: skill`); the planted-users row says "
-                   "which users they tell apart.")
+    if data == "simulated" and run_design != "styles":
+        out.append("The simulated runs differ mainly in skill (`run_design: skill`).")
     if twins:
-        out.append("; ".join(" and ".join(g) for g in twins) + ": one measure under several names.")
+        out.append(twins_line(twins))
     if cover and cover.get("cover") and cover.get("exactly_cover_vs_rest"):
         what = (" (the spam-unfiltered Category A runs)" if data == "trec-web-2012"
                 and all("cata" in x and "filtered" not in x for x in cover["cover"]) else "")
         out.append(f"All {cover['n_significant']} significant pairs of {cover['measure']} set "
                    f"{claims.listing(cover['cover'])}{what} against the other runs.")
-    nm = normaliser
-    if nm["changed"]:
-        out.append(f"Under the {nm['other']} normaliser {nm['changed']} measures change score; power moves by up to "
-                   f"{nm['largest_shift']:.3f} and the lowest τ between two rankings of one measure is "
-                   f"{nm['lowest_tau']:.3f}.")
-    g = greedy
-    out.append(f"α-nDCG's greedy ideal depends on ndeval's tie rule in {g['topics_changed']} of {g['topics']} topics"
-               + (f" (by up to {g['max_relative_change']:.1%})." if g["topics_changed"] else "."))
-    if against:
-        worst = max(against, key=lambda m: against[m][0] / max(against[m][1], 1))
-        k, n = against[worst]
-        out.append(f"Of the {n:,} significant pairs of all measures, {k:,} go against the {worst} user's order.")
     if data != "simulated":
         out.append("Planted truths need simulated runs (the default profile).")
     out.append("No public data set pairs SERP preferences with intent judgments, so no profile here says which "

@@ -8,7 +8,7 @@ import pandas as pd
 from ..io.ids import require_columns
 from .spec import MeasureSpec
 
-__all__ = ["aggregate", "to_matrix", "proportional_measures"]
+__all__ = ["aggregate", "to_matrix", "proportional_measures", "affine_measures"]
 
 
 def aggregate(results: pd.DataFrame) -> pd.DataFrame:
@@ -92,3 +92,41 @@ def proportional_measures(results: pd.DataFrame, rtol: float = 1e-9) -> list[lis
     for m in unit.columns:
         groups.setdefault(tuple(unit[m].fillna(-np.inf)), []).append(str(m))
     return [g for g in groups.values() if len(g) > 1]
+
+
+def affine_measures(results: pd.DataFrame, tol: float = 1e-9) -> list[list[str]]:
+    """Groups of measures that are one measure under several names for every analysis that compares
+    runs topic by topic: on every (run, topic) of :func:`evaluate`'s output ``x = a y + b_t``, with
+    one factor ``a > 0`` over all topics and an offset ``b_t`` that may differ between topics.
+
+    Such measures order the runs identically by their means, give per-topic run differences that
+    differ by the factor ``a`` only, and so the same paired tests, Kendall's taus, randomised Tukey
+    HSD p-values (on the same permutations) and recovery of any planted order: RBU = iRBU minus
+    ``e sum_r p^r`` (the same p), I-rec = ndeval's strec, D-RBP = a constant times IA-RBP under the
+    ``fixed`` normaliser. :func:`proportional_measures` finds only the last kind (``b = 0``).
+
+    Each measure is centred within each topic (over the runs scored there) and divided by its
+    largest absolute centred value; two measures are grouped when they are missing on the same
+    (run, topic) cells and their scaled values agree within ``tol``. A measure that is constant
+    within every topic (no run ever differs from another) groups with every other such measure.
+    Returns the groups of two or more, measures in order of first appearance in ``results``.
+    """
+    require_columns(results, "results", ["run_id", "query_id", "measure", "value"])
+    wide = results.pivot_table(index=["run_id", "query_id"], columns="measure", values="value", aggfunc="first",
+                               dropna=False)
+    wide = wide[pd.unique(results["measure"])]
+    centred = wide - wide.groupby(level="query_id").transform("mean")
+    scale = centred.abs().max().fillna(0.0).replace(0.0, 1.0)
+    unit = (centred / scale).to_numpy(float)
+    missing = wide.isna().to_numpy()
+    groups: list[list[int]] = []
+    for j in range(unit.shape[1]):
+        for g in groups:
+            k = g[0]
+            if (missing[:, j] == missing[:, k]).all() and np.nanmax(np.abs(unit[:, j] - unit[:, k]), initial=0.0) <= tol:
+                g.append(j)
+                break
+        else:
+            groups.append([j])
+    names = [str(m) for m in wide.columns]
+    return [[names[j] for j in g] for g in groups if len(g) > 1]

@@ -59,13 +59,14 @@ def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int
     return out
 
 
-def power_interval(p_values: np.ndarray, significance: float, B: int, z: float = 1.96) -> tuple[float, float]:
+def power_interval(p_values: np.ndarray, significance: float, B: int, z: float = 1.96,
+                   level: float | None = None) -> tuple[float, float]:
     """Monte Carlo interval of discriminative power from the randomised test's own error.
 
     Each p-value is read back as its count of ``B`` trials (``p = (count + 1) / (B + 1)``, the
     Phipson-Smyth p-value of :func:`helpers.stats.randomised_tukey_hsd`), and the exact
-    (Clopper-Pearson) interval of the true p at the two-sided level that ``z`` stands for (1.96:
-    95%) says whether another run of the B trials could put it on the other side of
+    (Clopper-Pearson) interval of the true p at the two-sided ``level`` (default: the level that
+    ``z`` stands for, 1.96: 95%; notebook 04 passes ``1 - significance``) says whether another run of the B trials could put it on the other side of
     ``significance``. Returns (share of pairs surely significant: upper bound below the level,
     share possibly significant: lower bound below it). An exact interval, not the normal one: with
     few trials and a small level (B = 500, 0.01) the normal half-width exceeds the smallest p-value
@@ -75,7 +76,7 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
 
     p = np.asarray(p_values, dtype=float)
     B = int(B)
-    tail = float(norm.sf(z))   # 0.025 for z = 1.96
+    tail = (1 - float(level)) / 2 if level is not None else float(norm.sf(z))   # 0.025 for z = 1.96
     c = np.clip(np.rint(p * (B + 1)) - 1, 0, B)
     with np.errstate(invalid="ignore"):
         low = np.where(c > 0, beta.ppf(tail, c, B - c + 1), 0.0)
@@ -424,32 +425,41 @@ def told_apart(tau: pd.DataFrame, models: Sequence[str], threshold: float = TELL
 
 
 def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: float = 2.0,
-                     alpha: float = 0.05) -> dict:
+                     alpha: float = 0.05, twins: Sequence[Sequence[str]] = ()) -> dict:
     """Notebook 04's section 7 on the replicates of :func:`diversity_recovery`.
+
+    ``alpha`` is the run's significance level: every interval is a ``1 - alpha`` interval and every
+    verdict a test at ``alpha``, Holm-corrected over all the checks read.
 
     * ``truth`` (:func:`planted_truth`), ``truth_tau`` (:func:`truth_order_tau`), ``pairs``
       (:func:`told_apart` over the models aligned with a family) and ``coinciding`` (tau = 1);
-    * ``recovery`` (:func:`recovery`), ``summary`` (mean and interval per model and measure,
-      :func:`helpers.replicates.runner.summarise`), ``wide`` (replicates x (model, measure));
-    * ``leaders``: empty here; :func:`helpers.findings.diversity.with_leaders` names each model's
-      leaders (the wording rules live above this layer) and the chance level of the leader-set check;
+    * ``twins``: the groups of ``twins`` (one measure under several names, e.g.
+      :func:`helpers.measures.results.affine_measures` of the single draw) whose recovery is the same
+      in every replicate and model; each counts once, under its first name, in everything below;
+    * ``recovery`` (:func:`recovery`), ``summary`` (mean and ``1 - alpha`` interval per model and
+      measure, :func:`helpers.replicates.runner.summarise`), ``wide`` (replicates x (model, measure));
+    * ``leaders``: empty here; :func:`helpers.findings.diversity.with_leaders` names them (the
+      wording rules live above this layer) and the chance level of the leader-set check;
     * ``checks``: per aligned model the family check (:func:`helpers.replicates.planted.family_check`)
-      against the measures outside the family, *leaving out* the families of the models whose truth
-      the runs do not tell apart from this one (``not_told_apart``, ``left_out``): two users who order
-      the runs alike cannot say which of their families fits either better. A recovery that rests on
-      measures of two families (RBU, iRBU: :func:`helpers.simulate.users.shared_members`) is checked
-      again without them (``without_shared``). ``p_holm``: Holm's correction over the models checked,
-      and ``verdict_holm`` the verdict it gives (``recovered`` needs the family ahead and ``p_holm < alpha``);
+      against the measures outside the family, *leaving out* every measure of the families of the
+      models whose truth the runs do not tell apart from this one (``not_told_apart``, ``left_out``),
+      the model's own members included: a measure of both families cannot say which of two users
+      who order the runs alike it follows. A family whose best measure (picked on half of the
+      replicates) is a member of two families (RBU, iRBU: :func:`helpers.simulate.users.shared_members`)
+      is checked again without those members (``without_shared``). ``p_holm``: Holm's correction over every check read (each model's and
+      each ``without_shared``; ``holm_family`` counts them) and ``verdict`` the one verdict it gives:
+      ``recovered`` (the family ahead, ``p_holm < alpha``), ``outside ahead``, ``not shown`` or
+      ``not testable``;
     * ``null``: :func:`helpers.replicates.planted.departures` of every measure's mean recovery of the
       random order from one half, Holm over the distinct measures (``None`` without a null model).
     """
     from ..simulate import users
-    from ..stats.paired import holm
     from . import planted, runner
 
     rec, truth = recovery(rep, z), planted_truth(rep, z)
+    rec, twins = _count_twins_once(rec, twins)
     tau = truth_order_tau(truth)
-    summary = runner.summarise(rec, "recovery", by=["model", "measure"])
+    summary = runner.summarise(rec, "recovery", by=["model", "measure"], level=1 - alpha)
     # every (model, measure) keeps its column, all-NaN when no pair was resolved (tiny collections)
     wide = rec.pivot_table(index="replicate", columns=["model", "measure"], values="recovery", dropna=False)
     models = list(dict.fromkeys(rec["model"]))
@@ -460,55 +470,88 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
     checks = {}
     for m in models:
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
-        family = [x for x in means_m if users.aligned_family(m, x)]
-        if family:
-            checks[m] = _family_check(m, wide[m], means_m, family, close.get(m, []))
-    tested = [m for m, ck in checks.items() if ck["verdict"] != "not testable"]
-    adjusted = dict(zip(tested, holm([checks[m]["p"] for m in tested]))) if tested else {}
-    for m, ck in checks.items():
-        ck["p_holm"] = adjusted.get(m, float("nan"))
-        ck["verdict_holm"] = (ck["verdict"] if ck["verdict"] in ("not testable", "not shown") else
-                              ck["verdict"] if ck["p_holm"] < alpha else "not shown")
+        if any(users.aligned_family(m, x) for x in means_m):
+            checks[m] = _family_check(m, wide[m], means_m, close.get(m, []), 1 - alpha)
+    family = _holm_verdicts(checks, alpha)
     return {"truth": truth, "truth_tau": tau, "pairs": pairs, "coinciding": planted.coinciding(tau),
             "recovery": rec, "summary": summary, "wide": wide, "models": models, "leaders": {},
-            "checks": checks, "null": _null_check(summary, wide) if "null" in models else None,
-            "threshold": threshold, "replicates": int(rec["replicate"].nunique()), "alpha": alpha}
+            "checks": checks, "null": _null_check(summary, wide, alpha) if "null" in models else None,
+            "threshold": threshold, "replicates": int(rec["replicate"].nunique()), "alpha": alpha,
+            "holm_family": family, "twins": twins}
 
 
-def _family_check(model: str, w: pd.DataFrame, means_m: Mapping, family: Sequence[str], close: Sequence[str]) -> dict:
-    """One model's family check of :func:`planted_analysis`, without the families of ``close``."""
+def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tuple[pd.DataFrame, list[list[str]]]:
+    """``rec`` without the second and later names of each group of ``twins`` whose recovery is the
+    same in every replicate and model, and those groups (first name first)."""
+    kept = []
+    for g in twins:
+        g = [x for x in g if x in set(rec["measure"])]
+        if len(g) < 2:
+            continue
+        cols = [rec.loc[rec["measure"] == x, "recovery"].to_numpy(float) for x in g]
+        if all(np.array_equal(cols[0], c, equal_nan=True) for c in cols[1:]):
+            kept.append(list(g))
+    drop = {x for g in kept for x in g[1:]}
+    return rec[~rec["measure"].isin(drop)].reset_index(drop=True), kept
+
+
+def _holm_verdicts(checks: Mapping[str, dict], alpha: float) -> int:
+    """Holm over every check read (each model's and each ``without_shared``); sets ``p_holm`` and the
+    one ``verdict`` of each (the uncorrected call is not kept). Returns the number of checks corrected."""
+    from ..stats.paired import holm
+
+    tested = [ck for c in checks.values() for ck in (c, c.get("without_shared")) if ck and ck["verdict"] != "not testable"]
+    adjusted = holm([ck["p"] for ck in tested]) if tested else []
+    for ck, p in zip(tested, adjusted):
+        ck["p_holm"] = float(p)
+        ck["verdict"] = ("not shown" if not p < alpha else "recovered" if ck["diff"] > 0 else "outside ahead")
+    for c in checks.values():
+        for ck in (c, c.get("without_shared")):
+            if ck:
+                ck.setdefault("p_holm", float("nan"))
+    return len(tested)
+
+
+def _family_check(model: str, w: pd.DataFrame, means_m: Mapping, close: Sequence[str], level: float) -> dict:
+    """One model's family check of :func:`planted_analysis`, without every measure of the families of
+    ``close`` (its own members among them), at ``level``."""
     from ..simulate import users
     from . import planted
 
-    left_out = [x for x in means_m if x not in family and any(users.aligned_family(o, x) for o in close)]
+    left_out = [x for x in means_m if any(users.aligned_family(o, x) for o in close)]
     keep = {k: v for k, v in means_m.items() if k not in left_out}
-    ck = planted.family_check(w.drop(columns=left_out), family, means=keep)
-    ck.update(not_told_apart=list(close), left_out=left_out)
+    family = [x for x in keep if users.aligned_family(model, x)]
+    ck = planted.family_check(w.drop(columns=left_out), family, means=keep, level=level)
+    ck.update(not_told_apart=list(close), left_out=left_out, level=level)
     shared = users.shared_members(model, family)
     own = [x for x in family if x not in shared]
-    if ck["verdict"] == "recovered" and shared and own:
+    # checked again only when the pair tested (picked on the other half) rests on a shared member:
+    # otherwise the same pair would be tested twice
+    if ck["verdict"] != "not testable" and own and ck["best_in"] in shared:
         rest = {k: v for k, v in keep.items() if k not in shared}
-        ck_own = planted.family_check(w.drop(columns=left_out + shared), own, means=rest)
-        ck["without_shared"] = {"shared": shared, "verdict": ck_own["verdict"], "diff": ck_own["diff"],
-                                "low": ck_own["low"], "high": ck_own["high"], "picks": ck_own["picks"],
-                                "replicates": ck_own["replicates"], "selection": ck_own["selection"]}
+        ck_own = planted.family_check(w.drop(columns=left_out + shared), own, means=rest, level=level)
+        ck["without_shared"] = {"shared": shared, "level": level,
+                                **{k: ck_own.get(k, float("nan")) for k in ("verdict", "diff", "low", "high", "p", "picks",
+                                                                            "replicates", "selection", "measures")}}
     return ck
 
 
-def _null_check(summary: pd.DataFrame, wide: pd.DataFrame) -> dict:
+def _null_check(summary: pd.DataFrame, wide: pd.DataFrame, alpha: float = 0.05) -> dict:
     """Does any measure recover the random planted order? Every measure's mean recovery against one
-    half, Holm over the distinct measures (:func:`helpers.replicates.planted.departures`), and the
-    uncorrected count of 95% CIs of the mean that exclude one half (about 1 in 20 by chance)."""
+    half, Holm over the distinct measures at ``alpha`` (:func:`helpers.replicates.planted.departures`),
+    and the uncorrected count of ``1 - alpha`` CIs of the mean that exclude one half (about one in
+    ``1 / alpha`` by chance)."""
     from . import planted
 
     nulls = summary[summary.model == "null"]
     w = wide["null"][list(nulls["measure"])]
-    dep = planted.departures(w.mean(), w.std(ddof=1), w.count(), null=0.5)
+    dep = planted.departures(w.mean(), w.std(ddof=1), w.count(), null=0.5, alpha=alpha)
     dep.index = list(nulls["measure"])
-    ci = {x: planted.mean_interval(w[x].dropna().to_numpy(float))[:2] for x in nulls["measure"]}
+    ci = {x: planted.mean_interval(w[x].dropna().to_numpy(float), 1 - alpha)[:2] for x in nulls["measure"]}
     return {"lowest": float(nulls["mean"].min()), "highest": float(nulls["mean"].max()),
             "family": int(dep["family"].iloc[0]), "departs": list(dep.index[dep["departs"]]),
-            "uncorrected": int(sum(lo > 0.5 or hi < 0.5 for lo, hi in ci.values())), "measures": len(nulls)}
+            "uncorrected": int(sum(lo > 0.5 or hi < 0.5 for lo, hi in ci.values())), "measures": len(nulls),
+            "level": 1 - alpha}
 
 
 def significant_vs_truth(hsd_by: Mapping[str, pd.DataFrame], truth: Mapping, significance: float) -> pd.DataFrame:
