@@ -1,6 +1,8 @@
 """Notebook 02's plumbing (helpers.replicates.unanimity): Sakai's Table 2 as transcribed, the
-cell-by-cell comparison, the calibration of the stand-in, the Table 3 total, the power of the
-conjecture's test, and real ratings whose official assessor is also among the others (issue 41)."""
+cell-by-cell comparison (informative cells, intervals from order statistics with their coverage),
+the calibration of the stand-in, the Table 3 total, the conjecture's test and its power against an
+impact twice the uniform one, and real ratings whose official assessor is also among the others
+(issue 41)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import gains, paths
+from helpers import paths
 from helpers.io import readers
 from helpers.replicates import runner
 from helpers.replicates import unanimity as U
@@ -36,19 +38,46 @@ def _rep(values: dict[tuple, list[float]]) -> pd.DataFrame:
 
 
 def test_table2_comparison_cell_by_cell():
-    paper = pd.DataFrame({"measure": ["nG@1", "nG@1", "P+"], "d_max": [2, 2, 2], "n": [5, 10, 5],
-                          "tau": [0.987, 0.95, 1.0], "low": 0, "high": 1})
-    rep = _rep({("nG@1", 2, 5): [0.98, 0.99], ("nG@1", 2, 10): [0.97, 0.99], ("P+", 2, 5): [0.96, 0.97]})
-    out = U.table2(rep, paper).set_index(["measure", "n"])
-    assert out.loc[("nG@1", 5), "inside"] and out.loc[("nG@1", 5), "side"] == ""
-    assert out.loc[("nG@1", 10), "side"] == "below" and out.loc[("P+", 5), "side"] == "above"
-    assert out.loc[("nG@1", 5), "mean"] == pytest.approx(0.985) and (out["draws"] == 2).all()
-    from helpers.findings.unanimity import table2_view
+    paper = pd.DataFrame({"measure": ["nG@1", "nG@1", "P+", "P+"], "d_max": [2, 2, 2, 4], "n": [5, 10, 5, 5],
+                          "tau": [0.987, 0.95, 1.0, 1.0], "low": 0, "high": 1})
+    rep = _rep({("nG@1", 2, 5): [0.98, 0.99], ("nG@1", 2, 10): [0.97, 0.99], ("P+", 2, 5): [0.96, 0.97],
+                ("P+", 4, 5): [0.99, 1.0]})
+    out = U.table2(rep, paper).set_index(["measure", "d_max", "n"])
+    assert out.loc[("nG@1", 2, 5), "inside"] and out.loc[("nG@1", 2, 5), "side"] == ""
+    assert out.loc[("nG@1", 2, 10), "side"] == "below" and out.loc[("P+", 2, 5), "side"] == "above"
+    assert out.loc[("nG@1", 2, 5), "mean"] == pytest.approx(0.985) and (out["draws"] == 2).all()
+    # the paper's tau of 1 against an interval that ends at 1 lies inside whatever: not informative
+    assert out["informative"].tolist() == [True, True, True, False]
+    assert out["coverage"].iloc[0] == pytest.approx(1 / 3)          # the range of 2 draws holds a third draw 1/3
+    from helpers.findings.unanimity import table2_lines, table2_view
 
     view = table2_view(out.reset_index(), "nG@1")
     assert list(view.columns) == ["N = 5", "N = 10"]
     assert view.loc[2, "N = 5"] == ".987 | 0.985 [0.980, 0.990] in"
     assert view.loc[2, "N = 10"] == ".950 | 0.980 [0.970, 0.990] below"
+    assert table2_view(out.reset_index(), "P+").loc[4, "N = 5"] == "1 | 0.995 [0.990, 1.000] in (τ = 1)"
+    lines = table2_lines(out.reset_index())
+    assert lines[0].startswith("1 of 4 cells are not informative")
+    assert lines[1] == ("informative cells with the paper's τ inside: 1 of 3; outside: nG@1 Dmax=2 N=10 (below), "
+                        "P+ Dmax=2 N=5 (above)")
+
+
+def test_order_interval_holds_a_new_draw_with_its_stated_chance():
+    x = np.arange(1, 41, dtype=float)[::-1]
+    iv = U.order_interval(x)                                   # 40 draws: minimum and maximum, 39/41
+    assert (iv["low"], iv["high"], iv["k"], iv["name"]) == (1.0, 40.0, 1, "95% interval")
+    assert iv["coverage"] == pytest.approx(39 / 41)
+    iv = U.order_interval(np.arange(100.0))                    # 100 draws: the 2nd smallest and largest, 97/101
+    assert (iv["low"], iv["high"], iv["k"]) == (1.0, 98.0, 2) and iv["coverage"] == pytest.approx(97 / 101)
+    iv = U.order_interval([3.0, 1.0, 2.0, np.nan])             # few draws: the range, with its lower coverage
+    assert (iv["low"], iv["high"], iv["name"], iv["draws"]) == (1.0, 3.0, "range", 3) and iv["coverage"] == 0.5
+    # the claim itself: over many sets of 40 draws, a 41st falls inside about 39/41 of the time
+    rng = np.random.default_rng(0)
+    draws = rng.normal(size=(20000, 41))
+    inside = (draws[:, 40] >= draws[:, :40].min(axis=1)) & (draws[:, 40] <= draws[:, :40].max(axis=1))
+    assert abs(inside.mean() - 39 / 41) < 0.005
+    s = U.summarise_order(pd.DataFrame({"g": ["a", "a", "b"], "v": [1.0, 3.0, 5.0]}), "v", by=["g"])
+    assert s[["g", "mean", "low", "high", "draws"]].values.tolist() == [["a", 2.0, 1.0, 3.0, 2], ["b", 5.0, 5.0, 5.0, 1]]
 
 
 def test_tau_cells_equal_the_grid_study_taus():
@@ -95,7 +124,7 @@ def test_table3_total_and_cells():
     t = U.table3_total(rep)
     # the paper: nG@1 (2, 5) has 3 discrepant pairs, P+ (2, 5) 2 and nERR (8, 10) 1
     assert (t["paper"], t["cells"], t["mean"], t["low"], t["high"]) == (6, 3, 3.5, 1.0, 6.0)
-    assert t["inside"] and t["interval"] == "range" and t["replicates"] == 2
+    assert t["inside"] and t["interval"] == "range" and t["replicates"] == 2 and t["coverage"] == pytest.approx(1 / 3)
     assert U.table3_total(rep.assign(d_max=3)) is None
     cells = U.summarise_grid(rep.assign(tau=1.0)).cells
     t3 = U.paper_table3(cells).set_index("measure")
@@ -111,42 +140,58 @@ def test_off_paper_names_each_difference():
                     "p = 0.1 (the paper's: 0.2)"]
 
 
-def test_shuffle_within_sums_keeps_every_raw_gain_and_the_tuples():
-    rng = np.random.default_rng(0)
-    real = rng.integers(0, 4, size=(300, 3)).astype(float)
-    alt = U.shuffle_within_sums(real, 3, np.random.default_rng(1))
-    np.testing.assert_array_equal(gains.raw_gain(alt, 3), gains.raw_gain(real, 3))
-    key = lambda a: sorted(map(tuple, a))  # noqa: E731
-    assert key(alt) == key(real) and not np.array_equal(alt, real)
+def test_setting_differences_name_measures_and_grid():
+    assert U.setting_differences(["nG@1", "P+", "nERR@10"], [2, 4, 8], [5, 10, 20, 40, 80]) == []
+    assert U.setting_differences(["nG@1", "Q"], [8, 2, 4], [5, 80]) == [
+        "measures = nG@1, Q (the paper's: nG@1, P+, nERR@10; shared: nG@1)", "N = 5, 80 (the paper's: 5, 10, 20, 40, 80)"]
+    assert U.setting_differences(["RBP"], [1, 3], [5, 10, 20, 40, 80])[0].endswith("shared: none)")
 
 
-def test_real_contrast_rows_are_unchanged_by_the_alternative():
-    """The shuffled set is drawn from a child of the rng and shares the permutations: the real and
-    uniform rows are those of the two-set study."""
+def test_the_stand_in_is_as_deep_as_the_cutoff():
+    deep = U.load_collection("stc-like", np.random.default_rng(0), theta=1, cutoff=13)
+    assert deep.run.groupby(["run_id", "query_id"]).size().max() == 13
+    assert deep.lines[0] == "stand-in lists and pool: top 13 per run (cutoff 13; the paper's: top 10)"
+    ten = U.load_collection("stc-like", np.random.default_rng(0), theta=1, cutoff=10)
+    short = U.load_collection("stc-like", np.random.default_rng(0), theta=1, cutoff=5)
+    assert ten.run.groupby(["run_id", "query_id"]).size().max() == 10 and len(short.qrels) == len(ten.qrels)
+    assert not any("stand-in lists" in ln for ln in ten.lines)
+
+
+def test_real_contrast_rows():
+    """Real and uniform ratings of the same RawG on the same permutations: RawG's calls agree."""
     from helpers import unanimity
 
     c = sim.stc_like_collection(np.random.default_rng(3), n_topics=20, team_sizes=(2, 1, 1, 1))
     run = unanimity.top_k(c.run, 10)
     real = sim.simulate_ratings(c.qrels, 3, 3, np.random.default_rng(9))
-    common = {"qrels": c.qrels, "run": run, "ratings": real, "d_max": 3, "p": 0.2, "measures": ["nG@1"],
-              "hsd_runs": sorted(c.teams)[:4], "B": 200, "alpha": 0.05}
-    two = U.unanimity_real_contrast(np.random.default_rng(1), **common)
-    three = U.unanimity_real_contrast(np.random.default_rng(1), **common, alternative=True)
-    assert three["ratings"].tolist() == ["real", "simulated", "real spread"]
-    pd.testing.assert_frame_equal(three.iloc[:2].reset_index(drop=True), two, check_exact=True)
-    assert three["significant_RawG"].nunique() == 1                      # RawG is the same for all three
+    out = U.unanimity_real_contrast(np.random.default_rng(1), qrels=c.qrels, run=run, ratings=real, d_max=3, p=0.2,
+                                    measures=["nG@1"], hsd_runs=sorted(c.teams)[:4], B=200, alpha=0.05)
+    assert out["ratings"].tolist() == ["real", "simulated"]
+    assert out["significant_RawG"].nunique() == 1                        # RawG is the same for both
 
 
-def test_power_counts_draws_that_meet_the_rule():
+def test_doubled_power_on_literal_draws():
+    # tau: pairs (i, j) give tau_i + tau_j - 1; the bound is the uniform interval's low end, 0.93
+    pw = U.doubled_power([0.95, 0.97, 0.99, 0.93], 0.93, tau=True)
+    assert pw["power"] == pytest.approx(4 / 6) and pw["pairs"] == 2
+    assert (pw["low"], pw["high"]) == pytest.approx((0.0126, 0.9874), abs=1e-4)   # 1 of 2 disjoint pairs
+    # counts: c_i + c_j above the interval's high end, 2: only 1 + 2 of the six pairs
+    assert U.doubled_power([0, 1, 0, 2], 2, tau=False)["power"] == pytest.approx(1 / 6)
+    assert np.isnan(U.doubled_power([0.9], 0.9, tau=True)["power"])
+
+
+def test_conjecture_reads_each_part_against_single_uniform_draws():
+    tau_sim = [0.95, 0.96, 0.94, 0.97]
     out = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1",
-                        "ratings": ["simulated", "real spread"] * 4,
-                        "tau": [0.95, 0.90, 0.96, 0.97, 0.94, 0.91, 0.95, 0.92],
-                        "discrepancies": [0, 3, 1, 3, 0, 0, 1, 2]})
-    table = pd.DataFrame({"ratings": ["simulated"], "measure": ["nG@1"], "tau_low": [0.94], "disc_high": [1.0]})
-    p = U._power(out, table, ["nG@1"]).iloc[0]
-    # tau below 0.94 in draws 0, 2, 3; more than 1 discrepancy in draws 0, 1, 3: both in 0 and 3
-    assert (p["tau_lower"], p["disc_more"], p["both"], p["draws"], p["power"]) == (3, 3, 2, 4, 0.5)
-    assert p["power_low"] == pytest.approx(0.0676, abs=1e-4) and p["power_high"] == pytest.approx(0.9324, abs=1e-4)
+                        "ratings": ["real", "simulated"] * 4,
+                        "tau": [v for t in tau_sim for v in (0.90, t)],
+                        "discrepancies": [0, 1, 0, 0, 1, 0, 0, 2]})
+    c = U.conjecture(out, ["nG@1"]).iloc[0]
+    assert c["tau_part"] == "holds" and c["dtau_high"] == pytest.approx(0.90 - 0.94)   # below every draw
+    assert c["disc_part"] == "not shown" and (c["ddisc_low"], c["ddisc_high"]) == (-2, 1)
+    assert c["tau_real_fixed"] and c["tau_sim_low"] == 0.94 and c["draws"] == 4
+    other = U.conjecture(out.assign(tau=np.where(out["ratings"] == "real", 0.99, out["tau"])), ["nG@1"]).iloc[0]
+    assert other["tau_part"] == "other way"
 
 
 def _runs_over(qrels: pd.DataFrame) -> pd.DataFrame:
@@ -182,8 +227,8 @@ def test_summarise_grid_by_n():
     from helpers.findings.unanimity import cell_view
 
     view, skewed = cell_view(g.cells, "nG@1")
-    assert view.loc[2, "N = 5"] == "0.925 [0.900, 0.950] | 3.0 [2.0, 4.0]" and not skewed
-    assert view.loc[2, "N = 80"] == "1.000 | 0.0"          # every draw gave the same: no zero-width interval
+    assert view.loc[2, "N = 5"] == "0.925 [0.900, 0.950] | 3.0 [2, 4]" and not skewed   # counts: integer bounds
+    assert view.loc[2, "N = 80"] == "1.000 | 0"          # every draw gave the same: no zero-width interval
     assert runner.summarise(rep, "tau", by=["n"])["interval"].iloc[0] == "range"
 
 

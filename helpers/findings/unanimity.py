@@ -23,8 +23,9 @@ from ..measures import names as measure_names_mod
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "cell_view",
-           "table2_view", "read_real"]
+__all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
+           "cell_view", "table2_view", "table2_lines", "read_real", "divisor_reading", "gains_identical",
+           "effect_sizes", "divisor_lines"]
 
 #: The evaluation conventions notebook 02 can run under (:mod:`helpers.measures.conventions`).
 CONVENTIONS = ("ntcireval",)
@@ -160,13 +161,27 @@ def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool
     return claims.bracket(mean, low, high, digits)
 
 
+def count_bracket(mean: float, low: float, high: float) -> str:
+    """A mean count with the interval of its draws, whose bounds are counts (order statistics):
+    ``"1.9 [0, 5]"``; the count alone (``"0"``) when every draw gave it."""
+    if low == high and abs(float(mean) - float(low)) < 1e-12:
+        return f"{int(round(low))}"
+    return f"{claims.number(mean, 1)} [{int(round(low))}, {int(round(high))}]"
+
+
+def _signed(v: float, digits: int = 3) -> str:
+    """``+0.020``, ``−0.0004`` (never ``+0.000`` for a value that is not 0)."""
+    v = float(v)
+    return ("+" if v >= 0 else "-") + claims.number(abs(v), digits, marks=(0.0,))
+
+
 def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
     """One measure's cells as the notebook shows them (rows Dmax, columns N): ``"τ [low, high] |
     discrepancies [low, high]"``, a ``†`` where a mean lies outside its draws' interval. Returns
     the table and whether any cell has a ``†``."""
-    mark = lambda m, lo, hi: "†" if m < lo or m > hi else ""  # noqa: E731  (a skewed count)
+    mark = lambda m, lo, hi: "†" if m < lo - 1e-12 or m > hi + 1e-12 else ""  # noqa: E731  (a skewed count)
     view = cells[cells["measure"] == measure]
-    text = [f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {bracket(d, e, g, 1, note=False)}{mark(d, e, g)}"
+    text = [f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
             for a, b, c, d, e, g in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
                                         view.disc_high)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
@@ -177,24 +192,61 @@ def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
 
 def table2_view(comparison: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure's Table 2 comparison in the paper's layout: ``"paper | mean [low, high] in"``
-    per cell (``above``/``below`` where the paper's tau lies outside the interval)."""
-    from ..notebook import claims
-
+    per cell (``above``/``below`` where the paper's tau lies outside the interval, ``in (τ = 1)``
+    where it lies inside whatever the stand-in does)."""
     view = comparison[comparison["measure"] == measure]
-    text = [f"{unanimity.fmt_tau(p)} | {bracket(m, lo, hi, note=False)} " + ("in" if ins else side)
-            for p, m, lo, hi, ins, side in zip(view.paper, view["mean"], view.low, view.high, view.inside, view.side)]
+    where = ["in" if ins and inf else "in (τ = 1)" if ins else side
+             for ins, inf, side in zip(view.inside, view.informative, view.side)]
+    text = [f"{unanimity.fmt_tau(p)} | {bracket(m, lo, hi, note=False)} {w}"
+            for p, m, lo, hi, w in zip(view.paper, view["mean"], view.low, view.high, where)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
     wide.index.name = "Dmax"
     return wide
 
 
-def read_real(real, graded, draws: int) -> tuple[dict, dict]:
+def chance_outside(cells: int, coverage: float = 0.95) -> int:
+    """How many of ``cells`` independent intervals, each holding its value with probability
+    ``coverage``, may miss by chance: the 95th percentile of Binomial(cells, 1 - coverage)
+    (45 cells at 95%: 5; 28 cells at 39/41, the coverage of the extremes of 40 draws: 3)."""
+    from scipy.stats import binom
+
+    return int(binom.ppf(0.95, int(cells), 1.0 - float(coverage)))
+
+
+def table2_lines(t2: pd.DataFrame) -> list[str]:
+    """What the notebook prints under the Table 2 comparison: the count of informative cells
+    inside, which lie outside, and what chance allows at the intervals' coverage."""
+    inf = t2[t2["informative"]]
+    out = inf[~inf["inside"]]
+    cov = float(t2["coverage"].iloc[0])
+    trivial = len(t2) - len(inf)
+    where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
+    return [f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's interval "
+            "ends at 1, so it lies inside whatever the stand-in gives",
+            f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
+            f"each interval holds a new draw with probability {cov:.1%}: chance allows "
+            f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
+            f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}"]
+
+
+def gains_identical(p: float, single_bonus, rep: pd.DataFrame | None = None) -> bool:
+    """Whether UG equals RawG on every item of every cell and draw: ``p = 0``, or a mean bonus
+    UG − RawG of 0 in every cell of the single draw (``single_bonus``) and every relevant item's
+    ratings spanning 0..Dmax in every replicate (``rep``'s ``share_full_spread``)."""
+    if float(p) == 0.0:
+        return True
+    if not (np.asarray(single_bonus, dtype=float) == 0).all():
+        return False
+    return rep is None or bool((rep["share_full_spread"] >= 1.0).all())
+
+
+def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
     """The words of section 6 (:class:`helpers.replicates.unanimity.RealContrast`): ``premise``
-    (per spread quantity, real against uniform ratings with the same RawG) and ``conjecture`` (per
-    graded measure: tau and discrepancies of real against uniform ratings, by
-    :func:`helpers.notebook.claims.compare`; ``tau_lower``/``disc_more`` when the intervals over
-    the draws do not overlap in the conjecture's direction; ``supported`` when both hold)."""
+    (per spread quantity, real against uniform ratings with the same RawG, by
+    :func:`helpers.notebook.claims.compare`) and ``conjecture`` (per graded measure: the numbers of
+    :func:`helpers.replicates.unanimity.conjecture` with the printed lines ``tau_text`` and
+    ``disc_text``, and ``nothing``: UG = RawG on every item of the real and the uniform ratings)."""
     from ..replicates.unanimity import fixed
 
     premise = {}
@@ -203,26 +255,52 @@ def read_real(real, graded, draws: int) -> tuple[dict, dict]:
         r, s = sp.loc[(col, "real")], sp.loc[(col, "simulated")]
         premise[col] = claims.compare("real", fixed(r), "simulated", s["mean"], interval_a=(r["low"], r["high"]),
                                       interval_b=(s["low"], s["high"]))
-    t = real.table.set_index(["ratings", "measure"])
+    full = sp.loc[("share_full_spread", "real"), "low"] >= 1 and sp.loc[("share_full_spread", "simulated"), "low"] >= 1
+    nothing = float(p) == 0.0 or bool(full)
     conjecture = {}
-    for m in graded:
-        r, s = t.loc[("real", m)], t.loc[("simulated", m)]
-        t_cmp = claims.compare("real", fixed(r, "tau_"), "simulated", s.tau_mean, interval_a=(r.tau_low, r.tau_high),
-                               interval_b=(s.tau_low, s.tau_high))
-        d_cmp = claims.compare("real", fixed(r, "disc_"), "simulated", s.disc_mean,
-                               interval_a=(r.disc_low, r.disc_high), interval_b=(s.disc_low, s.disc_high), digits=2,
-                               higher="more", lower="fewer")
-        paired = real.draws[real.draws["measure"] == m].pivot(index="replicate", columns="ratings",
-                                                                values="discrepancies")
-        more = claims.holds(int((paired["real"] > paired["simulated"]).sum()), draws, "draws")
-        tau_lower = bool(t_cmp.numbers["differs"] and r.tau_mean < s.tau_mean)
-        disc_more = bool(d_cmp.numbers["differs"] and r.disc_mean > s.disc_mean)
-        conjecture[m] = {"tau": t_cmp.numbers, "disc": d_cmp.numbers, "tau_text": t_cmp.text, "disc_text": d_cmp.text,
-                         "real_more_disc": more.numbers, "real_more_text": more.text, "tau_lower": tau_lower,
-                         "disc_more": disc_more, "supported": tau_lower and disc_more,
-                         "significant": {"RawG": float(r.significant_RawG), "UG_real": float(r.significant_UG),
-                                         "UG_simulated": float(s.significant_UG)}}
+    for c in real.tests.to_dict(orient="records"):
+        if c["measure"] not in graded:
+            continue
+        tau_real = claims.number(c["tau_real"]) if c["tau_real_fixed"] else claims.number(c["tau_real"], 3)
+        power = lambda pre: (f"power {c[pre + '_power']:.2f} [{c[pre + '_power_low']:.2f}, "  # noqa: E731
+                             f"{c[pre + '_power_high']:.2f}]" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
+        c["tau_text"] = (f"τ real {tau_real}, uniform {bracket(c['tau_sim'], c['tau_sim_low'], c['tau_sim_high'])}; "
+                         f"real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}]"
+                         f": {_PART[c['tau_part']]}; {power('tau')}")
+        c["disc_text"] = (f"discrepancies real {count_bracket(c['disc_real'], *_real_range(real, c['measure']))}, "
+                          f"uniform {count_bracket(c['disc_sim'], c['disc_sim_low'], c['disc_sim_high'])}; real − "
+                          f"uniform {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, {int(c['ddisc_high'])}]: "
+                          f"{_PART[c['disc_part']]}; {power('disc')}")
+        c["nothing"] = nothing
+        conjecture[c["measure"]] = c
     return premise, conjecture
+
+
+#: A part's state (:func:`helpers.replicates.unanimity.conjecture`) as printed.
+_PART = {"holds": "real lower/more, as conjectured", "other way": "the other way", "not shown": "no difference shown"}
+
+
+def _real_range(real, measure: str) -> tuple[float, float]:
+    t = real.table.set_index(["ratings", "measure"]).loc[("real", measure)]
+    return float(t["disc_low"]), float(t["disc_high"])
+
+
+def divisor_reading(es: Mapping) -> str:
+    """Whether the paper's ES_HSD divisors (|d| / ES_HSD of its Table 3 rows) look like this run's
+    residual variance V_E or its square root (the appendix of notebook 02; the stand-in's score
+    matrices, so indicative only): one line."""
+    pd_lo, pd_hi = es["paper_divisor"]
+    fits = lambda lo, hi: lo <= pd_hi and hi >= pd_lo  # noqa: E731
+    ve = (es["sqrt_ve"][0] ** 2, es["sqrt_ve"][1] ** 2)
+    ve_fits, sd_fits = fits(*ve), fits(*es["sqrt_ve"])
+    if ve_fits and not sd_fits and es["es_var_overlaps_paper"]:
+        word = "like V_E, not √V_E (the text's form)"
+    elif sd_fits and not ve_fits and not es["es_var_overlaps_paper"]:
+        word = "like √V_E, the text's form"
+    else:
+        word = "like neither clearly: cannot tell"
+    return (f"paper's divisors {pd_lo:.3f}-{pd_hi:.3f}; this run's √V_E {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}, "
+            f"V_E {ve[0]:.3f}-{ve[1]:.3f}: the paper's divisors look {word}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,116 +310,99 @@ def read_real(real, graded, draws: int) -> tuple[dict, dict]:
 OWN_CAVEATS = {
     "uniform": "Uniform ratings are Sakai's model of many assessors, not real assessors.",
     "calibrated": "The stand-in's spread of team skills is fitted to Table 2's τ, so agreement there is by calibration.",
-    "indicative": "The divisor is read from a stand-in's score matrices, so it is indicative only.",
-    "ranges": "With fewer draws than a 95% interval needs, the brackets are ranges (minimum to maximum).",
+    "ranges": "With fewer than 40 draws, the brackets are ranges (minimum to maximum).",
+    "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
 PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
-
-
-def chance_outside(cells: int, level: float = 0.95) -> int:
-    """How many of ``cells`` independent ``level`` intervals may miss their value by chance: the
-    95th percentile of Binomial(cells, 1 - level) (45 cells at 95%: 5)."""
-    from scipy.stats import binom
-
-    return int(binom.ppf(0.95, int(cells), 1.0 - level))
+#: Sakai's Table 2, read as this notebook reads a run's single draw.
+PAPER_T2 = "τ < 1 in 28 of 45 cells; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
 
 
 def _few(replicates: int) -> tuple[str, ...]:
     return ("ranges",) if 1 < replicates < claims.min_draws() else ()
 
 
-def _ranking_row(tau: pd.DataFrame, grid, graded, replicates: int, n_hi: int) -> Finding:
-    paper = "τ < 1 in 28 of 45 cells (.983 at the lowest); every CI reaches 1"
-    if grid is None:
-        t = tau[tau["measure"].isin(graded)]
-        return Finding("Does UG change the ranking of all runs (Table 2)?", paper,
-                       f"one draw: τ {claims.number(t['tau'].min())} to {claims.number(t['tau'].max())}",
-                       "cannot tell", ("one_draw",), {"low": float(t["tau"].min()), "high": float(t["tau"].max())})
-    c = grid.cells[grid.cells["measure"].isin(graded)]
-    below = c[c["tau_high"].round(9) < 1]
-    iv = claims.interval_name(replicates)
-    run = (f"mean τ {claims.number(c['tau_mean'].min())} to {claims.number(c['tau_mean'].max())}; "
-           f"{iv} below 1 in {len(below)} of {len(c)} cells")
-    if len(below) and int(below["n"].max()) < n_hi:
-        run += f" (all at N ≤ {int(below['n'].max())})"
-    return Finding("Does UG change the ranking of all runs (Table 2)?", paper, run,
-                   "shown" if len(below) else "not shown", ("uncorrected",) + _few(replicates),
-                   {"below": len(below), "cells": len(c)})
+def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple) -> Finding:
+    t = tau[tau["measure"].isin(graded)]
+    changed = int((~np.isclose(t["tau"], 1.0, rtol=0, atol=1e-12)).sum())
+    excl = int((t["high"].round(9) < 1).sum())
+    run = f"one draw: τ < 1 in {changed} of {len(t)} cells; 95% CI of τ excludes 1 in {excl} of {len(t)}"
+    nums = {"changed": changed, "ci_excludes_1": excl, "cells": len(t)}
+    if grid is not None:
+        rep = grid.rep[grid.rep["measure"].isin(graded)]
+        every = int((rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12).sum())
+        run += f". Over {grid.replicates} replicates: τ < 1 in every one in {every} of {len(t)} cells"
+        nums["tau_below_1_every_replicate"] = every
+    return Finding("Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?", PAPER_T2, run,
+                   "shown" if excl else "not shown", (("uncorrected",) if excl else ()) + cav, nums)
 
 
 def _table2_row(t2: pd.DataFrame, fit_sd) -> Finding:
-    out = t2[~t2["inside"]]
-    allowed = chance_outside(len(t2))
-    gap = float((t2["paper"] - t2["mean"]).mean())
+    inf = t2[t2["informative"]]
+    out = inf[~inf["inside"]]
+    cov = float(t2["coverage"].iloc[0])
+    allowed = chance_outside(len(inf), cov)
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
-    run = (f"inside in {int(t2['inside'].sum())} of {len(t2)} cells" + (f"; outside: {sides}" if len(out) else "")
-           + f"; mean gap {gap:+.4f}")
+    run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
+           + f"; chance allows {allowed} outside at the intervals' coverage of {cov:.1%}; "
+           f"{len(t2) - len(inf)} cells with τ = 1 in both not counted")
     draws = int(t2["draws"].iloc[0])
-    return Finding("Is the paper's τ inside the stand-in's interval, cell by cell?",
-                   "Table 2 (real STC data)", run, "agrees" if len(out) <= allowed else "differs",
-                   (("calibrated",) if fit_sd is not None else ()) + _few(draws),
-                   {"inside": int(t2["inside"].sum()), "cells": len(t2), "allowed_outside": allowed, "mean_gap": gap})
+    # no informative cell, or chance allows every one outside: the check cannot fail
+    verdict = "cannot tell" if allowed >= len(inf) else "agrees" if len(out) <= allowed else "differs"
+    return Finding("Does the stand-in give Table 2's τ, cell by cell?", "Table 2 (real STC data, one draw per cell)",
+                   run, verdict, (("calibrated",) if fit_sd is not None else ()) + _few(draws),
+                   {"inside": int(inf["inside"].sum()), "informative": len(inf), "cells": len(t2),
+                    "allowed_outside": allowed, "coverage": cov})
 
 
-def _significance_row(grid, total: int, replicates: int, graded) -> Finding:
+def _significance_row(grid, total: int, replicates: int, graded, cav: tuple) -> Finding:
     paper = "24 discrepancies in 45 cells of 120 pairs"
     if grid is None:
         return Finding("Does UG change significance between teams (Table 3)?", paper,
                        f"one draw: {claims.plural(total, 'discrepancy', 'discrepancies')}", "cannot tell",
-                       ("one_draw",), {"total": total})
+                       ("one_draw",) + cav, {"total": total})
+    from ..replicates.unanimity import order_interval
+
     rep = grid.rep[grid.rep["measure"].isin(graded)]
-    per = rep.groupby("replicate")["discrepancies"].sum().rename("total").reset_index()
-    from ..replicates import runner
-
-    s = runner.summarise(per, "total").iloc[0]
-    zero = int((per["total"] == 0).sum())
-    run = (f"{bracket(s['mean'], s['low'], s['high'], 1)} per replicate over all cells; "
-           f"replicates without one: {zero} of {replicates}")
+    per = rep.groupby("replicate")["discrepancies"].sum()
+    iv = order_interval(per)
+    zero = int((per == 0).sum())
+    run = (f"one draw: {total}; over {replicates} replicates: {count_bracket(per.mean(), iv['low'], iv['high'])} "
+           f"per replicate, none in {zero} of {replicates}")
     return Finding("Does UG change significance between teams (Table 3)?", paper, run,
-                   "shown" if s["low"] > 0 else "not shown", ("uncorrected",) + _few(replicates),
-                   {"mean": float(s["mean"]), "low": float(s["low"]), "high": float(s["high"]), "zero": zero})
+                   "shown" if iv["low"] > 0 else "not shown", ("uncorrected",) + _few(replicates) + cav,
+                   {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": zero})
 
 
-def _table3_row(t3: Mapping, fit_sd) -> Finding:
-    run = f"{bracket(t3['mean'], t3['low'], t3['high'], 1)} over the same {t3['cells']} cells"
-    verdict = "agrees" if t3["inside"] else "differs"
+def _table3_row(t3: Mapping) -> Finding:
+    run = (f"{count_bracket(t3['mean'], t3['low'], t3['high'])} over the same {t3['cells']} cells (the interval "
+           f"holds a new total with probability {t3['coverage']:.1%})")
     return Finding("Is the paper's Table 3 total inside the stand-in's interval?",
-                   PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run, verdict,
-                   _few(t3["replicates"]), dict(t3))
+                   PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run,
+                   "agrees" if t3["inside"] else "differs", _few(t3["replicates"]), dict(t3))
 
 
-def _n_row(grid, n_lo: int, n_hi: int) -> Finding:
+def _n_row(grid, n_lo: int, n_hi: int, cav: tuple) -> Finding:
     by_rep = grid.sums.pivot(index="replicate", columns="n", values="discrepancies")
     lo, hi = grid.by_n.loc[n_lo], grid.by_n.loc[n_hi]
-    cmp = claims.paired_difference(f"N = {n_lo}", f"N = {n_hi}", by_rep[n_lo] - by_rep[n_hi], a=lo["mean"],
-                                   b=hi["mean"], digits=1, higher="more", lower="fewer")
-    run = (f"discrepancies {claims.number(lo['mean'], 1)} at N = {n_lo}, {claims.number(hi['mean'], 1)} at N = {n_hi}; "
-           f"mean difference {cmp.numbers['mean']:+.1f} [{cmp.numbers['low']:+.1f}, {cmp.numbers['high']:+.1f}] (95% CI)")
-    fades = bool(cmp.numbers["differs"]) and cmp.numbers["mean"] > 0
-    return Finding("Does the effect fade as N grows?", "yes: none at N = 40, 80 (Sec. 4 expects it)", run,
-                   "by construction" if fades else "not shown", ("by_construction",) if fades else (),
-                   dict(cmp.numbers))
+    d = (by_rep[n_lo] - by_rep[n_hi]).to_numpy(dtype=float)
+    head = f"discrepancies {claims.number(lo['mean'], 1)} at N = {n_lo}, {claims.number(hi['mean'], 1)} at N = {n_hi}"
+    question, paper = "Does the effect fade as N grows?", "yes: none at N = 40, 80 (Sec. 4 expects it)"
+    if not d.any():
+        return Finding(question, paper, f"no discrepancy at N = {n_lo} or N = {n_hi} in any replicate", "not shown",
+                       cav, {"mean": 0.0, "differs": False})
+    if d.std() == 0:
+        return Finding(question, paper, f"{head}: a difference of {d[0]:+.0f} in every replicate", "by construction",
+                       ("by_construction",) + cav, {"mean": float(d[0]), "differs": True})
+    from ..stats.summary import mean_interval
 
-
-def _divisor_row(es: Mapping) -> Finding | None:
-    if "es_hsd" not in es:
-        return None
-    pd_lo, pd_hi = es["paper_divisor"]
-    fits = lambda lo, hi: lo <= pd_hi and hi >= pd_lo  # noqa: E731
-    ve = (es["sqrt_ve"][0] ** 2, es["sqrt_ve"][1] ** 2)
-    ve_fits, sd_fits = fits(*ve), fits(*es["sqrt_ve"])
-    if ve_fits and not sd_fits and es["es_var_overlaps_paper"]:
-        verdict = "does not hold"
-    elif sd_fits and not ve_fits and not es["es_var_overlaps_paper"]:
-        verdict = "holds"
-    else:
-        verdict = "cannot tell"
-    run = (f"√V_E {es['sqrt_ve'][0]:.3f}–{es['sqrt_ve'][1]:.3f}; V_E {ve[0]:.3f}–{ve[1]:.3f}; "
-           f"|d|/V_E {es['es_var'][0]:.2f}–{es['es_var'][1]:.2f}")
-    return Finding("Is Table 3's ES_HSD |d|/√V_E, as its text says?",
-                   f"ES_HSD {es['paper_es_hsd'][0]:.2f}–{es['paper_es_hsd'][1]:.2f}: divisors {pd_lo:.3f}–{pd_hi:.3f}",
-                   run, verdict, ("indicative", "one_draw"), {"ve_fits": ve_fits, "sd_fits": sd_fits})
+    low, high, _ = mean_interval(d)
+    ci = claims.mean_ci(float(d.mean()), low, high, len(d), digits=1)
+    fades = bool(low > 0)
+    return Finding(question, paper, f"{head}; mean difference {ci.text}",
+                   "by construction" if fades else "not shown", (("by_construction",) if fades else ()) + cav,
+                   {"mean": float(d.mean()), "low": low, "high": high, "differs": bool(low > 0 or high < 0)})
 
 
 def _premise_row(parts: Mapping, d_real: int, n_real: int, draws: int) -> Finding:
@@ -353,30 +414,51 @@ def _premise_row(parts: Mapping, d_real: int, n_real: int, draws: int) -> Findin
                    "assumed (Sec. 4, 6)", run, verdict, _few(draws), {k: c.numbers for k, c in parts.items()})
 
 
-def _conjecture_row(m: str, c: Mapping, power: Mapping, draws: int) -> Finding:
-    t, d = c["tau"], c["disc"]
-    run = (f"τ {claims.number(t['a'])} vs {bracket(t['b'], *t['interval_b'])}; discrepancies "
-           f"{claims.number(d['a'], 2)} vs {bracket(d['b'], *d['interval_b'], 2)}; power "
-           f"{power['power']:.2f} [{power['power_low']:.2f}, {power['power_high']:.2f}]")
-    held = [c["tau_lower"], c["disc_more"]]
-    if all(held):
-        verdict, cav = "holds", ()
-    elif any(held):
-        verdict, cav = "holds in part", ()
-    elif power["power_low"] >= 0.8:
-        verdict, cav = "does not hold", ()
-    else:
-        verdict, cav = "cannot tell", ("low_power",)
-    return Finding(f"{m}: do real ratings move τ and significance more than uniform ones?",
-                   "expected (Sec. 6), not tested", run, verdict, cav + _few(draws),
-                   {"conjecture": {k: v for k, v in c.items() if not k.endswith("_text")}, "power": dict(power)})
+def _conjecture_verdict(c: Mapping) -> tuple[str, tuple]:
+    """holds / holds in part when a part is shown as conjectured; does not hold when every part
+    goes the other way or is not shown by a test with power >= 0.8 (lower bound) against an
+    impact twice the uniform one; else cannot tell (low power)."""
+    parts = [c["tau_part"], c["disc_part"]]
+    if all(x == "holds" for x in parts):
+        return "holds", ()
+    if any(x == "holds" for x in parts):
+        return "holds in part", ()
+    powered = [x == "other way" or (x == "not shown" and c[f"{pre}_power_low"] >= 0.8)
+               for x, pre in zip(parts, ("tau", "disc"))]
+    if all(powered):
+        return "does not hold", ("doubled",)
+    return "cannot tell", ("low_power", "doubled")
+
+
+def _conjecture_row(m: str, c: Mapping, draws: int, cav: tuple) -> Finding:
+    q = f"{m}: do real ratings move τ and significance more than uniform ones?"
+    if c["nothing"]:
+        return Finding(q, "expected (Sec. 6), not tested", "UG = RawG on every real and uniform item: nothing to test",
+                       "not tested", cav, {})
+    run = (f"τ real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}], power "
+           f"{_pw(c, 'tau')}; discrepancies {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, "
+           f"{int(c['ddisc_high'])}], power {_pw(c, 'disc')}")
+    verdict, extra = _conjecture_verdict(c)
+    return Finding(q, "expected (Sec. 6), not tested", run, verdict, extra + _few(draws) + cav,
+                   {k: v for k, v in c.items() if not k.endswith("_text")})
+
+
+def _pw(c: Mapping, pre: str) -> str:
+    return f"{c[pre + '_power']:.2f}" if np.isfinite(c[pre + "_power"]) else "n/a (one draw)"
+
+
+def _cut_caveat(cfg: Settings) -> dict:
+    if not cfg.too_deep:
+        return {}
+    named = claims.listing([f"{m} reads {d}" for m, d in cfg.too_deep])
+    return {"cut": f"{named} documents, but every list is cut to its top {cfg.cutoff}: scored on those {cfg.cutoff}."}
 
 
 def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFrame, counts: pd.DataFrame,
-             effect_sizes: Mapping, fragile: Mapping | None, grid=None, table2: pd.DataFrame | None = None,
+             fragile: Mapping | None, grid=None, table2: pd.DataFrame | None = None,
              table3_total: Mapping | None = None, table3_cells: pd.DataFrame | None = None, off_paper=(),
-             fit: pd.DataFrame | None = None, real: tuple | None = None, real_n: int = 0, real_d_max: int = 0,
-             copies: str = "", footer: str = "") -> Findings:
+             partial=(), identical: bool = False, fit: pd.DataFrame | None = None, real: tuple | None = None,
+             real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "") -> Findings:
     """The findings of notebook 02 (see the module docstring for the questions).
 
     Parameters
@@ -384,18 +466,25 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     cfg : :func:`check_parameters`' settings.
     collection, pairs : the collection's metrics (:class:`helpers.replicates.unanimity.Collection`)
         and the number of team pairs the HSD compares.
-    tau, counts, effect_sizes, fragile : the single draw of sections 3-5 (tau per cell, discrepancy
-        counts per cell, the effect-size ranges, the fragile share as ``claims.share`` numbers).
+    tau, counts, fragile : the single draw of sections 3-5 (tau and its CI per cell, discrepancy
+        counts per cell, the fragile share as ``claims.share`` numbers).
     grid : :class:`helpers.replicates.unanimity.GridSummary` (None with one replicate).
     table2, table3_total, table3_cells : the paper's Tables 2 and 3 against the replicates (only in
         the paper's setting, ``off_paper`` empty).
+    off_paper, partial : how the run's setting differs from the paper's
+        (:func:`helpers.replicates.unanimity.off_paper`, which keeps the paper's tables out, and
+        :func:`helpers.replicates.unanimity.setting_differences`: measures and grid).
+    identical : UG = RawG on every item of every cell and draw (:func:`gains_identical`): the
+        simulated questions then have nothing to test.
     fit : the calibration record of the stand-in (``stc-like`` only).
-    real, real_n, real_d_max : ``(premise, conjecture, power)`` of section 6 (:func:`read_real` and
-        :attr:`helpers.replicates.unanimity.RealContrast.power`), and the real ratings' N and Dmax.
+    real, real_n, real_d_max : ``(premise, conjecture)`` of section 6 (:func:`read_real`), and the
+        real ratings' N and Dmax.
     copies : what the official-copy check of the real ratings found (a sentence, or empty).
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
+    caveats = {**OWN_CAVEATS, **_cut_caveat(cfg)}
+    cut = ("cut",) if cfg.too_deep else ()
     rows, prose = [], []
     where = {"stc-like": "the stand-in STC collection", "dl19": "TREC DL 2019 passage"}.get(cfg.dataset, "your files")
     prose.append(f"Data: {where}, {collection['topics']} topics, {collection['runs']} runs from "
@@ -404,20 +493,20 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         prose.append(f"WARNING: {collection['near_duplicates_across_teams']} near-duplicate run pairs cross teams.")
     if not graded:
         prose.append("No selected measure sees how large a gain is, so RawG and UG cannot differ.")
+    elif identical:
+        rows.append(Finding("Does UG change the ranking or significance of runs?", "yes, at N = 5-20 (Tables 2, 3)",
+                            "UG = RawG on every item of every cell and draw: nothing to test", "not tested"))
+        prose.append("UG equals RawG here because p = 0 or every relevant item's ratings span 0..Dmax.")
     else:
         total = int(counts.loc[counts["measure"].isin(graded), "discrepancies"].sum())
-        rows.append(_ranking_row(tau, grid, graded, reps, n_hi))
+        rows.append(_ranking_row(tau, grid, graded, cut))
         if table2 is not None and len(table2):
             rows.append(_table2_row(table2, fit))
-        rows.append(_significance_row(grid, total, reps, graded))
+        rows.append(_significance_row(grid, total, reps, graded, cut))
         if table3_total is not None:
-            rows.append(_table3_row(table3_total, fit))
+            rows.append(_table3_row(table3_total))
         if grid is not None and n_lo != n_hi:
-            rows.append(_n_row(grid, n_lo, n_hi))
-        if total and not off_paper:
-            row = _divisor_row(effect_sizes)
-            if row is not None:
-                rows.append(row)
+            rows.append(_n_row(grid, n_lo, n_hi, cut))
         if fragile and fragile.get("n"):
             k, n = fragile["k"], fragile["n"]
             prose.append(f"In the single draw, {claims.share_of(k, n, 'discrepancy', 'discrepancies')} "
@@ -437,18 +526,68 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
                          "to Table 2.")
     if off_paper:
         prose.append("The paper's tables are not set against this run: its setting differs in "
-                     + claims.listing([o.split(" (")[0] for o in off_paper]) + ".")
+                     + claims.listing([o.split(" (")[0] for o in [*off_paper, *partial]]) + ".")
+    elif partial and (table2 is not None or table3_total is not None):
+        prose.append("The paper's tables are set against the measures and cells this run shares with them only.")
     if real is not None and real[1]:
-        premise, conjecture, power = real[0], real[1], real[2].set_index("measure")
-        rows.append(_premise_row(premise, real_d_max, real_n, cfg.real_replicates))
-        for m, c in conjecture.items():
-            rows.append(_conjecture_row(m, c, power.loc[m], cfg.real_replicates))
-        prose.append("Power: the share of draws in which the real tuples, shuffled among items of the same RawG, "
-                     "meet the conjecture's rule.")
+        _real_rows(rows, prose, real, cfg, real_n, real_d_max, cut)
         if copies:
             prose.append(f"In the real ratings, {copies}: those ratings are left out, so that person counts once.")
     elif real is None:
         prose.append("Sakai's conjecture needs real ratings: profile `real`, or `ratings_path` with your files.")
-    caveats = dict(OWN_CAVEATS)
     general = ["uniform"] + (["stand_in"] if cfg.dataset == "stc-like" else [])
     return Findings("02_unanimity_evaluation", rows, prose, caveats=caveats, general=general, footer=footer)
+
+
+def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple) -> None:
+    """The premise and conjecture rows of section 6, and what they mean."""
+    premise, conjecture = real[0], real[1]
+    rows.append(_premise_row(premise, d_max, n, cfg.real_replicates))
+    for m, c in conjecture.items():
+        rows.append(_conjecture_row(m, c, cfg.real_replicates, cut if m in dict(cfg.too_deep) else ()))
+    if any(c["nothing"] for c in conjecture.values()):
+        return
+    prose.append("The conjecture's intervals are real − uniform over single uniform draws: the real ratings are one "
+                 "data set.")
+    prose.append("Power: the chance that one data set with twice the uniform ratings' impact passes the test.")
+    above = [m for m, c in conjecture.items() if c["dtau"] > 0]
+    if above:
+        prose.append(f"For {claims.listing(above)}, the real τ lies above the uniform ratings' mean: the side "
+                     "opposite to the conjecture.")
+
+
+def effect_sizes(table3: pd.DataFrame) -> dict:
+    """The effect sizes of a draw's discrepancies beside Sakai's Table 3 (notebook 02, Appendix B):
+    ``paper_divisor`` and ``paper_es_hsd`` (ranges over the transcribed rows: |d| / ES_HSD and
+    ES_HSD) and, when the draw has discrepancies, ``es_hsd`` (|d| / √V_E), ``es_var`` (|d| / V_E),
+    ``sqrt_ve`` (√V_E) and ``es_var_overlaps_paper``."""
+    from .. import paths
+
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv")  # Sakai (2017), Table 3, as printed
+    paper_es = np.r_[t3["es_hsd_RawG"], t3["es_hsd_UG"]]
+    div = np.r_[t3["abs_diff_RawG"] / t3["es_hsd_RawG"], t3["abs_diff_UG"] / t3["es_hsd_UG"]]
+    out = {"paper_divisor": [float(div.min()), float(div.max())],
+           "paper_es_hsd": [float(paper_es.min()), float(paper_es.max())], "paper_rows": len(t3)}
+    if len(table3):
+        es, es_var = np.r_[table3["es_hsd_RawG"], table3["es_hsd_UG"]], np.r_[table3["es_var_RawG"], table3["es_var_UG"]]
+        sd_e = np.r_[table3["abs_diff_RawG"], table3["abs_diff_UG"]] / es
+        out.update({"es_hsd": [float(es.min()), float(es.max())], "es_var": [float(es_var.min()), float(es_var.max())],
+                    "sqrt_ve": [float(sd_e.min()), float(sd_e.max())],
+                    "es_var_overlaps_paper": bool(es_var.max() >= paper_es.min() and es_var.min() <= paper_es.max())})
+    return out
+
+
+def divisor_lines(es: Mapping, *, paper_setting: bool) -> list[str]:
+    """What Appendix B prints: the paper's divisors, this draw's √V_E and effect sizes, and (in the
+    paper's setting only) :func:`divisor_reading`."""
+    lo, hi = es["paper_es_hsd"]
+    lines = [f"Sakai's Table 3 ({es['paper_rows']} discrepant pairs): ES_HSD {lo:.3f}-{hi:.3f}, so the divisor "
+             f"|d| / ES_HSD of its rows runs from {es['paper_divisor'][0]:.3f} to {es['paper_divisor'][1]:.3f}"]
+    if "es_hsd" not in es:
+        return lines + ["no discrepancy in this draw: no effect size to set beside the paper's"]
+    lines += [f"this draw's discrepant score matrices: sqrt(V_E) {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}; "
+              f"ES_HSD = |d|/sqrt(V_E) {es['es_hsd'][0]:.3f}-{es['es_hsd'][1]:.3f}; |d|/V_E {es['es_var'][0]:.3f}-"
+              f"{es['es_var'][1]:.3f} ({'overlaps' if es['es_var_overlaps_paper'] else 'does not overlap'} the paper's "
+              "ES_HSD)"]
+    lines.append(divisor_reading(es) if paper_setting else "not the paper's setting: the divisor is not read")
+    return lines
