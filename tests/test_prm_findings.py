@@ -10,12 +10,14 @@ from statsmodels.stats.multitest import multipletests
 
 from helpers import prm
 from helpers.findings import prm as fp
+from helpers.findings import prm_values as pv
 from helpers.notebook import findings as nbf
 
 DEFAULTS = dict(profile="default", seed=1, dataset="simulated", qrels_path="", second_qrels_path="", ratings_path="",
                 ratings_layout="long", runs_glob="", d_max=3, method="eq5", rf10=False, n_topics=50, n_docs=250,
                 n_runs=20, B=300, splits=20, rounds=50, n_sizes=15, k=10, k_table7=20, tau_level=0.95, replicates=40,
-                relevance_threshold=0, scheduler="local", progress=False)
+                relevance_threshold=0, scheduler="local", progress=False, u2_lenience=1.0,
+                lenience_sd=0.5)
 
 
 def test_check_parameters_derives_the_thresholds():
@@ -32,6 +34,8 @@ def test_check_parameters_derives_the_thresholds():
     ({"dataset": "fedweb"}, "dataset must be"), ({"method": "eq6"}, "method must be"),
     ({"tau_level": 0.3}, "tau_level"), ({"k": 300}, "cannot exceed n_docs"), ({"scheduler": ""}, "scheduler"),
     ({"relevance_threshold": 4}, "relevance_threshold"), ({"ratings_layout": "tall"}, "ratings_layout"),
+    ({"u2_lenience": 4.0}, "u2_lenience must be a number in"), ({"lenience_sd": -0.1}, "lenience_sd"),
+    ({"u2_lenience": True}, "u2_lenience"),
 ])
 def test_check_parameters_names_the_bad_one(change, message):
     with pytest.raises(ValueError, match=message):
@@ -53,11 +57,15 @@ def test_spread_never_prints_a_zero_width_interval():
     assert fp.spread(0.5, 0.4, 0.6) == "0.500 [0.400, 0.600]"
 
 
-def _rob(diffs: dict, p_cf: dict, p_in: dict) -> fp.Robustness:
+def _rob(diffs: dict, p_cf: dict, p_in: dict, linear: dict | None = None) -> fp.Robustness:
     means = {th: (0.9, 0.9 - d[0]) for th, d in diffs.items()}
-    return fp.Robustness("40 replicates", {"cross-fitted": fp.holm_claims(means, p_cf),
-                                           "in sample": fp.holm_claims(means, p_in)},
-                         {"cross-fitted": diffs, "in sample": diffs}, "95% CI")
+    claims_ = {"cross-fitted": fp.holm_claims(means, p_cf), "in sample": fp.holm_claims(means, p_in)}
+    d = {"cross-fitted": diffs, "in sample": diffs}
+    if linear:
+        claims_["vs linear"] = fp.holm_claims({th: (0.9, 0.9 - v[0]) for th, v in linear.items()},
+                                              {th: v[3] for th, v in linear.items()}, other="linear")
+        d["vs linear"] = {th: v[:3] for th, v in linear.items()}
+    return fp.Robustness("40 replicates", claims_, d, "95% CI of the mean over 40 replicates")
 
 
 @pytest.mark.parametrize("p, verdict", [({3: 0.001, 1: 0.002}, "shown"), ({3: 0.001, 1: 0.4}, "holds in part"),
@@ -67,71 +75,141 @@ def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
     rows = fp._table6_rows(rob, str, ())
     assert [r.verdict for r in rows] == [verdict, verdict]
     assert rows[1].caveats == ("in_sample",) and "Holm p" in rows[0].run
+    assert rows[0].run.endswith("Brackets: 95% CI of the mean over 40 replicates.")
 
 
 def test_table6_against_the_prm_does_not_hold():
     rob = _rob({3: (-0.05, -0.09, -0.01)}, {3: 0.001}, {3: 0.001})
     assert fp._table6_rows(rob, str, ())[0].verdict == "does not hold"
+    # one threshold against the PRM, the other not shown: no part of the claim holds
+    rob = _rob({3: (-0.05, -0.09, -0.01), 1: (0.01, -0.02, 0.04)}, {3: 0.001, 1: 0.5}, {3: 0.001, 1: 0.5})
+    assert fp._table6_rows(rob, str, ())[0].verdict == "does not hold"
 
 
-def _estimates(gap: float) -> pd.DataFrame:
-    pairs = pd.DataFrame({"query_id": "q", "u1": [0, 1, 2, 3, 3, 2] * 20, "u2": [0, 1, 3, 2, 3, 2] * 20})  # symmetric
-    e = pd.concat([prm.estimate(pairs, threshold=3, method=m, T=3).assign(threshold=3, method=m) for m in ("eq4", "eq5")])
-    e.loc[e["method"] == "eq5", "p"] += gap
-    return e
+def test_simulated_table6_against_binary_is_by_construction_against_linear_is_tested():
+    rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.001}, {3: 0.001}, linear={3: (-0.02, -0.03, -0.01, 0.001)})
+    rows = fp._table6_rows(rob, str, (), sim=True)
+    assert [r.verdict for r in rows] == ["by construction", "by construction", "does not hold"]
+    assert rows[0].caveats == ("by_construction",) and rows[2].caveats == ("simulated", "in_sample")
+    assert "PRM − linear τ" in rows[2].run and "linear gains" in rows[2].question
+
+
+def test_values_name_their_interval():
+    v = pv.over(np.linspace(0, 1, 40), "replicates")
+    assert v.label == "95% interval over 40 replicates" and v.n == 40 and v.unit == "replicate"
+    assert v.text().endswith("(95% interval over 40 replicates)")
+    v = pv.over([0.2, 0.4, 0.3], "draws of U2")
+    assert (v.low, v.high, v.label, v.unit) == (0.2, 0.4, "range over 3 draws of U2", "draw")
+    assert pv.over([1.0, 1.0], "replicates").text() == "1.000 in every replicate"
+    assert pv.Value(0.5, np.nan, np.nan).text() == "0.500"                       # this collection: no interval
+    assert np.isnan(pv.over([np.nan], "replicates").mean)
+    r = pv.bootstrap_ratio(0.06, 0.02, 300)
+    assert r.mean == pytest.approx(3.0) and r.low < 3 < r.high and r.label == "95% Monte Carlo interval, 300 resamples"
+
+
+def _gap(z_low, z_high, n=50):
+    return (pv.Value(0.09, 0.08, 0.10, f"95% interval over {n} draws of U2", n),
+            pv.Value((z_low + z_high) / 2, z_low, z_high, f"95% interval over {n} draws of U2", n))
+
+
+@pytest.mark.parametrize("z, verdict", [((0.2, 1.9), "agrees"), ((2.1, 18.0), "differs"), ((1.0, 3.0), "cannot tell")])
+def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
+    row = fp._eq_row(*_gap(*z), "3", sim=False, eq5_valid=True)
+    assert row.verdict == verdict and "(95% interval over 50 draws of U2)" in row.run
+    assert row.caveats == ("eq_same",)
+    assert fp._eq_row(*_gap(*z), "3", sim=False, eq5_valid=False).caveats == ("eq_same", "eq5_biased")
+    assert fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True).verdict == "by construction"
+
+
+def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
+    ratio = pv.bootstrap_ratio(0.03, 0.02, 300)
+    assert fp._ratio_row(ratio, (), sim=False, B=300).verdict == "holds"
+    few = fp._ratio_row(pv.bootstrap_ratio(0.03, 0.02, 50), (), sim=False, B=50)
+    assert few.verdict == "cannot tell" and f"a verdict needs {fp.MIN_RESAMPLES}" in few.run
+    assert fp._ratio_row(ratio, ("stand_in",), sim=True, B=300).verdict == "by construction"
+    assert fp._ratio_row(pv.Value(np.nan, np.nan, np.nan), (), sim=False, B=300).verdict == "cannot tell"
+    assert fp._ratio_row(pv.bootstrap_ratio(0.016, 0.02, 300), (), sim=False, B=300).verdict == "does not hold"
+    assert fp._ratio_row(pv.bootstrap_ratio(0.0202, 0.02, 300), (), sim=False, B=300).verdict == "not shown"
+
+
+@pytest.mark.parametrize("value, verdict", [
+    (pv.Value(0.95, 0.90, 0.99, "95% interval over 40 replicates", 40), "differs"),
+    (pv.Value(0.85, 0.70, 0.95, "95% interval over 40 replicates", 40), "agrees"),
+    (pv.Value(0.95, 0.80, 1.00, "range over 20 replicates", 20), "differs"),   # every replicate above 0.75
+    (pv.Value(0.95, 0.80, 1.00, "range over 3 replicates", 3), "cannot tell"),  # too few replicates
+    (pv.Value(0.859, 0.756, 0.962, "95% CI"), "differs"),
+    (pv.Value(0.851, 0.74, 0.96, "mean of the 50 draws' 95% CIs", 50), "agrees"),
+])
+def test_table7_reads_the_replicates_and_names_the_interval(value, verdict):
+    row = fp._table7_row(value, "Key", ())
+    assert row.verdict == verdict and value.label in row.run
+
+
+def test_stress_row_is_a_simulated_test():
+    rob = _rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001})
+    row = fp._stress_row(rob, str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
+    assert "(a lenient U2, by topic)" in row.question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
+    assert row.verdict == "shown" and row.caveats == ("simulated",) and "U2 to 9.9%" in row.run
+
+
+def _values(**kw):
+    base = dict(eq_gap=_gap(0.2, 1.9), ratio=pv.Value(2.8, 2.5, 3.3, "95% interval over 50 draws of U2", 50),
+                table5_shares={3: 1.0, 2: 0.5}, table7=pv.Value(0.859, 0.756, 0.962, "95% CI"),
+                udm={"prm_ratio": "1.00", "udm_ratio": "0.21"}, over_what="50 draws of U2")
+    return {**base, **kw}
 
 
 def _found(**kw):
-    base = dict(dataset="dl19", method="eq4", level_names=["0", "1", "2", "3"], table1_ok=True,
-                estimates=_estimates(0.0), eq5_valid=True, ratio=(2.8, 2.5, 3.3), table5_shares={3: 1.0, 2: 0.5},
+    base = dict(dataset="dl19", method="eq4", level_names=["0", "1", "2", "3"], table1_ok=True, eq5_valid=True, B=300,
                 n_runs=37, robustness=_rob({3: (0.1, 0.01, 0.28), 2: (0.03, -0.03, 0.1)}, {3: 0.035, 2: 0.3},
-                                           {3: 0.009, 2: 0.1}),
-                table7_tau=(0.859, 0.756, 0.962), udm={"prm_ratio": "1.00", "udm_ratio": "0.21"}, draws=50)
+                                           {3: 0.009, 2: 0.1}), **_values())
     return fp.findings(**{**base, **kw})
 
 
 def test_findings_rows_and_verdicts():
     f = _found()
     t = f.table()
+    assert t["question"].iloc[0].startswith("Table 6")          # the answer to the notebook's question leads
     v = dict(zip(t["question"].str.split(":").str[0], t["verdict"]))
-    assert v["Table 1"] == "reproduced" and v["Table 2"] == "agrees"
+    assert v["Table 1"] == "reproduced" and v["Table 2"].startswith("agrees")
     assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")
-    assert v["Table 7"].startswith("agrees") is False and v["Table 7"].startswith("differs")
+    assert v["Table 7"].startswith("differs")
     sixes = t[t["question"].str.startswith("Table 6")]["verdict"].tolist()
-    assert sixes[0] == "not shown" and sixes[1].startswith("holds in part")   # Holm p = 0.070 vs 0.018
-    assert f.problems() == []
+    assert sixes[0].startswith("not shown") and sixes[1].startswith("holds in part")   # Holm p = 0.070 vs 0.018
+    assert f.problems() == [] and "Ranges over fewer than 40 draws" not in f.limitations()
+    assert "cover that choice, not topic sampling" in f.limitations()
+    # Table 6's pooled resamples and Table 7's Kendall intervals cover more than the choice of U2
+    assert all("u2_draw" not in r.caveats for r in f.rows if r.question.startswith(("Table 6", "Table 7")))
+    assert all("u2_draw" in r.caveats for r in f.rows if r.question.startswith(("Table 2", "Fig. 2", "Table 5")))
 
 
 def test_findings_flags_biased_eq5_and_a_failed_table1():
-    f = _found(estimates=_estimates(0.2), eq5_valid=False, table1_ok=False, method="eq5", nonmono=[1])
+    f = _found(eq_gap=_gap(2.1, 18.0), eq5_valid=False, table1_ok=False, method="eq5", nonmono=[1])
     t = f.table().set_index(f.table()["question"].str.split(":").str[0])
     assert t.loc["Table 2", "verdict"].startswith("differs (") and t.loc["Table 1", "verdict"] == "not reproduced"
-    assert "Eq. 5 is biased here" in f.limitations()
+    assert "Eq. 5 is biased" in f.limitations() and "same marginals" in f.limitations()
     assert any("rerun with `method: eq4`" in p for p in f.prose) and any("not monotone" in p for p in f.prose)
-    f = _found(estimates=_estimates(0.2))
-    assert f.table().set_index(f.table()["question"].str.split(":").str[0]).loc["Table 2", "verdict"] == "differs"
 
 
-def test_simulated_findings_carry_the_construction_caveat():
-    cal = {"gap": 0.011, "within_2": 11, "n": 12, "max": 2.4, "where": "p(R|Key) at θ = Key"}
-    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], calibration=cal, draws=0,
-               replicates=5, table5_shares={3: 1.0, 1: 0.25})
-    assert f.limitations().startswith("The simulation draws both assessors")
-    t = f.table()
-    assert "by construction" in t.iloc[1]["verdict"] and "11 of 12" in t.iloc[1]["this run"]
-    assert "Ranges over fewer than 40 draws" in f.limitations()      # 5 replicates: no 95% interval
+def test_simulated_findings_are_checks_of_the_machinery():
+    cal = {"gap": 0.011, "inside": 12, "n": 12, "label": "95% interval", "replicates": 40}
+    stress = (_rob({3: (0.025, 0.013, 0.038), 1: (0.09, 0.07, 0.1)}, {3: 0.001, 1: 0.001}, {3: 0.001, 1: 0.001}),
+              (0.057, 0.099), "a strict U2")
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], calibration=cal, stress=stress,
+               table5_shares={3: 1.0, 1: 0.25}, over_what="40 replicates",
+               robustness=_rob({3: (0.03, 0.02, 0.04), 1: (0.05, 0.03, 0.06)}, {3: 0.001, 1: 0.001},
+                               {3: 0.001, 1: 0.001}))
+    assert f.limitations().startswith("Both simulated assessors follow one latent-relevance model")
+    t = f.table().set_index(f.table()["question"].str.split(":").str[0])
+    for q in ("Table 2", "Fig. 2", "Do the estimates recover the simulation's exact p(R|i)?"):
+        assert t.loc[q, "verdict"].startswith("by construction"), q
+    sixes = f.table()[f.table()["question"].str.startswith("Table 6")]
+    assert sixes["verdict"].str.startswith("by construction").sum() == 2
+    assert sixes["verdict"].iloc[2].startswith("shown")
+    assert "12 of 12 exact values" in t.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
+    assert any("needs profile `real`" in p for p in f.prose) and any("assumptions fail" in p for p in f.prose)
+    assert "(a strict U2)" in sixes["question"].iloc[2]
     assert nbf.problems(f) == []
-
-
-def test_bootstrap_ratio_and_its_row():
-    mean, lo, hi = fp.bootstrap_ratio(0.06, 0.02, 300)
-    assert mean == pytest.approx(3.0) and lo < 3.0 < hi
-    assert all(np.isnan(v) for v in fp.bootstrap_ratio(0.0, 0.0, 300))      # p(T|T) of 0 or 1: sigma 0
-    assert all(np.isnan(v) for v in fp.bootstrap_ratio(0.01, float("nan"), 300))
-    row = fp._ratio_row((float("nan"),) * 3, ())
-    assert row.verdict == "cannot tell" and "σ of p(T|T) is 0" in row.run
-    assert fp._ratio_row((0.8, 0.7, 0.9), ()).verdict == "does not hold"
-    assert fp._ratio_row((1.02, 0.95, 1.1), ()).verdict == "not shown"
 
 
 def test_wins_are_counts_per_threshold():
@@ -144,3 +222,28 @@ def test_table6_rows_label_the_variant_threshold():
                variants=[1])
     run = f.table().set_index("question").filter(like="Table 6", axis=0)["this run"].iloc[0]
     assert "θ = 1 (variant):" in run and "θ = 3:" in run
+
+
+def test_robustness_single_holds_every_analysis():
+    from helpers.simulate import judgments
+
+    sim = judgments.double_judgments(np.random.default_rng(2), n_topics=10, n_docs=40, n_runs=5, depth=10)
+    pairs = prm.pairs_from_qrels(sim.qrels_u1, sim.qrels_u2)
+    p_gain = {th: prm.estimate(pairs, threshold=th, method="eq4", T=3).set_index("level")["p"] for th in (3, 1)}
+    t6, _ = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain, [3, 1], 3, k=5, table7=False)
+    rng = np.random.default_rng(0)
+    boots = {th: prm.paired_bootstrap(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain[th], th, 3, k=5, B=30, rng=rng)
+             for th in (3, 1)}
+    own = {th: prm.paired_bootstrap(sim.qrels_u1, sim.qrels_u2, sim.runs, p_gain[th], th, 3, k=5, B=30, rng=rng,
+                                    p_gain_u2=prm.reversed_estimate(pairs, th, T=3).set_index("level")["p"])
+           for th in (3, 1)}
+    cf = prm.crossfit_robustness(sim.qrels_u1, sim.qrels_u2, sim.runs, [3, 1], 3, method="eq4", k=5, splits=2, B=30,
+                                 rng=rng)
+    rob = fp.robustness_single(t6, boots, cf, ["0", "1", "2", "3"], own=own)
+    assert set(rob.claims) == {"in sample", "vs linear", "cross-fitted", "own level"}
+    assert rob.interval == "range over 30 topic resamples"
+    obs = t6.set_index("gains")["tau"]
+    assert rob.diffs["vs linear"][3][0] == pytest.approx(obs["PRM, theta=3"] - obs["linear"])
+    assert rob.claims["vs linear"][3].numbers["b"] == pytest.approx(obs["linear"])
+    lines = fp.difference_lines(rob, str)
+    assert sum("PRM - linear" in ln for ln in lines) == 2 and sum(ln.strip().startswith("own level") for ln in lines) == 2

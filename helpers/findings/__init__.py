@@ -9,6 +9,7 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.gains``  notebook 01: gain definitions
 ``helpers.findings.unanimity``  notebook 02: does unanimity change our conclusions?
 ``helpers.findings.prm``    notebook 03: the Predicted Relevance Model
+``helpers.findings.prm_values``  notebook 03: the values its rows read (replicates, draws of U2)
 ``helpers.findings.diversity``  notebook 04: diversified search measures
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)

@@ -21,7 +21,7 @@ from ..io.readers import pairs_from_qrels
 __all__ = ["METHODS", "UNJUDGED", "estimate", "expected_relevant", "binary_relevant", "prm_gains", "binary_gains",
            "udm_weights", "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
            "one_rating_per_item", "pairs_within_items", "as_levels", "check_threshold", "check_method", "check_rng",
-           "check_positive_int", "contributions"]
+           "check_positive_int", "contributions", "estimator_gap", "reversed_estimate"]
 
 METHODS = ("eq4", "eq5")
 Method = Literal["eq4", "eq5"]
@@ -189,6 +189,29 @@ def estimate(pairs: pd.DataFrame, threshold: int, method: Method = "eq4", *,
                         "p": p, "sigma": sigma})
     out.attrs.update(threshold=int(threshold), method=method, T=T)
     return out
+
+
+def reversed_estimate(pairs: pd.DataFrame, threshold: int, *, T: int | None = None) -> pd.DataFrame:
+    """Eq. (4) the other way round: U1's verdict given U2's level, ``N_{U1=R, U2=i} / N_{U2=i}``
+    (:func:`estimate` with the two columns swapped).
+
+    Beside Eq. (4) it shows whether the disagreement depends on who judged first: the two agree in
+    expectation only when U2 re-judged an unbiased sample of U1's judgments *and* both assessors
+    label with the same marginals (paper, Sect. 5.2.1, after Carterette & Soboroff 2010)."""
+    return estimate(pairs.rename(columns={"u1": "u2", "u2": "u1"}), threshold, "eq4", T=T)
+
+
+def estimator_gap(pairs: pd.DataFrame, threshold: int, *, T: int | None = None) -> pd.DataFrame:
+    """Eq. (4) against Eq. (5) per level (the paper's Table 2 sets them side by side).
+
+    Returns one row per level ``0..T``: ``level``, ``eq4``, ``eq5``, ``gap`` (``|eq4 - eq5|``) and
+    ``z`` (the gap in Eq. 4's binomial sigmas; NaN where that sigma is 0 or undefined). Eq. (4)
+    and (5) estimate the same ``p_{R|i}`` only when U2 re-judged an unbiased sample of U1's
+    judgments and the two assessors have the same marginals (:func:`reversed_estimate`)."""
+    e4, e5 = estimate(pairs, threshold, "eq4", T=T), estimate(pairs, threshold, "eq5", T=T)
+    gap = (e4["p"] - e5["p"]).abs()
+    sigma = e4["sigma"].where(e4["sigma"] > 0)
+    return pd.DataFrame({"level": e4["level"], "eq4": e4["p"], "eq5": e5["p"], "gap": gap, "z": gap / sigma})
 
 
 def _p_array(p, name: str = "p") -> np.ndarray:

@@ -152,7 +152,7 @@ def _taus(G_prm: np.ndarray, W: np.ndarray, sides: list[LevelCounts], binary: np
 
 def crossfit_robustness(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame,
                         thresholds: Sequence[int], T: int, *, method: str = "eq4", k: int = 10, splits: int = 20,
-                        B: int = 0, rng: np.random.Generator) -> pd.DataFrame:
+                        B: int = 0, rng: np.random.Generator, in_sample: bool = False) -> pd.DataFrame:
     """Table 6's tau under cross-fitted PRM gains, against binary gains, per threshold.
 
     Parameters
@@ -174,13 +174,16 @@ def crossfit_robustness(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd
         Topic-bootstrap resamples for the test (0: none).
     rng : numpy.random.Generator
         Used for the splits, then for the resamples (threshold by threshold).
+    in_sample : bool
+        Also one row of kind ``"in sample"`` per threshold: the gains estimated on every topic, as
+        :func:`helpers.prm.robustness_tables` uses them (the same machinery; draws nothing).
 
     Returns
     -------
     DataFrame
         ``theta, kind, draw, tau_prm, tau_binary, diff``: ``kind`` ``"split"`` (``splits`` rows
-        per threshold, the data as they are) or ``"boot"`` (``B`` rows); ``diff`` = ``tau_prm -
-        tau_binary`` (NaN where an ordering ties every run).
+        per threshold, the data as they are), ``"boot"`` (``B`` rows) or ``"in sample"``; ``diff`` =
+        ``tau_prm - tau_binary`` (NaN where an ordering ties every run).
     """
     check_method(method)
     splits, rng = check_positive_int(splits, "splits"), check_rng(rng)
@@ -212,6 +215,13 @@ def crossfit_robustness(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd
         draw = np.r_[np.arange(splits), np.arange(len(W) - splits)]
         rows.append(pd.DataFrame({"theta": th, "kind": kind, "draw": draw, "tau_prm": tp, "tau_binary": tb,
                                   "diff": tp - tb}))
+        if in_sample:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p_all = np.nan_to_num(num.sum(axis=0) / den.sum(axis=0), nan=0.0)
+            ones = np.ones((1, n_t))
+            tp, tb = _taus(np.broadcast_to(p_all, (1, n_t, T + 1)), ones, sides, binary)
+            rows.append(pd.DataFrame({"theta": th, "kind": "in sample", "draw": [0], "tau_prm": tp, "tau_binary": tb,
+                                      "diff": tp - tb}))
     return pd.concat(rows, ignore_index=True)
 
 

@@ -19,7 +19,7 @@ from ..io.readers import pairs_from_qrels
 from .core import as_levels, binary_gains, check_positive_int, check_rng, check_threshold, prm_gains
 
 __all__ = ["gain_qrels", "mean_scores", "scheme_matrices", "scheme_means", "same_items", "tau_b_rows",
-           "robustness_difference", "bootstrap_p", "robustness_tables"]
+           "paired_bootstrap", "robustness_difference", "bootstrap_p", "robustness_tables", "both_sides"]
 
 
 def gain_qrels(qrels: pd.DataFrame, gains: Mapping[int, float]) -> pd.DataFrame:
@@ -88,21 +88,40 @@ def scheme_matrices(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Ma
     return [m[measure] for m in scorer.matrices(np.stack(vectors, axis=1))]
 
 
+def both_sides(qa: pd.DataFrame, qb: pd.DataFrame, run: pd.DataFrame, schemes_a: Sequence[Mapping[int, float]],
+               schemes_b: Sequence[Mapping[int, float]], measure: str = "MSnDCG@10") -> tuple[list, list]:
+    """:func:`scheme_matrices` of two labellings of the same items (``qa`` and ``qb`` hold the same
+    ``query_id, doc_id`` rows in the same order, as :func:`same_items` gives them): the run is
+    matched once, each gain vector scored on its own (the same values as two calls)."""
+    from ..unanimity import GainScorer
+
+    keys = ["query_id", "doc_id"]
+    if not qa[keys].reset_index(drop=True).equals(qb[keys].reset_index(drop=True)):
+        raise ValueError("both_sides needs the two labellings of the same items in the same order")
+    va = [_gain_vector(as_levels(qa["relevance"], "relevance"), g) for g in schemes_a]
+    vb = [_gain_vector(as_levels(qb["relevance"], "relevance"), g) for g in schemes_b]
+    scorer = GainScorer(qa[keys], run, [measure], no_relevant="zero")
+    ms = [m[measure] for m in scorer.matrices(np.stack(va + vb, axis=1))]
+    return ms[:len(va)], ms[len(va):]
+
+
+def _means(m: pd.DataFrame) -> pd.Series:
+    # the mean over topics of C-ordered rows, as pandas takes it for evaluate + to_matrix
+    return pd.Series(np.ascontiguousarray(m.to_numpy()).mean(axis=0), index=m.columns).sort_index()
+
+
 def scheme_means(qrels: pd.DataFrame, run: pd.DataFrame, schemes: Sequence[Mapping[int, float]],
                  measure: str = "MSnDCG@10") -> list[pd.Series]:
     """:func:`mean_scores` of several level -> gain mappings (:func:`scheme_matrices`), equal to
     ``mean_scores(qrels, run, gains, measure)`` for each mapping (same bits; tested)."""
-    # the mean over topics of C-ordered rows, as pandas takes it for evaluate + to_matrix
-    return [pd.Series(np.ascontiguousarray(m.to_numpy()).mean(axis=0), index=m.columns).sort_index()
-            for m in scheme_matrices(qrels, run, schemes, measure)]
+    return [_means(m) for m in scheme_matrices(qrels, run, schemes, measure)]
 
 
 def same_items(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame):
     """Both assessors' labels of the items both judged, and the runs on those items' topics (Table 6)."""
-    common = pairs_from_qrels(qrels_u1, qrels_u2)[["query_id", "doc_id"]]
-    qa = common.merge(qrels_u1, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    qb = common.merge(qrels_u2, on=["query_id", "doc_id"])[["query_id", "doc_id", "relevance"]]
-    return qa, qb, runs[runs["query_id"].isin(common["query_id"].unique())]
+    pairs = pairs_from_qrels(qrels_u1, qrels_u2)   # checked, in topic and document order
+    qa, qb = (pairs[["query_id", "doc_id", u]].rename(columns={u: "relevance"}) for u in ("u1", "u2"))
+    return qa, qb, runs[runs["query_id"].isin(pairs["query_id"].unique())]
 
 
 def tau_b_rows(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -113,30 +132,44 @@ def tau_b_rows(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         return (sx * sy).sum(axis=1) / np.sqrt((sx * sx).sum(axis=1) * (sy * sy).sum(axis=1))
 
 
-def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame, p_gain,
-                          threshold: int, T: int, *, k: int = 10, B: int = 300,
-                          rng: np.random.Generator) -> np.ndarray:
-    """Paired topic bootstrap of Table 6's PRM-vs-binary difference at one threshold.
+def paired_bootstrap(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame, p_gain, threshold: int,
+                     T: int, *, k: int = 10, B: int = 300, rng: np.random.Generator,
+                     p_gain_u2=None) -> pd.DataFrame:
+    """Table 6's taus at one threshold on the data and on ``B`` paired topic resamples.
 
     Table 6 (Demeester et al. 2016) sets tau(U1 ordering, U2 ordering) under PRM gains against the
-    same tau under binary gains; both come from the *same* topics and runs, so their difference is
-    tested paired: each of ``B`` resamples draws the topics with replacement (multinomial weights,
-    as :func:`bootstrap_topics`) and computes both taus on that resample. Returns the ``B`` values of
-    ``tau_PRM - tau_binary`` (NaN where a resample leaves an ordering constant); their percentile
-    interval, and the share on either side of 0, are the test (two-sided bootstrap p-value
-    ``min(1, 2 min(P(d <= 0), P(d >= 0)))``). Runs are scored with MSnDCG@k on the items both
-    assessors judged, as in :func:`robustness_tables`.
+    same tau under binary gains (and linear gains ``g(i) = i``); all come from the *same* topics and
+    runs, so their differences are tested paired: each resample draws the topics with replacement
+    (multinomial weights, as :func:`bootstrap_topics`) and computes every tau on that resample.
+    Runs are scored with MSnDCG@k on the items both assessors judged, as in
+    :func:`robustness_tables`. The PRM gains ``p_gain`` (level -> p) are applied to both assessors'
+    labels, or, with ``p_gain_u2``, those to U2's labels (gains conditioned on each assessor's own
+    level: Eq. 4 and :func:`helpers.prm.reversed_estimate`).
+
+    Returns ``draw`` (0: the data as they are; 1..B: the resamples), ``tau_prm``, ``tau_binary``
+    and ``tau_linear`` (NaN where an ordering ties every run).
     """
     B, rng = check_positive_int(B, "B"), check_rng(rng)
     qa, qb, runs_common = same_items(qrels_u1, qrels_u2, runs)
-    schemes = [binary_gains(threshold, T), prm_gains(pd.Series(p_gain).fillna(0.0))]
-    ma = scheme_matrices(qa, runs_common, schemes, f"MSnDCG@{k}")
-    mb = [m.reindex(index=ma[0].index, columns=ma[0].columns)
-          for m in scheme_matrices(qb, runs_common, schemes, f"MSnDCG@{k}")]
+    linear = {i: float(i) for i in range(T + 1)}
+    prm_a = prm_gains(pd.Series(p_gain).fillna(0.0))
+    prm_b = prm_a if p_gain_u2 is None else prm_gains(pd.Series(p_gain_u2).fillna(0.0))
+    binary = binary_gains(threshold, T)
+    ma, mb = both_sides(qa, qb, runs_common, [binary, prm_a, linear], [binary, prm_b, linear], f"MSnDCG@{k}")
     n = len(ma[0])
-    w = rng.multinomial(n, np.full(n, 1.0 / n), size=B).astype(float)
+    w = np.r_[np.ones((1, n)), rng.multinomial(n, np.full(n, 1.0 / n), size=B).astype(float)]
     tau = [tau_b_rows(w @ a.to_numpy(), w @ b.to_numpy()) for a, b in zip(ma, mb)]
-    return tau[1] - tau[0]
+    return pd.DataFrame({"draw": np.arange(B + 1), "tau_binary": tau[0], "tau_prm": tau[1], "tau_linear": tau[2]})
+
+
+def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.DataFrame, p_gain,
+                          threshold: int, T: int, *, k: int = 10, B: int = 300,
+                          rng: np.random.Generator) -> np.ndarray:
+    """The ``B`` paired topic-bootstrap values of ``tau_PRM - tau_binary`` of Table 6 at one threshold
+    (:func:`paired_bootstrap`; NaN where a resample leaves an ordering constant). Their percentile
+    interval, and the share on either side of 0, are the test (:func:`bootstrap_p`)."""
+    d = paired_bootstrap(qrels_u1, qrels_u2, runs, p_gain, threshold, T, k=k, B=B, rng=rng)
+    return (d["tau_prm"] - d["tau_binary"]).to_numpy()[1:]
 
 
 def bootstrap_p(diffs) -> float:
@@ -203,8 +236,8 @@ def robustness_tables(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: pd.D
         schemes.append((f"PRM, theta={names[th]}", th, prm_gains(gains_of[th])))
     schemes.append(("linear", np.nan, linear))
     measure = f"MSnDCG@{k}"
-    means_a = scheme_means(qa, runs_common, [g for _, _, g in schemes], measure)
-    means_b = scheme_means(qb, runs_common, [g for _, _, g in schemes], measure)
+    mats_a, mats_b = both_sides(qa, qb, runs_common, [g for _, _, g in schemes], [g for _, _, g in schemes], measure)
+    means_a, means_b = [_means(m) for m in mats_a], [_means(m) for m in mats_b]
     rows6 = []
     for (label, th, _), a, b in zip(schemes, means_a, means_b):
         t = stats.tau_or_undefined(a, b.reindex(a.index), level=tau_level)

@@ -1,7 +1,9 @@
 """Notebook 03's replicated studies: the Predicted Relevance Model (Demeester et al. 2016) redrawn.
 
 * :func:`prm_robustness` -- one fresh simulated double-judged collection and its runs: Tables 6
-  and 7, in sample and with cross-fitted PRM gains (:func:`helpers.prm.crossfit_robustness`);
+  and 7, in sample and with cross-fitted PRM gains (:func:`helpers.prm.crossfit_robustness`), and
+  (``details``) every other value a findings row of the notebook reads; optionally a second
+  collection on which the PRM's assumptions fail (a lenient U2 whose lenience varies by topic);
 * :func:`prm_u2_draw` -- real data with a random second assessor: one draw of U2 (one rater per
   item) and every analysis that depends on it, including the paired topic bootstraps of Table 6's
   PRM-vs-binary difference in sample and cross-fitted;
@@ -25,19 +27,80 @@ from .. import prm
 from . import runner
 
 __all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "p_draws", "p_over_draws",
-           "mean_difference_p", "ANALYSES", "SUMMARISED"]
+           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS"]
+
+#: The tables of :func:`prm_robustness` on the collection where the PRM's assumptions fail.
+STRESS = ("stress 6", "stress eq", "stress share")
 
 
-def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str]) -> list[dict]:
+def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str], table: str = "6") -> list[dict]:
     """The cross-fitted PRM tau per threshold (mean over the splits), labelled like Table 6."""
     s = prm.crossfit_summary(rows)
-    return [{"table": "6", "comparison": f"PRM cross-fitted, theta={names[int(r.theta)]}", "tau": float(r.tau_prm)}
+    return [{"table": table, "comparison": f"PRM cross-fitted, theta={names[int(r.theta)]}", "tau": float(r.tau_prm)}
             for r in s.itertuples()]
+
+
+def _gap_rows(pairs: pd.DataFrame, T: int, table: str) -> list[dict]:
+    """Table 2 at theta = T: the largest |Eq. 4 - Eq. 5| over the levels and the largest z."""
+    g = prm.estimator_gap(pairs, T, T=T)
+    return [{"table": table, "comparison": "largest gap", "tau": float(g["gap"].max())},
+            {"table": table, "comparison": "largest z", "tau": float(g["z"].max())}]
+
+
+def _detail_rows(sim, pairs, p_gain, thresholds, T, names, *, k, method, B, udm_reps, rng) -> list[dict]:
+    """The values the findings rows read besides Tables 6-7: the estimates of every threshold
+    (``p``), Table 2's gap (``eq``), Table 5's shares (``5``), the topic bootstrap's sd over the
+    binomial sigma of p(T|T) (``fig2``, with ``B``) and the UDM analysis (``udm``, with ``udm_reps``)."""
+    from ..simulate.judgments import udm_vs_prm
+
+    rows = []
+    for th in range(1, T + 1):
+        e = prm.estimate(pairs, threshold=th, method=method, T=T)
+        rows += [{"table": "p", "comparison": f"theta={names[th]}, level={names[int(r.level)]}", "tau": float(r.p)}
+                 for r in e.itertuples()]
+        if th == T:
+            top_sigma = float(e["sigma"].iloc[T])
+    rows += _gap_rows(pairs, T, "eq")
+    _, t5 = prm.table5(sim.runs, sim.qrels_u1, k, p_gain, thresholds, T)
+    rows += [{"table": "5", "comparison": f"share PRM more precise, theta={names[int(r.theta)]}",
+              "tau": float(r.share_prm_more_precise)} for r in t5.itertuples()]
+    if B:
+        boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
+        sd = float(boot.loc[boot["level"] == T, "p"].std())
+        rows.append({"table": "fig2", "comparison": "sd / sigma", "tau": sd / top_sigma if top_sigma > 0 else np.nan})
+    if udm_reps:
+        u = udm_vs_prm(pairs, rng, T=T, method=method, reps=udm_reps)
+        rows += [{"table": "udm", "comparison": key, "tau": float(u[key])} for key in ("prm_ratio", "udm_ratio")]
+    return rows
+
+
+def _stress_rows(rng, *, n_topics, n_docs, n_runs, k, method, thresholds, names, splits, u2_lenience,
+                 lenience_sd) -> list[dict]:
+    """Table 6 on a collection where the PRM's assumptions fail: U2 lenient by a topic-varying
+    shift (:func:`helpers.simulate.judgments.double_judgments`), in sample and cross-fitted; with
+    Table 2's gap and the two assessors' shares of the top level (the check that they do fail)."""
+    from ..simulate import judgments
+
+    sim = judgments.double_judgments(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, depth=k,
+                                     u2_lenience=u2_lenience, lenience_sd=lenience_sd)
+    T, pairs = len(judgments.LEVEL_NAMES) - 1, sim.pairs
+    cf = prm.crossfit_robustness(sim.qrels_u1, sim.qrels_u2, sim.runs, thresholds, T, method=method, k=k,
+                                 splits=max(int(splits), 1), rng=rng, in_sample=True)
+    ins = cf[cf["kind"] == "in sample"]
+    rows = [{"table": "stress 6", "comparison": f"{g}, theta={names[int(r.theta)]}", "tau": float(v)}
+            for r in ins.itertuples() for g, v in (("binary", r.tau_binary), ("PRM", r.tau_prm))]
+    if splits:
+        rows += _crossfit_rows(cf[cf["kind"] != "in sample"], names, "stress 6")
+    rows += _gap_rows(pairs, T, "stress eq")
+    rows += [{"table": "stress share", "comparison": f"{who} top level", "tau": float((pairs[col] == T).mean())}
+             for who, col in (("U1", "u1"), ("U2", "u2"))]
+    return rows
 
 
 def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_runs: int, k: int, k_table7: int,
                    method: str, tau_level: float = 0.95, thresholds: Sequence[int] | None = None,
-                   names: Sequence[str] | None = None, splits: int = 0) -> pd.DataFrame:
+                   names: Sequence[str] | None = None, splits: int = 0, details: bool = False, B: int = 0,
+                   udm_reps: int = 0, u2_lenience: float = 0.0, lenience_sd: float = 0.0) -> pd.DataFrame:
     """Notebook 03's Tables 6 and 7 on a fresh simulated double-judged collection.
 
     Returns rows ``table, comparison, tau``: Table 6 (``tau`` between the U1- and U2-based run
@@ -47,9 +110,16 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
     :func:`helpers.prm.robustness_tables`, plus the estimated ``p(R|T)`` at theta = T
     (``table = "estimate"``). With ``splits`` > 0, Table 6 also holds ``PRM cross-fitted, theta=..``:
     the tau under gains estimated on the other half of the topics, averaged over ``splits`` random
-    splits (:func:`helpers.prm.crossfit_robustness`; drawn after everything else). Labels name
+    splits (:func:`helpers.prm.crossfit_robustness`; drawn after Tables 6-7). Labels name
     thresholds and levels by ``names`` (default the simulation's level names,
     :data:`helpers.simulate.judgments.LEVEL_NAMES`: ``theta=Key``).
+
+    With ``details``, rows of the tables ``p``, ``eq``, ``5``, ``fig2`` (with ``B`` > 0) and ``udm``
+    (with ``udm_reps`` > 0) follow (:func:`_detail_rows`); with ``u2_lenience`` or ``lenience_sd``
+    not 0, the tables of :data:`STRESS` on a second collection whose U2 is lenient by a
+    topic-varying shift. The value column is named ``tau`` for every row. The generator is used in
+    that order: the collection, the cross-fitting, the topic bootstrap, the coin flips, the second
+    collection and its cross-fitting.
     """
     from ..simulate import judgments
 
@@ -71,28 +141,56 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
         rows += _crossfit_rows(cf, names)
     rows += [{"table": "7", "comparison": f"theta={r.theta}, {r.comparison}", "tau": float(r.tau)}
              for r in t7.itertuples()]
+    if details:
+        rows += _detail_rows(sim, pairs, p_gain, thresholds, T, names, k=k, method=method, B=B, udm_reps=udm_reps,
+                             rng=rng)
+    if u2_lenience or lenience_sd:
+        rows += _stress_rows(rng, n_topics=n_topics, n_docs=n_docs, n_runs=n_runs, k=k, method=method,
+                             thresholds=thresholds, names=names, splits=splits, u2_lenience=u2_lenience,
+                             lenience_sd=lenience_sd)
     return pd.DataFrame(rows)
 
 
-def _draw_tables(qrels_u1, q2, runs, p_gain, thresholds, T, *, k, k_table7, tau_level, names) -> list[dict]:
-    """Tables 5-7 of one draw of U2, as rows of :func:`prm_u2_draw`."""
+def _draw_tables(qrels_u1, q2, runs, p_gain, thresholds, T, *, k, k_table7, tau_level, names,
+                 details: bool = False) -> list[dict]:
+    """Tables 5-7 of one draw of U2, as rows of :func:`prm_u2_draw` (with ``details``, Table 7's
+    interval bounds too: ``table7_low``, ``table7_high``)."""
     t6, t7 = prm.robustness_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7,
                                    tau_level=tau_level, names=names)
     rows = [{"quantity": "tau", "theta": -1 if pd.isna(r.theta) else int(r.theta), "level": r.gains,
              "value": float(r.tau)} for r in t6.itertuples()]
     lv = list(names) if names is not None else [str(i) for i in range(T + 1)]
-    rows += [{"quantity": "table7", "theta": lv.index(r.theta), "level": r.comparison, "value": float(r.tau)}
-             for r in t7.itertuples()]
+    for col in ("tau", "low", "high") if details else ("tau",):
+        rows += [{"quantity": "table7" if col == "tau" else f"table7_{col}", "theta": lv.index(r.theta),
+                  "level": r.comparison, "value": float(getattr(r, col))} for r in t7.itertuples()]
     _, t5 = prm.table5(runs, qrels_u1, k, p_gain, thresholds, T, tau_level=tau_level)
     rows += [{"quantity": f"table5_{c}", "theta": int(r["theta"]), "level": "", "value": float(r[c])}
              for _, r in t5.iterrows() for c in ("tau", "share_prm_more_precise", "share_prm_smaller")]
     return rows
 
 
+def _boot_rows(quantity: str, th: int, values) -> list[dict]:
+    return [{"quantity": quantity, "theta": int(th), "level": str(b), "value": float(v)} for b, v in enumerate(values)]
+
+
+def _own_level_rows(qrels_u1, q2, runs, pairs, p_gain, thresholds, T, *, k, B, rng) -> list[dict]:
+    """Table 6 with U2's labels given Eq. 4 the other way (U1's verdict given U2's level,
+    :func:`helpers.prm.reversed_estimate`) and U1's labels Eq. 4: ``tau_own`` per threshold and,
+    with ``B`` > 0, ``own_diff_boot`` (PRM own-level - binary over ``B`` paired topic resamples)."""
+    rows = []
+    for th in thresholds:
+        rev = prm.reversed_estimate(pairs, th, T=T).set_index("level")["p"]
+        d = prm.paired_bootstrap(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=max(int(B), 1), rng=rng, p_gain_u2=rev)
+        rows.append({"quantity": "tau_own", "theta": int(th), "level": "", "value": float(d["tau_prm"].iloc[0])})
+        if B:
+            rows += _boot_rows("own_diff_boot", th, (d["tau_prm"] - d["tau_binary"]).to_numpy()[1:])
+    return rows
+
+
 def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd.DataFrame, thresholds: Sequence[int],
                 T: int, method: str, runs: pd.DataFrame | None = None, k: int = 10, k_table7: int = 20,
                 tau_level: float = 0.95, names: Sequence[str] | None = None, B: int = 0, udm_reps: int = 0,
-                splits: int = 0) -> pd.DataFrame:
+                splits: int = 0, details: bool = False) -> pd.DataFrame:
     """Notebook 03 on real data: one draw of the second assessor U2 (one rating per item, drawn
     at random among its raters, :func:`helpers.prm.one_rating_per_item`), and every analysis that
     depends on it (Demeester et al. 2016).
@@ -107,15 +205,19 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
     * with ``B`` > 0: ``boot_ratio`` (topic-bootstrap sd of p_{T|T} over its binomial sigma,
       :func:`helpers.prm.bootstrap_topics`, theta = T) and, with ``runs``, ``tau_diff_boot``: the ``B``
       paired topic-bootstrap values of tau_PRM - tau_binary of Table 6 per threshold
-      (:func:`helpers.prm.robustness_difference`; ``level`` = the resample number);
+      (:func:`helpers.prm.paired_bootstrap`; ``level`` = the resample number);
     * with ``udm_reps`` > 0: ``udm`` (``level`` ``prm_ratio`` / ``udm_ratio``,
       :func:`helpers.simulate.judgments.udm_vs_prm`);
     * with ``runs`` and ``splits`` > 0: ``tau_cf`` (the cross-fitted PRM tau, mean over ``splits``
       splits, :func:`helpers.prm.crossfit_robustness`) and, with ``B`` > 0, ``cf_diff_boot``: ``B``
-      cross-fitted resamples of tau_PRM - tau_binary (gains re-estimated in each).
+      cross-fitted resamples of tau_PRM - tau_binary (gains re-estimated in each);
+    * with ``details``: ``eq_gap`` and ``eq_z`` (Table 2 at theta = T, :func:`helpers.prm.estimator_gap`),
+      ``table7_low`` / ``table7_high`` (its Kendall intervals), ``lin_diff_boot`` (tau_PRM -
+      tau_linear on the same resamples as ``tau_diff_boot``) and, for ``method`` eq4, ``tau_own``
+      and ``own_diff_boot`` (:func:`_own_level_rows`).
 
     The generator is used in that order: U2, the paired bootstraps (threshold by threshold), the
-    topic bootstrap, the coin flips of the UDM analysis, the cross-fitting.
+    topic bootstrap, the coin flips of the UDM analysis, the cross-fitting, the own-level bootstraps.
     """
     from ..simulate.judgments import udm_vs_prm
 
@@ -130,12 +232,13 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
             top_sigma = float(est["sigma"][T])
     if runs is not None:
         rows += _draw_tables(qrels_u1, q2, runs, p_gain, thresholds, T, k=k, k_table7=k_table7, tau_level=tau_level,
-                             names=names)
+                             names=names, details=details)
         if B:
             for th in thresholds:
-                d = prm.robustness_difference(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=B, rng=rng)
-                rows += [{"quantity": "tau_diff_boot", "theta": int(th), "level": str(b), "value": float(v)}
-                         for b, v in enumerate(d)]
+                d = prm.paired_bootstrap(qrels_u1, q2, runs, p_gain[th], th, T, k=k, B=B, rng=rng).iloc[1:]
+                rows += _boot_rows("tau_diff_boot", th, d["tau_prm"] - d["tau_binary"])
+                if details:
+                    rows += _boot_rows("lin_diff_boot", th, d["tau_prm"] - d["tau_linear"])
     if B and T in thresholds:
         boot = prm.bootstrap_topics(pairs, T, B=B, rng=rng, method=method, T=T)
         sd = float(boot.loc[boot["level"] == T, "p"].std())
@@ -152,6 +255,12 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
         boot = cf[cf["kind"] == "boot"]
         rows += [{"quantity": "cf_diff_boot", "theta": int(r.theta), "level": str(int(r.draw)), "value": float(r.diff)}
                  for r in boot.itertuples()]
+    if details:
+        g = prm.estimator_gap(pairs, T, T=T)
+        rows += [{"quantity": q, "theta": int(T), "level": "", "value": float(g[c].max())}
+                 for q, c in (("eq_gap", "gap"), ("eq_z", "z"))]
+        if runs is not None and method == "eq4":
+            rows += _own_level_rows(qrels_u1, q2, runs, pairs, p_gain, thresholds, T, k=k, B=B, rng=rng)
     return pd.DataFrame(rows)
 
 
@@ -168,16 +277,25 @@ def mean_difference_p(d) -> float:
     return float(sps.ttest_1samp(x, 0.0).pvalue)
 
 
-#: The two ways Table 6's PRM gains are estimated: on the scored topics, or on the other half.
-ANALYSES = ("in sample", "cross-fitted")
+#: Table 6's comparisons: PRM gains estimated on the scored topics or on the other half (both
+#: against binary gains), with U2's labels given gains conditioned on U2's level (real data, Eq. 4),
+#: and PRM (in sample) against linear gains.
+ANALYSES = ("in sample", "cross-fitted", "own level", "vs linear")
+
+#: Per analysis of the replicates: the PRM column and the column it is set against (``{}``: the threshold).
+_COLUMNS = {"in sample": ("PRM, theta={}", "binary, theta={}"),
+            "cross-fitted": ("PRM cross-fitted, theta={}", "binary, theta={}"),
+            "vs linear": ("PRM, theta={}", "linear")}
 
 
 @dataclass
 class Simulated:
-    """Replicates of :func:`prm_robustness` reduced: ``summary`` (mean and interval of every tau),
-    per analysis (:data:`ANALYSES`) and threshold the paired differences PRM - binary (``diffs``),
-    their means of PRM and binary tau (``means``: (a, b)) and the t-test's raw p-value (``p``), and
-    ``wins``: replicates with the in-sample PRM tau above the binary one."""
+    """Replicates of :func:`prm_robustness` reduced: ``summary`` (mean and interval of every value,
+    by ``table`` and ``comparison``), per analysis (:data:`ANALYSES`) and threshold the paired
+    differences PRM - other (``diffs``), their means of PRM and the other (``means``: (a, b)) and the
+    t-test's raw p-value (``p``), ``wins``: replicates with the in-sample PRM tau above the binary
+    one; ``stress``: the same ``diffs``, ``means``, ``p`` on the collections where the PRM's
+    assumptions fail (empty without them)."""
 
     rep: pd.DataFrame
     summary: pd.DataFrame
@@ -186,10 +304,27 @@ class Simulated:
     p: dict
     wins: dict
     replicates: int
+    stress: dict
 
 
-def _wide(rep: pd.DataFrame) -> pd.DataFrame:
-    return rep.pivot_table(index="replicate", columns="comparison", values="tau", dropna=False)
+def _wide(rep: pd.DataFrame, table: str = "6") -> pd.DataFrame:
+    return rep[rep["table"] == table].pivot_table(index="replicate", columns="comparison", values="tau", dropna=False)
+
+
+def _paired(wide: pd.DataFrame, thresholds, names, analyses) -> tuple[dict, dict, dict]:
+    """Per analysis and threshold: the paired differences, the two means and the t-test's p-value."""
+    diffs, means, p = {}, {}, {}
+    for a in analyses:
+        col_a, col_b = _COLUMNS[a]
+        for th in thresholds:
+            ca, cb = col_a.format(names[th]), col_b.format(names[th])
+            if ca not in wide or cb not in wide:
+                continue
+            d = (wide[ca] - wide[cb]).to_numpy()
+            diffs.setdefault(a, {})[th] = d
+            means.setdefault(a, {})[th] = (float(wide[ca].mean()), float(wide[cb].mean()))
+            p.setdefault(a, {})[th] = mean_difference_p(d)
+    return diffs, means, p
 
 
 def simulated(replicates: int, seed: int, *, tested: Sequence[int], names: Sequence[str], scheduler=None,
@@ -197,26 +332,21 @@ def simulated(replicates: int, seed: int, *, tested: Sequence[int], names: Seque
     """Run :func:`prm_robustness` ``replicates`` times (seeds from ``seed``) and reduce it.
 
     ``tested`` are the thresholds tested; ``common`` holds the study's parameters (``n_topics, n_docs,
-    n_runs, k, k_table7, method, tau_level, splits`` and ``thresholds``, default ``tested``)."""
+    n_runs, k, k_table7, method, tau_level, splits`` and ``thresholds``, default ``tested``; and
+    ``details, B, udm_reps, u2_lenience, lenience_sd``)."""
     thresholds = list(tested)
     common.setdefault("thresholds", thresholds)
     rep = runner.run_replicates(prm_robustness, replicates, seed, common={**common, "names": list(names)},
                                 scheduler=scheduler, progress=progress)
     wide = _wide(rep)
-    col = {"in sample": "PRM, theta={}", "cross-fitted": "PRM cross-fitted, theta={}"}
-    diffs, means, p = {}, {}, {}
-    for a in ANALYSES:
-        diffs[a], means[a], p[a] = {}, {}, {}
-        for th in thresholds:
-            prm_col, bin_col = col[a].format(names[th]), f"binary, theta={names[th]}"
-            if prm_col not in wide:
-                continue
-            d = (wide[prm_col] - wide[bin_col]).to_numpy()
-            diffs[a][th], means[a][th] = d, (float(wide[prm_col].mean()), float(wide[bin_col].mean()))
-            p[a][th] = mean_difference_p(d)
+    diffs, means, p = _paired(wide, thresholds, names, ("in sample", "cross-fitted", "vs linear"))
+    stress = {}
+    if (rep["table"] == "stress 6").any():
+        stress = dict(zip(("diffs", "means", "p"), _paired(_wide(rep, "stress 6"), thresholds, names,
+                                                          ("cross-fitted", "in sample"))))
     wins = {th: int((wide[f"PRM, theta={names[th]}"] > wide[f"binary, theta={names[th]}"]).sum()) for th in thresholds}
     summary = runner.summarise(rep, "tau", by=["table", "comparison"])
-    return Simulated(rep, summary, {a: v for a, v in diffs.items() if v}, means, p, wins, int(replicates))
+    return Simulated(rep, summary, diffs, means, p, wins, int(replicates), stress)
 
 
 @dataclass
@@ -225,10 +355,11 @@ class Draws:
 
     ``p_table``: p_{R|i} per theta and level over the draws (mean, interval, sd, min, max, this
     notebook's draw and its z); ``table6``: Table 6's tau per gain scheme over the draws (with the
-    cross-fitted PRM rows); ``summaries``: Table 5, Table 7, the bootstrap ratio and the UDM ratios
-    over the draws; ``pooled``: per analysis (:data:`ANALYSES`) and threshold the topic-bootstrap
-    differences pooled over the draws; ``means`` (a, b) and ``p`` (raw, two-sided bootstrap) of the
-    pooled tests; ``wins`` and ``defined``: draws with PRM above binary, of the draws with both tau.
+    cross-fitted and own-level PRM rows); ``summaries``: Table 2, Table 5, Table 7, the bootstrap
+    ratio and the UDM ratios over the draws; ``pooled``: per analysis (:data:`ANALYSES`) and
+    threshold the topic-bootstrap differences pooled over the draws; ``means`` (a, b) and ``p``
+    (raw, two-sided bootstrap) of the pooled tests; ``wins`` and ``defined``: draws with PRM above
+    binary, of the draws with both tau.
     """
 
     rep: pd.DataFrame
@@ -244,7 +375,14 @@ class Draws:
 
 
 #: The quantities of :func:`prm_u2_draw` summarised over the draws (besides p, tau and the resamples).
-SUMMARISED = ("table5_tau", "table5_share_prm_more_precise", "table5_share_prm_smaller", "table7", "boot_ratio", "udm")
+SUMMARISED = ("table5_tau", "table5_share_prm_more_precise", "table5_share_prm_smaller", "table7", "table7_low",
+              "table7_high", "boot_ratio", "udm", "eq_gap", "eq_z")
+
+#: Per analysis of the draws: the pooled resamples, the Table 6 row of the PRM and of the other.
+_POOLED = {"in sample": ("tau_diff_boot", "PRM, theta={}", "binary, theta={}"),
+           "cross-fitted": ("cf_diff_boot", "PRM cross-fitted, theta={}", "binary, theta={}"),
+           "own level": ("own_diff_boot", "PRM own-level, theta={}", "binary, theta={}"),
+           "vs linear": ("lin_diff_boot", "PRM, theta={}", "linear")}
 
 
 def p_over_draws(rep: pd.DataFrame, mine) -> pd.DataFrame:
@@ -257,23 +395,30 @@ def p_over_draws(rep: pd.DataFrame, mine) -> pd.DataFrame:
     return s
 
 
+def _table6_over_draws(rep: pd.DataFrame, names) -> pd.DataFrame:
+    """Table 6's tau per gain scheme over the draws, with the cross-fitted and own-level PRM rows."""
+    table6 = runner.summarise(rep[rep["quantity"] == "tau"], "value", by=["level"]).rename(columns={"level": "gains"})
+    for q, label in (("tau_cf", "PRM cross-fitted"), ("tau_own", "PRM own-level")):
+        extra = rep[rep["quantity"] == q]
+        if len(extra):
+            extra = extra.assign(level=[f"{label}, theta={names[int(t)]}" for t in extra["theta"]])
+            table6 = pd.concat([table6, runner.summarise(extra, "value", by=["level"]).rename(columns={"level": "gains"})],
+                               ignore_index=True)
+    return table6
+
+
 def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Sequence[int], T: int,
           names: Sequence[str], mine, scheduler=None, progress: bool = False, **common) -> Draws:
     """Redraw U2 ``replicates`` times (:func:`prm_u2_draw` with ``runs``) and reduce the draws.
 
     ``mine`` is this notebook's own p_{R|i} per threshold (level -> p); ``common`` holds ``method, k,
-    k_table7, tau_level, B, udm_reps, splits``."""
+    k_table7, tau_level, B, udm_reps, splits, details``."""
     rep = runner.run_replicates(
         prm_u2_draw, replicates, seed, common={"qrels_u1": qrels_u1, "ratings": ratings, "thresholds": list(thresholds),
                                                "T": T, "runs": runs, "names": list(names), **common},
         scheduler=scheduler, progress=progress)
+    table6 = _table6_over_draws(rep, names)
     taus = rep[rep["quantity"] == "tau"]
-    table6 = runner.summarise(taus, "value", by=["level"]).rename(columns={"level": "gains"})
-    cf = rep[rep["quantity"] == "tau_cf"].assign(level=lambda f: [f"PRM cross-fitted, theta={names[int(t)]}"
-                                                                    for t in f["theta"]])
-    if len(cf):
-        table6 = pd.concat([table6, runner.summarise(cf, "value", by=["level"]).rename(columns={"level": "gains"})],
-                           ignore_index=True)
     wide = taus.pivot_table(index="replicate", columns="level", values="value", dropna=False)
     t6 = table6.set_index("gains")
     pooled, means, p, wins, defined = {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {}, {}
@@ -281,13 +426,12 @@ def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Se
         pr, bi = f"PRM, theta={names[th]}", f"binary, theta={names[th]}"
         ok = wide[[pr, bi]].notna().all(axis=1)
         defined[th], wins[th] = int(ok.sum()), int((wide[pr] > wide[bi])[ok].sum())
-        for a, q, row in (("in sample", "tau_diff_boot", pr), ("cross-fitted", "cf_diff_boot",
-                                                                 f"PRM cross-fitted, theta={names[th]}")):
+        for a, (q, row_a, row_b) in _POOLED.items():
             sub = rep[(rep["quantity"] == q) & (rep["theta"] == th)]
             if sub.empty:
                 continue
             pooled[a][th] = sub["value"].to_numpy()
-            means[a][th] = (float(t6.loc[row, "mean"]), float(t6.loc[bi, "mean"]))
+            means[a][th] = (float(t6.loc[row_a.format(names[th]), "mean"]), float(t6.loc[row_b.format(names[th]), "mean"]))
             p[a][th] = prm.bootstrap_p(pooled[a][th])
     summaries = {q: runner.summarise(rep[rep["quantity"] == q], "value", by=["theta", "level"]) for q in SUMMARISED
                  if (rep["quantity"] == q).any()}

@@ -20,9 +20,23 @@ Four levels ``0..3`` (Non, Rel, HRel, Key). For every (topic, document):
 3. with probability ``lapse`` an assessor instead reports a level drawn from the pool's marginal
    level distribution, independent of the document (inattention / idiosyncratic reading).
 
-The two assessors are exchangeable, so Eq. (4) and Eq. (5) have the same expectation; Eq. (5)
-has the smaller variance. :func:`expected_p` computes the model's exact ``p_{R|i}`` by numerical
-integration over ``z``.
+The two assessors are exchangeable (same model, same cut-points), so Eq. (4) and Eq. (5) have the
+same expectation and Eq. (5) the smaller variance, and their disagreement depends on the level
+only, as the PRM assumes: results that follow from this are checks of the machinery, not findings.
+:func:`expected_p` computes the model's exact ``p_{R|i}`` by numerical integration over ``z``.
+
+Topics differ only through ``w_t`` (``topic_concentration``, 8 by default). That value is a
+choice, not fitted: the paper's Fig. 2 shows a topic-bootstrap sd of ``p_{Key|Key}`` about three
+times its binomial sigma on FedWeb13 pages, this model about 1.2 times.
+
+Where the PRM's assumptions fail
+--------------------------------
+``u2_lenience`` and ``lenience_sd`` break them on purpose: U2 then reads every document of topic
+``t`` as ``z + s_t`` with ``s_t ~ N(u2_lenience, lenience_sd^2)`` (a positive shift moves U2's
+labels up: a lenient U2). The assessors' marginals differ (Eq. 4 and Eq. 5 no longer agree;
+paper, Sect. 5.2.1 after Carterette & Soboroff 2010) and the disagreement depends on the topic, not
+only on the level. Notebook 03 compares PRM and binary gains on such collections, where the
+comparison is not settled by construction.
 
 Calibration
 -----------
@@ -175,7 +189,7 @@ def _assess(z: np.ndarray, p: dict, pi: np.ndarray, rng: np.random.Generator) ->
 def double_judgments(rng: np.random.Generator, *, n_topics: int = 50, n_docs: int = 250,
                      n_runs: int = 20, depth: int = 100, double_topics: float = 0.5,
                      double_fraction: float = 1.0, quality_range: tuple[float, float] = (0.1, 1.5),
-                     topic_concentration: float = 8.0,
+                     topic_concentration: float = 8.0, u2_lenience: float = 0.0, lenience_sd: float = 0.0,
                      params: dict | None = None) -> DoubleJudgments:
     """Simulate a FedWeb13-like collection with double judgments on part of the topics.
 
@@ -202,6 +216,11 @@ def double_judgments(rng: np.random.Generator, *, n_topics: int = 50, n_docs: in
     topic_concentration : float
         Concentration of the Beta distribution of the topic's share of relevant-component
         documents (larger = topics more alike).
+    u2_lenience, lenience_sd : float
+        U2 reads topic ``t``'s documents as ``z + s_t``, ``s_t ~ N(u2_lenience, lenience_sd^2)``
+        (latent units; the assessors' noise sd is about 1.1): 0 and 0 (the default) keep the two
+        assessors exchangeable. ``s_t`` is drawn (just before U2's labels) only when
+        ``lenience_sd > 0``, so the default draws are those of the exchangeable model.
     params : dict, optional
         Overrides of :data:`FEDWEB13_PARAMS`.
 
@@ -226,6 +245,8 @@ def double_judgments(rng: np.random.Generator, *, n_topics: int = 50, n_docs: in
         raise ValueError(f"quality_range must satisfy 0 <= low <= high, got {quality_range!r}")
     if not topic_concentration > 0:
         raise ValueError(f"topic_concentration must be > 0, got {topic_concentration!r}")
+    if not (np.isfinite(u2_lenience) and np.isfinite(lenience_sd) and lenience_sd >= 0):
+        raise ValueError(f"u2_lenience must be finite and lenience_sd >= 0, got {u2_lenience!r} and {lenience_sd!r}")
     p = _params(params)
     pi = _joint(p).sum(axis=1)
 
@@ -237,7 +258,9 @@ def double_judgments(rng: np.random.Generator, *, n_topics: int = 50, n_docs: in
     z = np.where(rel, rng.normal(p["mu_rel"], p["sd_rel"], (n_topics, n_docs)),
                  rng.normal(0.0, 1.0, (n_topics, n_docs)))
     u1 = _assess(z, p, pi, rng)
-    u2_all = _assess(z, p, pi, rng)
+    shift = (rng.normal(u2_lenience, lenience_sd, n_topics) if lenience_sd > 0
+             else np.full(n_topics, float(u2_lenience)))
+    u2_all = _assess(z + shift[:, None], p, pi, rng)
 
     n_double = max(1, int(round(double_topics * n_topics)))
     double_t = np.zeros(n_topics, dtype=bool)
@@ -304,12 +327,19 @@ def udm_vs_prm(pairs: pd.DataFrame, rng: np.random.Generator, *, T: int, method:
     ``prm_ratio`` and ``udm_ratio``: the paper argues the PRM's approaches 1 and the UDM's cannot.
     """
     from .. import prm
+    from ..prm import core
 
     if int(reps) < 2:
         raise ValueError(f"reps must be an integer >= 2, got {reps!r}")
-    u1, u2 = pairs["u1"].to_numpy(), pairs["u2"].to_numpy()
-    est = np.array([prm.estimate(pairs.assign(u1=confuse_top_levels(u1, rng, T=T), u2=confuse_top_levels(u2, rng, T=T)),
-                                 threshold=T, method=method, T=T)["p"].to_numpy() for _ in range(int(reps))])
+    core.check_method(method)
+    u1, u2 = core.as_levels(pairs["u1"], "u1"), core.as_levels(pairs["u2"], "u2")
+    est = []
+    for _ in range(int(reps)):   # prm.estimate's counts (Eq. 4 or 5) on the arrays, U1's column first
+        a, b = confuse_top_levels(u1, rng, T=T), confuse_top_levels(u2, rng, T=T)
+        num, den = (x.sum(axis=0).astype(float) for x in core.contributions(a, b, T, T, method))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            est.append(np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan))
+    est = np.array(est)
     with np.errstate(invalid="ignore"):
         p, sd = np.nanmean(est, axis=0), np.nanstd(est, axis=0, ddof=1)
     g, w = prm.prm_gains(np.nan_to_num(p)), prm.udm_weights(np.nan_to_num(p))

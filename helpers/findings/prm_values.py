@@ -1,0 +1,202 @@
+"""The values notebook 03's findings rows read, each with the interval it carries.
+
+A row reads the replicates of the simulation or the draws of U2 where the run has them, else this
+collection (:func:`over_replicates`, :func:`over_draws`, :func:`this_collection`). Every value is
+a :class:`Value`: the number, its interval and the words that say what the interval is, from the
+vocabulary of :mod:`helpers.notebook.claims`: "95% interval over 40 replicates" (percentile, 40 or
+more), "range over 20 replicates" (fewer), "95% Monte Carlo interval, 300 resamples" (the
+chi-square interval of a bootstrap sd), "95% CI" (Kendall's tau). Demeester et al. (IRJ 2016).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import prm
+from ..notebook import claims
+
+__all__ = ["Value", "over", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+           "over_replicates", "over_draws", "nonmonotone"]
+
+
+def spread(mean: float, low: float, high: float, digits: int = 3, what: str = "draw") -> str:
+    """``mean [low, high]`` over draws; no zero-width interval: draws that all agree say so
+    (``"1.000 in every draw"``), and an interval of one value beside another mean names it."""
+    n = lambda v: claims.number(v, digits)  # noqa: E731
+    if not np.isfinite(mean):
+        return "undefined"
+    if low == high:
+        return f"{n(mean)} in every {what}" if mean == low else f"{n(mean)} (the middle {what}s all {n(low)})"
+    return claims.bracket(mean, low, high, digits)
+
+
+def tau_text(tau: float, low: float, high: float) -> str:
+    """Kendall's tau with its asymptotic interval; none where the orderings agree (or reverse)
+    exactly, since the asymptotic variance is 0 there, and "undefined" where an ordering ties every run."""
+    if not np.isfinite(tau):
+        return "undefined (an ordering ties every run)"
+    if low == high:
+        return f"{claims.number(tau)} (no interval: the orderings {'agree' if tau > 0 else 'reverse'} exactly)"
+    return claims.bracket(tau, low, high)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value of the run with its interval and what that interval is (``label``, e.g. ``"95%
+    interval over 40 replicates"``); ``n`` the draws or replicates behind it (0: this collection
+    alone) and ``unit`` what one of them is called (``"replicate"``, ``"draw"``)."""
+
+    mean: float
+    low: float
+    high: float
+    label: str = ""
+    n: int = 0
+    unit: str = "draw"
+
+    @property
+    def finite(self) -> bool:
+        return all(np.isfinite(v) for v in (self.mean, self.low, self.high))
+
+    def bracket(self, digits: int = 3) -> str:
+        """``mean [low, high]`` without the label; no zero-width interval."""
+        if not np.isfinite(self.mean):
+            return "undefined"
+        if not (np.isfinite(self.low) and np.isfinite(self.high)):
+            return claims.number(self.mean, digits)
+        if self.low == self.high:
+            return spread(self.mean, self.low, self.high, digits, what=self.unit) if self.n else claims.number(self.mean)
+        return claims.bracket(self.mean, self.low, self.high, digits)
+
+    def text(self, digits: int = 3) -> str:
+        """``mean [low, high] (label)``: the bracket and what it is."""
+        b = self.bracket(digits)
+        return f"{b} ({self.label})" if self.label and "[" in b else b
+
+
+def _unit(what: str) -> str:
+    """``"replicates"`` -> ``"replicate"``, ``"draws of U2"`` -> ``"draw"``."""
+    return what.split()[0].rstrip("s")
+
+
+def over(values, what: str) -> Value:
+    """The mean of ``values`` (draws or replicates; NaN dropped) and their 95% percentile interval,
+    or their range with fewer than 40 (:func:`helpers.notebook.claims.interval`)."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return Value(float("nan"), float("nan"), float("nan"), f"no {what}", 0, _unit(what))
+    c = claims.interval(x).numbers
+    return Value(float(c["mean"]), float(c["low"]), float(c["high"]),
+                 f"{claims.interval_name(len(x))} over {len(x)} {what}", len(x), _unit(what))
+
+
+def from_summary(s: pd.DataFrame, what: str) -> Value:
+    """A one-row :func:`helpers.replicates.runner.summarise` frame as a :class:`Value`."""
+    r = s.iloc[0]
+    n = int(r["replicates"])
+    return Value(float(r["mean"]), float(r["low"]), float(r["high"]), f"{claims.interval_name(n)} over {n} {what}", n,
+                 _unit(what))
+
+
+def sim_values(sim, table: str, comparison: str, what: str = "replicates") -> Value:
+    """One quantity of :func:`helpers.replicates.prm.prm_robustness` over the replicates of ``sim``."""
+    rep = sim.rep
+    return over(rep.loc[(rep["table"] == table) & (rep["comparison"] == comparison), "tau"], what)
+
+
+def bootstrap_ratio(sd: float, sigma: float, B: int) -> Value:
+    """The topic-bootstrap sd of p(T|T) over its binomial sigma, with the 95% chi-square interval
+    for the Monte Carlo noise of ``B`` resamples (:func:`helpers.stats.sd_interval`); NaNs when sigma
+    is 0 or undefined (p(T|T) of 0 or 1, or no judgment at the top level)."""
+    from .. import stats
+
+    label = f"95% Monte Carlo interval, {B} resamples"
+    if not (np.isfinite(sigma) and sigma > 0 and np.isfinite(sd)):
+        return Value(float("nan"), float("nan"), float("nan"), label)
+    lo, hi = (float(v / sigma) for v in stats.sd_interval(sd, B))
+    return Value(float(sd / sigma), lo, hi, label)
+
+
+def nonmonotone(p_by_theta: Mapping) -> list:
+    """Thresholds whose gains (level -> p, NaN dropped) fall somewhere as the level rises."""
+    out = []
+    for th, p in p_by_theta.items():
+        s = pd.Series(p).dropna().sort_index()
+        if np.any(np.diff(s.to_numpy()) < 0):
+            out.append(th)
+    return out
+
+
+def _udm_text(prm_v: Value, udm_v: Value) -> dict:
+    """The two gain ratios of Sect. 3.4.3, one label for both."""
+    label = f" ({prm_v.label.replace('interval', 'intervals', 1)})" if prm_v.label and prm_v.n else ""
+    return {"prm_ratio": prm_v.bracket(), "udm_ratio": udm_v.bracket() + label,
+            "numbers": {"prm_ratio": prm_v.mean, "udm_ratio": udm_v.mean}}
+
+
+def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float, B: int, t5: pd.DataFrame,
+                    thetas: Sequence[int], table7_row, tau_level: float, udm: Mapping, p_gain: Mapping) -> dict:
+    """The findings' values from this collection alone (no replicates, no draws of U2).
+
+    ``t5``: Table 5's summary indexed by theta; ``table7_row``: Table 7's PRM-vs-binary row at theta
+    = T; ``udm``: the notebook's ``udm_vs_prm`` ratios; ``p_gain``: the gains per threshold."""
+    g = prm.estimator_gap(pairs, T, T=T)
+    u_prm, u_udm = float(udm["prm_ratio_top_two"]), float(udm["udm_ratio_top_two"])
+    return {"eq_gap": (Value(float(g["gap"].max()), np.nan, np.nan), Value(float(g["z"].max()), np.nan, np.nan)),
+            "ratio": bootstrap_ratio(boot_sd, sigma, B),
+            "table5_shares": {th: float(t5.loc[th, "share_prm_more_precise"]) for th in thetas},
+            "table7": Value(float(table7_row["tau"]), float(table7_row["low"]), float(table7_row["high"]),
+                            f"{tau_level:.0%} CI"),
+            "udm": {"prm_ratio": f"{u_prm:.2f}", "udm_ratio": f"{u_udm:.2f}",
+                    "numbers": {"prm_ratio": u_prm, "udm_ratio": u_udm}},
+            "over_what": "", "nonmono": nonmonotone(p_gain)}
+
+
+def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_thetas: Sequence[int]) -> dict:
+    """The findings' values over the replicates of the simulation (:func:`helpers.replicates.prm.simulated`
+    with ``details``): Table 2's gap, the bootstrap ratio, Table 5's shares, Table 7, the UDM
+    ratios, the thresholds with non-monotone mean gains and, when run, the collections where the
+    PRM's assumptions fail."""
+    from ..replicates.prm import STRESS
+
+    T = len(names) - 1
+    rep = sim.rep
+    means = rep.groupby(["table", "comparison"])["tau"].mean()
+    p_mean = {th: {i: float(means.get(("p", f"theta={names[th]}, level={names[i]}"), np.nan)) for i in range(T + 1)}
+              for th in all_thetas}
+    out = {"eq_gap": (sim_values(sim, "eq", "largest gap"), sim_values(sim, "eq", "largest z")),
+           "ratio": sim_values(sim, "fig2", "sd / sigma"),
+           "table5_shares": {th: float(means[("5", f"share PRM more precise, theta={names[th]}")]) for th in thetas},
+           "table7": sim_values(sim, "7", f"theta={names[T]}, PRM vs binary"),
+           "udm": _udm_text(sim_values(sim, "udm", "prm_ratio"), sim_values(sim, "udm", "udm_ratio")),
+           "over_what": f"{sim.replicates} replicates", "nonmono": nonmonotone(p_mean), "stress_shares": None}
+    if sim.stress and STRESS[2] in set(rep["table"]):
+        out["stress_shares"] = tuple(float(means[(STRESS[2], f"{who} top level")]) for who in ("U1", "U2"))
+    return out
+
+
+def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: float) -> dict:
+    """The findings' values over the draws of U2 (:func:`helpers.replicates.prm.draws` with
+    ``details``). Table 7's interval is the mean of the draws' Kendall intervals (the draws vary
+    U2 only, and Table 7 reads U1's labels: the interval of one ordering is what is uncertain)."""
+    T = len(names) - 1
+    s, what = d.summaries, "draws of U2"
+    t7 = {q: s[q][(s[q]["theta"] == T) & (s[q]["level"] == "PRM vs binary")]["mean"].iloc[0]
+          for q in ("table7", "table7_low", "table7_high") if q in s}
+    table7 = (Value(float(t7["table7"]), float(t7["table7_low"]), float(t7["table7_high"]),
+                    f"mean of the {d.replicates} draws' {tau_level:.0%} CIs", d.replicates)
+              if len(t7) == 3 else Value(float(t7.get("table7", np.nan)), np.nan, np.nan))
+    u = s["udm"].set_index("level")
+    udm = _udm_text(from_summary(u.loc[["prm_ratio"]].reset_index(), what),
+                    from_summary(u.loc[["udm_ratio"]].reset_index(), what))
+    p_mean = {int(th): g.set_index("level")["mean"].rename(index=int).to_dict()
+              for th, g in d.p_table.groupby("theta")}
+    shares = s["table5_share_prm_more_precise"].set_index("theta")["mean"]
+    return {"eq_gap": (from_summary(s["eq_gap"], what), from_summary(s["eq_z"], what)),
+            "ratio": from_summary(s["boot_ratio"], what) if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
+            "table5_shares": {th: float(shares.loc[th]) for th in thetas}, "table7": table7, "udm": udm,
+            "over_what": f"{d.replicates} {what}", "nonmono": nonmonotone(p_mean)}
