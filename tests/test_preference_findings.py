@@ -169,7 +169,8 @@ def test_top_lines_name_the_hsd_group_not_one_leader():
     lines = pf.top_lines("both", mar, {"result": res}, twins, 0.05)
     assert lines[0] == ("both: top group, not separated from the highest MAR by the HSD with topics as blocks: 2 of 3 "
                         "distinct measures")
-    assert lines[1] == "  RBU (p=0.85) 0.6645, D-RBP (p=0.85) 0.6632" and lines[2] == "  bottom I-rec (0.5965)"
+    assert lines[1] == "  RBU (p=0.85) 0.6645, D-RBP (p=0.85) (= RBP-IA (p=0.85)) 0.6632"   # its twin named too
+    assert lines[2] == "  bottom I-rec (0.5965)"
 
 
 def _counts(pairs, survive, topics=(3, 2, 2)):
@@ -269,13 +270,14 @@ def test_findings_table_for_a_simulated_run(rec):
     assert t["this run"].iloc[2] == ("recovered after Holm over 4 cases, per model (questions): position 2 of 2, "
                                      "coverage 0 of 2")
     md = f.markdown()
-    assert "On average MAR does not single out the coverage family (relevance and diversity): without noise D#-Q " \
-           "is nearer these users (I-rec − D#-Q" in md
+    assert ("On average MAR does not single out the family in 2 model-question cases: coverage (relevance and "
+            "diversity). Without noise a measure outside the family is nearer the coverage users in relevance and "
+            "diversity (relevance: I-rec − D#-Q -0.029 [") in md
     assert "That rests on the modelled coverage utility, 1 − Π(1 − 0.6x)" in md and "not MAR's" not in md
-    assert "licensed 1,127-pair labels" in md and "Under the other normaliser ('fixed')" in md
+    assert "licensed labels such as the paper's 1,127 pairs" in md and "Under the other normaliser ('fixed')" in md
     assert "more than the median gap of 0.0017" in md and "reproduc" not in md   # alpha is calibrated, not reproduced
     assert f.limitations().count("RBU/ERR's formulas") == 1 and "(a) Position, graded and first-hit users" in md
-    assert "significantly first when Tukey's HSD with topics as blocks" in md
+    assert "Significantly first: in that one study, Tukey's HSD with topics as blocks" in md
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
 
@@ -324,6 +326,12 @@ def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     free = out[out.quantity == "noise-free"]
     assert set(free.model) == {"coverage", "mixture"} and set(free.name) == {"I-rec", "D#-Q"}
     assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
+    # one study's reading: only the panel with a family (coverage), per replicate and question
+    single = out[out.quantity == "single"]
+    assert set(single.model) == {"coverage"} and set(single.name) == {"first", "ahead", "lead", "q"}
+    assert len(single) == 2 * 2 * 4 and single[single.name.isin(["first", "ahead"])]["value"].isin([0.0, 1.0]).all()
+    w = single.pivot_table(index=["replicate", "question"], columns="name", values="value")
+    assert ((w["lead"] > 0) == (w["first"] == 1)).all() and (w["ahead"] <= w["first"]).all()
 
 
 def test_a_measure_identical_to_a_family_member_is_not_its_rival():
@@ -341,3 +349,23 @@ def test_a_measure_identical_to_a_family_member_is_not_its_rival():
     for key in ("check", "check_noise_free"):
         ck = rec.cases[("coverage", "relevance")][key]
         assert ck["best_out"] == "D#-Q" and ck["low"] < ck["high"], key
+
+
+def test_miss_bullets_say_power_or_nothing_told_apart(rec):
+    """A miss whose noise-free check recovers the family is one of power; one whose noise-free check
+    cannot tell the two apart says so; one where a measure outside is nearer names it and the
+    modelled utility it rests on."""
+    import copy
+    import dataclasses
+
+    cases = copy.deepcopy(rec.cases)
+    cases[("position", "relevance")]["check_noise_free"]["verdict"] = "recovered"
+    cases[("position", "diversity")]["check_noise_free"]["verdict"] = "not shown"
+    holm = {**rec.holm, ("position", "relevance"): False, ("position", "diversity"): False}
+    (text,) = pf.miss_bullets(dataclasses.replace(rec, cases=cases, holm=holm))
+    assert text.startswith("On average MAR does not single out the family in 4 model-question cases: position "
+                           "(relevance and diversity) and coverage (relevance and diversity).")
+    assert "Without noise the family is nearest for position (relevance): misses of power at this size." in text
+    assert "Without noise the two are not told apart either for position (diversity)." in text
+    assert "nearer the coverage users in relevance and diversity (relevance: I-rec − D#-Q" in text
+    assert pf.miss_bullets(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == []

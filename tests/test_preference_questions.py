@@ -108,3 +108,23 @@ def test_with_topic_p_keeps_what_either_blocking_finds():
     assert list(zip(out.higher, out.lower)) == [("a", "c"), ("a", "b"), ("b", "c")]
     assert out.p_topics.tolist() == [0.01, 0.02, 0.3]
     assert pq.with_topic_p(pairs, topics, 0.001).empty
+
+
+def test_never_equal_chance_uses_each_questions_own_equal_share(qs):
+    chance = pq.never_equal_chance(qs)
+    # relevance: EQUAL shares per pair 0, 0, 0, 2/3 -> e = 1/6, chance 0.5 (1 - 1/6) = 0.4167;
+    # diversity: 0, 0, 0, 2/3 -> the same; both: consistent labels p1 (L, L), p2 (R, L), p3 (R, R, L),
+    # p4 (E, L, E) -> EQUAL shares 0, 0, 0, 2/3 -> e = 1/6
+    assert chance["relevance"]["chance"] == pytest.approx(0.5 * (1 - 1 / 6))
+    assert chance["relevance"]["equal_share"] == pytest.approx(1 / 6)
+    assert set(chance) == {"relevance", "diversity", "both"}
+
+
+def test_top_group_names_the_measures_the_hsd_does_not_separate():
+    mar = pd.Series({"a": 0.70, "b": 0.69, "b2": 0.69, "c": 0.60, "d": 0.65})
+    res = pd.DataFrame({"higher": ["a", "a", "a", "b"], "lower": ["b", "c", "d", "c"],
+                        "p_value": [0.40, 0.001, 0.06, 0.01]})
+    g = pq.top_group(mar, res, [["b", "b2"]], 0.05)
+    # b (= b2) and d are not separated from a (p 0.40, 0.06); c is (p 0.001)
+    assert g == {"top": "a", "group": ["a", "b", "d"], "distinct": 4}
+    assert pq.top_group(mar, res.assign(p_value=0.0), [["b", "b2"]], 0.05)["group"] == ["a"]

@@ -6,10 +6,9 @@ are licensed; no public set pairs real SERP preferences with intent judgments. S
 depend on the run's data:
 
 * simulated assessors (the default and ``real`` profiles): **can MAR recover a planted user
-  model?** For each planted model aligned with a measure family (:mod:`helpers.simulate.users`),
-  does the family's best measure lead the best measure outside it (:func:`recovery`; the check of
-  :func:`helpers.replicates.planted.family_check`, Holm over the model-question cases), and does
-  every measure stay at its own chance level with null assessors? Besides: do the pair-level
+  model?** In one study of the run's size, and on average over replicated studies; and does every
+  measure stay at its own chance level with null assessors? (:mod:`helpers.findings.preference_recovery`,
+  whose names are re-exported here.) Besides: do the pair-level
   HSD differences survive with topics as blocks; must D#-RBP (p = 0.99) prefer what I-rec prefers;
   does the stand-in reach the alpha it is calibrated to, and do its two questions correlate as the
   paper's do;
@@ -31,26 +30,24 @@ import pandas as pd
 
 from ..notebook import claims, params
 from ..notebook.findings import Finding, Findings
-from ..replicates import planted, runner, studies
-from ..stats import holm
-from ..replicates import preference as rep_pref
+from ..preference import questions as pq
+from ..replicates import studies
 from ..simulate import users
+from .preference_recovery import CAVEATS as PLANTED_CAVEATS
+from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, Recovery, miss_bullets, mixture_note,  # noqa: F401
+                                  planted_metrics, planted_rows, recovery, recovery_lines, recovery_table)
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_lines",
-           "planted_metrics", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS"]
+           "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
+           "filter_line", "same_preference_line", "assessors_note", "top_lines"]
+
+#: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
+CAVEATS: dict[str, str] = {}
 
 #: What the paper reports (Zeng & Sakai; Sakai & Zeng, SIGIR 2019).
 PAPER = {"alpha": {"relevance": 0.406, "diversity": 0.356}, "r": (0.898, 0.886, 0.909), "consistent": 13.10,
          "leader": {"relevance": "D-Q 0.7345 (Table 4)", "diversity": "D♯-nDCG 0.7347 (Table 5)",
                     "both": "D♯-nDCG 0.7484 (Table 2)"}}
-
-#: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.ALIGNED`).
-FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
-          "first-hit": "ERR-like: D-ERR, ERR-IA, RBU"}
-
-#: The planted models whose users are close to one measure's formula (section 2 of the notebook).
-NEAR_FORMULA = {"position": "D-RBP", "graded": "D-nDCG"}
-
 
 def measure_names(cutoff: int) -> dict[str, str]:
     """The 21 measures of the paper's tables plus alpha-nDCG at ``cutoff``: display name (as in the
@@ -135,222 +132,62 @@ def check_parameters(values: Mapping) -> Setup:
 
 
 # ---------------------------------------------------------------------------------------------
-# The planted-truth experiment, read
+# Printed lines of the notebook's cells
 # ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Recovery:
-    """The planted-truth experiment read (:func:`recovery`)."""
-
-    summary: pd.DataFrame            # MAR per model, question, system: mean, low, high over replicates
-    cases: dict                      # (model, question) -> the reading of that panel
-    holm: dict                       # (model, question) -> recovered after Holm over the cases
-    null: pd.DataFrame | None        # the null panel: MAR minus own chance per measure and question
-    null_family: int                 # distinct tests Holm corrects over in the null check
-    off_target: pd.DataFrame         # panel-questions whose alpha stayed more than 0.01 below its target
-    noise_free: pd.DataFrame         # per panel: the measures nearest the planted user, rho
-    replicates: int
-
-    def by_model(self) -> dict[str, dict[str, bool]]:
-        """Model -> {question: recovered after Holm}, for the models with a family."""
-        out: dict[str, dict[str, bool]] = {}
-        for (m, q), ok in self.holm.items():
-            out.setdefault(m, {})[q] = ok
-        return out
+#: The paper's pair filter (Sec. 4): candidates and pairs passing it.
+PAPER_FILTER = (10500, 1247)
 
 
-def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> pd.DataFrame:
-    """Replicates x measures of one panel and question (empty when the rows hold none)."""
-    w = rows[(rows.model == model) & (rows.question == question) & rows.name.isin(list(measures))]
-    if w.empty:
-        return pd.DataFrame(columns=list(measures))
-    return w.pivot(index="replicate", columns="name", values="value")[list(measures)]
+def alpha_text(alpha: float, target: float, tol: float = 0.01) -> str:
+    """``" (calibrated to the target 0.406)"``, or, when the simulation could not reach it,
+    ``" (target 0.599, missed by 0.113)"``: a missed calibration is never called calibrated."""
+    if abs(alpha - target) <= tol:
+        return f" (calibrated to the target {target:.3f})"
+    return f" (target {target:.3f}, missed by {abs(alpha - target):.3f})"
 
 
-def _without_twins(wide: pd.DataFrame, family: Sequence[str]) -> pd.DataFrame:
-    """``wide`` without the measures outside ``family`` whose values equal a family member's in every
-    replicate (one measure under two names, e.g. D#-RBP (p = 0.99) and I-rec when the pair filter
-    exceeds 1 - 0.99^l): comparing a measure with itself would give a difference of exactly 0."""
-    fam = [x for x in family if x in wide.columns]
-    same = [c for c in wide.columns if c not in fam and any(wide[c].equals(wide[f]) for f in fam)]
-    return wide.drop(columns=same)
+def filter_line(candidates: int, passed: int, kept: int) -> str:
+    """The pair filter's counts beside the paper's (1,247 of 10,500 passed)."""
+    c0, p0 = PAPER_FILTER
+    return (f"{candidates} candidate run pairs, {passed} pass the filter ({passed / candidates:.1%}; the paper: "
+            f"{p0:,} of {c0:,}, {p0 / c0:.1%}), {kept} kept")
 
 
-def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> dict:
-    """One panel's reading: leaders (and within noise), the family check, the check without shared
-    measures, and the same family check on the noise-free agreement (is a measure outside the family
-    nearer the planted user?)."""
-    w = _wide(rep[rep.quantity == "mar"], model, question, measures)
-    free = _wide(rep[rep.quantity == "noise-free"], model, question, measures)
-    s = summary[(summary.model == model) & (summary.question == question)].set_index("system")
-    means = s.loc[list(measures), "mean"].to_dict()
-    _, paired = studies.paired_leader_intervals(w, means=means)
-    lead = claims.leaders(means, intervals=paired, digits=4, what="MAR")
-    named = lead.numbers["leaders"] + lead.numbers["within_noise"]
-    fam = {how: [x for x in measures if model in users.ALIGNED and users.aligned_family(model, x, through_irec=how)]
-           for how in (False, True)}
-    # the checks leave out measures identical to a family member in every replicate (a measure is not
-    # compared with itself); the leaders above keep every name
-    ck = planted.family_check(_without_twins(w, fam[False]), fam[False], means=means, leader_set=named) \
-        if fam[False] else None
-    ck_irec = planted.family_check(_without_twins(w, fam[True]), fam[True], means=means) if fam[True] else None
-    shared = users.shared_members(model, fam[False]) if model in users.ALIGNED else []
-    own = [x for x in fam[False] if x not in shared]
-    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), own), own,
-                                   means={k: v for k, v in means.items() if k not in shared})
-              if shared and own else None)
-    ck_free = planted.family_check(_without_twins(free, fam[False]), fam[False]) if fam[False] and len(free) else None
-    verdict = lambda c: None if c is None else c["verdict"] == "recovered"  # noqa: E731
-    return {"claim": lead, "check": ck, "shared": shared, "family": fam[False], "check_noise_free": ck_free,
-            "aligned_lead": None if ck is None or ck["verdict"] == "not testable" else verdict(ck),
-            "aligned_lead_through_irec": verdict(ck_irec), "check_unshared": ck_own,
-            "aligned_lead_unshared": verdict(ck_own), "lowest": claims.leaders(means, digits=4, higher=False, what="MAR"),
-            "median_assessor": s.loc["median assessor"].to_dict() if "median assessor" in s.index else None}
+def same_preference_line(prefs: Mapping[str, pd.DataFrame], a: str, b: str, ps: Sequence[float] = (0.85, 0.99)) -> str:
+    """How often measure ``a`` and ``b`` (e.g. D-RBP and RBP-IA) prefer the same SERP at each p,
+    under each normaliser of ``prefs`` (normaliser -> pairs x measures)."""
+    parts = [f"{nm!r} " + " / ".join(f"{(pr[f'{a} (p={p})'] == pr[f'{b} (p={p})']).mean():.3f}" for p in ps)
+             for nm, pr in prefs.items()]
+    return (f"{a} and {b} (p = {' / '.join(f'{p:g}' for p in ps)}) prefer the same SERP on: {'; '.join(parts)} of the "
+            "pairs (the paper's tables give them different MARs)")
 
 
-def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[str, str], *,
-             alpha_target: Mapping[str, float], significance: float = 0.05) -> Recovery:
-    """Read the replicates of :func:`helpers.replicates.preference.preference_recovery`.
-
-    Per panel and question: the leaders by mean MAR and everything within noise (the 95% CI of the
-    mean paired difference to a leader includes 0, uncorrected), and the family check (the family's
-    best against the best measure outside it, picked on half of the replicates and compared on the
-    other half); per model and question ``holm``: recovered after Holm's correction over the
-    model-question cases (``significance``); the null panel's check (MAR minus each measure's own
-    chance level, Holm over the distinct cases); the alpha each panel reached against
-    ``alpha_target`` (question -> target); the measures nearest each planted user without noise.
-    """
-    mar_rep = rep[rep.quantity == "mar"]
-    summary = runner.summarise(mar_rep, "value", by=["model", "question", "name"]).rename(columns={"name": "system"})
-    cases = {(m, q): _panel(rep, summary, m, q, measures)
-             for q in ("relevance", "diversity") for m in panel_models}
-    testable = [k for k, v in cases.items() if v["aligned_lead"] is not None]
-    p_holm = holm([cases[k]["check"]["p"] for k in testable]) if testable else []
-    holm_ok = {k: bool(cases[k]["check"]["diff"] > 0 and ph < significance) for k, ph in zip(testable, p_holm)}
-    alpha = rep[rep.quantity == "alpha"].groupby(["model", "question"])["value"].agg(["min", "max"])
-    off = alpha[alpha["min"] < np.array([alpha_target[q] for _, q in alpha.index]) - 0.01]
-    null, family = None, 0
-    if "null" in panel_models:
-        null = rep_pref.above_own_chance(rep, "null")
-        dep = planted.departures(null["mean"], null["sd"], null["replicates"], null=0.0, alpha=significance)
-        null = null.assign(p_holm=dep["p_holm"].to_numpy(), departs=dep["departs"].to_numpy())
-        family = int(dep["family"].iloc[0])
-    near = rep_pref.noise_free_leaders(rep, list(measures))
-    return Recovery(summary, cases, holm_ok, null, family, off, near, int(rep["replicate"].nunique()))
+def assessors_note(models: Sequence[str]) -> str:
+    """Why the leaders of simulated assessors are by construction: how many of them follow a model
+    near a measure's formula (:data:`helpers.findings.preference_recovery.NEAR_FORMULA`)."""
+    near = [m for m in dict.fromkeys(models) if m in NEAR_FORMULA]
+    k = sum(m in NEAR_FORMULA for m in models)
+    if not k:
+        return "by construction: which measures lead follows from the simulated assessors' user models"
+    formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in near])
+    return (f"by construction: which measures lead follows from the simulated assessors, {k} of {len(models)} of "
+            f"them {claims.listing(near, 'or')} users, near {formulas} {'formula' if len(near) == 1 else 'formulas'}")
 
 
-def _ci(ck: Mapping) -> str:
-    """``+0.004 [+0.002, +0.005]``: a family check's mean paired difference and its 95% CI."""
-    return claims.mean_ci(ck["diff"], ck["low"], ck["high"], ck["replicates"]).text.split(" (")[0]
-
-
-def _free_text(ck: Mapping | None) -> str:
-    """The noise-free family check as a table cell: ``"I-rec − D#-Q −0.006 [−0.008, −0.004]"``."""
-    if ck is None or ck["verdict"] == "not testable":
-        return ""
-    return f"{ck['best_in']} − {ck['best_out']} {_ci(ck)}"
-
-
-def recovery_table(rec: Recovery) -> pd.DataFrame:
-    """One row per panel with a family and question: leaders, the pair the family check compared,
-    the mean paired difference with its 95% CI, the verdict (uncorrected and after Holm), the
-    chance that a random set of the leader set's size holds a family member, and the measure
-    nearest the planted user without noise."""
-    near = rec.noise_free.set_index(["model", "question"]) if len(rec.noise_free) else None
-    rows = []
-    for (m, q), c in rec.cases.items():
-        ck = c["check"]
-        if c["aligned_lead"] is None:
-            continue
-        nf = near.loc[(m, q)] if near is not None and (m, q) in near.index else None
-        rows.append({"model": m, "question": q, "leader(s)": ", ".join(c["claim"].numbers["leaders"]),
-                     "family's best − best outside": f"{ck['best_in']} − {ck['best_out']}",
-                     "difference [95% CI]": _ci(ck), "verdict": ck["verdict"],
-                     "after Holm": "recovered" if rec.holm[(m, q)] else "not shown",
-                     "chance of a random leader set": claims.number(ck["chance_random_set"], 3),
-                     "nearest without noise": "" if nf is None else ", ".join(nf["closest"]),
-                     "without noise [95% CI]": _free_text(c["check_noise_free"])})
-    return pd.DataFrame(rows)
-
-
-def _counts_line(rec: Recovery) -> list[str]:
-    keys = [k for k, c in rec.cases.items() if c["aligned_lead"] is not None]
-    if not keys:
-        return ["no planted model with an aligned family ran"]
-    ok = sum(rec.cases[k]["aligned_lead"] for k in keys)
-    irec = sum(bool(rec.cases[k]["aligned_lead_through_irec"]) for k in keys)
-    held = sum(rec.holm.values())
-    out = [f"recovered: {ok} of {len(keys)} model-question cases (each on its own); {held} after Holm's correction "
-           f"over the {len(keys)} cases",
-           f"with the D#-measures counted as coverage-aligned through their I-rec half: {irec} of {len(keys)}"]
-    lost = [f"{m} ({q})" for (m, q) in keys if rec.cases[(m, q)]["aligned_lead"]
-            and rec.cases[(m, q)]["aligned_lead_unshared"] is False]
-    if lost:
-        out.append(f"without the measures shared by two families (RBU): no longer shown for {claims.listing(lost)}")
-    return out
-
-
-def recovery_lines(rec: Recovery, panel_models: Mapping[str, str]) -> list[str]:
-    """The printed lines of the planted-truth section: alpha reached, the counts, the null check,
-    the leaders of the panels without a family, and how MAR follows the noise-free order."""
-    lines = ["alpha reached: " + ("every panel within 0.01 of its target" if rec.off_target.empty else
-                                  "more than 0.01 below target in " + ", ".join(
-                                      f"{m}/{q} (min {r['min']:.3f})" for (m, q), r in rec.off_target.iterrows()))]
-    lines += _counts_line(rec)
-    if rec.null is not None:
-        lines += _null_lines(rec)
-    for m in panel_models:
-        if m == "mixture":   # no family: its leaders are set by the mixture planted
-            lines += [f"{m} ({q}): leader(s) {_leader_text(rec.cases[(m, q)]['claim'])}" for q in ("relevance", "diversity")]
-    if len(rec.noise_free):
-        rho = rec.noise_free["rho"].dropna()
-        if len(rho):
-            lines.append(f"MAR order vs the order without noise, Spearman's rho over the measures: "
-                         f"{rho.min():.2f} to {rho.max():.2f} across the {len(rho)} panel-questions")
+def top_lines(question: str, mar: pd.Series, blocked: Mapping, twins: Sequence[Sequence[str]],
+              significance: float, per_line: int = 5) -> list[str]:
+    """A question's top measures as the HSD group the topic-blocked test does not separate from the
+    highest MAR (:func:`helpers.preference.questions.top_group`), never one leader out of it, and
+    its bottom measures (every tie named)."""
+    g = pq.top_group(mar, blocked["result"], twins, significance)
+    same = {grp[0]: [x for x in grp[1:] if x in mar.index] for grp in twins}
+    members = [f"{x}{' (= ' + ', '.join(same[x]) + ')' if same.get(x) else ''} {mar[x]:.4f}" for x in g["group"]]
+    lines = [f"{question}: top group, not separated from the highest MAR by the HSD with topics as blocks: "
+             f"{len(g['group'])} of {g['distinct']} distinct measures"]
+    lines += ["  " + ", ".join(members[k:k + per_line]) for k in range(0, len(members), per_line)]
+    lines.append(f"  bottom {claims.leaders(mar.to_dict(), digits=4, higher=False, what='MAR')}")
     return lines
-
-
-def _leader_text(claim: claims.Claim, most: int = 4) -> str:
-    """The leaders as :func:`helpers.notebook.claims.leaders` words them, or, when more than ``most``
-    measures are within noise, the leaders and how many are within noise."""
-    n = claim.numbers
-    if len(n["within_noise"]) <= most:
-        return str(claim)
-    return (f"{claims.listing(n['leaders'])} ({n['best']:.4f}); {len(n['within_noise'])} more measures within noise "
-            "(95% CI of the mean paired difference to the leader includes 0, uncorrected)")
-
-
-def planted_metrics(rec: Recovery) -> dict:
-    """The planted-truth experiment as the metrics file records it."""
-    key = lambda m, q: f"{m} | {q}"  # noqa: E731
-    return {"R": rec.replicates, "summary": rec.summary,
-            "leaders": {key(m, q): v["claim"].numbers for (m, q), v in rec.cases.items()},
-            "family_check": {key(m, q): v["check"] for (m, q), v in rec.cases.items()},
-            "family_check_noise_free": {key(m, q): v["check_noise_free"] for (m, q), v in rec.cases.items()},
-            "aligned_lead": {key(m, q): {"dsharp_in_no_family": v["aligned_lead"],
-                                         "dsharp_with_coverage": v["aligned_lead_through_irec"],
-                                         "without_shared_measures": v["aligned_lead_unshared"],
-                                         "after_holm": rec.holm.get((m, q))} for (m, q), v in rec.cases.items()},
-            "null_minus_own_chance": None if rec.null is None else rec.null[
-                ["question", "system", "mean", "low", "high", "chance", "includes_chance", "p_holm", "departs"]],
-            "noise_free": rec.noise_free}
-
-
-def _null_lines(rec: Recovery) -> list[str]:
-    n = rec.null
-    off, off_unc = n[n.departs], n[~n.includes_chance]
-    lo, hi = n["chance"].min(), n["chance"].max()
-    chance = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
-    out = [f"null panel: own chance levels {chance}; MAR minus own chance, 95% CI of the mean includes 0 for "
-           f"{len(n) - len(off_unc)} of {len(n)} measure-question cases (uncorrected)"]
-    shown = [f"{x} ({q}) [{a:+.4f}, {b:+.4f}]" for q, x, a, b in
-             zip(off_unc.question, off_unc.system, off_unc.low, off_unc.high)]
-    for k in range(0, len(shown), 4):   # four to a line
-        out.append(("  not for " if k == 0 else "  ") + ", ".join(shown[k:k + 4]))
-    out.append(f"  after Holm over the {rec.null_family} distinct cases: "
-               + ("none departs from its chance level" if off.empty else
-                  "these depart: " + ", ".join(f"{x} ({q})" for q, x in zip(off.question, off.system))))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,10 +195,21 @@ def _null_lines(rec: Recovery) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 def _mc(p_values, significance: float, B: int) -> tuple[int, int]:
-    """(surely, possibly) significant counts: p-values within the Monte Carlo error of the level
-    count either way (:func:`helpers.replicates.studies.power_interval`)."""
+    """(surely, possibly) significant counts of one question's comparisons: the p-values whose
+    Monte Carlo interval lies wholly below the level, and those whose interval reaches below it
+    (:func:`helpers.replicates.studies.power_interval`, exact intervals of each p-value's B trials).
+
+    The intervals are *simultaneous* over the ``m`` comparisons (Bonferroni: each at the two-sided
+    level ``0.05 / m``), so the range holds the count another run of the B trials would give with
+    95% probability or more; per-comparison 95% intervals (1.96 standard errors each) miss some of
+    the many p-values near the level and under-cover the count."""
+    from scipy.stats import norm
+
     p = np.asarray(p_values, dtype=float)
-    sure, maybe = studies.power_interval(p, significance, B)
+    if not len(p):
+        return 0, 0
+    z = float(norm.isf(0.025 / len(p)))
+    sure, maybe = studies.power_interval(p, significance, B, z=z)
     return int(round(sure * len(p))), int(round(maybe * len(p)))
 
 
@@ -387,70 +235,14 @@ def hsd_counts(results: Mapping[str, pd.DataFrame], blocked: Mapping[str, dict],
 # The findings table
 # ---------------------------------------------------------------------------------------------
 
-CAVEATS = {
-    "near_formula": "Position and graded users are close to D-RBP's and D-nDCG's formulas by construction, so "
-                    "recovering them checks the code, not the measures.",
-}
-
-
-def _nearest(rec: Recovery, model: str) -> list[str]:
-    nf = rec.noise_free
-    if not len(nf):
-        return []
-    return list(dict.fromkeys(x for lst in nf[nf.model == model]["closest"] for x in lst))
-
-
-def _planted_rows(rec: Recovery) -> list[Finding]:
-    rows = []
-    for m, qs in rec.by_model().items():
-        checks = {q: rec.cases[(m, q)]["check"] for q in qs}
-        picks = {(c["best_in"], c["best_out"]) for c in checks.values()}
-        if len(picks) == 1:
-            (a, b), = picks
-            run = f"{a} − {b}: " + ", ".join(f"{_ci(c)} ({q})" for q, c in checks.items())
-        else:
-            run = "; ".join(f"{q}: {c['best_in']} − {c['best_out']} {_ci(c)}" for q, c in checks.items())
-        n = max(c["replicates"] for c in checks.values())
-        run += f" (95% CIs of the mean over {n} held-out replicates)"
-        if _nearest(rec, m):
-            run += f"; nearest without noise: {claims.listing(_nearest(rec, m))}"
-        ok = list(qs.values())
-        verdict = (("by construction" if m in NEAR_FORMULA else "holds") if all(ok) else
-                   "holds in part" if any(ok) else "does not hold")
-        numbers = {"recovered_after_holm": dict(qs), "nearest_without_noise": _nearest(rec, m),
-                   "checks": {q: {k: c[k] for k in ("best_in", "best_out", "diff", "low", "high", "p", "replicates",
-                                                    "verdict")} for q, c in checks.items()}}
-        rows.append(Finding(f"Planted {m} users: does MAR rank their family ({FAMILY.get(m, users.ALIGNED[m][0])}) first?",
-                            "— (a check of the method)", run, verdict,
-                            ("near_formula",) if m in NEAR_FORMULA else (), numbers))
-    if rec.null is not None:
-        n = rec.null
-        inside = int(n["includes_chance"].sum())
-        off = n[n.departs]
-        run = (f"MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} measure-question cases; "
-               + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
-               + f" after Holm over {rec.null_family}")
-        rows.append(Finding("Null users (preferences that ignore the documents): does every measure stay at its own "
-                            "chance level?", "— (a check of the method)", run,
-                            "holds" if off.empty else "does not hold",
-                            numbers={"inside": inside, "cases": len(n), "depart": len(off), "family": rec.null_family}))
-    return rows
-
-
-def _mc_short(k: int, lo_hi: Sequence[int]) -> str:
-    return f"{k}" if lo_hi[0] == lo_hi[1] else f"{k} (Monte Carlo {lo_hi[0]}–{lo_hi[1]})"
-
-
 def _hsd_row(counts: Mapping[str, dict]) -> Finding:
     qs = list(counts)
     comps = {c["comparisons"] for c in counts.values()}
     of = f" of {comps.pop()}" if len(comps) == 1 else ""
-    topics = ", ".join(f"{q} {_mc_short(c['topics'], c['topics_mc'])}" + ("" if of else f" of {c['comparisons']}")
-                       for q, c in counts.items())
-    pairs = ", ".join(_mc_short(c["pairs"], c["pairs_mc"]) for c in counts.values())
+    topics = ", ".join(f"{c['topics']}" + ("" if of else f" of {c['comparisons']}") for c in counts.values())
+    pairs = ", ".join(f"{c['pairs']}" for c in counts.values())
     n_pairs, survive = sum(c["pairs"] for c in counts.values()), sum(c["survive"] for c in counts.values())
-    n_topics = max(c["n_topics"] for c in counts.values())
-    run = f"topics as blocks ({n_topics} topics): {topics}{of}; pairs as blocks: {pairs}"
+    run = f"significant{of}: topics as blocks {topics}, pairs as blocks {pairs} ({', '.join(qs)})"
     if n_pairs:
         run += f"; {claims.share(survive, n_pairs, 'pair-level differences')} survive"
         verdict = "holds" if survive == n_pairs else "holds in part" if survive else "does not hold"
@@ -520,6 +312,23 @@ def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, signifi
                    numbers={"best": list(best.system), "k": int(b["k"]), "n": int(b["n"]), "above": above})
 
 
+def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
+    """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive queries."""
+    base = real_table[real_table.kind == "baseline"]
+    above = base[base.p_above_holm < significance]
+    names = list(dict.fromkeys(above.system))
+    parts = []
+    for x in names:
+        ps = [f"{claims.format_p(r.p_above_holm, significance)} ({r.scope})"
+              for r in above[above.system == x].itertuples()]
+        parts.append(f"{x} (Holm p {', '.join(ps)})")
+    run = (f"above chance: {'; '.join(parts)}; not the other {base.system.nunique() - len(names)}" if names else
+           f"none of the {base.system.nunique()} after Holm")
+    return Finding("Real users (THUIR image search): does a trivial baseline agree more often than chance?",
+                   "— (not in the paper)", run, "shown" if names else "not shown", () if names else ("low_power",),
+                   numbers={"above": names})
+
+
 def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twins: Sequence[Sequence[str]],
                  significance: float) -> list[Finding]:
     """The user's own labels: per question the measure(s) with the highest MAR, and whether the
@@ -541,55 +350,28 @@ def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twin
     return rows
 
 
-def _coverage_bullet(rec: Recovery) -> str | None:
-    """Why MAR does or does not single out the coverage family: the same family check on the
-    noise-free agreement says whether a measure outside the family is nearer the planted user."""
-    by = rec.by_model().get("coverage")
-    if by is None:
-        return None
-    if all(by.values()):
-        return "MAR singles out the coverage family in every question."
-    missed = [q for q, ok in by.items() if not ok]
-    free = {q: rec.cases[("coverage", q)]["check_noise_free"] for q in missed}
-    free = {q: c for q, c in free.items() if c is not None and c["verdict"] != "not testable"}
-    head = f"MAR does not single out the coverage family ({claims.listing(missed)})."
-    if not free:
-        return head
-    outside = {q: c for q, c in free.items() if c["verdict"] == "outside ahead"}
-    if len(outside) == len(free):
-        q, c = next(iter(outside.items()))
-        return (head + f" Without noise a measure outside the family is nearer these users: {c['best_in']} − "
-                f"{c['best_out']} {_ci(c)} ({q}). Coverage users read graded levels; I-rec reads only whether an "
-                "intent is covered. The miss is the family's, not MAR's.")
-    if all(c["verdict"] == "recovered" for c in free.values()):
-        return head + " Without noise the family is nearest these users, so the miss is one of power at this size."
-    return head + " Without noise the family and the best measure outside it are not told apart either."
-
-
 def _prose(*, rec: Recovery | None, simulated: bool, real: bool, shift: Mapping | None) -> list[str]:
     prose = []
     if rec is not None:
-        cov = _coverage_bullet(rec)
-        if cov:
-            prose.append(cov)
-        rho = rec.noise_free["rho"].dropna() if len(rec.noise_free) else pd.Series(dtype=float)
-        if len(rho):
-            prose.append(f"Across panels, Spearman's ρ between MAR and noise-free agreement is {rho.min():.2f} to "
-                         f"{rho.max():.2f}.")
+        if len(rec.single):
+            prose.append("Significantly first: in that one study, Tukey's HSD with topics as blocks separates the "
+                         "family's best measure from every measure outside it.")
+        prose += miss_bullets(rec)
     elif simulated:
-        prose.append("The planted-truth check needs at least 2 replicates.")
+        prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if simulated:
-        prose.append("Which diversity measure agrees with real users needs the licensed 1,127-pair labels "
-                     "(`data: files`); the default and `real` profiles do not have them.")
+        prose.append("Which diversity measure agrees with real users needs licensed labels such as the paper's "
+                     "1,127 pairs (`data: files`).")
     if real:
         prose.append("The THUIR set has no intents: it tests single-intent measures only.")
+    other = f" ('{shift['other']}')" if shift and shift.get("other") else ""
     if shift and round(shift["gap"], 4) == 0:
-        prose.append(f"Under the other normaliser a measure's MAR moves by up to {shift['max_move']:.4f}; most "
+        prose.append(f"Under the other normaliser{other} a measure's MAR moves by up to {shift['max_move']:.4f}; most "
                      "adjacent measures tie in MAR here.")
     elif shift:
         word = "more" if shift["max_move"] > shift["gap"] else "no more"
-        prose.append(f"Under the other normaliser a measure's MAR moves by up to {shift['max_move']:.4f}, {word} than "
-                     f"the median gap of {shift['gap']:.4f} between adjacent measures.")
+        prose.append(f"Under the other normaliser{other} a measure's MAR moves by up to {shift['max_move']:.4f}, "
+                     f"{word} than the median gap of {shift['gap']:.4f} between adjacent measures.")
     return prose
 
 
@@ -614,9 +396,10 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         assessors per pair, assessors), when there are both questions.
     mar, blocked, twins : per question MAR and :func:`helpers.preference.questions.topic_blocked`, and
         the groups of measures with identical preferences (files only: the leader rows).
-    shift : ``{"max_move", "gap"}`` of the normaliser check. real_table, real_sens : the THUIR tables.
+    shift : ``{"max_move", "gap", "other"}`` of the normaliser check (``other``: the normaliser compared).
+    real_table, real_sens : the THUIR tables.
     """
-    rows = _planted_rows(rec) if rec is not None else []
+    rows = planted_rows(rec) if rec is not None else []
     if not simulated and mar is not None:
         rows += _leader_rows(mar, blocked, twins, significance)
     rows.append(_hsd_row(counts))
@@ -628,7 +411,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     if pearson is not None:
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
-        rows.append(_thuir_row(real_table, real_sens, significance))
+        rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
     prose = _prose(rec=rec, simulated=simulated, real=real_table is not None, shift=shift)
-    return Findings("05_preference_agreement", rows, prose, caveats=CAVEATS,
+    return Findings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS},
                     general=("simulated",) if simulated else (), footer=footer)

@@ -179,6 +179,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Planted-truth experiment: MAR of every measure and of the cross-fitted best, median and worst assessors "
         "against panels of simulated assessors of each planted user model (mean and interval over the "
         "replicates).", {"model": "planted model", "system": "measure or assessor"}),
+    "05_planted_recovery": (
+        "Planted-truth experiment: for every planted user model with an aligned family and question, in how many "
+        "single studies the family's best measure is first by MAR and significantly first (Tukey HSD, topics as "
+        "blocks), and the held-out mean difference to the best measure outside the family.",
+        {"model": "planted model"}),
     "05_normaliser_shift": (
         "Effect of the gain normaliser: the share of pairs on which each measure's preference flips, and its MAR "
         "under the two normalisers.",
@@ -205,8 +210,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "V_E2_low": "V_E2 low", "V_E2_high": "V_E2 high", "n_paired": "n (2 V_E2)", "n_paired_low": "n (2 V_E2) low",
          "n_paired_high": "n (2 V_E2) high", "ratio": "V_E1/V_E2", "ratio_low": "ratio low", "ratio_high": "ratio high"}),
     "06_gt_reproductions": (
-        "G- and D-study values published by gt4ireval (adhoc3, synthetic4) and Brennan (No. 3, No. 4) against this "
-        "run's, at the digits the sources print.",
+        "G- and D-study values published by gt4ireval and Brennan against this run's, at the digits the sources "
+        "print, one value a row. adhoc3: gt4ireval's TREC-3 AP matrix of 40 runs x 50 topics with drop = 0.25 "
+        "(30 runs kept). synthetic4: gt4ireval's test data, Brennan's No. 4 read as p x i (systems x topics). "
+        "Brennan No. 3: p x i x o, read as s x t x a (assessors crossed). Brennan No. 4: p x (r:t), read as "
+        "s x (a:t) (each topic its own assessors). Brennan, Generalizability Theory (2001), ch. 4 and 6.",
         {"data": "data", "quantity": "quantity", "published": "published", "this_run": "this run",
          "same": "reproduced"}),
     "06_g_and_d_study": (
@@ -226,7 +234,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
         "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ), with the intervals Feldt's "
-        "interval of Erho2 maps onto.",
+        "interval of Erho2 maps onto. Conflicts come from paired t-tests of every pair of systems in each half, "
+        "uncorrected for multiple testing.",
         {"n_topics": "topics", "n_assessors": "assessors", "rest": "G-study topics", "erho2": "Eρ²",
          "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "tau_observed": "τ observed",
          "tau_low": "τ low", "tau_high": "τ high", "tau_predicted": "τ predicted",
@@ -235,7 +244,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "conflicts_predicted": "conflicts predicted", "conflicts_predicted_low": "conflicts predicted low",
          "conflicts_predicted_high": "conflicts predicted high", "conflicts_observed": "conflicts observed",
          "conflicts_low": "conflicts low", "conflicts_high": "conflicts high",
-         "significant_pairs": "significant pairs", "draws": "splits"}),
+         "significant_pairs": "significant pairs", "tests": "t-tests (uncorrected)", "draws": "splits"}),
 }
 
 #: ``"NN_name"`` -> caption of every figure the notebooks save.

@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from . import (agreement_matrix, agreement_rates, assessor_agreement_rates, assessor_groups, consistent_labels,
-               mean_agreement_rate, topic_means)
+from . import (agreement_matrix, agreement_rates, assessor_agreement_rates, assessor_groups, chance_levels,
+               consistent_labels, mean_agreement_rate, topic_means)
 
 __all__ = ["Questions", "MarTable", "mar_tables", "mar_of", "hsd_matrices", "hsd", "topic_blocked", "ROLE_COLUMNS"]
 
@@ -192,3 +192,43 @@ def with_topic_p(pair_level: pd.DataFrame, blocked: pd.DataFrame, significance: 
 
 
 __all__ += ["with_topic_p"]
+
+
+def never_equal_chance(questions: Questions) -> dict[str, dict[str, float]]:
+    """Per question, the chance agreement of a measure that never says EQUAL, ``0.5 (1 - e)``, with
+    ``e`` that question's own EQUAL share (the mean over pairs of each pair's share, as MAR weighs
+    the pairs: :func:`helpers.preference.chance_levels`). "both" has its own: only the labels
+    consistent across the two questions count there, and fewer of them are EQUAL.
+
+    Returns ``{question: {"chance": 0.5 (1 - e), "equal_share": e}}``."""
+    out = {}
+    for q in questions.names:
+        reference = questions.setup(q)[0]
+        side = pd.Series("LEFT", index=reference.index, name="never EQUAL")
+        chance = float(chance_levels(side, reference).iloc[0])
+        out[q] = {"chance": chance, "equal_share": 1.0 - 2.0 * chance}
+    return out
+
+
+def top_group(mar: pd.Series, result: pd.DataFrame, twins: Sequence[Sequence[str]],
+              significance: float) -> dict:
+    """The measures the HSD does not separate from the highest MAR: the group to name instead of
+    one leader.
+
+    ``mar``: one question's MAR per measure; ``result``: its HSD (topics as blocks, oriented as
+    :func:`hsd`'s, measures of a group of ``twins`` under the group's first name). Returns ``top``
+    (the measure with the highest MAR, as the HSD names it), ``group`` (``top`` and every distinct
+    measure whose comparison with it has ``p >= significance``, by MAR descending) and ``distinct``
+    (the number of distinct measures)."""
+    twin_of = {x: g[0] for g in twins for x in g}
+    order = [x for x in mar.sort_values(ascending=False, kind="stable").index]
+    distinct = list(dict.fromkeys(twin_of.get(x, x) for x in order))
+    top = distinct[0]
+    with_top = result[(result.higher == top) | (result.lower == top)]
+    other = np.where(with_top.higher == top, with_top.lower, with_top.higher)
+    not_sep = {x for x, p in zip(other, with_top.p_value) if p >= significance}
+    group = [top] + [x for x in distinct[1:] if x in not_sep]
+    return {"top": top, "group": group, "distinct": len(distinct)}
+
+
+__all__ += ["never_equal_chance", "top_group"]

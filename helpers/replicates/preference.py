@@ -9,7 +9,8 @@ measures is whatever the planted users make it, so the simulation asks a questio
 * :func:`preference_recovery` -- one replicate: a fresh collection and pair sample, a panel per
   planted model, every measure's MAR, its own chance level and its *noise-free agreement* (its
   MAR against what the panel's assessors would say without noise: how close the measure is to
-  the planted user, whatever the noise);
+  the planted user, whatever the noise), and this one study's reading of the panel's family: is
+  its best measure first, and significantly ahead (:mod:`helpers.preference.recovery`)?
 * :func:`panels`, :func:`study_parameters`, :func:`start`, :func:`collect` -- the replicates on
   dask, started early and collected when the notebook needs them
   (:func:`helpers.replicates.runner.run_replicates`, seeds from one ``SeedSequence(seed)``);
@@ -30,6 +31,7 @@ import pandas as pd
 
 from .. import preference
 from ..measures import diversity
+from ..preference.recovery import single_study
 from . import runner
 
 __all__ = ["preference_recovery", "panels", "study_parameters", "start", "collect", "above_own_chance",
@@ -77,9 +79,27 @@ def _pairs_and_preferences(rng, coll, *, cutoff, min_difference, n_pairs, measur
     return pairs, preference.measure_preferences(*sides, tie_tolerance=tie_tolerance)
 
 
-def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, child, roles: bool) -> list[dict]:
+def _single_rows(row, question: str, label: str, rates: pd.DataFrame, on: pd.DataFrame, topic_of: pd.Series,
+                 significance: float, twins) -> list[dict]:
+    """The single-study reading of a panel with an aligned family
+    (:func:`helpers.preference.recovery.single_study`): ``quantity = "single"``, names ``first``,
+    ``ahead`` (1 or 0), ``lead`` and ``q``."""
+    from ..simulate import users
+
+    if label not in users.ALIGNED or not users.ALIGNED[label][1]:
+        return []
+    family = [m for m in rates.columns if users.aligned_family(label, m)]
+    s = single_study(rates, on, topic_of, family, significance, groups=twins)
+    if s is None:
+        return []
+    return [row(question, "single", k, float(s[k])) for k in ("first", "ahead", "lead", "q")]
+
+
+def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, child, roles: bool,
+                significance: float = 0.05, twins=None) -> list[dict]:
     """The rows of one panel: per question every measure's MAR, own chance level and noise-free
-    agreement, the cross-fitted roles (``roles``) and the alpha the panel reached."""
+    agreement, the single-study reading of the panel's family (:func:`_single_rows`), the
+    cross-fitted roles (``roles``) and the alpha the panel reached."""
     from ..simulate.preferences import nominal_alpha, noise_free_labels
 
     rows = []
@@ -87,8 +107,10 @@ def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, ch
                                              "name": name, "value": float(value)}
     for question, labels in (("relevance", judged.relevance), ("diversity", judged.diversity)):
         on = prefs.loc[labels.index]
-        mar = preference.mean_agreement_rate(preference.agreement_rates(on, labels))
+        rates = preference.agreement_rates(on, labels)
+        mar = preference.mean_agreement_rate(rates)
         rows += [row(question, "mar", m, v) for m, v in mar.items()]
+        rows += _single_rows(row, question, label, rates, on, topic_of, significance, twins)
         rows += [row(question, "chance", m, v) for m, v in preference.chance_levels(on, labels).items()]
         if (judged.assessors["model"] != "null").any():   # a null panel prefers nothing: no noise-free agreement
             clean = noise_free_labels(judged, question)
@@ -104,7 +126,8 @@ def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, ch
 def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int, n_pairs: int, n_assessors: int,
                         cutoff: int, min_difference: float, alpha_target: tuple[float, float], p_equal: float,
                         measures: Mapping[str, str], tie_tolerance: float, models: Mapping[str, str],
-                        normaliser: str | None = "fixed", roles_for: Sequence[str] | None = None) -> pd.DataFrame:
+                        normaliser: str | None = "fixed", roles_for: Sequence[str] | None = None,
+                        significance: float = 0.05) -> pd.DataFrame:
     """Notebook 05's planted-truth experiment, one replicate: a fresh collection and pair sample,
     then, for every planted user model, a fresh panel of assessors of that model judging the same
     pairs, and every measure's MAR against them.
@@ -122,6 +145,10 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
         E.g. ``{"coverage": "coverage:1", "mixture": "position:0.4,coverage:0.3,first-hit:0.3"}``.
     roles_for : sequence of labels, optional
         The panels whose cross-fitted best/median/worst assessors are reported (default: all).
+    significance : float
+        Familywise level of the single-study test (:mod:`helpers.preference.recovery`).
+    normaliser : {"ideal", "fixed"}
+        The gmax of the ERR/EBR/RBP/RBU-type measures (:func:`helpers.measures.diversity.evaluate`).
     Others
         As for :func:`helpers.simulate.intents.intent_collection` (``keep = cutoff``),
         :func:`helpers.preference.sample_pairs` and
@@ -137,7 +164,10 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     has a lower one than one that never does), so that a null panel's MAR can be compared with it
     replicate by replicate; ``"noise-free"`` for every measure of a panel that is not all ``null``:
     its MAR against the labels the panel's assessors would give without noise
-    (:func:`helpers.simulate.preferences.noise_free_labels`); ``"alpha"`` (name ``""``) the
+    (:func:`helpers.simulate.preferences.noise_free_labels`); ``"single"`` for every panel whose
+    model has an aligned family: this one study's reading of it
+    (:func:`helpers.preference.recovery.single_study`; names ``first`` and ``ahead``, 1 or 0,
+    ``lead`` and the studentized range statistic ``q``); ``"alpha"`` (name ``""``) the
     Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
     warned about here: the notebook prints it).
     """
@@ -151,6 +181,7 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
                                           measures=measures, tie_tolerance=tie_tolerance, normaliser=normaliser)
     levels = serp_levels(coll, pairs, int(cutoff))
     topic_of = pairs.set_index("pair_id")["query_id"]
+    twins = preference.identical_preferences(prefs)   # the same for every panel: the measures' preferences
     rows = []
     for (label, mix), child in zip(models.items(), rng.spawn(len(models))):
         with warnings.catch_warnings():
@@ -158,7 +189,8 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
             judged = preference_judgments(child, coll, pairs, n_assessors=n_assessors, cutoff=int(cutoff),
                                           alpha_target=tuple(alpha_target), p_equal=p_equal, user_models=mix,
                                           levels=levels)
-        rows += _panel_rows(label, judged, prefs, topic_of, child, roles_for is None or label in roles_for)
+        rows += _panel_rows(label, judged, prefs, topic_of, child, roles_for is None or label in roles_for,
+                            significance, twins)
     return pd.DataFrame(rows)
 
 
@@ -173,12 +205,13 @@ def panels(planted: Sequence[str], mixture: str) -> dict[str, str]:
 def study_parameters(*, panel_models: Mapping[str, str], measures: Mapping[str, str], n_topics: int, n_runs: int,
                      n_pairs: int, n_assessors: int, cutoff: int, min_difference: float,
                      alpha_target: tuple[float, float], p_equal: float, tie_tolerance: float,
-                     normaliser: str) -> dict:
+                     normaliser: str, significance: float = 0.05) -> dict:
     """The keyword arguments every replicate of :func:`preference_recovery` shares."""
     return {"n_topics": n_topics, "n_runs": n_runs, "n_pairs": n_pairs, "n_assessors": n_assessors,
             "cutoff": cutoff, "min_difference": min_difference, "alpha_target": tuple(alpha_target),
             "p_equal": p_equal, "measures": dict(measures), "tie_tolerance": tie_tolerance, "normaliser": normaliser,
-            "models": dict(panel_models), "roles_for": [m for m in ROLE_PANELS if m in panel_models]}
+            "models": dict(panel_models), "roles_for": [m for m in ROLE_PANELS if m in panel_models],
+            "significance": significance}
 
 
 def start(common: Mapping, replicates: int, seed: int, scheduler: str):

@@ -1,0 +1,514 @@
+"""Notebook 05's planted-truth experiment, read: can MAR recover a planted user model?
+
+For each planted model aligned with a measure family (:mod:`helpers.simulate.users`) the
+replicates of :func:`helpers.replicates.preference.preference_recovery` are read two ways:
+
+* **in one study** of the run's size (each replicate alone): is the family's best measure first
+  by MAR, and significantly ahead of every measure outside it (Tukey's HSD with topics as blocks,
+  :mod:`helpers.preference.recovery`)? The findings row asks for a power of :data:`POWER_TARGET`;
+* **on average** over the replicates: does the family's best measure lead the best measure outside
+  it (:func:`helpers.replicates.planted.family_check`, the two picked on half of the replicates and
+  compared on the other half, Holm over the model-question cases)?
+
+Null assessors must leave every measure at its own chance level. A verdict needs
+:data:`MIN_REPLICATES` replicates; with fewer, every planted row says "cannot tell" and prints means
+and ranges. The rows are built here (:func:`planted_rows`, :func:`miss_bullets`) and joined
+to the rest of the notebook's table by :func:`helpers.findings.preference.findings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..notebook import claims
+from ..notebook.findings import Finding
+from ..replicates import planted, runner, studies
+from ..replicates import preference as rep_pref
+from ..simulate import users
+from ..stats import holm
+
+__all__ = ["MIN_REPLICATES", "POWER_TARGET", "FAMILY", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
+           "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
+           "signed"]
+
+#: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.ALIGNED`).
+FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
+          "first-hit": "ERR-like: D-ERR, ERR-IA, RBU"}
+
+#: The planted models whose users are close to a measure's formula (:mod:`helpers.simulate.users`):
+#: position users sum p^(r-1) x(r) (RBP's), graded users x(r)/log2(r+1) (nDCG's), first-hit users take
+#: p^(r-1) at the first document of level L2 or above (RBU's discount with an ERR-style stop).
+NEAR_FORMULA = {"position": "RBP", "graded": "nDCG", "first-hit": "RBU/ERR"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The planted-truth experiment, read
+# ---------------------------------------------------------------------------------------------
+
+#: Fewest replicates for a planted-truth verdict: the family check tests on the held-out half, so
+#: 40 replicates leave 20 for its t-test, and the null check and the single-study rates read all 40
+#: (the 40 draws :mod:`helpers.notebook.claims` asks of a 95% interval). With fewer, every planted
+#: row says "cannot tell" and prints means and ranges, no interval.
+MIN_REPLICATES = 40
+#: Power asked of one study: the family is significantly first in at least this share of studies.
+POWER_TARGET = 0.8
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """The planted-truth experiment read (:func:`recovery`)."""
+
+    summary: pd.DataFrame            # MAR per model, question, system: mean, low, high over replicates
+    cases: dict                      # (model, question) -> the reading of that panel
+    holm: dict                       # (model, question) -> recovered after Holm (None: too few replicates)
+    null: pd.DataFrame | None        # the null panel: MAR minus own chance per measure and question
+    null_family: int                 # distinct tests Holm corrects over in the null check
+    off_target: pd.DataFrame         # panel-questions whose alpha stayed more than 0.01 below its target
+    noise_free: pd.DataFrame         # per panel: the measures nearest the planted user, rho
+    replicates: int
+    single: pd.DataFrame = field(default_factory=pd.DataFrame)   # one study's reading per model, question
+
+    @property
+    def enough(self) -> bool:
+        """Whether the run has the :data:`MIN_REPLICATES` a verdict needs."""
+        return self.replicates >= MIN_REPLICATES
+
+    def by_model(self) -> dict[str, dict[str, bool | None]]:
+        """Model -> {question: recovered after Holm (None below :data:`MIN_REPLICATES`)}, for the
+        models with a family."""
+        out: dict[str, dict[str, bool | None]] = {}
+        for (m, q), ok in self.holm.items():
+            out.setdefault(m, {})[q] = ok
+        return out
+
+    def one_study(self, model: str) -> dict[str, dict]:
+        """Question -> ``{"first", "ahead", "replicates", "lead", "lead_sd"}`` of one model: in how many
+        replicates (each one study) the family's best measure was first by MAR and significantly ahead
+        (:mod:`helpers.preference.recovery`); empty when the replicates hold no single-study rows."""
+        if not len(self.single):
+            return {}
+        s = self.single[self.single.model == model]
+        return {r.question: {"first": int(r.first), "ahead": int(r.ahead), "replicates": int(r.replicates),
+                             "lead": float(r.lead), "lead_sd": float(r.lead_sd)} for r in s.itertuples()}
+
+
+def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> pd.DataFrame:
+    """Replicates x measures of one panel and question (empty when the rows hold none)."""
+    w = rows[(rows.model == model) & (rows.question == question) & rows.name.isin(list(measures))]
+    if w.empty:
+        return pd.DataFrame(columns=list(measures))
+    return w.pivot(index="replicate", columns="name", values="value")[list(measures)]
+
+
+def _without_twins(wide: pd.DataFrame, family: Sequence[str]) -> pd.DataFrame:
+    """``wide`` without the measures outside ``family`` whose values equal a family member's in every
+    replicate (one measure under two names, e.g. D#-RBP (p = 0.99) and I-rec when the pair filter
+    exceeds 1 - 0.99^l): comparing a measure with itself would give a difference of exactly 0."""
+    fam = [x for x in family if x in wide.columns]
+    same = [c for c in wide.columns if c not in fam and any(wide[c].equals(wide[f]) for f in fam)]
+    return wide.drop(columns=same)
+
+
+def _held_out_range(wide: pd.DataFrame, ck: Mapping) -> tuple[float, float]:
+    """Smallest and largest difference ``best_in - best_out`` over the replicates the family check
+    tested on (the odd rows when it split them, else all)."""
+    test = wide.iloc[1::2] if ck["selection"] == "split" else wide
+    d = (test[ck["best_in"]] - test[ck["best_out"]]).dropna()
+    return (float(d.min()), float(d.max())) if len(d) else (float("nan"), float("nan"))
+
+
+def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> dict:
+    """One panel's reading: leaders (and within noise), the family check, the check without shared
+    measures, and the same family check on the noise-free agreement (is a measure outside the family
+    nearer the planted user?)."""
+    w = _wide(rep[rep.quantity == "mar"], model, question, measures)
+    free = _wide(rep[rep.quantity == "noise-free"], model, question, measures)
+    s = summary[(summary.model == model) & (summary.question == question)].set_index("system")
+    means = s.loc[list(measures), "mean"].to_dict()
+    _, paired = studies.paired_leader_intervals(w, means=means)
+    lead = claims.leaders(means, intervals=paired, digits=4, what="MAR")
+    named = lead.numbers["leaders"] + lead.numbers["within_noise"]
+    fam = {how: [x for x in measures if model in users.ALIGNED and users.aligned_family(model, x, through_irec=how)]
+           for how in (False, True)}
+    # the checks leave out measures identical to a family member in every replicate (a measure is not
+    # compared with itself); the leaders above keep every name
+    ck = planted.family_check(_without_twins(w, fam[False]), fam[False], means=means, leader_set=named) \
+        if fam[False] else None
+    ck_irec = planted.family_check(_without_twins(w, fam[True]), fam[True], means=means) if fam[True] else None
+    shared = users.shared_members(model, fam[False]) if model in users.ALIGNED else []
+    own = [x for x in fam[False] if x not in shared]
+    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), own), own,
+                                   means={k: v for k, v in means.items() if k not in shared})
+              if shared and own else None)
+    ck_free = planted.family_check(_without_twins(free, fam[False]), fam[False]) if fam[False] and len(free) else None
+    verdict = lambda c: None if c is None else c["verdict"] == "recovered"  # noqa: E731
+    for c, frame in ((ck, w), (ck_free, free)):   # the held-out differences' range, printed below 40 replicates
+        if c is not None and c["verdict"] != "not testable":
+            c["range"] = _held_out_range(frame, c)
+    return {"claim": lead, "check": ck, "shared": shared, "family": fam[False], "check_noise_free": ck_free,
+            "aligned_lead": None if ck is None or ck["verdict"] == "not testable" else verdict(ck),
+            "aligned_lead_through_irec": verdict(ck_irec), "check_unshared": ck_own,
+            "aligned_lead_unshared": verdict(ck_own), "lowest": claims.leaders(means, digits=4, higher=False, what="MAR"),
+            "median_assessor": s.loc["median assessor"].to_dict() if "median assessor" in s.index else None}
+
+
+def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[str, str], *,
+             alpha_target: Mapping[str, float], significance: float = 0.05) -> Recovery:
+    """Read the replicates of :func:`helpers.replicates.preference.preference_recovery`.
+
+    Per panel and question: the leaders by mean MAR and everything within noise (the 95% CI of the
+    mean paired difference to a leader includes 0, uncorrected), and the family check (the family's
+    best against the best measure outside it, picked on half of the replicates and compared on the
+    other half); per model and question ``holm``: recovered after Holm's correction over the
+    model-question cases (``significance``); the null panel's check (MAR minus each measure's own
+    chance level, Holm over the distinct cases); the alpha each panel reached against
+    ``alpha_target`` (question -> target); the measures nearest each planted user without noise.
+    """
+    mar_rep = rep[rep.quantity == "mar"]
+    summary = runner.summarise(mar_rep, "value", by=["model", "question", "name"]).rename(columns={"name": "system"})
+    cases = {(m, q): _panel(rep, summary, m, q, measures)
+             for q in ("relevance", "diversity") for m in panel_models}
+    testable = [k for k, v in cases.items() if v["aligned_lead"] is not None]
+    R = int(rep["replicate"].nunique())
+    p_holm = holm([cases[k]["check"]["p"] for k in testable]) if testable else []
+    holm_ok = {k: (bool(cases[k]["check"]["diff"] > 0 and ph < significance) if R >= MIN_REPLICATES else None)
+               for k, ph in zip(testable, p_holm)}
+    alpha = rep[rep.quantity == "alpha"].groupby(["model", "question"])["value"].agg(["min", "max"])
+    off = alpha[alpha["min"] < np.array([alpha_target[q] for _, q in alpha.index]) - 0.01]
+    null, family = None, 0
+    if "null" in panel_models:
+        null = rep_pref.above_own_chance(rep, "null")
+        dep = planted.departures(null["mean"], null["sd"], null["replicates"], null=0.0, alpha=significance)
+        null = null.assign(p_holm=dep["p_holm"].to_numpy(), departs=dep["departs"].to_numpy())
+        family = int(dep["family"].iloc[0])
+    near = rep_pref.noise_free_leaders(rep, list(measures))
+    return Recovery(summary, cases, holm_ok, null, family, off, near, R, _one_study(rep))
+
+
+def _one_study(rep: pd.DataFrame) -> pd.DataFrame:
+    """Per model and question, over the replicates: how many put the family's best measure first and
+    significantly ahead in that one study, and the mean and sd of its lead
+    (:func:`helpers.replicates.preference.preference_recovery`'s ``"single"`` rows)."""
+    s = rep[rep.quantity == "single"]
+    cols = ["model", "question", "replicates", "first", "ahead", "lead", "lead_sd"]
+    if s.empty:
+        return pd.DataFrame(columns=cols)
+    w = s.pivot_table(index=["model", "question", "replicate"], columns="name", values="value", sort=False)
+    g = w.groupby(level=["model", "question"], sort=False)
+    out = pd.DataFrame({"replicates": g.size(), "first": g["first"].sum().astype(int),
+                        "ahead": g["ahead"].sum().astype(int), "lead": g["lead"].mean(),
+                        "lead_sd": g["lead"].std(ddof=1)})
+    return out.reset_index()[cols]
+
+
+def signed(v: float, digits: int = 3) -> str:
+    """``v`` with a sign, with more digits (up to 6) where ``digits`` would print a non-zero as 0."""
+    d = digits
+    while d < 6 and v != 0 and float(f"{v:.{d}f}") == 0:
+        d += 1
+    return f"{v:+.{d}f}"
+
+
+def _ci(ck: Mapping, enough: bool = True) -> str:
+    """``+0.004 [+0.002, +0.005]``: a family check's mean paired difference and its 95% CI; below
+    :data:`MIN_REPLICATES` replicates the mean and the range of the held-out differences
+    (``+0.002 (range −0.016 to +0.020)``), no interval."""
+    if not enough:
+        lo, hi = ck.get("range", (float("nan"), float("nan")))
+        return f"{signed(ck['diff'])} (range {signed(lo)} to {signed(hi)})" if np.isfinite(lo) else signed(ck["diff"])
+    return claims.mean_ci(ck["diff"], ck["low"], ck["high"], ck["replicates"]).text.split(" (")[0]
+
+
+def _free_text(ck: Mapping | None, enough: bool = True) -> str:
+    """The noise-free family check as a table cell: ``"I-rec − D#-Q −0.006 [−0.008, −0.004]"``."""
+    if ck is None or ck["verdict"] == "not testable":
+        return ""
+    return f"{ck['best_in']} − {ck['best_out']} {_ci(ck, enough)}"
+
+
+def recovery_table(rec: Recovery) -> pd.DataFrame:
+    """One row per panel with a family and question: in how many single studies (replicates) the
+    family's best measure was first by MAR and significantly ahead, its lead in one study (mean and
+    sd over the studies), the pair the held-out family check compared with its mean paired difference
+    (95% CI, or the range below :data:`MIN_REPLICATES`), the verdict (uncorrected and after Holm), the
+    chance that a random set of the leader set's size holds a family member, and the measure nearest
+    the planted user without noise."""
+    near = rec.noise_free.set_index(["model", "question"]) if len(rec.noise_free) else None
+    rows = []
+    diff_col = "held-out mean difference [95% CI]" if rec.enough else "held-out mean difference (range)"
+    for (m, q), c in rec.cases.items():
+        ck = c["check"]
+        if c["aligned_lead"] is None:
+            continue
+        nf = near.loc[(m, q)] if near is not None and (m, q) in near.index else None
+        one = rec.one_study(m).get(q)
+        row = {"model": m, "question": q}
+        if one is not None:
+            row.update({"first in one study": f"{one['first']} of {one['replicates']}",
+                        "significantly ahead in one study": f"{one['ahead']} of {one['replicates']}",
+                        "lead in one study, mean (sd)": f"{signed(one['lead'])} ({one['lead_sd']:.4f})"})
+        row.update({"family's best − best outside": f"{ck['best_in']} − {ck['best_out']}",
+                    diff_col: _ci(ck, rec.enough),
+                    "verdict": ck["verdict"] if rec.enough else "cannot tell",
+                    "after Holm": ("recovered" if rec.holm[(m, q)] else "not shown") if rec.enough else "cannot tell",
+                    "chance of a random leader set": claims.number(ck["chance_random_set"], 3),
+                    "nearest without noise": "" if nf is None else ", ".join(nf["closest"]),
+                    "without noise": _free_text(c["check_noise_free"], rec.enough)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _counts_line(rec: Recovery) -> list[str]:
+    keys = [k for k, c in rec.cases.items() if c["aligned_lead"] is not None]
+    if not keys:
+        return ["no planted model with an aligned family ran"]
+    if not rec.enough:
+        return [f"{rec.replicates} replicates: fewer than the {MIN_REPLICATES} a planted-truth verdict needs, so the "
+                "checks below give means and ranges, not tests (cannot tell)"]
+    ok = sum(rec.cases[k]["aligned_lead"] for k in keys)
+    irec = sum(bool(rec.cases[k]["aligned_lead_through_irec"]) for k in keys)
+    held = sum(bool(v) for v in rec.holm.values())
+    out = [f"held-out check on average: {ok} of {len(keys)} model-question cases recovered (each on its own); "
+           f"{held} after Holm's correction over the {len(keys)} cases",
+           f"with the D#-measures counted as coverage-aligned through their I-rec half: {irec} of {len(keys)}"]
+    lost = [f"{m} ({q})" for (m, q) in keys if rec.cases[(m, q)]["aligned_lead"]
+            and rec.cases[(m, q)]["aligned_lead_unshared"] is False]
+    if lost:
+        out.append(f"without the measures shared by two families (RBU): no longer shown for {claims.listing(lost)}")
+    return out
+
+
+def _single_lines(rec: Recovery, significance: float) -> list[str]:
+    """How one study of the run's size reads each planted family (the table's first columns)."""
+    if not len(rec.single):
+        return []
+    s = rec.single
+    lo, hi, R = int(s["ahead"].min()), int(s["ahead"].max()), int(s["replicates"].max())
+    counts = (f"{hi} of {R} studies in each of the {len(s)}" if lo == hi else
+              f"{lo} to {hi} of {R} studies across the {len(s)}")
+    return [f"one study of this size (each replicate alone): the family's best measure first by MAR, and significantly "
+            f"ahead of every measure outside the family (Tukey's HSD, topics as blocks, familywise {significance:g})",
+            f"  significantly ahead: {counts} model-question cases (a power of {POWER_TARGET:.0%} needs "
+            f"{int(np.ceil(POWER_TARGET * R))})"]
+
+
+def mixture_note(mixture: str) -> str:
+    """Why the leaders of a mixture of simulated users are by construction: the share of its users
+    whose model is near a measure's formula (:data:`NEAR_FORMULA`), e.g. ``"70% of these users are
+    position or first-hit users, near RBP's and RBU/ERR's formulas"``."""
+    mix = users.parse_mixture(mixture)
+    near = {m: w for m, w in mix.items() if m in NEAR_FORMULA and w > 0}
+    if not near:
+        return "the mixture of users planted here sets which measures lead"
+    share = sum(near.values())
+    formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in near])
+    noun = "formula" if len(near) == 1 else "formulas"
+    return f"{share:.0%} of these users are {claims.listing(list(near), 'or')} users, near {formulas} {noun}"
+
+
+def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance: float = 0.05) -> list[str]:
+    """The printed lines of the planted-truth section: alpha reached, one study's reading, the
+    counts, the null check, the leaders of the mixture panel (by construction), and how MAR follows
+    the noise-free order."""
+    lines = ["alpha reached: " + ("every panel within 0.01 of its target" if rec.off_target.empty else
+                                  "more than 0.01 below target in " + ", ".join(
+                                      f"{m}/{q} (min {r['min']:.3f})" for (m, q), r in rec.off_target.iterrows()))]
+    lines += _single_lines(rec, significance)
+    lines += _counts_line(rec)
+    if rec.null is not None:
+        lines += _null_lines(rec)
+    for m, mix in panel_models.items():
+        if m == "mixture":   # no family: its leaders are set by the mixture planted
+            lines.append(f"mixture panel, leaders by construction ({mixture_note(mix)}):")
+            lines += [f"  {q}: {_leader_text(rec.cases[(m, q)]['claim'])}" for q in ("relevance", "diversity")]
+    if len(rec.noise_free):
+        rho = rec.noise_free["rho"].dropna()
+        if len(rho):
+            lines.append(f"MAR order vs the order without noise, Spearman's rho over the measures: "
+                         f"{rho.min():.2f} to {rho.max():.2f} across the {len(rho)} panel-questions")
+    return lines
+
+
+def _leader_text(claim: claims.Claim, most: int = 4) -> str:
+    """The leaders as :func:`helpers.notebook.claims.leaders` words them, or, when more than ``most``
+    measures are within noise, the leaders and how many are within noise."""
+    n = claim.numbers
+    if len(n["within_noise"]) <= most:
+        return str(claim)
+    return (f"{claims.listing(n['leaders'])} ({n['best']:.4f}); {len(n['within_noise'])} more measures within noise "
+            "(95% CI of the mean paired difference to the leader includes 0, uncorrected)")
+
+
+def planted_metrics(rec: Recovery) -> dict:
+    """The planted-truth experiment as the metrics file records it."""
+    key = lambda m, q: f"{m} | {q}"  # noqa: E731
+    return {"R": rec.replicates, "summary": rec.summary,
+            "leaders": {key(m, q): v["claim"].numbers for (m, q), v in rec.cases.items()},
+            "family_check": {key(m, q): v["check"] for (m, q), v in rec.cases.items()},
+            "family_check_noise_free": {key(m, q): v["check_noise_free"] for (m, q), v in rec.cases.items()},
+            "aligned_lead": {key(m, q): {"dsharp_in_no_family": v["aligned_lead"],
+                                         "dsharp_with_coverage": v["aligned_lead_through_irec"],
+                                         "without_shared_measures": v["aligned_lead_unshared"],
+                                         "after_holm": rec.holm.get((m, q))} for (m, q), v in rec.cases.items()},
+            "null_minus_own_chance": None if rec.null is None else rec.null[
+                ["question", "system", "mean", "low", "high", "chance", "includes_chance", "p_holm", "departs"]],
+            "noise_free": rec.noise_free, "one_study": rec.single, "enough_replicates": rec.enough,
+            "min_replicates": MIN_REPLICATES, "power_target": POWER_TARGET}
+
+
+def _null_lines(rec: Recovery) -> list[str]:
+    n = rec.null
+    off, off_unc = n[n.departs], n[~n.includes_chance]
+    lo, hi = n["chance"].min(), n["chance"].max()
+    chance = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
+    if not rec.enough:
+        return [f"null panel: own chance levels {chance}; MAR minus own chance, mean over {rec.replicates} replicates, "
+                f"{signed(n['mean'].min(), 4)} to {signed(n['mean'].max(), 4)} across the {len(n)} measure-question "
+                "cases (too few replicates for a test)"]
+    out = [f"null panel: own chance levels {chance}; MAR minus own chance, 95% CI of the mean includes 0 for "
+           f"{len(n) - len(off_unc)} of {len(n)} measure-question cases (uncorrected)"]
+    shown = [f"{x} ({q}) [{a:+.4f}, {b:+.4f}]" for q, x, a, b in
+             zip(off_unc.question, off_unc.system, off_unc.low, off_unc.high)]
+    for k in range(0, len(shown), 4):   # four to a line
+        out.append(("  not for " if k == 0 else "  ") + ", ".join(shown[k:k + 4]))
+    out.append(f"  after Holm over the {rec.null_family} distinct cases: "
+               + ("none departs from its chance level" if off.empty else
+                  "these depart: " + ", ".join(f"{x} ({q})" for q, x in zip(off.question, off.system))))
+    return out
+
+
+CAVEATS = {
+    "near_formula": "Position, graded and first-hit users are close to RBP's, nDCG's and RBU/ERR's formulas by "
+                    "construction, so recovering them checks the code, not the measures.",
+    "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicates (half of them held out for "
+                      "the family check); with fewer they read 'cannot tell'.",
+}
+
+
+def _nearest(rec: Recovery, model: str) -> list[str]:
+    nf = rec.noise_free
+    if not len(nf):
+        return []
+    return list(dict.fromkeys(x for lst in nf[nf.model == model]["closest"] for x in lst))
+
+
+def _slash(values) -> str:
+    return " / ".join(str(v) for v in values)
+
+
+def _model_row(rec: Recovery, m: str, qs: Sequence[str]) -> Finding | None:
+    """One planted model: in one study of the run's size, is its family significantly first?"""
+    one = rec.one_study(m)
+    if not all(q in one for q in qs):
+        return None
+    R = max(one[q]["replicates"] for q in qs)
+    run = (f"significantly first in {_slash(one[q]['ahead'] for q in qs)} of {R} studies ({_slash(qs)}); "
+           f"first by MAR in {_slash(one[q]['first'] for q in qs)}")
+    powered = {q: one[q]["ahead"] / one[q]["replicates"] >= POWER_TARGET for q in qs}
+    if not rec.enough:
+        verdict = "cannot tell"
+    elif all(powered.values()):
+        verdict = "by construction" if m in NEAR_FORMULA else "holds"
+    else:
+        verdict = "holds in part" if any(powered.values()) else "does not hold"
+    caveats = (("near_formula",) if m in NEAR_FORMULA else ()) + (() if rec.enough else ("few_replicates",))
+    return Finding(f"Planted {m} users: in one study, is their family ({FAMILY.get(m, users.ALIGNED[m][0])}) "
+                   "significantly first?", "— (a check of the method)", run, verdict, caveats,
+                   {"one_study": {q: one[q] for q in qs}, "power_target": POWER_TARGET, "powered": powered})
+
+
+def _average_row(rec: Recovery) -> Finding:
+    """Over the replicates: does the held-out family check rank each planted family first (Holm)?"""
+    by = rec.by_model()
+    n_cases = sum(len(v) for v in by.values())
+    near = ("near_formula",) if any(m in NEAR_FORMULA for m in by) else ()
+    question = "On average over studies, is each planted family first (held-out check, Holm)?"
+    if not rec.enough:
+        held = max(rec.cases[(m, q)]["check"]["replicates"] for m, qs in by.items() for q in qs)
+        return Finding(question, "— (a check of the method)", f"{held} held-out replicates: too few for a test",
+                       "cannot tell", near + ("few_replicates",), {"held_out": held})
+    parts = [f"{m} {sum(bool(v) for v in qs.values())} of {len(qs)}" for m, qs in by.items()]
+    ok = [bool(v) for qs in by.values() for v in qs.values()]
+    run = f"recovered after Holm over {n_cases} cases, per model (questions): {', '.join(parts)}"
+    verdict = "holds" if all(ok) else "holds in part" if any(ok) else "does not hold"
+    checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
+                                                                       "p", "replicates", "verdict")}
+              for m, qs in by.items() for q in qs}
+    return Finding(question, "— (a check of the method)", run, verdict, near,
+                   {"recovered_after_holm": {m: dict(qs) for m, qs in by.items()}, "checks": checks})
+
+
+def _null_row(rec: Recovery) -> Finding:
+    n = rec.null
+    question = "Null users (preferences that ignore the documents): does every measure stay at its own chance level?"
+    if not rec.enough:
+        run = (f"MAR − own chance, mean over {rec.replicates} replicates: {signed(n['mean'].min(), 4)} to "
+               f"{signed(n['mean'].max(), 4)}")
+        return Finding(question, "— (a check of the method)", run, "cannot tell", ("few_replicates",),
+                       {"cases": len(n), "replicates": rec.replicates})
+    inside = int(n["includes_chance"].sum())
+    off = n[n.departs]
+    run = (f"MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} measure-question cases; "
+           + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
+           + f" after Holm over {rec.null_family}")
+    return Finding(question, "— (a check of the method)", run, "holds" if off.empty else "does not hold",
+                   numbers={"inside": inside, "cases": len(n), "depart": len(off), "family": rec.null_family})
+
+
+def planted_rows(rec: Recovery) -> list[Finding]:
+    by = rec.by_model()
+    rows = [r for m, qs in by.items() for r in [_model_row(rec, m, list(qs))] if r is not None]
+    if by:
+        rows.append(_average_row(rec))
+    if rec.null is not None:
+        rows.append(_null_row(rec))
+    return rows
+
+
+#: Why a planted model's utility can sit nearer a measure outside its family (said when it does).
+UTILITY = {"coverage": f"1 − Π(1 − {users.COVERAGE_C:g}x) over graded levels, which I-rec reads only as covered "
+                       "or not"}
+
+
+def _where(cases: Sequence[tuple[str, str]]) -> str:
+    """``"graded (relevance and diversity) and position (diversity)"``: model-question cases by model."""
+    by: dict[str, list[str]] = {}
+    for m, q in cases:
+        by.setdefault(m, []).append(q)
+    return claims.listing([f"{m} ({claims.listing(qs)})" for m, qs in by.items()])
+
+
+def miss_bullets(rec: Recovery) -> list[str]:
+    """Why MAR does not single out a planted family on average, for the model-question cases it
+    misses: the same family check on the noise-free agreement says whether a measure outside the
+    family is nearer the planted user as its utility is modelled (:mod:`helpers.simulate.users`), or
+    whether the miss is one of power. At most two bullets (misses of power or of nothing told apart;
+    a measure outside nearer); nothing below :data:`MIN_REPLICATES`."""
+    if not rec.enough:
+        return []
+    missed = [(m, q) for m, by in rec.by_model().items() for q, ok in by.items() if not ok]
+    if not missed:
+        return []
+    free = {k: rec.cases[k]["check_noise_free"] for k in missed}
+    kind = {k: "none" if c is None or c["verdict"] == "not testable" else c["verdict"] for k, c in free.items()}
+    head = f"On average MAR does not single out the family in {len(missed)} model-question cases: {_where(missed)}."
+    parts = [head]
+    power = [k for k in missed if kind[k] == "recovered"]
+    if power:
+        parts.append(f"Without noise the family is nearest for {_where(power)}: misses of power at this size.")
+    apart = [k for k in missed if kind[k] in ("not shown", "none")]
+    if apart:
+        parts.append(f"Without noise the two are not told apart either for {_where(apart)}.")
+    outside = [k for k in missed if kind[k] == "outside ahead"]
+    for m in dict.fromkeys(k[0] for k in outside):
+        qs = [q for m2, q in outside if m2 == m]
+        c = free[(m, qs[0])]   # the first question's difference stands for the model
+        why = f"the modelled {m} utility, {UTILITY[m]}" if m in UTILITY else f"how {m} users are modelled"
+        where = f" in {claims.listing(qs)}" if len(qs) > 1 else ""
+        parts.append(f"Without noise a measure outside the family is nearer the {m} users{where} "
+                     f"({qs[0]}: {c['best_in']} − {c['best_out']} {_ci(c)}). That rests on {why}.")
+    return [" ".join(parts)]
