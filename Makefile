@@ -72,18 +72,18 @@ test: venv-test
 	SUBJEVAL_REPORTS_DIR=$(CURDIR)/reports/ci/test-outputs $(PY) -m pytest tests -n $(TEST_WORKERS) --dist worksteal \
 		--durations=15
 
-refresh: venv
-	$(PY) -m helpers notebooks refresh $(NB)
-
-data: venv
-	$(PY) -m helpers data fetch --all
-
 # Nightly-style: the differential tests against NIST trec_eval (tests/test_trec_eval_differential.py)
 # with 2,000 examples per relevance format instead of make test's 100; same seed rules (replay with
 # SUBJEVAL_DIFF_SEED=<seed>, printed with each failure).
 test-nightly: venv-test
 	SUBJEVAL_DIFF_EXAMPLES=$${SUBJEVAL_DIFF_EXAMPLES:-2000} $(PY) -m pytest tests/test_trec_eval_differential.py \
 		-n $(TEST_WORKERS) -s -q
+
+refresh: venv
+	$(PY) -m helpers notebooks refresh $(NB)
+
+data: venv
+	$(PY) -m helpers data fetch --all
 
 bench: $(VENV)/.bench
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -545,9 +545,9 @@ def ntcir_info(qrels: pd.DataFrame, run: pd.DataFrame, res: pd.DataFrame, *,
 def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
     """TREC qrels (``trec_io``), or NTCIREVAL qrels: ``topic doc L<n>`` files or a folder/glob of
     per-topic ``<topic>.rel`` files (``doc L<n>``), through :func:`helpers.io.readers.read_graded_qrels`."""
-    p = Path(path)
     from ..io import readers     # imported when used: the user-facing readers are many modules
 
+    p = Path(path)
     if gain_values:
         return trec.read_qrels(path, gain_values=True)
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
