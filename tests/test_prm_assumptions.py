@@ -170,3 +170,56 @@ def test_u2_draw_details_add_rows_and_change_none():
     assert (full["quantity"] == "own_diff_boot").sum() == 2 * 6 and (full["quantity"] == "lin_diff_boot").sum() == 12
     eq5 = rprm.prm_u2_draw(np.random.default_rng(4), details=True, **{**kw, "method": "eq5"})
     assert "tau_own" not in set(eq5["quantity"])                   # Eq. 5 is one set of gains for both
+
+
+# -- the condition of Eq. 4 = Eq. 5: equal marginals, a symmetric joint table --------------------
+def _pairs(u1, u2):
+    return pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(len(u1))], "u1": u1, "u2": u2})
+
+
+def test_marginal_tests_by_hand():
+    """Table 1 of the paper: n = [[4, 1, 1], [3, 4, 3], [0, 2, 2]] (rows U1 0..2, columns U2)."""
+    t1 = _pairs([2, 2, 1, 0, 1, 1, 0, 1, 2, 1, 1, 1, 2, 0, 1, 0, 1, 1, 0, 0],
+                [1, 2, 1, 1, 2, 0, 0, 1, 2, 2, 0, 2, 1, 0, 1, 2, 0, 1, 0, 0])
+    n = pd.crosstab(t1["u1"], t1["u2"]).to_numpy()
+    assert n.tolist() == [[4, 1, 1], [3, 4, 3], [0, 2, 2]]
+    got = prm.marginal_tests(t1, T=2)
+    # Bowker: (0,1) 1 vs 3 -> 16/4; (0,2) 1 vs 0 -> 1/1; (1,2) 3 vs 2 -> 1/5; 3 pairs
+    assert round(got["bowker"]["stat"], 4) == 2.2 and got["bowker"]["df"] == 3
+    # Stuart-Maxwell: d = (6 - 7, 10 - 7), S = [[5, -4], [-4, 9]] -> d' S^-1 d = 30/29
+    assert round(got["stuart_maxwell"]["stat"], 4) == 1.0345 and got["stuart_maxwell"]["df"] == 2
+    assert round(got["stuart_maxwell"]["p"], 4) == round(float(np.exp(-30 / 29 / 2)), 4)   # chi2(2) sf = exp(-x/2)
+    assert got["u1_share"].round(2).tolist() == [0.3, 0.5, 0.2] and got["u2_share"].round(2).tolist() == [0.35, 0.35, 0.3]
+
+
+def test_marginal_tests_match_statsmodels():
+    from statsmodels.stats.contingency_tables import SquareTable
+
+    rng = np.random.default_rng(3)
+    u1 = rng.integers(0, 4, 500)
+    u2 = np.clip(u1 + rng.integers(-1, 3, 500), 0, 3)      # U2 the more lenient
+    got = prm.marginal_tests(_pairs(u1, u2), T=3)
+    table = pd.crosstab(u1, u2).reindex(index=range(4), columns=range(4), fill_value=0).to_numpy()
+    ref = SquareTable(table, shift_zeros=False)
+    h, s = ref.homogeneity(), ref.symmetry()
+    assert np.isclose(got["stuart_maxwell"]["stat"], h.statistic) and np.isclose(got["stuart_maxwell"]["p"], h.pvalue)
+    assert np.isclose(got["bowker"]["stat"], s.statistic)
+    assert got["stuart_maxwell"]["p"] < 1e-6                     # the lenient U2 is found
+
+
+def test_marginal_tests_on_the_simulation():
+    """Exchangeable assessors keep equal marginals; a lenient U2 does not."""
+    same = judgments.double_judgments(np.random.default_rng(5), n_topics=20, n_docs=100, n_runs=3)
+    lenient = judgments.double_judgments(np.random.default_rng(5), n_topics=20, n_docs=100, n_runs=3, u2_lenience=1.0,
+                                         lenience_sd=0.5)
+    p_same = prm.marginal_tests(prm.pairs_from_qrels(same.qrels_u1, same.qrels_u2), T=3)["stuart_maxwell"]["p"]
+    p_len = prm.marginal_tests(prm.pairs_from_qrels(lenient.qrels_u1, lenient.qrels_u2), T=3)["stuart_maxwell"]["p"]
+    assert p_same > 0.01 and p_len < 1e-6
+
+
+def test_marginal_tests_identical_labels_and_bad_input():
+    got = prm.marginal_tests(_pairs([0, 1, 2, 2], [0, 1, 2, 2]), T=2)
+    assert got["stuart_maxwell"]["df"] == 0 and np.isnan(got["stuart_maxwell"]["p"])
+    assert got["bowker"]["df"] == 0 and np.isnan(got["bowker"]["p"])
+    with pytest.raises(ValueError, match="outside 0..2"):
+        prm.marginal_tests(_pairs([0, 3], [0, 1]), T=2)

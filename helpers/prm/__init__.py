@@ -30,7 +30,7 @@ Modules (everything is importable from ``helpers.prm`` itself):
 """
 
 from .core import (METHODS, UNJUDGED, annotation_rounds, binary_gains, binary_relevant, bootstrap_topics, estimate,
-                   estimator_gap, expected_relevant, one_rating_per_item, pairs_from_qrels, pairs_within_items,
+                   estimator_gap, expected_relevant, marginal_tests, one_rating_per_item, pairs_from_qrels, pairs_within_items,
                    prm_gains, relevant_in_top_k, reversed_estimate, table5, udm_weights)
 from .crossfit import crossfit_robustness, crossfit_summary
 from .robustness import (both_sides, bootstrap_p, gain_qrels, mean_scores, paired_bootstrap, robustness_difference,
@@ -41,5 +41,5 @@ __all__ = [
     "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
     "one_rating_per_item", "pairs_within_items", "gain_qrels", "mean_scores", "scheme_matrices", "scheme_means",
     "robustness_difference", "bootstrap_p", "robustness_tables", "UNJUDGED", "crossfit_robustness",
-    "crossfit_summary", "estimator_gap", "reversed_estimate", "paired_bootstrap", "both_sides",
+    "crossfit_summary", "estimator_gap", "reversed_estimate", "marginal_tests", "paired_bootstrap", "both_sides",
 ]

@@ -21,7 +21,7 @@ from ..io.readers import pairs_from_qrels
 __all__ = ["METHODS", "UNJUDGED", "estimate", "expected_relevant", "binary_relevant", "prm_gains", "binary_gains",
            "udm_weights", "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
            "one_rating_per_item", "pairs_within_items", "as_levels", "check_threshold", "check_method", "check_rng",
-           "check_positive_int", "contributions", "estimator_gap", "reversed_estimate"]
+           "check_positive_int", "contributions", "estimator_gap", "reversed_estimate", "marginal_tests"]
 
 METHODS = ("eq4", "eq5")
 Method = Literal["eq4", "eq5"]
@@ -212,6 +212,48 @@ def estimator_gap(pairs: pd.DataFrame, threshold: int, *, T: int | None = None) 
     gap = (e4["p"] - e5["p"]).abs()
     sigma = e4["sigma"].where(e4["sigma"] > 0)
     return pd.DataFrame({"level": e4["level"], "eq4": e4["p"], "eq5": e5["p"], "gap": gap, "z": gap / sigma})
+
+
+def marginal_tests(pairs: pd.DataFrame, *, T: int | None = None) -> dict:
+    """Whether U1 and U2 label alike: the condition under which Eq. (4) and Eq. (5) agree.
+
+    Eq. (5) pools Eq. (4) with its reverse (U1's verdict given U2's level). The two agree in
+    expectation when the joint table ``N[U1 = i, U2 = j]`` is symmetric; that needs both assessors
+    to label with the same marginals (paper, Sect. 5.2.1, after Carterette & Soboroff 2010).
+    Two chi-square tests on the ``(T+1) x (T+1)`` table of the double judgments:
+
+    * ``stuart_maxwell``: marginal homogeneity (Stuart 1955, Maxwell 1970),
+      ``d' S^-1 d`` with ``d`` the row minus column totals and ``S`` their covariance, on the
+      levels either assessor used (pseudo-inverse, ``df`` its rank);
+    * ``bowker``: symmetry (Bowker 1948), ``sum_{i<j} (n_ij - n_ji)^2 / (n_ij + n_ji)`` over the
+      cells with ``n_ij + n_ji > 0`` (statsmodels' ``SquareTable.symmetry`` counts every pair in
+      ``df``, empty ones too; the statistic is the same).
+
+    Both treat the double judgments as independent (no clustering by topic). Returns, for each,
+    ``{"stat", "df", "p"}`` (``p`` NaN with ``df`` 0), with the shares of each level for U1 and U2
+    (``u1_share``, ``u2_share``). Tested against statsmodels' ``SquareTable``."""
+    from scipy import stats as sps
+
+    u1, u2, T = _validate_pairs(pairs, T, None)
+    n = np.zeros((T + 1, T + 1))
+    np.add.at(n, (u1, u2), 1.0)
+    rows, cols = n.sum(axis=1), n.sum(axis=0)
+    used = (rows + cols) > 0
+    m = n[np.ix_(used, used)]
+    d = m.sum(axis=1) - m.sum(axis=0)
+    S = -(m + m.T)
+    np.fill_diagonal(S, m.sum(axis=1) + m.sum(axis=0) - 2 * np.diag(m))
+    df_sm = int(np.linalg.matrix_rank(S)) if len(m) else 0
+    stat_sm = float(d @ np.linalg.pinv(S) @ d) if df_sm else 0.0
+    iu = np.triu_indices(T + 1, 1)
+    off, tot = (n - n.T)[iu], (n + n.T)[iu]
+    keep = tot > 0
+    stat_b, df_b = float((off[keep] ** 2 / tot[keep]).sum()), int(keep.sum())
+    p = lambda stat, df: float(sps.chi2.sf(stat, df)) if df else float("nan")  # noqa: E731
+    total = max(n.sum(), 1.0)
+    return {"stuart_maxwell": {"stat": stat_sm, "df": df_sm, "p": p(stat_sm, df_sm)},
+            "bowker": {"stat": stat_b, "df": df_b, "p": p(stat_b, df_b)},
+            "u1_share": rows / total, "u2_share": cols / total}
 
 
 def _p_array(p, name: str = "p") -> np.ndarray:
