@@ -74,9 +74,11 @@ def test_each_measures_own_chance_level(run_pa):
     # 20 replicates: no test, so no verdict and no interval
     assert row["verdict"].startswith("cannot tell") and "CI" not in row["this run"]
     lo, hi = min(r["mean"] for r in null), max(r["mean"] for r in null)
-    assert row["this run"] == f"MAR − own chance, mean over 20 replicates: {lo:+.4f} to {hi:+.4f}"
-    lo, hi = min(r["chance"] for r in null), max(r["chance"] for r in null)
-    assert f"own chance levels {lo:.3f}-{hi:.3f}" in texts["planted-truth"]
+    assert row["this run"].startswith(f"MAR − own chance, mean over 20 replicates: {lo:+.4f} to {hi:+.4f}; own chance ")
+    for q in ("relevance", "diversity"):   # each question's own chance levels, in the row and the printed cell
+        lo, hi = (f(r["chance"] for r in null if r["question"] == q) for f in (min, max))
+        level = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
+        assert f"{level} ({q})" in row["this run"] and f"{level} ({q})" in texts["planted-truth"]
 
 
 def test_no_planted_verdict_below_forty_replicates(run_pa):
@@ -105,7 +107,9 @@ def test_hsd_row_leads_with_topics_and_carries_monte_carlo_ranges(run_pa):
     for q, k in metrics["hsd_significant_topics"].items():
         lo, hi = metrics["hsd_significant_topics_monte_carlo"][q]
         assert lo <= k <= hi
-        assert f"{k} (Monte Carlo {lo}-{hi})" in texts["c13"] or (lo == hi and f"{k} (Monte Carlo: the same)" in texts["c13"])
+        assert (f"{k} (simultaneous Monte Carlo range {lo}-{hi})" in texts["c13"]
+                or (lo == hi and f"{k} (Monte Carlo range: the same)" in texts["c13"]))
+        assert f"{lo}–{hi}" in run   # the row carries every question's simultaneous range
     survive = sum(metrics["hsd_pair_level_surviving_topic_level"].values())
     pairs = sum(metrics["hsd_significant_pairs"].values())
     assert f"({survive} of {pairs}," in run

@@ -46,7 +46,8 @@ def _rep(n: int = 40) -> pd.DataFrame:
                     rows += [(r, model, q, "single", "first", float(r < first)),
                              (r, model, q, "single", "ahead", float(r < ahead)),
                              (r, model, q, "single", "lead", 0.004 if model == "position" else -0.003),
-                             (r, model, q, "single", "q", 3.0)]
+                             (r, model, q, "single", "q", 3.0 + 0.01 * r),
+                             (r, model, q, "single", "family", 1.0), (r, model, q, "single", "measures", 4.0)]
                 rows.append((r, model, q, "alpha", "", 0.40 if q == "relevance" else 0.356))
     return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
 
@@ -180,8 +181,8 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.run.startswith("significant of 10: topics as blocks 3, 2, 2, pairs as blocks 4, 2, 2 (relevance, "
-                              "diversity, both)")
+    assert row.run.startswith("significant of 10: topics as blocks 3, 2, 2 (simultaneous Monte Carlo ranges 3–3, 2–2, "
+                              "2–2), pairs as blocks 4, 2, 2 (relevance, diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
     assert "(7 of 8, 87.5%) survive" in row.run and row.verdict == "holds in part"
     assert pf._hsd_row(_counts((4, 2, 2), (4, 2, 2))).verdict == "holds"
@@ -265,20 +266,37 @@ def test_findings_table_for_a_simulated_run(rec):
                                      "holds in part", "holds", "by construction", "differs (b)"]
     assert t["question"].iloc[0] == ("Planted position users: in one study, is their family (RBP-like: D-RBP, RBP-IA, "
                                      "RBU) significantly first?")
-    assert t["this run"].iloc[0] == ("significantly first in 36 / 33 of 40 studies (relevance / diversity); first by "
-                                     "MAR in 40 / 39")
+    assert t["question"].iloc[1].startswith("Planted coverage users (no measure copies their model): in one study")
+    # Clopper-Pearson 95% intervals of 36 and 33 of 40 (0.763-0.972, 0.672-0.927); chance of first: 1 of 4 measures
+    assert t["this run"].iloc[0] == ("significantly first in 36 / 33 of 40 studies (relevance / diversity); 95% CI of "
+                                     "the rate 76%–97% / 67%–93%; first by MAR in 40 / 39 (by chance 25% / 25%)")
+    assert t["this run"].iloc[1].startswith("significantly first in 0 / 0 of 40 studies (relevance / diversity); 95% CI "
+                                            "of the rate 0%–9% / 0%–9%")    # 1 - 0.025^(1/40) = 0.088
     assert t["this run"].iloc[2] == ("recovered after Holm over 4 cases, per model (questions): position 2 of 2, "
                                      "coverage 0 of 2")
+    assert t["this run"].iloc[3].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
     md = f.markdown()
-    assert ("On average MAR does not single out the family in 2 model-question cases: coverage (relevance and "
-            "diversity). Without noise a measure outside the family is nearer the coverage users in relevance and "
-            "diversity (relevance: I-rec − D#-Q -0.029 [") in md
-    assert "That rests on the modelled coverage utility, 1 − Π(1 − 0.6x)" in md and "not MAR's" not in md
-    assert "licensed labels such as the paper's 1,127 pairs" in md and "Under the other normaliser ('fixed')" in md
+    assert ("- One study of this size singles out the family with 80% power for position (relevance and diversity); not "
+            "for coverage (relevance and diversity).") in md
+    assert "Coverage users are the real test" in md and "On average MAR does not single out" not in md
+    assert "this run cannot tell. That needs licensed labels such as the paper's 1,127 pairs" in md
+    assert "Under 'fixed' a measure's MAR moves by up to 0.0227 in this one draw" in md
+    assert "The paper's normaliser is read from its tables ('ideal', section 4), not from this draw." in md
     assert "more than the median gap of 0.0017" in md and "reproduc" not in md   # alpha is calibrated, not reproduced
     assert f.limitations().count("RBU/ERR's formulas") == 1 and "(a) Position, graded and first-hit users" in md
-    assert "Significantly first: in that one study, Tukey's HSD with topics as blocks" in md
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
+
+
+def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out(rec):
+    import dataclasses
+
+    none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
+    # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
+    assert pr_.one_study_bullet(none, 0.05) == [
+        "One study of this size singles out no planted family: at most 1 of 40 studies per case put it significantly "
+        "first. The studentized range reached 3.39 at most; 4 measures need 3.63 or more."]
+    assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
+    assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
 
 
 def test_findings_table_for_files_has_no_simulation_rows():
@@ -328,10 +346,12 @@ def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
     # one study's reading: only the panel with a family (coverage), per replicate and question
     single = out[out.quantity == "single"]
-    assert set(single.model) == {"coverage"} and set(single.name) == {"first", "ahead", "lead", "q"}
-    assert len(single) == 2 * 2 * 4 and single[single.name.isin(["first", "ahead"])]["value"].isin([0.0, 1.0]).all()
+    assert set(single.model) == {"coverage"} and set(single.name) == {"first", "ahead", "lead", "q", "family",
+                                                                      "measures"}
+    assert len(single) == 2 * 2 * 6 and single[single.name.isin(["first", "ahead"])]["value"].isin([0.0, 1.0]).all()
     w = single.pivot_table(index=["replicate", "question"], columns="name", values="value")
     assert ((w["lead"] > 0) == (w["first"] == 1)).all() and (w["ahead"] <= w["first"]).all()
+    assert (w["measures"] == 2).all() and (w["family"] == 1).all()   # I-rec against D#-Q
 
 
 def test_a_measure_identical_to_a_family_member_is_not_its_rival():
@@ -362,10 +382,20 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     cases[("position", "relevance")]["check_noise_free"]["verdict"] = "recovered"
     cases[("position", "diversity")]["check_noise_free"]["verdict"] = "not shown"
     holm = {**rec.holm, ("position", "relevance"): False, ("position", "diversity"): False}
-    (text,) = pf.miss_bullets(dataclasses.replace(rec, cases=cases, holm=holm))
-    assert text.startswith("On average MAR does not single out the family in 4 model-question cases: position "
-                           "(relevance and diversity) and coverage (relevance and diversity).")
-    assert "Without noise the family is nearest for position (relevance): misses of power at this size." in text
+    missed = dataclasses.replace(rec, cases=cases, holm=holm)
+    (text,) = pf.miss_bullets(missed)
+    assert text.startswith("On average MAR does not single out the family of position (relevance and diversity).")
+    assert "Without noise the family is nearest for position (relevance): a miss of power at this size." in text
     assert "Without noise the two are not told apart either for position (diversity)." in text
-    assert "nearer the coverage users in relevance and diversity (relevance: I-rec − D#-Q" in text
+    assert "coverage" not in text   # the coverage users have a bullet of their own
+    (cov,) = pr_.coverage_bullet(missed)
+    assert cov.startswith("Coverage users are the real test: no measure copies their model. On average MAR does not "
+                          "put their family first (relevance: I-rec − D#-Q -0.0")
+    assert "Without noise D#-Q is nearer these users than I-rec (I-rec − D#-Q -0.02" in cov
+    assert "I-rec reads only whether an intent is covered. So MAR finds the measure nearest the users" in cov
+    # a coverage miss whose noise-free check recovers the family is one of power
+    cases[("coverage", "relevance")]["check_noise_free"]["verdict"] = "recovered"
+    assert "the miss is one of power" in pr_.coverage_bullet(dataclasses.replace(rec, cases=cases, holm=holm))[0]
+    assert pr_.coverage_bullet(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == [
+        "Coverage users, whose model no measure copies, have their family first on average."]
     assert pf.miss_bullets(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == []

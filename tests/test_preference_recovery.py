@@ -83,3 +83,10 @@ def test_single_study_first_and_significantly_ahead():
     behind = recovery.single_study(rates, prefs, topics, ["b"], 0.05)
     assert behind["best_in"] == "b" and not behind["first"] and not behind["ahead"] and behind["p"] == 1.0
     assert recovery.single_study(rates, prefs, topics, ["a", "b", "c"], 0.05) is None   # nothing outside
+
+
+def test_critical_q_is_the_studentized_range_at_infinite_df():
+    assert recovery.critical_q(21, 0.05) == pytest.approx(studentized_range.ppf(0.95, 21, np.inf))
+    assert 4.9 < recovery.critical_q(21, 0.05) < 5.1   # Tukey's table: q(0.05; 20, inf) = 5.01, 21 a little above
+    # finite degrees of freedom only raise it: a study of 94 topics x 21 measures needs more
+    assert studentized_range.ppf(0.95, 21, 93 * 20) > recovery.critical_q(21, 0.05)

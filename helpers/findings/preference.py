@@ -34,8 +34,9 @@ from ..preference import questions as pq
 from ..replicates import studies
 from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
-from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, Recovery, miss_bullets, mixture_note,  # noqa: F401
-                                  planted_metrics, planted_rows, recovery, recovery_lines, recovery_table)
+from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, Recovery, coverage_bullet,  # noqa: F401
+                                  miss_bullets, mixture_note, one_study_bullet, planted_metrics, planted_rows,
+                                  recovery, recovery_lines, recovery_table)
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_lines",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
@@ -214,8 +215,10 @@ def _mc(p_values, significance: float, B: int) -> tuple[int, int]:
 
 
 def mc_text(k: int, lo_hi: Sequence[int]) -> str:
-    """``"63 (Monte Carlo 62-63)"``, or ``"49 (Monte Carlo: the same)"``."""
-    return f"{k} (Monte Carlo {lo_hi[0]}-{lo_hi[1]})" if lo_hi[0] != lo_hi[1] else f"{k} (Monte Carlo: the same)"
+    """``"63 (simultaneous Monte Carlo range 62-63)"``, or ``"49 (Monte Carlo range: the same)"``: the
+    range of :func:`_mc`, simultaneous over the question's comparisons."""
+    return (f"{k} (simultaneous Monte Carlo range {lo_hi[0]}-{lo_hi[1]})" if lo_hi[0] != lo_hi[1] else
+            f"{k} (Monte Carlo range: the same)")
 
 
 def hsd_counts(results: Mapping[str, pd.DataFrame], blocked: Mapping[str, dict], *, significance: float,
@@ -242,7 +245,10 @@ def _hsd_row(counts: Mapping[str, dict]) -> Finding:
     topics = ", ".join(f"{c['topics']}" + ("" if of else f" of {c['comparisons']}") for c in counts.values())
     pairs = ", ".join(f"{c['pairs']}" for c in counts.values())
     n_pairs, survive = sum(c["pairs"] for c in counts.values()), sum(c["survive"] for c in counts.values())
-    run = f"significant{of}: topics as blocks {topics}, pairs as blocks {pairs} ({', '.join(qs)})"
+    ranges = ", ".join(f"{c['topics_mc'][0]}–{c['topics_mc'][1]}" for c in counts.values()
+                       ) if all("topics_mc" in c for c in counts.values()) else ""
+    ranges = f" (simultaneous Monte Carlo ranges {ranges})" if ranges else ""
+    run = f"significant{of}: topics as blocks {topics}{ranges}, pairs as blocks {pairs} ({', '.join(qs)})"
     if n_pairs:
         run += f"; {claims.share(survive, n_pairs, 'pair-level differences')} survive"
         verdict = "holds" if survive == n_pairs else "holds in part" if survive else "does not hold"
@@ -350,28 +356,25 @@ def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twin
     return rows
 
 
-def _prose(*, rec: Recovery | None, simulated: bool, real: bool, shift: Mapping | None) -> list[str]:
+def _prose(*, rec: Recovery | None, simulated: bool, real: bool, shift: Mapping | None,
+           significance: float = 0.05) -> list[str]:
     prose = []
     if rec is not None:
-        if len(rec.single):
-            prose.append("Significantly first: in that one study, Tukey's HSD with topics as blocks separates the "
-                         "family's best measure from every measure outside it.")
-        prose += miss_bullets(rec)
+        prose += one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec)
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if simulated:
-        prose.append("Which diversity measure agrees with real users needs licensed labels such as the paper's "
-                     "1,127 pairs (`data: files`).")
+        prose.append("Which diversity measure agrees with real users, this run cannot tell. That needs licensed labels "
+                     "such as the paper's 1,127 pairs (`data: files`).")
     if real:
         prose.append("The THUIR set has no intents: it tests single-intent measures only.")
-    other = f" ('{shift['other']}')" if shift and shift.get("other") else ""
-    if shift and round(shift["gap"], 4) == 0:
-        prose.append(f"Under the other normaliser{other} a measure's MAR moves by up to {shift['max_move']:.4f}; most "
-                     "adjacent measures tie in MAR here.")
-    elif shift:
-        word = "more" if shift["max_move"] > shift["gap"] else "no more"
-        prose.append(f"Under the other normaliser{other} a measure's MAR moves by up to {shift['max_move']:.4f}, "
-                     f"{word} than the median gap of {shift['gap']:.4f} between adjacent measures.")
+    if shift:
+        other = f" '{shift['other']}'" if shift.get("other") else " the other normaliser"
+        gap = ("most adjacent measures tie in MAR here" if round(shift["gap"], 4) == 0 else
+               f"{'more' if shift['max_move'] > shift['gap'] else 'no more'} than the median gap of {shift['gap']:.4f} "
+               "between adjacent measures")
+        prose.append(f"Under{other} a measure's MAR moves by up to {shift['max_move']:.4f} in this one draw, {gap}. "
+                     "The paper's normaliser is read from its tables ('ideal', section 4), not from this draw.")
     return prose
 
 
@@ -412,6 +415,6 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
         rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
-    prose = _prose(rec=rec, simulated=simulated, real=real_table is not None, shift=shift)
+    prose = _prose(rec=rec, simulated=simulated, real=real_table is not None, shift=shift, significance=significance)
     return Findings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS},
                     general=("simulated",) if simulated else (), footer=footer)

@@ -33,7 +33,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "FAMILY", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "signed"]
+           "one_study_bullet", "coverage_bullet", "rate_interval", "signed"]
 
 #: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.ALIGNED`).
 FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
@@ -86,14 +86,17 @@ class Recovery:
         return out
 
     def one_study(self, model: str) -> dict[str, dict]:
-        """Question -> ``{"first", "ahead", "replicates", "lead", "lead_sd"}`` of one model: in how many
+        """Question -> ``{"first", "ahead", "replicates", "lead", "lead_sd", "q_max", "chance_first",
+        "measures"}`` (NaN where the rows lack them) of one model: in how many
         replicates (each one study) the family's best measure was first by MAR and significantly ahead
         (:mod:`helpers.preference.recovery`); empty when the replicates hold no single-study rows."""
         if not len(self.single):
             return {}
         s = self.single[self.single.model == model]
         return {r.question: {"first": int(r.first), "ahead": int(r.ahead), "replicates": int(r.replicates),
-                             "lead": float(r.lead), "lead_sd": float(r.lead_sd)} for r in s.itertuples()}
+                             "lead": float(r.lead), "lead_sd": float(r.lead_sd), "q_max": float(r.q_max),
+                             "chance_first": float(r.chance_first), "measures": float(r.measures)}
+                for r in s.itertuples()}
 
 
 def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]) -> pd.DataFrame:
@@ -191,18 +194,35 @@ def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[s
 
 def _one_study(rep: pd.DataFrame) -> pd.DataFrame:
     """Per model and question, over the replicates: how many put the family's best measure first and
-    significantly ahead in that one study, and the mean and sd of its lead
+    significantly ahead in that one study, the mean and sd of its lead, and, when the rows carry them,
+    the largest studentized range ``q_max``, the chance that a random order puts a family member
+    first (``chance_first``, the mean of family / measures) and the most distinct ``measures``
     (:func:`helpers.replicates.preference.preference_recovery`'s ``"single"`` rows)."""
     s = rep[rep.quantity == "single"]
-    cols = ["model", "question", "replicates", "first", "ahead", "lead", "lead_sd"]
+    cols = ["model", "question", "replicates", "first", "ahead", "lead", "lead_sd", "q_max", "chance_first",
+            "measures"]
     if s.empty:
         return pd.DataFrame(columns=cols)
     w = s.pivot_table(index=["model", "question", "replicate"], columns="name", values="value", sort=False)
     g = w.groupby(level=["model", "question"], sort=False)
+    nan = pd.Series(np.nan, index=g.size().index)
     out = pd.DataFrame({"replicates": g.size(), "first": g["first"].sum().astype(int),
                         "ahead": g["ahead"].sum().astype(int), "lead": g["lead"].mean(),
-                        "lead_sd": g["lead"].std(ddof=1)})
+                        "lead_sd": g["lead"].std(ddof=1), "q_max": g["q"].max() if "q" in w else nan,
+                        "chance_first": (w["family"] / w["measures"]).groupby(level=["model", "question"],
+                                                                              sort=False).mean()
+                        if "family" in w and "measures" in w else nan,
+                        "measures": g["measures"].max() if "measures" in w else nan})
     return out.reset_index()[cols]
+
+
+def rate_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson (exact) ``level`` interval of a rate of ``k`` successes in ``n`` studies
+    (``scipy.stats.binomtest``); 0 of 40 gives (0, 0.088)."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
+    return float(ci.low), float(ci.high)
 
 
 def signed(v: float, digits: int = 3) -> str:
@@ -360,11 +380,20 @@ def planted_metrics(rec: Recovery) -> dict:
             "min_replicates": MIN_REPLICATES, "power_target": POWER_TARGET}
 
 
+def chance_by_question(null: pd.DataFrame) -> str:
+    """The null panel's own chance levels per question: ``"0.450 (relevance), 0.439-0.450 (diversity)"``
+    (a range where the measures' EQUAL shares give them different levels)."""
+    parts = []
+    for q, g in null.groupby("question", sort=False):
+        lo, hi = g["chance"].min(), g["chance"].max()
+        parts.append((f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}") + f" ({q})")
+    return ", ".join(parts)
+
+
 def _null_lines(rec: Recovery) -> list[str]:
     n = rec.null
     off, off_unc = n[n.departs], n[~n.includes_chance]
-    lo, hi = n["chance"].min(), n["chance"].max()
-    chance = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
+    chance = chance_by_question(n)
     if not rec.enough:
         return [f"null panel: own chance levels {chance}; MAR minus own chance, mean over {rec.replicates} replicates, "
                 f"{signed(n['mean'].min(), 4)} to {signed(n['mean'].max(), 4)} across the {len(n)} measure-question "
@@ -400,14 +429,33 @@ def _slash(values) -> str:
     return " / ".join(str(v) for v in values)
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _model_run(one: Mapping[str, dict], qs: Sequence[str], R: int, enough: bool) -> str:
+    """The run cell of one planted model: significantly first in how many of ``R`` studies, with the
+    rate's 95% Clopper-Pearson interval (only from :data:`MIN_REPLICATES` studies on), and first by
+    MAR beside the chance that a random order puts a family member first."""
+    run = f"significantly first in {_slash(one[q]['ahead'] for q in qs)} of {R} studies ({_slash(qs)})"
+    if enough:
+        cis = [rate_interval(one[q]["ahead"], one[q]["replicates"]) for q in qs]
+        run += "; 95% CI of the rate " + _slash(f"{_pct(lo)}–{_pct(hi)}" for lo, hi in cis)
+    run += f"; first by MAR in {_slash(one[q]['first'] for q in qs)}"
+    chance = [one[q].get("chance_first", float("nan")) for q in qs]
+    if all(np.isfinite(chance)):
+        run += f" (by chance {_slash(_pct(c) for c in chance)})"
+    return run
+
+
 def _model_row(rec: Recovery, m: str, qs: Sequence[str]) -> Finding | None:
-    """One planted model: in one study of the run's size, is its family significantly first?"""
+    """One planted model: in one study of the run's size, is its family significantly first? The
+    verdict asks for a power of :data:`POWER_TARGET`; a family built into its users and recovered
+    is "by construction"; the coverage users, whose model no measure copies, are the real test."""
     one = rec.one_study(m)
     if not all(q in one for q in qs):
         return None
     R = max(one[q]["replicates"] for q in qs)
-    run = (f"significantly first in {_slash(one[q]['ahead'] for q in qs)} of {R} studies ({_slash(qs)}); "
-           f"first by MAR in {_slash(one[q]['first'] for q in qs)}")
     powered = {q: one[q]["ahead"] / one[q]["replicates"] >= POWER_TARGET for q in qs}
     if not rec.enough:
         verdict = "cannot tell"
@@ -415,10 +463,13 @@ def _model_row(rec: Recovery, m: str, qs: Sequence[str]) -> Finding | None:
         verdict = "by construction" if m in NEAR_FORMULA else "holds"
     else:
         verdict = "holds in part" if any(powered.values()) else "does not hold"
-    caveats = (("near_formula",) if m in NEAR_FORMULA else ()) + (() if rec.enough else ("few_replicates",))
-    return Finding(f"Planted {m} users: in one study, is their family ({FAMILY.get(m, users.ALIGNED[m][0])}) "
-                   "significantly first?", "— (a check of the method)", run, verdict, caveats,
-                   {"one_study": {q: one[q] for q in qs}, "power_target": POWER_TARGET, "powered": powered})
+    # the caveat of a family built into its users qualifies a recovery, not a miss (a miss is one of power)
+    near = ("near_formula",) if m in NEAR_FORMULA and any(powered.values()) else ()
+    caveats = near + (() if rec.enough else ("few_replicates",))
+    who = f"{m} users (no measure copies their model)" if m == "coverage" else f"{m} users"
+    return Finding(f"Planted {who}: in one study, is their family ({FAMILY.get(m, users.ALIGNED[m][0])}) "
+                   "significantly first?", "— (a check of the method)", _model_run(one, qs, R, rec.enough), verdict,
+                   caveats, {"one_study": {q: one[q] for q in qs}, "power_target": POWER_TARGET, "powered": powered})
 
 
 def _average_row(rec: Recovery) -> Finding:
@@ -447,12 +498,13 @@ def _null_row(rec: Recovery) -> Finding:
     question = "Null users (preferences that ignore the documents): does every measure stay at its own chance level?"
     if not rec.enough:
         run = (f"MAR − own chance, mean over {rec.replicates} replicates: {signed(n['mean'].min(), 4)} to "
-               f"{signed(n['mean'].max(), 4)}")
+               f"{signed(n['mean'].max(), 4)}; own chance {chance_by_question(n)}")
         return Finding(question, "— (a check of the method)", run, "cannot tell", ("few_replicates",),
                        {"cases": len(n), "replicates": rec.replicates})
     inside = int(n["includes_chance"].sum())
     off = n[n.departs]
-    run = (f"MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} measure-question cases; "
+    run = (f"own chance {chance_by_question(n)}; MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} "
+           "measure-question cases; "
            + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
            + f" after Holm over {rec.null_family}")
     return Finding(question, "— (a check of the method)", run, "holds" if off.empty else "does not hold",
@@ -470,8 +522,8 @@ def planted_rows(rec: Recovery) -> list[Finding]:
 
 
 #: Why a planted model's utility can sit nearer a measure outside its family (said when it does).
-UTILITY = {"coverage": f"1 − Π(1 − {users.COVERAGE_C:g}x) over graded levels, which I-rec reads only as covered "
-                       "or not"}
+UTILITY = {"coverage": f"Their utility per intent is 1 − Π(1 − {users.COVERAGE_C:g}x) over the graded levels x; "
+                       "I-rec reads only whether an intent is covered."}
 
 
 def _where(cases: Sequence[tuple[str, str]]) -> str:
@@ -482,24 +534,75 @@ def _where(cases: Sequence[tuple[str, str]]) -> str:
     return claims.listing([f"{m} ({claims.listing(qs)})" for m, qs in by.items()])
 
 
+def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
+    """The answer for one study of the run's size: which planted families it singles out with the
+    power :data:`POWER_TARGET`, and, when none, how far the largest studentized range stays below
+    the least critical value (:func:`helpers.preference.recovery.critical_q`). Nothing below
+    :data:`MIN_REPLICATES` or without single-study rows."""
+    from ..preference.recovery import critical_q
+
+    s = rec.single
+    if not rec.enough or not len(s):
+        return []
+    ok = s["ahead"] / s["replicates"] >= POWER_TARGET
+    cases = list(zip(s.model, s.question))
+    if ok.any():
+        miss = [c for c, k in zip(cases, ok) if not k]
+        return [f"One study of this size singles out the family with {POWER_TARGET:.0%} power for "
+                f"{_where([c for c, k in zip(cases, ok) if k])}" + (f"; not for {_where(miss)}." if miss else ".")]
+    out = (f"One study of this size singles out no planted family: at most {int(s['ahead'].max())} of "
+           f"{int(s['replicates'].max())} studies per case put it significantly first.")
+    q, k = s["q_max"].max(), s["measures"].max()
+    if np.isfinite(q) and np.isfinite(k):
+        out += (f" The studentized range reached {q:.2f} at most; {int(k)} measures need {critical_q(int(k), significance):.2f}"
+                " or more.")
+    return [out]
+
+
+def coverage_bullet(rec: Recovery) -> list[str]:
+    """Coverage users, the one planted model no measure copies: whether MAR puts their family first on
+    average, and, when it does not, why (the noise-free check: a measure outside the family nearer the
+    users as modelled, or a miss of power). Nothing below :data:`MIN_REPLICATES`."""
+    by = rec.by_model().get("coverage")
+    if not rec.enough or not by:
+        return []
+    missed = [q for q, v in by.items() if not v]
+    if not missed:
+        return ["Coverage users, whose model no measure copies, have their family first on average."]
+    c = rec.cases[("coverage", missed[0])]["check"]
+    out = [f"Coverage users are the real test: no measure copies their model. On average MAR does not put their family "
+           f"first ({missed[0]}: {c['best_in']} − {c['best_out']} {_ci(c)})."]
+    free = rec.cases[("coverage", missed[0])]["check_noise_free"]
+    kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
+    if kind == "outside ahead":
+        out.append(f"Without noise {free['best_out']} is nearer these users than {free['best_in']} "
+                   f"({free['best_in']} − {free['best_out']} {_ci(free)}). "
+                   f"{UTILITY['coverage']} So MAR finds the measure nearest the users; the family named for them is not "
+                   "it.")
+    elif kind == "recovered":
+        out.append("Without noise the family is nearest these users, so the miss is one of power at this size.")
+    else:
+        out.append("Without noise the family and the best measure outside it are not told apart either.")
+    return [" ".join(out)]
+
+
 def miss_bullets(rec: Recovery) -> list[str]:
     """Why MAR does not single out a planted family on average, for the model-question cases it
-    misses: the same family check on the noise-free agreement says whether a measure outside the
-    family is nearer the planted user as its utility is modelled (:mod:`helpers.simulate.users`), or
-    whether the miss is one of power. At most two bullets (misses of power or of nothing told apart;
-    a measure outside nearer); nothing below :data:`MIN_REPLICATES`."""
+    misses other than the coverage users' (:func:`coverage_bullet`): the same family check on the
+    noise-free agreement says whether a measure outside the family is nearer the planted user as its
+    utility is modelled (:mod:`helpers.simulate.users`), or whether the miss is one of power. One
+    bullet; nothing below :data:`MIN_REPLICATES`."""
     if not rec.enough:
         return []
-    missed = [(m, q) for m, by in rec.by_model().items() for q, ok in by.items() if not ok]
+    missed = [(m, q) for m, by in rec.by_model().items() for q, ok in by.items() if not ok and m != "coverage"]
     if not missed:
         return []
     free = {k: rec.cases[k]["check_noise_free"] for k in missed}
     kind = {k: "none" if c is None or c["verdict"] == "not testable" else c["verdict"] for k, c in free.items()}
-    head = f"On average MAR does not single out the family in {len(missed)} model-question cases: {_where(missed)}."
-    parts = [head]
+    parts = [f"On average MAR does not single out the family of {_where(missed)}."]
     power = [k for k in missed if kind[k] == "recovered"]
     if power:
-        parts.append(f"Without noise the family is nearest for {_where(power)}: misses of power at this size.")
+        parts.append(f"Without noise the family is nearest for {_where(power)}: a miss of power at this size.")
     apart = [k for k in missed if kind[k] in ("not shown", "none")]
     if apart:
         parts.append(f"Without noise the two are not told apart either for {_where(apart)}.")
@@ -507,8 +610,6 @@ def miss_bullets(rec: Recovery) -> list[str]:
     for m in dict.fromkeys(k[0] for k in outside):
         qs = [q for m2, q in outside if m2 == m]
         c = free[(m, qs[0])]   # the first question's difference stands for the model
-        why = f"the modelled {m} utility, {UTILITY[m]}" if m in UTILITY else f"how {m} users are modelled"
-        where = f" in {claims.listing(qs)}" if len(qs) > 1 else ""
-        parts.append(f"Without noise a measure outside the family is nearer the {m} users{where} "
-                     f"({qs[0]}: {c['best_in']} − {c['best_out']} {_ci(c)}). That rests on {why}.")
+        parts.append(f"Without noise a measure outside the family is nearer the {m} users "
+                     f"({qs[0]}: {c['best_in']} − {c['best_out']} {_ci(c)}).")
     return [" ".join(parts)]

@@ -42,7 +42,7 @@ import pandas as pd
 
 from . import identical_preferences, topic_means
 
-__all__ = ["distinct_measures", "blocked_tukey", "single_study"]
+__all__ = ["distinct_measures", "blocked_tukey", "single_study", "critical_q"]
 
 
 def distinct_measures(prefs: pd.DataFrame, prefer: Sequence[str] = (),
@@ -68,6 +68,13 @@ def _critical_at_infinite_df(k: int, significance: float) -> float:
     from scipy.stats import studentized_range
 
     return float(studentized_range.ppf(1.0 - significance, k, np.inf))
+
+
+def critical_q(k: int, significance: float) -> float:
+    """The smallest studentized range a study with ``k`` distinct measures needs to separate two of
+    them at the familywise ``significance``, whatever its number of topics (the infinite-df point;
+    finite degrees of freedom only raise it). E.g. 5.0 for 21 measures at 0.05."""
+    return _critical_at_infinite_df(int(k), float(significance))
 
 
 def blocked_tukey(per_topic: pd.DataFrame, a: str, others: Sequence[str],
@@ -124,8 +131,9 @@ def single_study(rates: pd.DataFrame, prefs: pd.DataFrame, topics: pd.Series, fa
     -------
     dict ``best_in``, ``best_out`` (by MAR in this study), ``lead`` (their MAR difference),
     ``first`` (``lead > 0``), ``q``, ``p`` (NaN when ``q`` is below every df's critical value) and
-    ``ahead`` (first and ``p < significance``: significantly first), ``measures`` (distinct ones, ``k``) and ``topics``; None when
-    the family or the rest is empty.
+    ``ahead`` (first and ``p < significance``: significantly first), ``measures`` (distinct ones, ``k``),
+    ``family`` (distinct family members: ``family / measures`` is the chance that a random order puts
+    one first) and ``topics``; None when the family or the rest is empty.
     """
     keep = distinct_measures(prefs[list(rates.columns)], prefer=family, groups=groups)
     fam = [m for m in keep if m in set(family)]
@@ -139,4 +147,4 @@ def single_study(rates: pd.DataFrame, prefs: pd.DataFrame, topics: pd.Series, fa
     q, p = blocked_tukey(per_topic, a, rest, significance)
     return {"best_in": a, "best_out": b, "lead": lead, "first": bool(lead > 0), "q": q, "p": p,
             "ahead": bool(lead > 0 and np.isfinite(p) and p < significance), "measures": len(keep),
-            "topics": len(per_topic)}
+            "family": len(fam), "topics": len(per_topic)}

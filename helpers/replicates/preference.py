@@ -83,7 +83,7 @@ def _single_rows(row, question: str, label: str, rates: pd.DataFrame, on: pd.Dat
                  significance: float, twins) -> list[dict]:
     """The single-study reading of a panel with an aligned family
     (:func:`helpers.preference.recovery.single_study`): ``quantity = "single"``, names ``first``,
-    ``ahead`` (1 or 0), ``lead`` and ``q``."""
+    ``ahead`` (1 or 0), ``lead``, ``q``, ``family`` and ``measures`` (distinct ones)."""
     from ..simulate import users
 
     if label not in users.ALIGNED or not users.ALIGNED[label][1]:
@@ -92,7 +92,7 @@ def _single_rows(row, question: str, label: str, rates: pd.DataFrame, on: pd.Dat
     s = single_study(rates, on, topic_of, family, significance, groups=twins)
     if s is None:
         return []
-    return [row(question, "single", k, float(s[k])) for k in ("first", "ahead", "lead", "q")]
+    return [row(question, "single", k, float(s[k])) for k in ("first", "ahead", "lead", "q", "family", "measures")]
 
 
 def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, child, roles: bool,
@@ -167,7 +167,8 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
     (:func:`helpers.simulate.preferences.noise_free_labels`); ``"single"`` for every panel whose
     model has an aligned family: this one study's reading of it
     (:func:`helpers.preference.recovery.single_study`; names ``first`` and ``ahead``, 1 or 0,
-    ``lead`` and the studentized range statistic ``q``); ``"alpha"`` (name ``""``) the
+    ``lead``, the studentized range statistic ``q``, and the distinct ``family`` members and
+    ``measures``); ``"alpha"`` (name ``""``) the
     Krippendorff's alpha the panel reached (a target out of reach is used as reached, not
     warned about here: the notebook prints it).
     """
