@@ -12,7 +12,6 @@ import pytest
 
 from helpers import paths
 from helpers.findings import unanimity as F
-from helpers.notebook import claims
 from helpers.notebook.findings import problems
 
 
@@ -54,42 +53,64 @@ def test_bad_parameters_name_themselves(change, message):
 
 def test_chance_outside():
     assert [F.chance_outside(n) for n in (45, 15, 3)] == [5, 2, 1]
+    assert F.chance_outside(28, 39 / 41) == 3 and F.chance_outside(28, 19 / 21) == 5
 
 
-def _t2(inside: int, cells: int = 45) -> pd.DataFrame:
+def _t2(inside: int, cells: int = 45, same: int = 0) -> pd.DataFrame:
     ok = np.arange(cells) < inside
     return pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": 5, "paper": 0.99, "mean": 0.985, "low": 0.97,
-                         "high": 0.995, "inside": ok, "side": np.where(ok, "", "above"), "draws": 40})
+                         "high": 0.995, "inside": ok, "side": np.where(ok, "", "above"), "draws": 40,
+                         "informative": np.arange(cells) >= same, "ug_equals_rawg": np.arange(cells) < same,
+                         "coverage": 39 / 41})
 
 
 @pytest.mark.parametrize("inside, verdict", [(45, "agrees"), (40, "agrees"), (39, "differs")])
 def test_table2_row_against_chance(inside, verdict):
     row = F._table2_row(_t2(inside), fit_sd=0.5)
+    assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == ("calibrated",)
-    assert row.run.startswith(f"inside in {inside} of 45 cells")
+    assert row.run.startswith(f"inside in {inside} of 45 informative cells")
+    assert "coverage of 95.1%" in row.run
 
 
-class _Real:
-    def __init__(self, tau_lower, disc_more):
-        t = claims.compare("real", 0.90 if tau_lower else 0.95, "simulated", 0.95, interval_a=(0.90, 0.90) if tau_lower
-                           else (0.95, 0.95), interval_b=(0.93, 0.97))
-        d = claims.compare("real", 3.0 if disc_more else 0.1, "simulated", 0.3, interval_a=(2, 4) if disc_more else (0, 1),
-                           interval_b=(0, 1), digits=2)
-        self.c = {"tau": t.numbers, "disc": d.numbers, "tau_text": t.text, "disc_text": d.text,
-                  "tau_lower": tau_lower, "disc_more": disc_more, "supported": tau_lower and disc_more}
+def test_cells_where_ug_equals_rawg_have_nothing_to_test():
+    t2 = _t2(45, same=5)
+    row = F._table2_row(t2, fit_sd=None)
+    assert row.run.startswith("inside in 40 of 40 informative cells") and "5 with UG = RawG: nothing to test" in row.run
+    lines = F.table2_lines(t2)
+    assert lines[0] == "5 of 45 cells have UG = RawG on every item in every replicate: nothing to test"
+    assert lines[1].startswith("0 of 45 cells are not informative")
+    assert "(the smallest and largest of 40 draws: 39/41)" in lines[3]
+    view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1")
+    assert view.iloc[0, 0] == ".990 | UG = RawG: nothing to test" and view.iloc[5, 0].endswith(" in")
 
 
-@pytest.mark.parametrize("tau_lower, disc_more, power_low, verdict, caveats", [
-    (True, True, 0.1, "holds", ()),
-    (True, False, 0.1, "holds in part", ()),
-    (False, False, 0.9, "does not hold", ()),
-    (False, False, 0.5, "cannot tell", ("low_power",)),
+def _conj(part_tau: str, part_disc: str, power_low: float, draws: int = 50) -> dict:
+    return {"measure": "nG@1", "draws": draws, "nothing": False, "dtau": -0.02, "dtau_low": -0.04,
+            "dtau_high": -0.01, "ddisc": 1.5, "ddisc_low": 1, "ddisc_high": 3, "tau_part": part_tau,
+            "disc_part": part_disc, "tau_power": power_low + 0.05, "tau_power_low": power_low,
+            "tau_power_high": power_low + 0.1, "disc_power": power_low + 0.05, "disc_power_low": power_low,
+            "disc_power_high": power_low + 0.1}
+
+
+@pytest.mark.parametrize("tau, disc, power_low, verdict, caveats", [
+    ("holds", "holds", 0.1, "holds", ()),
+    ("holds", "not shown", 0.1, "holds in part", ()),
+    ("not shown", "other way", 0.9, "does not hold", ("doubled",)),
+    ("not shown", "not shown", 0.5, "cannot tell", ("low_power", "doubled")),
 ])
-def test_conjecture_verdict_needs_power(tau_lower, disc_more, power_low, verdict, caveats):
-    power = {"power": power_low + 0.05, "power_low": power_low, "power_high": min(1.0, power_low + 0.1)}
-    row = F._conjecture_row("nG@1", _Real(tau_lower, disc_more).c, power, draws=50)
+def test_conjecture_verdict_needs_power(tau, disc, power_low, verdict, caveats):
+    row = F._conjecture_row("nG@1", _conj(tau, disc, power_low), 50, ())
     assert row.verdict == verdict and row.caveats == caveats
-    assert "power" in row.run and "[" in row.run
+    assert "power 0." in row.run and "[-0.040, -0.010]" in row.run
+
+
+def test_conjecture_of_few_draws_is_not_read():
+    row = F._conjecture_row("nG@1", _conj("holds", "holds", 0.9, draws=1), 1, ())
+    assert row.verdict == "cannot tell" and row.caveats == ("one_draw",)
+    assert row.run == "one draw: τ real − uniform -0.020, discrepancies real − uniform +2; no interval, no power"
+    row = F._conjecture_row("nG@1", _conj("holds", "holds", 0.9, draws=10), 10, ())
+    assert row.verdict == "cannot tell" and row.caveats == ("ranges",)
 
 
 def test_findings_of_one_draw_keep_the_length_rules():
@@ -98,10 +119,11 @@ def test_findings_of_one_draw_keep_the_length_rules():
                         "low": 0.9, "high": 1.0})
     counts = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "discrepancies": [2, 0, 1]})
     found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
-                       pairs=120, tau=tau, counts=counts, effect_sizes={}, fragile={"k": 1, "n": 3},
-                       off_paper=["replicates"], fit=None)
+                       pairs=120, tau=tau, counts=counts, fragile={"k": 1, "n": 3}, off_paper=["replicates"],
+                       fit=None)
     t = found.table()
-    assert list(t["verdict"]) == ["cannot tell (a)", "cannot tell (a)"]
+    assert list(t["verdict"]) == ["not shown", "cannot tell (a)"]
+    assert t["this run"].iloc[0].startswith("one draw: τ < 1 in 2 of 3 cells")
     assert t["this run"].iloc[1] == "one draw: 3 discrepancies"
     assert problems(found) == []
     assert "needs real ratings" in found.markdown()
@@ -113,5 +135,5 @@ def test_the_n_trend_is_by_construction_only_when_shown(small, verdict):
 
     rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
                         "tau": 1.0, "discrepancies": [v for s in small for v in (s, 0)]})
-    row = F._n_row(summarise_grid(rep), 5, 80)
+    row = F._n_row(summarise_grid(rep), 5, 80, ())
     assert row.verdict == verdict and (row.caveats == ("by_construction",)) == (verdict == "by construction")

@@ -257,3 +257,16 @@ def test_the_input_summary_says_a_rank_column_against_trec_eval_order_once(monke
     assert len(notes) == 1 and "12 of 18 ranked lists" in notes[0]
     stc = U.load_collection("stc-like", np.random.default_rng(0), theta=1, cutoff=10)
     assert not any("trec_eval" in ln for ln in stc.lines)     # simulated runs have no scores to disagree with
+
+
+def test_identical_cells_are_those_where_every_item_spans_0_to_dmax():
+    rep = pd.DataFrame({"replicate": [0, 1, 0, 1], "measure": "nG@1", "d_max": 2, "n": [5, 5, 80, 80],
+                        "tau": [0.98, 1.0, 1.0, 1.0], "discrepancies": [1, 0, 0, 0],
+                        "share_full_spread": [0.4, 0.5, 1.0, 1.0]})
+    assert U.identical_cells(rep) == {(2, 80)}
+    assert U.identical_cells(rep.assign(share_full_spread=[0.4, 0.5, 1.0, 0.9999])) == set()
+    assert U.identical_cells(rep.drop(columns="share_full_spread")) == set()
+    assert U.summarise_grid(rep).cells["ug_equals_rawg"].tolist() == [False, True]
+    paper = pd.DataFrame({"measure": "nG@1", "d_max": [2, 2], "n": [5, 80], "tau": [0.99, 1.0]})
+    t2 = U.table2(rep, paper)
+    assert t2["ug_equals_rawg"].tolist() == [False, True] and t2["informative"].tolist() == [True, False]

@@ -175,15 +175,21 @@ def _signed(v: float, digits: int = 3) -> str:
     return ("+" if v >= 0 else "-") + claims.number(abs(v), digits, marks=(0.0,))
 
 
+#: A cell where UG equals RawG on every item in every draw (:func:`helpers.replicates.unanimity.identical_cells`).
+SAME = "UG = RawG: nothing to test"
+
+
 def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
     """One measure's cells as the notebook shows them (rows Dmax, columns N): ``"τ [low, high] |
-    discrepancies [low, high]"``, a ``†`` where a mean lies outside its draws' interval. Returns
-    the table and whether any cell has a ``†``."""
+    discrepancies [low, high]"``, a ``†`` where a mean lies outside its draws' interval, and
+    :data:`SAME` where UG equals RawG in every draw (``ug_equals_rawg``). Returns the table and
+    whether any cell has a ``†``."""
     mark = lambda m, lo, hi: "†" if m < lo - 1e-12 or m > hi + 1e-12 else ""  # noqa: E731  (a skewed count)
     view = cells[cells["measure"] == measure]
-    text = [f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
-            for a, b, c, d, e, g in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
-                                        view.disc_high)]
+    same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
+    text = [SAME if u else f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
+            for a, b, c, d, e, g, u in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
+                                           view.disc_high, same)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
     wide.index.name = "Dmax"
@@ -193,12 +199,13 @@ def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
 def table2_view(comparison: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure's Table 2 comparison in the paper's layout: ``"paper | mean [low, high] in"``
     per cell (``above``/``below`` where the paper's tau lies outside the interval, ``in (τ = 1)``
-    where it lies inside whatever the stand-in does)."""
+    where it lies inside whatever the stand-in does, :data:`SAME` where UG = RawG in every draw)."""
     view = comparison[comparison["measure"] == measure]
+    same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
     where = ["in" if ins and inf else "in (τ = 1)" if ins else side
              for ins, inf, side in zip(view.inside, view.informative, view.side)]
-    text = [f"{unanimity.fmt_tau(p)} | {bracket(m, lo, hi, note=False)} {w}"
-            for p, m, lo, hi, w in zip(view.paper, view["mean"], view.low, view.high, where)]
+    text = [f"{unanimity.fmt_tau(p)} | " + (SAME if u else f"{bracket(m, lo, hi, note=False)} {w}")
+            for p, m, lo, hi, w, u in zip(view.paper, view["mean"], view.low, view.high, where, same)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
     wide.index.name = "Dmax"
@@ -220,14 +227,31 @@ def table2_lines(t2: pd.DataFrame) -> list[str]:
     inf = t2[t2["informative"]]
     out = inf[~inf["inside"]]
     cov = float(t2["coverage"].iloc[0])
-    trivial = len(t2) - len(inf)
+    same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
+    trivial = len(t2) - len(inf) - same
     where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
-    return [f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's interval "
-            "ends at 1, so it lies inside whatever the stand-in gives",
-            f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
-            f"each interval holds a new draw with probability {cov:.1%}: chance allows "
-            f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
-            f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}"]
+    lines = [f"{same} of {len(t2)} cells have UG = RawG on every item in every replicate: nothing to test"] if same else []
+    return lines + [
+        f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's interval "
+        "ends at 1, so it lies inside whatever the stand-in gives",
+        f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
+        f"each interval holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
+        f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
+        f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}"]
+
+
+def _cover(t2: pd.DataFrame) -> str:
+    """How the intervals' coverage follows from the number of draws R: (R + 1 - 2k) / (R + 1)."""
+    from ..replicates.unanimity import order_interval
+
+    r = int(t2["draws"].iloc[0])
+    k = order_interval(np.arange(r, dtype=float))["k"]   # k depends on R only
+    ends = "the smallest and largest" if k == 1 else f"the {_ordinal(k)} smallest and largest"
+    return f"{ends} of {r} draws: {r + 1 - 2 * k}/{r + 1}"
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def gains_identical(p: float, single_bonus, rep: pd.DataFrame | None = None) -> bool:
@@ -264,13 +288,19 @@ def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
         tau_real = claims.number(c["tau_real"]) if c["tau_real_fixed"] else claims.number(c["tau_real"], 3)
         power = lambda pre: (f"power {c[pre + '_power']:.2f} [{c[pre + '_power_low']:.2f}, "  # noqa: E731
                              f"{c[pre + '_power_high']:.2f}]" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
-        c["tau_text"] = (f"τ real {tau_real}, uniform {bracket(c['tau_sim'], c['tau_sim_low'], c['tau_sim_high'])}; "
-                         f"real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}]"
-                         f": {_PART[c['tau_part']]}; {power('tau')}")
-        c["disc_text"] = (f"discrepancies real {count_bracket(c['disc_real'], *_real_range(real, c['measure']))}, "
-                          f"uniform {count_bracket(c['disc_sim'], c['disc_sim_low'], c['disc_sim_high'])}; real − "
-                          f"uniform {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, {int(c['ddisc_high'])}]: "
-                          f"{_PART[c['disc_part']]}; {power('disc')}")
+        if c["draws"] < 2:   # one uniform draw: a difference, no interval, nothing read from it
+            c["tau_text"] = (f"one draw: τ real {tau_real}, uniform {claims.number(c['tau_sim'], 3)}; real − uniform "
+                             f"{_signed(c['dtau'])}: no interval, so not read")
+            c["disc_text"] = (f"one draw: discrepancies real {int(round(c['disc_real']))}, uniform "
+                              f"{int(round(c['disc_sim']))}: no interval, so not read")
+        else:
+            c["tau_text"] = (f"τ real {tau_real}, uniform {bracket(c['tau_sim'], c['tau_sim_low'], c['tau_sim_high'])}; "
+                             f"real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, "
+                             f"{_signed(c['dtau_high'])}]: {_part_word(c, 'tau')}; {power('tau')}")
+            c["disc_text"] = (f"discrepancies real {count_bracket(c['disc_real'], *_real_range(real, c['measure']))}, "
+                              f"uniform {count_bracket(c['disc_sim'], c['disc_sim_low'], c['disc_sim_high'])}; real − "
+                              f"uniform {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, {int(c['ddisc_high'])}]: "
+                              f"{_part_word(c, 'disc')}; {power('disc')}")
         c["nothing"] = nothing
         conjecture[c["measure"]] = c
     return premise, conjecture
@@ -278,6 +308,13 @@ def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
 
 #: A part's state (:func:`helpers.replicates.unanimity.conjecture`) as printed.
 _PART = {"holds": "real lower/more, as conjectured", "other way": "the other way", "not shown": "no difference shown"}
+
+
+def _part_word(c: Mapping, pre: str) -> str:
+    """A part's state; with fewer draws than a 95% interval needs, the range is not read."""
+    if c["draws"] < claims.min_draws():
+        return f"a range of {c['draws']} draws, not read"
+    return _PART[c[f"{pre}_part"]]
 
 
 def _real_range(real, measure: str) -> tuple[float, float]:
@@ -333,7 +370,9 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple) -> Finding:
         rep = grid.rep[grid.rep["measure"].isin(graded)]
         every = int((rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12).sum())
         run += f". Over {grid.replicates} replicates: τ < 1 in every one in {every} of {len(t)} cells"
-        nums["tau_below_1_every_replicate"] = every
+        same = int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
+        run += f"; {same} cells with UG = RawG in every replicate: nothing to test" if same else ""
+        nums.update({"tau_below_1_every_replicate": every, "ug_equals_rawg": same})
     return Finding("Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?", PAPER_T2, run,
                    "shown" if excl else "not shown", (("uncorrected",) if excl else ()) + cav, nums)
 
@@ -344,16 +383,18 @@ def _table2_row(t2: pd.DataFrame, fit_sd) -> Finding:
     cov = float(t2["coverage"].iloc[0])
     allowed = chance_outside(len(inf), cov)
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
+    same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
     run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
            + f"; chance allows {allowed} outside at the intervals' coverage of {cov:.1%}; "
-           f"{len(t2) - len(inf)} cells with τ = 1 in both not counted")
+           f"{len(t2) - len(inf) - same} cells with τ = 1 in both not counted"
+           + (f"; {same} with UG = RawG: nothing to test" if same else ""))
     draws = int(t2["draws"].iloc[0])
     # no informative cell, or chance allows every one outside: the check cannot fail
     verdict = "cannot tell" if allowed >= len(inf) else "agrees" if len(out) <= allowed else "differs"
     return Finding("Does the stand-in give Table 2's τ, cell by cell?", "Table 2 (real STC data, one draw per cell)",
                    run, verdict, (("calibrated",) if fit_sd is not None else ()) + _few(draws),
                    {"inside": int(inf["inside"].sum()), "informative": len(inf), "cells": len(t2),
-                    "allowed_outside": allowed, "coverage": cov})
+                    "allowed_outside": allowed, "coverage": cov, "ug_equals_rawg": same})
 
 
 def _significance_row(grid, total: int, replicates: int, graded, cav: tuple) -> Finding:
@@ -417,8 +458,12 @@ def _premise_row(parts: Mapping, d_real: int, n_real: int, draws: int) -> Findin
 def _conjecture_verdict(c: Mapping) -> tuple[str, tuple]:
     """holds / holds in part when a part is shown as conjectured; does not hold when every part
     goes the other way or is not shown by a test with power >= 0.8 (lower bound) against an
-    impact twice the uniform one; else cannot tell (low power)."""
+    impact twice the uniform one; else cannot tell (low power). With fewer draws than a 95%
+    interval needs (:func:`helpers.notebook.claims.min_draws`), cannot tell: their range holds a
+    new draw too seldom."""
     parts = [c["tau_part"], c["disc_part"]]
+    if c["draws"] < claims.min_draws():   # a range of few draws holds a new one too seldom to read
+        return "cannot tell", ("one_draw",) if c["draws"] < 2 else ()   # ranges: _few adds it
     if all(x == "holds" for x in parts):
         return "holds", ()
     if any(x == "holds" for x in parts):
@@ -435,9 +480,13 @@ def _conjecture_row(m: str, c: Mapping, draws: int, cav: tuple) -> Finding:
     if c["nothing"]:
         return Finding(q, "expected (Sec. 6), not tested", "UG = RawG on every real and uniform item: nothing to test",
                        "not tested", cav, {})
-    run = (f"τ real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}], power "
-           f"{_pw(c, 'tau')}; discrepancies {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, "
-           f"{int(c['ddisc_high'])}], power {_pw(c, 'disc')}")
+    if c["draws"] < 2:
+        run = (f"one draw: τ real − uniform {_signed(c['dtau'])}, discrepancies real − uniform "
+               f"{int(round(c['ddisc'])):+d}; no interval, no power")
+    else:
+        run = (f"τ real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}], power "
+               f"{_pw(c, 'tau')}; discrepancies {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, "
+               f"{int(c['ddisc_high'])}], power {_pw(c, 'disc')}")
     verdict, extra = _conjecture_verdict(c)
     return Finding(q, "expected (Sec. 6), not tested", run, verdict, extra + _few(draws) + cav,
                    {k: v for k, v in c.items() if not k.endswith("_text")})
@@ -550,10 +599,10 @@ def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_ma
     prose.append("The conjecture's intervals are real − uniform over single uniform draws: the real ratings are one "
                  "data set.")
     prose.append("Power: the chance that one data set with twice the uniform ratings' impact passes the test.")
-    above = [m for m, c in conjecture.items() if c["dtau"] > 0]
-    if above:
-        prose.append(f"For {claims.listing(above)}, the real τ lies above the uniform ratings' mean: the side "
-                     "opposite to the conjecture.")
+    other = [m for m, c in conjecture.items() if "other way" in (c["tau_part"], c["disc_part"])
+             and c["draws"] >= claims.min_draws()]
+    if other:
+        prose.append(f"For {claims.listing(other)}, a part of the test goes the other way: real ratings change less.")
 
 
 def effect_sizes(table3: pd.DataFrame) -> dict:

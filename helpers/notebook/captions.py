@@ -107,22 +107,22 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Spread of the simulated ratings of the relevant items: share with D = 0, share with D = Dmax and the mean "
         "UG bonus, per Dmax and N.", {"share_D0": "share D = 0", "share_Dmax": "share D = Dmax"}),
     "02_real_vs_simulated": (
-        "RawG against UG with the real ratings, with simulated ratings of the same items and with the real rating "
-        "tuples shuffled among items of the same RawG (for the power): Kendall's τ, HSD discrepancies and "
-        "significant pairs (mean and interval over the draws).",
+        "RawG against UG with the real ratings and with uniform ratings of the same items and the same RawG: "
+        "Kendall's τ, HSD discrepancies and significant pairs (mean and interval over the draws).",
         {"disc_max": "discrepancies, max", "draws_with_disc": "draws with a discrepancy",
          "tau_ci_low": "τ 95% CI, low", "tau_ci_high": "τ 95% CI, high"}),
     "02_table2_vs_paper": (
         "Sakai's Table 2 τ (real STC data) against the stand-in's mean τ over the replicates and its interval, "
         "per measure, Dmax and N: whether the paper's τ lies inside, and on which side if not.",
         {"paper": "paper's τ", "mean": "stand-in mean τ", "low": "interval, low", "high": "interval, high",
-         "side": "paper lies"}),
+         "side": "paper lies", "informative": "informative cell", "ug_equals_rawg": "UG = RawG (nothing to test)",
+         "coverage": "chance the interval holds a new draw"}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
         "HSD discrepancies (mean and interval), the share of replicates with a discrepancy and how many "
         "replicates gave each number of discrepancies.",
         {"share_any_discrepancy": "replicates with a discrepancy",
-         "disc_distribution": "discrepancies × replicates"}),
+         "disc_distribution": "discrepancies × replicates", "ug_equals_rawg": "UG = RawG (nothing to test)"}),
     "03_prm_estimates": (
         "PRM parameters p(R|i): the probability that another assessor finds a result relevant (level ≥ θ) given "
         "its assessed level i, with counts and binomial σ, per threshold θ and estimator (Eq. 4, Eq. 5).",

@@ -25,7 +25,7 @@ from .. import gains, measures, paths, stats, unanimity
 from . import runner
 
 __all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate", "choose",
-           "GAP_TOLERANCE", "read_fit", "table2", "order_interval", "summarise_order", "doubled_power", "conjecture",
+           "GAP_TOLERANCE", "read_fit", "table2", "identical_cells", "order_interval", "summarise_order", "doubled_power", "conjecture",
            "setting_differences", "STAND_IN_DEPTH"]
 
 #: This run's measure name -> the paper's (Sakai 2017, Tables 2 and 3: nG@1, P+, nERR on the top 10).
@@ -191,19 +191,32 @@ def table2(rep: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame
     paper that this run also has: the paper's tau (one draw on the real data), the replicates'
     mean and their :func:`order_interval` (which holds one new draw with probability
     ``coverage``), ``inside`` (the paper's tau within it), ``side`` (``"above"``, ``"below"`` or
-    ``""``) and ``informative``: False where the paper's tau is 1 and the interval ends at 1, so
-    that the paper's value lies inside whatever the stand-in does. Returns ``measure, d_max, n,
-    paper, mean, low, high, inside, side, informative, draws, coverage``.
+    ``""``), ``ug_equals_rawg`` (the cell is one of :func:`identical_cells`: nothing to test) and
+    ``informative``: False in those cells and where the paper's tau is 1 and the interval ends at
+    1, so that the paper's value lies inside whatever the stand-in does. Returns ``measure, d_max,
+    n, paper, mean, low, high, inside, side, informative, ug_equals_rawg, draws, coverage``.
     """
     paper = paper_table2() if paper is None else paper
     s = summarise_order(rep, "tau", by=["measure", "d_max", "n"])
     out = paper[["measure", "d_max", "n", "tau"]].rename(columns={"tau": "paper"}).merge(
         s[["measure", "d_max", "n", "mean", "low", "high", "draws", "coverage"]], on=["measure", "d_max", "n"])
+    same = identical_cells(rep)
+    out["ug_equals_rawg"] = [(d, n) in same for d, n in zip(out["d_max"], out["n"])]
     out["inside"] = (out["paper"] >= out["low"] - 1e-12) & (out["paper"] <= out["high"] + 1e-12)
     out["side"] = np.where(out["inside"], "", np.where(out["paper"] > out["high"], "above", "below"))
-    out["informative"] = ~((out["paper"] >= 1 - 1e-12) & (out["high"] >= 1 - 1e-12))
-    return out[["measure", "d_max", "n", "paper", "mean", "low", "high", "inside", "side", "informative", "draws",
-                "coverage"]]
+    out["informative"] = ~((out["paper"] >= 1 - 1e-12) & (out["high"] >= 1 - 1e-12)) & ~out["ug_equals_rawg"]
+    return out[["measure", "d_max", "n", "paper", "mean", "low", "high", "inside", "side", "informative",
+                "ug_equals_rawg", "draws", "coverage"]]
+
+
+def identical_cells(rep: pd.DataFrame) -> set[tuple[int, int]]:
+    """The (Dmax, N) cells where UG equals RawG on every item in every replicate: every relevant
+    item's ratings span 0..Dmax (``share_full_spread`` 1), so the bonus p·N·(Dmax − D) is 0 and
+    there is nothing to test. Empty when ``rep`` has no ``share_full_spread`` column."""
+    if "share_full_spread" not in rep.columns:
+        return set()
+    full = rep.groupby(["d_max", "n"])["share_full_spread"].min() >= 1.0
+    return {(int(d), int(n)) for (d, n), ok in full.items() if ok}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,6 +438,9 @@ def load_collection(dataset: str, rng: np.random.Generator, *, theta: int, cutof
             teams = unanimity.team_of_run(run_ids, team_overrides)
     qrels = qrels[qrels["query_id"].isin(qrels.loc[qrels["relevance"] >= theta, "query_id"])].reset_index(drop=True)
     run = unanimity.top_k(full_run[full_run["query_id"].isin(qrels["query_id"])], cutoff)
+    deepest = int(run.groupby(["run_id", "query_id"]).size().max()) if len(run) else 0
+    if deepest < cutoff:   # nothing silent: a cutoff deeper than every list reads what the lists hold
+        lines.append(f"cutoff {cutoff}: no list holds more than {deepest} documents, so at most {deepest} are scored")
     if dataset != "stc-like":   # said once: a rank column that orders lists otherwise than trec_eval
         note = measures.order_note(full_run, topics=qrels["query_id"].unique())
         if note:
@@ -484,7 +500,8 @@ class GridSummary:
 
 def summarise_grid(rep: pd.DataFrame) -> GridSummary:
     """:class:`GridSummary` of the rows of :func:`unanimity_grid` over replicates. Intervals are
-    :func:`order_interval`'s (a count's bounds are counts)."""
+    :func:`order_interval`'s (a count's bounds are counts); ``ug_equals_rawg`` marks the cells of
+    :func:`identical_cells`."""
     keys = ["measure", "d_max", "n"]
     tau = summarise_order(rep, "tau", by=keys)[keys + ["mean", "low", "high"]]
     disc = summarise_order(rep, "discrepancies", by=keys)[keys + ["mean", "low", "high"]]
@@ -495,6 +512,8 @@ def summarise_grid(rep: pd.DataFrame) -> GridSummary:
     cells = (tau.rename(columns={"mean": "tau_mean", "low": "tau_low", "high": "tau_high"})
              .merge(disc.rename(columns={"mean": "disc_mean", "low": "disc_low", "high": "disc_high"}), on=keys)
              .merge(some.rename(columns={"share": "share_any_discrepancy"}), on=keys).merge(dist, on=keys))
+    same = identical_cells(rep)
+    cells["ug_equals_rawg"] = [(d, n) in same for d, n in zip(cells["d_max"], cells["n"])]
     sums = rep.groupby(["replicate", "n"])["discrepancies"].sum().reset_index()
     by_n = summarise_order(sums, "discrepancies", by=["n"]).set_index("n")[["mean", "low", "high"]]
     by_n["zero"] = sums.groupby("n")["discrepancies"].apply(lambda s: int((s == 0).sum()))
