@@ -164,7 +164,7 @@ def test_u2_draw_details_add_rows_and_change_none():
               udm_reps=2, splits=2)
     plain = rprm.prm_u2_draw(np.random.default_rng(4), **kw)
     full = rprm.prm_u2_draw(np.random.default_rng(4), details=True, **kw)
-    new = {"eq_gap", "eq_z", "table7_low", "table7_high", "lin_diff_boot", "tau_own", "own_diff_boot"}
+    new = {"eq_gap", "eq_z", "eq_marginals", "table7_low", "table7_high", "lin_diff_boot", "tau_own", "own_diff_boot"}
     assert set(full["quantity"]) - set(plain["quantity"]) == new
     pd.testing.assert_frame_equal(full[~full["quantity"].isin(new)].reset_index(drop=True), plain)
     assert (full["quantity"] == "own_diff_boot").sum() == 2 * 6 and (full["quantity"] == "lin_diff_boot").sum() == 12

@@ -247,3 +247,20 @@ def test_robustness_single_holds_every_analysis():
     assert rob.claims["vs linear"][3].numbers["b"] == pytest.approx(obs["linear"])
     lines = fp.difference_lines(rob, str)
     assert sum("PRM - linear" in ln for ln in lines) == 2 and sum(ln.strip().startswith("own level") for ln in lines) == 2
+
+
+def test_table2_row_states_the_marginals_test():
+    """Eq. 4 = Eq. 5 needs equal marginals: the row says whether the run's data have them."""
+    over = _found(marginals={"differ": 47, "n": 50, "p": float("nan")})
+    row = next(r for r in over.rows if r.question.startswith("Table 2"))
+    assert row.run.endswith("U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws.")
+    one = _found(over_what="", eq_gap=(pv.Value(0.01, np.nan, np.nan), pv.Value(0.9, np.nan, np.nan)),
+                 marginals={"differ": 0, "n": 1, "p": 0.412})
+    row = next(r for r in one.rows if r.question.startswith("Table 2"))
+    assert row.run.endswith("U1's and U2's marginals not shown to differ (Stuart–Maxwell p = 0.412).")
+    assert row.numbers["marginals"]["p"] == 0.412
+    shares = (0.057, 0.099, {"differ": 40, "n": 40, "p": float("nan")})
+    stress = (_rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001}), shares, "a lenient U2")
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], stress=stress, over_what="40 replicates")
+    row = next(r for r in f.rows if "assumptions fail" in r.question)
+    assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates." in row.run

@@ -43,7 +43,7 @@ def over(values, what: str) -> tuple:
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
            "robustness_single", "robustness_replicates", "robustness_draws", "difference_lines", "wins_line", "findings",
-           "replicate_lines", "replicate_view", "lenience_phrase"]
+           "replicate_lines", "replicate_view", "lenience_phrase", "p_text"]
 
 #: The multiplicity rule, named once.
 HOLM = "Holm-adjusted over the thresholds tested"
@@ -284,8 +284,8 @@ _CAVEATS = {
     "sim_design": "Both simulated assessors follow one latent-relevance model calibrated to the paper's Table 3: "
                   "they are exchangeable and disagree by level only, as the PRM assumes. "
                   "Its topic-to-topic spread is set, not fitted to FedWeb13.",
-    "other_data": "The paper's values come from FedWeb13 and INTENT-2, whose judgments are not public; a gap to them "
-                  "is no failure to reproduce.",
+    "other_data": "The paper's values come from FedWeb13 and INTENT-2, whose judgments are licensed, not public; a gap "
+                  "to them is no failure to reproduce.",
     "eq_same": "Eq. 4 and Eq. 5 estimate the same p(R|i) only when U2 re-judged an unbiased sample of U1's "
                "judgments and both assessors label with the same marginals (Sect. 5.2.1).",
     "eq5_biased": "Here U2 re-judged U1's levels in different shares, so Eq. 5 is biased.",
@@ -324,9 +324,13 @@ def _diff(mean: float, lo: float, hi: float, what: str = "resample") -> str:
     return f"{_sig(mean)} [{_sig(lo)}, {_sig(hi)}]"
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
+    """``"= 0.300"`` or ``"< 0.001"`` (:func:`helpers.notebook.claims.format_p`), to follow a ``p``."""
     text = claims.format_p(p)
     return text if text.startswith(("<", ">")) else f"= {text}"
+
+
+_p = p_text
 
 
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
@@ -373,17 +377,30 @@ def lenience_phrase(u2_lenience: float, lenience_sd: float) -> str:
 
 def _stress_row(rob: Robustness, name, shares: tuple, phrase: str = "a lenient U2") -> Finding:
     """Table 6 on simulated collections where the PRM's assumptions fail (cross-fitted gains)."""
-    u1, u2 = shares
+    u1, u2, *marg = shares
     run = _table6_run(rob, "cross-fitted", name) + (f" U1 gives the top level to {u1:.1%} of the items, U2 to "
                                                     f"{u2:.1%}." if np.isfinite(u1) and np.isfinite(u2) else "")
+    if marg and marg[0]["n"]:
+        run += f" {_marginals_text(marg[0], 'replicate')}."
     return Finding(f"Table 6 where the PRM's assumptions fail ({phrase}): are cross-fitted PRM gains more robust "
                    "than binary gains?", "not studied", run, _table6_verdict(rob, "cross-fitted"),
                    caveats=("simulated",), numbers={str(th): c.numbers for th, c in rob.claims["cross-fitted"].items()})
 
 
-def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, base: tuple = ()) -> Finding:
+def _marginals_text(m: Mapping, unit: str) -> str:
+    """The condition of Eq. 4 = Eq. 5 tested: ``"marginals unequal (Stuart–Maxwell p < 0.05) in 3 of
+    40 replicates"``, or one collection's p-value."""
+    if m["n"] == 1 and np.isfinite(m.get("p", np.nan)):
+        return (f"U1's and U2's marginals {'differ' if m['differ'] else 'not shown to differ'} "
+                f"(Stuart–Maxwell p {_p(m['p'])})")
+    return f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s"
+
+
+def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, base: tuple = (),
+            marginals: Mapping | None = None) -> Finding:
     """Table 2: Eq. 4 against Eq. 5 at theta = T (largest gap and largest z over the levels, over
-    the draws or replicates when the run has them)."""
+    the draws or replicates when the run has them), with the condition under which they agree
+    tested (``marginals``: :func:`helpers.findings.prm_values.marginals`)."""
     q = "Table 2: do Eq. 4 and Eq. 5 give the same p(R|i)?"
     if gap.n:
         run = (f"θ = {name_T}: largest gap {claims.bracket(gap.mean, gap.low, gap.high)}; largest z "
@@ -394,10 +411,13 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
         verdict = "agrees" if z.mean <= 2 else "differs"
     if not np.isfinite(z.mean):
         verdict = "cannot tell"
+    if marginals and marginals["n"]:
+        run = run.rstrip(".") + f"; {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."
     caveats = ("by_construction",) if sim else ("eq_same",) + (() if eq5_valid else ("eq5_biased",)) + base
     return Finding(q, "yes: differences small; Eq. 5 has the smaller σ", run,
                    "by construction" if sim else verdict, caveats=caveats,
-                   numbers={"gap": gap.mean, "z_max": z.mean, "z_low": z.low, "z_high": z.high, "eq5_valid": eq5_valid})
+                   numbers={"gap": gap.mean, "z_max": z.mean, "z_low": z.low, "z_high": z.high, "eq5_valid": eq5_valid,
+                            "marginals": dict(marginals or {})})
 
 
 def _ratio_row(ratio: Value, base: tuple, *, sim: bool, B: int) -> Finding:
@@ -496,7 +516,7 @@ def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, no
 
 def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap: tuple, eq5_valid: bool,
              ratio: Value, B: int, table5_shares: Mapping, n_runs: int, robustness: Robustness, table7: Value,
-             udm: Mapping, calibration: Mapping | None = None, stress: tuple | None = None, over_what: str = "",
+             udm: Mapping, marginals: Mapping | None = None, calibration: Mapping | None = None, stress: tuple | None = None, over_what: str = "",
              nonmono=(), p_top: str = "", variants=(), footer: str = "") -> Findings:
     """The findings of notebook 03 (see the module docstring for the questions). Table 6 leads.
 
@@ -513,8 +533,11 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         :func:`robustness_draws`).
     table7 : PRM vs binary tau at theta = T (:class:`Value`).
     udm : ``prm_ratio``, ``udm_ratio`` (text) and their numbers.
+    marginals : in how many replicates or draws U1's and U2's marginals differ (Stuart-Maxwell,
+        :func:`helpers.findings.prm_values.marginals`), or this collection's p-value.
     calibration : :func:`calibration` (simulated runs).
-    stress : (:func:`robustness_replicates` with ``stress``, (U1's, U2's share of the top level), and
+    stress : (:func:`robustness_replicates` with ``stress``, (U1's, U2's share of the top level, and
+        the marginals' test as ``marginals``), and
         :func:`lenience_phrase`).
     over_what : the draws or replicates the values summarise (``"40 replicates"``), or ``""``.
     nonmono : thresholds whose PRM gains are not monotone in the level.
@@ -537,7 +560,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
                         numbers={"ok": table1_ok}))
     if calibration is not None:
         rows.append(_calibration_row(calibration, method))
-    rows.append(_eq_row(*eq_gap, name(T), sim=sim, eq5_valid=eq5_valid, base=drawn))
+    rows.append(_eq_row(*eq_gap, name(T), sim=sim, eq5_valid=eq5_valid, base=drawn, marginals=marginals))
     rows.append(_ratio_row(ratio, paper_gap + drawn, sim=sim, B=B))
     rows.append(_table5_row(table5_shares, n_runs, name, paper_gap + drawn, over_what))
     rows.append(_table7_row(table7, name(T), paper_gap))      # Kendall's intervals, not over the draws

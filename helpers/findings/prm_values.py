@@ -20,7 +20,7 @@ from .. import prm
 from ..notebook import claims
 
 __all__ = ["Value", "over", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
-           "over_replicates", "over_draws", "nonmonotone"]
+           "over_replicates", "over_draws", "nonmonotone", "marginals"]
 
 
 def spread(mean: float, low: float, high: float, digits: int = 3, what: str = "draw") -> str:
@@ -131,6 +131,15 @@ def nonmonotone(p_by_theta: Mapping) -> list:
     return out
 
 
+def marginals(rep: pd.DataFrame, table: str) -> dict:
+    """In how many replicates U1's and U2's marginals differ (Stuart-Maxwell p < 0.05; the rows
+    :data:`helpers.replicates.prm.MARGINALS` of ``table``): ``{"differ", "n", "p"}`` (``p`` NaN)."""
+    from ..replicates.prm import MARGINALS
+
+    v = rep.loc[(rep["table"] == table) & (rep["comparison"] == MARGINALS), "tau"].dropna()
+    return {"differ": int(v.sum()), "n": len(v), "p": float("nan")}
+
+
 def _udm_text(prm_v: Value, udm_v: Value) -> dict:
     """The two gain ratios of Sect. 3.4.3, one label for both."""
     label = f" ({prm_v.label.replace('interval', 'intervals', 1)})" if prm_v.label and prm_v.n else ""
@@ -145,8 +154,10 @@ def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float
     ``t5``: Table 5's summary indexed by theta; ``table7_row``: Table 7's PRM-vs-binary row at theta
     = T; ``udm``: the notebook's ``udm_vs_prm`` ratios; ``p_gain``: the gains per threshold."""
     g = prm.estimator_gap(pairs, T, T=T)
+    m = prm.marginal_tests(pairs, T=T)["stuart_maxwell"]["p"]
     u_prm, u_udm = float(udm["prm_ratio_top_two"]), float(udm["udm_ratio_top_two"])
     return {"eq_gap": (Value(float(g["gap"].max()), np.nan, np.nan), Value(float(g["z"].max()), np.nan, np.nan)),
+            "marginals": {"differ": int(m < 0.05), "n": 1, "p": float(m)},
             "ratio": bootstrap_ratio(boot_sd, sigma, B),
             "table5_shares": {th: float(t5.loc[th, "share_prm_more_precise"]) for th in thetas},
             "table7": Value(float(table7_row["tau"]), float(table7_row["low"]), float(table7_row["high"]),
@@ -169,13 +180,15 @@ def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_the
     p_mean = {th: {i: float(means.get(("p", f"theta={names[th]}, level={names[i]}"), np.nan)) for i in range(T + 1)}
               for th in all_thetas}
     out = {"eq_gap": (sim_values(sim, "eq", "largest gap"), sim_values(sim, "eq", "largest z")),
+           "marginals": marginals(rep, "eq"),
            "ratio": sim_values(sim, "fig2", "sd / sigma"),
            "table5_shares": {th: float(means[("5", f"share PRM more precise, theta={names[th]}")]) for th in thetas},
            "table7": sim_values(sim, "7", f"theta={names[T]}, PRM vs binary"),
            "udm": _udm_text(sim_values(sim, "udm", "prm_ratio"), sim_values(sim, "udm", "udm_ratio")),
            "over_what": f"{sim.replicates} replicates", "nonmono": nonmonotone(p_mean), "stress_shares": None}
     if sim.stress and STRESS[2] in set(rep["table"]):
-        out["stress_shares"] = tuple(float(means[(STRESS[2], f"{who} top level")]) for who in ("U1", "U2"))
+        out["stress_shares"] = tuple(float(means[(STRESS[2], f"{who} top level")]) for who in ("U1", "U2")) + (
+            marginals(rep, STRESS[1]),)
     return out
 
 
@@ -196,7 +209,9 @@ def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: flo
     p_mean = {int(th): g.set_index("level")["mean"].rename(index=int).to_dict()
               for th, g in d.p_table.groupby("theta")}
     shares = s["table5_share_prm_more_precise"].set_index("theta")["mean"]
+    mg = d.rep.loc[d.rep["quantity"] == "eq_marginals", "value"].dropna()
     return {"eq_gap": (from_summary(s["eq_gap"], what), from_summary(s["eq_z"], what)),
+            "marginals": {"differ": int(mg.sum()), "n": len(mg), "p": float("nan")},
             "ratio": from_summary(s["boot_ratio"], what) if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
             "table5_shares": {th: float(shares.loc[th]) for th in thetas}, "table7": table7, "udm": udm,
             "over_what": f"{d.replicates} {what}", "nonmono": nonmonotone(p_mean)}

@@ -27,10 +27,14 @@ from .. import prm
 from . import runner
 
 __all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "p_draws", "p_over_draws",
-           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS"]
+           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS", "MARGINALS"]
 
 #: The tables of :func:`prm_robustness` on the collection where the PRM's assumptions fail.
 STRESS = ("stress 6", "stress eq", "stress share")
+
+#: The comparison of :func:`_gap_rows` that is 1 where the assessors' marginals differ (Stuart-Maxwell,
+#: p < 0.05): the condition of Eq. 4 = Eq. 5 tested on each collection or draw.
+MARGINALS = "marginals differ (Stuart-Maxwell p < 0.05)"
 
 
 def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str], table: str = "6") -> list[dict]:
@@ -41,10 +45,12 @@ def _crossfit_rows(rows: pd.DataFrame, names: Sequence[str], table: str = "6") -
 
 
 def _gap_rows(pairs: pd.DataFrame, T: int, table: str) -> list[dict]:
-    """Table 2 at theta = T: the largest |Eq. 4 - Eq. 5| over the levels and the largest z."""
-    g = prm.estimator_gap(pairs, T, T=T)
+    """Table 2 at theta = T: the largest |Eq. 4 - Eq. 5| over the levels, the largest z, and 1 where
+    the Stuart-Maxwell test finds U1's and U2's marginals unequal at 0.05 (:func:`helpers.prm.marginal_tests`)."""
+    g, m = prm.estimator_gap(pairs, T, T=T), prm.marginal_tests(pairs, T=T)["stuart_maxwell"]["p"]
     return [{"table": table, "comparison": "largest gap", "tau": float(g["gap"].max())},
-            {"table": table, "comparison": "largest z", "tau": float(g["z"].max())}]
+            {"table": table, "comparison": "largest z", "tau": float(g["z"].max())},
+            {"table": table, "comparison": MARGINALS, "tau": float(m < 0.05) if np.isfinite(m) else np.nan}]
 
 
 def _detail_rows(sim, pairs, p_gain, thresholds, T, names, *, k, method, B, udm_reps, rng) -> list[dict]:
@@ -212,6 +218,7 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
       splits, :func:`helpers.prm.crossfit_robustness`) and, with ``B`` > 0, ``cf_diff_boot``: ``B``
       cross-fitted resamples of tau_PRM - tau_binary (gains re-estimated in each);
     * with ``details``: ``eq_gap`` and ``eq_z`` (Table 2 at theta = T, :func:`helpers.prm.estimator_gap`),
+      ``eq_marginals`` (1 where U1's and U2's marginals differ, Stuart-Maxwell p < 0.05),
       ``table7_low`` / ``table7_high`` (its Kendall intervals), ``lin_diff_boot`` (tau_PRM -
       tau_linear on the same resamples as ``tau_diff_boot``) and, for ``method`` eq4, ``tau_own``
       and ``own_diff_boot`` (:func:`_own_level_rows`).
@@ -259,6 +266,9 @@ def prm_u2_draw(rng: np.random.Generator, *, qrels_u1: pd.DataFrame, ratings: pd
         g = prm.estimator_gap(pairs, T, T=T)
         rows += [{"quantity": q, "theta": int(T), "level": "", "value": float(g[c].max())}
                  for q, c in (("eq_gap", "gap"), ("eq_z", "z"))]
+        m = prm.marginal_tests(pairs, T=T)["stuart_maxwell"]["p"]
+        rows.append({"quantity": "eq_marginals", "theta": int(T), "level": "",
+                     "value": float(m < 0.05) if np.isfinite(m) else np.nan})
         if runs is not None and method == "eq4":
             rows += _own_level_rows(qrels_u1, q2, runs, pairs, p_gain, thresholds, T, k=k, B=B, rng=rng)
     return pd.DataFrame(rows)
@@ -376,7 +386,7 @@ class Draws:
 
 #: The quantities of :func:`prm_u2_draw` summarised over the draws (besides p, tau and the resamples).
 SUMMARISED = ("table5_tau", "table5_share_prm_more_precise", "table5_share_prm_smaller", "table7", "table7_low",
-              "table7_high", "boot_ratio", "udm", "eq_gap", "eq_z")
+              "table7_high", "boot_ratio", "udm", "eq_gap", "eq_z", "eq_marginals")
 
 #: Per analysis of the draws: the pooled resamples, the Table 6 row of the PRM and of the other.
 _POOLED = {"in sample": ("tau_diff_boot", "PRM, theta={}", "binary, theta={}"),
