@@ -119,7 +119,8 @@ def test_linearity_checks_reuse_the_pilot_scores_and_say_why_a_measure_is_skippe
     per = scores_by_assessor(ratings, run, names, conventions="ntcireval", rel=2, gmax=2)
     reused = linearity_checks(ratings, run, names, d_max=2, per=per, conventions="ntcireval", rel=2)
     fresh = linearity_checks(ratings, run, names, d_max=2, conventions="ntcireval", rel=2)
-    assert isinstance(reused["AP"], str) and "reads relevance levels" in reused["AP"]
+    assert isinstance(reused["AP"], str) and reused["AP"].startswith("not checked: AP reads binary labels (level >= 2)")
+    assert "divides by each assessor's count of relevant items" in reused["AP"]
     for m in ("nDCG@3", "RBP"):
         pd.testing.assert_frame_equal(reused[m], fresh[m])
         assert reused[m].attrs == linearity_check(ratings, run, m, d_max=2, conventions="ntcireval").attrs
@@ -127,6 +128,26 @@ def test_linearity_checks_reuse_the_pilot_scores_and_say_why_a_measure_is_skippe
         linearity_checks(ratings, run, names, d_max=3, per=per, conventions="ntcireval", rel=2)
     with pytest.raises(ValueError, match="AP"):
         linearity_check(ratings, run, "AP", d_max=2, conventions="ntcireval", rel=2)
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+def test_p_at_k_averaged_over_assessors_is_p_at_k_of_the_shares_and_is_said_so(files, rel):
+    """What :func:`binary_reading` states for P@k, by hand: the mean over assessors of P@3 is the
+    precision of each item's share of assessors with a label >= rel (unjudged: 0), at every rel."""
+    from helpers.design import binary_reading, linearity_checks
+    run = _run_frame()
+    ratings = readers.read_ratings(files / "ratings.tsv")
+    per = scores_by_assessor(ratings, run, ["P@3", "AP"], conventions="ntcireval", rel=rel, gmax=2)
+    mean = per["P@3"].groupby(["system", "topic"])["score"].mean()
+    for (system, topic), got in mean.items():
+        top = [d for d in RUNS[system]][:3]
+        shares = [np.mean([v >= rel for v in LABELS.get((topic, d), (0, 0))]) for d in top]
+        assert got == pytest.approx(sum(shares) / 3, abs=1e-12)
+    said = linearity_checks(ratings, run, ["P@3", "AP"], d_max=2, per=per, conventions="ntcireval", rel=rel)
+    assert said["P@3"] == binary_reading("P@3", rel, conventions="ntcireval")
+    assert f"(level >= {rel})" in said["P@3"] and "is exactly P@3 of each item's share" in said["P@3"]
+    assert "is not AP of each item's share" in said["AP"]
+    assert binary_reading("nDCG@3", rel) is None and "(level >= 3)" in binary_reading("AP(rel=3)", rel)
 
 
 # --- the cheapest design ------------------------------------------------------------------------
@@ -328,12 +349,31 @@ def test_findings_of_notebook_06_follow_the_numbers():
     from helpers.findings import design as F
     ok = _findings(planted=_planted())
     verdicts = {r.question.split("?")[0][:40]: r.verdict for r in ok.rows}
-    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["holds", "holds", "holds", "agrees", "agrees", "agrees"]
-    assert "by_construction" in ok.rows[3].caveats and "simulated" in ok.rows[-1].caveats, verdicts
+    # simulated: V_E1 against V_E2 and the cheapest design follow from the planted components
+    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["by construction"] * 3 + ["agrees"] * 3, verdicts
+    assert all("by_construction" in r.caveats for r in ok.rows[3:6]) and "simulated" in ok.rows[-1].caveats
     bad = _findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155}, planted=_planted(70, 80, 500))
     assert [r.verdict for r in bad.rows][:1] + [r.verdict for r in bad.rows][-3:] == \
         ["not reproduced", "differs", "differs", "differs"]
     assert not ok.problems() and not bad.problems()
+    real = _findings()                                    # no planted truth: the verdicts of the claims
+    assert [r.verdict for r in real.rows][3:6] == ["holds", "holds", "holds"]
+
+
+def test_findings_rows_and_sentences_stay_short():
+    """No cell and no sentence of the table or the prose over 50 words, whatever the row holds."""
+    from helpers.notebook.findings import words
+    split = pd.DataFrame({"n_topics": [4, 8], "n_assessors": [1, 2], "tau_observed": [.4, .6], "tau_predicted": [.2, .5],
+                          "tau_predicted_low": [.1, .4], "tau_predicted_high": [.45, .7], "tau_normal": [.35, .55],
+                          "tau_normal_low": [.3, .5], "tau_normal_high": [.38, .7], "conflicts_observed": [.01, np.nan],
+                          "conflicts_predicted": [.1, .02], "conflicts_predicted_low": [.05, .001],
+                          "conflicts_predicted_high": [.2, .05], "tests": [19000, 19000]})
+    many = _curve([300.0, 305.0, 310.0, 320.0, 330.0, np.nan], [True, True, True, True, True, False], 1)
+    f = _findings(split=split, planted=_planted(), cheapest=many, settings=dict(
+        min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
+    assert not f.problems()
+    assert max(words(str(v)) for row in f.table().itertuples(index=False) for v in row) <= 50
+    assert f.prose[0].startswith("Answer for m: a paired t-test needs 5 [4, 7] topics")
 
 
 def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
@@ -345,7 +385,7 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
                                  (unclear, "a", "cannot tell")):
         rows = _findings(sizes=sizes, lead=lead).rows
         assert rows[3].verdict == rows[4].verdict == verdict
-    assert "interval above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[3].run
+    assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[3].run
     row = _findings().rows[3]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
 
@@ -354,14 +394,24 @@ def test_cheapest_row_names_every_design_within_noise():
     rows = lambda c: _findings(cheapest=c).rows[5]  # noqa: E731
     assert rows(_curve([300.0, 320.0, 400.0], [True, False, False], 1)).verdict == "holds"
     r = rows(_curve([300.0, 290.0, 400.0], [True, True, False], 2))
-    assert r.verdict == "cannot tell" and "within noise: n_a = 1 (300)" in r.run
+    assert r.verdict == "cannot tell" and r.run == "tied within noise: n_a = 1 (30 topics, 300); n_a = 2 (30 topics, 290)"
     assert rows(_curve([500.0, 290.0, 300.0], [False, True, True], 2)).verdict == "does not hold"
     assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
     assert _findings(cheapest=None).rows[5].verdict == "cannot tell"
-    from helpers.findings.design import cheapest_sentence
-    text = cheapest_sentence(_curve([500.0, 290.0, 300.0], [False, True, True], 2), target=.95, measure="m",
-                             cost_topic=10, cost_judgment=3, max_assessors=3)
-    assert "is n_a = 2, n_t = 30 [20, 40] (cost 290)" in text and "Within noise of it: n_a = 3 (cost 300)" in text
+    from helpers.findings.design import answer_sentence, cheapest_lines
+    tie = _curve([500.0, 290.0, 300.0], [False, True, True], 2)
+    lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
+    # a tie names every design of it and picks none: no "cheapest design is" out of a tie
+    assert lines[0].startswith("2 designs tie as the cheapest") and "is" not in lines[0].split(",")[0].split()
+    assert lines[1:] == ["  n_a = 2 (30 [20, 40] topics, cost 290)", "  n_a = 3 (30 [20, 40] topics, cost 300)"]
+    one = cheapest_lines(_curve([500.0, 290.0, 300.0], [False, True, False], 2), target=.95, measure="m",
+                         cost_topic=10, cost_judgment=3, max_assessors=3)
+    assert one == ["The cheapest design for Eρ² ≥ 0.95 (m) at 10 per topic and 3 per judgment set is n_a = 2 "
+                   "(30 [20, 40] topics, cost 290); no other is within the cost bootstrap's noise."]
+    said = answer_sentence(_sizes(), lead="m", target=.95, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2},
+                           curve=tie)
+    assert said.endswith("Eρ² ≥ 0.95 needs 20 [12, 30] with 2 assessors per topic; 2 or 3 assessors per topic tie "
+                         "as the cheapest, within noise.")
 
 
 def test_an_unreachable_planted_truth_has_no_coverage_row():
@@ -375,16 +425,22 @@ def test_split_rows_read_each_part_by_its_interval():
                           "tau_predicted": [.2, .5], "tau_predicted_low": [.1, .4], "tau_predicted_high": [.45, .7],
                           "tau_normal": [.35, .55], "tau_normal_low": [.3, .5], "tau_normal_high": [.38, .7],
                           "conflicts_observed": [.01, .002], "conflicts_predicted": [.1, .02],
-                          "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05]})
+                          "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05],
+                          "tests": [1900, 1900]})
     rows = _findings(split=split).rows
-    urbano, normal = rows[6], rows[7]
-    assert urbano.verdict == "holds in part" and "conflicts inside the predicted interval at 1 of 2 sizes" in urbano.run
-    assert "above the point prediction at 2 of 2" in urbano.run
+    tau, conflicts, normal = rows[6], rows[7], rows[8]
+    assert tau.verdict == "holds" and "above the point prediction at 2 of 2" in tau.run
+    assert conflicts.verdict == "holds in part" and "inside the predicted interval at 1 of 2 sizes" in conflicts.run
+    assert "1,900 t-tests a size" in conflicts.run and "uncorrected" in conflicts.caveats
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
-    urbano = _findings(split=none).rows[6]
-    assert ("major conflicts inside the predicted interval at the one size (not judged at 1 size: no significant pair)"
-            in urbano.run)
+    conflicts = _findings(split=none).rows[7]
+    assert ("inside the predicted interval at the one size (not judged at 1 size: no significant pair)"
+            in conflicts.run)
+    # a simulated pilot: the normal-theory tau holds by construction when it holds, else says what it found
+    sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).rows
+    assert sim[8].verdict == "by construction" and "by_construction" in sim[8].caveats
+    assert _findings(split=split, planted=_planted()).rows[8].verdict == "holds in part"
 
 
 def test_sizes_sentence_names_every_case_at_the_largest_gap():

@@ -228,7 +228,14 @@ def test_power_target_of_a_crossed_design_carries_the_bias():
 
 def test_every_published_value_is_reproduced_and_a_changed_fixture_is_caught(tmp_path):
     table = gt_reproductions()
-    assert len(table) == 17 and table["same"].all()
+    # one row per published value (STUDY-DESIGN's table): adhoc3 3 components, Eρ²(50) at 95% and 99%,
+    # Φ(50), Eρ²(100), topics for 4 targets, gt2tau; synthetic4 3 components, Eρ², Φ; No. 3 7 components,
+    # Eρ², Φ, 3 (t, a) designs; No. 4 5 components, Eρ², Φ
+    expected = {"adhoc3": 3 + 2 + 1 + 1 + 4 + 1, "synthetic4": 3 + 2, "Brennan No. 3": 7 + 2 + 3, "Brennan No. 4": 5 + 2}
+    assert table.groupby("data", sort=False).size().to_dict() == expected and len(table) == sum(expected.values())
+    assert table["same"].all()
+    # one value a cell: no "a/b/c" or "x; y" strings, short labels (the table fits a two-column paper)
+    assert not table["published"].str.contains("/|;").any() and table["data"].str.len().max() <= 13
     shutil.copytree(FIXTURES / "gt4ireval", tmp_path / "gt4ireval")
     shutil.copytree(FIXTURES / "brennan", tmp_path / "brennan")
     f = tmp_path / "brennan" / "synthetic4_p_x_r_in_t.csv"
@@ -256,16 +263,18 @@ def test_the_scaled_bootstrap_covers_the_planted_paired_variance():
     assert scaled / pilots >= .91 and unscaled / pilots <= .9 and scaled > unscaled + 10
 
 
+def _nb06_defaults() -> dict:
+    from helpers.notebook import params
+    return params.notebook_defaults("06_study_design")
+
+
 def test_notebook_06_parameters_are_checked_by_name():
     from helpers.findings.design import check_parameters
-    nb = {"data": "simulated", "facets": "s x (a:t)", "unjudged": "common", "measures": ["nDCG@10"], "alpha": .05,
-          "beta": .2, "target": .95, "min_diff": .05, "ci_width": .1, "min_diff_grid": [.05], "cost_topic": 10.0,
-          "cost_judgment": 3.0, "max_assessors": 6, "split_draws": 50, "replicates": 200, "experiments": 20,
-          "n_systems": 20, "n_topics": 30, "n_assessors": 3, "n_boot": 1000, "cost_boot": 200, "components": NESTED,
-          "ratings_path": "", "runs_path": ""}
+    nb = _nb06_defaults()
     check_parameters(nb)
     for name, bad, match in (("facets", "s x a", "facets must be"), ("beta", 1.0, "beta must lie"),
-                             ("cost_topic", 0.0, None), ("n_boot", 5, "n_boot must be an integer >= 10"),
+                             ("cost_topic", 0.0, None), ("n_boot", 39, "n_boot must be an integer >= 40"),
+                             ("cost_boot", 10, "cost_boot must be an integer >= 40"),
                              ("components", {**NESTED, "a": .1}, "unknown \\['a'\\]"),
                              ("ratings_path", "x.tsv", "only read with")):
         changed = {**nb, name: bad}
@@ -274,6 +283,62 @@ def test_notebook_06_parameters_are_checked_by_name():
             match = "both 0"
         with pytest.raises(ValueError, match=match):
             check_parameters(changed)
+
+
+#: A valid value other than the default for every parameter a data mode may not read.
+OTHER_VALUE = {"components": {**NESTED, "t": .03}, "n_systems": 5, "n_topics": 12, "n_assessors": 2, "replicates": 100,
+               "experiments": 5, "scheduler": "serial", "progress": True, "measures": ["RBP"], "rel": 1,
+               "unjudged": "fill", "fill_assessor": "A1", "ratings_layout": "qrels", "d_max": 2, "facets": "s x t x a"}
+
+
+def test_every_notebook_06_parameter_is_read_or_refused():
+    """No parameter is silently ignored: each is read by a code cell of the notebook (or by
+    check_parameters), and a data mode that does not read it refuses a value off its default."""
+    import ast
+    import json
+
+    from helpers import paths
+    from helpers.findings.design import READ_BY, check_parameters
+    nb = json.loads((paths.NOTEBOOKS / "06_study_design.ipynb").read_text(encoding="utf-8"))
+    code = [("".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"
+            and "parameters" not in c["metadata"].get("tags", [])]
+    read = {n.id for src in code for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Name)}
+    defaults = _nb06_defaults()
+    assert not [p for p in defaults if p not in read], "parameters no code cell reads"
+    mode_only = {n for names in READ_BY.values() for n in names}
+    assert mode_only <= set(OTHER_VALUE) and mode_only <= set(defaults)
+    files = {"ratings_path": "data/examples/ratings.tsv", "runs_path": "data/examples/runs"}
+    for data in ("simulated", "dl19", "files"):
+        base = {**defaults, "data": data, **(files if data == "files" else {})}
+        check_parameters(base)
+        for name in mode_only:
+            modes = ("simulated", "files") if name == "facets" else next(
+                ("dl19", "files") if k == "pilot" else (k,) for k, v in READ_BY.items() if name in v)
+            changed = {**base, name: OTHER_VALUE[name]}
+            if name == "fill_assessor" and data != "simulated":
+                with pytest.raises(ValueError, match="not read with unjudged 'common'"):
+                    check_parameters(changed)                 # read with unjudged: "fill" only
+                changed["unjudged"] = "fill"
+            if data in modes:
+                if not (data == "simulated" and name == "facets"):   # (the simulated facets need their components)
+                    check_parameters(changed)
+            else:
+                with pytest.raises(ValueError, match=f"parameter '{name}' .* is set but not read with data '{data}'"):
+                    check_parameters(changed)
+
+
+def test_n_boot_acts_on_the_sizing_table_and_on_every_simulated_pilot():
+    """n_boot reaches both places that bootstrap a variance (section 3 and the planted check)."""
+    from helpers.design import study
+    long = planted.simulate_scores(NESTED, "s x (a:t)", 8, 20, 2, np.random.default_rng(4))
+    kw = dict(alpha=.05, beta=.2, min_diff=.05, width=.1, n_systems=8)
+    a, b = (study.sizes_by_measure({"m": long}, "s x (a:t)", rng=np.random.default_rng(0), n_boot=n, **kw)
+            for n in (40, 400))
+    assert not np.allclose(a["ratio_low"], b["ratio_low"])
+    one = dict(variance=NESTED, design="s x (a:t)", n_systems=8, n_topics=20, n_assessors=2, target=.9, min_diff=.1,
+               experiments=2)
+    c, d = (planted.planted_check(np.random.default_rng(5), n_boot=n, **one) for n in (40, 400))
+    assert c["t_n"] == d["t_n"] and (c["t_low"], c["t_high"]) != (d["t_low"], d["t_high"])
 
 
 def test_bias_interval_of_crossed_assessors():

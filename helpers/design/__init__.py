@@ -15,7 +15,9 @@ An analysis (floor 4 of the layers) on the measure engine and the statistics:
 * :mod:`.cost` -- the cheapest (topics, assessors) design for a target and its trade-off curve.
 * :mod:`.scores` -- multi-assessor pilots (per-assessor qrels, long ratings, judgment groups)
   through the measure engine as the G-study's long input, and the check of GT's average over
-  assessors for measures not linear in the gains.
+  assessors for measures not linear in the gains (binary measures: what holds, :func:`binary_reading`).
+* :mod:`.pilots` -- the public pilot of notebook 06 (TREC DL 2019 with its re-annotation), with
+  the counts that say which labels were used (:func:`dl19_pilot`).
 * :mod:`.paired` -- the paired t-test from components: the power in the right direction, with
   the bias that crossed assessors carry into every topic (:func:`topics_for_power`).
 * :mod:`.planted` -- scores simulated from planted variance components and the replicated
@@ -35,7 +37,9 @@ from .gstudy import COMPONENTS, DESIGNS, GStudy, g_study, g_study_array
 from .paired import correct_sign_power, topics_for_power
 from .sakai import (METHODS, PilotVariance, bootstrap_variances, pilot_variance, power, sizes_table, topic_set_size,
                     topic_set_size_interval)
-from .scores import judgment_sets, linearity_check, linearity_checks, mean_gain_qrels, scores_by_assessor
+from .pilots import dl19_pilot
+from .scores import (binary_reading, judgment_sets, linearity_check, linearity_checks, mean_gain_qrels,
+                     scores_by_assessor)
 
 __all__ = ["DESIGNS", "COMPONENTS", "METHODS", "GT_MAPPINGS", "GStudy", "DStudy", "TopicsNeeded",
            "PilotVariance", "Design", "g_study", "g_study_array", "d_study", "d_study_table", "topics_needed",
@@ -43,4 +47,4 @@ __all__ = ["DESIGNS", "COMPONENTS", "METHODS", "GT_MAPPINGS", "GStudy", "DStudy"
            "topic_set_size_interval", "power", "sizes_table", "trade_off", "cheapest_design",
            "paired_variance", "scores_by_assessor", "judgment_sets", "mean_gain_qrels",
            "linearity_check", "linearity_checks", "bootstrap_variances", "correct_sign_power",
-           "topics_for_power"]
+           "topics_for_power", "binary_reading", "dl19_pilot"]

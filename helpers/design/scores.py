@@ -18,10 +18,13 @@ Conventions
 * A topic without a relevant document for an assessor scores 0 (``no_relevant="zero"``, as
   trec_eval), so that every cell of the design has a score; pass ``no_relevant=`` to change it.
 * GT averages a measure over assessors.  For a measure linear in the gains (``MSDCG@k``, ``G``,
-  ``RBP`` with a fixed ``gmax``) that average is the measure of the mean gains; for nDCG, AP,
-  ERR it is not (nDCG and AP divide by an ideal that changes with the gains; ERR is not
-  normalised, but its stopping probabilities multiply, so it is not linear in them):
-  :func:`linearity_check` measures the difference.
+  ``RBP`` with a fixed ``gmax``) that average is the measure of the mean gains; for nDCG and ERR
+  it is not (nDCG divides by an ideal that changes with the gains; ERR is not normalised, but its
+  stopping probabilities multiply, so it is not linear in them): :func:`linearity_check` measures
+  the difference.  Binary measures (AP, P@k, RR ...) read labels at a threshold, not gains: P@k
+  averaged over assessors is P@k of each item's share of assessors who call it relevant (linear in
+  the labels), AP is not (it divides by each assessor's count of relevant items); neither is
+  compared with the measure of the mean gains (:func:`binary_reading`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from .. import measures
 from ..io import coerce
 from ..io.ids import require_columns
 
-__all__ = ["judgment_sets", "scores_by_assessor", "mean_gain_qrels", "linearity_check", "linearity_checks"]
+__all__ = ["judgment_sets", "scores_by_assessor", "mean_gain_qrels", "linearity_check", "linearity_checks", "binary_reading"]
 
 RATING_COLUMNS = ("query_id", "doc_id", "assessor", "rating")
 
@@ -184,8 +187,9 @@ def linearity_check(ratings: pd.DataFrame, runs, measure: str, *, d_max: int,
 
     Both are computed with ``gmax = d_max`` (the top of the rating scale), so that ERR/RBP use
     the same stopping probabilities in both.  For a measure linear in the gains the columns agree
-    to rounding; for nDCG, AP, ERR they do not.  A binary measure with ``rel=`` cannot read mean
-    gains and raises ``ValueError`` (:func:`linearity_checks` says so instead).
+    to rounding; for nDCG and ERR they do not.  A binary measure (AP, P@k, ...) reads labels, not
+    gains, and raises ``ValueError`` (:func:`linearity_checks` says what holds instead:
+    :func:`binary_reading`).
 
     Returns
     -------
@@ -200,20 +204,60 @@ def linearity_check(ratings: pd.DataFrame, runs, measure: str, *, d_max: int,
     return out
 
 
-def _mean_gain_measures(qrels: pd.DataFrame, run: pd.DataFrame, names: list[str], kw: dict) -> dict:
-    """Measure name -> its scores on the mean-gain qrels (one engine call), or the reason it has none."""
-    import warnings
+#: Binary measures whose value is linear in the binary labels (a fixed denominator): averaged over
+#: assessors they are the measure of each item's share of assessors who call it relevant.
+LINEAR_IN_LABELS = ("P", "SetP", "NumRelRet")
+#: Binary measures that are not, and why.
+NOT_LINEAR_IN_LABELS = {"AP": "it divides by each assessor's count of relevant items",
+                        "R": "it divides by each assessor's count of relevant items",
+                        "Rprec": "its cutoff is each assessor's count of relevant items",
+                        "RR": "it stops at each assessor's first relevant item",
+                        "Hit": "it takes a maximum over the top l"}
 
-    probe = run.iloc[:1]
-    ok, why = [], {}
-    for m in names:                        # a measure that cannot read gains fails before the run is read
-        try:
-            with warnings.catch_warnings():            # the probe's one-row run misses topics: no matter
-                warnings.simplefilter("ignore")
-                measures.evaluate(qrels, probe, [m], **kw)
-            ok.append(m)
-        except ValueError as exc:
-            why[m] = f"not checked: the measure reads relevance levels, not mean gains ({exc})"
+
+def _engine_spec(name: str, kw: dict):
+    """The engine measure of ``name`` under the naming scheme of ``kw`` (None: not resolvable here)."""
+    from ..measures import names as measure_names
+
+    conv = kw.get("conventions")
+    scheme = kw.get("names") or (conv if conv in measure_names.NAME_SCHEMES else "ntcireval")
+    try:
+        return measure_names.resolve([name], scheme)[0][1]
+    except ValueError:
+        return None
+
+
+def binary_reading(name: str, rel: int | None = None, *, conventions: str | None = None,
+                   names: str | None = None) -> str | None:
+    """What holds for a binary measure averaged over assessors, or ``None`` for a measure of gains.
+
+    A binary measure (AP, P@k, RR, ...) reads labels at level >= ``rel`` (its ``rel=``, else
+    ``rel``, else 1), not gains, so "the measure of the mean gains" is no average of it: the
+    engine would count an item relevant when its mean gain is above 0, i.e. when any assessor
+    judged it relevant at any level. For P@k (SetP, NumRelRet) the mean over assessors is exactly
+    the measure of each item's share of assessors who call it relevant, since the denominator (k,
+    the retrieved count) is the same for every assessor; for AP, R, Rprec, RR and Hit it is not
+    (:data:`NOT_LINEAR_IN_LABELS` says why); no check is made for any of them.
+    """
+    spec = _engine_spec(name, {"conventions": conventions, "names": names})
+    if spec is None or not measures.spec.MEASURES[spec.name].binary:
+        return None
+    level = spec.rel if spec.rel is not None else (rel if rel is not None else 1)
+    head = f"not checked: {name} reads binary labels (level >= {level}), not gains"
+    share = "each item's share of assessors who call it relevant"
+    if spec.name in LINEAR_IN_LABELS:
+        return head + f"; its mean over assessors is exactly {name} of {share} (it is linear in the labels)"
+    if spec.name in NOT_LINEAR_IN_LABELS:
+        return head + f"; its mean over assessors is not {name} of {share}: {NOT_LINEAR_IN_LABELS[spec.name]}"
+    return head + f"; its mean over assessors is {name} of {share} only if {name} is linear in the labels"
+
+
+def _mean_gain_measures(qrels: pd.DataFrame, run: pd.DataFrame, names: list[str], kw: dict) -> dict:
+    """Measure name -> its scores on the mean-gain qrels (one engine call), or what holds instead
+    for a binary measure (:func:`binary_reading`)."""
+    why = {m: text for m in names if (text := binary_reading(m, kw.get("rel"), conventions=kw.get("conventions"),
+                                                                          names=kw.get("names"))) is not None}
+    ok = [m for m in names if m not in why]
     if ok:
         res = measures.evaluate(qrels, run, ok, **kw)
         for name, label in zip(ok, dict.fromkeys(res["measure"])):
@@ -227,8 +271,8 @@ def linearity_checks(ratings: pd.DataFrame, runs, measure_names, *, d_max: int, 
 
     ``per`` (optional) holds the per-assessor scores already computed for these ratings, runs and
     treatment with ``gmax=d_max`` (:func:`scores_by_assessor` with a list of measures); without it
-    they are computed here.  Returns measure -> the frame of :func:`linearity_check`, or a sentence
-    saying why the measure was not checked (a binary measure cannot read mean gains).
+    they are computed here.  Returns measure -> the frame of :func:`linearity_check`, or for a
+    binary measure the sentence of :func:`binary_reading` (what holds; no mean gains to compare).
     """
     from scipy.stats import kendalltau
 

@@ -195,7 +195,9 @@ def split_half_check(long: pd.DataFrame, design: str, n_topics: Sequence[int], n
     ``tau = (2/pi) arcsin(Erho2)`` (Greiner's relation for bivariate normal scores: Erho2 is the
     correlation of two parallel halves).  Observed: tau between the systems' means on A and B, and
     the major conflicts (pairs significant by paired t in A and significant the other way in B, per
-    pair significant in A).  Crossed assessors: A and B take disjoint sets of k.
+    pair significant in A).  Every pair of systems is tested in each half at ``alpha``, with no
+    correction for multiple testing (``tests``: the paired t-tests run at a size, 2 halves x pairs x
+    draws), as Urbano et al. count conflicts.  Crossed assessors: A and B take disjoint sets of k.
 
     Columns per size: ``erho2`` (``_low``, ``_high``: Feldt's interval at the rest's size) and
     each prediction with the interval its Erho2 interval maps onto, averaged over draws;
@@ -245,8 +247,9 @@ def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Genera
         ends = sorted(float(maps[i][key].mean()) for i in (1, 2))  # the conflicts map decreases in Erho2
         row.update({key: float(maps[0][key].mean()), f"{key}_low": ends[0], f"{key}_high": ends[1]})
     c_lo, c_hi = _wilson(other, sig, level)
+    pairs = x.shape[0] * (x.shape[0] - 1) // 2
     row.update({"conflicts_observed": other / sig if sig else np.nan, "conflicts_low": c_lo, "conflicts_high": c_hi,
-                "significant_pairs": sig, "draws": draws})
+                "significant_pairs": sig, "tests": 2 * pairs * draws, "draws": draws})
     return row
 
 
