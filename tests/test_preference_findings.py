@@ -278,11 +278,11 @@ def test_findings_table_for_a_simulated_run(rec):
     md = f.markdown()
     assert ("- One study of this size singles out the family with 80% power for position (relevance and diversity); not "
             "for coverage (relevance and diversity).") in md
-    assert "Coverage users are the real test" in md and "On average MAR does not single out" not in md
-    assert "this run cannot tell. That needs licensed labels such as the paper's 1,127 pairs" in md
-    assert "Under 'fixed' a measure's MAR moves by up to 0.0227 in this one draw" in md
-    assert "The paper's normaliser is read from its tables ('ideal', section 4), not from this draw." in md
-    assert "more than the median gap of 0.0017" in md and "reproduc" not in md   # alpha is calibrated, not reproduced
+    assert "Coverage users, whose model no measure copies, are the real test" in md and "also misses" not in md
+    assert "Which measure agrees with real users, this run cannot tell: that needs licensed labels" in md
+    assert ("Under 'fixed' MAR moves by up to 0.0227 in this one draw, more than the median gap between adjacent "
+            "measures (0.0017). The paper's tables, not this draw, imply 'ideal' (section 4).") in md
+    assert "reproduc" not in md   # alpha is calibrated, not reproduced
     assert f.limitations().count("RBU/ERR's formulas") == 1 and "(a) Position, graded and first-hit users" in md
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
@@ -293,8 +293,11 @@ def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out
     none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
     # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
     assert pr_.one_study_bullet(none, 0.05) == [
-        "One study of this size singles out no planted family: at most 1 of 40 studies per case put it significantly "
-        "first. The studentized range reached 3.39 at most; 4 measures need 3.63 or more."]
+        "No planted family is significantly first in one study of this size (at most 1 of 40 studies per case). "
+        "Tukey's statistic reached 3.39 at most; 4 measures need 3.63."]
+    zero = dataclasses.replace(rec, single=rec.single.assign(ahead=0))
+    assert pr_.one_study_bullet(zero, 0.05)[0].startswith("No planted family is significantly first in one study of "
+                                                          "this size (0 of 40 studies in every case).")
     assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
     assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
 
@@ -384,15 +387,14 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     holm = {**rec.holm, ("position", "relevance"): False, ("position", "diversity"): False}
     missed = dataclasses.replace(rec, cases=cases, holm=holm)
     (text,) = pf.miss_bullets(missed)
-    assert text.startswith("On average MAR does not single out the family of position (relevance and diversity).")
-    assert "Without noise the family is nearest for position (relevance): a miss of power at this size." in text
-    assert "Without noise the two are not told apart either for position (diversity)." in text
+    assert text == ("On average MAR also misses position (relevance and diversity). Without noise: a miss of power for "
+                    "position (relevance); not told apart for position (diversity).")
     assert "coverage" not in text   # the coverage users have a bullet of their own
     (cov,) = pr_.coverage_bullet(missed)
-    assert cov.startswith("Coverage users are the real test: no measure copies their model. On average MAR does not "
-                          "put their family first (relevance: I-rec − D#-Q -0.0")
-    assert "Without noise D#-Q is nearer these users than I-rec (I-rec − D#-Q -0.02" in cov
-    assert "I-rec reads only whether an intent is covered. So MAR finds the measure nearest the users" in cov
+    assert cov.startswith("Coverage users, whose model no measure copies, are the real test, and MAR misses them "
+                          "(relevance and diversity). Without noise D#-Q is nearer them than I-rec (I-rec − D#-Q -0.02")
+    assert cov.endswith("): their utility reads graded levels, I-rec only whether an intent is covered. MAR finds the "
+                        "nearest measure, not the family named for a user.")
     # a coverage miss whose noise-free check recovers the family is one of power
     cases[("coverage", "relevance")]["check_noise_free"]["verdict"] = "recovered"
     assert "the miss is one of power" in pr_.coverage_bullet(dataclasses.replace(rec, cases=cases, holm=holm))[0]

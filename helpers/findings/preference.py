@@ -356,25 +356,22 @@ def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twin
     return rows
 
 
-def _prose(*, rec: Recovery | None, simulated: bool, real: bool, shift: Mapping | None,
-           significance: float = 0.05) -> list[str]:
+def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, significance: float = 0.05) -> list[str]:
     prose = []
     if rec is not None:
         prose += one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec)
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if simulated:
-        prose.append("Which diversity measure agrees with real users, this run cannot tell. That needs licensed labels "
-                     "such as the paper's 1,127 pairs (`data: files`).")
-    if real:
-        prose.append("The THUIR set has no intents: it tests single-intent measures only.")
+        prose.append("Which measure agrees with real users, this run cannot tell: that needs licensed labels "
+                     "(`data: files`).")
     if shift:
         other = f" '{shift['other']}'" if shift.get("other") else " the other normaliser"
         gap = ("most adjacent measures tie in MAR here" if round(shift["gap"], 4) == 0 else
-               f"{'more' if shift['max_move'] > shift['gap'] else 'no more'} than the median gap of {shift['gap']:.4f} "
-               "between adjacent measures")
-        prose.append(f"Under{other} a measure's MAR moves by up to {shift['max_move']:.4f} in this one draw, {gap}. "
-                     "The paper's normaliser is read from its tables ('ideal', section 4), not from this draw.")
+               f"{'more' if shift['max_move'] > shift['gap'] else 'no more'} than the median gap between adjacent "
+               f"measures ({shift['gap']:.4f})")
+        prose.append(f"Under{other} MAR moves by up to {shift['max_move']:.4f} in this one draw, {gap}. The paper's "
+                     "tables, not this draw, imply 'ideal' (section 4).")
     return prose
 
 
@@ -415,6 +412,6 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
         rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
-    prose = _prose(rec=rec, simulated=simulated, real=real_table is not None, shift=shift, significance=significance)
+    prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance)
     return Findings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS},
                     general=("simulated",) if simulated else (), footer=footer)

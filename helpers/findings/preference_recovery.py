@@ -522,8 +522,7 @@ def planted_rows(rec: Recovery) -> list[Finding]:
 
 
 #: Why a planted model's utility can sit nearer a measure outside its family (said when it does).
-UTILITY = {"coverage": f"Their utility per intent is 1 − Π(1 − {users.COVERAGE_C:g}x) over the graded levels x; "
-                       "I-rec reads only whether an intent is covered."}
+UTILITY = {"coverage": "their utility reads graded levels, I-rec only whether an intent is covered."}
 
 
 def _where(cases: Sequence[tuple[str, str]]) -> str:
@@ -550,12 +549,13 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
         miss = [c for c, k in zip(cases, ok) if not k]
         return [f"One study of this size singles out the family with {POWER_TARGET:.0%} power for "
                 f"{_where([c for c, k in zip(cases, ok) if k])}" + (f"; not for {_where(miss)}." if miss else ".")]
-    out = (f"One study of this size singles out no planted family: at most {int(s['ahead'].max())} of "
-           f"{int(s['replicates'].max())} studies per case put it significantly first.")
+    most = int(s["ahead"].max())
+    out = ("No planted family is significantly first in one study of this size ("
+           + (f"0 of {int(s['replicates'].max())} studies in every case)." if most == 0 else
+              f"at most {most} of {int(s['replicates'].max())} studies per case)."))
     q, k = s["q_max"].max(), s["measures"].max()
     if np.isfinite(q) and np.isfinite(k):
-        out += (f" The studentized range reached {q:.2f} at most; {int(k)} measures need {critical_q(int(k), significance):.2f}"
-                " or more.")
+        out += f" Tukey's statistic reached {q:.2f} at most; {int(k)} measures need {critical_q(int(k), significance):.2f}."
     return [out]
 
 
@@ -569,21 +569,18 @@ def coverage_bullet(rec: Recovery) -> list[str]:
     missed = [q for q, v in by.items() if not v]
     if not missed:
         return ["Coverage users, whose model no measure copies, have their family first on average."]
-    c = rec.cases[("coverage", missed[0])]["check"]
-    out = [f"Coverage users are the real test: no measure copies their model. On average MAR does not put their family "
-           f"first ({missed[0]}: {c['best_in']} − {c['best_out']} {_ci(c)})."]
     free = rec.cases[("coverage", missed[0])]["check_noise_free"]
     kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
+    out = f"Coverage users, whose model no measure copies, are the real test, and MAR misses them ({claims.listing(missed)})."
     if kind == "outside ahead":
-        out.append(f"Without noise {free['best_out']} is nearer these users than {free['best_in']} "
-                   f"({free['best_in']} − {free['best_out']} {_ci(free)}). "
-                   f"{UTILITY['coverage']} So MAR finds the measure nearest the users; the family named for them is not "
-                   "it.")
+        out += (f" Without noise {free['best_out']} is nearer them than {free['best_in']} ({free['best_in']} − "
+                f"{free['best_out']} {_ci(free)}): {UTILITY['coverage']} MAR finds the nearest measure, not the family "
+                "named for a user.")
     elif kind == "recovered":
-        out.append("Without noise the family is nearest these users, so the miss is one of power at this size.")
+        out += " Without noise their family is nearest, so the miss is one of power at this size."
     else:
-        out.append("Without noise the family and the best measure outside it are not told apart either.")
-    return [" ".join(out)]
+        out += " Without noise their family and the best measure outside it are not told apart either."
+    return [out]
 
 
 def miss_bullets(rec: Recovery) -> list[str]:
@@ -599,17 +596,12 @@ def miss_bullets(rec: Recovery) -> list[str]:
         return []
     free = {k: rec.cases[k]["check_noise_free"] for k in missed}
     kind = {k: "none" if c is None or c["verdict"] == "not testable" else c["verdict"] for k, c in free.items()}
-    parts = [f"On average MAR does not single out the family of {_where(missed)}."]
-    power = [k for k in missed if kind[k] == "recovered"]
-    if power:
-        parts.append(f"Without noise the family is nearest for {_where(power)}: a miss of power at this size.")
-    apart = [k for k in missed if kind[k] in ("not shown", "none")]
-    if apart:
-        parts.append(f"Without noise the two are not told apart either for {_where(apart)}.")
+    why = [f"a miss of power for {_where(power)}" for power in [[k for k in missed if kind[k] == "recovered"]] if power]
+    why += [f"not told apart for {_where(apart)}" for apart in [[k for k in missed if kind[k] in ("not shown", "none")]]
+            if apart]
     outside = [k for k in missed if kind[k] == "outside ahead"]
     for m in dict.fromkeys(k[0] for k in outside):
-        qs = [q for m2, q in outside if m2 == m]
-        c = free[(m, qs[0])]   # the first question's difference stands for the model
-        parts.append(f"Without noise a measure outside the family is nearer the {m} users "
-                     f"({qs[0]}: {c['best_in']} − {c['best_out']} {_ci(c)}).")
-    return [" ".join(parts)]
+        q = next(q for m2, q in outside if m2 == m)   # the first question's difference stands for the model
+        c = free[(m, q)]
+        why.append(f"a measure outside nearer for {m} ({q}: {c['best_in']} − {c['best_out']} {_ci(c)})")
+    return [f"On average MAR also misses {_where(missed)}. Without noise: {'; '.join(why)}."]
