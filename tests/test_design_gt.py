@@ -264,6 +264,28 @@ def test_g_study_refuses_bad_input():
         g_study(pd.DataFrame({"A": [1.0, 2.0]}))
 
 
+def test_a_negative_bound_of_the_signal_to_error_ratio_is_a_coefficient_of_0():
+    """Arteaga et al.'s lower bound of Phi's ratio falls below -1 when the error mean square has
+    few (Satterthwaite) degrees of freedom: 5 systems x 6 topics x 3 crossed assessors whose
+    st and sa components are 0 (the mean squares of a fuzzed run on the example files, AP with
+    rel 1). The bound is 0, not o / (1 + o) > 1, and every interval is ordered."""
+    from dataclasses import replace
+    g = g_study(planted.simulate_scores(CROSSED_PHI, "s x t x a", 5, 6, 3, np.random.default_rng(0)), "s x t x a")
+    ms = {"s": 0.11216, "t": 0.019262, "a": 0.016595, "st": 0.0041985, "sa": 0.0035677, "ta": 0.0082708,
+          "sta": 0.005621}
+    g = replace(g, mean_squares=ms)
+    from helpers.design import dstudy
+    assert dstudy._odds_bounds(g, .025)["phi"][0] < -1              # the case: a bound below -1
+    for nt, na in ((6, 3), (3, 1), (20, 2)):
+        d = d_study(g, nt, na)
+        for coef, (lo, hi) in ((d.erho2, d.erho2_ci), (d.phi, d.phi_ci)):
+            assert 0 <= lo <= hi <= 1
+        assert d.phi_ci[0] == 0.0
+
+
+CROSSED_PHI = {"s": .006, "t": .001, "a": .0003, "st": 0.0, "sa": 0.0, "ta": .0005, "sta": .0056}
+
+
 def test_d_study_refuses_bad_input():
     g = g_study(_long(), "s x (a:t)")
     h = g_study(pd.DataFrame({"A": [1.0, 2.0, 4.0], "B": [1.5, 1.0, 3.0]}))
@@ -402,8 +424,16 @@ def test_cheapest_row_names_every_design_within_noise():
     tie = _curve([500.0, 290.0, 300.0], [False, True, True], 2)
     lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
     # a tie names every design of it and picks none: no "cheapest design is" out of a tie
-    assert lines[0].startswith("2 designs tie as the cheapest") and "is" not in lines[0].split(",")[0].split()
+    assert lines[0].startswith("2 of the 3 designs that reach the target tie as the cheapest")
+    assert "is" not in lines[0].split(",")[0].split()
     assert lines[1:] == ["  n_a = 2 (30 [20, 40] topics, cost 290)", "  n_a = 3 (30 [20, 40] topics, cost 300)"]
+    every = _curve([300.0, 290.0, np.nan], [True, True, False], 2)      # a tie of all: said as such
+    assert cheapest_lines(every, target=.95, measure="m", cost_topic=10, cost_judgment=3,
+                          max_assessors=3)[0].startswith("All designs that reach the target tie as the cheapest")
+    assert _findings(cheapest=every).rows[5].run.startswith("all tied within noise: n_a = 1")
+    assert answer_sentence(_sizes(), lead="m", target=.95, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2},
+                           curve=every).endswith("every number of assessors per topic that reaches it (1 and 2) ties "
+                                                 "as the cheapest, within noise.")
     one = cheapest_lines(_curve([500.0, 290.0, 300.0], [False, True, False], 2), target=.95, measure="m",
                          cost_topic=10, cost_judgment=3, max_assessors=3)
     assert one == ["The cheapest design for Eρ² ≥ 0.95 (m) at 10 per topic and 3 per judgment set is n_a = 2 "

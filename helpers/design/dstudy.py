@@ -128,7 +128,12 @@ def _coef(signal, error):
 
 
 def _from_odds(odds, obs_error, error):
-    """Coefficient from a signal-to-error ratio at the observed sizes, scaled to another size."""
+    """Coefficient from a signal-to-error ratio at the observed sizes, scaled to another size.
+
+    A negative bound of the ratio (Arteaga et al.'s lower bound can be below -1 when the error
+    mean square has few degrees of freedom, as Satterthwaite's may) is a coefficient of 0, not
+    ``o / (1 + o) > 1``."""
+    odds = np.maximum(odds, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         o = np.where(error > 0, odds * obs_error / error, np.inf)
     return np.clip(np.where(np.isinf(o), 1.0, o / (1 + o)), 0.0, 1.0)

@@ -209,7 +209,8 @@ def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, c
     if len(tied) == 1:
         return [f"The cheapest design {at} is {_design(tied.iloc[0])}; no other is within the cost bootstrap's "
                 "noise."] + tail
-    return ([f"{len(tied)} designs tie as the cheapest {at}, within the cost bootstrap's noise:"]
+    every = "All" if len(tied) == len(curve) - len(never) else f"{len(tied)} of the {len(curve) - len(never)}"
+    return ([f"{every} designs that reach the target tie as the cheapest {at}, within the cost bootstrap's noise:"]
             + [f"  {_design(r)}" for _, r in tied.iterrows()] + tail)
 
 
@@ -364,8 +365,10 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
     short = [f"n_a = {int(r.n_assessors)} ({_n(r.n_topics)} topics, {r.cost:,.0f})" for r in tied.itertuples()]
     if len(curve) == 1:
         return Finding(question, paper, f"{short[0]}, the only design considered", "not tested")
-    run = (f"cheapest: {short[0]}" if len(short) == 1 else f"tied within noise: {'; '.join(short)}")
     never = _unreachable(curve)
+    every = len(short) == len(curve) - len(never)
+    run = (f"cheapest: {short[0]}" if len(short) == 1 else
+           f"{'all ' if every else ''}tied within noise: {'; '.join(short)}")
     if never:
         run += f"; n_a = {claims.listing(never)} unreachable"
     verdict = "holds" if names == ["1"] else "does not hold" if "1" not in names else "cannot tell"
@@ -386,6 +389,9 @@ def answer_sentence(sizes: pd.DataFrame, *, lead: str, target: float, pilot_erho
     tied = [str(int(a)) for a in _tied(curve)["n_assessors"]]
     if len(tied) == 1:
         return text + f"; {claims.plural(int(tied[0]), 'assessor')} per topic is the cheapest."
+    if len(tied) == len(curve) - len(_unreachable(curve)):
+        return text + f"; every number of assessors per topic that reaches it ({claims.listing(tied)}) ties as the " \
+                      "cheapest, within noise."
     return text + f"; {claims.listing(tied, 'or')} assessors per topic tie as the cheapest, within noise."
 
 
