@@ -347,7 +347,7 @@ def divisor_reading(es: Mapping) -> str:
 OWN_CAVEATS = {
     "uniform": "Uniform ratings are Sakai's model of many assessors, not real assessors.",
     "calibrated": "The stand-in's spread of team skills is fitted to Table 2's τ, so agreement there is by calibration.",
-    "ranges": "With fewer than 40 draws, the brackets are ranges (minimum to maximum).",
+    "ranges": "With fewer draws than a 95% interval needs, the brackets are ranges (minimum to maximum).",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
