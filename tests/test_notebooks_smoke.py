@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from helpers import paths
-from helpers.notebook import pipeline
+from helpers.notebook import findings, pipeline
 
 from _nbcompare import checked_cell_differences  # noqa: E402  (tests/ is on sys.path)
 
@@ -73,6 +73,9 @@ def test_notebook_runs(notebook, profile):
     executed = json.loads(out.read_text(encoding="utf-8"))
     errors = [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    # issue 37: every profile's run reads as an appendix (findings table, short code cells and sentences)
+    problems = findings.notebook_problems(executed)
+    assert not problems, f"{notebook.name} under profile {profile}:\n" + "\n".join(problems)
     if profile == "default":  # nbval's check of the committed outputs, on this same execution
         differ_cells = checked_cell_differences(notebook, out)
         assert not differ_cells, (f"{notebook.name}: checked cells print something else than the committed "
