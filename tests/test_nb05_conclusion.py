@@ -88,7 +88,7 @@ def test_no_planted_verdict_below_forty_replicates(run_pa):
     assert rows and all(r["verdict"].startswith("cannot tell (") for r in rows)
     letter = rows[0]["verdict"][len("cannot tell ("):-1].split(", ")[-1]
     md = findings.conclusion_markdown(nb)
-    assert f"({letter}) Planted-truth verdicts need at least 40 replicates" in md
+    assert f"({letter}) Planted-truth verdicts need at least 40 replicated studies" in md
     assert "On average MAR does not single out" not in md            # no explanation of a miss not tested
     one = metrics["planted_truth"]["one_study"]
     planted = [r for r in rows if r["question"].startswith("Planted")]

@@ -111,6 +111,12 @@ def test_recovery_reads_the_planted_families(rec):
     assert t.loc[("coverage", "relevance"), "nearest without noise"] == "D#-Q"
     assert t.loc[("position", "diversity"), "significantly ahead in one study"] == "33 of 40"
     assert t.loc[("coverage", "relevance"), "first in one study"] == "5 of 40"
+    parts = pf.recovery_parts(table)   # the saved tables, each narrow enough for a two-column paper
+    assert list(parts) == ["planted_recovery", "planted_recovery_average", "planted_recovery_noise_free"]
+    assert list(parts["planted_recovery_average"].columns) == ["model", "question", "family's best − best outside",
+                                                               "held-out mean difference [95% CI]", "verdict",
+                                                               "after Holm"]
+    assert sum(len(p.columns) - 2 for p in parts.values()) == len(table.columns) - 2   # every column saved once
     lines = pf.recovery_lines(rec, {m: "position:0.4,coverage:0.3,first-hit:0.3" for m in PLANT})
     assert ("held-out check on average: 2 of 4 model-question cases recovered (each on its own); 2 after Holm's "
             "correction over the 4 cases") in lines

@@ -36,9 +36,10 @@ from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
 from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, Recovery, coverage_bullet,  # noqa: F401
                                   miss_bullets, mixture_note, one_study_bullet, planted_metrics, planted_rows,
-                                  recovery, recovery_lines, recovery_table)
+                                  recovery, recovery_lines, recovery_parts, recovery_table)
 
-__all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_lines",
+__all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
+           "recovery_lines",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
            "filter_line", "same_preference_line", "assessors_note", "top_lines"]
 

@@ -33,7 +33,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "FAMILY", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "coverage_bullet", "rate_interval", "signed"]
+           "one_study_bullet", "coverage_bullet", "rate_interval", "recovery_parts", "RECOVERY_PARTS", "signed"]
 
 #: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.ALIGNED`).
 FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
@@ -282,6 +282,26 @@ def recovery_table(rec: Recovery) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The saved parts of :func:`recovery_table` (each fits a two-column paper): name -> its columns
+#: besides model and question (a column the table lacks is left out).
+RECOVERY_PARTS = {
+    "planted_recovery": ["first in one study", "significantly ahead in one study", "lead in one study, mean (sd)"],
+    "planted_recovery_average": ["family's best − best outside", "held-out mean difference [95% CI]",
+                                 "held-out mean difference (range)", "verdict", "after Holm"],
+    "planted_recovery_noise_free": ["chance of a random leader set", "nearest without noise", "without noise"]}
+
+
+def recovery_parts(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """:func:`recovery_table` cut into the parts of :data:`RECOVERY_PARTS` (one study, on average,
+    without noise), each with model and question; a part with none of its columns is left out."""
+    out = {}
+    for name, cols in RECOVERY_PARTS.items():
+        have = [c for c in cols if c in table.columns]
+        if have:
+            out[name] = table[["model", "question", *have]]
+    return out
+
+
 def _counts_line(rec: Recovery) -> list[str]:
     keys = [k for k, c in rec.cases.items() if c["aligned_lead"] is not None]
     if not keys:
@@ -413,8 +433,8 @@ def _null_lines(rec: Recovery) -> list[str]:
 CAVEATS = {
     "near_formula": "Position, graded and first-hit users are close to RBP's, nDCG's and RBU/ERR's formulas by "
                     "construction, so recovering them checks the code, not the measures.",
-    "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicates (half of them held out for "
-                      "the family check); with fewer they read 'cannot tell'.",
+    "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicated studies (half of them held "
+                      "out for the family check); with fewer they read 'cannot tell'.",
 }
 
 
