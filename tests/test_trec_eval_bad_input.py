@@ -248,3 +248,43 @@ def test_trec_eval_readers_need_no_pandas():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
     assert trec_eval_files.qrels_file.__module__ == "helpers.io.trec_eval_files"
+
+
+@pytest.mark.parametrize("fmt, rel, measure", [
+    ("qrels", b"u 0 d1 1\nu 0 d2 0\n", "map"),
+    ("qrels_jg", b"u A d1 1\nu A d2 0\n", "map_avgjg"),
+    ("prefs", b"u A s d1 1\nu A s d2 0\n", "prefs_simp"),
+    ("qrels_prefs", b"u 0 d1 1\nu 0 d2 0\n", "prefs_simp"),
+])
+def test_a_document_retrieved_twice_is_refused_in_every_rel_format(tmp_path, capsysbinary, fmt, rel, measure):
+    """trec_eval stops on a document retrieved twice among a topic's first -M ("duplicate docs")
+    whatever -R says; -R qrels_jg and prefs printed numbers here (map_avgjg 1.0000 for d1 twice),
+    or a pandas traceback when the document was judged. Which documents -M keeps depends on the
+    tie order: decreasing id for qrels and qrels_jg, increasing for the preference measures."""
+    twice = b"u Q0 d1 1 1 t\nu Q0 d2 2 1 t\nu Q0 d1 3 1 t\n"      # one score: tie order decides -M 2
+    q, r = _files(tmp_path, rel, twice)
+    status, out, err = _run(capsysbinary, ["-R", fmt, "-m", measure, q, r])
+    assert status == 2 and out == b""
+    assert err == (f"trec_eval: {r}:3: expected each document at most once per topic in the results, got doc_id "
+                   "'d1' of topic 'u' again (first on line 1); trec_eval stops there too ('duplicate docs')\n")
+    status, out, err = _run(capsysbinary, ["-M", "2", "-R", fmt, "-m", measure, q, r])
+    prefs = fmt.endswith("prefs")         # keeps d1, d1 (refused); the others keep d2, d1 (scored)
+    assert (status, out == b"") == ((2, True) if prefs else (0, False)), err
+    assert ("'d1' of topic 'u' again" in err) == prefs
+
+
+def test_a_document_ranked_twice_is_refused_by_the_api():
+    """The API's judgment-group and preference scores refused nothing: AP 2.0 for a document
+    ranked twice, or pandas' 'Reindexing only valid with uniquely valued Index objects'."""
+    from helpers.measures.treceval.groups import judgment_group_scores
+    from helpers.measures.treceval.prefs import preference_scores
+
+    run = pd.DataFrame({"query_id": ["u", "u"], "doc_id": ["d1", "d1"], "score": [1.0, 0.5]})
+    qrels_jg = pd.DataFrame({"query_id": ["u"], "jg": ["A"], "doc_id": ["d1"], "relevance": [1]})
+    prefs = pd.DataFrame({"query_id": ["u", "u"], "jg": ["A", "A"], "jsg": ["s", "s"], "doc_id": ["d1", "d2"],
+                          "rel_level": [1.0, 0.0]})
+    message = "expected each document at most once per topic, got doc_id 'd1' of topic 'u' 2 times"
+    with pytest.raises(ValueError, match=message):
+        judgment_group_scores(qrels_jg, run, ["AP"])
+    with pytest.raises(ValueError, match=message):
+        preference_scores(prefs, run)

@@ -32,7 +32,7 @@ from ..spec import MeasureSpec
 from .catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
-from .matching import ranked_lists, topic_codes
+from .matching import ranked_lists, refuse_repeated_results, topic_codes
 
 __all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
 
@@ -246,6 +246,8 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     prefs_names = [m.name for m, _ in measures if m.source == "prefs"]
     if group_values or prefs_names:
         from .ranking import rank_results
+        refuse_repeated_results(results, topics, tcode, max_ret=s.max_ret,
+                                ties="increasing" if prefs_names else "decreasing")
         frame = _results_frame(results, topics)
     if group_values:
         from .groups import evaluate_groups

@@ -6,7 +6,8 @@ trec_eval (``form_res_rels.c``) sorts a topic's retrieved documents by decreasin
 ``double``; ``-0.0`` equals ``0.0``) and breaks ties by decreasing document id (``strcmp``, byte
 order), ignoring the rank field; ``-M n`` keeps the first ``n``; a document retrieved twice among
 them, or judged twice for the topic, stops it ("duplicate docs"), as it stops this reader (with
-both lines named); ``-J`` then drops the documents without a judgment. Only the lines of the
+both lines named; :func:`refuse_repeated_results` is the same check for ``-R qrels_jg`` and
+``prefs``); ``-J`` then drops the documents without a judgment. Only the lines of the
 evaluated topics are read beyond their fields (their scores parsed, their documents sorted).
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 from ...io.trec_eval_files import QrelsFile, ResultsFile
 from .lists import LevelLists, level_histogram, level_lists, relevance_values
 
-__all__ = ["topic_codes", "ranked_lists"]
+__all__ = ["topic_codes", "ranked_lists", "refuse_repeated_results"]
 
 
 def topic_codes(ids: list, topics: list) -> np.ndarray:
@@ -37,8 +38,51 @@ def _byte_codes(items: list) -> np.ndarray:
 
 def _refuse_repeat(path: str, what: str, lines, rows_a: np.ndarray, rows_b: np.ndarray, key: bytes, topic: bytes):
     a, b = sorted((int(lines.numbers[rows_a]), int(lines.numbers[rows_b])))
-    raise ValueError(f"{path}:{b}: expected each document at most once per topic {what}, got doc_id {key!r} of "
-                     f"topic {topic!r} again (first on line {a}); trec_eval stops there too ('duplicate docs')")
+    raise ValueError(f"{path}:{b}: expected each document at most once per topic {what}, got doc_id "
+                     f"{_text(key)!r} of topic {_text(topic)!r} again (first on line {a}); trec_eval stops there too "
+                     "('duplicate docs')")
+
+
+def _text(ident: bytes) -> str:
+    return ident.decode("utf-8", "surrogateescape") if isinstance(ident, bytes) else str(ident)
+
+
+def _order(tcode: np.ndarray, dcode: np.ndarray, score: np.ndarray, ties: str) -> tuple[np.ndarray, np.ndarray]:
+    """trec_eval's order of result rows (topic, decreasing score, document id decreasing or, for the
+    preference measures, increasing: ``ties``) and each row's 0-based position in its topic."""
+    order = np.lexsort((-dcode if ties == "decreasing" else dcode, -score, tcode))
+    t = tcode[order]
+    first = np.searchsorted(t, t) if len(t) else np.zeros(0, dtype=np.int64)
+    return order, np.arange(len(t)) - first
+
+
+def refuse_repeated_results(results: ResultsFile, topics: list, tcode: np.ndarray, *, max_ret: int | None = None,
+                            ties: str = "decreasing") -> None:
+    """Refuse a document retrieved twice among the first ``max_ret`` of an evaluated topic, as
+    :func:`ranked_lists` does for ``-R qrels``: the check of the judgment-group and preference
+    measures (trec_eval 10's ``form_res_rels_jg.c`` and ``form_prefs_counts.c`` stop with
+    "duplicate docs" after ``-M``; the preference measures break score ties by increasing id,
+    ``ties="increasing"``, which decides which documents ``-M`` keeps).
+
+    ``tcode``: each results line's position in ``topics`` (-1: not evaluated).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, both lines, the document and the topic.
+    """
+    rows = np.flatnonzero(tcode >= 0)
+    if len(rows) < 2:
+        return
+    t = tcode[rows]
+    dcode = _byte_codes([results.doc[i] for i in rows.tolist()])
+    order, pos = _order(t, dcode, results.scores(rows), ties)
+    t, dcode, rows = t[order], dcode[order], rows[order]
+    if max_ret is not None:
+        keep = pos < max(max_ret, 0)
+        t, dcode, rows = t[keep], dcode[keep], rows[keep]
+    n_codes = int(dcode.max()) + 1 if len(dcode) else 1
+    _check_unique(t * n_codes + dcode, rows, results, "in the results", topics, t, n_codes)
 
 
 def ranked_lists(qrels: QrelsFile, results: ResultsFile, topics: list, *, max_ret: int | None = None,
@@ -72,10 +116,8 @@ def ranked_lists(qrels: QrelsFile, results: ResultsFile, topics: list, *, max_re
     codes = _byte_codes(qdocs + docs)          # one code space for judged and retrieved documents
     qcode, dcode = codes[: len(qdocs)], codes[len(qdocs):]
     # trec_eval's order: topic, decreasing score, decreasing document id
-    order = np.lexsort((-dcode, -score, tcode))
+    order, pos = _order(tcode, dcode, score, "decreasing")
     tcode, dcode, rows = tcode[order], dcode[order], rows[order]
-    first = np.searchsorted(tcode, np.arange(n_topics))
-    pos = np.arange(len(tcode)) - first[tcode] if len(tcode) else np.zeros(0, dtype=np.int64)
     answered = np.bincount(tcode, minlength=n_topics) > 0
     if max_ret is not None:
         keep = pos < max(max_ret, 0)

@@ -48,6 +48,12 @@ def rank_results(results: pd.DataFrame, topics: list[str], *, max_ret: int | Non
         trec_eval ``-M``: keep the first ``max_ret`` documents of each topic (0 or less: none).
     ties : {"decreasing", "increasing"}
         Order of document ids among equal scores (the preference measures use increasing).
+
+    Raises
+    ------
+    ValueError
+        For a document ranked twice for a topic among the first ``max_ret`` (trec_eval stops:
+        "duplicate docs").
     """
     index = pd.Index(topics)
     tcode = index.get_indexer(results["query_id"].to_numpy(dtype=object))
@@ -61,10 +67,26 @@ def rank_results(results: pd.DataFrame, topics: list[str], *, max_ret: int | Non
     tcode, docs = tcode[order], docs[order]
     first = np.searchsorted(tcode, np.arange(len(topics)))
     pos = np.arange(len(tcode)) - first[tcode] if len(tcode) else np.zeros(0, dtype=np.int64)
+    dcode = dcode[order]
     if max_ret is not None:
         sel = pos < max(max_ret, 0)
-        tcode, pos, docs = tcode[sel], pos[sel], docs[sel]
+        tcode, pos, docs, dcode = tcode[sel], pos[sel], docs[sel], dcode[sel]
+    _refuse_repeats(tcode, dcode, docs, topics)
     return Ranked(tcode.astype(np.int64), pos.astype(np.int64), docs)
+
+
+def _refuse_repeats(tcode: np.ndarray, dcode: np.ndarray, docs: np.ndarray, topics: list) -> None:
+    """A document ranked twice for a topic (among the first ``max_ret``) has no rank of its own:
+    trec_eval stops ("duplicate docs"); so does this."""
+    if len(tcode) < 2:
+        return
+    key = tcode.astype(np.int64) * (int(dcode.max()) + 1) + dcode
+    repeated = pd.Index(key).duplicated()
+    if repeated.any():
+        i = int(np.flatnonzero(repeated)[0])
+        raise ValueError(f"run: expected each document at most once per topic, got doc_id {docs[i]!r} of topic "
+                         f"{topics[int(tcode[i])]!r} {int((key == key[i]).sum())} times; trec_eval stops there too "
+                         "('duplicate docs')")
 
 
 def qrels_level_lists(qrels: pd.DataFrame, ranked: Ranked, topics: list[str], *,
