@@ -465,12 +465,40 @@ def test_split_rows_read_each_part_by_its_interval():
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
     conflicts = _findings(split=none).rows[7]
-    assert ("inside the predicted interval at the one size (not judged at 1 size: no significant pair)"
+    assert ("inside the predicted interval at the one size (not judged at 1 size: no significant pair or no interval)"
             in conflicts.run)
     # a simulated pilot: the normal-theory tau holds by construction when it holds, else says what it found
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).rows
     assert sim[8].verdict == "by construction" and "by_construction" in sim[8].caveats
     assert _findings(split=split, planted=_planted()).rows[8].verdict == "holds in part"
+
+
+def test_split_and_coefficient_lines_stay_short_and_say_when_there_is_no_interval():
+    from helpers.findings.design import coefficient_lines, split_lines
+    from helpers.notebook.findings import long_sentences
+    r = {"n_topics": 2, "n_assessors": 1, "rest": 2, "tau_observed": .533, "tau_predicted": .2,
+         "tau_predicted_low": 0.0, "tau_predicted_high": .285, "tau_normal": .378, "tau_normal_low": 0.0,
+         "tau_normal_high": .263, "conflicts_observed": 0.0, "conflicts_predicted": .127,
+         "conflicts_predicted_low": .667, "conflicts_predicted_high": 1.0, "draws": 3, "no_interval": 1}
+    split = pd.DataFrame([r, {**r, "tau_predicted_low": np.nan, "tau_predicted_high": np.nan, "no_interval": 3}])
+    lines = split_lines(split)
+    assert len(lines) == 4 and not long_sentences("\n".join(lines), lines_break=True)
+    assert lines[1].endswith("; 1 of 3 splits without an interval") and "Urbano 0.200 (no interval)" in lines[2]
+    gd = pd.DataFrame({"measure": ["AP"], "erho2": [.95], "erho2_low": [np.nan], "erho2_high": [np.nan], "phi": [.9],
+                       "phi_low": [.5], "phi_high": [.99], "topics_needed": [6], "topics_low": [None],
+                       "topics_high": [None]})
+    assert coefficient_lines(gd, .9) == ["AP: Erho2 0.950 (no interval), Phi 0.900 [0.500, 0.990]; topics for "
+                                         "Erho2 >= 0.9: 6"]
+
+
+def test_a_crossed_g_study_without_a_satterthwaite_mean_square_has_no_interval():
+    """MS_st + MS_sa - MS_sta <= 0: no interval (NaN), not [0, 0]; the point stands."""
+    from dataclasses import replace
+    g = g_study(planted.simulate_scores(CROSSED_PHI, "s x t x a", 5, 2, 3, np.random.default_rng(0)), "s x t x a")
+    g = replace(g, mean_squares={**g.mean_squares, "st": .001, "sa": .001, "sta": .01})
+    d = d_study(g, 2, 1)
+    assert np.isnan(d.erho2_ci).all() and np.isnan(d.phi_ci).all() and 0 <= d.erho2 <= 1
+    assert topics_needed(g, .9).ci == (None, None)
 
 
 def test_sizes_sentence_names_every_case_at_the_largest_gap():

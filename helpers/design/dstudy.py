@@ -28,6 +28,10 @@ Intervals
   split of the error between topics and assessors is taken as estimated (exact for s x t, where
   that ratio is n't / n_t).  Bounds are clipped to [0, 1]; a lower bound at 0 gives no upper
   bound on the topics needed (``None``).
+* s x t x a with ``MS_st + MS_sa - MS_sta <= 0`` (or ``MS_t + MS_a - MS_ta <= 0``): a small pilot
+  whose interaction mean squares fall below the three-way one has no Satterthwaite mean square;
+  the intervals are NaN (not [0, 0]), and the point estimate, from components with the negative
+  ones set to 0, stands without an interval.
 """
 
 from __future__ import annotations
@@ -107,6 +111,10 @@ def _odds_bounds(g: GStudy, alpha: float, phi_too: bool = True) -> dict[str, tup
     """Signal-to-error ratios at the observed sizes: (lower, upper) for erho2 and phi."""
     mss, msq, mse, dfs, dfq, dfe = _reduced(g)
     ns = g.n["s"]
+    if not (mse > 0 and msq > 0):
+        # s x t x a: MS_st + MS_sa - MS_sta (or MS_t + MS_a - MS_ta) not positive, so Satterthwaite's
+        # mean square and degrees of freedom are undefined: no interval, rather than a made-up one
+        return {"erho2": (np.nan, np.nan), "phi": (np.nan, np.nan)}
     out = {}
     # Feldt: odds = MS_s / (MS_e F) - 1 (gt4ireval's Erho2.lwr * n.q)
     out["erho2"] = tuple(mss / (mse * f) - 1 for f in st.f.ppf([1 - alpha, alpha], dfs, dfe))

@@ -204,6 +204,8 @@ def split_half_check(long: pd.DataFrame, design: str, n_topics: Sequence[int], n
     ``tau_observed`` (mean over draws) with the ``level`` interval (or range) of single splits
     (``tau_low``, ``tau_high``); the conflicts pooled over draws with Wilson's interval.  A
     prediction holds at a size when the observed mean lies inside the predicted interval.
+    Predictions average over the splits whose G-study gives an interval (``no_interval`` counts
+    the others: crossed pilots whose Satterthwaite mean square is not positive).
     """
     rng = check_rng(rng, "split_half_check")
     x, *_ = score_array(long, design)
@@ -238,18 +240,25 @@ def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Genera
         s_, o = _conflicts(a, b, alpha)
         sig, other = sig + s_, other + o
     lo, hi, _ = interval_bounds(taus, level)
+    # predictions average over the splits whose G-study has an interval (a crossed pilot's may not:
+    # helpers.design.dstudy), so that each point is averaged over the same splits as its bounds
+    defined = ~np.isnan(pred[:, 1])
+    use = pred[defined] if defined.any() else pred
     row = {"n_topics": nt, "n_assessors": k, "rest": x.shape[1] - 2 * nt,
-           "erho2": float(pred[:, 0].mean()), "erho2_low": float(pred[:, 1].mean()),
-           "erho2_high": float(pred[:, 2].mean()),
+           "erho2": float(use[:, 0].mean()), "erho2_low": float(use[:, 1].mean()),
+           "erho2_high": float(use[:, 2].mean()),
            "tau_observed": float(np.nanmean(taus)), "tau_low": lo, "tau_high": hi}
-    maps = [_maps(pred[:, i]) for i in range(3)]                 # at the estimate, the lower, the upper bound
+    maps = [_maps(use[:, i]) for i in range(3)]                  # at the estimate, the lower, the upper bound
     for key in ("tau_predicted", "tau_normal", "conflicts_predicted"):
         ends = sorted(float(maps[i][key].mean()) for i in (1, 2))  # the conflicts map decreases in Erho2
+        if not defined.any():
+            ends = [np.nan, np.nan]
         row.update({key: float(maps[0][key].mean()), f"{key}_low": ends[0], f"{key}_high": ends[1]})
     c_lo, c_hi = _wilson(other, sig, level)
     pairs = x.shape[0] * (x.shape[0] - 1) // 2
     row.update({"conflicts_observed": other / sig if sig else np.nan, "conflicts_low": c_lo, "conflicts_high": c_hi,
-                "significant_pairs": sig, "tests": 2 * pairs * draws, "draws": draws})
+                "significant_pairs": sig, "tests": 2 * pairs * draws, "draws": draws,
+                "no_interval": int((~defined).sum())})
     return row
 
 

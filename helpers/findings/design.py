@@ -31,7 +31,7 @@ from ..notebook.findings import Finding, Findings
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "cheapest_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
@@ -425,7 +425,7 @@ def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
     judged = split[[v is not None for v in ok]]
     above = int((judged["tau_observed"] > judged[key]).sum())
     where = f"at {above} of {len(judged)}" if len(judged) != 1 else ("there" if above else "not there")
-    return (f"τ {_count(ok, 'no τ')}; above the point prediction {where}", ok)
+    return (f"τ {_count(ok, 'no τ or no interval')}; above the point prediction {where}", ok)
 
 
 def _size(r) -> str:
@@ -440,14 +440,31 @@ def split_header(split: pd.DataFrame, alpha: float) -> str:
             f"size at alpha = {alpha:g}, uncorrected for multiple testing.")
 
 
+def _predicted(v, lo, hi) -> str:
+    """A prediction with its interval, or ``(no interval)`` when the G-study gave none."""
+    if _missing(lo) or _missing(hi) or not (np.isfinite(float(lo)) and np.isfinite(float(hi))):
+        return f"{claims.number(v)} (no interval)"
+    return claims.bracket(v, lo, hi)
+
+
+def coefficient_lines(gd: pd.DataFrame, target: float) -> list[str]:
+    """One printed line per measure of the G- and D-study table: Eρ², Φ and the topics for the target."""
+    return [f"{r.measure}: Erho2 {_predicted(r.erho2, r.erho2_low, r.erho2_high)}, Phi "
+            f"{_predicted(r.phi, r.phi_low, r.phi_high)}; topics for Erho2 >= {target}: "
+            f"{_n_ci(r.topics_needed, r.topics_low, r.topics_high)}" for r in gd.itertuples()]
+
+
 def split_lines(split: pd.DataFrame) -> list[str]:
-    """One printed line per size: observed against the two predictions, and the conflicts."""
+    """Two printed lines per size: τ observed against the two predictions; the major conflicts."""
     out = []
     for _, r in split.iterrows():
+        none = int(r.get("no_interval", 0) or 0)
         out.append(f"{_size(r)} (G-study of {int(r['rest'])} other topics): τ {claims.number(r['tau_observed'])}; "
-                   f"Urbano {claims.bracket(r['tau_predicted'], r['tau_predicted_low'], r['tau_predicted_high'])}, normal "
-                   f"{claims.bracket(r['tau_normal'], r['tau_normal_low'], r['tau_normal_high'])}; major conflicts "
-                   f"{claims.number(r['conflicts_observed'])} vs {claims.bracket(r['conflicts_predicted'], r['conflicts_predicted_low'], r['conflicts_predicted_high'])}")
+                   f"Urbano {_predicted(r['tau_predicted'], r['tau_predicted_low'], r['tau_predicted_high'])}; normal "
+                   f"{_predicted(r['tau_normal'], r['tau_normal_low'], r['tau_normal_high'])}")
+        out.append(f"  major conflicts {claims.number(r['conflicts_observed'])} vs "
+                   f"{_predicted(r['conflicts_predicted'], r['conflicts_predicted_low'], r['conflicts_predicted_high'])}"
+                   + (f"; {none} of {int(r['draws'])} splits without an interval" if none else ""))
     return out
 
 
@@ -460,7 +477,7 @@ def _split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
                     tau, _parts_verdict({"tau": ok_tau}), caveats=("rough_map", "conditional", *sim))]
     ok_c = [_inside(o, lo, hi) for o, lo, hi in zip(split["conflicts_observed"], split["conflicts_predicted_low"],
                                                     split["conflicts_predicted_high"])]
-    conflicts = _count(ok_c, "no significant pair")
+    conflicts = _count(ok_c, "no significant pair or no interval")
     outside = split[[v is False for v in ok_c]]
     if not outside.empty:
         worst = outside.loc[(outside["conflicts_observed"] - outside["conflicts_predicted"]).abs().idxmax()]

@@ -252,7 +252,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "conflicts_predicted": "conflicts predicted", "conflicts_predicted_low": "conflicts predicted low",
          "conflicts_predicted_high": "conflicts predicted high", "conflicts_observed": "conflicts observed",
          "conflicts_low": "conflicts low", "conflicts_high": "conflicts high",
-         "significant_pairs": "significant pairs", "tests": "t-tests (uncorrected)", "draws": "splits"}),
+         "significant_pairs": "significant pairs", "tests": "t-tests (uncorrected)", "draws": "splits",
+         "no_interval": "splits without interval"}),
 }
 
 #: ``"NN_name"`` -> caption of every figure the notebooks save.
