@@ -138,13 +138,15 @@ def draw_06(rng: np.random.Generator) -> dict:
          "ci_width": _pick(rng, [0.05, 0.1, 0.2]), "target": _pick(rng, [0.8, 0.9, 0.95]),
          "cost_topic": _pick(rng, [0.0, 1.0, 10.0]), "cost_judgment": _pick(rng, [1.0, 3.0]),
          "max_assessors": int(_pick(rng, [1, 3, 6])), "split_topics": _subset(rng, [2, 3, 5]),
-         "split_assessors": _subset(rng, [1, 2]), "split_draws": int(_pick(rng, [3, 5])),
-         "replicates": int(_pick(rng, [2, 5])), "experiments": int(_pick(rng, [5, 10])), "scheduler": "serial"}
-    if rng.random() < 0.35:
+         "split_assessors": _subset(rng, [1, 2]), "split_draws": int(_pick(rng, [3, 5]))}
+    if rng.random() < 0.35:   # files: the simulation's parameters are not read (06 refuses them off their defaults)
         p.update(data="files", facets="s x t x a", ratings_path=f"{EXAMPLES}/ratings.tsv", runs_path=f"{EXAMPLES}/runs",
-                 d_max=3, measures=_subset(rng, ["nDCG@10", "RBP", "AP", "ERR@10"]), unjudged=_pick(rng, ["common", "fill"]),
-                 fill_assessor="A1")
+                 d_max=3, measures=_subset(rng, ["nDCG@10", "RBP", "AP", "ERR@10", "P@5"]),
+                 unjudged=_pick(rng, ["common", "fill"]), rel=int(_pick(rng, [1, 2])))
+        if p["unjudged"] == "fill":
+            p["fill_assessor"] = "A1"
     else:
+        p.update(replicates=int(_pick(rng, [2, 5])), experiments=int(_pick(rng, [5, 10])), scheduler="serial")
         facets = _pick(rng, ["s x (a:t)", "s x t x a"])
         comp = {"s x (a:t)": ["s", "t", "a:t", "st", "sa:t"], "s x t x a": ["s", "t", "a", "st", "sa", "ta", "sta"]}[facets]
         p.update(facets=facets, components={k: float(_pick(rng, [0.0, 0.005, 0.02])) for k in comp} | {"s": 0.01, "st": 0.01},
