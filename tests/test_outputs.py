@@ -121,11 +121,48 @@ def test_plain_papermill_publishes_when_the_kernel_ends_and_not_after_a_failure(
     folder = root / "plain"
     first = _set(folder)
     assert sorted(first)[-2:] == ["tables/01_t5.csv", "tables/01_t5.tex"] and "tables/01_extra.csv" in first
+    assert _staging_left(root) == []   # published at the last cell and gone then, whenever the kernel ends
     with pytest.raises(pm.PapermillExecutionError):
         pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 6, "fail": True}, **run)
     assert _set(folder) == first and _staging_left(root) == []
     pm.execute_notebook(str(demo), str(tmp_path / "o.ipynb"), parameters={"seed": 7}, **run)
     assert sorted(_set(folder)) == ["metrics/01_gain_definitions.json", "tables/01_t7.csv", "tables/01_t7.tex"]
+    assert _staging_left(root) == []
+
+
+def test_a_run_is_published_and_its_staging_gone_at_the_last_cell(tmp_path, root, monkeypatch):
+    """Papermill and nbclient kill a kernel that does not exit within their wait (5 s; a dask
+    cluster's shutdown can take longer), so its exit hooks may never run: a non-interactive run is
+    published and its staging removed when the notebook's last code cell succeeds."""
+    import types
+
+    import IPython
+
+    nb = tmp_path / "nb.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"),
+                                                    nbformat.v4.new_code_cell("print('end')")]), str(nb))
+    handlers = []
+    shell = types.SimpleNamespace(events=types.SimpleNamespace(register=lambda _e, f: handlers.append(f),
+                                                                unregister=lambda _e, f: handlers.remove(f)))
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    monkeypatch.setattr(outputs.atexit, "register", lambda f: None)   # the hook a killed kernel never runs
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.setattr(outputs, "_KERNEL_RUNS", {})
+    folder = root / "lastcell"
+    stage = outputs.Staging.create(root, NB)
+    stage.target(folder, NB)
+    stage.path_for("tables/01_t.csv").parent.mkdir(parents=True)
+    stage.path_for("tables/01_t.csv").write_text("t\n")
+    assert outputs.attach_to_kernel(stage, nb)
+
+    def cell(src):
+        handlers[0](types.SimpleNamespace(success=True, info=types.SimpleNamespace(raw_cell=src)))
+
+    cell("x = 1")
+    assert _staging_left(root) == [stage.dir.name] and not (folder / "tables").exists()
+    cell("print('end')")
+    assert (folder / "tables" / "01_t.csv").read_text() == "t\n"
+    assert _staging_left(root) == [] and handlers == []
 
 
 def test_a_jupyterlab_session_publishes_after_every_successful_cell(tmp_path, root, monkeypatch):

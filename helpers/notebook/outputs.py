@@ -413,6 +413,11 @@ def attach_to_kernel(stage: Staging, notebook: Path) -> bool:
                 stage.publish()
             except OSError as exc:
                 _report(stage, exc)
+                return
+            if not interactive and last is not None and cell == last:
+                # papermill and nbclient may stop the kernel before its exit hooks run: the run is
+                # over and published, so its staging goes now (no leftover for the next sweep)
+                retire()
 
     def at_exit() -> None:
         try:
