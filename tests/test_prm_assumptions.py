@@ -144,9 +144,16 @@ def test_simulated_reduces_the_stress_collections_and_linear_gains():
     s = rprm.simulated(3, 11, tested=[3, 1], names=list(judgments.LEVEL_NAMES), n_topics=6, n_docs=30, n_runs=4,
                        k=5, k_table7=10, method="eq5", splits=2, details=True, B=10, udm_reps=2, u2_lenience=1.0)
     assert set(s.diffs) == {"in sample", "cross-fitted", "vs linear"}
-    assert set(s.stress["diffs"]) == {"cross-fitted", "in sample"}
+    assert set(s.stress["diffs"]) == set(rprm.STRESS_ANALYSES)
     wide = s.rep[s.rep["table"] == "6"].pivot_table(index="replicate", columns="comparison", values="tau")
     np.testing.assert_allclose(s.diffs["vs linear"][3], (wide["PRM, theta=Key"] - wide["linear"]).to_numpy())
+    # linear gains on the stress collections: PRM - linear is the comparison not built in
+    ws = s.rep[s.rep["table"] == "stress 6"].pivot_table(index="replicate", columns="comparison", values="tau")
+    np.testing.assert_allclose(s.stress["diffs"]["cross-fitted vs linear"][3],
+                               (ws["PRM cross-fitted, theta=Key"] - ws["linear"]).to_numpy())
+    np.testing.assert_allclose(s.stress["diffs"]["linear vs binary"][1], (ws["linear"] - ws["binary, theta=Rel"]).to_numpy())
+    d = (wide["PRM, theta=Key"] - wide["binary, theta=Key"]).to_numpy()
+    assert (s.wins[3], s.losses[3], s.defined[3]) == ((d > 0).sum(), (d < 0).sum(), np.isfinite(d).sum())
     assert rprm.simulated(2, 11, tested=[3], names=list(judgments.LEVEL_NAMES), n_topics=6, n_docs=30, n_runs=4,
                           k=5, k_table7=10, method="eq5").stress == {}
 

@@ -89,8 +89,12 @@ def test_table6_against_the_prm_does_not_hold():
 def test_simulated_table6_against_binary_is_by_construction_against_linear_is_tested():
     rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.001}, {3: 0.001}, linear={3: (-0.02, -0.03, -0.01, 0.001)})
     rows = fp._table6_rows(rob, str, (), sim=True)
-    assert [r.verdict for r in rows] == ["by construction", "by construction", "does not hold"]
+    # the verdict comes from the tests; the caveat says why a holding result is no finding
+    assert [r.verdict for r in rows] == ["shown", "shown", "does not hold"]
     assert rows[0].caveats == ("by_construction",) and rows[2].caveats == ("simulated", "in_sample")
+    # a simulated result that does not hold carries no by-construction caveat
+    rob = _rob({3: (0.05, -0.01, 0.09)}, {3: 0.2}, {3: 0.2})
+    assert [(r.verdict, r.caveats[0]) for r in fp._table6_rows(rob, str, (), sim=True)] == [("not shown", "simulated")] * 2
     assert "PRM − linear τ" in rows[2].run and "linear gains" in rows[2].question
 
 
@@ -118,7 +122,9 @@ def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
     assert row.verdict == verdict and "(95% interval over 50 draws of U2)" in row.run
     assert row.caveats == ("eq_same",)
     assert fp._eq_row(*_gap(*z), "3", sim=False, eq5_valid=False).caveats == ("eq_same", "eq5_biased")
-    assert fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True).verdict == "by construction"
+    built = fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True)
+    assert built.verdict == verdict
+    assert built.caveats == (("by_construction",) if verdict == "agrees" else ("simulated",))
 
 
 def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
@@ -126,7 +132,13 @@ def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
     assert fp._ratio_row(ratio, (), sim=False, B=300).verdict == "holds"
     few = fp._ratio_row(pv.bootstrap_ratio(0.03, 0.02, 50), (), sim=False, B=50)
     assert few.verdict == "cannot tell" and f"a verdict needs {fp.MIN_RESAMPLES}" in few.run
-    assert fp._ratio_row(ratio, ("stand_in",), sim=True, B=300).verdict == "by construction"
+    over = pv.Value(1.19, 0.83, 1.55, "95% interval over 40 replicates", 40)   # the referee's default run
+    assert fp._ratio_row(over, ("stand_in",), sim=True, B=300).verdict == "not shown"
+    assert fp._ratio_row(over, ("stand_in",), sim=True, B=300).caveats == ("stand_in",)
+    held = fp._ratio_row(pv.Value(2.8, 2.5, 3.3, "95% interval over 40 replicates", 40), ("stand_in",), sim=True, B=300)
+    assert held.verdict == "holds" and held.caveats == ("by_construction", "stand_in")
+    few = pv.Value(2.8, 2.5, 3.3, "range over 5 replicates", 5)
+    assert fp._ratio_row(few, (), sim=True, B=300).verdict == "cannot tell"
     assert fp._ratio_row(pv.Value(np.nan, np.nan, np.nan), (), sim=False, B=300).verdict == "cannot tell"
     assert fp._ratio_row(pv.bootstrap_ratio(0.016, 0.02, 300), (), sim=False, B=300).verdict == "does not hold"
     assert fp._ratio_row(pv.bootstrap_ratio(0.0202, 0.02, 300), (), sim=False, B=300).verdict == "not shown"
@@ -138,18 +150,30 @@ def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
     (pv.Value(0.95, 0.80, 1.00, "range over 20 replicates", 20), "differs"),   # every replicate above 0.75
     (pv.Value(0.95, 0.80, 1.00, "range over 3 replicates", 3), "cannot tell"),  # too few replicates
     (pv.Value(0.859, 0.756, 0.962, "95% CI"), "differs"),
-    (pv.Value(0.851, 0.74, 0.96, "mean of the 50 draws' 95% CIs", 50), "agrees"),
+    (pv.Value(0.851, 0.844, 0.859, "95% interval over 50 draws of U2", 50), "differs"),   # real, over draws
 ])
 def test_table7_reads_the_replicates_and_names_the_interval(value, verdict):
     row = fp._table7_row(value, "Key", ())
     assert row.verdict == verdict and value.label in row.run
 
 
-def test_stress_row_is_a_simulated_test():
+def _stress_rob():
     rob = _rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001})
-    row = fp._stress_row(rob, str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
-    assert "(a lenient U2, by topic)" in row.question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
-    assert row.verdict == "shown" and row.caveats == ("simulated",) and "U2 to 9.9%" in row.run
+    means = {3: (0.862, 0.860)}
+    rob.claims["cross-fitted vs linear"] = fp.holm_claims(means, {3: 0.7}, other="linear")
+    rob.diffs["cross-fitted vs linear"] = {3: (0.002, -0.007, 0.011)}
+    rob.claims["linear vs binary"] = fp.holm_claims({3: (0.860, 0.835)}, {3: 0.002}, first="linear")
+    rob.diffs["linear vs binary"] = {3: (0.025, 0.009, 0.040)}
+    return rob
+
+
+def test_stress_rows_test_prm_against_linear_and_call_prm_over_binary_built_in():
+    rows = fp._stress_rows(_stress_rob(), str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
+    assert "(a lenient U2, by topic)" in rows[0].question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
+    assert "linear gains" in rows[0].question and rows[0].verdict == "not shown"
+    assert rows[0].caveats == ("simulated",) and "U2 to 9.9%" in rows[0].run and "PRM − linear τ" in rows[0].run
+    assert rows[1].verdict == "shown" and rows[1].caveats == ("by_construction",)
+    assert "linear − binary τ, θ = 3: +0.025 [+0.009, +0.040]" in rows[1].run
 
 
 def _values(**kw):
@@ -193,28 +217,47 @@ def test_findings_flags_biased_eq5_and_a_failed_table1():
 
 def test_simulated_findings_are_checks_of_the_machinery():
     cal = {"gap": 0.011, "inside": 12, "n": 12, "label": "95% interval", "replicates": 40}
-    stress = (_rob({3: (0.025, 0.013, 0.038), 1: (0.09, 0.07, 0.1)}, {3: 0.001, 1: 0.001}, {3: 0.001, 1: 0.001}),
-              (0.057, 0.099), "a strict U2")
+    stress = (_stress_rob(), (0.057, 0.099), "a strict U2")
     f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], calibration=cal, stress=stress,
                table5_shares={3: 1.0, 1: 0.25}, over_what="40 replicates",
                robustness=_rob({3: (0.03, 0.02, 0.04), 1: (0.05, 0.03, 0.06)}, {3: 0.001, 1: 0.001},
                                {3: 0.001, 1: 0.001}))
     assert f.limitations().startswith("Both simulated assessors follow one latent-relevance model")
     t = f.table().set_index(f.table()["question"].str.split(":").str[0])
-    for q in ("Table 2", "Fig. 2", "Do the estimates recover the simulation's exact p(R|i)?"):
-        assert t.loc[q, "verdict"].startswith("by construction"), q
+    app = f.appendix_findings().table()
+    a = app.set_index(app["question"].str.split(":").str[0])
+    # results that hold by construction go to the appendix; the cross-fitted Table 6 row leads the table
+    assert t.index[0] == "Table 6" and "other half" in t["question"].iloc[0]
+    for q in ("Table 2", "Do the estimates recover the simulation's exact p(R|i)?"):
+        assert q in a.index and q not in t.index, q
+    assert a.loc["Table 2", "verdict"].startswith("agrees") and a.loc["Fig. 2", "verdict"].startswith("holds")
     sixes = f.table()[f.table()["question"].str.startswith("Table 6")]
-    assert sixes["verdict"].str.startswith("by construction").sum() == 2
-    assert sixes["verdict"].iloc[2].startswith("shown")
-    assert "12 of 12 exact values" in t.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
-    assert any("needs profile `real`" in p for p in f.prose) and any("assumptions fail" in p for p in f.prose)
-    assert "(a strict U2)" in sixes["question"].iloc[2]
+    assert sixes["verdict"].iloc[0].startswith("shown") and len(sixes) == 2
+    assert "linear gains" in sixes["question"].iloc[1] and "(a strict U2)" in sixes["question"].iloc[1]
+    assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
+    assert any("needs profile `real`" in p for p in f.prose) and any("not built in" in p for p in f.prose)
+    assert any("appendix" in p for p in f.prose)
     assert nbf.problems(f) == []
 
 
 def test_wins_are_counts_per_threshold():
     line = fp.wins_line({3: 2, 2: 0}, {3: 2, 2: 0}, str, "draws")
     assert line.endswith("theta = 3: 2 of 2, theta = 2: tau undefined in every draw (an ordering ties every run)")
+    line = fp.wins_line({3: 16, 2: 30}, {3: 50, 2: 40}, str, "replicates", losses={3: 30, 2: 10})
+    assert line.endswith("(wins / ties / losses): theta = 3: 16 / 4 / 30, theta = 2: 30 / 0 / 10")
+
+
+def test_one_replicate_count_rule_for_every_row():
+    assert fp.few(5) and not fp.few(fp.MIN_RANGE) and not fp.few(0)
+    rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.001}, {3: 0.001})
+    rob5 = fp.Robustness("5 replicates", rob.claims, rob.diffs, "unadjusted range over 5 replicates", 5)
+    assert {r.verdict for r in fp._table6_rows(rob5, str, ())} == {"cannot tell"}
+    few_z = (pv.Value(0.01, 0.0, 0.02, "range over 5 replicates", 5), pv.Value(0.5, 0.2, 0.9, "range over 5 replicates", 5))
+    assert fp._eq_row(*few_z, "3", sim=False, eq5_valid=True).verdict == "cannot tell"
+    assert fp._table7_row(pv.Value(0.95, 0.9, 0.99, "range over 5 replicates", 5), "3", ()).verdict == "cannot tell"
+    udm = {"prm_low": 0.97, "prm_high": 1.03, "udm_high": 0.4}
+    assert fp._udm_row("1.00", "0.37", {**udm, "n": 5}).verdict == "cannot tell"
+    assert fp._udm_row("1.00", "0.37", {**udm, "n": 40}).verdict == "holds"
 
 
 def test_table6_rows_label_the_variant_threshold():
@@ -241,7 +284,7 @@ def test_robustness_single_holds_every_analysis():
                                  rng=rng)
     rob = fp.robustness_single(t6, boots, cf, ["0", "1", "2", "3"], own=own)
     assert set(rob.claims) == {"in sample", "vs linear", "cross-fitted", "own level"}
-    assert rob.interval == "range over 30 topic resamples"
+    assert rob.interval == "unadjusted range over 30 topic resamples"
     obs = t6.set_index("gains")["tau"]
     assert rob.diffs["vs linear"][3][0] == pytest.approx(obs["PRM, theta=3"] - obs["linear"])
     assert rob.claims["vs linear"][3].numbers["b"] == pytest.approx(obs["linear"])
@@ -262,5 +305,5 @@ def test_table2_row_states_the_marginals_test():
     shares = (0.057, 0.099, {"differ": 40, "n": 40, "p": float("nan")})
     stress = (_rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001}), shares, "a lenient U2")
     f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], stress=stress, over_what="40 replicates")
-    row = next(r for r in f.rows if "assumptions fail" in r.question)
+    row = next(r for r in f.rows + f.appendix if "assumptions fail" in r.question)
     assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates." in row.run

@@ -144,7 +144,8 @@ def _udm_text(prm_v: Value, udm_v: Value) -> dict:
     """The two gain ratios of Sect. 3.4.3, one label for both."""
     label = f" ({prm_v.label.replace('interval', 'intervals', 1)})" if prm_v.label and prm_v.n else ""
     return {"prm_ratio": prm_v.bracket(), "udm_ratio": udm_v.bracket() + label,
-            "numbers": {"prm_ratio": prm_v.mean, "udm_ratio": udm_v.mean}}
+            "numbers": {"prm_ratio": prm_v.mean, "udm_ratio": udm_v.mean, "prm_low": prm_v.low,
+                        "prm_high": prm_v.high, "udm_low": udm_v.low, "udm_high": udm_v.high, "n": prm_v.n}}
 
 
 def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float, B: int, t5: pd.DataFrame,
@@ -194,15 +195,12 @@ def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_the
 
 def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: float) -> dict:
     """The findings' values over the draws of U2 (:func:`helpers.replicates.prm.draws` with
-    ``details``). Table 7's interval is the mean of the draws' Kendall intervals (the draws vary
-    U2 only, and Table 7 reads U1's labels: the interval of one ordering is what is uncertain)."""
+    ``details``). Every row, Table 7 included, reads one interval rule: the interval over the
+    draws (:func:`from_summary`)."""
     T = len(names) - 1
     s, what = d.summaries, "draws of U2"
-    t7 = {q: s[q][(s[q]["theta"] == T) & (s[q]["level"] == "PRM vs binary")]["mean"].iloc[0]
-          for q in ("table7", "table7_low", "table7_high") if q in s}
-    table7 = (Value(float(t7["table7"]), float(t7["table7_low"]), float(t7["table7_high"]),
-                    f"mean of the {d.replicates} draws' {tau_level:.0%} CIs", d.replicates)
-              if len(t7) == 3 else Value(float(t7.get("table7", np.nan)), np.nan, np.nan))
+    t7 = s["table7"][(s["table7"]["theta"] == T) & (s["table7"]["level"] == "PRM vs binary")] if "table7" in s else None
+    table7 = from_summary(t7, what) if t7 is not None and len(t7) else Value(np.nan, np.nan, np.nan)
     u = s["udm"].set_index("level")
     udm = _udm_text(from_summary(u.loc[["prm_ratio"]].reset_index(), what),
                     from_summary(u.loc[["udm_ratio"]].reset_index(), what))

@@ -18,7 +18,7 @@ every verdict over thresholds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,7 @@ from .. import prm
 from . import runner
 
 __all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "p_draws", "p_over_draws",
-           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS", "MARGINALS"]
+           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS", "STRESS_ANALYSES", "MARGINALS"]
 
 #: The tables of :func:`prm_robustness` on the collection where the PRM's assumptions fail.
 STRESS = ("stress 6", "stress eq", "stress share")
@@ -95,6 +95,13 @@ def _stress_rows(rng, *, n_topics, n_docs, n_runs, k, method, thresholds, names,
     ins = cf[cf["kind"] == "in sample"]
     rows = [{"table": "stress 6", "comparison": f"{g}, theta={names[int(r.theta)]}", "tau": float(v)}
             for r in ins.itertuples() for g, v in (("binary", r.tau_binary), ("PRM", r.tau_prm))]
+    # linear gains g(i) = i on the same items: any graded gain keeps the shared latent order, so
+    # PRM - linear is the comparison whose outcome the construction does not settle
+    gains = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
+             for th in thresholds}
+    t6, _ = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, gains, thresholds, T, k=k, names=names,
+                                  table7=False)
+    rows += [{"table": "stress 6", "comparison": "linear", "tau": float(t6.set_index("gains").loc["linear", "tau"])}]
     if splits:
         rows += _crossfit_rows(cf[cf["kind"] != "in sample"], names, "stress 6")
     rows += _gap_rows(pairs, T, "stress eq")
@@ -295,7 +302,12 @@ ANALYSES = ("in sample", "cross-fitted", "own level", "vs linear")
 #: Per analysis of the replicates: the PRM column and the column it is set against (``{}``: the threshold).
 _COLUMNS = {"in sample": ("PRM, theta={}", "binary, theta={}"),
             "cross-fitted": ("PRM cross-fitted, theta={}", "binary, theta={}"),
-            "vs linear": ("PRM, theta={}", "linear")}
+            "vs linear": ("PRM, theta={}", "linear"),
+            "cross-fitted vs linear": ("PRM cross-fitted, theta={}", "linear"),
+            "linear vs binary": ("linear", "binary, theta={}")}
+
+#: The analyses of the collections where the PRM's assumptions fail (``Simulated.stress``).
+STRESS_ANALYSES = ("cross-fitted vs linear", "vs linear", "cross-fitted", "in sample", "linear vs binary")
 
 
 @dataclass
@@ -315,6 +327,8 @@ class Simulated:
     wins: dict
     replicates: int
     stress: dict
+    losses: dict = field(default_factory=dict)
+    defined: dict = field(default_factory=dict)
 
 
 def _wide(rep: pd.DataFrame, table: str = "6") -> pd.DataFrame:
@@ -353,10 +367,13 @@ def simulated(replicates: int, seed: int, *, tested: Sequence[int], names: Seque
     stress = {}
     if (rep["table"] == "stress 6").any():
         stress = dict(zip(("diffs", "means", "p"), _paired(_wide(rep, "stress 6"), thresholds, names,
-                                                          ("cross-fitted", "in sample"))))
-    wins = {th: int((wide[f"PRM, theta={names[th]}"] > wide[f"binary, theta={names[th]}"]).sum()) for th in thresholds}
+                                                          STRESS_ANALYSES)))
+    d = {th: wide[f"PRM, theta={names[th]}"] - wide[f"binary, theta={names[th]}"] for th in thresholds}
+    wins = {th: int((v > 0).sum()) for th, v in d.items()}
+    losses = {th: int((v < 0).sum()) for th, v in d.items()}
+    defined = {th: int(v.notna().sum()) for th, v in d.items()}
     summary = runner.summarise(rep, "tau", by=["table", "comparison"])
-    return Simulated(rep, summary, diffs, means, p, wins, int(replicates), stress)
+    return Simulated(rep, summary, diffs, means, p, wins, int(replicates), stress, losses, defined)
 
 
 @dataclass
@@ -369,7 +386,7 @@ class Draws:
     ratio and the UDM ratios over the draws; ``pooled``: per analysis (:data:`ANALYSES`) and
     threshold the topic-bootstrap differences pooled over the draws; ``means`` (a, b) and ``p``
     (raw, two-sided bootstrap) of the pooled tests; ``wins`` and ``defined``: draws with PRM above
-    binary, of the draws with both tau.
+    binary, of the draws with both tau; ``losses``: draws with PRM below binary (the rest tie).
     """
 
     rep: pd.DataFrame
@@ -382,6 +399,7 @@ class Draws:
     wins: dict
     defined: dict
     replicates: int
+    losses: dict = field(default_factory=dict)
 
 
 #: The quantities of :func:`prm_u2_draw` summarised over the draws (besides p, tau and the resamples).
@@ -432,10 +450,12 @@ def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Se
     wide = taus.pivot_table(index="replicate", columns="level", values="value", dropna=False)
     t6 = table6.set_index("gains")
     pooled, means, p, wins, defined = {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {a: {} for a in ANALYSES}, {}, {}
+    losses = {}
     for th in thresholds:
         pr, bi = f"PRM, theta={names[th]}", f"binary, theta={names[th]}"
         ok = wide[[pr, bi]].notna().all(axis=1)
         defined[th], wins[th] = int(ok.sum()), int((wide[pr] > wide[bi])[ok].sum())
+        losses[th] = int((wide[pr] < wide[bi])[ok].sum())
         for a, (q, row_a, row_b) in _POOLED.items():
             sub = rep[(rep["quantity"] == q) & (rep["theta"] == th)]
             if sub.empty:
@@ -445,7 +465,7 @@ def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Se
             p[a][th] = prm.bootstrap_p(pooled[a][th])
     summaries = {q: runner.summarise(rep[rep["quantity"] == q], "value", by=["theta", "level"]) for q in SUMMARISED
                  if (rep["quantity"] == q).any()}
-    return Draws(rep, p_over_draws(rep, mine), table6, summaries, pooled, means, p, wins, defined, int(replicates))
+    return Draws(rep, p_over_draws(rep, mine), table6, summaries, pooled, means, p, wins, defined, int(replicates), losses)
 
 
 def p_draws(replicates: int, seed: int, *, qrels_u1, ratings, thresholds: Sequence[int], T: int, method: str,
