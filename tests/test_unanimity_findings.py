@@ -64,9 +64,11 @@ def _t2(inside: int, cells: int = 45, same: int = 0) -> pd.DataFrame:
                          "coverage": 39 / 41})
 
 
-@pytest.mark.parametrize("inside, verdict", [(45, "agrees"), (40, "agrees"), (39, "differs")])
-def test_table2_row_against_chance(inside, verdict):
-    row = F._table2_row(_t2(inside), fit_sd=0.5)
+@pytest.mark.parametrize("inside, fitted, verdict", [(45, True, "by construction"), (40, True, "by construction"),
+                                                     (40, False, "agrees"), (39, True, "differs")])
+def test_table2_row_against_chance(inside, fitted, verdict):
+    # with the stand-in fitted to Table 2, agreement there follows from the fit: "by construction"
+    row = F._table2_row(_t2(inside), fit_sd=0.5, fitted=fitted)
     assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == ("calibrated",)
     assert row.run.startswith(f"inside in {inside} of 45 informative cells")
@@ -76,11 +78,12 @@ def test_table2_row_against_chance(inside, verdict):
 def test_cells_where_ug_equals_rawg_have_nothing_to_test():
     t2 = _t2(45, same=5)
     row = F._table2_row(t2, fit_sd=None)
-    assert row.run.startswith("inside in 40 of 40 informative cells") and "5 with UG = RawG: nothing to test" in row.run
+    assert row.run.startswith("inside in 40 of 40 informative cells") and row.run.endswith("; 5 with UG = RawG")
     lines = F.table2_lines(t2)
     assert lines[0] == "5 of 45 cells have UG = RawG on every item in every replicate: nothing to test"
     assert lines[1].startswith("0 of 45 cells are not informative")
     assert "(the smallest and largest of 40 draws: 39/41)" in lines[3]
+    assert lines[-1].endswith("a τ within 0.0005 of an interval (its rounding) counts as inside")
     view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1")
     assert view.iloc[0, 0] == ".990 | UG = RawG: nothing to test" and view.iloc[5, 0].endswith(" in")
 
@@ -122,9 +125,10 @@ def test_findings_of_one_draw_keep_the_length_rules():
                        pairs=120, tau=tau, counts=counts, fragile={"k": 1, "n": 3}, off_paper=["replicates"],
                        fit=None)
     t = found.table()
-    assert list(t["verdict"]) == ["not shown", "cannot tell (a)"]
-    assert t["this run"].iloc[0].startswith("one draw: τ < 1 in 2 of 3 cells")
-    assert t["this run"].iloc[1] == "one draw: 3 discrepancies"
+    assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c)"]
+    assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 cells; CI excludes 1 in 0, 0 after Holm"
+    assert t["this run"].iloc[1] == "one draw: 3 discrepancies (1 fragile)"
+    assert "over the team pairs of one cell" in found.limitations()
     assert problems(found) == []
     assert "needs real ratings" in found.markdown()
 
@@ -137,3 +141,85 @@ def test_the_n_trend_is_by_construction_only_when_shown(small, verdict):
                         "tau": 1.0, "discrepancies": [v for s in small for v in (s, 0)]})
     row = F._n_row(summarise_grid(rep), 5, 80, ())
     assert row.verdict == verdict and (row.caveats == ("by_construction",)) == (verdict == "by construction")
+
+
+def _tau(taus, lows, highs):
+    return pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": 5, "tau": taus, "low": lows, "high": highs})
+
+
+def test_tau_tests_holm_over_the_cells():
+    # se = 0.01 / 1.96 per cell: z = (1 - tau) / se; p = 2 * sf(z)
+    se = 0.01 / 1.959963984540054
+    t = _tau([0.985, 0.97, 1.0, 0.99], [0.975, 0.96, 1.0, 0.98], [0.995, 0.98, 1.0, 1.0])
+    r = F.tau_tests(t, ["nG@1"])
+    from scipy.stats import norm
+    p = [2 * norm.sf(0.015 / se), 2 * norm.sf(0.03 / se), 1.0, 2 * norm.sf(0.01 / se)]
+    assert r["excludes"] == 2 and r["cells"] == 4
+    assert round(r["p_min"], 10) == round(p[1], 10)
+    assert round(r["p_holm_min"], 10) == round(4 * p[1], 10)
+    assert r["holm"] == 2                   # 4 * 1.9e-9 and 3 * 0.0033 = 0.0098 < 0.05; 2 * 0.05 is not
+    assert round(p[0], 4) == 0.0033 and round(p[3], 4) == 0.05
+
+
+def test_two_of_45_uncorrected_is_not_shown_after_holm():
+    # the referee's case: 2 of 45 intervals exclude 1, the smallest p 0.011 -> Holm 0.49
+    from scipy.stats import norm
+    z = norm.isf(0.011 / 2)
+    se = 0.01 / 1.959963984540054
+    taus = [1 - z * se, 1 - norm.isf(0.04 / 2) * se] + [1.0] * 43
+    t = _tau(taus, [x - 0.01 for x in taus], [min(1.0 + 0.01, x + 0.01) if x < 1 else 1.0 for x in taus])
+    t.loc[2:, ["low", "high"]] = 1.0
+    r = F.tau_tests(t, ["nG@1"])
+    assert r["excludes"] == 2 and r["holm"] == 0 and round(r["p_holm_min"], 3) == 0.495
+    row = F._ranking_row(t, None, ["nG@1"], ())
+    assert row.verdict == "not shown" and row.caveats == ()
+    assert "0 after Holm" in row.run
+    line = F.tau_holm_line(r)
+    assert "in 2 of 45 cells, uncorrected" in line and "rejects τ = 1 in 0" in line
+
+
+def test_significance_row_all_fragile_cannot_tell():
+    from helpers.replicates.unanimity import summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.arange(40), "measure": "nG@1", "d_max": 2, "n": 5, "tau": 0.99,
+                        "discrepancies": 2})
+    grid = summarise_grid(rep)
+    shown = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 1, "n": 2})
+    assert shown.verdict == "shown" and shown.caveats == ("hsd_family", "fragile")
+    assert shown.run.startswith("one draw: 2 (1 fragile); 40 replicates: 2 per replicate")
+    frail = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 2, "n": 2})
+    assert frail.verdict == "cannot tell"
+
+
+def test_n_row_of_few_replicates_prints_a_range():
+    from helpers.replicates.unanimity import summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(3), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 3,
+                        "tau": 1.0, "discrepancies": [4, 0, 6, 0, 5, 0]})
+    row = F._n_row(summarise_grid(rep), 5, 80, ())
+    assert row.run.endswith("mean difference +5.0, range +4.0 to +6.0 over 3 replicates")
+    assert "95%" not in row.run and row.verdict == "by construction"
+
+
+def test_power_prints_three_digits_and_its_lower_bound():
+    c = _conj("not shown", "not shown", 0.7965)
+    row = F._conjecture_row("nG@1", c, 50, ())
+    assert "(lower bound 0.796)" in row.run and row.verdict == "cannot tell"
+
+
+@pytest.mark.parametrize("rule, said", [("official", "The significance tests compare these runs"),
+                                        ("rawg", "the tests did not compare these runs")])
+def test_hsd_runs_line_follows_best_run_by(rule, said):
+    assert said in F.hsd_runs_line(rule, "nG@1")
+
+
+def test_table2_inside_within_the_papers_rounding():
+    from helpers.replicates.unanimity import table2
+
+    rep = pd.DataFrame({"replicate": np.arange(40), "measure": "nG@1", "d_max": 2, "n": 5,
+                        "tau": np.linspace(0.990, 0.9958, 40), "discrepancies": 0})
+    paper = pd.DataFrame({"measure": "nG@1", "d_max": [2], "n": [5], "tau": [0.996]})
+    assert bool(table2(rep, paper)["inside"].iloc[0])           # .996 printed: within 0.0005 of 0.9958
+    paper["tau"] = 0.9964
+    assert not bool(table2(rep, paper)["inside"].iloc[0])
+    assert table2(rep, paper)["side"].iloc[0] == "above"

@@ -184,13 +184,18 @@ def read_fit() -> pd.DataFrame:
     return pd.read_csv(paths.DATA_RAW / FIT_FILE)
 
 
+#: Half a unit of the paper's printed τ (3 digits): a printed .996 stands for any value in [.9955, .9965).
+PRINTED = 0.0005
+
+
 def table2(rep: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame:
     """Sakai's Table 2 against this run's replicates, cell by cell.
 
     ``rep``: the replicates' rows (``measure, d_max, n, tau`` per replicate). For every cell of the
     paper that this run also has: the paper's tau (one draw on the real data), the replicates'
     mean and their :func:`order_interval` (which holds one new draw with probability
-    ``coverage``), ``inside`` (the paper's tau within it), ``side`` (``"above"``, ``"below"`` or
+    ``coverage``), ``inside`` (the paper's tau within it, or within :data:`PRINTED` of it: the
+    paper's rounding), ``side`` (``"above"``, ``"below"`` or
     ``""``), ``ug_equals_rawg`` (the cell is one of :func:`identical_cells`: nothing to test) and
     ``informative``: False in those cells and where the paper's tau is 1 and the interval ends at
     1, so that the paper's value lies inside whatever the stand-in does. Returns ``measure, d_max,
@@ -202,7 +207,8 @@ def table2(rep: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame
         s[["measure", "d_max", "n", "mean", "low", "high", "draws", "coverage"]], on=["measure", "d_max", "n"])
     same = identical_cells(rep)
     out["ug_equals_rawg"] = [(d, n) in same for d, n in zip(out["d_max"], out["n"])]
-    out["inside"] = (out["paper"] >= out["low"] - 1e-12) & (out["paper"] <= out["high"] + 1e-12)
+    # the paper prints tau to 3 digits: a value within its rounding (PRINTED) of the interval is inside
+    out["inside"] = (out["paper"] >= out["low"] - PRINTED) & (out["paper"] <= out["high"] + PRINTED)
     out["side"] = np.where(out["inside"], "", np.where(out["paper"] > out["high"], "above", "below"))
     out["informative"] = ~((out["paper"] >= 1 - 1e-12) & (out["high"] >= 1 - 1e-12)) & ~out["ug_equals_rawg"]
     return out[["measure", "d_max", "n", "paper", "mean", "low", "high", "inside", "side", "informative",
