@@ -166,7 +166,7 @@ def test_planted_lines_are_short_and_say_the_holm_verdict_at_the_run_s_level():
     assert text.count("Leader set among") == 4                       # for every model checked
     assert not any(ln.startswith("--- null: leader") for ln in lines)  # no leader named for a random truth
     assert lines[-2].startswith("--- null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
-    assert lines[-1] == ("In sum: 1 of 4 families recovered (coverage); in part: first-hit; not told apart: "
+    assert lines[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told apart: "
                          "position/graded (τ = 1.000); null: no departure; by the test of helpers.simulate.users the "
                          "method is not fit to read real data.")
 
@@ -180,50 +180,73 @@ def test_the_run_s_level_is_printed_in_every_interval():
     text = "\n".join(fd.planted_lines(a))
     assert "95%" not in text and "(99% CI of the mean over 20 replicates)" in text and "at α = 0.01" in text
     rows, caveats = fd._planted_rows(a)
-    assert "99% CIs beside them are not" in caveats["holm"] and "α = 0.01" in caveats["holm"]
+    assert "α = 0.01" in caveats["holm"] and "95%" not in caveats["holm"]
     assert all("95%" not in r.run for r in rows)
 
 
-def test_planted_rows_follow_the_holm_verdicts_and_sum_up():
+def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     rows, caveats = fd._planted_rows(_analysis())
-    verdicts = {r.question: r.verdict for r in rows}
-    assert verdicts["Do the planted users order the runs differently (τ < 0.8)?"] == "by construction"
-    assert verdicts["Does the RBP-like family recover the position user best?"] == "not shown"   # Holm p 0.058
-    assert verdicts["Does the uniform-intent coverage family recover the coverage user best?"] == "shown"
-    assert verdicts["Does the first hit (ERR-like) family recover the first-hit user best?"] == "holds in part"
-    assert verdicts["Does any measure recover a random planted order?"] == "not shown"
-    assert verdicts["Is the method fit to read real data: every planted family recovered, nothing in the null?"] == \
-        "does not hold"
-    assert rows[0].run == "5 of 6 pairs at τ < 0.8; not position/graded (τ = 1.000)" and rows[0].caveats == ("styles",)
-    pos = next(r for r in rows if "position user" in r.question)
-    assert pos.caveats == ("aligned", "holm", "alike") and "Holm p = 0.058 (α = 0.05)" in pos.run
-    assert set(caveats) == {"aligned", "holm", "alike", "styles"} and "(position/graded)" in caveats["alike"]
-    skill, _ = fd._planted_rows(_analysis(), run_design="skill")
-    assert skill[0].verdict == "holds in part" and skill[0].caveats == ()
+    assert len(rows) == 1                                   # the detail is in appendix A.1
+    (row,) = rows
+    assert row.question == "Can the method recover planted users, and nothing in a random order (appendix A.1)?"
+    # position and graded order the runs identically: one group, not two
+    assert row.run == ("1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told apart: "
+                       "position/graded (τ = 1.000); null: no departure")
+    assert row.verdict == "holds in part" and row.caveats == ("aligned", "holm", "styles")
+    assert set(caveats) == {"aligned", "holm", "styles"} and "5 checks at α = 0.05" in caveats["holm"]
+    assert row.numbers["checks"]["position"]["p_holm"] == 0.058
+    assert len(row.run.split()) <= 35
+    skill, cav = fd._planted_rows(_analysis(), run_design="skill")
+    assert skill[0].caveats == ("aligned", "holm") and "styles" not in cav
+    a = _analysis()
+    for ck in a["checks"].values():
+        ck.update(verdict="not shown")
+        ck.pop("without_shared", None)
+    assert fd._planted_rows(a)[0][0].verdict == "does not hold"
 
 
 def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clean():
     a = _analysis()
     f = fd.fitness(a)
-    assert f["recovered"] == ["coverage"] and f["in_part"] == ["first-hit"] and not f["passes"]
+    assert f["groups"] == ["position/graded", "coverage", "first-hit"]
+    assert f["recovered"] == ["coverage"] and f["in_part"] == ["first-hit"] and f["other"] == ["position/graded"]
+    assert not f["passes"]
     assert fd._fitness_prose(a) == (
-        "By helpers.simulate.users' own test the method is not fit to read real data: it recovers 1 of 4 planted "
-        "families (coverage); first-hit only through RBU@5, members of two families. The position and graded users "
-        "order these runs identically (τ = 1.000), so no analysis of them can tell those families apart.")
+        "By helpers.simulate.users' own test the method is not fit to read real data: it recovers 1 of 3 separable "
+        "groups of truths. The position and graded users order these runs identically, so no analysis of them can "
+        "tell those families apart.")
+    # a group counts as recovered only when each of its members is
+    a["checks"]["position"].update(verdict="recovered", diff=0.01)
+    assert fd.fitness(a)["in_part"] == ["position/graded", "first-hit"]
     for ck in a["checks"].values():
         ck.update(verdict="recovered", diff=0.01)
         ck.pop("without_shared", None)
+    assert fd.fitness(a)["passes"] and fd.fitness(a)["groups"] == ["position/graded", "coverage", "first-hit"]
     a["pairs"]["told_apart"] = True
-    assert fd.fitness(a)["passes"] and fd._fitness_prose(a).endswith("the method passes.")
+    assert fd.fitness(a)["passes"] and len(fd.fitness(a)["groups"]) == 4
+    assert fd._fitness_prose(a).endswith("the method passes its test.")
     a["null"]["departs"] = ["Z@5"]
     assert not fd.fitness(a)["passes"]
 
 
+def test_truth_groups_join_truths_the_runs_do_not_tell_apart():
+    pairs = pd.DataFrame([("a", "b", 1.0, False), ("a", "c", 0.2, True), ("b", "c", 0.3, True),
+                          ("a", "d", 0.1, True), ("b", "d", 0.1, True), ("c", "d", 0.9, False)],
+                         columns=["a", "b", "tau", "told_apart"])
+    assert fd.truth_groups(pairs) == [["a", "b"], ["c", "d"]]
+    pairs["told_apart"] = True
+    assert fd.truth_groups(pairs) == [["a"], ["b"], ["c"], ["d"]]
+    pairs["told_apart"] = False                                 # chained: all one group
+    assert fd.truth_groups(pairs) == [["a", "b", "c", "d"]]
+
+
 def test_family_table_lists_the_aligned_measures_the_checks_use():
     t = fd.family_table(fd.measure_names(10)).set_index("model")["aligned with"]
-    assert t["graded"] == "intent-weighted graded: D-nDCG, D-Q, DIN-nDCG, IA-nDCG, IA-Q"
-    assert t["first-hit"] == ("first hit (ERR-like): D-nERR, IA-nERR, IA-ERR, ERR-IA, RBU(p=0.85), RBU(p=0.99), "
-                              "iRBU(p=0.99)")
+    # the papers' definitions: P+Q is IA-Q on informational intents (Sakai's survey, Eq. 9); EBR stops as ERR
+    # does (Zeng & Sakai, Table 1: P_ERR(r))
+    assert t["graded"] == "intent-weighted graded: D-nDCG, D-Q, DIN-nDCG, P+Q, IA-nDCG, IA-Q"
+    assert t["first-hit"] == ("ERR's stopping (first hit): D-nERR, D-EBR, IA-nERR, IA-EBR, IA-ERR, ERR-IA, "
+                              "RBU(p=0.85), RBU(p=0.99), iRBU(p=0.99)")
     assert t["null"] == "none" and list(t.index)[:4] == ["position", "graded", "coverage", "first-hit"]
 
 
@@ -234,7 +257,8 @@ def test_too_few_trials_for_the_level_are_said():
     f = _findings(B=500, significance=0.01)
     t = f.table().set_index("question")
     assert "mc_floor" in f.caveats
-    assert t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "verdict"].endswith(", b)")
+    assert t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "verdict"] == "cannot tell (a, b, c)"
+    assert f.rows[3].caveats == ("mc_only", "design", "mc_floor")
     assert "mc_floor" not in _findings().caveats
     # the longest conclusion: every caveat at once (few runs, too few trials, styles, users not told apart,
     # a departing null, a family recovered in part) stays within the reading rules
@@ -243,7 +267,7 @@ def test_too_few_trials_for_the_level_are_said():
     worst = _findings(B=200, significance=0.01, n_pairs=15, planted=a,
                       tau_ci={"runs": 6, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
                       r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 6})
-    assert {"few_runs", "mc_floor", "styles", "alike"} <= set(worst.caveats) and not worst.problems()
+    assert {"few_runs", "mc_floor", "styles", "design"} <= set(worst.caveats) and not worst.problems()
 
 
 def test_count_once_pct_and_draws_interval():
@@ -286,12 +310,16 @@ def test_simulated_findings_table():
     assert t.loc[q, "verdict"] == "shown"
     assert t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?", "verdict"] == "not shown"
     # α-nDCG's power interval lies above D♯-nDCG's: the claim is contradicted, on this topic set
+    # α-nDCG's power interval lies above D♯-nDCG's, but on simulated runs the run design decides that
     p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
-    assert p["verdict"] == "does not hold (a)" and "(95% Monte Carlo intervals)" in p["this run"]
+    assert p["verdict"] == "cannot tell (a, b)" and "(95% Monte Carlo intervals)" in p["this run"]
     assert "cover the B trials only" in f.caveats["mc_only"] and "other topics" in f.caveats["mc_only"]
+    assert "`run_design: styles`" in f.caveats["design"] and "only real data" in f.caveats["design"]
+    assert f.rows[3].numbers["verdict_on_numbers"] == "does not hold"
     lead = t.loc["Does one measure lead discriminative power beyond Monte Carlo noise?"]
     # strec is I-rec under another name: counted once, so it is not "within noise" of anything
-    assert lead["this run"] == "D-nDCG@10 (0.629); 0 more measures within noise" and lead["verdict"] == "shown (a)"
+    assert lead["this run"] == "D-nDCG@10 (0.629); 0 more measures within noise" and lead["verdict"] == "cannot tell (a, b)"
+    assert len(t) == 6 and all(len(str(r).split()) <= 35 for r in t["this run"])
     assert f.prose[0].startswith("By helpers.simulate.users' own test the method is not fit to read real data")
     assert "Counted once (one measure under two names): strec@10 as I-rec@10." in f.prose
     assert not any("significant pairs of all measures" in p or "normaliser" in p or "tie rule" in p for p in f.prose)
@@ -316,6 +344,7 @@ def test_real_findings_say_what_eight_runs_support():
     assert "(99% CI, Fisher z)" in r["this run"]
     p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
     assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
+    assert "design" not in f.caveats                            # real runs: the verdict stands
     assert "in steps of 0.036" in f.limitations()
     assert any("(the spam-unfiltered Category A runs)" in s for s in f.prose)
     assert "Planted truths need simulated runs (the default profile)." in f.prose
@@ -362,7 +391,13 @@ def test_planted_analysis_on_a_small_run(small_rep):
         assert ck["not_told_apart"] == close
         # every measure of the families not told apart, the model's own members of them included
         measures = set(a["summary"]["measure"])
-        assert set(ck["left_out"]) == {x for x in measures if any(users.aligned_family(o, x) for o in close)}
+        fams = users.BY_DEFINITION
+        assert set(ck["left_out"]) == {x for x in measures if any(users.aligned_family(o, x, families=fams)
+                                                                  for o in close)}
+        # nothing half a member or equal to one is compared as outside
+        assert set(ck["partial"]) == set(users.partial_members(m, [x for x in measures if x not in ck["left_out"]
+                                                                   and not users.aligned_family(m, x, families=fams)],
+                                                               families=fams))
         assert not any(x in ck["left_out"] for pk in ck["picks"] for x in pk)
         assert ck["level"] == 0.95 and "verdict_holm" not in ck       # one verdict per check, the Holm one
         for c in (ck, ck.get("without_shared")):
@@ -416,12 +451,11 @@ def test_holm_covers_every_check_read():
     assert [c["verdict"] for c in tight.values()] == ["not shown", "not shown"]
 
 
-def test_prose_names_the_run_design():
+def test_the_run_design_is_named_once_in_the_caveats():
     styles = _findings()
     skill = _findings(run_design="skill")
-    assert "styles" in styles.caveats and not any("mainly in skill" in p for p in styles.prose)
-    assert "The simulated runs differ mainly in skill (`run_design: skill`)." in skill.prose
-    assert "styles" not in skill.caveats
+    assert "styles" in styles.caveats and not any("skill" in p for p in styles.prose + skill.prose)
+    assert "`run_design: skill`" in skill.caveats["design"] and "styles" not in skill.caveats
 
 
 def test_a_difference_without_spread_prints_no_interval():
@@ -454,5 +488,52 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
     assert "Picked and tested on the same 20 replicates (too few to split)" in text
     assert "no run pair resolved in any replicate" in text
     rows, _ = fd._planted_rows(a)
-    graded = next(r for r in rows if "graded user" in r.question)
-    assert graded.verdict == "cannot tell" and graded.run == "no run pair resolved in any replicate"
+    assert rows[0].numbers["other"] == ["position/graded"] and rows[0].verdict == "holds in part"
+
+
+def test_outside_exclusions_leave_out_half_members_and_coinciding_measures():
+    from helpers.simulate import users
+
+    rng = np.random.default_rng(3)
+    base = rng.uniform(0.5, 0.9, 6)
+    w = pd.DataFrame({"IA-Q@5": base, "P+Q@5": base, "D-nDCG@5": base + 0.01, "D#-nDCG@5": base - 0.01,
+                      "IA-nERR@5": rng.uniform(0.5, 0.9, 6), "alpha-nDCG@5": base + 1e-14})
+    fam = [x for x in w if users.aligned_family("graded", x, families=users.BY_DEFINITION)]
+    assert fam == ["IA-Q@5", "P+Q@5", "D-nDCG@5"]
+    partial, coincide = rd.outside_exclusions("graded", w, fam, list(w))
+    # alpha-nDCG equals IA-Q at 12 digits in every replicate: the same measure on these data
+    assert partial == ["D#-nDCG@5"] and coincide == ["alpha-nDCG@5"]
+    # with the old families P+Q would be outside, and it coincides with IA-Q: still left out
+    old = [x for x in w if users.aligned_family("graded", x)]
+    assert "P+Q@5" in rd.outside_exclusions("graded", w, old, list(w), users.ALIGNED)[1]
+    ck = rd._family_check("graded", w, w.mean().to_dict(), [], 0.95)
+    assert ck["partial"] == ["D#-nDCG@5"] and ck["coincide"] == ["alpha-nDCG@5"]
+    assert ck["picks"][0][1] == "IA-nERR@5"                      # the only measure left outside
+
+
+def test_best_runs_name_every_run_the_hsd_does_not_separate():
+    means = pd.Series({"R1": 0.60, "R2": 0.55, "R3": 0.30, "R4": 0.60})
+    hsd = pd.DataFrame([("R1", "R2", 1.0), ("R1", "R3", 0.001), ("R1", "R4", 1.0), ("R2", "R3", 0.01),
+                        ("R2", "R4", 0.02), ("R3", "R4", 0.001)], columns=["system_a", "system_b", "p_value"])
+    line, names = fd.best_runs_line("D#-nDCG@10", means, hsd, 0.05)
+    assert line == "best D#-nDCG@10: R1 and R4 (0.6000, tied); not separated from it by Tukey HSD at 0.05: R2."
+    assert names == ["R1", "R4", "R2"]
+    hsd["p_value"] = 0.0
+    line, names = fd.best_runs_line("M", means.drop("R4"), hsd, 0.05)
+    assert line == "best M: R1 (0.6000); every other run is separated from it by Tukey HSD at 0.05." and names == ["R1"]
+
+
+def test_a_cutoff_past_the_runs_depth_is_refused_or_said():
+    good = dict(GOOD, depth=20, extra_cutoff=30)
+    with pytest.raises(ValueError, match=r"extra_cutoff = 30 exceeds depth = 20"):
+        fd.check_parameters(good)
+    with pytest.raises(ValueError, match=r"cutoff = 25 exceeds depth = 20"):
+        fd.check_parameters(dict(GOOD, depth=20, cutoff=25, extra_cutoff=0))
+    fd.check_parameters(dict(GOOD, depth=20, extra_cutoff=20))
+    fd.check_parameters(dict(GOOD, data="files", depth=20, extra_cutoff=30, diversity_qrels_path=__file__,
+                             runs_glob=__file__))                 # run files: the depth is theirs, said later
+    runs = pd.DataFrame({"run_id": ["a"] * 3 + ["b"] * 2, "query_id": ["q"] * 5, "doc_id": list("xyzxy")})
+    assert fd.depth_note(runs, 3, "extra_cutoff") == ""
+    assert fd.depth_note(runs, 30, "extra_cutoff") == (
+        "Note: extra_cutoff = 30 exceeds the runs' depth (3 documents at most per topic), so measures @30 read the "
+        "same documents as @3.")

@@ -78,3 +78,30 @@ def test_shared_members_are_the_measures_of_two_families():
     assert sim_users.shared_members("position", names) == ["RBU (p=0.85)", "iRBU(p=0.99)@10"]
     assert sim_users.shared_members("first-hit", names) == ["RBU (p=0.85)", "iRBU(p=0.99)@10"]
     assert sim_users.shared_members("graded", names) == [] == sim_users.shared_members("null", names)
+
+
+def test_notebook_04_families_follow_the_measures_definitions():
+    """EBR stops as ERR does (Zeng & Sakai, Table 1: P_ERR(r) with BR(r)), so it is a first-hit measure;
+    P+Q is IA-Q on informational intents (Sakai's survey, Eq. 9), so it is graded. ALIGNED (notebook 05)
+    is unchanged."""
+    fams = users.BY_DEFINITION
+    for m in ("D-EBR@10", "IA-EBR@10", "EBR-IA"):
+        assert users.aligned_family("first-hit", m, families=fams)
+        assert not users.aligned_family("first-hit", m)                 # notebook 05's ALIGNED as before
+    assert users.aligned_family("graded", "P+Q@10", families=fams) and not users.aligned_family("graded", "P+Q@10")
+    assert users.aligned_family("graded", "IA-Q@10", families=fams)
+    assert not any(users.aligned_family(o, "P+Q#@10", families=fams) for o in fams)
+    assert not users.aligned_family("first-hit", "D#-EBR@10", families=fams)     # half I-rec: no family
+    assert users.shared_members("first-hit", ["D-EBR@10", "RBU(p=0.85)@10"], families=fams) == ["RBU(p=0.85)@10"]
+    assert {k: v for k, v in fams.items() if k not in ("graded", "first-hit")} == \
+        {k: v for k, v in users.ALIGNED.items() if k not in ("graded", "first-hit")}
+
+
+def test_partial_members_are_half_a_member():
+    fams = users.BY_DEFINITION
+    names = ["D#-EBR@10", "D#-nERR@10", "D#-nDCG@10", "DIN#-nDCG@10", "P+Q#@10", "P+Q@10", "D-EBR@10", "I-rec@10"]
+    assert users.partial_members("first-hit", names, families=fams) == ["D#-EBR@10", "D#-nERR@10"]
+    assert users.partial_members("graded", names, families=fams) == ["D#-nDCG@10", "DIN#-nDCG@10", "P+Q#@10"]
+    assert users.partial_members("coverage", names, families=fams) == names[:5]     # the I-rec half
+    assert users.partial_members("position", names, families=fams) == []
+    assert users.partial_members("graded", names) == ["D#-nDCG@10", "DIN#-nDCG@10"]  # ALIGNED: P+Q in no family

@@ -25,7 +25,7 @@ from ..measures import diversity
 __all__ = ["diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
            "power_interval", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
            "truth_order_tau", "told_apart", "planted_analysis", "significant_vs_truth", "load_collection",
-           "drop_empty_intents"]
+           "drop_empty_intents", "outside_exclusions"]
 
 
 def significant_pair_cover(hsd: pd.DataFrame, significance: float, max_size: int = 3) -> dict:
@@ -463,14 +463,14 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
     # every (model, measure) keeps its column, all-NaN when no pair was resolved (tiny collections)
     wide = rec.pivot_table(index="replicate", columns=["model", "measure"], values="recovery", dropna=False)
     models = list(dict.fromkeys(rec["model"]))
-    aligned = [m for m in truth if users.ALIGNED.get(m, ("", ()))[1]]
+    aligned = [m for m in truth if users.BY_DEFINITION.get(m, ("", ()))[1]]
     pairs = told_apart(tau, aligned, threshold)
     close = {m: [b if a == m else a for a, b, _, apart in pairs.itertuples(index=False) if m in (a, b) and not apart]
              for m in aligned}
     checks = {}
     for m in models:
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
-        if any(users.aligned_family(m, x) for x in means_m):
+        if any(users.aligned_family(m, x, families=users.BY_DEFINITION) for x in means_m):
             checks[m] = _family_check(m, wide[m], means_m, close.get(m, []), 1 - alpha)
     family = _holm_verdicts(checks, alpha)
     return {"truth": truth, "truth_tau": tau, "pairs": pairs, "coinciding": planted.coinciding(tau),
@@ -512,24 +512,54 @@ def _holm_verdicts(checks: Mapping[str, dict], alpha: float) -> int:
     return len(tested)
 
 
+def _families():
+    """The family definitions of notebook 04 (:data:`helpers.simulate.users.BY_DEFINITION`)."""
+    from ..simulate import users
+
+    return users.BY_DEFINITION
+
+
+def outside_exclusions(model: str, w: pd.DataFrame, family: Sequence[str], candidates: Sequence[str],
+                       families=None) -> tuple[list[str], list[str]]:
+    """The measures a family check leaves out of its "best outside" comparison although they are not
+    in ``model``'s family: ``partial`` (half a member, :func:`helpers.simulate.users.partial_members`)
+    and ``coincide`` (recovery equal to a member's in every replicate, at 12 digits: on this
+    collection the same measure, e.g. P+Q and IA-Q when no intent is navigational)."""
+    from ..simulate import users
+
+    families = _families() if families is None else families
+    outside = [x for x in candidates if x not in set(family)]
+    partial = users.partial_members(model, outside, families=families)
+    cols = {x: np.round(w[x].to_numpy(float), 12) for x in list(family) + outside if x in w.columns}
+    coincide = [x for x in outside if x not in partial and x in cols and any(
+        np.array_equal(cols[x], cols[f], equal_nan=True) for f in family if f in cols)]
+    return partial, coincide
+
+
 def _family_check(model: str, w: pd.DataFrame, means_m: Mapping, close: Sequence[str], level: float) -> dict:
     """One model's family check of :func:`planted_analysis`, without every measure of the families of
-    ``close`` (its own members among them), at ``level``."""
+    ``close`` (its own members among them) and without the measures that are half a member or
+    coincide with one (:func:`outside_exclusions`), at ``level``; families by
+    :data:`helpers.simulate.users.BY_DEFINITION`."""
     from ..simulate import users
     from . import planted
 
-    left_out = [x for x in means_m if any(users.aligned_family(o, x) for o in close)]
+    fams = _families()
+    left_out = [x for x in means_m if any(users.aligned_family(o, x, families=fams) for o in close)]
     keep = {k: v for k, v in means_m.items() if k not in left_out}
-    family = [x for x in keep if users.aligned_family(model, x)]
-    ck = planted.family_check(w.drop(columns=left_out), family, means=keep, level=level)
-    ck.update(not_told_apart=list(close), left_out=left_out, level=level)
-    shared = users.shared_members(model, family)
+    family = [x for x in keep if users.aligned_family(model, x, families=fams)]
+    partial, coincide = outside_exclusions(model, w, family, list(keep), fams)
+    keep = {k: v for k, v in keep.items() if k not in partial + coincide}
+    drop = left_out + partial + coincide
+    ck = planted.family_check(w.drop(columns=drop), family, means=keep, level=level)
+    ck.update(not_told_apart=list(close), left_out=left_out, partial=partial, coincide=coincide, level=level)
+    shared = users.shared_members(model, family, families=fams)
     own = [x for x in family if x not in shared]
     # checked again only when the pair tested (picked on the other half) rests on a shared member:
     # otherwise the same pair would be tested twice
     if ck["verdict"] != "not testable" and own and ck["best_in"] in shared:
         rest = {k: v for k, v in keep.items() if k not in shared}
-        ck_own = planted.family_check(w.drop(columns=left_out + shared), own, means=rest, level=level)
+        ck_own = planted.family_check(w.drop(columns=drop + shared), own, means=rest, level=level)
         ck["without_shared"] = {"shared": shared, "level": level,
                                 **{k: ck_own.get(k, float("nan")) for k in ("verdict", "diff", "low", "high", "p", "picks",
                                                                             "replicates", "selection", "measures")}}

@@ -18,7 +18,7 @@ Models (per-intent utility ``u_i``; the SERP's utility is ``sum_i w_i u_i``)
 ``position``  (RBP-like: D-RBP, IA-RBP; RBU and iRBU, whose discount is RBP's p^r)
     ``u_i = sum_r p^(r-1) x_i(r)``: a reader who goes down the page with persistence ``p`` and
     values every relevant document, redundant or not. Intents weighted by ``w`` (below).
-``graded``    (intent-weighted graded: D-nDCG, D-Q, IA-nDCG)
+``graded``    (intent-weighted graded: D-nDCG, D-Q, IA-nDCG; in notebook 04 P+Q, IA-Q on inf intents)
     ``u_i = sum_r x_i(r) / log2(r + 1)``: graded relevance with a logarithmic rank discount and
     no stopping. Intents weighted by ``w``.
 ``coverage``  (uniform-intent coverage: I-rec, strec, alpha-nDCG)
@@ -26,7 +26,8 @@ Models (per-intent utility ``u_i``; the SERP's utility is ``sum_i w_i u_i``)
     document on the page satisfies intent ``i``, wherever it is (diminishing returns). Intents
     are weighted *uniformly* (``w_i = 1/m`` over the topic's ``m`` intents): this user does not
     know or care how likely each interpretation is.
-``first-hit`` (first hit, ERR-like: D-nERR, IA-nERR, ERR-IA; RBU and iRBU, whose stopping is ERR's)
+``first-hit`` (first hit, ERR-like: D-nERR, IA-nERR, ERR-IA; RBU and iRBU, whose stopping is ERR's;
+               in notebook 04 (:data:`BY_DEFINITION`) EBR too, whose stopping is ERR's as well)
     ``u_i = p^(r_i - 1)`` with ``r_i`` the first rank whose level is at least L2 (``x >= 1/2``),
     0 if there is none: satisfied at the first good document, indifferent to the rest. Intents
     weighted by ``w``.
@@ -47,9 +48,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["USER_MODELS", "ALIGNED", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT_LEVEL", "PERSISTENCE",
+__all__ = ["USER_MODELS", "ALIGNED", "BY_DEFINITION", "DEFAULT_MIXTURE", "COVERAGE_C", "FIRST_HIT_LEVEL", "PERSISTENCE",
            "TRUTH_PERSISTENCE", "parse_mixture", "intent_utility", "intent_weights", "serp_utility",
-           "aligned_family", "shared_members"]
+           "aligned_family", "shared_members", "partial_members"]
 
 #: The planted user models (module docstring).
 USER_MODELS = ("position", "graded", "coverage", "first-hit", "null")
@@ -62,6 +63,15 @@ ALIGNED = {
     "first-hit": ("first hit (ERR-like)", ("D-nERR", "D-ERR", "IA-nERR", "ERR-IA", "IA-ERR", "RBU", "iRBU")),
     "null": ("none", ()),
     "mixture": ("none in particular", ()),
+}
+#: Notebook 04's families, read from the measures' own definitions: :data:`ALIGNED` with EBR in the
+#: first-hit family (Zeng & Sakai, Table 1: EBR stops as ERR does, ``P_ERR(r)``, and scores BR(r))
+#: and P+Q in the graded family (Sakai's survey, Eq. 9: P+Q is IA-Q on informational intents, P+
+#: on navigational ones). Notebook 05 still reads :data:`ALIGNED` (its committed outputs do).
+BY_DEFINITION = {
+    **ALIGNED,
+    "graded": (ALIGNED["graded"][0], ALIGNED["graded"][1] + ("P+Q",)),
+    "first-hit": ("ERR's stopping (first hit)", ALIGNED["first-hit"][1] + ("D-EBR", "IA-EBR", "EBR-IA")),
 }
 DEFAULT_MIXTURE = "position:0.4,coverage:0.3,first-hit:0.3"
 COVERAGE_C = 0.6            # satisfaction chance of a document at L4 in the coverage model
@@ -163,30 +173,50 @@ def serp_utility(levels: np.ndarray, model: str, weights: np.ndarray, valid: np.
     return (u * intent_weights(model, weights, valid)).sum(-1)
 
 
-def aligned_family(model: str, measure: str, *, through_irec: bool = False) -> bool:
+def aligned_family(model: str, measure: str, *, through_irec: bool = False, families=None) -> bool:
     """Whether a measure's display or engine name (``"D-RBP(p=0.85)@10"``, ``"nDCG-IA"``) belongs to
-    the family :data:`ALIGNED` gives for ``model``.
+    the family ``families`` (default :data:`ALIGNED`; notebook 04: :data:`BY_DEFINITION`) gives
+    for ``model``.
 
-    D#- and DIN#-measures are ``gamma I-rec + (1 - gamma) D(IN)-measure`` (D#: Sakai et al. 2010,
-    DIN#: Sakai & Song 2011;
-    gamma = 0.5): half coverage, half an intent-weighted graded measure, so by default they belong
-    to *no* family (a planted truth is recovered only by a measure whose whole shape matches it);
-    P+Q mixes per-intent-type measures and belongs to none either. ``through_irec=True`` counts the
-    D#-/DIN#-measures with the ``coverage`` family through their I-rec half (and with no other), to
-    show whether a recovery count depends on that choice."""
-    if model not in ALIGNED:
-        raise ValueError(f"unknown user model {model!r}; known: {', '.join(ALIGNED)}")
+    D#-, DIN#- and P+Q#-measures are ``gamma I-rec + (1 - gamma) X`` (D#: Sakai et al. 2010,
+    DIN#: Sakai & Song 2011; gamma = 0.5): half coverage, half another measure, so by default they
+    belong to *no* family (a planted truth is recovered only by a measure whose whole shape matches
+    it; :func:`partial_members` names them). P+Q belongs to a family only where ``families`` lists it
+    (:data:`BY_DEFINITION`: graded). ``through_irec=True`` counts the D#-/DIN#-measures with the
+    ``coverage`` family through their I-rec half (and with no other), to show whether a recovery
+    count depends on that choice."""
+    families = ALIGNED if families is None else families
+    if model not in families:
+        raise ValueError(f"unknown user model {model!r}; known: {', '.join(families)}")
     name = str(measure)
     if name.startswith(("D#", "DIN#")):
         return through_irec and model == "coverage"
-    if name.startswith("P+Q"):
+    if name.startswith("P+Q#"):
         return False
-    return any(name == p or name.startswith((p + "@", p + "(", p + " ")) for p in ALIGNED[model][1])
+    return any(name == p or name.startswith((p + "@", p + "(", p + " ")) for p in families[model][1])
 
 
-def shared_members(model: str, measures) -> list[str]:
+def shared_members(model: str, measures, families=None) -> list[str]:
     """The measures of ``model``'s family (:func:`aligned_family`) that belong to another model's
     family too (RBU and iRBU: RBP's discount and ERR's stopping): a recovery that rests on them
     does not tell the two models apart."""
-    return [x for x in measures if aligned_family(model, x)
-            and any(aligned_family(o, x) for o in ALIGNED if o != model)]
+    families = ALIGNED if families is None else families
+    return [x for x in measures if aligned_family(model, x, families=families)
+            and any(aligned_family(o, x, families=families) for o in families if o != model)]
+
+
+def partial_members(model: str, measures, families=None) -> list[str]:
+    """The measures that are *half* of ``model``'s family: ``gamma I-rec + (1 - gamma) X`` (D#-, DIN#-,
+    P+Q#-measures) whose I-rec half is the ``coverage`` family or whose ``X`` (``D#-nERR`` ->
+    ``D-nERR``, ``DIN#-nDCG`` -> ``DIN-nDCG``, ``P+Q#`` -> ``P+Q``) is a member. Neither in the family
+    nor outside it, they are left out of a family check's "best outside" comparison."""
+    families = ALIGNED if families is None else families
+    out = []
+    for x in measures:
+        name = str(x)
+        for pre, base in (("DIN#", "DIN"), ("D#", "D"), ("P+Q#", "P+Q")):
+            if name.startswith(pre):
+                if model == "coverage" or aligned_family(model, base + name[len(pre):], families=families):
+                    out.append(x)
+                break
+    return out
