@@ -395,6 +395,11 @@ def test_findings_rows_and_sentences_stay_short():
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not f.problems()
     assert max(words(str(v)) for row in f.table().itertuples(index=False) for v in row) <= 50
+    unreachable = {**_planted(), "erho2": {"covered": None, "pilots": 100, "level": .95, "true_n": None},
+                   "t": {"covered": None, "pilots": 100, "level": .95, "true_n": None}}
+    worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
+        min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
+    assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
     assert f.prose[0].startswith("Answer for m: a paired t-test needs 5 [4, 7] topics")
 
 
@@ -447,7 +452,7 @@ def test_cheapest_row_names_every_design_within_noise():
 def test_an_unreachable_planted_truth_has_no_coverage_row():
     f = _findings(planted={**_planted(), "erho2": {"covered": None, "pilots": 100, "level": .95, "true_n": None}})
     assert not any("Eρ² ≥ 0.95 cover" in r.question for r in f.rows)
-    assert any("unreachable: there is no coverage to check" in p for p in f.prose)
+    assert any("unreachable with 2 assessors per topic: no coverage to check" in p for p in f.prose)
 
 
 def test_split_rows_read_each_part_by_its_interval():

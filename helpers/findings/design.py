@@ -40,14 +40,14 @@ PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, 
              "CI, σt² = .10, δ = .10": 156}
 
 CAVEATS = {
-    "rough_map": "Urbano et al.'s maps from Eρ² to τ and conflicts are fits over TREC collections, not laws.",
+    "rough_map": "Urbano et al.'s maps from Eρ² to τ and conflicts are TREC fits, not laws.",
     "conditional": "Every split reuses the pilot's topics, so the split-half checks are conditional on this pilot.",
     "satterthwaite": "With crossed assessors Feldt's interval takes Satterthwaite's degrees of freedom: approximate.",
 }
 BOOTSTRAP = "Intervals on the t-test and CI sizes come from a topic bootstrap of the variance."
-BOOTSTRAP_CROSSED = " With crossed assessors the bias's chi² interval is added at the ends."
+BOOTSTRAP_CROSSED = " With crossed assessors their bias's chi² interval is added."
 NORMAL_PLANTED = ("Feldt's and Arteaga et al.'s intervals assume normal effects, as the planted pilots draw them: "
-                  "their coverage is not checked for bounded, skewed scores.")
+                  "untested for bounded, skewed scores.")
 NORMAL_REAL = "Feldt's and Arteaga et al.'s intervals assume normal effects; scores bounded in [0, 1] are not."
 
 
@@ -290,20 +290,22 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
 
 
 def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) -> tuple[list[Finding], list[str]]:
-    rows, prose = [], []
+    rows, prose, never = [], [], []
     for key, question, interval in (
             ("erho2", f"Does the interval on the topics for Eρ² ≥ {target} cover the planted truth", "Feldt's interval"),
             ("t", "Does the interval on the topics for the t-test cover the planted truth", "topic bootstrap of V_E2")):
         cov = p[key]
         if cov["true_n"] is None:
-            prose.append(f"With {claims.plural(n_assessors, 'assessor')} per topic the planted truth for "
-                         f"{'Eρ²' if key == 'erho2' else 'the t-test'} is unreachable: there is no coverage to check.")
+            never.append("Eρ²" if key == "erho2" else "the t-test")
             continue
         k, n = int(cov["covered"]), int(cov["pilots"])
         lo, hi = _proportion_ci(k, n, "wilson")
         cav = ("simulated", "satterthwaite") if crossed and key == "erho2" else ("simulated",)
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
                             "agrees" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
+    if never:
+        prose.append(f"The planted truth for {claims.listing(never)} is unreachable with "
+                     f"{claims.plural(n_assessors, 'assessor')} per topic: no coverage to check.")
     pw = p["power"]
     if pw["experiments"]:
         k, n = pw["rejections"], pw["experiments"]
@@ -592,7 +594,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
                      "section 6 says what holds instead of comparing with the mean gains.")
     if not linearity:
-        prose.append("Simulated scores carry no gains: the check of non-linear measures needs real or file data.")
+        prose.append("Simulated scores carry no gains: the linearity check needs real or file data.")
     crossed = s.get("design") == "s x t x a"
     caveats = {**CAVEATS, "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if crossed else "")}
@@ -606,4 +608,4 @@ def _built(row: Finding) -> Finding:
 
 #: Why the sizing rows differ (said once).
 _RECONCILE = ("Sakai's 2 V_E1 keeps the topic variance, which cancels in a paired difference; 2 V_E2 is the "
-              "G-study's 2(σ²_st + σ²_e/n_a). Eρ² asks for a stable ranking of all systems, not for power against minD.")
+              "G-study's 2(σ²_st + σ²_e/n_a). Eρ² asks for a stable ranking, not for power against minD.")
