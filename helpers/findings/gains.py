@@ -67,23 +67,27 @@ def premise_view(real_table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
+    """Rows 4-5. Under uniform ratings the share at D = Dmax rises with N by its formula
+    (:func:`helpers.gains.prob_full_spread_given_relevant`), so row 4 reproduces Sakai's Sec. 4
+    remark: its verdict is "by construction", never evidence ("cannot tell" with one N)."""
     g = grid.set_index(["d_max", "n"])
     trends = {d: claims.trend(gd.index.get_level_values("n"), gd["share_full_spread"], x_name="N")
               for d, gd in g.groupby(level="d_max")}
     ns = sorted(grid["n"].unique())
-    rising = [d for d, t in trends.items() if t.numbers["word"] in ("increases", "does not decrease")]
-    if len(ns) < 2:
-        verdict = "cannot tell"
-    else:
-        verdict = "holds" if len(rising) == len(trends) else "holds in part" if rising else "does not hold"
+    dips = [d for d, t in trends.items() if t.numbers["word"] not in ("increases", "does not decrease")]
+    verdict = "by construction" if len(ns) > 1 else "cannot tell"
     span = f"N = {ns[0]} → {ns[-1]}: " if len(ns) > 1 else f"N = {ns[0]}: "
     run = span + "; ".join(f"{g.loc[(d, ns[0]), 'share_full_spread']:.3f}"
                            + (f" → {g.loc[(d, ns[-1]), 'share_full_spread']:.3f}" if len(ns) > 1 else "")
                            + f" (Dmax = {d})" for d in trends)
+    if len(ns) > 1 and dips:   # the exact share rises; a simulated dip is sampling noise (row 5 reads it)
+        run += f"; the simulated share dips at Dmax = {claims.listing([str(d) for d in dips])}"
     return [
         Finding("Does the share of items at D = Dmax grow with N under uniform ratings?",
-                "yes (Sec. 4), so UG tends to RawG", run, verdict,
-                numbers={str(d): t.numbers for d, t in trends.items()}),
+                "yes (a Sec. 4 remark), so UG tends to RawG", run, verdict,
+                caveats=("exact_uniform",) if len(ns) > 1 else (),
+                numbers={"trends": {str(d): t.numbers for d, t in trends.items()},
+                         "exact_rises": bool(len(ns) > 1), "dips": [int(d) for d in dips]}),
         Finding("Does the simulated share at D = Dmax match its exact probability?",
                 "— (our check)",
                 f"largest gap {claims.number(exact['worst'])}, {exact['worst_z']:.1f} s.e. (limit "
@@ -112,21 +116,37 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
     return rows
 
 
-def _ties_sentence(grid: pd.DataFrame, p: float) -> str:
+def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
+    """What the grid says about the raw-gain ties UG breaks. Cells with Dmax = 1 are named and set
+    apart, not dropped: with ratings 0/1 equal RawG (and N) forces equal D, so UG can break no tie
+    there (their share is 0, or NaN with no tie at all; anything else is an error)."""
     g = grid.set_index(["d_max", "n"])["share_ties_broken"]
+    binary = {n: v for (d, n), v in g.items() if d == 1}
+    if any(not (v == 0 or pd.isna(v)) for v in binary.values()):
+        raise ValueError(f"grid: UG cannot break a raw-gain tie at Dmax = 1, but the shares are {binary}")
     broken = {f"Dmax = {d} / N = {n}": v for (d, n), v in g.items() if d != 1}
+    out = []
+    if binary:
+        where = "N = " + claims.listing([str(n) for n in binary])
+        out.append("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie"
+                   + (f" ({where})." if not broken else f": 0 in its {len(binary)} cell"
+                      f"{'s' if len(binary) > 1 else ''} ({where}), left out of the next sentence."))
     if not broken:
-        return "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie."
+        return out
+    over = " with Dmax ≥ 2" if binary else ""
     if max(broken.values()) == 0:
-        return f"UG breaks no raw-gain tie in any of the {len(broken)} cells" + (" (p = 0)." if p == 0 else ".")
+        out.append(f"UG breaks no raw-gain tie in any of the {len(broken)} cells{over}" + (" (p = 0)." if p == 0 else "."))
+        return out
     most = claims.leaders(broken, digits=3)
     fewest = claims.leaders(broken, higher=False, digits=3)
     low = fewest.numbers["leaders"]
     if len(low) > 2:   # many cells tie at the bottom: their count, not their names
         exact = len({broken[k] for k in low}) == 1
         fewest = (f"{fewest.numbers['best']:.3f}{'' if exact else ' (to 3 decimals)'} in {len(low)} "
-                  f"of the {len(broken)} cells")
-    return f"UG breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}."
+                  f"of the {len(broken)} cells{over}")
+    lead = f"Over the cells{over}, UG" if binary else "UG"
+    out.append(f"{lead} breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}.")
+    return out
 
 
 def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p: Sequence[float],
@@ -163,11 +183,14 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
     prose = []
     if table1_ok and stc_ok:
         prose.append("Both gain definitions give the paper's published values from the ratings alone.")
-    prose.append(_ties_sentence(grid, p))
+    prose += _ties_sentences(grid, p)
     if tie_ok:
         prose.append("The choice of p matters: above the paper's p = 0.2 the order of Items 5–7 reverses, and Item 7 "
                      "(one rating of 1) ranks first.")
-    caveats = {"premise_only": "The premise is not the conjecture: notebook 02 tests the effect of UG on "
+    caveats = {"exact_uniform": "Under uniform ratings the share at D = Dmax rises with N by its formula "
+                                "(section 4): such a row reproduces Sakai's remark and is no evidence about "
+                                "assessors.",
+               "premise_only": "The premise is not the conjecture: notebook 02 tests the effect of UG on "
                                "rankings and significance."}
     if real_table is not None and verdicts:
         rows += _premise_rows(verdicts, real_table, replicates)

@@ -1,0 +1,97 @@
+"""helpers.findings.gains (notebook 01's findings): the grow-with-N row, the tie sentences, the
+parameter help that papermill shows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import papermill as pm
+import pytest
+
+from helpers import paths
+from helpers.findings import gains as gain_findings
+from helpers.simulate import ratings as sim_ratings
+
+EXACT = {"worst": 0.004, "worst_z": 1.6, "z_limit": 4.0, "cells": 3, "family_alpha": 0.001, "agrees": True}
+
+
+def _grid(rows):
+    """A literal grid: (d_max, n, share_full_spread, share_ties_broken)."""
+    return pd.DataFrame(rows, columns=["d_max", "n", "share_full_spread", "share_ties_broken"])
+
+
+def _found(grid, p=0.2):
+    return gain_findings.findings(table1_ok=True, table1_cells=35, stc2=[4.6, 4.0], tie_p=[0.2], grid=grid,
+                                  exact=EXACT, p=p)
+
+
+def _row(found, start):
+    return next(r for r in found.rows if r.question.startswith(start))
+
+
+def test_growth_with_n_is_by_construction_and_says_it_reproduces_the_remark():
+    found = _found(_grid([(2, 5, 0.747, 0.206), (2, 80, 1.0, 0.0), (4, 5, 0.423, 0.590), (4, 80, 1.0, 0.0)]))
+    row = _row(found, "Does the share of items at D = Dmax grow")
+    assert row.verdict == "by construction"
+    assert "Sec. 4 remark" in row.paper
+    assert row.run == "N = 5 → 80: 0.747 → 1.000 (Dmax = 2); 0.423 → 1.000 (Dmax = 4)"
+    letter = found.letters()["exact_uniform"]
+    assert found.table().set_index("question").loc[row.question, "verdict"] == f"by construction ({letter})"
+    assert "reproduces Sakai's remark and is no evidence about assessors" in found.limitations()
+
+
+def test_growth_with_one_n_cannot_tell_and_a_simulated_dip_is_named():
+    one = _row(_found(_grid([(2, 5, 0.747, 0.206), (4, 5, 0.423, 0.590)])), "Does the share")
+    assert (one.verdict, one.caveats) == ("cannot tell", ())
+    dip = _row(_found(_grid([(2, 40, 0.999, 0.0), (2, 80, 0.998, 0.0)])), "Does the share")
+    assert dip.verdict == "by construction"
+    assert dip.run.endswith("the simulated share dips at Dmax = 2") and dip.numbers["dips"] == [2]
+
+
+def test_ties_at_dmax_1_are_named_not_dropped():
+    """The referee's case: d_max_list [1, 2, 3], N = 10; Dmax = 1 is said, and why it is set apart."""
+    grid = _grid([(1, 10, 0.998, 0.0), (2, 10, 0.966, 0.021), (3, 10, 0.90, 0.113)])
+    prose = _found(grid).prose
+    assert prose[1] == ("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie: 0 in its 1 cell "
+                        "(N = 10), left out of the next sentence.")
+    assert prose[2] == ("Over the cells with Dmax ≥ 2, UG breaks the largest share of raw-gain ties at "
+                        "Dmax = 3 / N = 10 (0.113); the smallest share is Dmax = 2 / N = 10 (0.021).")
+
+
+def test_ties_without_dmax_1_read_as_before_and_only_dmax_1_says_so():
+    grid = _grid([(2, 5, 0.747, 0.206), (2, 10, 0.966, 0.020), (4, 5, 0.423, 0.590), (4, 10, 0.794, 0.256)])
+    assert _found(grid).prose[1] == ("UG breaks the largest share of raw-gain ties at Dmax = 4 / N = 5 (0.590); "
+                                     "the smallest share is Dmax = 2 / N = 10 (0.020).")
+    only = _found(_grid([(1, 5, 0.97, 0.0), (1, 10, 0.998, float("nan"))])).prose
+    assert only[1] == "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie (N = 5 and 10)."
+    assert not any("largest share" in s for s in only)
+    zero = _found(_grid([(1, 5, 0.97, 0.0), (2, 5, 0.7, 0.0), (3, 5, 0.6, 0.0)]), p=0.0).prose
+    assert zero[2] == "UG breaks no raw-gain tie in any of the 2 cells with Dmax ≥ 2 (p = 0)."
+
+
+def test_a_broken_tie_at_dmax_1_is_an_error_not_a_sentence():
+    with pytest.raises(ValueError, match="Dmax = 1"):
+        _found(_grid([(1, 10, 0.998, 0.01), (2, 10, 0.966, 0.021)]))
+
+
+def test_simulated_dmax_1_breaks_no_tie():
+    """On a real simulation (uniform ratings 0/1), the share the sentence calls 0 is 0."""
+    grid = sim_ratings.spread_grid([1, 2, 3], [10], 2000, 0.2, np.random.default_rng(7))
+    assert grid.loc[grid.d_max == 1, "share_ties_broken"].tolist() == [0.0]
+    assert grid.loc[grid.d_max > 1, "share_ties_broken"].gt(0).all()
+    assert _found(grid).prose[1].startswith("At Dmax = 1 equal RawG forces equal D")
+
+
+RANGES = {"profile": 'a name: "default"', "seed": "integer ≥ 0:", "p": "in [0, 1]:", "d_max_list": "integers ≥ 1:",
+          "n_list": "integers ≥ 1:", "n_items": "integer ≥ 100:", "real_datasets": '[], "stc-ja" and/or "dl19-agreement":',
+          "ratings_path": '"" (none) or a file, folder or glob:',
+          "ratings_layout": '"long", "wide", "qrels" or "qrels_jg":', "ratings_d_max": "integer ≥ 1:",
+          "replicates": "integer ≥ 2:"}
+
+
+def test_papermill_help_states_each_range_on_its_first_line():
+    """papermill --help-notebook shows only a parameter's first comment line: it opens with the range."""
+    info = pm.inspect_notebook(str(paths.NOTEBOOKS / "01_gain_definitions.ipynb"))
+    assert set(info) == set(RANGES)
+    for name, start in RANGES.items():
+        assert info[name]["help"].startswith(start), (name, info[name]["help"])
