@@ -72,13 +72,13 @@ def test_table2_row_against_chance(inside, fitted, verdict):
     assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == ("calibrated",)
     assert row.run.startswith(f"inside in {inside} of 45 informative cells")
-    assert "coverage of 95.1%" in row.run
+    assert "(coverage 95.1%)" in row.run
 
 
 def test_cells_where_ug_equals_rawg_have_nothing_to_test():
     t2 = _t2(45, same=5)
     row = F._table2_row(t2, fit_sd=None)
-    assert row.run.startswith("inside in 40 of 40 informative cells") and row.run.endswith("; 5 with UG = RawG")
+    assert row.run.startswith("inside in 40 of 40 informative cells") and row.run.endswith(", 5 with UG = RawG")
     lines = F.table2_lines(t2)
     assert lines[0] == "5 of 45 cells have UG = RawG on every item in every replicate: nothing to test"
     assert lines[1].startswith("0 of 45 cells are not informative")
@@ -130,6 +130,7 @@ def test_findings_of_one_draw_keep_the_length_rules():
     assert t["this run"].iloc[1] == "one draw: 3 discrepancies (1 fragile)"
     assert "over the team pairs of one cell" in found.limitations()
     assert problems(found) == []
+    assert max(len(str(v).split()) for v in t.to_numpy().ravel()) <= 35   # table cells: at most 35 words
     assert "needs real ratings" in found.markdown()
 
 
@@ -175,7 +176,7 @@ def test_two_of_45_uncorrected_is_not_shown_after_holm():
     assert row.verdict == "not shown" and row.caveats == ()
     assert "0 after Holm" in row.run
     line = F.tau_holm_line(r)
-    assert "in 2 of 45 cells, uncorrected" in line and "rejects τ = 1 in 0" in line
+    assert "uncorrected" in line and "over the 45 cells rejects τ = 1 in 0" in line
 
 
 def test_significance_row_all_fragile_cannot_tell():
@@ -186,7 +187,7 @@ def test_significance_row_all_fragile_cannot_tell():
     grid = summarise_grid(rep)
     shown = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 1, "n": 2})
     assert shown.verdict == "shown" and shown.caveats == ("hsd_family", "fragile")
-    assert shown.run.startswith("one draw: 2 (1 fragile); 40 replicates: 2 per replicate")
+    assert shown.run == "one draw: 2 (1 fragile); 40 replicates: 2 per replicate, none in 0 of 40"
     frail = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 2, "n": 2})
     assert frail.verdict == "cannot tell"
 

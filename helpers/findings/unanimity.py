@@ -390,9 +390,8 @@ def tau_holm_line(tests: Mapping, alpha: float = 0.05) -> str:
     """The printed line of :func:`tau_tests`: the uncorrected count, then Holm's."""
     if not tests["cells"]:
         return "no cell to test"
-    return (f"95% CI excludes 1 in {tests['excludes']} of {tests['cells']} cells, uncorrected; Holm over the "
-            f"{tests['cells']} cells rejects τ = 1 in {tests['holm']} (smallest adjusted p "
-            f"{claims.format_p(tests['p_holm_min'], alpha)})")
+    return (f"the count above is uncorrected; Holm over the {tests['cells']} cells rejects τ = 1 in "
+            f"{tests['holm']} (smallest adjusted p {claims.format_p(tests['p_holm_min'], alpha)})")
 
 
 def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05) -> Finding:
@@ -424,9 +423,8 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
     same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
     run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
-           + f"; chance allows {allowed} outside at the intervals' coverage of {cov:.1%}; "
-           f"{len(t2) - len(inf) - same} cells with τ = 1 in both not counted"
-           + (f"; {same} with UG = RawG" if same else ""))
+           + f"; chance allows {allowed} outside (coverage {cov:.1%}); not counted: "
+           f"{len(t2) - len(inf) - same} cells with τ = 1 in both" + (f", {same} with UG = RawG" if same else ""))
     draws = int(t2["draws"].iloc[0])
     # no informative cell, or chance allows every one outside: the check cannot fail
     verdict = "cannot tell" if allowed >= len(inf) else "agrees" if len(out) <= allowed else "differs"
@@ -456,7 +454,7 @@ def _significance_row(grid, total: int, replicates: int, graded, cav: tuple, fra
     iv = order_interval(per)
     zero = int((per == 0).sum())
     run = (f"one draw: {total}{frag}; {replicates} replicates: {count_bracket(per.mean(), iv['low'], iv['high'])} "
-           f"per replicate, {zero} with none")
+           f"per replicate, none in {zero} of {replicates}")
     verdict = "cannot tell" if all_fragile else "shown" if iv["low"] > 0 else "not shown"
     return Finding("Does UG change significance between teams (Table 3)?", paper, run, verdict,
                    cav + _few(replicates), {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"],
