@@ -123,7 +123,11 @@ def test_recovery_reads_the_planted_families(rec):
     assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases (a power of 80% needs 32)" \
         in lines
     k = lines.index("mixture panel, leaders by construction (70% of these users are position or first-hit users, near "
-                    "RBP's and RBU/ERR's formulas):")
+                    "RBP's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
+                    "the leader includes 0")
+    # first by MAR beside the random-order rate (1 of 4 measures in the family), named apart from "chance"
+    assert "  first by MAR (relevance / diversity), with the random-order rate in brackets: position 40 / 39 " \
+           "(25% / 25%), coverage 5 / 8 (25% / 25%)" in lines
     assert lines[k + 1].startswith("  relevance: D-RBP (p=0.85)")
     metrics = pf.planted_metrics(rec)
     assert metrics["aligned_lead"]["coverage | relevance"]["after_holm"] is False and metrics["min_replicates"] == 40
@@ -134,10 +138,10 @@ def test_below_forty_replicates_every_planted_row_cannot_tell():
                       alpha_target={"relevance": 0.406, "diversity": 0.356})
     assert not few.enough and set(few.holm.values()) == {None}
     rows = pf.planted_rows(few)
-    assert [r.verdict for r in rows] == ["cannot tell"] * 4
+    assert [r.verdict for r in rows] == ["cannot tell"] * 3
     assert all("few_replicates" in r.caveats for r in rows)
-    assert rows[2].run == "3 held-out replicates: too few for a test"
-    assert rows[3].run.startswith("MAR − own chance, mean over 6 replicates: ")
+    assert rows[1].run == "3 held-out replicates: too few for a test"
+    assert rows[2].run.startswith("MAR − own chance, mean over 6 replicates: ")
     table = pf.recovery_table(few)
     assert "held-out mean difference (range)" in table.columns and set(table["after Holm"]) == {"cannot tell"}
     cell = table.set_index(["model", "question"]).loc[("position", "relevance"), "held-out mean difference (range)"]
@@ -159,8 +163,12 @@ def test_mixture_and_assessor_notes_say_by_construction():
 def test_printed_helpers_alpha_filter_and_twins():
     assert pf.alpha_text(0.4061, 0.406) == " (calibrated to the target 0.406)"
     assert pf.alpha_text(0.486, 0.599) == " (target 0.599, missed by 0.113)"
-    assert pf.filter_line(10500, 5378, 1127) == ("10500 candidate run pairs, 5378 pass the filter (51.2%; the paper: "
-                                                 "1,247 of 10,500, 11.9%), 1127 kept")
+    assert pf.filter_line(10500, 5378, 1127) == ("10500 candidate run pairs, 5378 pass the filter (51.2%; a larger "
+                                                 "share than the paper's 1,247 of 10,500, 11.9%), 1127 kept")
+    assert pf.filter_line(966, 57, 57, 300).endswith(   # 5.9%: below the paper's 11.9%, and short of n_pairs
+        "(5.9%; a smaller share than the paper's 1,247 of 10,500, 11.9%), 57 kept; fewer than n_pairs = 300 pass, so "
+        "all are kept and the target is missed")
+    assert pf.filter_line(10500, 5378, 1127, 1127).endswith("1127 kept (sampled down to n_pairs = 1127)")
     a = pd.DataFrame({"D-RBP (p=0.85)": ["LEFT", "RIGHT", "LEFT", "LEFT"], "RBP-IA (p=0.85)": ["LEFT", "RIGHT", "RIGHT",
                                                                                                 "LEFT"]})
     line = pf.same_preference_line({"ideal": a, "fixed": a.assign(**{"RBP-IA (p=0.85)": a["D-RBP (p=0.85)"]})},
@@ -187,8 +195,8 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.run.startswith("significant of 10: topics as blocks 3, 2, 2 (simultaneous Monte Carlo ranges 3–3, 2–2, "
-                              "2–2), pairs as blocks 4, 2, 2 (relevance, diversity, both)")
+    assert row.run == ("most (7 of 8, 87.5%) survive; topics / pairs as blocks of 10: 3 / 4, 2 / 2, 2 / 2 "
+                       "(relevance, diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
     assert "(7 of 8, 87.5%) survive" in row.run and row.verdict == "holds in part"
     assert pf._hsd_row(_counts((4, 2, 2), (4, 2, 2))).verdict == "holds"
@@ -226,7 +234,7 @@ def test_r_and_bound_rows():
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"
     forced = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": False}
     row = pf._bound_row(forced, 1.0, 1127, 10, 0.1)
-    assert row.verdict == "holds" and "0.0956 < 0.1; the same SERP on 1,127 of 1,127 pairs" in row.run
+    assert row.verdict == "holds" and row.run == "the same SERP on 1,127 of 1,127 pairs; 1 − 0.99^10 = 0.0956 < 0.1"
     loose = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": True}
     assert pf._bound_row(loose, 0.9, 100, 10, 0.0).verdict == "does not hold"
 
@@ -239,14 +247,19 @@ def test_thuir_row_counts_measures_above_chance_after_holm():
                       "p_above": [0.041, 0.07, 0.011, 0.001, 0.05, 0.0001],
                       "p_above_holm": [0.407, 0.6, 0.122, 0.010, 0.5, 0.001]})
     row = pf._thuir_row(t, None, 0.05)
-    assert row.verdict == "not shown" and row.run == ("best: Q, 35 of 56 decisive queries (Holm p = 0.407); 0 of 2 "
-                                                       "measures above chance")
+    assert row.verdict == "not shown" and row.run == ("best: Q, 35 of 56 decisive queries (Holm p = 0.407); above "
+                                                       "chance: 0 of 2 measures")
     assert row.caveats == ("low_power",)
     assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
     base = pf._thuir_baseline_row(t, 0.05)
-    assert base.verdict == "shown" and base.run == ("above chance: relevant share (Holm p 0.010 (decisive), 0.001 "
-                                                    "(all)); not the other 1")
+    assert base.verdict == "shown" and base.run == "relevant share (Holm p 0.010 (decisive), 0.001 (all))"
     assert pf._thuir_baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
+    # with each system's chance level and ties: the baseline and the best measure compared directly
+    t2 = t.assign(chance=[0.5, 0.5, 0.5, 0.3571, 0.2762, 0.3403], ties=[0, 0, 0, 16, 1, 38])
+    assert pf._thuir_baseline_row(t2, 0.05).run.endswith(
+        "; decisive: 32 of 56 against its own chance 0.357 (16 ties), Q 35 of 56 against 0.500")
+    shown = pf.p_text(pd.DataFrame({"p": [0.0008, 0.0104, 0.5]}), 0.05, ["p"])
+    assert shown["p"].tolist() == ["< 0.001", "0.010", "0.500"]   # the rule of the printed lines, not "0.001"
 
 
 def test_leader_rows_follow_the_topic_blocked_test():
@@ -268,28 +281,25 @@ def test_findings_table_for_a_simulated_run(rec):
                     consistent=(12.21, 15), shift={"max_move": 0.0227, "gap": 0.0017, "other": "fixed"})
     t = f.table()
     # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
-    assert t["verdict"].tolist() == ["by construction (a)", "does not hold", "holds in part (a)", "holds",
-                                     "holds in part", "holds", "by construction", "differs (b)"]
-    assert t["question"].iloc[0] == ("Planted position users: in one study, is their family (RBP-like: D-RBP, RBP-IA, "
-                                     "RBU) significantly first?")
-    assert t["question"].iloc[1].startswith("Planted coverage users (no measure copies their model): in one study")
-    # Clopper-Pearson 95% intervals of 36 and 33 of 40 (0.763-0.972, 0.672-0.927); chance of first: 1 of 4 measures
-    assert t["this run"].iloc[0] == ("significantly first in 36 / 33 of 40 studies (relevance / diversity); 95% CI of "
-                                     "the rate 76%–97% / 67%–93%; first by MAR in 40 / 39 (by chance 25% / 25%)")
-    assert t["this run"].iloc[1].startswith("significantly first in 0 / 0 of 40 studies (relevance / diversity); 95% CI "
-                                            "of the rate 0%–9% / 0%–9%")    # 1 - 0.025^(1/40) = 0.088
-    assert t["this run"].iloc[2] == ("recovered after Holm over 4 cases, per model (questions): position 2 of 2, "
-                                     "coverage 0 of 2")
-    assert t["this run"].iloc[3].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
+    # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
+    assert t["verdict"].tolist() == ["holds in part (a, b)", "holds in part (b)", "holds", "holds in part", "holds",
+                                     "differs (c)"]
+    assert t["question"].iloc[0] == "Planted users: is their family significantly first in one study?"
+    assert t["this run"].iloc[0] == "position 36 / 33, coverage 0 / 0 of 40 studies (relevance / diversity; 80% power needs 32)"
+    assert t["this run"].iloc[1] == "recovered (Holm over 4): position 2 of 2, coverage 0 of 2"
+    assert t["this run"].iloc[2].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
+    # the noise-model constants the one-study power rests on, stated once in the Limitations
+    assert "(a) The one-study power rests on the simulation's noise model: per-pair effect 0.4, question correlation " \
+           "0.97, assessor spread 0.35" in f.limitations()
     md = f.markdown()
     assert ("- One study of this size singles out the family with 80% power for position (relevance and diversity); not "
             "for coverage (relevance and diversity).") in md
-    assert "Coverage users, whose model no measure copies, are the real test" in md and "also misses" not in md
-    assert "Which measure agrees with real users, this run cannot tell: that needs licensed labels" in md
-    assert ("Under 'fixed' MAR moves by up to 0.0227 in this one draw, more than the median gap between adjacent "
-            "measures (0.0017). The paper's tables, not this draw, imply 'ideal' (section 4).") in md
+    assert "MAR misses coverage users, whose model no measure copies" in md and "also misses" not in md
+    assert "Which measure agrees with real users needs licensed labels" in md
+    assert ("Under 'fixed' MAR moves by up to 0.0227 in this draw, more than the median gap between adjacent "
+            "measures (0.0017).") in md
     assert "reproduc" not in md   # alpha is calibrated, not reproduced
-    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(a) Position, graded and first-hit users" in md
+    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(b) Position, graded and first-hit users" in md
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
 
@@ -299,11 +309,8 @@ def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out
     none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
     # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
     assert pr_.one_study_bullet(none, 0.05) == [
-        "No planted family is significantly first in one study of this size (at most 1 of 40 studies per case). "
-        "Tukey's statistic reached 3.39 at most; 4 measures need 3.63."]
-    zero = dataclasses.replace(rec, single=rec.single.assign(ahead=0))
-    assert pr_.one_study_bullet(zero, 0.05)[0].startswith("No planted family is significantly first in one study of "
-                                                          "this size (0 of 40 studies in every case).")
+        "No planted family is significantly first in one study of this size: Tukey's statistic reached 3.39 at most, "
+        "and 4 measures need 3.63."]
     assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
     assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
 
@@ -317,7 +324,7 @@ def test_findings_table_for_files_has_no_simulation_rows():
                     blocked={"relevance": {"result": res}}, shift={"max_move": 0.05, "gap": 0.0})
     q = f.table()["question"].tolist()
     assert q == ["Which measure agrees best with these assessors (relevance)?",
-                 "Do the HSD's pair-level differences (Table 3's method) survive with topics as blocks?",
+                 "Do Table 3's pair-level differences survive topic blocking?",
                  "Krippendorff's α of the assessors"]
     assert f.general == () and "Simulated" not in f.limitations() and "licensed" not in f.markdown()
     assert "most adjacent measures tie in MAR here" in f.markdown()
@@ -393,17 +400,38 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     holm = {**rec.holm, ("position", "relevance"): False, ("position", "diversity"): False}
     missed = dataclasses.replace(rec, cases=cases, holm=holm)
     (text,) = pf.miss_bullets(missed)
-    assert text == ("On average MAR also misses position (relevance and diversity). Without noise: a miss of power for "
+    assert text == ("MAR also misses position (relevance and diversity) on average. Without noise: a miss of power for "
                     "position (relevance); not told apart for position (diversity).")
     assert "coverage" not in text   # the coverage users have a bullet of their own
     (cov,) = pr_.coverage_bullet(missed)
-    assert cov.startswith("Coverage users, whose model no measure copies, are the real test, and MAR misses them "
-                          "(relevance and diversity). Without noise D#-Q is nearer them than I-rec (I-rec − D#-Q -0.02")
-    assert cov.endswith("): their utility reads graded levels, I-rec only whether an intent is covered. MAR finds the "
-                        "nearest measure, not the family named for a user.")
+    assert cov == ("MAR misses coverage users, whose model no measure copies (relevance and diversity): without noise "
+                   "D#-Q is nearer them than I-rec, since their utility reads graded levels.")
     # a coverage miss whose noise-free check recovers the family is one of power
     cases[("coverage", "relevance")]["check_noise_free"]["verdict"] = "recovered"
     assert "the miss is one of power" in pr_.coverage_bullet(dataclasses.replace(rec, cases=cases, holm=holm))[0]
     assert pr_.coverage_bullet(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == [
         "Coverage users, whose model no measure copies, have their family first on average."]
     assert pf.miss_bullets(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == []
+
+
+def test_judge_prints_an_unreachable_alpha_instead_of_warning():
+    """An alpha target the assessors cannot reach comes back as a note for the cell to print (a
+    warning would reach stderr under the kernel's temporary file name); a reachable one gives none."""
+    import warnings
+
+    import numpy as np
+
+    from helpers import preference
+    from helpers.simulate import intent_collection
+
+    rng = np.random.default_rng(3)
+    coll = intent_collection(rng, n_topics=6, n_runs=4, keep=5)
+    summ = preference.serp_summaries(coll.dqrels, coll.intents, coll.runs, 5)
+    pairs = preference.sample_pairs(summ, rng, min_difference=0.0, target=12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # nothing may escape as a warning
+        judged, notes = rp.judge(np.random.default_rng(1), coll, pairs, n_assessors=3, cutoff=5,
+                                 alpha_target=(0.999, 0.999))
+        assert len(notes) == 2 and all("alpha_target 0.999 is out of reach" in n for n in notes)
+        _, none = rp.judge(np.random.default_rng(1), coll, pairs, n_assessors=3, cutoff=5, alpha_target=(0.2, 0.2))
+    assert none == [] and judged.relevance.shape[1] == 3

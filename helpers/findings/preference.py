@@ -41,7 +41,7 @@ from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, Recovery, covera
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
            "recovery_lines",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
-           "filter_line", "same_preference_line", "assessors_note", "top_lines"]
+           "filter_line", "same_preference_line", "assessors_note", "top_lines", "p_text"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
 CAVEATS: dict[str, str] = {}
@@ -149,11 +149,21 @@ def alpha_text(alpha: float, target: float, tol: float = 0.01) -> str:
     return f" (target {target:.3f}, missed by {abs(alpha - target):.3f})"
 
 
-def filter_line(candidates: int, passed: int, kept: int) -> str:
-    """The pair filter's counts beside the paper's (1,247 of 10,500 passed)."""
+def filter_line(candidates: int, passed: int, kept: int, target: int | None = None) -> str:
+    """The pair filter's counts beside the paper's (1,247 of 10,500 passed), whether this run's
+    filter passes a larger or smaller share than the paper's, and, with ``target`` (``n_pairs``),
+    whether the passing pairs were sampled down to it or fell short of it (never silently)."""
     c0, p0 = PAPER_FILTER
-    return (f"{candidates} candidate run pairs, {passed} pass the filter ({passed / candidates:.1%}; the paper: "
-            f"{p0:,} of {c0:,}, {p0 / c0:.1%}), {kept} kept")
+    share, paper = passed / candidates if candidates else float("nan"), p0 / c0
+    than = ("a larger share than" if round(share, 3) > round(paper, 3) else "a smaller share than"
+            if round(share, 3) < round(paper, 3) else "the same share as")
+    line = (f"{candidates} candidate run pairs, {passed} pass the filter ({share:.1%}; {than} the paper's "
+            f"{p0:,} of {c0:,}, {paper:.1%}), {kept} kept")
+    if target is not None and passed < target:
+        line += f"; fewer than n_pairs = {target} pass, so all are kept and the target is missed"
+    elif target is not None and passed > kept:
+        line += f" (sampled down to n_pairs = {target})"
+    return line
 
 
 def same_preference_line(prefs: Mapping[str, pd.DataFrame], a: str, b: str, ps: Sequence[float] = (0.85, 0.99)) -> str:
@@ -243,20 +253,17 @@ def _hsd_row(counts: Mapping[str, dict]) -> Finding:
     qs = list(counts)
     comps = {c["comparisons"] for c in counts.values()}
     of = f" of {comps.pop()}" if len(comps) == 1 else ""
-    topics = ", ".join(f"{c['topics']}" + ("" if of else f" of {c['comparisons']}") for c in counts.values())
-    pairs = ", ".join(f"{c['pairs']}" for c in counts.values())
     n_pairs, survive = sum(c["pairs"] for c in counts.values()), sum(c["survive"] for c in counts.values())
-    ranges = ", ".join(f"{c['topics_mc'][0]}–{c['topics_mc'][1]}" for c in counts.values()
-                       ) if all("topics_mc" in c for c in counts.values()) else ""
-    ranges = f" (simultaneous Monte Carlo ranges {ranges})" if ranges else ""
-    run = f"significant{of}: topics as blocks {topics}{ranges}, pairs as blocks {pairs} ({', '.join(qs)})"
+    pairs_topics = ", ".join(f"{c['topics']} / {c['pairs']}" + ("" if of else f" of {c['comparisons']}")
+                             for c in counts.values())
+    run = f"topics / pairs as blocks{of}: {pairs_topics} ({', '.join(qs)})"
     if n_pairs:
-        run += f"; {claims.share(survive, n_pairs, 'pair-level differences')} survive"
+        run = f"{claims.share(survive, n_pairs)} survive; " + run
         verdict = "holds" if survive == n_pairs else "holds in part" if survive else "does not hold"
     else:
         verdict = "cannot tell"
-    return Finding("Do the HSD's pair-level differences (Table 3's method) survive with topics as blocks?",
-                   "pairs as blocks (Table 3)", run, verdict,
+    return Finding("Do Table 3's pair-level differences survive topic blocking?",
+                   "pairs as blocks", run, verdict,
                    numbers={"questions": qs, "survive": survive, "pair_level": n_pairs, "counts": dict(counts)})
 
 
@@ -264,8 +271,8 @@ def _bound_row(bound: Mapping, same: float, n_pairs: int, cutoff: int, min_diffe
     k = int(round(same * n_pairs))
     why = (f"1 − 0.99^{cutoff} = {bound['max_d_rbp']:.4f} {'<' if not bound['can_differ'] else '≥'} "
            f"{min_difference:g}")
-    run = f"{why}; the same SERP on {k:,} of {n_pairs:,} pairs"
-    return Finding("Does D♯-RBP (p = 0.99) prefer the SERP I-rec prefers on every filtered pair?",
+    run = f"the same SERP on {k:,} of {n_pairs:,} pairs; {why}"
+    return Finding("Does D♯-RBP (p = 0.99) always prefer the SERP I-rec prefers?",
                    "the same MAR, 0.7330 (Table 2)", run, "holds" if k == n_pairs else "does not hold",
                    numbers={"same": k, "pairs": n_pairs, **{key: bound[key] for key in ("max_d_rbp", "can_differ")}})
 
@@ -286,7 +293,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
     if off_target is not None:
         run += "; planted panels: " + (f"{len(off_target)} panel-questions below target" if panels else
                                        "all within 0.01")
-    return Finding("Do the simulated labels reach the α they are calibrated to?", paper, run,
+    return Finding("Do the simulated labels reach their α targets?", paper, run,
                    "by construction" if not missed and not panels else "does not hold",
                    numbers={"alpha": {q: alphas[q] for q in known}, "targets": {q: targets[q] for q in known},
                             "missed": missed, "panels_below": int(panels or 0)})
@@ -308,19 +315,34 @@ def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, signifi
     best = dec[dec.k == dec.k.max()]
     b = best.sort_values("p_above", kind="stable").iloc[0]
     above = int((dec.p_above_holm < significance).sum())
-    p_holm = claims.format_p(b["p_above_holm"], significance)
     run = (f"best: {claims.listing(list(best.system))}, {int(b['k'])} of {int(b['n'])} decisive queries "
-           f"(Holm p {'' if p_holm.startswith('<') else '= '}{p_holm}); {above} of {len(dec)} measures above chance")
+           f"(Holm p {_p(b['p_above_holm'], significance)}); above chance: {above} of {len(dec)} measures")
     if real_sens is not None:
         k = int((real_sens["p above, Holm"] < significance).sum())
-        run += f"; {k} of {len(real_sens)} settings (Holm over all their tests)"
-    return Finding("Real users (THUIR image search): do single-intent measures agree more often than chance?",
-                   "— (not in the paper; Xie et al. 2020)", run, "shown" if above else "not shown", ("low_power",),
+        run += f", {k} of {len(real_sens)} settings"
+    return Finding("THUIR users: do single-intent measures agree more often than chance?", "—", run, "shown" if above else "not shown", ("low_power",),
                    numbers={"best": list(best.system), "k": int(b["k"]), "n": int(b["n"]), "above": above})
 
 
+def _p(p: float, significance: float) -> str:
+    """``"< 0.001"`` or ``"= 0.010"``: :func:`helpers.notebook.claims.format_p` after "p"."""
+    text = claims.format_p(p, significance)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def p_text(df: pd.DataFrame, significance: float, columns: Sequence[str]) -> pd.DataFrame:
+    """``df`` with its p-value ``columns`` as text by :func:`helpers.notebook.claims.format_p`, the
+    rule of every printed line and findings row ("< 0.001", never a rounded 0.001 beside it)."""
+    out = df.copy()
+    for c in columns:
+        out[c] = [claims.format_p(v, significance) for v in out[c]]
+    return out
+
+
 def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
-    """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive queries."""
+    """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive
+    queries; the first of them compared with the best measure on the decisive queries, each against
+    its own chance level (a baseline that ties has a lower one)."""
     base = real_table[real_table.kind == "baseline"]
     above = base[base.p_above_holm < significance]
     names = list(dict.fromkeys(above.system))
@@ -329,10 +351,15 @@ def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Findin
         ps = [f"{claims.format_p(r.p_above_holm, significance)} ({r.scope})"
               for r in above[above.system == x].itertuples()]
         parts.append(f"{x} (Holm p {', '.join(ps)})")
-    run = (f"above chance: {'; '.join(parts)}; not the other {base.system.nunique() - len(names)}" if names else
-           f"none of the {base.system.nunique()} after Holm")
-    return Finding("Real users (THUIR image search): does a trivial baseline agree more often than chance?",
-                   "— (not in the paper)", run, "shown" if names else "not shown", () if names else ("low_power",),
+    run = f"{'; '.join(parts)}" if names else f"none of the {base.system.nunique()} after Holm"
+    dec = real_table[real_table.scope == "decisive"]
+    meas = dec[dec.kind == "measure"]
+    if names and len(meas) and (dec.system == names[0]).any() and {"chance", "ties"} <= set(dec.columns):
+        r = dec[dec.system == names[0]].iloc[0]
+        m = meas.sort_values(["k", "p_above"], ascending=[False, True], kind="stable").iloc[0]
+        run += (f"; decisive: {int(r['k'])} of {int(r['n'])} against its own chance {r['chance']:.3f} "
+                f"({int(r['ties'])} ties), {m['system']} {int(m['k'])} of {int(m['n'])} against {m['chance']:.3f}")
+    return Finding("THUIR users: does a trivial baseline agree more often than chance?", "—", run, "shown" if names else "not shown", () if names else ("low_power",),
                    numbers={"above": names})
 
 
@@ -364,15 +391,13 @@ def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, sign
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if simulated:
-        prose.append("Which measure agrees with real users, this run cannot tell: that needs licensed labels "
-                     "(`data: files`).")
+        prose.append("Which measure agrees with real users needs licensed labels (`data: files`).")
     if shift:
         other = f" '{shift['other']}'" if shift.get("other") else " the other normaliser"
         gap = ("most adjacent measures tie in MAR here" if round(shift["gap"], 4) == 0 else
                f"{'more' if shift['max_move'] > shift['gap'] else 'no more'} than the median gap between adjacent "
                f"measures ({shift['gap']:.4f})")
-        prose.append(f"Under{other} MAR moves by up to {shift['max_move']:.4f} in this one draw, {gap}. The paper's "
-                     "tables, not this draw, imply 'ideal' (section 4).")
+        prose.append(f"Under{other} MAR moves by up to {shift['max_move']:.4f} in this draw, {gap}.")
     return prose
 
 
@@ -407,7 +432,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     if simulated:   # the bound speaks of pairs filtered on I-rec; a file's pairs need not be
         rows.append(_bound_row(bound, same_as_irec, n_pairs, cutoff, min_difference))
     alpha_row = _alpha_row(alphas, alpha_target, rec.off_target if rec is not None else None)
-    if alpha_row is not None:
+    if alpha_row is not None and alpha_row.verdict != "by construction":   # a reached target is no finding
         rows.append(alpha_row)
     if pearson is not None:
         rows.append(_r_row(pearson, consistent, simulated))

@@ -255,7 +255,8 @@ def recovery_table(rec: Recovery) -> pd.DataFrame:
     family's best measure was first by MAR and significantly ahead, its lead in one study (mean and
     sd over the studies), the pair the held-out family check compared with its mean paired difference
     (95% CI, or the range below :data:`MIN_REPLICATES`), the verdict (uncorrected and after Holm), the
-    chance that a random set of the leader set's size holds a family member, and the measure nearest
+    *random-set rate* (the chance that a random set of measures of the leader set's size holds a
+    family member; not a chance level of MAR), and the measure nearest
     the planted user without noise."""
     near = rec.noise_free.set_index(["model", "question"]) if len(rec.noise_free) else None
     rows = []
@@ -275,7 +276,7 @@ def recovery_table(rec: Recovery) -> pd.DataFrame:
                     diff_col: _ci(ck, rec.enough),
                     "verdict": ck["verdict"] if rec.enough else "cannot tell",
                     "after Holm": ("recovered" if rec.holm[(m, q)] else "not shown") if rec.enough else "cannot tell",
-                    "chance of a random leader set": claims.number(ck["chance_random_set"], 3),
+                    "random-set rate": claims.number(ck["chance_random_set"], 3),
                     "nearest without noise": "" if nf is None else ", ".join(nf["closest"]),
                     "without noise": _free_text(c["check_noise_free"], rec.enough)})
         rows.append(row)
@@ -288,7 +289,7 @@ RECOVERY_PARTS = {
     "planted_recovery": ["first in one study", "significantly ahead in one study", "lead in one study, mean (sd)"],
     "planted_recovery_average": ["family's best − best outside", "held-out mean difference [95% CI]",
                                  "held-out mean difference (range)", "verdict", "after Holm"],
-    "planted_recovery_noise_free": ["chance of a random leader set", "nearest without noise", "without noise"]}
+    "planted_recovery_noise_free": ["random-set rate", "nearest without noise", "without noise"]}
 
 
 def recovery_parts(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -333,7 +334,20 @@ def _single_lines(rec: Recovery, significance: float) -> list[str]:
     return [f"one study of this size (each replicate alone): the family's best measure first by MAR, and significantly "
             f"ahead of every measure outside the family (Tukey's HSD, topics as blocks, familywise {significance:g})",
             f"  significantly ahead: {counts} model-question cases (a power of {POWER_TARGET:.0%} needs "
-            f"{int(np.ceil(POWER_TARGET * R))})"]
+            f"{int(np.ceil(POWER_TARGET * R))})"] + _first_lines(s)
+
+
+def _first_lines(s: pd.DataFrame) -> list[str]:
+    """First by MAR in how many studies per model (questions joined by " / "), beside the
+    *random-order rate*: the chance that a random order of the measures puts a family member first
+    (family size over distinct measures, averaged over the studies)."""
+    parts = []
+    for m, g in s.groupby("model", sort=False):
+        rate = g["chance_first"]
+        tail = f" ({_slash(_pct(c) for c in rate)})" if np.isfinite(rate).all() else ""
+        parts.append(f"{m} {_slash(int(k) for k in g['first'])}{tail}")
+    qs = _slash(dict.fromkeys(s["question"]))
+    return [f"  first by MAR ({qs}), with the random-order rate in brackets: " + ", ".join(parts)]
 
 
 def mixture_note(mixture: str) -> str:
@@ -363,7 +377,9 @@ def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance:
         lines += _null_lines(rec)
     for m, mix in panel_models.items():
         if m == "mixture":   # no family: its leaders are set by the mixture planted
-            lines.append(f"mixture panel, leaders by construction ({mixture_note(mix)}):")
+            noise = ("; within noise: the uncorrected paired 95% CI of the difference to the leader includes 0"
+                     if rec.enough else "")
+            lines.append(f"mixture panel, leaders by construction ({mixture_note(mix)}){noise}")
             lines += [f"  {q}: {_leader_text(rec.cases[(m, q)]['claim'])}" for q in ("relevance", "diversity")]
     if len(rec.noise_free):
         rho = rec.noise_free["rho"].dropna()
@@ -430,9 +446,26 @@ def _null_lines(rec: Recovery) -> list[str]:
     return out
 
 
+def _noise_constants() -> dict[str, float]:
+    """The noise-model constants of :func:`helpers.simulate.preferences.preference_judgments` the
+    planted-truth replicates use (its defaults: neither the replicates nor the notebook set them)."""
+    import inspect
+
+    from ..simulate.preferences import preference_judgments
+
+    sig = inspect.signature(preference_judgments).parameters
+    return {k: float(sig[k].default) for k in ("pair_effect", "question_correlation", "assessor_spread")}
+
+
+#: The noise-model constants the one-study power depends on.
+NOISE = _noise_constants()
+
 CAVEATS = {
-    "near_formula": "Position, graded and first-hit users are close to RBP's, nDCG's and RBU/ERR's formulas by "
-                    "construction, so recovering them checks the code, not the measures.",
+    "noise_model": ("The one-study power rests on the simulation's noise model: per-pair effect "
+                    f"{NOISE['pair_effect']:g}, question correlation {NOISE['question_correlation']:g}, assessor "
+                    f"spread {NOISE['assessor_spread']:g} (`helpers.simulate.preferences`)."),
+    "near_formula": "Position, graded and first-hit users are built close to RBP's, nDCG's and RBU/ERR's formulas, "
+                    "so recovering them checks the code.",
     "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicated studies (half of them held "
                       "out for the family check); with fewer they read 'cannot tell'.",
 }
@@ -453,43 +486,36 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _model_run(one: Mapping[str, dict], qs: Sequence[str], R: int, enough: bool) -> str:
-    """The run cell of one planted model: significantly first in how many of ``R`` studies, with the
-    rate's 95% Clopper-Pearson interval (only from :data:`MIN_REPLICATES` studies on), and first by
-    MAR beside the chance that a random order puts a family member first."""
-    run = f"significantly first in {_slash(one[q]['ahead'] for q in qs)} of {R} studies ({_slash(qs)})"
-    if enough:
-        cis = [rate_interval(one[q]["ahead"], one[q]["replicates"]) for q in qs]
-        run += "; 95% CI of the rate " + _slash(f"{_pct(lo)}–{_pct(hi)}" for lo, hi in cis)
-    run += f"; first by MAR in {_slash(one[q]['first'] for q in qs)}"
-    chance = [one[q].get("chance_first", float("nan")) for q in qs]
-    if all(np.isfinite(chance)):
-        run += f" (by chance {_slash(_pct(c) for c in chance)})"
-    return run
-
-
-def _model_row(rec: Recovery, m: str, qs: Sequence[str]) -> Finding | None:
-    """One planted model: in one study of the run's size, is its family significantly first? The
-    verdict asks for a power of :data:`POWER_TARGET`; a family built into its users and recovered
-    is "by construction"; the coverage users, whose model no measure copies, are the real test."""
-    one = rec.one_study(m)
-    if not all(q in one for q in qs):
+def _one_study_row(rec: Recovery) -> Finding | None:
+    """One row for every planted model with a family: in one study of the run's size, is the family
+    significantly first (Tukey's HSD, topics as blocks)? Per model the counts of studies (relevance /
+    diversity); the verdict asks for a power of :data:`POWER_TARGET` in every case. A family built
+    into its users and recovered is "by construction"; the coverage users, whose model no measure
+    copies, are the real test. The first-by-MAR counts and their random-order rates are printed in
+    section 1 (:func:`recovery_lines`), not here."""
+    by = rec.by_model()
+    models = [m for m, qs in by.items() if all(q in rec.one_study(m) for q in qs)]
+    if not models:
         return None
-    R = max(one[q]["replicates"] for q in qs)
-    powered = {q: one[q]["ahead"] / one[q]["replicates"] >= POWER_TARGET for q in qs}
+    one = {m: rec.one_study(m) for m in models}
+    R = max(one[m][q]["replicates"] for m in models for q in by[m])
+    powered = {m: {q: one[m][q]["ahead"] / one[m][q]["replicates"] >= POWER_TARGET for q in by[m]} for m in models}
+    flags = [v for m in models for v in powered[m].values()]
     if not rec.enough:
         verdict = "cannot tell"
-    elif all(powered.values()):
-        verdict = "by construction" if m in NEAR_FORMULA else "holds"
+    elif all(flags):
+        verdict = "by construction" if all(m in NEAR_FORMULA for m in models) else "holds"
     else:
-        verdict = "holds in part" if any(powered.values()) else "does not hold"
+        verdict = "holds in part" if any(flags) else "does not hold"
+    qs = list(dict.fromkeys(q for m in models for q in by[m]))
+    counts = ", ".join(f"{m} {_slash(one[m][q]['ahead'] for q in by[m])}" for m in models)
+    run = f"{counts} of {R} studies ({_slash(qs)}; {POWER_TARGET:.0%} power needs {int(np.ceil(POWER_TARGET * R))})"
     # the caveat of a family built into its users qualifies a recovery, not a miss (a miss is one of power)
-    near = ("near_formula",) if m in NEAR_FORMULA and any(powered.values()) else ()
-    caveats = near + (() if rec.enough else ("few_replicates",))
-    who = f"{m} users (no measure copies their model)" if m == "coverage" else f"{m} users"
-    return Finding(f"Planted {who}: in one study, is their family ({FAMILY.get(m, users.ALIGNED[m][0])}) "
-                   "significantly first?", "— (a check of the method)", _model_run(one, qs, R, rec.enough), verdict,
-                   caveats, {"one_study": {q: one[q] for q in qs}, "power_target": POWER_TARGET, "powered": powered})
+    near = ("near_formula",) if any(m in NEAR_FORMULA and any(powered[m].values()) for m in models) else ()
+    caveats = ("noise_model",) + near + (() if rec.enough else ("few_replicates",))
+    return Finding("Planted users: is their family significantly first in one study?", "—", run, verdict,
+                   caveats, {"one_study": {m: {q: one[m][q] for q in by[m]} for m in models},
+                             "power_target": POWER_TARGET, "powered": powered})
 
 
 def _average_row(rec: Recovery) -> Finding:
@@ -497,43 +523,42 @@ def _average_row(rec: Recovery) -> Finding:
     by = rec.by_model()
     n_cases = sum(len(v) for v in by.values())
     near = ("near_formula",) if any(m in NEAR_FORMULA for m in by) else ()
-    question = "On average over studies, is each planted family first (held-out check, Holm)?"
+    question = "On average, is each planted family first (held out, Holm)?"
     if not rec.enough:
         held = max(rec.cases[(m, q)]["check"]["replicates"] for m, qs in by.items() for q in qs)
-        return Finding(question, "— (a check of the method)", f"{held} held-out replicates: too few for a test",
+        return Finding(question, "—", f"{held} held-out replicates: too few for a test",
                        "cannot tell", near + ("few_replicates",), {"held_out": held})
     parts = [f"{m} {sum(bool(v) for v in qs.values())} of {len(qs)}" for m, qs in by.items()]
     ok = [bool(v) for qs in by.values() for v in qs.values()]
-    run = f"recovered after Holm over {n_cases} cases, per model (questions): {', '.join(parts)}"
+    run = f"recovered (Holm over {n_cases}): {', '.join(parts)}"
     verdict = "holds" if all(ok) else "holds in part" if any(ok) else "does not hold"
     checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
                                                                        "p", "replicates", "verdict")}
               for m, qs in by.items() for q in qs}
-    return Finding(question, "— (a check of the method)", run, verdict, near,
+    return Finding(question, "—", run, verdict, near,
                    {"recovered_after_holm": {m: dict(qs) for m, qs in by.items()}, "checks": checks})
 
 
 def _null_row(rec: Recovery) -> Finding:
     n = rec.null
-    question = "Null users (preferences that ignore the documents): does every measure stay at its own chance level?"
+    question = "Null users: does every measure stay at its chance level?"
     if not rec.enough:
         run = (f"MAR − own chance, mean over {rec.replicates} replicates: {signed(n['mean'].min(), 4)} to "
                f"{signed(n['mean'].max(), 4)}; own chance {chance_by_question(n)}")
-        return Finding(question, "— (a check of the method)", run, "cannot tell", ("few_replicates",),
+        return Finding(question, "—", run, "cannot tell", ("few_replicates",),
                        {"cases": len(n), "replicates": rec.replicates})
     inside = int(n["includes_chance"].sum())
     off = n[n.departs]
-    run = (f"own chance {chance_by_question(n)}; MAR − own chance: the 95% CI includes 0 for {inside} of {len(n)} "
-           "measure-question cases; "
+    run = (f"own chance {chance_by_question(n)}; MAR − chance: 95% CI includes 0 in {inside} of {len(n)} cases; "
            + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
-           + f" after Holm over {rec.null_family}")
-    return Finding(question, "— (a check of the method)", run, "holds" if off.empty else "does not hold",
+           + f" (Holm over {rec.null_family})")
+    return Finding(question, "—", run, "holds" if off.empty else "does not hold",
                    numbers={"inside": inside, "cases": len(n), "depart": len(off), "family": rec.null_family})
 
 
 def planted_rows(rec: Recovery) -> list[Finding]:
     by = rec.by_model()
-    rows = [r for m, qs in by.items() for r in [_model_row(rec, m, list(qs))] if r is not None]
+    rows = [r for r in [_one_study_row(rec)] if r is not None]
     if by:
         rows.append(_average_row(rec))
     if rec.null is not None:
@@ -542,7 +567,7 @@ def planted_rows(rec: Recovery) -> list[Finding]:
 
 
 #: Why a planted model's utility can sit nearer a measure outside its family (said when it does).
-UTILITY = {"coverage": "their utility reads graded levels, I-rec only whether an intent is covered."}
+UTILITY = {"coverage": "their utility reads graded levels."}
 
 
 def _where(cases: Sequence[tuple[str, str]]) -> str:
@@ -569,14 +594,12 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
         miss = [c for c, k in zip(cases, ok) if not k]
         return [f"One study of this size singles out the family with {POWER_TARGET:.0%} power for "
                 f"{_where([c for c, k in zip(cases, ok) if k])}" + (f"; not for {_where(miss)}." if miss else ".")]
-    most = int(s["ahead"].max())
-    out = ("No planted family is significantly first in one study of this size ("
-           + (f"0 of {int(s['replicates'].max())} studies in every case)." if most == 0 else
-              f"at most {most} of {int(s['replicates'].max())} studies per case)."))
+    out = "No planted family is significantly first in one study of this size"
     q, k = s["q_max"].max(), s["measures"].max()
     if np.isfinite(q) and np.isfinite(k):
-        out += f" Tukey's statistic reached {q:.2f} at most; {int(k)} measures need {critical_q(int(k), significance):.2f}."
-    return [out]
+        out += (f": Tukey's statistic reached {q:.2f} at most, and {int(k)} measures need "
+                f"{critical_q(int(k), significance):.2f}")
+    return [out + "."]
 
 
 def coverage_bullet(rec: Recovery) -> list[str]:
@@ -591,15 +614,13 @@ def coverage_bullet(rec: Recovery) -> list[str]:
         return ["Coverage users, whose model no measure copies, have their family first on average."]
     free = rec.cases[("coverage", missed[0])]["check_noise_free"]
     kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
-    out = f"Coverage users, whose model no measure copies, are the real test, and MAR misses them ({claims.listing(missed)})."
+    out = f"MAR misses coverage users, whose model no measure copies ({claims.listing(missed)})"
     if kind == "outside ahead":
-        out += (f" Without noise {free['best_out']} is nearer them than {free['best_in']} ({free['best_in']} − "
-                f"{free['best_out']} {_ci(free)}): {UTILITY['coverage']} MAR finds the nearest measure, not the family "
-                "named for a user.")
+        out += f": without noise {free['best_out']} is nearer them than {free['best_in']}, since {UTILITY['coverage']}"
     elif kind == "recovered":
-        out += " Without noise their family is nearest, so the miss is one of power at this size."
+        out += ". Without noise their family is nearest, so the miss is one of power at this size."
     else:
-        out += " Without noise their family and the best measure outside it are not told apart either."
+        out += ". Without noise their family and the best measure outside it are not told apart either."
     return [out]
 
 
@@ -621,7 +642,6 @@ def miss_bullets(rec: Recovery) -> list[str]:
             if apart]
     outside = [k for k in missed if kind[k] == "outside ahead"]
     for m in dict.fromkeys(k[0] for k in outside):
-        q = next(q for m2, q in outside if m2 == m)   # the first question's difference stands for the model
-        c = free[(m, q)]
-        why.append(f"a measure outside nearer for {m} ({q}: {c['best_in']} − {c['best_out']} {_ci(c)})")
-    return [f"On average MAR also misses {_where(missed)}. Without noise: {'; '.join(why)}."]
+        q = next(q for m2, q in outside if m2 == m)   # the first question's measure stands for the model
+        why.append(f"{free[(m, q)]['best_out']} nearer for {m} ({q})")
+    return [f"MAR also misses {_where(missed)} on average. Without noise: {'; '.join(why)}."]

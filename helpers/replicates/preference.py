@@ -34,7 +34,7 @@ from ..measures import diversity
 from ..preference.recovery import single_study
 from . import runner
 
-__all__ = ["preference_recovery", "panels", "study_parameters", "start", "collect", "above_own_chance",
+__all__ = ["preference_recovery", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
            "noise_free_leaders", "dsharp_irec_disagreement"]
 
 #: The panels whose cross-fitted best/median/worst assessors are reported (the others' cost time only).
@@ -193,6 +193,27 @@ def preference_recovery(rng: np.random.Generator, *, n_topics: int, n_runs: int,
         rows += _panel_rows(label, judged, prefs, topic_of, child, roles_for is None or label in roles_for,
                             significance, twins)
     return pd.DataFrame(rows)
+
+
+def judge(rng: np.random.Generator, collection, pairs: pd.DataFrame, **kwargs):
+    """:func:`helpers.simulate.preferences.preference_judgments` for a notebook cell: returns
+    ``(judged, notes)``, the notes being the messages of the ``UserWarning`` an unreachable alpha
+    target raises, to be *printed* by the cell (a warning would go to stderr, labelled with the
+    kernel's temporary file of the cell; nbval compares stderr). Other warnings pass unchanged."""
+    import warnings
+
+    from ..simulate.preferences import preference_judgments
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        judged = preference_judgments(rng, collection, pairs, **kwargs)
+    notes = []
+    for w in caught:
+        if issubclass(w.category, UserWarning) and "is out of reach" in str(w.message):
+            notes.append(str(w.message))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return judged, notes
 
 
 def panels(planted: Sequence[str], mixture: str) -> dict[str, str]:
