@@ -117,6 +117,9 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         {"paper": "paper's τ", "mean": "stand-in mean τ", "low": "interval, low", "high": "interval, high",
          "side": "paper lies", "informative": "informative cell", "ug_equals_rawg": "UG = RawG (nothing to test)",
          "coverage": "chance the interval holds a new draw"}),
+    "02_findings_appendix": (
+        "Appendix of notebook 02: how closely the stand-in matches the paper's Tables 2 and 3 (rows on the "
+        "stand-in's fidelity, not answers to the paper's questions; letters refer to its Limitations).", {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
         "HSD discrepancies (mean and interval), the share of replicates with a discrepancy and how many "
