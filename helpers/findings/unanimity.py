@@ -431,7 +431,7 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     if verdict == "agrees" and fit_sd is not None and fitted:
         verdict = "by construction"
     return Finding("Does the stand-in give Table 2's τ, cell by cell?", "Table 2 (real STC data, one draw per cell)",
-                   run, verdict, (("calibrated",) if fit_sd is not None else ()) + _few(draws),
+                   run, verdict, (("calibrated",) if fit_sd is not None and fitted else ()) + _few(draws),
                    {"inside": int(inf["inside"].sum()), "informative": len(inf), "cells": len(t2),
                     "allowed_outside": allowed, "coverage": cov, "ug_equals_rawg": same})
 
