@@ -14,7 +14,7 @@ from helpers.notebook import findings as nbf
 from helpers.notebook import params
 from helpers.replicates import preference as rp
 
-MEAS = ["D-RBP (p=0.85)", "D-nDCG", "I-rec", "D#-Q"]
+MEAS = ["D-RBP (p=0.85)", "D-nDCG", "I-rec", "D-Q"]
 #: per model: (mean MAR, mean noise-free agreement) of every measure of MEAS
 PLANT = {"position": ([0.70, 0.66, 0.55, 0.60], [0.90, 0.85, 0.70, 0.75]),
          "coverage": ([0.58, 0.57, 0.60, 0.62], [0.70, 0.72, 0.85, 0.88]),
@@ -85,7 +85,7 @@ def test_check_parameters_accepts_the_defaults_and_names_a_bad_value():
 
 
 def test_recovery_reads_the_planted_families(rec):
-    # position: D-RBP leads D-nDCG by 0.04 in every replicate; coverage: D#-Q (outside) beats I-rec by 0.02
+    # position: D-RBP leads D-nDCG by 0.04 in every replicate; coverage: D-Q (outside) beats I-rec by 0.02
     assert rec.enough and rec.replicates == 40
     assert rec.holm[("position", "relevance")] and rec.holm[("position", "diversity")]
     assert not rec.holm[("coverage", "relevance")] and rec.cases[("coverage", "diversity")]["check"]["verdict"] == \
@@ -93,13 +93,13 @@ def test_recovery_reads_the_planted_families(rec):
     assert rec.by_model() == {"position": {"relevance": True, "diversity": True},
                               "coverage": {"relevance": False, "diversity": False}}
     free = rec.cases[("coverage", "relevance")]["check_noise_free"]
-    assert free["verdict"] == "outside ahead" and (free["best_in"], free["best_out"]) == ("I-rec", "D#-Q")
+    assert free["verdict"] == "outside ahead" and (free["best_in"], free["best_out"]) == ("I-rec", "D-Q")
     # null panel: MAR = its own chance level up to noise, so no measure departs after Holm
     assert rec.null is not None and not rec.null["departs"].any() and rec.null_family == 8
     # alpha: relevance 0.40 against a target of 0.406 is within 0.01
     assert rec.off_target.empty
     nf = rec.noise_free.set_index(["model", "question"])
-    assert nf.loc[("coverage", "diversity"), "closest"] == ["D#-Q"] and nf.loc[("position", "relevance"), "rho"] == 1.0
+    assert nf.loc[("coverage", "diversity"), "closest"] == ["D-Q"] and nf.loc[("position", "relevance"), "rho"] == 1.0
     # one study: the counts of the single-study rows, and the lead's mean and sd
     one = rec.one_study("position")
     assert {q: (v["first"], v["ahead"], v["replicates"]) for q, v in one.items()} == {"relevance": (40, 36, 40),
@@ -108,7 +108,7 @@ def test_recovery_reads_the_planted_families(rec):
     table = pf.recovery_table(rec)
     assert len(table) == 4 and set(table["verdict"]) == {"recovered", "outside ahead"}
     t = table.set_index(["model", "question"])
-    assert t.loc[("coverage", "relevance"), "nearest without noise"] == "D#-Q"
+    assert t.loc[("coverage", "relevance"), "nearest without noise"] == "D-Q"
     assert t.loc[("position", "diversity"), "significantly ahead in one study"] == "33 of 40"
     assert t.loc[("coverage", "relevance"), "first in one study"] == "5 of 40"
     parts = pf.recovery_parts(table)   # the saved tables, each narrow enough for a two-column paper
@@ -353,12 +353,12 @@ def test_panels_and_study_parameters():
 
 def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     common = rp.study_parameters(panel_models=rp.panels(["coverage", "null"], "position:1"),
-                                 measures={"I-rec": "I-rec@5", "D#-Q": "D#-Q@5"}, n_topics=12, n_runs=5, n_pairs=40,
+                                 measures={"I-rec": "I-rec@5", "D-Q": "D-Q@5"}, n_topics=12, n_runs=5, n_pairs=40,
                                  n_assessors=4, cutoff=5, min_difference=0.1, alpha_target=(0.4, 0.35), p_equal=0.1,
                                  tie_tolerance=1e-9, normaliser="fixed")
     out = rp.collect(None, common, 2, 3)
     free = out[out.quantity == "noise-free"]
-    assert set(free.model) == {"coverage", "mixture"} and set(free.name) == {"I-rec", "D#-Q"}
+    assert set(free.model) == {"coverage", "mixture"} and set(free.name) == {"I-rec", "D-Q"}
     assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
     # one study's reading: only the panel with a family (coverage), per replicate and question
     single = out[out.quantity == "single"]
@@ -367,24 +367,27 @@ def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     assert len(single) == 2 * 2 * 6 and single[single.name.isin(["first", "ahead"])]["value"].isin([0.0, 1.0]).all()
     w = single.pivot_table(index=["replicate", "question"], columns="name", values="value")
     assert ((w["lead"] > 0) == (w["first"] == 1)).all() and (w["ahead"] <= w["first"]).all()
-    assert (w["measures"] == 2).all() and (w["family"] == 1).all()   # I-rec against D#-Q
+    assert (w["measures"] == 2).all() and (w["family"] == 1).all()   # I-rec against D-Q
 
 
 def test_a_measure_identical_to_a_family_member_is_not_its_rival():
     """D#-RBP (p = 0.99) equals I-rec in every replicate when the filter exceeds 1 - 0.99^l: the family
-    check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval)."""
-    w = pd.DataFrame({"I-rec": [0.50, 0.60, 0.55, 0.52], "D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.52],
-                      "D#-Q": [0.51, 0.58, 0.56, 0.50], "alpha-nDCG": [0.40, 0.45, 0.41, 0.42]})
-    assert list(pr_._without_twins(w, ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D#-Q", "alpha-nDCG"]
-    assert list(pr_._without_twins(w.assign(**{"D#-RBP (p=0.99)": [0.50, 0.60, 0.55, 0.53]}), ["I-rec"]).columns) == \
-        list(w.columns)
+    check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval). The
+    rule is notebook 04's (helpers.replicates.diversity.outside_exclusions): a measure equal to a member
+    in every replicate is left out, and so is a D#-measure, half coverage."""
+    w = pd.DataFrame({"I-rec": [0.50, 0.60, 0.55, 0.52], "D-nDCG": [0.50, 0.60, 0.55, 0.52],
+                      "D-Q": [0.51, 0.58, 0.56, 0.50], "alpha-nDCG": [0.40, 0.45, 0.41, 0.42],
+                      "D#-Q": [0.70, 0.70, 0.70, 0.70]})
+    assert list(pr_._without_twins(w, "coverage", ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D-Q", "alpha-nDCG"]
+    assert list(pr_._without_twins(w.assign(**{"D-nDCG": [0.50, 0.60, 0.55, 0.53]}), "coverage", ["I-rec"]).columns) \
+        == ["I-rec", "D-nDCG", "D-Q", "alpha-nDCG"]
     rep = _rep(40)
     twin = rep[(rep.name == "I-rec") & rep.quantity.isin(["mar", "noise-free", "chance"])].assign(name="D#-RBP (p=0.99)")
     rec = pf.recovery(pd.concat([rep, twin]), MEAS + ["D#-RBP (p=0.99)"], {"coverage": "coverage:1"},
                       alpha_target={"relevance": 0.406, "diversity": 0.356})
     for key in ("check", "check_noise_free"):
         ck = rec.cases[("coverage", "relevance")][key]
-        assert ck["best_out"] == "D#-Q" and ck["low"] < ck["high"], key
+        assert ck["best_out"] == "D-Q" and ck["low"] < ck["high"], key
 
 
 def test_miss_bullets_say_power_or_nothing_told_apart(rec):
@@ -405,7 +408,7 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     assert "coverage" not in text   # the coverage users have a bullet of their own
     (cov,) = pr_.coverage_bullet(missed)
     assert cov == ("MAR misses coverage users, whose model no measure copies (relevance and diversity): without noise "
-                   "D#-Q is nearer them than I-rec, since their utility reads graded levels.")
+                   "D-Q is nearer them than I-rec, since their utility reads graded levels.")
     # a coverage miss whose noise-free check recovers the family is one of power
     cases[("coverage", "relevance")]["check_noise_free"]["verdict"] = "recovered"
     assert "the miss is one of power" in pr_.coverage_bullet(dataclasses.replace(rec, cases=cases, holm=holm))[0]
@@ -435,3 +438,36 @@ def test_judge_prints_an_unreachable_alpha_instead_of_warning():
         assert len(notes) == 2 and all("alpha_target 0.999 is out of reach" in n for n in notes)
         _, none = rp.judge(np.random.default_rng(1), coll, pairs, n_assessors=3, cutoff=5, alpha_target=(0.2, 0.2))
     assert none == [] and judged.relevance.shape[1] == 3
+
+
+#: first-hit panel: D#-EBR (half ERR-stopping, half I-rec) has the highest MAR, then D-EBR, ERR-IA, D-nDCG
+FIRST_HIT = {"D#-EBR": 0.70, "D-EBR": 0.66, "ERR-IA": 0.64, "D-nDCG": 0.60}
+
+
+def _first_hit_rep(n: int = 40) -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    rows = [(r, "first-hit", q, qty, m, v + rng.normal(0, 0.003))
+            for r in range(n) for q in ("relevance", "diversity") for m, v in FIRST_HIT.items()
+            for qty, v in (("mar", v), ("noise-free", v + 0.2), ("chance", 0.45))]
+    rows += [(r, "first-hit", q, "alpha", "", 0.40 if q == "relevance" else 0.356)
+             for r in range(n) for q in ("relevance", "diversity")]
+    return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
+
+
+def test_ebr_is_in_the_first_hit_family_and_dsharp_is_not_outside():
+    """Families by the measures' definitions (users.BY_DEFINITION, as notebook 04): EBR stops as ERR
+    does, so D-EBR is a first-hit member; D#-EBR is half a member, so it is neither in the family nor
+    its rival. With ALIGNED's families D#-EBR (0.70) would have beaten the family (ERR-IA, 0.64)."""
+    rec = pf.recovery(_first_hit_rep(), list(FIRST_HIT), {"first-hit": "first-hit:1"},
+                      alpha_target={"relevance": 0.406, "diversity": 0.356})
+    case = rec.cases[("first-hit", "relevance")]
+    assert case["family"] == ["D-EBR", "ERR-IA"]
+    ck = case["check"]
+    assert (ck["best_in"], ck["best_out"], ck["verdict"]) == ("D-EBR", "D-nDCG", "recovered")
+    assert ck["diff"] == pytest.approx(0.06, abs=0.003) and ck["measures"] == 3   # D#-EBR left out
+    assert rec.holm[("first-hit", "relevance")] and rec.holm[("first-hit", "diversity")]
+    # one study: the same measures (rates: pairs x measures, D-nDCG equal to EBR-IA on every pair)
+    rates = pd.DataFrame({"D-EBR": [1.0, 0.5, 0.0], "EBR-IA": [0.5, 0.5, 1.0], "D#-EBR": [1.0, 1.0, 1.0],
+                          "D#-nDCG": [0.0, 1.0, 0.5], "D-nDCG": [0.5, 0.5, 1.0], "I-rec": [0.0, 0.0, 0.5]})
+    keep, family = rp.single_study_measures("first-hit", rates)
+    assert family == ["D-EBR", "EBR-IA"] and keep == ["D-EBR", "EBR-IA", "D#-nDCG", "I-rec"]

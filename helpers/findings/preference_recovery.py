@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
+from ..replicates import diversity as rep_div
 from ..replicates import planted, runner, studies
 from ..replicates import preference as rep_pref
 from ..simulate import users
@@ -35,9 +36,9 @@ __all__ = ["MIN_REPLICATES", "POWER_TARGET", "FAMILY", "NEAR_FORMULA", "CAVEATS"
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
            "one_study_bullet", "coverage_bullet", "rate_interval", "recovery_parts", "RECOVERY_PARTS", "signed"]
 
-#: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.ALIGNED`).
+#: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.BY_DEFINITION`).
 FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
-          "first-hit": "ERR-like: D-ERR, ERR-IA, RBU"}
+          "first-hit": "ERR's stopping: D-ERR, ERR-IA, D-EBR, EBR-IA, RBU"}
 
 #: The planted models whose users are close to a measure's formula (:mod:`helpers.simulate.users`):
 #: position users sum p^(r-1) x(r) (RBP's), graded users x(r)/log2(r+1) (nDCG's), first-hit users take
@@ -107,13 +108,16 @@ def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]
     return w.pivot(index="replicate", columns="name", values="value")[list(measures)]
 
 
-def _without_twins(wide: pd.DataFrame, family: Sequence[str]) -> pd.DataFrame:
-    """``wide`` without the measures outside ``family`` whose values equal a family member's in every
-    replicate (one measure under two names, e.g. D#-RBP (p = 0.99) and I-rec when the pair filter
-    exceeds 1 - 0.99^l): comparing a measure with itself would give a difference of exactly 0."""
+def _without_twins(wide: pd.DataFrame, model: str, family: Sequence[str]) -> pd.DataFrame:
+    """``wide`` without the measures notebook 04's family check leaves out of "best outside"
+    (:func:`helpers.replicates.diversity.outside_exclusions`, families by
+    :data:`helpers.simulate.users.BY_DEFINITION`): half a member (D#-ERR and D#-EBR for ``first-hit``)
+    and a measure equal to a member in every replicate (one measure under two names, e.g. D#-RBP
+    (p = 0.99) and I-rec when the pair filter exceeds 1 - 0.99^l): comparing a measure with itself
+    would give a difference of exactly 0."""
     fam = [x for x in family if x in wide.columns]
-    same = [c for c in wide.columns if c not in fam and any(wide[c].equals(wide[f]) for f in fam)]
-    return wide.drop(columns=same)
+    partial, same = rep_div.outside_exclusions(model, wide, fam, list(wide.columns), users.BY_DEFINITION)
+    return wide.drop(columns=partial + same)
 
 
 def _held_out_range(wide: pd.DataFrame, ck: Mapping) -> tuple[float, float]:
@@ -135,19 +139,23 @@ def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, 
     _, paired = studies.paired_leader_intervals(w, means=means)
     lead = claims.leaders(means, intervals=paired, digits=4, what="MAR")
     named = lead.numbers["leaders"] + lead.numbers["within_noise"]
-    fam = {how: [x for x in measures if model in users.ALIGNED and users.aligned_family(model, x, through_irec=how)]
+    fams = users.BY_DEFINITION   # notebook 04's families: EBR with ERR's stopping
+    fam = {how: [x for x in measures if model in fams and users.aligned_family(model, x, through_irec=how,
+                                                                                families=fams)]
            for how in (False, True)}
-    # the checks leave out measures identical to a family member in every replicate (a measure is not
-    # compared with itself); the leaders above keep every name
-    ck = planted.family_check(_without_twins(w, fam[False]), fam[False], means=means, leader_set=named) \
+    # the checks leave out half members and measures identical to a family member in every replicate
+    # (a measure is not compared with itself), as notebook 04's do; the leaders above keep every name
+    ck = planted.family_check(_without_twins(w, model, fam[False]), fam[False], means=means, leader_set=named) \
         if fam[False] else None
-    ck_irec = planted.family_check(_without_twins(w, fam[True]), fam[True], means=means) if fam[True] else None
-    shared = users.shared_members(model, fam[False]) if model in users.ALIGNED else []
+    ck_irec = (planted.family_check(_without_twins(w, model, fam[True]), fam[True], means=means)
+               if fam[True] else None)
+    shared = users.shared_members(model, fam[False], families=fams) if model in fams else []
     own = [x for x in fam[False] if x not in shared]
-    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), own), own,
+    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), model, own), own,
                                    means={k: v for k, v in means.items() if k not in shared})
               if shared and own else None)
-    ck_free = planted.family_check(_without_twins(free, fam[False]), fam[False]) if fam[False] and len(free) else None
+    ck_free = (planted.family_check(_without_twins(free, model, fam[False]), fam[False])
+               if fam[False] and len(free) else None)
     verdict = lambda c: None if c is None else c["verdict"] == "recovered"  # noqa: E731
     for c, frame in ((ck, w), (ck_free, free)):   # the held-out differences' range, printed below 40 replicates
         if c is not None and c["verdict"] != "not testable":

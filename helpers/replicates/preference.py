@@ -34,7 +34,7 @@ from ..measures import diversity
 from ..preference.recovery import single_study
 from . import runner
 
-__all__ = ["preference_recovery", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
+__all__ = ["preference_recovery", "single_study_measures", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
            "noise_free_leaders", "dsharp_irec_disagreement"]
 
 #: The panels whose cross-fitted best/median/worst assessors are reported (the others' cost time only).
@@ -83,16 +83,35 @@ def _single_rows(row, question: str, label: str, rates: pd.DataFrame, on: pd.Dat
                  significance: float, twins) -> list[dict]:
     """The single-study reading of a panel with an aligned family
     (:func:`helpers.preference.recovery.single_study`): ``quantity = "single"``, names ``first``,
-    ``ahead`` (1 or 0), ``lead``, ``q``, ``family`` and ``measures`` (distinct ones)."""
+    ``ahead`` (1 or 0), ``lead``, ``q``, ``family`` and ``measures`` (distinct ones).
+
+    Families as notebook 04 reads them (:data:`helpers.simulate.users.BY_DEFINITION`: EBR with ERR's
+    stopping), and the same measures left out of "outside" (:func:`single_study_measures`)."""
     from ..simulate import users
 
-    if label not in users.ALIGNED or not users.ALIGNED[label][1]:
+    if not users.BY_DEFINITION.get(label, ("", ()))[1]:
         return []
-    family = [m for m in rates.columns if users.aligned_family(label, m)]
-    s = single_study(rates, on, topic_of, family, significance, groups=twins)
+    keep, family = single_study_measures(label, rates)
+    s = single_study(rates[keep], on[keep], topic_of, family, significance, groups=twins)
     if s is None:
         return []
     return [row(question, "single", k, float(s[k])) for k in ("first", "ahead", "lead", "q", "family", "measures")]
+
+
+def single_study_measures(model: str, rates: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """The measures (columns of ``rates``, pairs x measures) a single-study reading of ``model``'s family
+    compares, and the family among them: families by :data:`helpers.simulate.users.BY_DEFINITION`,
+    without the measures notebook 04's family check leaves out of "best outside"
+    (:func:`helpers.replicates.diversity.outside_exclusions`: half a member, D#-EBR for ``first-hit``,
+    or agreeing with a member on every pair)."""
+    from ..simulate import users
+    from .diversity import outside_exclusions
+
+    cols = list(rates.columns)
+    family = [m for m in cols if users.aligned_family(model, m, families=users.BY_DEFINITION)]
+    partial, coincide = outside_exclusions(model, rates, family, cols, users.BY_DEFINITION)
+    drop = set(partial) | set(coincide)
+    return [m for m in cols if m not in drop], family
 
 
 def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, child, roles: bool,
