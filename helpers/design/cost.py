@@ -130,6 +130,8 @@ def trade_off(g: GStudy, target: str, value: float | None = None, *, cost_topic:
     rows = []
     for na in range(1, 2 if g.design == "s x t" else max_assessors + 1):
         r = {"n_assessors": na, **_row(g, target, value, na, kw)}
+        if r["n_topics"] is None:      # unreachable: no interval either
+            r.update(n_low=None, n_high=None)
         r["cost"] = None if r["n_topics"] is None else r["n_topics"] * (ct + na * cj)
         rows.append(r)
     out = pd.DataFrame(rows).astype({"n_topics": "Int64", "n_low": "Int64", "n_high": "Int64",
@@ -167,7 +169,8 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     ``x`` is the pilot's systems x topics x assessors array (:func:`helpers.design.gstudy.score_array`);
     its topics are resampled ``n_boot`` times (with replacement; a topic keeps its own assessors).
     Adds to ``curve``: ``cost_low``, ``cost_high`` (the ``level`` percentile interval of the cost;
-    ``inf``: the target unreachable in more than the tail), ``diff_low``, ``diff_high`` (the interval of
+    ``inf``: the target unreachable in more than the tail; NaN, as the differences, for a design
+    unreachable as estimated), ``diff_low``, ``diff_high`` (the interval of
     the cost minus the cheapest design's cost on the same resample), ``cheapest_share`` (the share
     of resamples in which the design is the cheapest; none where no design reaches the target)
     and ``within_noise`` (``diff_low <= 0``, for designs that reach the target as estimated).
@@ -204,6 +207,9 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
                                          np.quantile(draws, 1 - a, axis=0, method="higher"))
     out["diff_low"], out["diff_high"] = (np.quantile(diff, a, axis=0, method="lower"),
                                          np.quantile(diff, 1 - a, axis=0, method="higher"))
+    never = ~np.isfinite(cost)                        # unreachable as estimated: no interval, no difference
+    for col in ("cost_low", "cost_high", "diff_low", "diff_high"):
+        out[col] = out[col].where(~never, np.nan)
     low = draws.min(axis=1, keepdims=True)
     out["cheapest_share"] = ((draws == low) & np.isfinite(low)).mean(axis=0)
     out["within_noise"] = (out["diff_low"] <= 0) & np.isfinite(cost)   # unreachable as estimated: not a design

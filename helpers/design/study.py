@@ -25,10 +25,15 @@ from ..stats.checks import check_rng
 from ..stats.summary import interval_bounds
 from .dstudy import erho2_interval, gt_map
 from .gstudy import g_study, g_study_array, score_array
-from .paired import bias_interval, topics_for_power
+from .paired import bias_interval, difference_variance, topics_for_power
 from .sakai import bootstrap_variances, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
-__all__ = ["assessor_means", "sizes_by_measure", "sizes_against_difference", "split_sizes", "split_half_check", "kendall_tau_b"]
+__all__ = ["URBANO_ALPHA", "assessor_means", "sizes_by_measure", "sizes_at_assessors", "sizes_against_difference",
+           "split_sizes", "split_half_check", "kendall_tau_b"]
+
+#: The significance level at which Urbano et al. (SIGIR 2013) counted the major conflicts their map
+#: of Erho2 was fitted to: the split-half check compares that map at this level only.
+URBANO_ALPHA = 0.05
 
 
 def assessor_means(long: pd.DataFrame, design: str) -> pd.DataFrame:
@@ -105,6 +110,31 @@ def _paired_sizes(method: str, v2: tuple, bias: tuple, *, alpha: float, beta: fl
     if method == "anova":
         return {"n_paired": None, "n_paired_low": None, "n_paired_high": None}
     return dict(zip(("n_paired", "n_paired_low", "n_paired_high"), (one(v, b) for v, b in zip(v2, bias))))
+
+
+def sizes_at_assessors(g, v2: Sequence[float], n_assessors: Sequence[int], *, alpha: float, beta: float,
+                       min_diff: float, width: float, level: float = 0.95) -> pd.DataFrame:
+    """Paired t-test and CI topics at other numbers of assessors per topic than the pilot's.
+
+    ``v2`` is the pilot's V_E2 (value, low, high: :func:`sizes_by_measure`'s); each is scaled by
+    the G-study's ratio ``(st + e / k) / (st + e / n_a)`` (:func:`helpers.design.paired.difference_variance`,
+    ``g`` the pilot's :class:`~helpers.design.gstudy.GStudy`), so that at ``k = n_a`` the pilot's
+    sizes come back; the bounds keep the bootstrap's relative width (approximate).  In s x t x a
+    the t-test adds the crossed assessors' bias at ``k`` (:func:`helpers.design.paired.bias_interval`).
+    One row per ``k`` and method (``paired t``, ``CI width``): ``n_assessors, method, V_E2, n_paired,
+    n_paired_low, n_paired_high`` (``None``: unreachable).
+    """
+    base = difference_variance(g.variance, g.design, g.n["a"])
+    rows = []
+    for k in n_assessors:
+        f = difference_variance(g.variance, g.design, int(k)) / base if base > 0 else 1.0
+        v = tuple(f * float(x) for x in v2)
+        bias = bias_interval(g, int(k), level)
+        for method, label in (("t", "paired t"), ("ci", "CI width")):
+            rows.append({"n_assessors": int(k), "method": label, "V_E2": v[0],
+                         **_paired_sizes(method, v, bias, alpha=alpha, beta=beta, min_diff=min_diff, width=width)})
+    out = pd.DataFrame(rows)
+    return out.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
 
 
 def sizes_against_difference(variances: Mapping[str, float], differences: Sequence[float], *,
@@ -202,8 +232,9 @@ def split_half_check(long: pd.DataFrame, design: str, n_topics: Sequence[int], n
     Columns per size: ``erho2`` (``_low``, ``_high``: Feldt's interval at the rest's size) and
     each prediction with the interval its Erho2 interval maps onto, averaged over draws;
     ``tau_observed`` (mean over draws) with the ``level`` interval (or range) of single splits
-    (``tau_low``, ``tau_high``); the conflicts pooled over draws with Wilson's interval.  A
-    prediction holds at a size when the observed mean lies inside the predicted interval.
+    (``tau_low``, ``tau_high``) and its Monte Carlo standard error ``tau_se``; the conflicts pooled
+    over draws with a draw-level (cluster) interval and SE (``conflicts_se``).  A prediction holds
+    at a size when the observed mean lies inside the predicted interval.
     Predictions average over the splits whose G-study gives an interval (``no_interval`` counts
     the others: crossed pilots whose Satterthwaite mean square is not positive).
     """
@@ -225,7 +256,7 @@ def split_half_check(long: pd.DataFrame, design: str, n_topics: Sequence[int], n
 
 def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Generator, *, draws: int,
               alpha: float, level: float) -> dict:
-    taus, pred, sig, other = np.empty(draws), np.empty((draws, 3)), 0, 0
+    taus, pred, sig, other = np.empty(draws), np.empty((draws, 3)), np.zeros(draws), np.zeros(draws)
     for r in range(draws):
         order = rng.permutation(x.shape[1])
         if design == "s x t x a":
@@ -237,8 +268,7 @@ def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Genera
         b = _half(x, order[nt:2 * nt], pb, design, rng)
         taus[r] = kendall_tau_b(a.mean(axis=1), b.mean(axis=1))
         pred[r] = _predicted_erho2(x, order[2 * nt:], design, nt, k, level)
-        s_, o = _conflicts(a, b, alpha)
-        sig, other = sig + s_, other + o
+        sig[r], other[r] = _conflicts(a, b, alpha)
     lo, hi, _ = interval_bounds(taus, level)
     # predictions average over the splits whose G-study has an interval (a crossed pilot's may not:
     # helpers.design.dstudy), so that each point is averaged over the same splits as its bounds
@@ -247,23 +277,38 @@ def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Genera
     row = {"n_topics": nt, "n_assessors": k, "rest": x.shape[1] - 2 * nt,
            "erho2": float(use[:, 0].mean()), "erho2_low": float(use[:, 1].mean()),
            "erho2_high": float(use[:, 2].mean()),
-           "tau_observed": float(np.nanmean(taus)), "tau_low": lo, "tau_high": hi}
+           "tau_observed": float(np.nanmean(taus)), "tau_se": _se(taus), "tau_low": lo, "tau_high": hi}
     maps = [_maps(use[:, i]) for i in range(3)]                  # at the estimate, the lower, the upper bound
     for key in ("tau_predicted", "tau_normal", "conflicts_predicted"):
         ends = sorted(float(maps[i][key].mean()) for i in (1, 2))  # the conflicts map decreases in Erho2
         if not defined.any():
             ends = [np.nan, np.nan]
         row.update({key: float(maps[0][key].mean()), f"{key}_low": ends[0], f"{key}_high": ends[1]})
-    c_lo, c_hi = _wilson(other, sig, level)
+    rate, c_se, c_lo, c_hi = _cluster_rate(other, sig, level)
     pairs = x.shape[0] * (x.shape[0] - 1) // 2
-    row.update({"conflicts_observed": other / sig if sig else np.nan, "conflicts_low": c_lo, "conflicts_high": c_hi,
-                "significant_pairs": sig, "tests": 2 * pairs * draws, "draws": draws,
+    row.update({"conflicts_observed": rate, "conflicts_se": c_se, "conflicts_low": c_lo, "conflicts_high": c_hi,
+                "significant_pairs": int(sig.sum()), "tests": 2 * pairs * draws, "draws": draws,
                 "no_interval": int((~defined).sum())})
     return row
 
 
-def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
-    if n == 0:
-        return np.nan, np.nan
-    ci = st.binomtest(int(k), int(n)).proportion_ci(level, method="wilson")
-    return float(ci.low), float(ci.high)
+def _se(v: np.ndarray) -> float:
+    """Monte Carlo standard error of the mean of ``v`` over draws (NaN draws left out)."""
+    v = v[np.isfinite(v)]
+    return float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.nan
+
+
+def _cluster_rate(other: np.ndarray, sig: np.ndarray, level: float) -> tuple[float, float, float, float]:
+    """(rate, standard error, low, high) of the pooled rate ``sum(other) / sum(sig)`` with the draw
+    as the cluster: a draw's tests share its topics, so a binomial interval over the pooled tests
+    would be too narrow.  Ratio estimator's linearised SE over draws, normal interval clipped to
+    [0, 1]; NaN without a significant pair."""
+    n, total = len(sig), float(sig.sum())
+    if total == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    rate = float(other.sum()) / total
+    if n < 2:
+        return rate, np.nan, np.nan, np.nan
+    se = float(np.sqrt(((other - rate * sig) ** 2).sum() / (n * (n - 1))) / (total / n))
+    z = st.norm.isf((1 - level) / 2)
+    return rate, se, max(0.0, rate - z * se), min(1.0, rate + z * se)
