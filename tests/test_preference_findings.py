@@ -415,6 +415,9 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     assert pr_.coverage_bullet(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == [
         "Coverage users, whose model no measure copies, have their family first on average."]
     assert pf.miss_bullets(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == []
+    with_half = dataclasses.replace(rec, holm={k: True for k in rec.holm},
+                                    summary=pd.concat([rec.summary, rec.summary.head(1).assign(system="D#-Q")]))
+    assert pr_.coverage_bullet(with_half)[0].endswith("not half I-rec (the D♯-measures are left out, as in notebook 04).")
 
 
 def test_judge_prints_an_unreachable_alpha_instead_of_warning():

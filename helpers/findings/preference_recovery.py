@@ -618,8 +618,12 @@ def coverage_bullet(rec: Recovery) -> list[str]:
     if not rec.enough or not by:
         return []
     missed = [q for q, v in by.items() if not v]
-    if not missed:
-        return ["Coverage users, whose model no measure copies, have their family first on average."]
+    if not missed:   # the D#-measures, half I-rec, are not its rivals (notebook 04's rule, _without_twins)
+        half = users.partial_members("coverage", list(dict.fromkeys(rec.summary["system"])),
+                                     families=users.BY_DEFINITION)
+        return ["Coverage users, whose model no measure copies, have their family first on average"
+                + (" among the measures that are not half I-rec (the D♯-measures are left out, as in notebook 04)."
+                   if half else ".")]
     free = rec.cases[("coverage", missed[0])]["check_noise_free"]
     kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
     out = f"MAR misses coverage users, whose model no measure copies ({claims.listing(missed)})"
