@@ -11,6 +11,7 @@ from helpers import measures
 from helpers.design import (cheapest_design, d_study, g_study, judgment_sets, linearity_check,
                             scores_by_assessor, topics_needed, trade_off)
 from helpers.design import planted
+from helpers.design import study
 from helpers.io import readers
 
 # three topics, two assessors who disagree on some documents, three runs
@@ -347,13 +348,19 @@ def _curve(costs, within, best):
     return c
 
 
+def _at(ks=range(1, 7)):
+    """Sizes at other assessor counts (as helpers.design.study.sizes_at_assessors): fewer topics with more."""
+    return pd.DataFrame([{"n_assessors": k, "method": m, "V_E2": .01, "n_paired": 5 + 6 - k, "n_paired_low": 4 + 6 - k,
+                          "n_paired_high": 7 + 6 - k} for k in ks for m in ("paired t", "CI width")])
+
+
 def _findings(**over):
     from helpers.design.published import gt_reproductions
     from helpers.findings import design as F
     kw = dict(published=dict(F.PUBLISHED), anova_m2=(629, 629), gt=gt_reproductions(), sizes=_sizes(), lead="m",
               settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3),
               cheapest=_curve([300.0, 320.0, 400.0], [True, False, False], 1),
-              pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2}, split=None, planted=None, linearity={},
+              pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2}, at=_at(), split=None, planted=None, linearity={},
               unjudged="u.")
     kw.update(over)
     return F.findings(**kw)
@@ -372,8 +379,10 @@ def test_findings_of_notebook_06_follow_the_numbers():
     ok = _findings(planted=_planted())
     verdicts = {r.question.split("?")[0][:40]: r.verdict for r in ok.rows}
     # simulated: V_E1 against V_E2 and the cheapest design follow from the planted components
-    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["by construction"] * 3 + ["agrees"] * 3, verdicts
+    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["by construction"] * 6, verdicts
     assert all("by_construction" in r.caveats for r in ok.rows[3:6]) and "simulated" in ok.rows[-1].caveats
+    # the planted checks draw from the variance that defines their truth: said once, by letter
+    assert all("same_variance" in r.caveats for r in ok.rows[6:9])
     bad = _findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155}, planted=_planted(70, 80, 500))
     assert [r.verdict for r in bad.rows][:1] + [r.verdict for r in bad.rows][-3:] == \
         ["not reproduced", "differs", "differs", "differs"]
@@ -400,7 +409,8 @@ def test_findings_rows_and_sentences_stay_short():
     worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
-    assert f.prose[0].startswith("Answer for m: a paired t-test needs 5 [4, 7] topics")
+    assert f.prose[0].startswith("Answer for m with 1 to 5 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 "
+                                 "needs from 30 [20, 40] topics with 1 assessor to 30 [20, 40] with 5")
 
 
 def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
@@ -415,6 +425,8 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[3].run
     row = _findings().rows[3]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
+    # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
+    assert row.run.startswith("2 V_E2: 10 [9, 12] topics with 1 assessor; at the pilot's 2 sets, 2 V_E1")
 
 
 def test_cheapest_row_names_every_design_within_noise():
@@ -436,17 +448,19 @@ def test_cheapest_row_names_every_design_within_noise():
     assert cheapest_lines(every, target=.95, measure="m", cost_topic=10, cost_judgment=3,
                           max_assessors=3)[0].startswith("All designs that reach the target tie as the cheapest")
     assert _findings(cheapest=every).rows[5].run.startswith("all tied within noise: n_a = 1")
-    assert answer_sentence(_sizes(), lead="m", target=.95, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2},
-                           curve=every).endswith("every number of assessors per topic that reaches it (1 and 2) ties "
-                                                 "as the cheapest, within noise.")
+    assert answer_sentence(_at(), lead="m", target=.95, curve=every, n_a=3) == (
+        "Answer for m with 1 or 2 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 needs 30 [20, 40] topics "
+        "with 1 assessor and 30 [20, 40] with 2; a paired t-test needs 10 [9, 12] topics with 1 assessor and "
+        "9 [8, 11] with 2.")
     one = cheapest_lines(_curve([500.0, 290.0, 300.0], [False, True, False], 2), target=.95, measure="m",
                          cost_topic=10, cost_judgment=3, max_assessors=3)
     assert one == ["The cheapest design for Eρ² ≥ 0.95 (m) at 10 per topic and 3 per judgment set is n_a = 2 "
                    "(30 [20, 40] topics, cost 290); no other is within the cost bootstrap's noise."]
-    said = answer_sentence(_sizes(), lead="m", target=.95, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2},
-                           curve=tie)
-    assert said.endswith("Eρ² ≥ 0.95 needs 20 [12, 30] with 2 assessors per topic; 2 or 3 assessors per topic tie "
-                         "as the cheapest, within noise.")
+    said = answer_sentence(_at(), lead="m", target=.95, curve=tie, n_a=2)
+    assert said.startswith("Answer for m with 2 or 3 assessors per topic (tied as the cheapest)")
+    assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2) == (
+        "Answer for m: no number of assessors per topic reaches Eρ² ≥ 0.95; at the pilot's 2 assessors per topic a "
+        "paired t-test needs 9 [8, 11] topics with 2 assessors.")
 
 
 def test_an_unreachable_planted_truth_has_no_coverage_row():
@@ -465,13 +479,19 @@ def test_split_rows_read_each_part_by_its_interval():
     rows = _findings(split=split).rows
     tau, conflicts, normal = rows[6], rows[7], rows[8]
     assert tau.verdict == "holds" and "above the point prediction at 2 of 2" in tau.run
-    assert conflicts.verdict == "holds in part" and "inside the predicted interval at 1 of 2 sizes" in conflicts.run
-    assert "1,900 t-tests a size" in conflicts.run and "uncorrected" in conflicts.caveats
+    # the second size's prediction spans a factor 50: not judged; the first is outside; direction said
+    assert conflicts.verdict == "does not hold" and "outside the predicted interval at the one size judged" in conflicts.run
+    assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
+    assert "1,900 t-tests a size at α = 0.05" in conflicts.run and "uncorrected" in conflicts.caveats
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
     conflicts = _findings(split=none).rows[7]
-    assert ("inside the predicted interval at the one size (not judged at 1 size: no significant pair or no interval)"
-            in conflicts.run)
+    assert conflicts.verdict == "cannot tell" and "judged at none of 2 sizes" in conflicts.run
+    # an observed tau within 1.96 Monte Carlo SE of a bound is not judged
+    near = split.assign(tau_observed=[.4497, .6], tau_se=[.017, .001])
+    tau = _findings(split=near).rows[6]
+    assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "MC SE of observed τ ≤ 0.017" in tau.run
+    assert _findings(split=near.assign(tau_observed=[.4497, .75])).rows[6].verdict == "does not hold"
     # a simulated pilot: the normal-theory tau holds by construction when it holds, else says what it found
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).rows
     assert sim[8].verdict == "by construction" and "by_construction" in sim[8].caveats
@@ -513,3 +533,51 @@ def test_sizes_sentence_names_every_case_at_the_largest_gap():
     text = sizes_sentence(s)
     assert "at most 2 topics (3 cases: a, ANOVA (m = 4): 10 vs 12; b" in text and "; c, ANOVA" in text
     assert "below 10⁻⁶" in linearity_line("RBP", {"max_abs_difference": 1e-9, "kendall_tau": 1.0})
+
+
+# --- third review: answers at the recommended assessors, Monte Carlo noise, draw-level intervals ---------
+
+def test_sizes_at_assessors_give_the_pilots_sizes_back_at_its_own_count_and_more_topics_with_fewer():
+    long = planted.simulate_scores({"s": .01, "t": .02, "a:t": .015, "st": .01, "sa:t": .02}, "s x (a:t)", 10, 20, 3,
+                                   np.random.default_rng(4))
+    sizes = study.sizes_by_measure({"m": long}, "s x (a:t)", alpha=.05, beta=.2, min_diff=.05, width=.1, n_systems=10,
+                                   rng=np.random.default_rng(5), n_boot=40)
+    r = sizes[sizes["method"] == "paired t"].iloc[0]
+    g = g_study(long, "s x (a:t)")
+    at = study.sizes_at_assessors(g, (r.V_E2, r.V_E2_low, r.V_E2_high), [1, 2, 3], alpha=.05, beta=.2, min_diff=.05,
+                                  width=.1)
+    t = at[at["method"] == "paired t"].set_index("n_assessors")
+    assert (t.loc[3, "n_paired"], t.loc[3, "n_paired_low"], t.loc[3, "n_paired_high"]) == (
+        r.n_paired, r.n_paired_low, r.n_paired_high)
+    assert t.loc[1, "n_paired"] > t.loc[2, "n_paired"] > t.loc[3, "n_paired"]
+    ratio = (g.variance["st"] + g.variance["sa:t"]) / (g.variance["st"] + g.variance["sa:t"] / 3)
+    assert t.loc[1, "V_E2"] == pytest.approx(r.V_E2 * ratio)
+
+
+def test_conflict_rate_interval_is_draw_level():
+    rate, se, lo, hi = study._cluster_rate(np.array([1.0, 0.0, 2.0]), np.array([10.0, 10.0, 10.0]), .95)
+    assert (rate, round(se, 4), lo, round(hi, 4)) == (0.1, 0.0577, 0.0, 0.2132)
+    assert np.isnan(study._cluster_rate(np.zeros(3), np.zeros(3), .95)[0])
+
+
+def test_crossed_reading_row_judges_nested_counts_by_the_crossed_interval():
+    from helpers.findings import design as F
+
+    class Need:
+        def __init__(self, n, lo, hi):
+            self.n, self.ci = n, (lo, hi)
+    gd = pd.DataFrame({"measure": ["a", "b"], "topics_needed": [21, 28], "topics_low": [13, 17], "topics_high": [32, 43]})
+    reading = F.crossed_reading(gd, {"a": Need(22, 14, 34), "b": Need(40, 30, 60)})
+    assert reading["crossed"]["a"] == (22, 14, 34) and reading["nested"]["b"] == (28, 17, 43)
+    row = F._crossed_row(reading, .95)
+    assert row.verdict == "holds in part" and row.run == ("crossed 22, 40 vs nested 21, 28 (a, b); nested inside the "
+                                                          "crossed 95% interval for 1 of 2")
+    assert F.crossed_line(reading, target=.95, n_a=3) == ("Sensitivity: read crossed (s × t × a), Eρ² ≥ 0.95 at 3 sets "
+                                                          "needs 22 [14, 34], 40 [30, 60] topics against 21, 28 nested (a, b).")
+    assert _findings(crossed=reading).rows[6].question.startswith("Do DL-19's topics")
+
+
+def test_recommended_assessors_are_every_design_of_the_tie():
+    from helpers.findings.design import recommended_assessors
+    assert recommended_assessors(_curve([300.0, 290.0, 400.0], [True, True, False], 2), 3) == [1, 2]
+    assert recommended_assessors(None, 3) == [3]

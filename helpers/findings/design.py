@@ -25,13 +25,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ..design.study import URBANO_ALPHA
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "at_lines", "recommended_assessors", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
@@ -40,14 +41,15 @@ PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, 
              "CI, σt² = .10, δ = .10": 156}
 
 CAVEATS = {
-    "rough_map": "Urbano et al.'s maps from Eρ² to τ and conflicts are TREC fits, not laws.",
-    "conditional": "Every split reuses the pilot's topics, so the split-half checks are conditional on this pilot.",
-    "satterthwaite": "With crossed assessors Feldt's interval takes Satterthwaite's degrees of freedom: approximate.",
+    "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
+    "conditional": "Splits reuse the pilot's topics: the checks are conditional on it.",
+    "satterthwaite": "Crossed: Feldt's interval uses Satterthwaite's degrees of freedom, approximate.",
+    "same_variance": "Planted checks draw from the variance that defines their truth: only estimation noise can fail them.",
+    "ties": "'Within noise': uncorrected 95% comparisons with a cheapest design chosen on the same pilot.",
 }
-BOOTSTRAP = "Intervals on the t-test and CI sizes come from a topic bootstrap of the variance."
-BOOTSTRAP_CROSSED = " With crossed assessors their bias's chi² interval is added."
-NORMAL_PLANTED = ("Feldt's and Arteaga et al.'s intervals assume normal effects, as the planted pilots draw them: "
-                  "untested for bounded, skewed scores.")
+BOOTSTRAP = "Intervals on t-test and CI sizes bootstrap the topics; other assessor counts scale them by the G-study."
+BOOTSTRAP_CROSSED = " Crossed: plus the bias's chi² interval."
+NORMAL_PLANTED = "Feldt's and Arteaga et al.'s intervals assume normal effects (as planted), not bounded scores."
 NORMAL_REAL = "Feldt's and Arteaga et al.'s intervals assume normal effects; scores bounded in [0, 1] are not."
 
 
@@ -300,9 +302,9 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
             continue
         k, n = int(cov["covered"]), int(cov["pilots"])
         lo, hi = _proportion_ci(k, n, "wilson")
-        cav = ("simulated", "satterthwaite") if crossed and key == "erho2" else ("simulated",)
+        cav = ("simulated", "same_variance", *(("satterthwaite",) if crossed and key == "erho2" else ()))
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
-                            "agrees" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
+                            "by construction" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
     if never:
         prose.append(f"The planted truth for {claims.listing(never)} is unreachable with "
                      f"{claims.plural(n_assessors, 'assessor')} per topic: no coverage to check.")
@@ -315,7 +317,8 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
                             f"1 − β = {pw['target']:.2f}",
                             f"{k / n:.3f} [{lo:.3f}, {hi:.3f}] over {n:,} tests at {_range(pw['n_min'], pw['n_max'])} topics "
                             f"({claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign); at Sakai's n: {s:.3f}",
-                            "agrees" if lo <= pw["target"] <= hi else "differs", caveats=("simulated",), numbers=dict(pw)))
+                            "by construction" if lo <= pw["target"] <= hi else "differs",
+                            caveats=("simulated", "same_variance"), numbers=dict(pw)))
     return rows, prose
 
 
@@ -341,7 +344,10 @@ def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
     return verdict, phrase, nums
 
 
-def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float) -> list[Finding]:
+def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float,
+                 at: pd.DataFrame | None = None, n_a: int | None = None, ks=()) -> list[Finding]:
+    """Topics for the t-test and the CI: 2 V_E2 at the recommended assessors (``at``), then Sakai's
+    2 V_E1 and 2 V_E2 at the pilot's ``n_a`` judgment sets."""
     verdict, ratio, nums = _conservative(sizes, lead)
     rows = []
     for method, question in (("paired t", f"Topics for a paired t-test (minD = {min_diff:g}, power {1 - beta:.2f}; {lead})?"),
@@ -349,6 +355,9 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
         r = sizes[(sizes["measure"] == lead) & (sizes["method"] == method)].iloc[0]
         run = (f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; "
                f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}")
+        if at is not None and n_a is not None:
+            mine = {k: v for k, v in _at_k(at, method).items() if k in ks}
+            run = f"2 V_E2: {_per_k(mine, 'topics')}; at the pilot's {n_a} sets, {run}"
         run += f"; {ratio}" if method == "paired t" else ""
         rows.append(Finding(question, "Sakai: 2 V_E1, conservative", run, verdict, caveats=("bootstrap",),
                             numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired)}))
@@ -374,38 +383,86 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
     if never:
         run += f"; n_a = {claims.listing(never)} unreachable"
     verdict = "holds" if names == ["1"] else "does not hold" if "1" not in names else "cannot tell"
-    return Finding(question, paper, run, verdict, numbers={"within_noise": names, "best": int(curve.attrs["best"])})
+    return Finding(question, paper, run, verdict, caveats=("ties",) if len(short) > 1 or verdict == "holds" else (),
+                   numbers={"within_noise": names, "best": int(curve.attrs["best"])})
 
 
-def answer_sentence(sizes: pd.DataFrame, *, lead: str, target: float, pilot_erho2: Mapping,
-                    curve: pd.DataFrame | None) -> str:
-    """The answer in one sentence: topics for the t-test (2 V_E2) and for Eρ² at the pilot's
-    assessors, and the cheapest number of assessors per topic (every one of a tie)."""
-    t = sizes[(sizes["measure"] == lead) & (sizes["method"] == "paired t")].iloc[0]
-    e = pilot_erho2
-    text = (f"Answer for {lead}: a paired t-test needs {_n_ci(t.n_paired, t.n_paired_low, t.n_paired_high)} topics "
-            f"(2 V_E2); Eρ² ≥ {target} needs {_n_ci(e['n'], e['low'], e['high'])} with "
-            f"{claims.plural(e['n_a'], 'assessor')} per topic")
+def recommended_assessors(curve: pd.DataFrame | None, n_a: int) -> list[int]:
+    """The assessors per topic the answer is given at: every design tied as the cheapest
+    (:func:`_tied`), or the pilot's ``n_a`` when no design reaches the target."""
+    return [n_a] if curve is None else [int(a) for a in _tied(curve)["n_assessors"]]
+
+
+def _at_k(at: pd.DataFrame, method: str) -> dict[int, str]:
+    """``k -> "143 [110, 180]"``: topics of ``method`` at each number of assessors of ``at``."""
+    r = at[at["method"] == method]
+    return {int(x.n_assessors): _n_ci(x.n_paired, x.n_paired_low, x.n_paired_high) for x in r.itertuples()}
+
+
+def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
+    """``"143 [110, 180] topics with 1 assessor and 125 [96, 160] with 2"`` (``noun``: after the first value);
+    over more than two counts the first and the last, ``"from ... with 1 assessor to ... with 5"``."""
+    items = list(texts.items())
+    ends = items if len(items) <= 2 else [items[0], items[-1]]
+    parts = [f"{v}{' ' + noun if noun and i == 0 else ''} with {claims.plural(k, 'assessor') if i == 0 else k}"
+             for i, (k, v) in enumerate(ends)]
+    return claims.listing(parts) if len(items) <= 2 else f"from {parts[0]} to {parts[1]}"
+
+
+def at_lines(at: pd.DataFrame, lead: str) -> list[str]:
+    """One printed line per number of assessors of ``at`` (:func:`helpers.design.study.sizes_at_assessors`):
+    topics for the paired t-test and the CI width from 2 V_E2 at that many assessors per topic."""
+    t, ci = _at_k(at, "paired t"), _at_k(at, "CI width")
+    return [f"{lead}, {claims.plural(k, 'assessor')} per topic (2 V_E2): paired t-test {t[k]} topics; CI width {ci[k]}"
+            for k in t]
+
+
+def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int) -> str:
+    """The answer in one sentence, at the recommended assessors per topic (:func:`recommended_assessors`):
+    topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
+    measure at those counts) and for Eρ² (the cost curve's), every design of a tie named."""
+    ks = recommended_assessors(curve, n_a)
+    t = _per_k({k: v for k, v in _at_k(at, "paired t").items() if k in ks}, "topics")
     if curve is None:
-        return text + "; no number of assessors per topic reaches it at every size of the curve."
-    tied = [str(int(a)) for a in _tied(curve)["n_assessors"]]
-    if len(tied) == 1:
-        return text + f"; {claims.plural(int(tied[0]), 'assessor')} per topic is the cheapest."
-    if len(tied) == len(curve) - len(_unreachable(curve)):
-        return text + f"; every number of assessors per topic that reaches it ({claims.listing(tied)}) ties as the " \
-                      "cheapest, within noise."
-    return text + f"; {claims.listing(tied, 'or')} assessors per topic tie as the cheapest, within noise."
+        return (f"Answer for {lead}: no number of assessors per topic reaches Eρ² ≥ {target}; at the pilot's "
+                f"{claims.plural(n_a, 'assessor')} per topic a paired t-test needs {t}.")
+    rows = curve.set_index("n_assessors")
+    e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
+    how = (f"{claims.plural(ks[0], 'assessor')} per topic (the cheapest)" if len(ks) == 1 else
+           f"{claims.listing([str(k) for k in ks], 'or')} assessors per topic (tied as the cheapest)" if len(ks) <= 3 else
+           f"{ks[0]} to {ks[-1]} assessors per topic (tied as the cheapest)")
+    return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e}; a paired t-test needs {t}."
 
 
 # --------------------------------------------------------------------------------------------
 # split halves
 # --------------------------------------------------------------------------------------------
 
-def _inside(obs, lo, hi) -> bool | None:
-    """Whether ``obs`` lies in [lo, hi]; ``None`` when a value is missing (nothing to judge)."""
-    if not all(np.isfinite(float(v)) for v in (obs, lo, hi)):
+#: Monte Carlo z: a verdict whose margin to a bound of the prediction is within this many standard
+#: errors of the observed mean is "cannot tell".
+MC_Z = 1.96
+#: A prediction interval whose upper end exceeds its lower end by more than this factor is too wide
+#: to judge against (the conflicts map near Eρ² = 1 spans orders of magnitude).
+WIDE = 10.0
+
+
+def _inside(obs, lo, hi, se=0.0) -> bool | None:
+    """Whether ``obs`` lies in [lo, hi]; ``None`` when a value is missing (nothing to judge) or
+    when ``obs`` lies within ``MC_Z`` Monte Carlo standard errors ``se`` of a bound."""
+    vals = [float(v) for v in (obs, lo, hi)]
+    if not all(np.isfinite(v) for v in vals):
         return None
-    return bool(lo <= obs <= hi)
+    o, l, h = vals
+    se = float(se) if se is not None and np.isfinite(float(se)) else 0.0
+    if min(abs(o - l), abs(o - h)) <= MC_Z * se:
+        return None
+    return bool(l <= o <= h)
+
+
+def _wide(lo, hi) -> bool:
+    """An interval too wide to judge against (more than a factor ``WIDE``, or reaching 0)."""
+    lo, hi = float(lo), float(hi)
+    return np.isfinite(lo) and np.isfinite(hi) and (lo <= 0 or hi / lo > WIDE)
 
 
 def _parts_verdict(parts: Mapping[str, list]) -> str:
@@ -417,29 +474,60 @@ def _parts_verdict(parts: Mapping[str, list]) -> str:
 
 def _count(ok: list, what: str) -> str:
     judged = [v for v in ok if v is not None]
+    if not judged:
+        return f"judged at none of {claims.plural(len(ok), 'size')} ({what})"
     text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
-            f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size")
-    return text + (f" (not judged at {claims.plural(len(ok) - len(judged), 'size')}: {what})" if len(judged) < len(ok) else "")
+            f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
+    return text + (f" (not judged at {len(ok) - len(judged)}: {what})" if len(judged) < len(ok) else "")
 
 
 def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
-    ok = [_inside(o, lo, hi) for o, lo, hi in zip(split["tau_observed"], split[f"{key}_low"], split[f"{key}_high"])]
-    judged = split[[v is not None for v in ok]]
-    above = int((judged["tau_observed"] > judged[key]).sum())
-    where = f"at {above} of {len(judged)}" if len(judged) != 1 else ("there" if above else "not there")
-    return (f"τ {_count(ok, 'no τ or no interval')}; above the point prediction {where}", ok)
+    se = split["tau_se"] if "tau_se" in split else pd.Series(0.0, index=split.index)
+    ok = [_inside(o, lo, hi, e) for o, lo, hi, e in zip(split["tau_observed"], split[f"{key}_low"],
+                                                         split[f"{key}_high"], se)]
+    above = int((split["tau_observed"] > split[key]).sum())
+    text = (f"τ {_count(ok, 'within 1.96 MC SE of a bound, or no interval')}; above the point prediction at "
+            f"{above} of {len(split)}")
+    if "tau_se" in split and split["tau_se"].notna().any():
+        text += f"; MC SE of observed τ ≤ {split['tau_se'].max():.3f}"
+    return text, ok
+
+
+def _factor(x: float) -> str:
+    """A ratio as the referee reads it: ``1.3``, ``8.1``, ``30``."""
+    return f"{x:.1f}" if x < 10 else f"{x:,.0f}"
+
+
+def _direction(obs: pd.Series, pred: pd.Series) -> str:
+    """``"observed below the point prediction at 9 of 9 sizes (by factors 1.3 to 30)"``."""
+    ok = obs.notna() & pred.notna() & (pred > 0)
+    o, p = obs[ok].astype(float), pred[ok].astype(float)
+    below, above = int((o < p).sum()), int((o > p).sum())
+    side, n = ("below", below) if below >= above else ("above", above)
+    f = (p / o)[o < p] if side == "below" else (o / p)[o > p]
+    fin = f[np.isfinite(f)]
+    zero = int((o[o < p] == 0).sum()) if side == "below" else 0
+    text = f"observed {side} the point prediction at {n} of {len(o)} sizes"
+    if len(fin):
+        lo, hi = _factor(fin.min()), _factor(fin.max())
+        text += f" (by factors {lo} to {hi})" if lo != hi else f" (by a factor {lo})"
+    return text + (f"; observed 0 at {zero}" if zero else "")
 
 
 def _size(r) -> str:
     return f"{int(r['n_topics'])} topics × {claims.plural(int(r['n_assessors']), 'assessor')}"
 
 
-def split_header(split: pd.DataFrame, alpha: float) -> str:
-    """What the printed split-half lines hold, with the count of uncorrected t-tests behind the conflicts."""
+def split_header(split: pd.DataFrame, alpha: float) -> list[str]:
+    """What the printed split-half lines hold, with the count of uncorrected t-tests behind the
+    conflicts (``alpha``: the level they were counted at, Urbano et al.'s)."""
     r = split.iloc[0]
-    return (f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from Feldt's "
-            f"interval of Erho2], averaged over the splits. Major conflicts pool {int(r['tests']):,} paired t-tests a "
-            f"size at alpha = {alpha:g}, uncorrected for multiple testing.")
+    return [f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from Feldt's "
+            "interval of Erho2], averaged over the splits.",
+            f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the level of Urbano "
+            "et al.'s fit, whatever the run's alpha; uncorrected for multiple testing.",
+            "Their interval in the table is draw-level (a draw's tests share its topics); all draws reuse the pilot's "
+            "topics, so it is still conditional on the pilot."]
 
 
 def _predicted(v, lo, hi) -> str:
@@ -477,20 +565,17 @@ def _split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     tau, ok_tau = _tau_text(split, "tau_predicted")
     rows = [Finding("Does Urbano et al.'s map of Eρ² predict τ between disjoint halves?", "τ ≈ Eρ²^2.85 (a TREC fit)",
                     tau, _parts_verdict({"tau": ok_tau}), caveats=("rough_map", "conditional", *sim))]
-    ok_c = [_inside(o, lo, hi) for o, lo, hi in zip(split["conflicts_observed"], split["conflicts_predicted_low"],
-                                                    split["conflicts_predicted_high"])]
-    conflicts = _count(ok_c, "no significant pair or no interval")
-    outside = split[[v is False for v in ok_c]]
-    if not outside.empty:
-        worst = outside.loc[(outside["conflicts_observed"] - outside["conflicts_predicted"]).abs().idxmax()]
-        conflicts += (f"; e.g. {claims.number(worst['conflicts_observed'])} vs "
-                      f"{claims.bracket(worst['conflicts_predicted'], worst['conflicts_predicted_low'], worst['conflicts_predicted_high'])}"
-                      f" at {_size(worst)}")
+    se_c = split["conflicts_se"] if "conflicts_se" in split else pd.Series(0.0, index=split.index)
+    ok_c = [None if _wide(lo, hi) else _inside(o, lo, hi, e) for o, lo, hi, e in
+            zip(split["conflicts_observed"], split["conflicts_predicted_low"], split["conflicts_predicted_high"], se_c)]
+    conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'])}; "
+                 + _count(ok_c, f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"))
     tests = int(split["tests"].iloc[0]) if "tests" in split else None
     if tests is not None:
-        conflicts += f"; {tests:,} t-tests a size"
+        conflicts += f"; {tests:,} t-tests a size at α = {URBANO_ALPHA:g}"
     rows.append(Finding("Does Urbano et al.'s map of Eρ² predict the rate of major conflicts?",
-                        "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit)", conflicts, _parts_verdict({"conflicts": ok_c}),
+                        "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit at α = .05)", conflicts,
+                        _parts_verdict({"conflicts": ok_c}),
                         caveats=("rough_map", "conditional", *sim, "uncorrected"),
                         numbers={"cells": split.to_dict(orient="records")}))
     normal, ok_n = _tau_text(split, "tau_normal")
@@ -515,6 +600,40 @@ def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
     return rows
 
 
+def crossed_reading(gd: pd.DataFrame, crossed: Mapping) -> dict:
+    """DL-19's judgment sets read both ways, as plain numbers: ``{"nested"|"crossed": {measure: (n, low, high)}}``
+    (``gd``: the G- and D-study table, nested; ``crossed``: measure -> :func:`helpers.design.topics_needed`
+    of the s × t × a G-study).  ``None`` for an unreachable n or an unbounded end."""
+    def num(v):
+        return None if _missing(v) else int(v)
+    return {"nested": {r.measure: (num(r.topics_needed), num(r.topics_low), num(r.topics_high)) for r in gd.itertuples()},
+            "crossed": {m: (num(t.n), num(t.ci[0]), num(t.ci[1])) for m, t in crossed.items()}}
+
+
+def crossed_line(reading: Mapping, *, target: float, n_a: int) -> str:
+    """The printed sensitivity line of :func:`crossed_reading`: topics for Eρ² ≥ ``target`` at ``n_a``
+    sets per topic, crossed (s × t × a) against nested (s × (a:t), the notebook's reading)."""
+    ms = list(reading["nested"])
+    return (f"Sensitivity: read crossed (s × t × a), Eρ² ≥ {target} at {n_a} sets needs "
+            f"{', '.join(_n_ci(*reading['crossed'][m]) for m in ms)} topics against "
+            f"{', '.join(_n(reading['nested'][m][0]) for m in ms)} nested ({', '.join(ms)}).")
+
+
+def _crossed_row(reading: Mapping, target: float) -> Finding:
+    """Is the nested reading of DL-19's judgment sets within the crossed reading's interval?"""
+    ms = list(reading["nested"])
+    ok = [_inside(reading["nested"][m][0], *(np.inf if v is None else v for v in reading["crossed"][m][1:]))
+          if reading["nested"][m][0] is not None and reading["crossed"][m][1] is not None else None for m in ms]
+    judged = [v for v in ok if v is not None]
+    verdict = ("cannot tell" if not judged else "agrees" if all(judged) else "differs" if not any(judged)
+               else "holds in part")
+    run = (f"crossed {', '.join(_n(reading['crossed'][m][0]) for m in ms)} vs nested "
+           f"{', '.join(_n(reading['nested'][m][0]) for m in ms)} ({', '.join(ms)}); nested inside the crossed "
+           f"95% interval for {sum(judged)} of {len(ok)}")
+    return Finding(f"Do DL-19's topics for Eρ² ≥ {target} survive reading its judgment sets as crossed?",
+                   "each annotator pair judged its own topics: neither reading is exact", run, verdict, numbers=dict(reading))
+
+
 def pilot_note(data: str, *, unjudged: str, fill_assessor: str, items: Mapping[str, int] | None = None,
                dl19: Mapping | None = None) -> str:
     """What was scored: every cell of a simulated pilot; for real and file data how items an
@@ -536,9 +655,9 @@ def pilot_note(data: str, *, unjudged: str, fill_assessor: str, items: Mapping[s
 
 
 def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame, sizes: pd.DataFrame,
-             lead: str, settings: Mapping, cheapest: pd.DataFrame | None, pilot_erho2: Mapping,
+             lead: str, settings: Mapping, cheapest: pd.DataFrame | None, pilot_erho2: Mapping, at: pd.DataFrame,
              split: pd.DataFrame | None, planted: Mapping | None, linearity: Mapping, unjudged: str,
-             notes=(), footer: str = "") -> Findings:
+             notes=(), footer: str = "", crossed: Mapping | None = None) -> Findings:
     """The findings of notebook 06.
 
     Parameters
@@ -551,14 +670,18 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         and ``design`` (the facets).
     cheapest : :func:`helpers.design.cost.trade_off_bootstrap` of the lead measure, or None (unreachable).
     pilot_erho2 : ``{"n", "low", "high", "n_a"}``: topics for the target with the pilot's assessors.
+    at : :func:`helpers.design.study.sizes_at_assessors` of the lead measure at
+        :func:`recommended_assessors`: the sizing rows and the answer give their topics at those counts.
     split : :func:`helpers.design.study.split_half_check`, or None when the pilot is too small.
     planted : :func:`summarise_planted`, or None (real or file data).
     linearity : measure -> :func:`helpers.design.linearity_check`'s attrs, or what holds instead (a string).
     unjudged : :func:`pilot_note` (what was scored); notes: further bullets.
+    crossed : :func:`crossed_reading` (DL-19: the judgment sets read crossed as a sensitivity row), or None.
 
     With a simulated pilot (``planted`` given) the answers that follow from the planted components
     (V_E1 against V_E2, the cheapest design, the normal-theory τ) take the verdict "by construction";
-    the coverage and power checks are checks of the method, which can fail, and keep their verdicts.
+    the coverage and power checks draw from the variance that defines their truth: "by construction"
+    where they agree (caveat ``same_variance``), "differs" where the estimate's noise shows.
     """
     s = settings
     ok = all(published[k] == v for k, v in PUBLISHED.items())
@@ -577,11 +700,14 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                         differ[:3] + ([f"{len(differ) - 3} more"] if len(differ) > 3 else []))),
                     "reproduced" if same == len(gt) else "not reproduced")]
     sim = planted is not None          # the pilot is simulated: its answers follow from the planted components
-    sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"])
+    sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
+                          n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
     sizing.append(_cheapest_row(cheapest, target=s["target"], lead=lead, max_assessors=s["max_assessors"]))
     rows += [_built(r) for r in sizing] if sim else sizing
+    if crossed is not None:
+        rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
-    prose = [answer_sentence(sizes, lead=lead, target=s["target"], pilot_erho2=pilot_erho2, curve=cheapest),
+    prose = [answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"]),
              _RECONCILE, *([] if sim else [unjudged]), *notes]
     if split is not None and len(split):
         rows += _split_rows(split, simulated=sim)
@@ -607,5 +733,5 @@ def _built(row: Finding) -> Finding:
 
 
 #: Why the sizing rows differ (said once).
-_RECONCILE = ("Sakai's 2 V_E1 keeps the topic variance, which cancels in a paired difference; 2 V_E2 is the "
-              "G-study's 2(σ²_st + σ²_e/n_a). Eρ² asks for a stable ranking, not for power against minD.")
+_RECONCILE = ("Sakai's 2 V_E1 keeps the topic variance, which cancels in a paired difference. Eρ² asks for a "
+              "stable ranking, not power against minD.")

@@ -246,15 +246,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
         "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ), with the intervals Feldt's "
         "interval of Erho2 maps onto. Conflicts come from paired t-tests of every pair of systems in each half, "
-        "uncorrected for multiple testing.",
+        "uncorrected for multiple testing, at α = 0.05 (the level of Urbano et al.'s fit); their interval and SE "
+        "are draw-level (a draw's tests share its topics).",
         {"n_topics": "topics", "n_assessors": "assessors", "rest": "G-study topics", "erho2": "Eρ²",
          "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "tau_observed": "τ observed",
-         "tau_low": "τ low", "tau_high": "τ high", "tau_predicted": "τ predicted",
+         "tau_se": "τ MC SE", "tau_low": "τ low", "tau_high": "τ high", "tau_predicted": "τ predicted",
          "tau_predicted_low": "τ predicted low", "tau_predicted_high": "τ predicted high",
          "tau_normal": "τ normal", "tau_normal_low": "τ normal low", "tau_normal_high": "τ normal high",
          "conflicts_predicted": "conflicts predicted", "conflicts_predicted_low": "conflicts predicted low",
          "conflicts_predicted_high": "conflicts predicted high", "conflicts_observed": "conflicts observed",
-         "conflicts_low": "conflicts low", "conflicts_high": "conflicts high",
+         "conflicts_se": "conflicts SE", "conflicts_low": "conflicts low", "conflicts_high": "conflicts high",
          "significant_pairs": "significant pairs", "tests": "t-tests (uncorrected)", "draws": "splits",
          "no_interval": "splits without interval"}),
 }
