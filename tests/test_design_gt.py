@@ -409,7 +409,7 @@ def test_findings_rows_and_sentences_stay_short():
     worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
-    assert f.prose[0].startswith("Answer for m with 1 to 5 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 "
+    assert f.prose[0].startswith("Answer for m with 1 to 5 assessors per topic (tied cheapest): Eρ² ≥ 0.95 "
                                  "needs from 30 [20, 40] topics with 1 assessor to 30 [20, 40] with 5")
 
 
@@ -482,7 +482,7 @@ def test_split_rows_read_each_part_by_its_interval():
     # the second size's prediction spans a factor 50: not judged; the first is outside; direction said
     assert conflicts.verdict == "does not hold" and "outside the predicted interval at the one size judged" in conflicts.run
     assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
-    assert "1,900 t-tests a size at α = 0.05" in conflicts.run and "uncorrected" in conflicts.caveats
+    assert "1,900 t-tests a size at the paper's α = 0.05" in conflicts.run and "uncorrected" in conflicts.caveats
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
     conflicts = _findings(split=none).rows[7]

@@ -406,7 +406,9 @@ def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
     ends = items if len(items) <= 2 else [items[0], items[-1]]
     parts = [f"{v}{' ' + noun if noun and i == 0 else ''} with {claims.plural(k, 'assessor') if i == 0 else k}"
              for i, (k, v) in enumerate(ends)]
-    return claims.listing(parts) if len(items) <= 2 else f"from {parts[0]} to {parts[1]}"
+    if len(items) <= 2:
+        return claims.listing(parts)
+    return f"from {parts[0]} to {parts[1]}" if noun else f"from {ends[0][1]} to {ends[1][1]}"
 
 
 def at_lines(at: pd.DataFrame, lead: str) -> list[str]:
@@ -422,15 +424,15 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
     measure at those counts) and for Eρ² (the cost curve's), every design of a tie named."""
     ks = recommended_assessors(curve, n_a)
-    t = _per_k({k: v for k, v in _at_k(at, "paired t").items() if k in ks}, "topics")
+    t = _per_k({k: v for k, v in _at_k(at, "paired t").items() if k in ks}, "topics" if len(ks) <= 2 else "")
     if curve is None:
         return (f"Answer for {lead}: no number of assessors per topic reaches Eρ² ≥ {target}; at the pilot's "
                 f"{claims.plural(n_a, 'assessor')} per topic a paired t-test needs {t}.")
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     how = (f"{claims.plural(ks[0], 'assessor')} per topic (the cheapest)" if len(ks) == 1 else
-           f"{claims.listing([str(k) for k in ks], 'or')} assessors per topic (tied as the cheapest)" if len(ks) <= 3 else
-           f"{ks[0]} to {ks[-1]} assessors per topic (tied as the cheapest)")
+           f"{ks[0]} or {ks[1]} assessors per topic (tied as the cheapest)" if len(ks) == 2 else
+           f"{ks[0]} to {ks[-1]} assessors per topic (tied cheapest)")
     return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e}; a paired t-test needs {t}."
 
 
@@ -524,8 +526,8 @@ def split_header(split: pd.DataFrame, alpha: float) -> list[str]:
     r = split.iloc[0]
     return [f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from Feldt's "
             "interval of Erho2], averaged over the splits.",
-            f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the level of Urbano "
-            "et al.'s fit, whatever the run's alpha; uncorrected for multiple testing.",
+            f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the paper's level "
+            "(Urbano et al.'s fit), whatever the run's alpha; uncorrected for multiple testing.",
             "Their interval in the table is draw-level (a draw's tests share its topics); all draws reuse the pilot's "
             "topics, so it is still conditional on the pilot."]
 
@@ -572,7 +574,7 @@ def _split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
                  + _count(ok_c, f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"))
     tests = int(split["tests"].iloc[0]) if "tests" in split else None
     if tests is not None:
-        conflicts += f"; {tests:,} t-tests a size at α = {URBANO_ALPHA:g}"
+        conflicts += f"; {tests:,} t-tests a size at the paper's α = {URBANO_ALPHA:g}"
     rows.append(Finding("Does Urbano et al.'s map of Eρ² predict the rate of major conflicts?",
                         "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit at α = .05)", conflicts,
                         _parts_verdict({"conflicts": ok_c}),

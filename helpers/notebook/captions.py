@@ -246,7 +246,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
         "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ), with the intervals Feldt's "
         "interval of Erho2 maps onto. Conflicts come from paired t-tests of every pair of systems in each half, "
-        "uncorrected for multiple testing, at α = 0.05 (the level of Urbano et al.'s fit); their interval and SE "
+        "uncorrected for multiple testing, at the paper's α = 0.05 (Urbano et al.'s fit); their interval and SE "
         "are draw-level (a draw's tests share its topics).",
         {"n_topics": "topics", "n_assessors": "assessors", "rest": "G-study topics", "erho2": "Eρ²",
          "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "tau_observed": "τ observed",
