@@ -83,7 +83,7 @@ def test_runinfo_reads_parameters_inputs_outputs_and_failure():
     default = nbformat.read(str(pipeline.discover(["02"])[0]), as_version=4)
     info = runinfo.run_info(default, "default")
     assert info.changed == {} and info.failure is None and info.folder == ""
-    assert info.inputs[0].startswith('`dataset` = "stc-like": simulated NTCIR-12 STC Chinese stand-in, seed ')
+    assert info.inputs[0].startswith('`dataset` = "stc-like": the stand-in, seed ')
     assert runinfo.show_value(5000) == "5,000" and runinfo.show_value(20170901, "seed") == "20170901"
 
 

@@ -120,6 +120,10 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "02_findings_appendix": (
         "Appendix of notebook 02: how closely the stand-in matches the paper's Tables 2 and 3 (rows on the "
         "stand-in's fidelity, not answers to the paper's questions; letters refer to its Limitations).", {}),
+    "03_findings_appendix": (
+        "Appendix of notebook 03: checks of the simulation and of the machinery (rows whose result follows "
+        "from how the data were made, not answers to the paper's questions; letters refer to its Limitations).",
+        {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
         "HSD discrepancies (mean and interval), the share of replicates with a discrepancy and how many "
