@@ -549,6 +549,10 @@ def test_bootstrap_p_two_sided():
     # no resample on the other side of 0: the p-value is its resolution, never 0
     assert prm.bootstrap_p([0.1] * 150) == pytest.approx(2 / 151)
     assert math.isnan(prm.bootstrap_p([np.nan]))
+    # identical rankings: differences of tau in the last bits only are ties, not a one-sided result
+    # (a referee's random set printed +0.000000 [+0.000000, +0.000000] with p = 0.037)
+    noise = [1.1e-16] * 40 + [-1.1e-16] * 10
+    assert prm.bootstrap_p(noise) == 1.0
 
 
 def test_table5_summary_by_hand():

@@ -175,9 +175,13 @@ def robustness_difference(qrels_u1: pd.DataFrame, qrels_u2: pd.DataFrame, runs: 
 def bootstrap_p(diffs) -> float:
     """Two-sided bootstrap p-value of "the difference is 0" over the finite ``diffs`` (NaN if none):
     ``min(1, 2 (min(#d <= 0, #d >= 0) + 1) / (n + 1))``; the +1 (Phipson & Smyth, as for the randomised
-    tests) keeps it at or above its resolution 2/(n + 1), never 0."""
+    tests) keeps it at or above its resolution 2/(n + 1), never 0. A difference within 1e-12 of 0 is 0
+    (a tie, counted on both sides): two gains that rank the runs alike give tau's that differ in the
+    last bits only, and their signs are noise (a genuine difference of Kendall's tau is at least
+    1/C(n_runs, 2))."""
     d = np.asarray(diffs, dtype=float)
     d = d[np.isfinite(d)]
+    d = np.where(np.abs(d) <= 1e-12, 0.0, d)
     if not len(d):
         return float("nan")
     return float(min(1.0, 2 * (min(int((d <= 0).sum()), int((d >= 0).sum())) + 1) / (len(d) + 1)))
