@@ -301,15 +301,11 @@ class PrmFindings(Findings):
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``03_findings_appendix.{csv,tex}`` with ``out``)."""
-        from IPython.display import display
-
         app = self.appendix_findings()
         if not app.rows:
             print("appendix: no result of this run holds by construction of the simulation")
             return
-        if out is not None:
-            out.save_table(app.table(), "findings_appendix", caption=app.caption())
-        display({"text/plain": app.text(), "text/markdown": app.markdown(), "text/html": app.html()}, raw=True)
+        app.show(out, name="findings_appendix")
 
 
 @dataclass(frozen=True)

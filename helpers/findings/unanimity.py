@@ -662,15 +662,11 @@ class UnanimityFindings(Findings):
     def show_appendix(self, out=None) -> None:
         """Display the appendix table (saved as ``02_findings_appendix.{csv,tex}`` with ``out``), or
         say why there is none."""
-        from IPython.display import display
-
         app = self.appendix_findings()
         if not app.rows:
             print("\n".join(app.prose) or "the paper's tables are not set against this run: no fidelity table")
             return
-        if out is not None:
-            out.save_table(app.table(), "findings_appendix", caption=app.caption())
-        display({"text/plain": app.text(), "text/markdown": app.markdown(), "text/html": app.html()}, raw=True)
+        app.show(out, name="findings_appendix")
 
 
 @dataclass(frozen=True)

@@ -245,14 +245,15 @@ class Findings:
                 "limitations": self.limitations(),
                 "numbers": [dict(r.numbers) for r in self.rows]}
 
-    def show(self, out=None, metrics: dict | None = None) -> None:
+    def show(self, out=None, metrics: dict | None = None, name: str = "findings") -> None:
         """Display the conclusion (Markdown, HTML and text in one output); with ``out`` (the
-        notebook's Reporter) save the table as ``NN_findings.{csv,tex}`` and, with ``metrics``,
-        write the metrics file again with the records under ``"findings"``."""
+        notebook's Reporter) save the table as ``NN_<name>.{csv,tex}`` (``NN_findings`` by default;
+        an appendix table passes its own name) and, with ``metrics``, write the metrics file again
+        with the records under ``"findings"``."""
         from IPython.display import display
 
         if out is not None:
-            out.save_table(self.table(), "findings", caption=self.caption())
+            out.save_table(self.table(), name, caption=self.caption())
             if metrics is not None:
                 metrics["findings"] = self.as_dict()
                 out.save_metrics(metrics)
