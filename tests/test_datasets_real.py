@@ -9,7 +9,6 @@ registry are exercised too.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from pathlib import Path
 
@@ -18,16 +17,10 @@ import pytest
 from helpers import paths
 from helpers.data import datasets
 
-
-def _find_mirror() -> Path | None:
-    configured = os.environ.get(datasets.MIRROR_ENV, "")
-    if configured and "://" not in configured and Path(configured).is_dir():
-        return Path(configured)
-    candidate = paths.ROOT.parent / "shared" / "data" / "mirror"
-    return candidate if candidate.is_dir() else None
+from _mirror import find_mirror  # noqa: E402  (tests/ is on sys.path)
 
 
-MIRROR = _find_mirror()
+MIRROR = find_mirror()
 pytestmark = pytest.mark.skipif(
     MIRROR is None, reason=f"no offline data mirror ({datasets.MIRROR_ENV} unset and "
                            "../shared/data/mirror absent)")

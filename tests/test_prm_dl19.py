@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,16 +24,10 @@ from helpers import paths, prm
 from helpers.data import datasets
 from helpers.prm import inputs as prm_inputs
 
-
-def _mirror() -> Path | None:
-    configured = os.environ.get(datasets.MIRROR_ENV, "")
-    if configured and "://" not in configured and Path(configured).is_dir():
-        return Path(configured)
-    candidate = paths.ROOT.parent / "shared" / "data" / "mirror"
-    return candidate if candidate.is_dir() else None
+from _mirror import find_mirror  # noqa: E402  (tests/ is on sys.path)
 
 
-MIRROR = _mirror()
+MIRROR = find_mirror()
 REAL = paths.ROOT / "reports" / "real"
 SLOW = bool(os.environ.get("SUBJEVAL_SLOW_TESTS"))
 pytestmark = pytest.mark.skipif(MIRROR is None or not (REAL / "metrics" / "03_prm_estimation.json").is_file(),
