@@ -122,8 +122,8 @@ def test_recovery_reads_the_planted_families(rec):
             "correction over the 4 cases") in lines
     assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases (a power of 80% needs 32)" \
         in lines
-    k = lines.index("mixture panel, leaders by construction (70% of these users are position or first-hit users, near "
-                    "RBP's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
+    k = lines.index("mixture panel, leaders by construction (100% of these users are position, coverage or first-hit "
+                    "users, near RBP's, I-rec's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
                     "the leader includes 0")
     # first by MAR beside the random-order rate (1 of 4 measures in the family), named apart from "chance"
     assert "  first by MAR (relevance / diversity), with the random-order rate in brackets: position 40 / 39 " \
@@ -152,10 +152,12 @@ def test_below_forty_replicates_every_planted_row_cannot_tell():
 
 
 def test_mixture_and_assessor_notes_say_by_construction():
+    # coverage users are a smoothed I-rec: near I-rec's formula, so they count too
     assert pf.mixture_note("position:0.4,coverage:0.3,first-hit:0.3") == (
-        "70% of these users are position or first-hit users, near RBP's and RBU/ERR's formulas")
-    assert pf.mixture_note("coverage:1") == "the mixture of users planted here sets which measures lead"
-    assert pf.assessors_note(["position", "coverage", "first-hit", "position"]) == (
+        "100% of these users are position, coverage or first-hit users, near RBP's, I-rec's and RBU/ERR's formulas")
+    assert pf.mixture_note("position:0.4,null:0.6") == "40% of these users are position users, near RBP's formula"
+    assert pf.mixture_note("null:1") == "the mixture of users planted here sets which measures lead"
+    assert pf.assessors_note(["position", "null", "first-hit", "position"]) == (
         "by construction: which measures lead follows from the simulated assessors, 3 of 4 of them position or "
         "first-hit users, near RBP's and RBU/ERR's formulas")
 
@@ -294,12 +296,14 @@ def test_findings_table_for_a_simulated_run(rec):
     md = f.markdown()
     assert ("- One study of this size singles out the family with 80% power for position (relevance and diversity); not "
             "for coverage (relevance and diversity).") in md
-    assert "MAR misses coverage users, whose model no measure copies" in md and "also misses" not in md
+    assert "MAR misses coverage users, a smoothed I-rec" in md and "also misses" not in md
+    assert "no measure copies" not in md   # coverage users are a smoothed I-rec, near I-rec by construction
     assert "Which measure agrees with real users needs licensed labels" in md
     assert ("Under 'fixed' MAR moves by up to 0.0227 in this draw, more than the median gap between adjacent "
             "measures (0.0017).") in md
     assert "reproduc" not in md   # alpha is calibrated, not reproduced
     assert f.limitations().count("RBU/ERR's formulas") == 1 and "(b) Position, graded and first-hit users" in md
+    assert "and coverage users are a smoothed I-rec, so recovering them checks the code." in f.limitations()
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
 
@@ -407,13 +411,13 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
                     "position (relevance); not told apart for position (diversity).")
     assert "coverage" not in text   # the coverage users have a bullet of their own
     (cov,) = pr_.coverage_bullet(missed)
-    assert cov == ("MAR misses coverage users, whose model no measure copies (relevance and diversity): without noise "
+    assert cov == ("MAR misses coverage users, a smoothed I-rec (relevance and diversity): without noise "
                    "D-Q is nearer them than I-rec, since their utility reads graded levels.")
     # a coverage miss whose noise-free check recovers the family is one of power
     cases[("coverage", "relevance")]["check_noise_free"]["verdict"] = "recovered"
     assert "the miss is one of power" in pr_.coverage_bullet(dataclasses.replace(rec, cases=cases, holm=holm))[0]
     assert pr_.coverage_bullet(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == [
-        "Coverage users, whose model no measure copies, have their family first on average."]
+        "Coverage users (a smoothed I-rec) have their family first on average."]
     assert pf.miss_bullets(dataclasses.replace(rec, holm={k: True for k in rec.holm})) == []
     with_half = dataclasses.replace(rec, holm={k: True for k in rec.holm},
                                     summary=pd.concat([rec.summary, rec.summary.head(1).assign(system="D#-Q")]))

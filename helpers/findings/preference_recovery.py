@@ -42,8 +42,14 @@ FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nD
 
 #: The planted models whose users are close to a measure's formula (:mod:`helpers.simulate.users`):
 #: position users sum p^(r-1) x(r) (RBP's), graded users x(r)/log2(r+1) (nDCG's), first-hit users take
-#: p^(r-1) at the first document of level L2 or above (RBU's discount with an ERR-style stop).
-NEAR_FORMULA = {"position": "RBP", "graded": "nDCG", "first-hit": "RBU/ERR"}
+#: p^(r-1) at the first document of level L2 or above (RBU's discount with an ERR-style stop), and
+#: coverage users average 1 - prod_r (1 - c x_i(r)) over the intents with uniform weights: a smoothed
+#: I-rec (intent recall, graded and with diminishing returns), so I-rec and the measures built on it
+#: (the D#-measures' I-rec half) are close to them by construction.
+NEAR_FORMULA = {"position": "RBP", "graded": "nDCG", "coverage": "I-rec", "first-hit": "RBU/ERR"}
+
+#: What the coverage user is, in the words of every bullet that names it.
+COVERAGE_IS = "a smoothed I-rec"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -361,7 +367,8 @@ def _first_lines(s: pd.DataFrame) -> list[str]:
 def mixture_note(mixture: str) -> str:
     """Why the leaders of a mixture of simulated users are by construction: the share of its users
     whose model is near a measure's formula (:data:`NEAR_FORMULA`), e.g. ``"70% of these users are
-    position or first-hit users, near RBP's and RBU/ERR's formulas"``."""
+    position or first-hit users, near RBP's and RBU/ERR's formulas"``; coverage users count as near
+    I-rec's (a smoothed I-rec)."""
     mix = users.parse_mixture(mixture)
     near = {m: w for m, w in mix.items() if m in NEAR_FORMULA and w > 0}
     if not near:
@@ -473,7 +480,7 @@ CAVEATS = {
                     f"{NOISE['pair_effect']:g}, question correlation {NOISE['question_correlation']:g}, assessor "
                     f"spread {NOISE['assessor_spread']:g} (`helpers.simulate.preferences`)."),
     "near_formula": "Position, graded and first-hit users are built close to RBP's, nDCG's and RBU/ERR's formulas, "
-                    "so recovering them checks the code.",
+                    "and coverage users are a smoothed I-rec, so recovering them checks the code.",
     "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicated studies (half of them held "
                       "out for the family check); with fewer they read 'cannot tell'.",
 }
@@ -498,8 +505,8 @@ def _one_study_row(rec: Recovery) -> Finding | None:
     """One row for every planted model with a family: in one study of the run's size, is the family
     significantly first (Tukey's HSD, topics as blocks)? Per model the counts of studies (relevance /
     diversity); the verdict asks for a power of :data:`POWER_TARGET` in every case. A family built
-    into its users and recovered is "by construction"; the coverage users, whose model no measure
-    copies, are the real test. The first-by-MAR counts and their random-order rates are printed in
+    into its users and recovered is "by construction" (every planted model with a family is near a
+    measure's formula, :data:`NEAR_FORMULA`; coverage users are a smoothed I-rec). The first-by-MAR counts and their random-order rates are printed in
     section 1 (:func:`recovery_lines`), not here."""
     by = rec.by_model()
     models = [m for m, qs in by.items() if all(q in rec.one_study(m) for q in qs)]
@@ -611,7 +618,7 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
 
 
 def coverage_bullet(rec: Recovery) -> list[str]:
-    """Coverage users, the one planted model no measure copies: whether MAR puts their family first on
+    """Coverage users (a smoothed I-rec, :data:`NEAR_FORMULA`): whether MAR puts their family first on
     average, and, when it does not, why (the noise-free check: a measure outside the family nearer the
     users as modelled, or a miss of power). Nothing below :data:`MIN_REPLICATES`."""
     by = rec.by_model().get("coverage")
@@ -621,12 +628,12 @@ def coverage_bullet(rec: Recovery) -> list[str]:
     if not missed:   # the D#-measures, half I-rec, are not its rivals (notebook 04's rule, _without_twins)
         half = users.partial_members("coverage", list(dict.fromkeys(rec.summary["system"])),
                                      families=users.BY_DEFINITION)
-        return ["Coverage users, whose model no measure copies, have their family first on average"
+        return [f"Coverage users ({COVERAGE_IS}) have their family first on average"
                 + (" among the measures that are not half I-rec (the D♯-measures are left out, as in notebook 04)."
                    if half else ".")]
     free = rec.cases[("coverage", missed[0])]["check_noise_free"]
     kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
-    out = f"MAR misses coverage users, whose model no measure copies ({claims.listing(missed)})"
+    out = f"MAR misses coverage users, {COVERAGE_IS} ({claims.listing(missed)})"
     if kind == "outside ahead":
         out += f": without noise {free['best_out']} is nearer them than {free['best_in']}, since {UTILITY['coverage']}"
     elif kind == "recovered":
