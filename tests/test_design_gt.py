@@ -541,7 +541,7 @@ def test_sizes_at_assessors_give_the_pilots_sizes_back_at_its_own_count_and_more
     long = planted.simulate_scores({"s": .01, "t": .02, "a:t": .015, "st": .01, "sa:t": .02}, "s x (a:t)", 10, 20, 3,
                                    np.random.default_rng(4))
     sizes = study.sizes_by_measure({"m": long}, "s x (a:t)", alpha=.05, beta=.2, min_diff=.05, width=.1, n_systems=10,
-                                   rng=np.random.default_rng(5), n_boot=40)
+                                   rng=np.random.default_rng(5), n_boot=200)
     r = sizes[sizes["method"] == "paired t"].iloc[0]
     g = g_study(long, "s x (a:t)")
     at = study.sizes_at_assessors(g, (r.V_E2, r.V_E2_low, r.V_E2_high), [1, 2, 3], alpha=.05, beta=.2, min_diff=.05,

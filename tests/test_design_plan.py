@@ -83,13 +83,13 @@ def test_power_reached_at_the_recommended_n_of_a_crossed_design_counts_the_right
 
 def test_planted_check_recommends_from_the_pilot_and_skips_an_unreachable_truth():
     row = planted.planted_check(np.random.default_rng(5), variance=NESTED, design="s x (a:t)", n_systems=10,
-                                n_topics=15, n_assessors=2, target=.9, min_diff=.05, experiments=5, n_boot=50)
+                                n_topics=15, n_assessors=2, target=.9, min_diff=.05, experiments=5, n_boot=200)
     assert row["t_true"] == planted.recommended_topics(NESTED, "s x (a:t)", 2, min_diff=.05)
     assert row["t_low"] <= row["t_n"] <= row["t_high"] and row["experiments"] == 5
     assert row["sakai_n"] > row["t_n"]                   # V_E1 keeps the topic variance
     far = planted.planted_check(np.random.default_rng(5), variance={**CROSSED, "sa": .05}, design="s x t x a",
                                 n_systems=10, n_topics=15, n_assessors=2, target=.95, min_diff=.05, experiments=5,
-                                n_boot=50)
+                                n_boot=200)
     assert far["true_n"] is None and far["covered"] is None
     assert far["t_true"] is None and far["t_covered"] is None
 
@@ -140,7 +140,7 @@ def test_sizes_by_measure_puts_the_paired_difference_variance_beside_sakais():
     assert pd.isna(sizes[sizes["method"].str.startswith("ANOVA")]["n_paired"]).all()
     crossed = planted.simulate_scores({**CROSSED, "sa": .02}, "s x t x a", 8, 14, 2, np.random.default_rng(4))
     cs = study.sizes_by_measure({"m": crossed}, "s x t x a", alpha=.05, beta=.2, min_diff=.05, width=.1,
-                                n_systems=8, rng=np.random.default_rng(1), n_boot=100)
+                                n_systems=8, rng=np.random.default_rng(1), n_boot=200)
     g = g_study(crossed, "s x t x a")
     row = cs[cs["method"] == "paired t"].iloc[0]
     want = paired.topics_for_power(sigma2=row["V_E2"], min_diff=.05, bias2=2 * g.variance["sa"] / 2)
@@ -204,8 +204,8 @@ def test_trade_off_bootstrap_reads_differences_on_the_same_resample():
     g = g_study(long, "s x (a:t)")
     curve = trade_off(g, "erho2", .9, cost_topic=10, cost_judgment=3, max_assessors=4)
     x = score_array(long, "s x (a:t)")[0]
-    a = trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(1), cost_topic=10, cost_judgment=3, n_boot=60)
-    b = trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(1), cost_topic=10, cost_judgment=3, n_boot=60)
+    a = trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(1), cost_topic=10, cost_judgment=3, n_boot=200)
+    b = trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(1), cost_topic=10, cost_judgment=3, n_boot=200)
     pd.testing.assert_frame_equal(a, b)
     best = a[a["n_assessors"] == a.attrs["best"]].iloc[0]
     assert best["cost"] == a["cost"].min() and best["diff_low"] == best["diff_high"] == 0 and best["within_noise"]
@@ -273,8 +273,8 @@ def test_notebook_06_parameters_are_checked_by_name():
     nb = _nb06_defaults()
     check_parameters(nb)
     for name, bad, match in (("facets", "s x a", "facets must be"), ("beta", 1.0, "beta must lie"),
-                             ("cost_topic", 0.0, None), ("n_boot", 39, "n_boot must be an integer >= 40"),
-                             ("cost_boot", 10, "cost_boot must be an integer >= 40"),
+                             ("cost_topic", 0.0, None), ("n_boot", 199, "n_boot must be an integer >= 200"),
+                             ("cost_boot", 40, "cost_boot must be an integer >= 200"),
                              ("components", {**NESTED, "a": .1}, "unknown \\['a'\\]"),
                              ("ratings_path", "x.tsv", "only read with")):
         changed = {**nb, name: bad}
@@ -333,11 +333,11 @@ def test_n_boot_acts_on_the_sizing_table_and_on_every_simulated_pilot():
     long = planted.simulate_scores(NESTED, "s x (a:t)", 8, 20, 2, np.random.default_rng(4))
     kw = dict(alpha=.05, beta=.2, min_diff=.05, width=.1, n_systems=8)
     a, b = (study.sizes_by_measure({"m": long}, "s x (a:t)", rng=np.random.default_rng(0), n_boot=n, **kw)
-            for n in (40, 400))
+            for n in (200, 1000))
     assert not np.allclose(a["ratio_low"], b["ratio_low"])
     one = dict(variance=NESTED, design="s x (a:t)", n_systems=8, n_topics=20, n_assessors=2, target=.9, min_diff=.1,
                experiments=2)
-    c, d = (planted.planted_check(np.random.default_rng(5), n_boot=n, **one) for n in (40, 400))
+    c, d = (planted.planted_check(np.random.default_rng(5), n_boot=n, **one) for n in (200, 1000))
     assert c["t_n"] == d["t_n"] and (c["t_low"], c["t_high"]) != (d["t_low"], d["t_high"])
 
 
@@ -358,10 +358,30 @@ def test_cost_bootstrap_leaves_unreachable_designs_out_of_the_tie():
     curve = trade_off(g, "erho2", .9, cost_topic=5, cost_judgment=2, max_assessors=4)
     assert curve["cost"].isna().any() and curve["cost"].notna().any()
     out = trade_off_bootstrap(score_array(long, "s x t x a")[0], "s x t x a", curve, np.random.default_rng(1),
-                              cost_topic=5, cost_judgment=2, n_boot=40)
+                              cost_topic=5, cost_judgment=2, n_boot=200)
     assert not out.loc[out["cost"].isna(), "within_noise"].any()
     assert out["cheapest_share"].sum() <= 1 + 1e-12
     bounds = out[["cost_low", "cost_high", "diff_low", "diff_high"]].to_numpy(dtype=float)
     never = out["cost"].isna().to_numpy()
     assert np.isnan(bounds[never]).all() and not np.isnan(bounds[~never]).any()   # missing exactly where unreachable
     assert out.loc[never, ["n_low", "n_high"]].isna().all().all()
+
+
+def test_percentile_intervals_refuse_fewer_than_200_resamples():
+    """A 95% percentile interval from 40 resamples rests on one draw per tail: every bootstrap that
+    returns one refuses fewer than MIN_BOOT (the cost curve, the sizing table, each planted pilot)."""
+    from helpers.design import study
+    from helpers.design.sakai import MIN_BOOT
+    assert MIN_BOOT == 200
+    long = planted.simulate_scores(NESTED, "s x (a:t)", 6, 12, 2, np.random.default_rng(4))
+    g = g_study(long, "s x (a:t)")
+    curve = trade_off(g, "erho2", .9, cost_topic=10, cost_judgment=3, max_assessors=2)
+    with pytest.raises(ValueError, match="n_boot must be an integer >= 200"):
+        trade_off_bootstrap(score_array(long, "s x (a:t)")[0], "s x (a:t)", curve, np.random.default_rng(1),
+                            cost_topic=10, cost_judgment=3, n_boot=199)
+    with pytest.raises(ValueError, match="n_boot must be an integer >= 200"):
+        study.sizes_by_measure({"m": long}, "s x (a:t)", alpha=.05, beta=.2, min_diff=.05, width=.1, n_systems=6,
+                               rng=np.random.default_rng(0), n_boot=40)
+    with pytest.raises(ValueError, match="n_boot must be an integer >= 200"):
+        planted.planted_check(np.random.default_rng(5), variance=NESTED, design="s x (a:t)", n_systems=6, n_topics=12,
+                              n_assessors=2, target=.9, min_diff=.1, experiments=2, n_boot=40)

@@ -188,7 +188,7 @@ def test_pilot_variance_refuses_bad_input():
         pilot_variance([_pilot(1), _pilot(2).iloc[:1]])
     with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
         pilot_variance(_pilot(1), rng=5)
-    with pytest.raises(ValueError, match="n_boot must be an integer >= 10"):
+    with pytest.raises(ValueError, match="n_boot must be an integer >= 200"):
         pilot_variance(_pilot(1), rng=np.random.default_rng(0), n_boot=3)
     with pytest.raises(ValueError, match="low <= value <= high"):
         topic_set_size_interval("t", (.05, .06, .07), min_diff=.1)

@@ -41,7 +41,7 @@ from ..stats.checks import check_level
 from .dstudy import COEFFICIENTS, topics_needed, topics_needed_point
 from .gstudy import GStudy, g_study_array
 from .paired import bias_variance, topics_for_power
-from .sakai import topic_set_size
+from .sakai import check_boot, topic_set_size
 
 __all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design", "trade_off_bootstrap"]
 
@@ -167,7 +167,8 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     the topic bootstrap's uncertainty (module docstring).
 
     ``x`` is the pilot's systems x topics x assessors array (:func:`helpers.design.gstudy.score_array`);
-    its topics are resampled ``n_boot`` times (with replacement; a topic keeps its own assessors).
+    its topics are resampled ``n_boot`` times (with replacement; a topic keeps its own assessors;
+    at least :data:`helpers.design.sakai.MIN_BOOT`, five draws beyond each end of a 95% interval).
     Adds to ``curve``: ``cost_low``, ``cost_high`` (the ``level`` percentile interval of the cost;
     ``inf``: the target unreachable in more than the tail; NaN, as the differences, for a design
     unreachable as estimated), ``diff_low``, ``diff_high`` (the interval of
@@ -183,8 +184,7 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     if target not in COEFFICIENTS:
         raise ValueError(f"trade_off_bootstrap reads a curve of a coefficient target {COEFFICIENTS}, got {target!r}")
     rng = check_rng(rng, "trade_off_bootstrap")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 10:
-        raise ValueError(f"n_boot must be an integer >= 10, got {n_boot!r}")
+    check_boot(n_boot)
     x = np.asarray(x, dtype=float)
     nas = curve["n_assessors"].to_numpy(dtype=int)
     per_topic = cost_topic + nas * cost_judgment

@@ -22,7 +22,7 @@ from ..stats.checks import check_rng
 from .dstudy import topics_needed
 from .gstudy import COMPONENTS, DESIGNS, GStudy, g_study_array
 from .paired import bias_interval, bias_variance, difference_variance, topics_for_power
-from .sakai import bootstrap_variances, matrix_variance, topic_set_size
+from .sakai import bootstrap_variances, check_boot, matrix_variance, topic_set_size
 
 __all__ = ["planted_g", "simulate_array", "simulate_scores", "pilot_coverage", "power_reached",
            "recommended_topics", "planted_check"]
@@ -184,7 +184,7 @@ def _pilot_t_sizes(x: np.ndarray, g: GStudy, rng: np.random.Generator, *, min_di
     combined at the ends), and from Sakai's 2 V_E1."""
     means = x.mean(axis=2).T                                  # topics x systems
     bias = bias_interval(g, g.n["a"], level)                  # (0, 0, 0) unless crossed
-    boot = bootstrap_variances(means, rng, n_boot)
+    boot = bootstrap_variances(means, rng, check_boot(n_boot))
     a = (1 - level) / 2
     e2 = [float(v) for v in (matrix_variance(means, "E2")[0], *np.quantile(boot["E2"], [a, 1 - a]))]
     kw = dict(min_diff=min_diff, alpha=alpha, beta=beta)

@@ -93,6 +93,20 @@ def _variances_many(x: np.ndarray, method: str) -> np.ndarray:
     return np.einsum("bij,bij->b", r, r) / ((m - 1) * (n - 1))
 
 
+#: Fewest resamples a 95% percentile interval is read from: 5 draws beyond each end (with 40 there
+#: would be one per tail, and the interval would be that draw's accident).
+MIN_BOOT = 200
+
+
+def check_boot(n_boot, name: str = "n_boot") -> int:
+    """``n_boot`` if it is an integer >= :data:`MIN_BOOT` (resamples behind a percentile interval), else
+    ``ValueError`` naming ``name``."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < MIN_BOOT:
+        raise ValueError(f"{name} must be an integer >= {MIN_BOOT} (resamples of a 95% percentile interval), "
+                         f"got {n_boot!r}")
+    return int(n_boot)
+
+
 def bootstrap_variances(scores: Any, rng: np.random.Generator, n_boot: int = 1000,
                         methods: tuple[str, ...] = VARIANCES) -> dict[str, np.ndarray]:
     """Topic-bootstrap draws of V_E1 and V_E2 of one pilot on the *same* resamples (topics drawn
@@ -163,6 +177,7 @@ def pilot_variance(scores: Any, method: str = "E1", *, level: float = 0.95,
         ``n_boot`` times, each draw scaled by ``n / (n - 1)`` as :func:`bootstrap_variances`
         explains; percentile interval).  Without it the bootstrap interval is ``None``.
     n_boot : int
+        Resamples, at least :data:`MIN_BOOT` (a percentile interval needs draws beyond its ends).
 
     Returns
     -------
@@ -182,8 +197,7 @@ def pilot_variance(scores: Any, method: str = "E1", *, level: float = 0.95,
     boot = None
     if rng is not None:
         rng = check_rng(rng, "the topic bootstrap")
-        if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 10:
-            raise ValueError(f"n_boot must be an integer >= 10, got {n_boot!r}")
+        check_boot(n_boot)
         if len(mats) == 1:                # one pilot: the resamples at once (the same draws)
             draws = bootstrap_variances(mats[0], rng, n_boot, (method,))[method]
         else:

@@ -26,7 +26,7 @@ from ..stats.summary import interval_bounds
 from .dstudy import erho2_interval, gt_map
 from .gstudy import g_study, g_study_array, score_array
 from .paired import bias_interval, difference_variance, topics_for_power
-from .sakai import bootstrap_variances, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
+from .sakai import bootstrap_variances, check_boot, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
 __all__ = ["URBANO_ALPHA", "assessor_means", "sizes_by_measure", "sizes_at_assessors", "sizes_against_difference",
            "split_sizes", "split_half_check", "kendall_tau_b"]
@@ -73,7 +73,7 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
         means = assessor_means(long, design)
         e1, e2 = (matrix_variance(means.to_numpy(dtype=float), m)[0] for m in ("E1", "E2"))
         if rng is not None:
-            boot = bootstrap_variances(means, rng, n_boot)
+            boot = bootstrap_variances(means, rng, check_boot(n_boot))
             v1, v2 = (e1, *_bounds(boot["E1"], level)), (e2, *_bounds(boot["E2"], level))
             ratio = (e1 / e2, *_bounds(boot["E1"] / boot["E2"], level))
         else:

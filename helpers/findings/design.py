@@ -97,7 +97,7 @@ def check_parameters(g: Mapping, defaults: Mapping | None = None) -> None:
     """
     from ..design import planted
     from ..notebook import params
-    from ..stats.summary import min_draws
+    from ..design.sakai import MIN_BOOT
 
     if g["data"] not in ("simulated", "dl19", "files"):
         raise ValueError(f"data must be 'simulated', 'dl19' or 'files', got {g['data']!r}")
@@ -114,7 +114,7 @@ def check_parameters(g: Mapping, defaults: Mapping | None = None) -> None:
         raise ValueError("min_diff, ci_width and min_diff_grid must be positive, costs >= 0")
     if g["cost_topic"] + g["cost_judgment"] == 0:
         raise ValueError("cost_topic and cost_judgment are both 0: every design would be free")
-    boot = min_draws(0.95)                     # a 95% percentile interval needs this many resamples
+    boot = MIN_BOOT                # resamples of a 95% percentile interval: five beyond each end
     for name, low in (("max_assessors", 1), ("split_draws", 2), ("replicates", 2), ("experiments", 1),
                       ("n_systems", 2), ("n_topics", 2), ("n_assessors", 2), ("n_boot", boot), ("cost_boot", boot),
                       ("rel", 1), ("d_max", 1)):
