@@ -224,3 +224,14 @@ def test_table2_inside_within_the_papers_rounding():
     paper["tau"] = 0.9964
     assert not bool(table2(rep, paper)["inside"].iloc[0])
     assert table2(rep, paper)["side"].iloc[0] == "above"
+
+
+def test_clip_tau_keeps_tau_in_range_and_the_test_unchanged():
+    # the asymptotic CI .985 ± 0.017 passes 1: printed cut at 1; the test of τ = 1 keeps the uncut SE
+    t = _tau([0.985, 1.0, 0.97], [0.968, 1.0, 0.951], [1.002, 1.0, 0.989])
+    cut = F.clip_tau(t)
+    assert cut["high"].tolist() == [1.0, 1.0, 0.989] and cut["low"].tolist() == [0.968, 1.0, 0.951]
+    assert round(cut["se"].iloc[0], 6) == round(0.034 / (2 * 1.959963984540054), 6) and cut["se"].iloc[1] == 0
+    assert F.tau_tests(cut, ["nG@1"]) == F.tau_tests(t, ["nG@1"])
+    assert F.clip_tau(cut).equals(cut)                          # cutting twice changes nothing
+    assert F.clip_tau(_tau([-0.99], [-1.004], [-0.976]))["low"].iloc[0] == -1.0

@@ -24,7 +24,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
-           "UnanimityFindings", "tau_tests", "tau_holm_line", "hsd_runs_line",
+           "UnanimityFindings", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
            "cell_view", "table2_view", "table2_lines", "read_real", "divisor_reading", "gains_identical",
            "effect_sizes", "divisor_lines"]
 
@@ -366,18 +366,32 @@ def _few(replicates: int) -> tuple[str, ...]:
     return ("ranges",) if 1 < replicates < claims.min_draws() else ()
 
 
+def clip_tau(tau: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """τ's asymptotic ``level`` CI (τ ± z·SE, :func:`helpers.stats.kendall_tau_ci`) cut to [−1, 1],
+    the range τ can take, with the SE of the uncut interval kept in ``se`` for :func:`tau_tests`.
+
+    Near τ = 1 the normal approximation passes 1; cutting it there loses no coverage, since τ
+    cannot lie beyond 1. Returns a copy (``se`` already present is kept: cutting twice changes nothing).
+    """
+    from scipy.stats import norm
+
+    se = tau["se"] if "se" in tau.columns else (tau["high"] - tau["low"]) / (2 * norm.ppf(0.5 + level / 2))
+    return tau.assign(low=tau["low"].clip(-1.0, 1.0), high=tau["high"].clip(-1.0, 1.0), se=se.astype(float))
+
+
 def tau_tests(tau: pd.DataFrame, graded, alpha: float = 0.05, level: float = 0.95) -> dict:
     """Each cell's test of τ = 1 (the p-value dual to its asymptotic ``level`` CI: two-sided z with the
-    CI's standard error; p = 1 where τ = 1 with no spread) and Holm's correction over the cells of the
-    graded measures (:func:`helpers.stats.paired.holm`). Returns ``cells``, ``excludes`` (CIs that
-    exclude 1, uncorrected), ``holm`` (cells that Holm rejects at ``alpha``) and ``p_min``/``p_holm_min``
-    (the smallest raw and adjusted p; NaN with no cell)."""
+    CI's standard error, ``se`` where :func:`clip_tau` cut the CI; p = 1 where τ = 1 with no spread)
+    and Holm's correction over the cells of the graded measures (:func:`helpers.stats.paired.holm`).
+    Returns ``cells``, ``excludes`` (CIs that exclude 1, uncorrected), ``holm`` (cells that Holm
+    rejects at ``alpha``) and ``p_min``/``p_holm_min`` (the smallest raw and adjusted p; NaN with no cell)."""
     from scipy.stats import norm
 
     from ..stats.paired import holm
 
     t = tau[tau["measure"].isin(graded)]
-    se = (t["high"].to_numpy(float) - t["low"].to_numpy(float)) / (2 * norm.ppf(0.5 + level / 2))
+    se = (t["se"].to_numpy(float) if "se" in t.columns  # the uncut interval's SE (:func:`clip_tau`)
+          else (t["high"].to_numpy(float) - t["low"].to_numpy(float)) / (2 * norm.ppf(0.5 + level / 2)))
     gap = 1.0 - t["tau"].to_numpy(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(se > 0, 2 * norm.sf(gap / np.where(se > 0, se, 1.0)), np.where(gap > 1e-12, 0.0, 1.0))

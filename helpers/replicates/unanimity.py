@@ -660,6 +660,8 @@ def real_contrast(rs: RealSet, *, p: float, measures: Sequence[str], graded: Seq
                  draws_with_disc=("discrepancies", lambda s: int((s > 0).sum())),
                  significant_RawG=("significant_RawG", "mean"), significant_UG=("significant_UG", "mean"),
                  tau_ci_low=("low", "mean"), tau_ci_high=("high", "mean")).reset_index(), on=keys))
+    # τ's asymptotic CI passes 1 near τ = 1: cut to [-1, 1], the range τ can take (no coverage lost)
+    table[["tau_ci_low", "tau_ci_high"]] = table[["tau_ci_low", "tau_ci_high"]].clip(-1.0, 1.0)
     once = out.drop_duplicates(["replicate", "ratings"])
     spread = pd.concat([summarise_order(once, col, by=["ratings"]).assign(quantity=col)
                         for col in ("share_full_spread", "mean_spread")], ignore_index=True)
