@@ -235,3 +235,16 @@ def test_clip_tau_keeps_tau_in_range_and_the_test_unchanged():
     assert F.tau_tests(cut, ["nG@1"]) == F.tau_tests(t, ["nG@1"])
     assert F.clip_tau(cut).equals(cut)                          # cutting twice changes nothing
     assert F.clip_tau(_tau([-0.99], [-1.004], [-0.976]))["low"].iloc[0] == -1.0
+
+
+@pytest.mark.parametrize("rule", ["official", "rawg"])
+def test_runs_picked_by_rawg_are_a_limitation_once(rule):
+    cfg = F.check_parameters({**_defaults(), "replicates": 1, "d_max_list": [2], "n_list": [5], "best_run_by": rule})
+    tau = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "tau": [0.97, 0.98, 1.0],
+                        "low": 0.9, "high": 1.0})
+    counts = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "discrepancies": [2, 0, 1]})
+    found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                       pairs=120, tau=tau, counts=counts, fragile=None, off_paper=["best_run_by"], fit=None)
+    sig = found.rows[1]
+    assert ("rawg_pick" in sig.caveats) == (rule == "rawg") and "rawg_pick" not in found.rows[0].caveats
+    assert found.limitations().count("favours RawG") == (rule == "rawg")

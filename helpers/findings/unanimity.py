@@ -355,6 +355,9 @@ OWN_CAVEATS = {
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": "With fewer draws than a 95% interval needs, the brackets are ranges (minimum to maximum).",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
+    "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests. Each "
+                 "team enters with its best run under RawG, not under UG: this favours RawG, and a discrepancy may "
+                 "come from the pick rather than from UG.",
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
 PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
@@ -602,6 +605,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
     caveats = {**OWN_CAVEATS, **_cut_caveat(cfg)}
     cut = ("cut",) if cfg.too_deep else ()
+    pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
     fitted = fit is not None and bool(np.isclose(fit.loc[fit["best"], "skill_sd"].iloc[0],
                                                  cfg.metrics.get("team_skill_sd", np.nan)))
@@ -622,11 +626,11 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05)))
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
-        rows.append(_significance_row(grid, total, reps, graded, cut, fragile))
+        rows.append(_significance_row(grid, total, reps, graded, cut + pick, fragile))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
         if grid is not None and n_lo != n_hi:
-            rows.append(_n_row(grid, n_lo, n_hi, cut))
+            rows.append(_n_row(grid, n_lo, n_hi, cut + pick))
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
@@ -639,7 +643,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     elif partial and (table2 is not None or table3_total is not None):
         prose.append("The paper's tables are set against the measures and cells this run shares with them only.")
     if real is not None and real[1]:
-        _real_rows(rows, prose, real, cfg, real_n, real_d_max, cut)
+        _real_rows(rows, prose, real, cfg, real_n, real_d_max, cut, pick)
         if copies:
             prose.append(f"In the real ratings, {copies}: those ratings are left out, so that person counts once.")
     elif real is None:
@@ -689,12 +693,13 @@ class _Appendix(Findings):
         return "Appendix of notebook 02: how closely the stand-in matches the paper's Tables 2 and 3."
 
 
-def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple) -> None:
+def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple,
+               pick: tuple = ()) -> None:
     """The premise and conjecture rows of section 6, and what they mean."""
     premise, conjecture = real[0], real[1]
     rows.append(_premise_row(premise, d_max, n, cfg.real_replicates))
     for m, c in conjecture.items():
-        rows.append(_conjecture_row(m, c, cfg.real_replicates, cut if m in dict(cfg.too_deep) else ()))
+        rows.append(_conjecture_row(m, c, cfg.real_replicates, (cut if m in dict(cfg.too_deep) else ()) + pick))
     if any(c["nothing"] for c in conjecture.values()):
         return
     prose.append("The conjecture's intervals are real − uniform over single uniform draws: the real ratings are one "
