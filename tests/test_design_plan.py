@@ -385,3 +385,10 @@ def test_percentile_intervals_refuse_fewer_than_200_resamples():
     with pytest.raises(ValueError, match="n_boot must be an integer >= 200"):
         planted.planted_check(np.random.default_rng(5), variance=NESTED, design="s x (a:t)", n_systems=6, n_topics=12,
                               n_assessors=2, target=.9, min_diff=.1, experiments=2, n_boot=40)
+
+
+def test_sakai_published_cases_print_the_exact_answer_beside_the_approximation():
+    from helpers.findings.design import PUBLISHED, sakai_published
+    approx, exact = sakai_published()
+    assert approx == PUBLISHED
+    assert list(exact.values()) == [316, 42, 314, 629, 156]

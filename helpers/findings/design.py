@@ -31,7 +31,7 @@ from ..notebook.findings import Finding, Findings
 
 NOTEBOOK = "06_study_design"
 
-__all__ = ["PUBLISHED", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
+__all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
            "answer_sentence", "at_lines", "recommended_assessors", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line"]
 
@@ -39,6 +39,23 @@ __all__ = ["PUBLISHED", "READ_BY", "check_parameters", "ignored_parameters", "pi
 PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, minDt = .10": 42,
              "ANOVA m = 10, σ² = .10, minD = .10": 313, "ANOVA m = 2, σ² = .10, minD = .05": 614,
              "CI, σt² = .10, δ = .10": 156}
+
+#: Sakai's published cases: label -> (method, arguments of :func:`helpers.design.topic_set_size`).
+SAKAI_CASES = {"paired t, σt² = .10, minDt = .05": ("t", dict(sigma2=.05, min_diff=.05)),
+               "paired t, σt² = .05, minDt = .10": ("t", dict(sigma2=.025, min_diff=.10)),
+               "ANOVA m = 10, σ² = .10, minD = .10": ("anova", dict(sigma2=.1, min_diff=.1, n_systems=10)),
+               "ANOVA m = 2, σ² = .10, minD = .05": ("anova", dict(sigma2=.1, min_diff=.05, n_systems=2)),
+               "CI, σt² = .10, δ = .10": ("ci", dict(sigma2=.05, width=.1))}
+
+
+def sakai_published() -> tuple[dict[str, int], dict[str, int]]:
+    """Sakai's published cases (:data:`SAKAI_CASES`, alpha .05, beta .20) recomputed: (label -> his
+    approximation, label -> the exact noncentral t / F answer)."""
+    from ..design import topic_set_size
+
+    return ({k: topic_set_size(m, **kw) for k, (m, kw) in SAKAI_CASES.items()},
+            {k: topic_set_size(m, exact=True, **kw) for k, (m, kw) in SAKAI_CASES.items()})
+
 
 CAVEATS = {
     "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
