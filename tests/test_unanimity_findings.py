@@ -248,3 +248,23 @@ def test_runs_picked_by_rawg_are_a_limitation_once(rule):
     sig = found.rows[1]
     assert ("rawg_pick" in sig.caveats) == (rule == "rawg") and "rawg_pick" not in found.rows[0].caveats
     assert found.limitations().count("favours RawG") == (rule == "rawg")
+
+
+def test_the_fade_with_n_is_an_appendix_row():
+    # it follows from UG's bonus p·N·(Dmax − D): a check of the simulation, never a row of the findings table
+    from helpers.replicates.unanimity import summarise_grid
+
+    cfg = F.check_parameters({**_defaults(), "replicates": 4, "d_max_list": [2], "n_list": [5, 80]})
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
+                        "tau": 1.0, "discrepancies": [5, 0, 6, 0, 4, 0, 7, 0]})
+    tau = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "tau": [0.97, 1.0], "low": [0.95, 1.0],
+                        "high": [0.99, 1.0]})
+    counts = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "discrepancies": [2, 0]})
+    found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                       pairs=120, tau=tau, counts=counts, fragile=None, grid=summarise_grid(rep),
+                       off_paper=["replicates"], fit=None)
+    assert not any("fade" in r.question for r in found.rows) and "by construction" not in found.table()["verdict"].str.cat()
+    app = found.appendix_findings()
+    assert [r.verdict for r in app.rows] == ["by construction"] and "fade" in app.rows[0].question
+    assert "Appendix A's table checks the simulation: the fade with N, which follows from UG's formula." in found.prose
+    assert "follow from how the simulation was built" in app.limitations() and problems(found) == []

@@ -629,14 +629,14 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         rows.append(_significance_row(grid, total, reps, graded, cut + pick, fragile))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
-        if grid is not None and n_lo != n_hi:
-            rows.append(_n_row(grid, n_lo, n_hi, cut + pick))
+        if grid is not None and n_lo != n_hi:   # the fade with N follows from UG's formula: a check, not a finding
+            appendix.append(_n_row(grid, n_lo, n_hi, cut + pick))
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
                              f"{len(table3_cells)} intervals, but {zero} of them start at 0: that check has little power.")
     if appendix:
-        prose.append("How closely the stand-in matches Tables 2 and 3 is in Appendix A's table.")
+        prose.append("Appendix A's table checks the simulation: " + claims.listing(_checked(appendix)) + ".")
     if off_paper:
         prose.append("The paper's tables are not set against this run: its setting differs in "
                      + claims.listing([o.split(" (")[0] for o in [*off_paper, *partial]]) + ".")
@@ -653,6 +653,14 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
                              appendix=tuple(appendix), appendix_prose=tuple(app_prose))
 
 
+def _checked(appendix) -> list[str]:
+    """What the appendix rows check, in words."""
+    t = [n for n in ("2", "3") if any(f"Table {n}" in r.question for r in appendix)]
+    out = [f"the stand-in against Table{'s' if len(t) > 1 else ''} {' and '.join(t)}"] if t else []
+    return out + (["the fade with N, which follows from UG's formula"] if any("fade" in r.question for r in appendix)
+                  else [])
+
+
 def _fit_prose(cfg: Settings, fit: pd.DataFrame | None, fitted: bool) -> list[str]:
     """Appendix A's bullet on the stand-in's team-skill sd: the fitted one, or not."""
     if fit is None:
@@ -666,8 +674,9 @@ def _fit_prose(cfg: Settings, fit: pd.DataFrame | None, fitted: bool) -> list[st
 
 @dataclass(frozen=True)
 class UnanimityFindings(Findings):
-    """Notebook 02's findings with an ``appendix``: the rows on the stand-in's fidelity to Tables 2
-    and 3 (they check the stand-in, they answer no question of the paper), shown in Appendix A."""
+    """Notebook 02's findings with an ``appendix``: the rows that check the simulation, shown in
+    Appendix A: the stand-in's fidelity to Tables 2 and 3, and the fade of the effect with N, which
+    follows from UG's bonus p·N·(Dmax − D) (they answer no question of the paper)."""
 
     appendix: tuple = ()
     appendix_prose: tuple = ()
@@ -682,7 +691,8 @@ class UnanimityFindings(Findings):
         say why there is none."""
         app = self.appendix_findings()
         if not app.rows:
-            print("\n".join(app.prose) or "the paper's tables are not set against this run: no fidelity table")
+            print("\n".join(app.prose) or "no check of the simulation in this run (the paper's tables are not set "
+                  "against it, and it has one replicate or one N): no appendix table")
             return
         app.show(out, name="findings_appendix")
 
@@ -690,7 +700,8 @@ class UnanimityFindings(Findings):
 @dataclass(frozen=True)
 class _Appendix(Findings):
     def caption(self) -> str:
-        return "Appendix of notebook 02: how closely the stand-in matches the paper's Tables 2 and 3."
+        return ("Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, "
+                "what holds by construction), not answers to the paper's questions.")
 
 
 def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple,

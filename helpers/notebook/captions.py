@@ -118,11 +118,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "side": "paper lies", "informative": "informative cell", "ug_equals_rawg": "UG = RawG (nothing to test)",
          "coverage": "chance the interval holds a new draw"}),
     "02_findings_appendix": (
-        "Appendix of notebook 02: how closely the stand-in matches the paper's Tables 2 and 3 (rows on the "
-        "stand-in's fidelity, not answers to the paper's questions; letters refer to its Limitations).", {}),
+        "Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, and "
+        "the fade with N, which holds by construction), not answers to the paper's questions; letters refer to "
+        "its Limitations.", {}),
     "03_findings_appendix": (
         "Appendix of notebook 03: checks of the simulation and of the machinery (rows whose result follows "
         "from how the data were made, not answers to the paper's questions; letters refer to its Limitations).",
+        {}),
+    "05_findings_appendix": (
+        "Appendix of notebook 05: results that hold by construction of the simulation (a reached α target, the "
+        "correlation of the two questions set by the simulator), checks of the machinery rather than findings.",
         {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
