@@ -581,3 +581,22 @@ def test_recommended_assessors_are_every_design_of_the_tie():
     from helpers.findings.design import recommended_assessors
     assert recommended_assessors(_curve([300.0, 290.0, 400.0], [True, True, False], 2), 3) == [1, 2]
     assert recommended_assessors(None, 3) == [3]
+
+
+def test_every_split_row_applies_the_same_monte_carlo_rule():
+    """τ rows too: an interval wider than ×10 (or reaching 0) is not judged; the direction counts
+    only sizes more than 1.96 MC SE from the point prediction (the others are said as within noise)."""
+    split = pd.DataFrame({"n_topics": [4, 8, 12], "n_assessors": [1, 1, 1], "tau_observed": [.4, .6, .52],
+                          "tau_se": [.01, .01, .02], "tau_predicted": [.2, .5, .5], "tau_predicted_low": [0.0, .4, .45],
+                          "tau_predicted_high": [.45, .7, .6], "tau_normal": [.35, .55, .5],
+                          "tau_normal_low": [.03, .5, .45], "tau_normal_high": [.5, .7, .6],
+                          "conflicts_observed": [.01, .018, .002], "conflicts_se": [.001, .002, .001],
+                          "conflicts_predicted": [.1, .02, .02], "conflicts_predicted_low": [.05, .01, .01],
+                          "conflicts_predicted_high": [.2, .05, .05], "tests": [1900] * 3})
+    rows = _findings(split=split).rows
+    tau, conflicts, normal = rows[6], rows[7], rows[8]
+    assert "inside the predicted interval at 2 of 2 sizes (not judged at 1: interval wider than ×10" in tau.run
+    assert "observed above the point prediction at 2 of 3 sizes (1 within 1.96 MC SE of it)" in tau.run
+    assert "not judged at 1: interval wider than ×10" in normal.run            # [0.03, 0.5]: a factor 17
+    assert "observed below the point prediction at 2 of 3 sizes (by a factor 10; 1 within 1.96 MC SE of it)" \
+        in conflicts.run

@@ -500,13 +500,20 @@ def _count(ok: list, what: str) -> str:
     return text + (f" (not judged at {len(ok) - len(judged)}: {what})" if len(judged) < len(ok) else "")
 
 
+#: Why a size is not judged (the same rule for every simulated comparison of the split halves).
+NOT_JUDGED = f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"
+
+
+def _judge(obs, low, high, se) -> list:
+    """Per size: inside the predicted interval (True/False), or None (not judged: :data:`NOT_JUDGED`)."""
+    return [None if _wide(lo, hi) else _inside(o, lo, hi, e) for o, lo, hi, e in zip(obs, low, high, se)]
+
+
 def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
     se = split["tau_se"] if "tau_se" in split else pd.Series(0.0, index=split.index)
-    ok = [_inside(o, lo, hi, e) for o, lo, hi, e in zip(split["tau_observed"], split[f"{key}_low"],
-                                                         split[f"{key}_high"], se)]
-    above = int((split["tau_observed"] > split[key]).sum())
-    text = (f"τ {_count(ok, 'within 1.96 MC SE of a bound, or no interval')}; above the point prediction at "
-            f"{above} of {len(split)}")
+    ok = _judge(split["tau_observed"], split[f"{key}_low"], split[f"{key}_high"], se)
+    text = (f"τ {_count(ok, NOT_JUDGED)}; "
+            f"{_direction(split['tau_observed'], split[key], se, factors=False)}")
     if "tau_se" in split and split["tau_se"].notna().any():
         text += f"; MC SE of observed τ ≤ {split['tau_se'].max():.3f}"
     return text, ok
@@ -517,19 +524,32 @@ def _factor(x: float) -> str:
     return f"{x:.1f}" if x < 10 else f"{x:,.0f}"
 
 
-def _direction(obs: pd.Series, pred: pd.Series) -> str:
-    """``"observed below the point prediction at 9 of 9 sizes (by factors 1.3 to 30)"``."""
-    ok = obs.notna() & pred.notna() & (pred > 0)
-    o, p = obs[ok].astype(float), pred[ok].astype(float)
-    below, above = int((o < p).sum()), int((o > p).sum())
+def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, factors: bool = True) -> str:
+    """``"observed below the point prediction at 8 of 9 sizes (by factors 1.3 to 30; 1 within 1.96 MC SE)"``.
+
+    A size counts on a side only when the observed mean is more than ``MC_Z`` Monte Carlo standard
+    errors ``se`` from the point prediction (the rule of :func:`_inside`); the others are said as
+    within noise.  ``factors``: the ratios observed / predicted of the sizes counted (rates > 0)."""
+    se = pd.Series(0.0, index=obs.index) if se is None else se.reindex(obs.index).astype(float).fillna(0.0)
+    ok = obs.notna() & pred.notna() & ((pred > 0) if factors else True)
+    o, p, e = obs[ok].astype(float), pred[ok].astype(float), se[ok]
+    beyond = (o - p).abs() > MC_Z * e
+    below, above = int((beyond & (o < p)).sum()), int((beyond & (o > p)).sum())
     side, n = ("below", below) if below >= above else ("above", above)
-    f = (p / o)[o < p] if side == "below" else (o / p)[o > p]
-    fin = f[np.isfinite(f)]
-    zero = int((o[o < p] == 0).sum()) if side == "below" else 0
+    counted = beyond & ((o < p) if side == "below" else (o > p))
     text = f"observed {side} the point prediction at {n} of {len(o)} sizes"
-    if len(fin):
-        lo, hi = _factor(fin.min()), _factor(fin.max())
-        text += f" (by factors {lo} to {hi})" if lo != hi else f" (by a factor {lo})"
+    notes = []
+    if factors:
+        f = ((p / o) if side == "below" else (o / p))[counted]
+        fin = f[np.isfinite(f)]
+        if len(fin):
+            lo, hi = _factor(fin.min()), _factor(fin.max())
+            notes.append(f"by factors {lo} to {hi}" if lo != hi else f"by a factor {lo}")
+    within = int((~beyond).sum())
+    if within:
+        notes.append(f"{within} within 1.96 MC SE of it")
+    text += f" ({'; '.join(notes)})" if notes else ""
+    zero = int((counted & (o == 0)).sum()) if side == "below" else 0
     return text + (f"; observed 0 at {zero}" if zero else "")
 
 
@@ -585,10 +605,9 @@ def _split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     rows = [Finding("Does Urbano et al.'s map of Eρ² predict τ between disjoint halves?", "τ ≈ Eρ²^2.85 (a TREC fit)",
                     tau, _parts_verdict({"tau": ok_tau}), caveats=("rough_map", "conditional", *sim))]
     se_c = split["conflicts_se"] if "conflicts_se" in split else pd.Series(0.0, index=split.index)
-    ok_c = [None if _wide(lo, hi) else _inside(o, lo, hi, e) for o, lo, hi, e in
-            zip(split["conflicts_observed"], split["conflicts_predicted_low"], split["conflicts_predicted_high"], se_c)]
-    conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'])}; "
-                 + _count(ok_c, f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"))
+    ok_c = _judge(split["conflicts_observed"], split["conflicts_predicted_low"], split["conflicts_predicted_high"], se_c)
+    conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'], se_c)}; "
+                 + _count(ok_c, NOT_JUDGED))
     tests = int(split["tests"].iloc[0]) if "tests" in split else None
     if tests is not None:
         conflicts += f"; {tests:,} t-tests a size at the paper's α = {URBANO_ALPHA:g}"
