@@ -164,7 +164,7 @@ def test_mixture_and_assessor_notes_say_by_construction():
 
 def test_printed_helpers_alpha_filter_and_twins():
     assert pf.alpha_text(0.4061, 0.406) == " (calibrated to the target 0.406)"
-    assert pf.alpha_text(0.486, 0.599) == " (target 0.599, missed by 0.113)"
+    assert pf.alpha_text(0.486, 0.599) == " (not calibrated: target 0.599, missed by 0.113)"
     assert pf.filter_line(10500, 5378, 1127) == ("10500 candidate run pairs, 5378 pass the filter (51.2%; a larger "
                                                  "share than the paper's 1,247 of 10,500, 11.9%), 1127 kept")
     assert pf.filter_line(966, 57, 57, 300).endswith(   # 5.9%: below the paper's 11.9%, and short of n_pairs
@@ -223,8 +223,18 @@ def test_monte_carlo_range_is_simultaneous_over_the_comparisons():
 def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
     sim = pf._alpha_row({"relevance": 0.406, "diversity": 0.3561}, {"relevance": 0.406, "diversity": 0.356}, None)
     assert sim.verdict == "by construction" and "reproduced" not in sim.run
+    # the paper's alpha is shown only when it is the target the run calibrated to: like with like
+    assert sim.paper == "0.406 (relevance), 0.356 (diversity); this run's targets"
     missed = pf._alpha_row({"relevance": 0.467, "diversity": 0.5}, {"relevance": 0.587, "diversity": 0.5}, None)
-    assert missed.verdict == "does not hold" and missed.numbers["missed"] == ["relevance"]
+    assert missed.verdict == "holds in part" and missed.numbers["missed"] == ["relevance"]
+    assert missed.paper == "— (this run's targets are not the paper's α)"
+    assert missed.run == ("0.467 (relevance), not calibrated to its target 0.587; 0.500 (diversity), calibrated to "
+                          "its target 0.500")
+    both = pf._alpha_row({"relevance": 0.467, "diversity": 0.3}, {"relevance": 0.587, "diversity": 0.356}, None)
+    assert both.verdict == "does not hold" and "0.300 (diversity), not calibrated to its target 0.356" in both.run
+    panels = pf._alpha_row({"relevance": 0.406, "diversity": 0.356}, {"relevance": 0.406, "diversity": 0.356},
+                           pd.DataFrame({"min": [0.3]}))
+    assert panels.verdict == "holds in part" and panels.run.endswith("; planted panels: 1 panel-questions below target")
     files = pf._alpha_row({"relevance": 0.4061, "diversity": 0.356}, None, None)
     assert files.verdict == "reproduced"
     assert pf._alpha_row({"relevance": 0.41, "diversity": 0.356}, None, None).verdict == "not reproduced"
@@ -232,8 +242,21 @@ def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
 
 
 def test_r_and_bound_rows():
-    assert pf._r_row((0.938, 0.930, 0.945), (12.21, 15), True).verdict == "differs"
+    # simulated: r follows from the simulator's question correlation (0.97), so by construction
+    sim = pf._r_row((0.938, 0.930, 0.945), (12.21, 15), True)
+    assert sim.verdict == "by construction" and sim.question in pf.APPENDIX_QUESTIONS
+    assert sim.run == ("r = 0.938 [0.930, 0.945]; consistent: 81.4% of 15 assessors (12.21); set by the simulator's "
+                       "question correlation 0.97")
+    assert sim.paper == "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)"
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"
+    files = pf._r_row((0.80, 0.75, 0.85), (8.8, 11), False)   # another panel size: shares, each size named
+    assert files.verdict == "differs" and files.run == "r = 0.800 [0.750, 0.850]; consistent: 80.0% of 11 assessors (8.80)"
+    line = pf.consistent_line(pd.Series([4, 11, 9]), 11)
+    assert line == ("assessors consistent across the two questions per pair: mean 72.7% of 11 assessors (8.00), min 4, "
+                    "max 11; paper 87.3% of 15 assessors (13.10), 5-15; pairs with fewer than 2: 0")
+    assert pf.pearson_line(0.938, 0.93, 0.945, 1127, True).endswith(
+        "paper 0.898; by construction here (the simulator's question correlation is 0.97)")
+    assert pf.pearson_line(0.9, 0.88, 0.92, 1127, False).endswith("n = 1127); paper 0.898")
     forced = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": False}
     row = pf._bound_row(forced, 1.0, 1127, 10, 0.1)
     assert row.verdict == "holds" and row.run == "the same SERP on 1,127 of 1,127 pairs; 1 − 0.99^10 = 0.0956 < 0.1"
@@ -284,8 +307,12 @@ def test_findings_table_for_a_simulated_run(rec):
     t = f.table()
     # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
-    assert t["verdict"].tolist() == ["holds in part (a, b)", "holds in part (b)", "holds", "holds in part", "holds",
-                                     "differs (c)"]
+    assert t["verdict"].tolist() == ["holds in part (a, b)", "holds in part (b)", "holds", "holds in part", "holds"]
+    # what holds by construction (alpha at its target, r set by the simulator) is in the appendix, not the table
+    app = f.appendix_findings().table()
+    assert app["question"].tolist() == list(pf.APPENDIX_QUESTIONS)
+    assert set(app["verdict"]) == {"by construction"} and "stand-in" not in f.limitations()
+    assert "2 results built into the simulation are in the appendix table after the conclusion." in f.markdown()
     assert t["question"].iloc[0] == "Planted users: is their family significantly first in one study?"
     assert t["this run"].iloc[0] == "position 36 / 33, coverage 0 / 0 of 40 studies (relevance / diversity; 80% power needs 32)"
     assert t["this run"].iloc[1] == "recovered (Holm over 4): position 2 of 2, coverage 0 of 2"
