@@ -370,7 +370,8 @@ def _planted(covered=95, t_covered=94, rejections=800, true_n=3):
     return {"erho2": {"covered": covered, "pilots": 100, "level": .95, "true_n": true_n},
             "t": {"covered": t_covered, "pilots": 100, "level": .95, "true_n": 50},
             "power": {"rejections": rejections, "wrong_sign": 0, "experiments": 1000, "target": .8, "pilots_tested": 100,
-                      "pilots": 100, "n_min": 40, "n_max": 60, "sakai_rejections": 990, "sakai_experiments": 1000,
+                      "pilots": 100, "low": rejections / 1000 - .03, "high": rejections / 1000 + .03, "cluster_se": .015,
+                      "n_min": 40, "n_max": 60, "sakai_rejections": 990, "sakai_experiments": 1000,
                       "sakai_n_min": 100, "sakai_n_max": 140}}
 
 
@@ -555,9 +556,9 @@ def test_sizes_at_assessors_give_the_pilots_sizes_back_at_its_own_count_and_more
 
 
 def test_conflict_rate_interval_is_draw_level():
-    rate, se, lo, hi = study._cluster_rate(np.array([1.0, 0.0, 2.0]), np.array([10.0, 10.0, 10.0]), .95)
+    rate, se, lo, hi = study.cluster_rate(np.array([1.0, 0.0, 2.0]), np.array([10.0, 10.0, 10.0]), .95)
     assert (rate, round(se, 4), lo, round(hi, 4)) == (0.1, 0.0577, 0.0, 0.2132)
-    assert np.isnan(study._cluster_rate(np.zeros(3), np.zeros(3), .95)[0])
+    assert np.isnan(study.cluster_rate(np.zeros(3), np.zeros(3), .95)[0])
 
 
 def test_crossed_reading_row_judges_nested_counts_by_the_crossed_interval():
@@ -600,3 +601,26 @@ def test_every_split_row_applies_the_same_monte_carlo_rule():
     assert "not judged at 1: interval wider than ×10" in normal.run            # [0.03, 0.5]: a factor 17
     assert "observed below the point prediction at 2 of 3 sizes (by a factor 10; 1 within 1.96 MC SE of it)" \
         in conflicts.run
+
+
+def test_power_over_simulated_pilots_takes_the_pilot_as_the_cluster_and_says_which_pilots_tested():
+    from helpers.findings.design import findings as _f, planted_lines, summarise_planted  # noqa: F401
+    rng = np.random.default_rng(3)
+    power = rng.uniform(.5, 1.0, 60)                        # pilots differ in power: their tests are clustered
+    rej = rng.binomial(20, power)
+    rep = pd.DataFrame({"true_n": 30, "covered": True, "t_true": 50, "t_covered": True, "t_n": 50, "rejections": rej,
+                        "wrong_sign": 0, "experiments": 20, "sakai_rejections": 20, "sakai_experiments": 20,
+                        "sakai_n": 90})
+    pw = summarise_planted(rep, beta=.2)["power"]
+    k, n = int(rej.sum()), 1200
+    binom = 1.96 * np.sqrt(k / n * (1 - k / n) / n)
+    assert pw["high"] - pw["low"] > 2 * binom              # wider than the binomial over 1,200 independent tests
+    assert pw["low"] < k / n < pw["high"]
+    few = rep.assign(rejections=np.where(np.arange(60) < 14, rej, 0), experiments=np.where(np.arange(60) < 14, 20, 0))
+    p = summarise_planted(few, beta=.2)
+    assert p["power"]["pilots_tested"] == 14 and p["power"]["low"] is None and p["power"]["cluster_se"] > 0
+    row = _findings(planted=p).rows[-1]
+    assert row.verdict == "cannot tell" and "too few pilots (14) for a 95% interval" in row.run
+    assert "the 14 of 60 pilots whose n was reachable" in row.run and "clustered" in row.caveats
+    lines = planted_lines(p, target=.95, n_assessors=2)
+    assert any("the 14 of 60 pilots whose n was reachable" in x for x in lines)

@@ -29,7 +29,8 @@ from .paired import bias_interval, difference_variance, topics_for_power
 from .sakai import bootstrap_variances, check_boot, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
 __all__ = ["URBANO_ALPHA", "assessor_means", "sizes_by_measure", "sizes_at_assessors", "sizes_against_difference",
-           "split_sizes", "split_half_check", "kendall_tau_b"]
+           "split_sizes", "split_half_check", "kendall_tau_b",
+           "cluster_rate"]
 
 #: The significance level at which Urbano et al. (SIGIR 2013) counted the major conflicts their map
 #: of Erho2 was fitted to: the split-half check compares that map at this level only.
@@ -284,7 +285,7 @@ def _one_size(x: np.ndarray, design: str, nt: int, k: int, rng: np.random.Genera
         if not defined.any():
             ends = [np.nan, np.nan]
         row.update({key: float(maps[0][key].mean()), f"{key}_low": ends[0], f"{key}_high": ends[1]})
-    rate, c_se, c_lo, c_hi = _cluster_rate(other, sig, level)
+    rate, c_se, c_lo, c_hi = cluster_rate(other, sig, level)
     pairs = x.shape[0] * (x.shape[0] - 1) // 2
     row.update({"conflicts_observed": rate, "conflicts_se": c_se, "conflicts_low": c_lo, "conflicts_high": c_hi,
                 "significant_pairs": int(sig.sum()), "tests": 2 * pairs * draws, "draws": draws,
@@ -298,10 +299,10 @@ def _se(v: np.ndarray) -> float:
     return float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.nan
 
 
-def _cluster_rate(other: np.ndarray, sig: np.ndarray, level: float) -> tuple[float, float, float, float]:
+def cluster_rate(other: np.ndarray, sig: np.ndarray, level: float = 0.95) -> tuple[float, float, float, float]:
     """(rate, standard error, low, high) of the pooled rate ``sum(other) / sum(sig)`` with the draw
     as the cluster: a draw's tests share its topics, so a binomial interval over the pooled tests
-    would be too narrow.  Ratio estimator's linearised SE over draws, normal interval clipped to
+    would be too narrow (also the power over simulated pilots, each pilot's tests at its own n).  Ratio estimator's linearised SE over draws, normal interval clipped to
     [0, 1]; NaN without a significant pair."""
     n, total = len(sig), float(sig.sum())
     if total == 0:

@@ -25,7 +25,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ..design.study import URBANO_ALPHA
+from ..design.study import URBANO_ALPHA, cluster_rate
+from ..stats.summary import min_draws
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
@@ -61,10 +62,11 @@ CAVEATS = {
     "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
     "conditional": "Splits reuse the pilot's topics: the checks are conditional on it.",
     "satterthwaite": "Crossed: Feldt's interval uses Satterthwaite's degrees of freedom, approximate.",
-    "same_variance": "Planted checks draw from the variance that defines their truth: only estimation noise can fail them.",
+    "same_variance": "Planted checks draw from the variance defining their truth: only estimation noise can fail them.",
     "ties": "'Within noise': uncorrected 95% comparisons with a cheapest design chosen on the same pilot.",
+    "clustered": "Power pools each pilot's tests at its n; its interval is clustered by pilot.",
 }
-BOOTSTRAP = "Intervals on t-test and CI sizes bootstrap the topics; other assessor counts scale them by the G-study."
+BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, scaled to other assessor counts by the G-study."
 BOOTSTRAP_CROSSED = " Crossed: plus the bias's chi² interval."
 NORMAL_PLANTED = "Feldt's and Arteaga et al.'s intervals assume normal effects (as planted), not bounded scores."
 NORMAL_REAL = "Feldt's and Arteaga et al.'s intervals assume normal effects; scores bounded in [0, 1] are not."
@@ -261,6 +263,10 @@ def summarise_planted(rep: pd.DataFrame, *, beta: float, level: float = 0.95) ->
     t_truth = rep["t_true"].iloc[0]
     tested = rep[rep["experiments"] > 0]
     ns = tested["t_n"].astype(float)
+    # each pilot's tests share its n: the pilot is the cluster of the power's interval
+    rate, se, lo, hi = cluster_rate(tested["rejections"].to_numpy(dtype=float),
+                                    tested["experiments"].to_numpy(dtype=float), level)
+    few = len(tested) < min_draws(level)          # too few pilots for a 95% interval: the SE only
     return {
         "erho2": {"covered": int(rep["covered"].fillna(False).astype(bool).sum()) if reach else None,
                   "pilots": len(rep), "level": level, "true_n": int(truth) if reach else None},
@@ -269,6 +275,8 @@ def summarise_planted(rep: pd.DataFrame, *, beta: float, level: float = 0.95) ->
         "power": {"rejections": int(rep["rejections"].sum()), "wrong_sign": int(rep["wrong_sign"].sum()),
                   "experiments": int(rep["experiments"].sum()), "target": 1 - beta,
                   "pilots_tested": len(tested), "pilots": len(rep),
+                  "low": None if few or np.isnan(lo) else lo, "high": None if few or np.isnan(hi) else hi,
+                  "cluster_se": None if np.isnan(se) else se,
                   "n_min": None if tested.empty else int(ns.min()), "n_max": None if tested.empty else int(ns.max()),
                   "sakai_rejections": int(rep["sakai_rejections"].sum()),
                   "sakai_experiments": int(rep["sakai_experiments"].sum()),
@@ -295,11 +303,9 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
                  "to check" if t["true_n"] is None else
                  f"topics for the t-test: planted truth {t['true_n']}; the 95% interval covers it in {_coverage_text(t)}")
     if pw["experiments"]:
-        k, n = pw["rejections"], pw["experiments"]
-        lo, hi = _proportion_ci(k, n, "exact")
-        lines.append(f"power at each pilot's n ({_range(pw['n_min'], pw['n_max'])} topics): {k / n:.3f} [{lo:.3f}, {hi:.3f}] "
-                     f"over {n:,} simulated tests; {claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign; "
-                     f"target {pw['target']:.2f}")
+        lines.append(f"power at each pilot's n ({_range(pw['n_min'], pw['n_max'])} topics): {_power_text(pw)}; "
+                     f"{claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign; target {pw['target']:.2f}")
+        lines.append(f"  {_tested_text(pw)}; the interval (or SE) treats each pilot's tests as one cluster")
     else:
         lines.append("no pilot recommended a reachable number of topics: no power to measure")
     s_k, s_n = pw["sakai_rejections"], pw["sakai_experiments"]
@@ -327,16 +333,35 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
                      f"{claims.plural(n_assessors, 'assessor')} per topic: no coverage to check.")
     pw = p["power"]
     if pw["experiments"]:
-        k, n = pw["rejections"], pw["experiments"]
-        lo, hi = _proportion_ci(k, n, "exact")
         s = pw["sakai_rejections"] / pw["sakai_experiments"]
+        lo, hi = pw.get("low"), pw.get("high")
+        at = f" at {_range(pw['n_min'], pw['n_max'])} topics"
+        verdict = ("cannot tell" if lo is None or hi is None else
+                   "by construction" if lo <= pw["target"] <= hi else "differs")
         rows.append(Finding("Does the n each simulated pilot recommends reach the power asked for?",
                             f"1 − β = {pw['target']:.2f}",
-                            f"{k / n:.3f} [{lo:.3f}, {hi:.3f}] over {n:,} tests at {_range(pw['n_min'], pw['n_max'])} topics "
+                            f"{_power_text(pw, at)}; {_tested_text(pw)} "
                             f"({claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign); at Sakai's n: {s:.3f}",
-                            "by construction" if lo <= pw["target"] <= hi else "differs",
-                            caveats=("simulated", "same_variance"), numbers=dict(pw)))
+                            verdict, caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
     return rows, prose
+
+
+def _power_text(pw: Mapping, where: str = "") -> str:
+    """``"0.798 [0.785, 0.810] over 4,000 tests"`` (+ ``where``) with the pilot-clustered interval, or
+    its SE over fewer than 40 pilots (no 95% interval over so few clusters)."""
+    k, n = pw["rejections"], pw["experiments"]
+    if pw.get("low") is not None and pw.get("high") is not None:
+        return f"{k / n:.3f} [{pw['low']:.3f}, {pw['high']:.3f}] over {n:,} tests{where}"
+    se = pw.get("cluster_se")
+    return (f"{k / n:.3f} over {n:,} tests{where}; " + ("" if se is None else f"SE {se:.3f}, ")
+            + f"too few pilots ({pw['pilots_tested']}) for a 95% interval")
+
+
+def _tested_text(pw: Mapping) -> str:
+    """Which simulated pilots the power rests on: every one, or those whose n was reachable."""
+    if pw["pilots_tested"] == pw["pilots"]:
+        return f"tests in all {pw['pilots']:,} pilots"
+    return f"tests in the {pw['pilots_tested']:,} of {pw['pilots']:,} pilots whose n was reachable (the others test none)"
 
 
 # --------------------------------------------------------------------------------------------
