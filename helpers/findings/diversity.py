@@ -7,8 +7,10 @@ INTENT overviews plot them; is D♯-nDCG more discriminative than α-nDCG; does 
 discriminative power beyond Monte Carlo noise. On simulated runs (section 7), with planted user
 models: do the users order the runs differently; does each user's aligned family of measures
 recover that user's order best; does any measure recover a random order (it should not); and so,
-does the method pass the test :mod:`helpers.simulate.users` sets before it reads real data (every
-planted family recovered, nothing found in the null).
+does family recovery (reading which user a run order follows from the measure family that best
+recovers it) pass the test :mod:`helpers.simulate.users` sets before it reads real data (every
+planted family recovered, nothing found in the null; no verdict from fewer replicates than the
+interval rule needs).
 
 Every interval is a ``1 - significance`` interval and every verdict a test at ``significance``
 (the run's level, stated beside them); verdicts read together are Holm-corrected. Measures that are
@@ -160,10 +162,18 @@ def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     return claims.bracket(tau, low, high, digits)
 
 
-def short_leaders(c: claims.Claim, limit: int = 6, digits: int = 3, noun: str = "measures") -> str:
+def short_leaders(c: claims.Claim, limit: int = 6, digits: int = 3, noun: str = "measures",
+                  term: str = "within noise") -> str:
     """A :func:`helpers.notebook.claims.leaders` claim as printed, short enough for one sentence: more
     than ``limit`` tied leaders are counted (``"14 measures tied at 0.429"``), and so are more than
-    ``limit`` values within noise (``"7 more within noise"``); no leader is picked out of a tie."""
+    ``limit`` values within noise (``"7 more within noise"``); no leader is picked out of a tie.
+    ``term`` names what "within noise" means here, so that each meaning has its own name: notebook 04
+    says ``"within Monte Carlo noise"`` for overlapping Monte Carlo intervals of power and ``"level
+    with it"`` for a recovery whose paired interval with the leader's includes 0."""
+    return _short_leaders(c, limit, digits, noun).replace("within noise", term)
+
+
+def _short_leaders(c: claims.Claim, limit: int, digits: int, noun: str) -> str:
     n = c.numbers
     lead, noise = n["leaders"], n["within_noise"]
     if len(lead) <= limit and len(noise) <= limit:
@@ -247,10 +257,10 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
 
 #: How a family check's one (Holm-corrected) verdict is worded in the findings table.
 _VERDICT = {"recovered": "shown", "outside ahead": "does not hold", "not shown": "not shown",
-            "not testable": "cannot tell"}
+            "not testable": "cannot tell", "too few": "cannot tell"}
 #: How the check without the measures of two families is worded beside the verdict (Holm-corrected).
 _WITHOUT = {"recovered": "the family still leads", "outside ahead": "the best measure outside leads",
-            "not shown": "no lead shown", "not testable": "nothing left to compare"}
+            "not shown": "no lead shown", "not testable": "nothing left to compare", "too few": "no verdict"}
 
 
 def family_table(measures: Sequence[str]) -> pd.DataFrame:
@@ -273,6 +283,8 @@ def _check_text(ck: Mapping, digits: int = 3) -> str:
         return ("no run pair resolved in any replicate" if not ck.get("measures") else
                 "no measure in the family, or none outside it")
     (a, b), = ck["picks"]
+    if ck["verdict"] == "too few":   # the interval rule: no interval from fewer replicates than it needs
+        return f"{a} − {b}: {ck['diff']:+.{digits}f} (mean over {ck['replicates']} testing replicates, no interval)"
     if ck["low"] == ck["high"] == ck["diff"]:   # the same difference in every replicate: no interval to print
         return f"{a} − {b}: {ck['diff']:+.{digits}f} in each of the {ck['replicates']} replicates"
     level = ck.get("level", 0.95)
@@ -282,9 +294,10 @@ def _check_text(ck: Mapping, digits: int = 3) -> str:
 
 def with_leaders(a: dict, digits: int = 3) -> dict:
     """:func:`helpers.replicates.diversity.planted_analysis` with each aligned model's leaders named
-    (:func:`helpers.notebook.claims.leaders`; within noise: the ``1 - alpha`` CI of the mean paired
-    difference to a tied leader includes 0, :func:`helpers.replicates.studies.paired_leader_intervals})
-    and, in each family check, the weak check it replaces: among the measures the check compares (the
+    (:func:`helpers.notebook.claims.leaders`; printed as "level with it" (:func:`short_leaders`): the
+    ``1 - alpha`` CI of the mean paired difference to a tied leader includes 0,
+    :func:`helpers.replicates.studies.paired_leader_intervals}; with fewer replicates than the interval
+    rule needs (``a["enough"]`` False) no interval is used, only ties as printed) and, in each family check, the weak check it replaces: among the measures the check compares (the
     left-out families aside), how likely a random set of the leader set's size is to hold a family
     member (:func:`helpers.replicates.planted.chance_of_a_member`). No leader is named for ``null``
     (its check is a departure test). Returns ``a``, filled in."""
@@ -292,17 +305,18 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
     from ..simulate import users
 
     summary, level = a["summary"], 1 - a["alpha"]
+    paired = a.get("enough", True)
     for m in a["models"]:
         if m == "null":
             continue
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
-        lead = a["leaders"][m] = _leaders(a["wide"][m], means_m, level, digits)
+        lead = a["leaders"][m] = _leaders(a["wide"][m], means_m, level, digits, paired)
         ck = a["checks"].get(m)
         if lead is None or ck is None:
             continue
         out_ = set(ck["left_out"]) | set(ck.get("partial", ())) | set(ck.get("coincide", ()))
         kept = {x: v for x, v in means_m.items() if x not in out_}
-        among = _leaders(a["wide"][m], kept, level, digits)
+        among = _leaders(a["wide"][m], kept, level, digits, paired)
         named = among.numbers["leaders"] + among.numbers["within_noise"] if among is not None else []
         fam = [x for x, v in kept.items() if np.isfinite(v) and users.aligned_family(m, x, families=users.BY_DEFINITION)]
         n = sum(np.isfinite(v) for v in kept.values())
@@ -311,16 +325,19 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
     return a
 
 
-def _leaders(wide: pd.DataFrame, means: Mapping[str, float], level: float, digits: int):
-    """:func:`helpers.notebook.claims.leaders` of ``means`` with paired intervals, or None when no
-    value is finite (no run pair resolved in any replicate)."""
+def _leaders(wide: pd.DataFrame, means: Mapping[str, float], level: float, digits: int, paired: bool = True):
+    """:func:`helpers.notebook.claims.leaders` of ``means`` with paired intervals (without them when
+    ``paired`` is False: too few replicates for the interval rule), or None when no value is finite
+    (no run pair resolved in any replicate)."""
     from ..replicates import studies
 
     finite = {k: v for k, v in means.items() if np.isfinite(v)}
     if not finite:
         return None
-    _, paired = studies.paired_leader_intervals(wide[list(finite)], means=finite, digits=digits, level=level)
-    return claims.leaders(finite, intervals=paired, what="recovery", digits=digits)
+    if not paired:
+        return claims.leaders(finite, what="recovery", digits=digits)
+    _, intervals = studies.paired_leader_intervals(wide[list(finite)], means=finite, digits=digits, level=level)
+    return claims.leaders(finite, intervals=intervals, what="recovery", digits=digits)
 
 
 def planted_result(job, *, data: str, replicates: int, seed: int, common: Mapping, significance: float,
@@ -361,11 +378,14 @@ def truth_groups(pairs: pd.DataFrame) -> list[list[str]]:
 
 
 def fitness(a: Mapping) -> dict:
-    """Does the method pass the test :mod:`helpers.simulate.users` sets before it reads real data:
+    """Does the family-recovery analysis (which measure family best recovers a planted user's order
+    of the runs) pass the test :mod:`helpers.simulate.users` sets before it reads real data:
     every separable group of planted truths (:func:`truth_groups`) recovered (each member's family
     check Holm-corrected, not resting on members of two families) and no measure departing from
     chance in the null? ``{"groups", "recovered", "in_part", "other", "alike", "null_departs",
-    "passes"}``; the three lists hold groups, each named ``"position/graded"``."""
+    "passes", "too_few"}``; the three lists hold groups, each named ``"position/graded"``;
+    ``too_few`` is ``(replicates, needed)`` when the run has fewer replicates than the interval rule
+    needs (then no verdict: every group is in ``other``), else None."""
     word = {m: _verdict(ck) for m, ck in a["checks"].items()}
     alike = [(r.a, r.b, r.tau) for r in a["pairs"].itertuples() if not r.told_apart]
     departs = list(a["null"]["departs"]) if a["null"] is not None else []
@@ -379,10 +399,14 @@ def fitness(a: Mapping) -> dict:
          else other).append(name)
     return {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
             "alike": alike, "null_departs": departs,
-            "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None}
+            "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
+            "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
 
 
 def _fitness_text(f: Mapping, digits: int = 3) -> str:
+    if f.get("too_few"):
+        n, need = f["too_few"]
+        return f"no verdict from {n} replicates (the interval rule needs {need})"
     n = len(f["groups"])
     text = f"{len(f['recovered'])} of {n} separable groups of truths recovered" + (
         f" ({claims.listing(f['recovered'])})" if f["recovered"] else "")
@@ -399,9 +423,9 @@ def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
     from ..simulate import users
 
     t = next(iter(a["truth"].values()))
-    alpha, level = a["alpha"], 1 - a["alpha"]
-    lines = [f"{a['replicates']} replicates; planted truths from {t['topics']:,} pooled topics "
-             f"(leave-one-out per replicate); level α = {alpha:g}, so intervals are {pct(level)}."]
+    alpha, level, n = a["alpha"], 1 - a["alpha"], a["replicates"]
+    lines = [f"{n} replicates; planted truths from {t['topics']:,} pooled topics (leave-one-out per replicate). "
+             + _design_text(a)]
     for m, tr in a["truth"].items():
         order = [t["runs"][k] for k in np.argsort(-tr["mean"], kind="stable")]
         lines.append(f"{m}: {' > '.join(order)} ({int(np.triu(tr['resolved'], 1).sum())} of "
@@ -421,19 +445,35 @@ def planted_lines(a: Mapping, digits: int = 3) -> list[str]:
         if a["leaders"].get(m) is None:
             lines.append(f"--- {m}: no run pair resolved in any replicate, so nothing to recover.")
             continue
-        lines.append(f"--- {m}: leader {short_leaders(a['leaders'][m], digits=digits)}.")
+        lines.append(f"--- {m}: leader {short_leaders(a['leaders'][m], digits=digits, term='level with it')}.")
         if m in a["checks"]:
             lines += _check_lines(a, m, users.BY_DEFINITION[m][0], digits)
     nl = a["null"]
-    if nl is not None:
+    if nl is not None and not nl.get("tested", True):
+        lines.append(f"--- null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; not tested (too few replicates).")
+    elif nl is not None:
         lines.append(f"--- null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; Holm over {nl['family']} distinct "
                      f"measures at α = {alpha:g}: " + (f"{claims.listing(nl['departs'])} depart from one half" if
                                                        nl["departs"] else "none departs from one half")
                      + f" (uncorrected: {nl['uncorrected']} of {nl['measures']} {pct(level)} CIs exclude it).")
     f = fitness(a)
-    lines.append(f"In sum: {_fitness_text(f, digits)}; by the test of helpers.simulate.users the method "
-                 + ("passes." if f["passes"] else "is not fit to read real data."))
+    lines.append(f"In sum: {_fitness_text(f, digits)}; by helpers.simulate.users' test, family recovery "
+                 + ("cannot be judged." if f["too_few"] else "passes." if f["passes"] else
+                    "is not fit to read real data."))
     return lines
+
+
+def _design_text(a: Mapping) -> str:
+    """How this run's family checks pick and test, and whether they give verdicts: the sentence that
+    follows the run (split halves from 4 replicates on, in sample below; verdicts and intervals only
+    from the interval rule's number of replicates, :func:`helpers.stats.summary.min_draws`)."""
+    n, need, level = a["replicates"], a["min_replicates"], 1 - a["alpha"]
+    half = n // 2   # planted.family_check picks on the even rows and tests on the odd ones
+    how = (f"Each family check picks its pair on {n - half} replicates and compares it on the other {half}"
+           if n >= 4 else f"Each family check picks and compares its pair on the same {n} replicates (too few to split)")
+    if a.get("enough", True):
+        return f"{how}; intervals are {pct(level)}, verdicts Holm-corrected at α = {a['alpha']:g}."
+    return f"{how}; no interval or verdict below, since the interval rule needs {need} replicates."
 
 
 def _check_lines(a: Mapping, m: str, kind: str, digits: int) -> list[str]:
@@ -447,11 +487,9 @@ def _check_lines(a: Mapping, m: str, kind: str, digits: int) -> list[str]:
     if aside:
         named = claims.listing(aside) if len(aside) <= 4 else claims.plural(len(aside), "measure")
         out.append(f"    Not compared as outside (half a member, or equal to one in every replicate): {named}.")
-    if ck["verdict"] == "not testable":
+    if ck["verdict"] in ("not testable", "too few"):
         return out
-    how = (f"Picked on half of the replicates, tested on the other {ck['replicates']}" if ck["selection"] == "split"
-           else f"Picked and tested on the same {ck['replicates']} replicates (too few to split)")
-    out.append(f"    {how}; Holm {_p(ck['p_holm'], alpha)} over {a['holm_family']} checks at α = {alpha:g}: {_verdict(ck)}.")
+    out.append(f"    Holm {_p(ck['p_holm'], alpha)} over {a['holm_family']} checks at α = {alpha:g}: {_verdict(ck)}.")
     if "chance_random_set" in ck:
         k = ck["leader_set_size"]
         out.append(f"    Leader set among the {ck['compared']} measures compared: {claims.plural(k, 'measure')}, "
@@ -459,7 +497,7 @@ def _check_lines(a: Mapping, m: str, kind: str, digits: int) -> list[str]:
                    f"with chance {claims.number(ck['chance_random_set'], digits)}.")
     if "without_shared" in ck:
         ws = ck["without_shared"]
-        rest = "" if ws["verdict"] == "not testable" else f", Holm {_p(ws['p_holm'], alpha)}"
+        rest = "" if ws["verdict"] in ("not testable", "too few") else f", Holm {_p(ws['p_holm'], alpha)}"
         out.append(f"    Without {claims.listing(ws['shared'])} (members of two families): {_check_text(ws, digits)}"
                    f"{rest}: {_WITHOUT[ws['verdict']]}.")
     return out
@@ -482,18 +520,21 @@ def _verdict(ck: Mapping) -> str:
 
 def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
     """The one row of the planted-truth check (appendix A.1 has the detail) and the caveats it uses:
-    what the method can and cannot separate, and whether it passes the fitness test."""
+    what family recovery can and cannot separate, and whether it passes the fitness test."""
     alpha = a["alpha"]
     f = fitness(a)
-    verdict = ("holds" if f["passes"] else "holds in part" if f["recovered"] or f["in_part"] else "does not hold")
-    caveats = {"aligned": "Each planted user has its family's shape, so the planted-user row checks the method, "
-                          "not which measure users prefer.",
-               "holm": f"The planted-user verdicts are Holm-corrected over {a['holm_family']} checks at α = {alpha:g}."}
-    cav = ("aligned", "holm")
+    verdict = ("cannot tell" if f["too_few"] else "holds" if f["passes"] else
+               "holds in part" if f["recovered"] or f["in_part"] else "does not hold")
+    caveats = {"aligned": "Each planted user has its family's shape, so the family-recovery row tests the analysis, "
+                          "not which measure users prefer."}
+    cav = ("aligned",)
+    if not f["too_few"]:
+        caveats["holm"] = f"The family checks are Holm-corrected over {a['holm_family']} checks at α = {alpha:g}."
+        cav += ("holm",)
     if run_design == "styles":
         caveats["styles"] = "The `styles` runs were built for the planted users to order them differently."
         cav += ("styles",)
-    row = Finding("Can the method recover planted users, and nothing in a random order (appendix A.1)?",
+    row = Finding("Does family recovery find each planted user's family, and nothing in a random order (A.1)?",
                   "— (helpers.simulate.users' test)", _fitness_text(f, digits), verdict, caveats=cav,
                   numbers={**f, "checks": {m: {k: ck.get(k) for k in ("diff", "low", "high", "p", "p_holm", "verdict",
                                                                       "picks", "replicates")}
@@ -502,17 +543,15 @@ def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tu
 
 
 def _fitness_prose(a: Mapping, digits: int = 3) -> str:
-    """The one bullet that says what the planted-user check comes to."""
+    """The one bullet that says what the planted-user check comes to, naming the analysis it checks."""
     f = fitness(a)
+    what = ("*Family recovery* reads which user a run order follows from the measure family that best "
+            "recovers it (A.1). ")
+    if f["too_few"]:
+        return what + f"This run cannot test it: {f['too_few'][0]} replicates, and verdicts need {f['too_few'][1]}."
     if f["passes"]:
-        return "Every separable group of planted truths is recovered and the null is not: the method passes its test."
-    text = (f"By helpers.simulate.users' own test the method is not fit to read real data: it recovers "
-            f"{len(f['recovered'])} of {len(f['groups'])} separable groups of truths.")
-    same = [(x, y) for x, y, t in f["alike"] if t >= 1 - 1e-9]
-    if same:
-        text += (f" The {claims.listing([f'{x} and {y}' for x, y in same])} users order these runs identically, "
-                 "so no analysis of them can tell those families apart.")
-    return text
+        return what + "It passes helpers.simulate.users' test, so it may be used on real data."
+    return what + "It fails helpers.simulate.users' test, so it is not fit to read real data."
 
 
 # -- the findings --------------------------------------------------------------------------------
@@ -542,8 +581,8 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     level = 1 - significance
     rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level), _power_row(power, mc, l, n_pairs, B, level),
             _lead_row(power, mc, twins)]
-    caveats = {"mc_only": "Power comes from one topic set: its intervals cover the B trials only, and other topics "
-                          "could change these verdicts."}
+    caveats = {"mc_only": "Power intervals cover the B trials only; another topic set could change the power "
+                          "verdicts."}
     if data == "simulated":   # which measure is more discriminative is set by how the runs were simulated
         # the power rows ask about this topic set, so their verdicts follow the Monte Carlo intervals;
         # the caveat says that on simulated runs the answer describes the run design, not the measures
@@ -560,8 +599,7 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     general = ()
     if data == "simulated":
         general = ("simulated_runs",)
-        caveats["simulated_runs"] = ("Simulated runs and planted users check the method; they say nothing about real "
-                                     "systems or users.")
+        caveats["simulated_runs"] = "Simulated runs and planted users say nothing about real systems or users."
     prose = _prose(data, run_design, twins, cover)
     if planted is not None:
         more, own = _planted_rows(planted, run_design)
@@ -569,7 +607,7 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
         caveats.update(own)
         prose.insert(0, _fitness_prose(planted))
     elif data == "simulated":
-        prose.append("The planted-truth rows need at least 2 replicates.")
+        prose.append("The family-recovery row needs at least 2 replicates.")
     return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
 
 
@@ -628,7 +666,7 @@ def _lead_row(power: pd.Series, mc: Mapping, twins) -> Finding:
     c = claims.leaders({m: power[m] for m in keep}, intervals={m: tuple(mc[m]) for m in keep})
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
-    run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within noise"
+    run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
     alone = len(n["leaders"]) == 1 and not n["within_noise"]
     return Finding("On this topic set, does one measure lead discriminative power beyond Monte Carlo noise?", "—", run,
                    "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))

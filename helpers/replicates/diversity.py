@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures import diversity
+from ..stats.summary import min_draws
 
 __all__ = ["diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
            "power_interval", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
@@ -449,7 +450,9 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
       is checked again without those members (``without_shared``). ``p_holm``: Holm's correction over every check read (each model's and
       each ``without_shared``; ``holm_family`` counts them) and ``verdict`` the one verdict it gives:
       ``recovered`` (the family ahead, ``p_holm < alpha``), ``outside ahead``, ``not shown`` or
-      ``not testable``;
+      ``not testable``, or ``too few`` (no verdict) when the run has fewer replicates than the
+      interval rule needs at its level (:func:`helpers.stats.summary.min_draws`, 40 at 95%:
+      ``min_replicates``; ``enough`` says whether it has them);
     * ``null``: :func:`helpers.replicates.planted.departures` of every measure's mean recovery of the
       random order from one half, Holm over the distinct measures (``None`` without a null model).
     """
@@ -472,12 +475,13 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
         if any(users.aligned_family(m, x, families=users.BY_DEFINITION) for x in means_m):
             checks[m] = _family_check(m, wide[m], means_m, close.get(m, []), 1 - alpha)
-    family = _holm_verdicts(checks, alpha)
+    n_rep, needs = int(rec["replicate"].nunique()), min_draws(1 - alpha)
+    family = _holm_verdicts(checks, alpha, enough=n_rep >= needs)
     return {"truth": truth, "truth_tau": tau, "pairs": pairs, "coinciding": planted.coinciding(tau),
             "recovery": rec, "summary": summary, "wide": wide, "models": models, "leaders": {},
-            "checks": checks, "null": _null_check(summary, wide, alpha) if "null" in models else None,
-            "threshold": threshold, "replicates": int(rec["replicate"].nunique()), "alpha": alpha,
-            "holm_family": family, "twins": twins}
+            "checks": checks, "null": _null_check(summary, wide, alpha, enough=n_rep >= needs) if "null" in models
+            else None, "threshold": threshold, "replicates": n_rep, "alpha": alpha,
+            "holm_family": family, "twins": twins, "min_replicates": needs, "enough": n_rep >= needs}
 
 
 def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tuple[pd.DataFrame, list[list[str]]]:
@@ -495,16 +499,20 @@ def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tupl
     return rec[~rec["measure"].isin(drop)].reset_index(drop=True), kept
 
 
-def _holm_verdicts(checks: Mapping[str, dict], alpha: float) -> int:
+def _holm_verdicts(checks: Mapping[str, dict], alpha: float, enough: bool = True) -> int:
     """Holm over every check read (each model's and each ``without_shared``); sets ``p_holm`` and the
-    one ``verdict`` of each (the uncorrected call is not kept). Returns the number of checks corrected."""
+    one ``verdict`` of each (the uncorrected call is not kept). With too few replicates for the
+    interval rule (``enough`` False: fewer than :func:`helpers.stats.summary.min_draws` at the run's
+    level) every tested check's verdict is ``"too few"``: no verdict. Returns the number of checks
+    corrected."""
     from ..stats.paired import holm
 
     tested = [ck for c in checks.values() for ck in (c, c.get("without_shared")) if ck and ck["verdict"] != "not testable"]
     adjusted = holm([ck["p"] for ck in tested]) if tested else []
     for ck, p in zip(tested, adjusted):
         ck["p_holm"] = float(p)
-        ck["verdict"] = ("not shown" if not p < alpha else "recovered" if ck["diff"] > 0 else "outside ahead")
+        ck["verdict"] = ("too few" if not enough else "not shown" if not p < alpha else
+                         "recovered" if ck["diff"] > 0 else "outside ahead")
     for c in checks.values():
         for ck in (c, c.get("without_shared")):
             if ck:
@@ -566,11 +574,12 @@ def _family_check(model: str, w: pd.DataFrame, means_m: Mapping, close: Sequence
     return ck
 
 
-def _null_check(summary: pd.DataFrame, wide: pd.DataFrame, alpha: float = 0.05) -> dict:
+def _null_check(summary: pd.DataFrame, wide: pd.DataFrame, alpha: float = 0.05, enough: bool = True) -> dict:
     """Does any measure recover the random planted order? Every measure's mean recovery against one
     half, Holm over the distinct measures at ``alpha`` (:func:`helpers.replicates.planted.departures`),
     and the uncorrected count of ``1 - alpha`` CIs of the mean that exclude one half (about one in
-    ``1 / alpha`` by chance)."""
+    ``1 / alpha`` by chance). With too few replicates (``enough`` False) nothing is tested:
+    ``tested`` False, ``departs`` empty, ``uncorrected`` None."""
     from . import planted
 
     nulls = summary[summary.model == "null"]
@@ -579,9 +588,9 @@ def _null_check(summary: pd.DataFrame, wide: pd.DataFrame, alpha: float = 0.05) 
     dep.index = list(nulls["measure"])
     ci = {x: planted.mean_interval(w[x].dropna().to_numpy(float), 1 - alpha)[:2] for x in nulls["measure"]}
     return {"lowest": float(nulls["mean"].min()), "highest": float(nulls["mean"].max()),
-            "family": int(dep["family"].iloc[0]), "departs": list(dep.index[dep["departs"]]),
-            "uncorrected": int(sum(lo > 0.5 or hi < 0.5 for lo, hi in ci.values())), "measures": len(nulls),
-            "level": 1 - alpha}
+            "family": int(dep["family"].iloc[0]), "departs": list(dep.index[dep["departs"]]) if enough else [],
+            "uncorrected": int(sum(lo > 0.5 or hi < 0.5 for lo, hi in ci.values())) if enough else None,
+            "measures": len(nulls), "level": 1 - alpha, "tested": bool(enough)}
 
 
 def significant_vs_truth(hsd_by: Mapping[str, pd.DataFrame], truth: Mapping, significance: float) -> pd.DataFrame:
