@@ -72,7 +72,7 @@ def test_table2_row_against_chance(inside, fitted, verdict):
     assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == (("calibrated",) if fitted else ())
     assert row.run.startswith(f"inside in {inside} of 45 informative cells")
-    assert "(coverage 95.1%)" in row.run
+    assert "chance allows 5 outside;" in row.run and "coverage" not in row.run   # the printed lines state it
 
 
 def test_cells_where_ug_equals_rawg_have_nothing_to_test():
@@ -83,7 +83,7 @@ def test_cells_where_ug_equals_rawg_have_nothing_to_test():
     assert lines[0] == "5 of 45 cells have UG = RawG on every item in every replicate: nothing to test"
     assert lines[1].startswith("0 of 45 cells are not informative")
     assert "(the smallest and largest of 40 draws: 39/41)" in lines[3]
-    assert lines[-1].endswith("a τ within 0.0005 of an interval (its rounding) counts as inside")
+    assert lines[-1].endswith("a τ within 0.0005 of a range (its rounding) counts as inside")
     view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1")
     assert view.iloc[0, 0] == ".990 | UG = RawG: nothing to test" and view.iloc[5, 0].endswith(" in")
 
@@ -105,7 +105,8 @@ def _conj(part_tau: str, part_disc: str, power_low: float, draws: int = 50) -> d
 def test_conjecture_verdict_needs_power(tau, disc, power_low, verdict, caveats):
     row = F._conjecture_row("nG@1", _conj(tau, disc, power_low), 50, ())
     assert row.verdict == verdict and row.caveats == caveats
-    assert "power 0." in row.run and "[-0.040, -0.010]" in row.run
+    assert "power 0." in row.run and "τ real − uniform: mean -0.020, -0.040 to -0.010 (range over 50 draws)" in row.run
+    assert "discrepancies: mean +1.50, +1 to +3, power" in row.run
 
 
 def test_conjecture_of_few_draws_is_not_read():
@@ -187,7 +188,7 @@ def test_significance_row_all_fragile_cannot_tell():
     grid = summarise_grid(rep)
     shown = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 1, "n": 2})
     assert shown.verdict == "shown" and shown.caveats == ("hsd_family", "fragile")
-    assert shown.run == "one draw: 2 (1 fragile); 40 replicates: 2 per replicate, none in 0 of 40"
+    assert shown.run == "one draw: 2 (1 fragile); per replicate: 2 in every one of 40 replicates; none in 0 of 40"
     frail = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 2, "n": 2})
     assert frail.verdict == "cannot tell"
 
@@ -268,3 +269,12 @@ def test_the_fade_with_n_is_an_appendix_row():
     assert [r.verdict for r in app.rows] == ["by construction"] and "fade" in app.rows[0].question
     assert "Appendix A's table checks the simulation: the fade with N, which follows from UG's formula." in found.prose
     assert "follow from how the simulation was built" in app.limitations() and problems(found) == []
+
+
+def test_range_text_names_the_range_over_the_draws():
+    assert F.range_text(26.4, 17, 37, 40) == "mean 26.4, 17 to 37 (range over 40 replicates)"
+    assert F.range_text(26.4, 17, 37, 100) == "mean 26.4, 17 to 37 (range of the middle 98 of 100 replicates)"
+    assert F.range_text(2.0, 2, 2, 40) == "2 in every one of 40 replicates"
+    assert F.range_text(0.221, 0.212, 0.233, 50, "draws", digits=3) == "mean 0.221, 0.212 to 0.233 (range over 50 draws)"
+    assert F.range_text(-0.014, -0.033, 0.018, 50, "draws", 3, True) == (
+        "mean -0.014, -0.033 to +0.018 (range over 50 draws)")

@@ -65,12 +65,13 @@ def test_table2_comparison_cell_by_cell():
 def test_order_interval_holds_a_new_draw_with_its_stated_chance():
     x = np.arange(1, 41, dtype=float)[::-1]
     iv = U.order_interval(x)                                   # 40 draws: minimum and maximum, 39/41
-    assert (iv["low"], iv["high"], iv["k"], iv["name"]) == (1.0, 40.0, 1, "95% interval")
+    assert (iv["low"], iv["high"], iv["k"], iv["name"]) == (1.0, 40.0, 1, "range over 40 draws")
     assert iv["coverage"] == pytest.approx(39 / 41)
     iv = U.order_interval(np.arange(100.0))                    # 100 draws: the 2nd smallest and largest, 97/101
     assert (iv["low"], iv["high"], iv["k"]) == (1.0, 98.0, 2) and iv["coverage"] == pytest.approx(97 / 101)
+    assert iv["name"] == "range of the middle 98 of 100 draws" and U.range_name(40) == "range over 40 replicates"
     iv = U.order_interval([3.0, 1.0, 2.0, np.nan])             # few draws: the range, with its lower coverage
-    assert (iv["low"], iv["high"], iv["name"], iv["draws"]) == (1.0, 3.0, "range", 3) and iv["coverage"] == 0.5
+    assert (iv["low"], iv["high"], iv["name"], iv["draws"]) == (1.0, 3.0, "range over 3 draws", 3) and iv["coverage"] == 0.5
     # the claim itself: over many sets of 40 draws, a 41st falls inside about 39/41 of the time
     rng = np.random.default_rng(0)
     draws = rng.normal(size=(20000, 41))
@@ -124,7 +125,7 @@ def test_table3_total_and_cells():
     t = U.table3_total(rep)
     # the paper: nG@1 (2, 5) has 3 discrepant pairs, P+ (2, 5) 2 and nERR (8, 10) 1
     assert (t["paper"], t["cells"], t["mean"], t["low"], t["high"]) == (6, 3, 3.5, 1.0, 6.0)
-    assert t["inside"] and t["interval"] == "range" and t["replicates"] == 2 and t["coverage"] == pytest.approx(1 / 3)
+    assert t["inside"] and t["interval"] == "range over 2 draws" and t["replicates"] == 2 and t["coverage"] == pytest.approx(1 / 3)
     assert U.table3_total(rep.assign(d_max=3)) is None
     cells = U.summarise_grid(rep.assign(tau=1.0)).cells
     t3 = U.paper_table3(cells).set_index("measure")

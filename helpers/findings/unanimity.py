@@ -26,7 +26,7 @@ from ..notebook.findings import Finding, Findings
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
            "cell_view", "table2_view", "table2_lines", "read_real", "divisor_reading", "gains_identical",
-           "effect_sizes", "divisor_lines"]
+           "effect_sizes", "divisor_lines", "range_text"]
 
 #: The evaluation conventions notebook 02 can run under (:mod:`helpers.measures.conventions`).
 CONVENTIONS = ("ntcireval",)
@@ -170,6 +170,25 @@ def count_bracket(mean: float, low: float, high: float) -> str:
     return f"{claims.number(mean, 1)} [{int(round(low))}, {int(round(high))}]"
 
 
+def range_text(mean: float, low: float, high: float, draws: int, unit: str = "replicates", digits: int | None = None,
+               signed: bool = False) -> str:
+    """A mean over draws and the range they span, named as what it is
+    (:func:`helpers.replicates.unanimity.range_name`): ``"mean 26.4, 17 to 37 (range over 40
+    replicates)"``, or ``"2 in every one of 40 replicates"`` when every draw gave the same. With
+    ``digits`` None the bounds are counts (the mean to 1 decimal); else every number to ``digits``
+    (``signed``: with its sign, as differences are)."""
+    from ..replicates.unanimity import range_name
+
+    if digits is None:
+        bound, avg = (lambda v: f"{int(round(v)):+d}" if signed else f"{int(round(v))}"), (
+            lambda v: _signed(v, 2) if signed else claims.number(v, 1))
+    else:
+        bound = avg = (lambda v: _signed(v, digits)) if signed else (lambda v: claims.number(v, digits))
+    if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
+        return f"{bound(low)} in every one of {int(draws)} {unit}"
+    return f"mean {avg(mean)}, {bound(low)} to {bound(high)} ({range_name(draws, unit)})"
+
+
 def _signed(v: float, digits: int = 3) -> str:
     """``+0.020``, ``−0.0004`` (never ``+0.000`` for a value that is not 0)."""
     v = float(v)
@@ -233,13 +252,13 @@ def table2_lines(t2: pd.DataFrame) -> list[str]:
     where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
     lines = [f"{same} of {len(t2)} cells have UG = RawG on every item in every replicate: nothing to test"] if same else []
     return lines + [
-        f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's interval "
+        f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's range "
         "ends at 1, so it lies inside whatever the stand-in gives",
         f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
-        f"each interval holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
+        f"each range holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
         f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
         f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}",
-        "the paper prints τ to 3 digits: a τ within 0.0005 of an interval (its rounding) counts as inside"]
+        "the paper prints τ to 3 digits: a τ within 0.0005 of a range (its rounding) counts as inside"]
 
 
 def _cover(t2: pd.DataFrame) -> str:
@@ -353,7 +372,8 @@ OWN_CAVEATS = {
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
-    "ranges": "With fewer draws than a 95% interval needs, the brackets are ranges (minimum to maximum).",
+    "ranges": "With fewer than 40 draws, a range over R draws holds a new one with probability (R − 1)/(R + 1) "
+              "only, below 95%.",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
     "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests. Each "
                  "team enters with its best run under RawG, not under UG: this favours RawG, and a discrepancy may "
@@ -440,7 +460,7 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
     same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
     run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
-           + f"; chance allows {allowed} outside (coverage {cov:.1%}); not counted: "
+           + f"; chance allows {allowed} outside; not counted: "
            f"{len(t2) - len(inf) - same} cells with τ = 1 in both" + (f", {same} with UG = RawG" if same else ""))
     draws = int(t2["draws"].iloc[0])
     # no informative cell, or chance allows every one outside: the check cannot fail
@@ -470,8 +490,8 @@ def _significance_row(grid, total: int, replicates: int, graded, cav: tuple, fra
     per = rep.groupby("replicate")["discrepancies"].sum()
     iv = order_interval(per)
     zero = int((per == 0).sum())
-    run = (f"one draw: {total}{frag}; {replicates} replicates: {count_bracket(per.mean(), iv['low'], iv['high'])} "
-           f"per replicate, none in {zero} of {replicates}")
+    run = (f"one draw: {total}{frag}; per replicate: {range_text(per.mean(), iv['low'], iv['high'], replicates)}; "
+           f"none in {zero} of {replicates}")
     verdict = "cannot tell" if all_fragile else "shown" if iv["low"] > 0 else "not shown"
     return Finding("Does UG change significance between teams (Table 3)?", paper, run, verdict,
                    cav + _few(replicates), {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"],
@@ -479,9 +499,9 @@ def _significance_row(grid, total: int, replicates: int, graded, cav: tuple, fra
 
 
 def _table3_row(t3: Mapping, fitted: bool = True) -> Finding:
-    run = (f"{count_bracket(t3['mean'], t3['low'], t3['high'])} over the same {t3['cells']} cells (the interval "
-           f"holds a new total with probability {t3['coverage']:.1%})")
-    return Finding("Is the paper's Table 3 total inside the stand-in's interval?",
+    run = (f"total over the same {t3['cells']} cells: "
+           + range_text(t3["mean"], t3["low"], t3["high"], t3["replicates"]))
+    return Finding("Is the paper's Table 3 total inside the stand-in's range over replicates?",
                    PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run,
                    "agrees" if t3["inside"] else "differs", (("shares_fit",) if fitted else ()) + _few(t3["replicates"]),
                    dict(t3))
@@ -518,7 +538,8 @@ def _premise_row(parts: Mapping, d_real: int, n_real: int, draws: int) -> Findin
     lower = [k for k, c in parts.items() if c.numbers["differs"] and c.numbers["a"] < c.numbers["b"]]
     verdict = "holds" if len(lower) == len(parts) else "holds in part" if lower else "does not hold"
     sh = parts["share_full_spread"].numbers
-    run = f"share at D = Dmax: real {claims.number(sh['a'])}, uniform {bracket(sh['b'], *sh['interval_b'])}"
+    run = (f"share at D = Dmax: real {claims.number(sh['a'])}, uniform "
+           + range_text(sh["b"], *sh["interval_b"], draws, "draws", digits=3))
     return Finding(f"Do the real ratings (N = {n_real}, Dmax = {d_real}) spread less than uniform ones?",
                    "assumed (Sec. 4, 6)", run, verdict, _few(draws), {k: c.numbers for k, c in parts.items()})
 
@@ -552,9 +573,9 @@ def _conjecture_row(m: str, c: Mapping, draws: int, cav: tuple) -> Finding:
         run = (f"one draw: τ real − uniform {_signed(c['dtau'])}, discrepancies real − uniform "
                f"{int(round(c['ddisc'])):+d}; no interval, no power")
     else:
-        run = (f"τ real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, {_signed(c['dtau_high'])}], power "
-               f"{_pw(c, 'tau')}; discrepancies {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, "
-               f"{int(c['ddisc_high'])}], power {_pw(c, 'disc')}")
+        run = (f"τ real − uniform: {range_text(c['dtau'], c['dtau_low'], c['dtau_high'], draws, 'draws', 3, True)}, "
+               f"power {_pw(c, 'tau')}; discrepancies: mean {_signed(c['ddisc'], 2)}, {int(c['ddisc_low']):+d} to "
+               f"{int(c['ddisc_high']):+d}, power {_pw(c, 'disc')}")
     verdict, extra = _conjecture_verdict(c)
     return Finding(q, "expected (Sec. 6), not tested", run, verdict, extra + _few(draws) + cav,
                    {k: v for k, v in c.items() if not k.endswith("_text")})
@@ -634,7 +655,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
-                             f"{len(table3_cells)} intervals, but {zero} of them start at 0: that check has little power.")
+                             f"{len(table3_cells)} ranges, but {zero} of them start at 0: that check has little power.")
     if appendix:
         prose.append("Appendix A's table checks the simulation: " + claims.listing(_checked(appendix)) + ".")
     if off_paper:
@@ -713,7 +734,7 @@ def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_ma
         rows.append(_conjecture_row(m, c, cfg.real_replicates, (cut if m in dict(cfg.too_deep) else ()) + pick))
     if any(c["nothing"] for c in conjecture.values()):
         return
-    prose.append("The conjecture's intervals are real − uniform over single uniform draws: the real ratings are one "
+    prose.append("The conjecture's ranges are of real − uniform over single uniform draws: the real ratings are one "
                  "data set.")
     prose.append("Power: the chance that one data set with twice the uniform ratings' impact passes the test.")
     other = [m for m, c in conjecture.items() if "other way" in (c["tau_part"], c["disc_part"])

@@ -112,11 +112,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "[−1, 1]).", {"disc_max": "discrepancies, max", "draws_with_disc": "draws with a discrepancy",
                       "tau_ci_low": "τ 95% CI, low", "tau_ci_high": "τ 95% CI, high"}),
     "02_table2_vs_paper": (
-        "Sakai's Table 2 τ (real STC data) against the stand-in's mean τ over the replicates and its interval, "
+        "Sakai's Table 2 τ (real STC data) against the stand-in's mean τ and its range over the replicates, "
         "per measure, Dmax and N: whether the paper's τ lies inside, and on which side if not.",
-        {"paper": "paper's τ", "mean": "stand-in mean τ", "low": "interval, low", "high": "interval, high",
+        {"paper": "paper's τ", "mean": "stand-in mean τ", "low": "range, low", "high": "range, high",
          "side": "paper lies", "informative": "informative cell", "ug_equals_rawg": "UG = RawG (nothing to test)",
-         "coverage": "chance the interval holds a new draw"}),
+         "coverage": "chance the range holds a new draw"}),
     "02_findings_appendix": (
         "Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, and "
         "the fade with N, which holds by construction), not answers to the paper's questions; letters refer to "
@@ -131,7 +131,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
-        "HSD discrepancies (mean and interval), the share of replicates with a discrepancy and how many "
+        "HSD discrepancies (mean and range over the replicates), the share of replicates with a discrepancy and how many "
         "replicates gave each number of discrepancies.",
         {"share_any_discrepancy": "replicates with a discrepancy",
          "disc_distribution": "discrepancies × replicates", "ug_equals_rawg": "UG = RawG (nothing to test)"}),
@@ -288,7 +288,7 @@ FIGURES: dict[str, str] = {
         "Real against simulated ratings of the same items: spread of the relevant items, Kendall's τ between RawG "
         "and UG rankings, and HSD discrepancies."),
     "02_replicates_discrepancies": (
-        "HSD discrepancies between RawG and UG over the replicates (mean and interval) against the number of "
+        "HSD discrepancies between RawG and UG over the replicates (mean and range) against the number of "
         "ratings N, per measure and Dmax."),
     "03_fig2_topic_bootstrap": (
         "Topic bootstrap of the PRM parameters p(R|i) per assessed level, with the binomial σ for comparison "

@@ -25,8 +25,8 @@ from .. import gains, measures, paths, stats, unanimity
 from . import runner
 
 __all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate", "choose",
-           "GAP_TOLERANCE", "read_fit", "table2", "identical_cells", "order_interval", "summarise_order", "doubled_power", "conjecture",
-           "setting_differences", "STAND_IN_DEPTH"]
+           "GAP_TOLERANCE", "read_fit", "table2", "identical_cells", "order_interval", "range_name", "summarise_order",
+           "doubled_power", "conjecture", "setting_differences", "STAND_IN_DEPTH"]
 
 #: This run's measure name -> the paper's (Sakai 2017, Tables 2 and 3: nG@1, P+, nERR on the top 10).
 PAPER_MEASURE = {"nG@1": "nG@1", "P+": "P+", "nERR@10": "nERR"}
@@ -45,12 +45,11 @@ def order_interval(values, level: float = 0.95) -> dict:
     and its bounds are draws, so a count's bounds are integers. 40 draws give ``k = 1`` (minimum
     and maximum, coverage 39/41 = 95.1%); numpy's interpolated 2.5% and 97.5% quantiles of 40
     draws hold a new one only about 90% of the time. With fewer draws than the interval rule of
-    :mod:`helpers.stats.summary` needs (40 for 95%), the interval is the range (``name``
-    ``"range"``) and its coverage is below ``level``. Returns ``low, high, k, draws, coverage,
-    name`` (NaN bounds and coverage for no finite value; coverage 0 for one draw).
+    :mod:`helpers.stats.summary` needs (40 for 95%), it is still the range, and its coverage is
+    below ``level``. ``name`` calls it what it is (:func:`range_name`: a range over the draws,
+    not a percentile interval). Returns ``low, high, k, draws, coverage, name`` (NaN bounds and
+    coverage for no finite value; coverage 0 for one draw).
     """
-    from ..stats.summary import interval_name
-
     x = np.sort(np.asarray(values, dtype=float))
     x = x[np.isfinite(x)]
     n = len(x)
@@ -58,7 +57,15 @@ def order_interval(values, level: float = 0.95) -> dict:
         return {"low": np.nan, "high": np.nan, "k": 0, "draws": 0, "coverage": np.nan, "name": "range"}
     k = max(1, int(np.floor((1 - level) / 2 * (n + 1) + 1e-9)))
     return {"low": float(x[k - 1]), "high": float(x[n - k]), "k": k, "draws": n,
-            "coverage": (n + 1 - 2 * k) / (n + 1), "name": interval_name(n, level)}
+            "coverage": (n + 1 - 2 * k) / (n + 1), "name": range_name(n, "draws", level)}
+
+
+def range_name(draws: int, unit: str = "replicates", level: float = 0.95) -> str:
+    """What :func:`order_interval` over ``draws`` draws is: ``"range over 40 replicates"`` (``k = 1``:
+    the smallest to the largest draw) or ``"range of the middle 98 of 100 replicates"`` (``k = 2``: the smallest and largest left out)."""
+    n = int(draws)
+    k = max(1, int(np.floor((1 - level) / 2 * (n + 1) + 1e-9)))
+    return f"range over {n} {unit}" if k == 1 else f"range of the middle {n + 2 - 2 * k} of {n} {unit}"
 
 
 def summarise_order(df: pd.DataFrame, value: str, by: Sequence[str] = ()) -> pd.DataFrame:
