@@ -555,6 +555,30 @@ def test_bootstrap_p_two_sided():
     assert prm.bootstrap_p(noise) == 1.0
 
 
+def test_bootstrap_interval_order_statistics_by_hand():
+    # n = 300: k = ceil(301 * 0.025) - 1 = 7, the 7th smallest and the 7th largest
+    d = np.arange(1, 301) / 100.0
+    assert prm.bootstrap_interval(d) == (0.07, 2.94)
+    # n = 999: (n + 1) * 0.025 = 25 exactly, k = 24 (a float 25.000000000000004 must not give 25)
+    assert prm.bootstrap_interval(np.arange(1, 1000)) == (24.0, 976.0)
+    # fewer than 40: the range; ties within 1e-12 of 0 are 0; none finite: nan
+    assert prm.bootstrap_interval([0.3, -0.2, 0.1]) == (-0.2, 0.3)
+    assert prm.bootstrap_interval([1e-16] * 50) == (0.0, 0.0)
+    assert all(math.isnan(v) for v in prm.bootstrap_interval([np.nan]))
+
+
+def test_bootstrap_interval_excludes_0_exactly_when_p_below_alpha():
+    """The referee's case: an interval [+0.0003, ...] beside p = 0.060 (ties at 0 counted both ways)."""
+    rng = np.random.default_rng(3)
+    for n in (40, 99, 300, 999, 1000):
+        for shift in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+            d = np.round(rng.normal(shift, 1.0, n), 1)   # rounding makes ties at 0
+            d[: n // 20] = 0.0
+            lo, hi = prm.bootstrap_interval(d)
+            assert (lo > 0 or hi < 0) == (prm.bootstrap_p(d) < 0.05), (n, shift, lo, hi, prm.bootstrap_p(d))
+            assert (lo > 0 or hi < 0) == (prm.bootstrap_p(-d) < 0.05)
+
+
 def test_table5_summary_by_hand():
     """Two runs, one topic, k = 2: binary and PRM counts, their ordering and the shares."""
     qrels = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"], "relevance": [3, 2, 0, 0]})

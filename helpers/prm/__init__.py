@@ -33,13 +33,13 @@ from .core import (METHODS, UNJUDGED, annotation_rounds, binary_gains, binary_re
                    estimator_gap, expected_relevant, marginal_tests, one_rating_per_item, pairs_from_qrels, pairs_within_items,
                    prm_gains, relevant_in_top_k, reversed_estimate, table5, udm_weights)
 from .crossfit import crossfit_robustness, crossfit_summary
-from .robustness import (both_sides, bootstrap_p, gain_qrels, mean_scores, paired_bootstrap, robustness_difference,
+from .robustness import (both_sides, bootstrap_interval, bootstrap_p, gain_qrels, mean_scores, paired_bootstrap, robustness_difference,
                          robustness_tables, scheme_matrices, scheme_means)
 
 __all__ = [
     "METHODS", "estimate", "expected_relevant", "binary_relevant", "prm_gains", "binary_gains", "udm_weights",
     "bootstrap_topics", "annotation_rounds", "relevant_in_top_k", "table5", "pairs_from_qrels",
     "one_rating_per_item", "pairs_within_items", "gain_qrels", "mean_scores", "scheme_matrices", "scheme_means",
-    "robustness_difference", "bootstrap_p", "robustness_tables", "UNJUDGED", "crossfit_robustness",
+    "robustness_difference", "bootstrap_p", "bootstrap_interval", "robustness_tables", "UNJUDGED", "crossfit_robustness",
     "crossfit_summary", "estimator_gap", "reversed_estimate", "marginal_tests", "paired_bootstrap", "both_sides",
 ]
