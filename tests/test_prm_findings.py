@@ -72,36 +72,42 @@ def _rob(diffs: dict, p_cf: dict, p_in: dict, linear: dict | None = None) -> fp.
                                         ({3: 0.3, 1: 0.4}, "not shown")])
 def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
     rob = _rob({3: (0.05, 0.01, 0.09), 1: (0.04, 0.0, 0.08)}, p, p)
-    rows = fp._table6_rows(rob, str, ())
-    assert [r.verdict for r in rows] == [verdict, verdict]
+    rows, checks = fp._table6_rows(rob, str, ())
+    assert [r.verdict for r in rows] == [verdict, verdict] and checks == []
     assert rows[1].caveats == ("in_sample",) and "Holm p" in rows[0].run
     assert rows[0].run.endswith("Brackets: 95% CI of the mean over 40 replicates.")
 
 
 def test_table6_against_the_prm_does_not_hold():
     rob = _rob({3: (-0.05, -0.09, -0.01)}, {3: 0.001}, {3: 0.001})
-    assert fp._table6_rows(rob, str, ())[0].verdict == "does not hold"
+    assert fp._table6_rows(rob, str, ())[0][0].verdict == "does not hold"
     # one threshold against the PRM, the other not shown: no part of the claim holds
     rob = _rob({3: (-0.05, -0.09, -0.01), 1: (0.01, -0.02, 0.04)}, {3: 0.001, 1: 0.5}, {3: 0.001, 1: 0.5})
-    assert fp._table6_rows(rob, str, ())[0].verdict == "does not hold"
+    assert fp._table6_rows(rob, str, ())[0][0].verdict == "does not hold"
 
 
-def test_simulated_table6_against_binary_is_by_construction_against_linear_is_tested():
+def test_simulated_table6_against_binary_is_a_check_against_linear_a_finding():
     rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.001}, {3: 0.001}, linear={3: (-0.02, -0.03, -0.01, 0.001)})
-    rows = fp._table6_rows(rob, str, (), sim=True)
-    # the verdict comes from the tests; the caveat says why a holding result is no finding
-    assert [r.verdict for r in rows] == ["shown", "shown", "does not hold"]
-    assert rows[0].caveats == ("by_construction",) and rows[2].caveats == ("simulated", "in_sample")
-    # a simulated result that does not hold carries no by-construction caveat
+    rows, checks = fp._table6_rows(rob, str, (), sim=True)
+    # the verdict comes from the tests; PRM - binary on the calibrated simulation is a check, whatever it says
+    assert [r.verdict for r in checks] == ["shown", "shown"] and [r.verdict for r in rows] == ["does not hold"]
+    assert checks[0].caveats == ("by_construction",) and rows[0].caveats == ("simulated", "in_sample")
+    # a check that does not hold stays a check, without the by-construction caveat
     rob = _rob({3: (0.05, -0.01, 0.09)}, {3: 0.2}, {3: 0.2})
-    assert [(r.verdict, r.caveats[0]) for r in fp._table6_rows(rob, str, (), sim=True)] == [("not shown", "simulated")] * 2
-    assert "PRM − linear τ" in rows[2].run and "linear gains" in rows[2].question
+    rows2, checks2 = fp._table6_rows(rob, str, (), sim=True)
+    assert rows2 == [] and [(r.verdict, r.caveats[0]) for r in checks2] == [("not shown", "simulated")] * 2
+    assert "PRM − linear τ" in rows[0].run and "linear gains" in rows[0].question
 
 
 def test_values_name_their_interval():
     v = pv.over(np.linspace(0, 1, 40), "replicates")
-    assert v.label == "95% interval over 40 replicates" and v.n == 40 and v.unit == "replicate"
-    assert v.text().endswith("(95% interval over 40 replicates)")
+    assert v.label == "95% percentile interval over 40 replicates" and v.n == 40 and v.unit == "replicate"
+    assert v.text().endswith("(95% percentile interval over 40 replicates)")
+    # comparisons read the CI of the mean: [1, 2, 3, 4] -> 2.5 +- t(0.975, 3) * 1.2910 / 2
+    m = pv.mean_ci([1.0, 2.0, 3.0, 4.0, np.nan], "replicates")
+    assert (m.mean, m.n, m.label) == (2.5, 4, "95% CI of the mean over 4 replicates")
+    assert (round(m.low, 4), round(m.high, 4)) == (0.4457, 4.5543)
+    assert np.isnan(pv.mean_ci([1.0], "draws of U2").low)
     v = pv.over([0.2, 0.4, 0.3], "draws of U2")
     assert (v.low, v.high, v.label, v.unit) == (0.2, 0.4, "range over 3 draws of U2", "draw")
     assert pv.over([1.0, 1.0], "replicates").text() == "1.000 in every replicate"
@@ -134,7 +140,7 @@ def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
     assert few.verdict == "cannot tell" and f"a verdict needs {fp.MIN_RESAMPLES}" in few.run
     over = pv.Value(1.19, 0.83, 1.55, "95% interval over 40 replicates", 40)   # the referee's default run
     assert fp._ratio_row(over, ("stand_in",), sim=True, B=300).verdict == "not shown"
-    assert fp._ratio_row(over, ("stand_in",), sim=True, B=300).caveats == ("stand_in",)
+    assert fp._ratio_row(over, ("stand_in",), sim=True, B=300).caveats == ("simulated", "stand_in")
     held = fp._ratio_row(pv.Value(2.8, 2.5, 3.3, "95% interval over 40 replicates", 40), ("stand_in",), sim=True, B=300)
     assert held.verdict == "holds" and held.caveats == ("by_construction", "stand_in")
     few = pv.Value(2.8, 2.5, 3.3, "range over 5 replicates", 5)
@@ -167,13 +173,18 @@ def _stress_rob():
     return rob
 
 
-def test_stress_rows_test_prm_against_linear_and_call_prm_over_binary_built_in():
+def test_stress_rows_are_findings_with_linear_minus_binary_as_reference():
     rows = fp._stress_rows(_stress_rob(), str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
     assert "(a lenient U2, by topic)" in rows[0].question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
     assert "linear gains" in rows[0].question and rows[0].verdict == "not shown"
     assert rows[0].caveats == ("simulated",) and "U2 to 9.9%" in rows[0].run and "PRM − linear τ" in rows[0].run
-    assert rows[1].verdict == "shown" and rows[1].caveats == ("by_construction",)
-    assert "linear − binary τ, θ = 3: +0.025 [+0.009, +0.040]" in rows[1].run
+    # not built in: a strict U2 can make PRM - binary negative (a referee's random set: -0.031)
+    assert rows[1].verdict == "shown" and rows[1].caveats == ("simulated", "shared_order")
+    assert "Reference: linear − binary τ, θ = 3: +0.025 [+0.009, +0.040]" in rows[1].run
+    neg = _stress_rob()
+    neg.claims["cross-fitted"] = fp.holm_claims({3: (0.80, 0.831)}, {3: 0.417})
+    neg.diffs["cross-fitted"] = {3: (-0.031, -0.09, 0.03)}
+    assert fp._stress_rows(neg, str, (0.05, 0.01), "a strict U2")[1].verdict == "not shown"
 
 
 def _values(**kw):
@@ -226,17 +237,21 @@ def test_simulated_findings_are_checks_of_the_machinery():
     t = f.table().set_index(f.table()["question"].str.split(":").str[0])
     app = f.appendix_findings().table()
     a = app.set_index(app["question"].str.split(":").str[0])
-    # results that hold by construction go to the appendix; the cross-fitted Table 6 row leads the table
-    assert t.index[0] == "Table 6" and "other half" in t["question"].iloc[0]
-    for q in ("Table 2", "Do the estimates recover the simulation's exact p(R|i)?"):
+    # checks of the machinery go to the appendix, whatever their verdict; the table leads with what the
+    # simulation can answer (here the stress collection: PRM - linear, then PRM - binary)
+    assert t.index[0].startswith("Table 6") and "assumptions fail" in t["question"].iloc[0]
+    for q in ("Table 2", "Fig. 2", "Sect. 3.4.3", "Do the estimates recover the simulation's exact p(R|i)?"):
         assert q in a.index and q not in t.index, q
     assert a.loc["Table 2", "verdict"].startswith("agrees") and a.loc["Fig. 2", "verdict"].startswith("holds")
+    assert not any("other half" in q or "same topics" in q for q in t["question"])
+    assert sum("other half" in q for q in app["question"]) == 1
     sixes = f.table()[f.table()["question"].str.startswith("Table 6")]
-    assert sixes["verdict"].iloc[0].startswith("shown") and len(sixes) == 2
-    assert "linear gains" in sixes["question"].iloc[1] and "(a strict U2)" in sixes["question"].iloc[1]
+    assert len(sixes) == 2 and all("(a strict U2)" in q for q in sixes["question"])
+    assert "linear gains" in sixes["question"].iloc[0] and "binary gains" in sixes["question"].iloc[1]
     assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
-    assert any("needs profile `real`" in p for p in f.prose) and any("not built in" in p for p in f.prose)
-    assert any("appendix" in p for p in f.prose)
+    assert any("needs profile `real`, which has cross-fitted DL-19 results" in p for p in f.prose)
+    assert not any("by construction" in p or "not built in" in p for p in f.prose)
+    assert any("in the appendix table" in p for p in f.prose)
     assert nbf.problems(f) == []
 
 
@@ -251,7 +266,7 @@ def test_one_replicate_count_rule_for_every_row():
     assert fp.few(5) and not fp.few(fp.MIN_RANGE) and not fp.few(0)
     rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.001}, {3: 0.001})
     rob5 = fp.Robustness("5 replicates", rob.claims, rob.diffs, "unadjusted range over 5 replicates", 5)
-    assert {r.verdict for r in fp._table6_rows(rob5, str, ())} == {"cannot tell"}
+    assert {r.verdict for r in fp._table6_rows(rob5, str, ())[0]} == {"cannot tell"}
     few_z = (pv.Value(0.01, 0.0, 0.02, "range over 5 replicates", 5), pv.Value(0.5, 0.2, 0.9, "range over 5 replicates", 5))
     assert fp._eq_row(*few_z, "3", sim=False, eq5_valid=True).verdict == "cannot tell"
     assert fp._table7_row(pv.Value(0.95, 0.9, 0.99, "range over 5 replicates", 5), "3", ()).verdict == "cannot tell"
@@ -284,7 +299,7 @@ def test_robustness_single_holds_every_analysis():
                                  rng=rng)
     rob = fp.robustness_single(t6, boots, cf, ["0", "1", "2", "3"], own=own)
     assert set(rob.claims) == {"in sample", "vs linear", "cross-fitted", "own level"}
-    assert rob.interval == "unadjusted range over 30 topic resamples"
+    assert rob.interval == "unadjusted bootstrap range, B = 30 topic resamples"   # fewer than 40: a range
     obs = t6.set_index("gains")["tau"]
     assert rob.diffs["vs linear"][3][0] == pytest.approx(obs["PRM, theta=3"] - obs["linear"])
     assert rob.claims["vs linear"][3].numbers["b"] == pytest.approx(obs["linear"])

@@ -10,9 +10,10 @@ results the more precise (Table 5); how close PRM orderings are to binary ones (
 whether the PRM, unlike the UDM, gives two indistinguishable levels the same gain (Sect. 3.4.3).
 
 On the calibrated simulation the assessors are exchangeable and disagree by level only, as the
-PRM assumes: its Table 6, Table 2, Fig. 2 and calibration rows are checks of the machinery
-(verdict "by construction"). A second simulated collection, with a lenient U2 whose lenience
-varies by topic, breaks those assumptions: its Table 6 comparison is not settled in advance.
+PRM assumes: its PRM-vs-binary Table 6, Table 2, Fig. 2, calibration and UDM rows are checks of
+the machinery, shown in an appendix table whatever their verdict. A second simulated collection,
+whose U2 is shifted (lenient or strict) by topic, breaks those assumptions: its Table 6
+comparisons are findings, with linear − binary as the reference for what any graded gain does.
 
 Every row reads the replicates or the draws of U2 where the run has them
 (:mod:`helpers.findings.prm_values`), and names its interval. One multiplicity rule: every test
@@ -32,7 +33,7 @@ from .. import prm
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from . import prm_values
-from .prm_values import Value, bootstrap_ratio, sim_values, spread, tau_text
+from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 
 
 def over(values, what: str) -> tuple:
@@ -156,7 +157,7 @@ def calibration(estimates: pd.DataFrame, method: str, level_names, sim=None) -> 
     if sim is not None and (sim.rep["table"] == "p").any():
         inside = []
         for (th, i), v in exact.items():
-            val = sim_values(sim, "p", f"theta={level_names[th]}, level={level_names[i]}")
+            val = sim_mean(sim, "p", f"theta={level_names[th]}, level={level_names[i]}")
             inside.append(bool(val.low <= v <= val.high))
         return {"gap": float(gap), "inside": int(sum(inside)), "n": len(inside), "label": val.label.split(" over ")[0],
                 "replicates": sim.replicates}
@@ -209,19 +210,20 @@ class Robustness:
 
 
 def _percentile(d) -> tuple:
+    """(mean, low, high) of bootstrap differences: the percentile bootstrap interval that agrees
+    with their p-value (:func:`helpers.prm.bootstrap_interval`, :func:`helpers.prm.bootstrap_p`)."""
     x = np.asarray(d, dtype=float)
     x = x[np.isfinite(x)]
-    c = claims.interval(x) if len(x) else None
-    return (float(x.mean()) if len(x) else float("nan"),) + ((c.numbers["low"], c.numbers["high"]) if c else
-                                                             (float("nan"), float("nan")))
+    return (float(x.mean()) if len(x) else float("nan"),) + prm.bootstrap_interval(x)
 
 
 def _resamples(n: int, what: str) -> str:
-    """``"unadjusted 95% percentile interval over <what>"`` (the tests beside it are Holm-adjusted),
-    or the range with fewer than 40 resamples."""
+    """``"unadjusted 95% percentile bootstrap interval, B = 1,000 topic resamples"`` (the tests beside
+    it are Holm-adjusted), or the range with fewer than 40 resamples."""
     if not n:
         return "no interval"
-    return f"unadjusted {'95% percentile interval' if n >= claims.min_draws() else 'range'} over {what}"
+    kind = "95% percentile bootstrap interval" if n >= claims.min_draws() else "bootstrap range"
+    return f"unadjusted {kind}, B = {what}"
 
 
 def robustness_single(table6: pd.DataFrame, boots: Mapping, cf_rows: pd.DataFrame, names,
@@ -251,7 +253,7 @@ def robustness_single(table6: pd.DataFrame, boots: Mapping, cf_rows: pd.DataFram
         diffs["own level"] = {th: (means[th][0] - means[th][1],) + _percentile(v)[1:] for th, v in d.items()}
     B = len(next(iter(boots.values()))) - 1 if boots else 0
     return Robustness("this collection" if len(t6) else "", out, diffs,
-                      _resamples(B, f"{B} topic resamples"))
+                      _resamples(B, f"{B:,} topic resamples"))
 
 
 def _mean_ci(d) -> tuple:
@@ -283,15 +285,16 @@ def robustness_draws(d) -> Robustness:
              for a, by in d.pooled.items() if by}
     n = max((len(v) for by in d.pooled.values() for v in by.values()), default=0)
     # "of ... pooled from": an interval named "over N draws" reads as one over the draws themselves
-    label = _resamples(n, "").replace(" over ", f" of the {n:,} topic resamples pooled from {d.replicates} draws of U2")
-    return Robustness(f"{d.replicates} draws of U2", out, diffs, label.rstrip(), d.replicates)
+    label = _resamples(n, f"{n:,} topic resamples pooled from {d.replicates} draws of U2")
+    return Robustness(f"{d.replicates} draws of U2", out, diffs, label, d.replicates)
 
 
 # -- the findings table ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PrmFindings(Findings):
-    """The findings of notebook 03 with an ``appendix``: the rows whose result holds by construction
-    of the simulation (checks of the machinery), shown after the conclusion (:meth:`show_appendix`)."""
+    """The findings of notebook 03 with an ``appendix``: the checks of the machinery (questions a
+    simulation settles by how it was built, whatever the verdict), shown after the conclusion
+    (:meth:`show_appendix`)."""
 
     appendix: tuple = ()
 
@@ -303,7 +306,7 @@ class PrmFindings(Findings):
         """Display the appendix (saved as ``03_findings_appendix.{csv,tex}`` with ``out``)."""
         app = self.appendix_findings()
         if not app.rows:
-            print("appendix: no result of this run holds by construction of the simulation")
+            print("appendix: no check of the machinery in this run")
             return
         app.show(out, name="findings_appendix")
 
@@ -311,8 +314,8 @@ class PrmFindings(Findings):
 @dataclass(frozen=True)
 class _Appendix(Findings):
     def caption(self) -> str:
-        return ("Appendix of notebook 03: results that hold by construction of the simulation, "
-                "checks of the machinery rather than findings.")
+        return ("Appendix of notebook 03: checks of the machinery, results that a simulation settles "
+                "by how it was built (their verdicts from the run's numbers), not findings.")
 
 
 _CAVEATS = {
@@ -327,6 +330,8 @@ _CAVEATS = {
     "no_test": "Counts of runs carry no test.",
     "u2_draw": "U2 is one rater per item drawn at random; intervals over its draws cover that choice, not topic "
                "sampling.",
+    "shared_order": "One latent relevance drives the simulated runs and both assessors, so a graded gain can beat "
+                    "binary gains for that reason alone; linear − binary is given as that reference.",
 }
 
 _PAPER6 = "yes: τ rises in 3 of 4 INTENT-2 sets (0.84 → 0.93 Japanese inf.)"
@@ -402,21 +407,24 @@ def _table6_verdict(rob: Robustness, analysis: str) -> str:
     return "does not hold" if bad else "not shown"   # no threshold shown, some the other way: no part holds
 
 
-def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> list[Finding]:
-    """One row per analysis the run has; the verdict always from the tests. On the calibrated
-    simulation a PRM-over-binary result that holds follows from the construction (the assessors
-    disagree as the PRM assumes): caveat ``by_construction``, which sends the row to the appendix.
-    PRM against linear gains is not settled by that construction (caveat ``simulated``)."""
-    rows = []
+def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tuple[list, list]:
+    """(rows, checks): one row per analysis the run has, the verdict always from the tests. On the
+    calibrated simulation the assessors disagree as the PRM assumes, so PRM against binary gains
+    (cross-fitted or in sample) checks the machinery whatever its outcome: those rows are
+    ``checks`` for the appendix (caveat ``by_construction`` when they hold, ``simulated`` when
+    not). PRM against linear gains is not settled by that construction: a row (caveat ``simulated``)."""
+    rows, checks = [], []
     for analysis, (q, paper) in _QUESTIONS.items():
         if rob.claims.get(analysis):
             extra = ("in_sample",) if analysis in ("in sample", "own level", "vs linear") else ()
             verdict = _table6_verdict(rob, analysis)
-            built = sim and analysis != "vs linear" and verdict in _HOLDING
-            first = ("by_construction",) if built else ("simulated",) if sim else ()
-            rows.append(Finding(q, paper, _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
-                                numbers={str(th): c.numbers for th, c in rob.claims[analysis].items()}))
-    return rows
+            check = sim and analysis != "vs linear"
+            first = (("by_construction",) if verdict in _HOLDING else ("simulated",)) if check else \
+                ("simulated",) if sim else ()
+            (checks if check else rows).append(
+                Finding(q, paper, _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
+                        numbers={str(th): c.numbers for th, c in rob.claims[analysis].items()}))
+    return rows, checks
 
 
 #: Verdicts that say a claim holds (a by-construction caveat applies only to these).
@@ -430,31 +438,27 @@ def lenience_phrase(u2_lenience: float, lenience_sd: float) -> str:
 
 
 def _stress_rows(rob: Robustness, name, shares: tuple, phrase: str = "a lenient U2") -> list[Finding]:
-    """Table 6 on simulated collections where the PRM's assumptions fail. One latent z drives the
-    runs and both assessors, and a shift of U2 keeps the order of the levels, so any graded gain
-    beats binary ones: PRM − binary holds by construction (with linear − binary beside it); PRM −
-    linear (cross-fitted) is the comparison whose outcome is not built in."""
+    """Table 6 on simulated collections where the PRM's assumptions fail: PRM − linear
+    (cross-fitted), then PRM − binary with linear − binary beside it as the reference for what any
+    graded gain does there (caveat ``shared_order``). Neither outcome is built in: a strict U2 can
+    make PRM − binary negative. Verdicts from the tests."""
     u1, u2, *marg = shares
     extra = (f" U1 gives the top level to {u1:.1%} of the items, U2 to {u2:.1%}."
              if np.isfinite(u1) and np.isfinite(u2) else "")
     if marg and marg[0]["n"]:
         extra += f" {_marginals_text(marg[0], 'replicate')}."
     rows, nums = [], lambda a: {str(th): c.numbers for th, c in rob.claims[a].items()}  # noqa: E731
+    q = f"Table 6 where the PRM's assumptions fail ({phrase}): are cross-fitted PRM gains more robust than {{}} gains?"
     if rob.claims.get("cross-fitted vs linear"):
-        rows.append(Finding(f"Table 6 where the PRM's assumptions fail ({phrase}): are cross-fitted PRM gains more "
-                            "robust than linear gains?", "not studied",
-                            _table6_run(rob, "cross-fitted vs linear", name) + extra,
+        rows.append(Finding(q.format("linear"), "not studied", _table6_run(rob, "cross-fitted vs linear", name) + extra,
                             _table6_verdict(rob, "cross-fitted vs linear"), caveats=("simulated",),
                             numbers=nums("cross-fitted vs linear")))
     if rob.claims.get("cross-fitted"):
-        verdict = _table6_verdict(rob, "cross-fitted")
         run = _table6_run(rob, "cross-fitted", name) + ("" if rows else extra)
         if rob.claims.get("linear vs binary"):
-            run += " " + _table6_run(rob, "linear vs binary", name)
-        rows.append(Finding(f"Table 6 where the PRM's assumptions fail ({phrase}): are cross-fitted PRM gains more "
-                            "robust than binary gains?", "not studied", run, verdict,
-                            caveats=("by_construction",) if verdict in _HOLDING else ("simulated",),
-                            numbers=nums("cross-fitted")))
+            run += " Reference: " + _table6_run(rob, "linear vs binary", name)
+        rows.append(Finding(q.format("binary"), "not studied", run, _table6_verdict(rob, "cross-fitted"),
+                            caveats=("simulated", "shared_order"), numbers=nums("cross-fitted")))
     return rows
 
 
@@ -505,7 +509,7 @@ def _ratio_row(ratio: Value, base: tuple, *, sim: bool, B: int) -> Finding:
         verdict, caveats = "cannot tell", base
     elif sim:   # the simulation's topic spread is set: a spread that holds is built in, one that fails is not
         verdict = {"above": "holds", "below": "does not hold", "about": "not shown"}[reading]
-        caveats = (("by_construction",) if verdict in _HOLDING else ()) + base
+        caveats = (("by_construction",) if verdict in _HOLDING else ("simulated",)) + base
     elif B < MIN_RESAMPLES:
         verdict, caveats = "cannot tell", base
         run += f"; {B} resamples, a verdict needs {MIN_RESAMPLES}"
@@ -555,7 +559,7 @@ def _udm_row(prm_ratio: str, udm_ratio: str, numbers: Mapping, base: tuple = ())
     else:
         parts = [lo_p <= 1 <= hi_p, hi_u < 1]
         verdict = "holds" if all(parts) else "holds in part" if any(parts) else "does not hold"
-    caveats = (("by_construction",) if verdict in _HOLDING else ()) + base
+    caveats = (("by_construction",) if verdict in _HOLDING else ("simulated",)) + base
     return Finding("Sect. 3.4.3: with the top two levels indistinguishable, does the PRM give them equal gains, "
                    "unlike the UDM?", "argued, not measured", f"gain ratio PRM {prm_ratio}, UDM {udm_ratio}",
                    verdict, caveats=caveats, numbers=dict(numbers))
@@ -579,14 +583,13 @@ def _calibration_row(cal: Mapping, method: str) -> Finding:
                    caveats=("by_construction",) if verdict in _HOLDING else ("simulated",), numbers=dict(cal))
 
 
-def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str,
-           stressed: bool = False) -> list[str]:
+def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str) -> list[str]:
     out = []
     if sim:
-        out.append("On this simulation PRM gains suit the assessors by construction." + (
-            " With a lenient U2 too, one latent order drives runs and assessors, so any graded gain beats binary;"
-            " PRM against linear gains is the test whose outcome is not built in." if stressed else ""))
-        out.append("Whether PRM gains are more robust with real assessors needs profile `real` (DL-19).")
+        out.append("On this simulation both assessors disagree as the PRM assumes, so PRM − binary checks the "
+                   "machinery (appendix).")
+        out.append("Whether PRM gains are more robust than binary gains with real assessors needs profile `real`, "
+                   "which has cross-fitted DL-19 results.")
     cf, ins = rob.diffs.get("cross-fitted", {}), rob.diffs.get("in sample", {})
     both = [th for th in cf if th in ins]
     if both and not sim:
@@ -642,7 +645,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     paper_gap = ("stand_in",) if sim else ("other_data",)
     drawn = ("u2_draw",) if "draws of U2" in over_what else ()
     vname = lambda i: name(i) + (" (variant)" if i in variants else "")  # noqa: E731
-    rows = _table6_rows(robustness, vname, (), sim=sim)   # their resamples cover topic sampling too
+    rows, checks = _table6_rows(robustness, vname, (), sim=sim)   # their resamples cover topic sampling too
     stressed = stress is not None and bool(stress[0].claims.get("cross-fitted"))
     if stressed:
         rows += _stress_rows(stress[0], vname, *stress[1:])
@@ -651,21 +654,20 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
                         else "some fractions differ (section 1)", "reproduced" if table1_ok else "not reproduced",
                         numbers={"ok": table1_ok}))
     if calibration is not None:
-        rows.append(_calibration_row(calibration, method))
-    rows.append(_eq_row(*eq_gap, name(T), sim=sim, eq5_valid=eq5_valid, base=drawn, marginals=marginals))
-    rows.append(_ratio_row(ratio, paper_gap + drawn, sim=sim, B=B))
+        checks.append(_calibration_row(calibration, method))
+    # on the simulation, Table 2 (exchangeable assessors) and Fig. 2 (a set topic spread) check the machinery
+    (checks if sim else rows).append(_eq_row(*eq_gap, name(T), sim=sim, eq5_valid=eq5_valid, base=drawn,
+                                             marginals=marginals))
+    (checks if sim else rows).append(_ratio_row(ratio, paper_gap + drawn, sim=sim, B=B))
     rows.append(_table5_row(table5_shares, n_runs, name, paper_gap + drawn, over_what))
-    rows.append(_table7_row(table7, name(T), paper_gap))      # Kendall's intervals, not over the draws
-    rows.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {}), drawn))
-    prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
-                   stressed=stressed)
-    lead = rows[0] if robustness.claims.get("cross-fitted") else None   # the question: always in the table
-    main = [r for r in rows if r is lead or "by_construction" not in r.caveats]
-    appendix = [r for r in rows if r is not lead and "by_construction" in r.caveats]
-    if appendix:
-        many = len(appendix) > 1
-        prose.append(f"{len(appendix)} result{'s' if many else ''} built into the simulation (checks of the "
-                     f"machinery) {'are' if many else 'is'} in the appendix table after the conclusion.")
+    rows.append(_table7_row(table7, name(T), paper_gap))
+    checks.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {}), drawn))  # coin flips: simulated
+    prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top)
+    failed = sum(r.verdict not in _HOLDING for r in checks)
+    prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles) "
+                 f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
+                 + (f"; {failed} of them did not hold." if failed else "."))
+    main, appendix = rows, checks
     return PrmFindings("03_prm_estimation", main, prose, caveats=_CAVEATS, general=("sim_design",) if sim else (),
                        footer=footer, appendix=tuple(appendix))
 
@@ -714,7 +716,7 @@ def replicate_lines(sim, name, *, stress: bool = False) -> list[str]:
     intervals: the CI of the mean difference (the test) and the spread of single replicates."""
     rob = robustness_replicates(sim, stress=stress)
     src = sim.stress["diffs"] if stress else sim.diffs
-    iv = claims.interval_name(sim.replicates)
+    iv = prm_values.spread_name(sim.replicates)
     spreads = {a: {th: over(d, "replicates")[1:3] for th, d in by.items()} for a, by in src.items()}
     head = (f"PRM minus binary (or linear) tau: mean [unadjusted 95% CI of the mean over {sim.replicates} replicates, "
             f"Student's t], then the {iv} of single replicates; one-sample t-test, {HOLM}:")
@@ -761,4 +763,4 @@ def p_top(draws, T: int, method: str) -> str:
     s = draws.p_table
     r = s[(s["theta"] == T) & (s["level"] == str(T))].iloc[0]
     return (f"Another assessor gives a top-level result the top level with p = {spread(r['mean'], r['low'], r['high'])} "
-            f"({method}, mean [{claims.interval_name(draws.replicates)}] over {draws.replicates} draws of U2).")
+            f"({method}, mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")

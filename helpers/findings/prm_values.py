@@ -3,8 +3,9 @@
 A row reads the replicates of the simulation or the draws of U2 where the run has them, else this
 collection (:func:`over_replicates`, :func:`over_draws`, :func:`this_collection`). Every value is
 a :class:`Value`: the number, its interval and the words that say what the interval is, from the
-vocabulary of :mod:`helpers.notebook.claims`: "95% interval over 40 replicates" (percentile, 40 or
-more), "range over 20 replicates" (fewer), "95% Monte Carlo interval, 300 resamples" (the
+vocabulary of :mod:`helpers.notebook.claims`: "95% CI of the mean over 40 replicates" (Student's t,
+the one rule of every comparison over replicates or draws: :func:`mean_ci`), "95% interval over 40
+replicates" (percentile, 40 or more: the spread of single ones), "range over 20 replicates" (fewer), "95% Monte Carlo interval, 300 resamples" (the
 chi-square interval of a bootstrap sd), "95% CI" (Kendall's tau). Demeester et al. (IRJ 2016).
 """
 
@@ -19,8 +20,51 @@ import pandas as pd
 from .. import prm
 from ..notebook import claims
 
-__all__ = ["Value", "over", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+__all__ = ["MIN_BOOT", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
            "over_replicates", "over_draws", "nonmonotone", "marginals"]
+
+
+#: Resamples a 95% percentile band needs (bootstrap-like resampling: Fig. 3's annotation rounds);
+#: with fewer, the band is the range and says so.
+MIN_BOOT = 1000
+
+
+def spread_name(n: int) -> str:
+    """What the spread of ``n`` replicates or draws is called: ``"95% percentile interval"`` (40 or
+    more, :func:`helpers.notebook.claims.interval`'s rule) or ``"range"``."""
+    return "95% percentile interval" if claims.interval_name(n) != "range" else "range"
+
+
+def band_name(n: int) -> str:
+    """The band of ``n`` resamples (Fig. 3's rounds): ``"95% percentile band"`` from :data:`MIN_BOOT`
+    on, else ``"range"``."""
+    return "95% percentile band" if n >= MIN_BOOT else "range"
+
+
+def band(values) -> tuple[float, float]:
+    """``(low, high)`` of resampled ``values`` (NaN dropped) as :func:`band_name` calls them: the
+    2.5th and 97.5th percentiles from :data:`MIN_BOOT` values on, else the range."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return float("nan"), float("nan")
+    if len(x) >= MIN_BOOT:
+        lo, hi = np.quantile(x, [0.025, 0.975])
+        return float(lo), float(hi)
+    return float(x.min()), float(x.max())
+
+
+def stress_lines(u2_lenience: float, lenience_sd: float) -> list[str]:
+    """What section 12's second collection is under this run's parameters (no sentence that holds
+    for a lenient U2 only)."""
+    who = ("lenient (it finds more relevance than U1)" if u2_lenience > 0 else
+           "strict (it finds less relevance than U1)" if u2_lenience < 0 else "as lenient as U1 on average")
+    return [f"U2 of the second collection is {who}: shift {u2_lenience:g} on average, sd {lenience_sd:g} over topics.",
+            "The PRM's assumptions fail there: U2's marginals can differ from U1's, and the disagreement depends on "
+            "the topic.",
+            "One latent relevance still drives the runs and both assessors, so a graded gain can beat binary gains "
+            "for that reason alone.",
+            "So linear − binary is printed as the reference, and PRM − linear shows what the PRM's gains add."]
 
 
 def spread(mean: float, low: float, high: float, digits: int = 3, what: str = "draw") -> str:
@@ -91,14 +135,48 @@ def over(values, what: str) -> Value:
         return Value(float("nan"), float("nan"), float("nan"), f"no {what}", 0, _unit(what))
     c = claims.interval(x).numbers
     return Value(float(c["mean"]), float(c["low"]), float(c["high"]),
-                 f"{claims.interval_name(len(x))} over {len(x)} {what}", len(x), _unit(what))
+                 f"{spread_name(len(x))} over {len(x)} {what}", len(x), _unit(what))
+
+
+def mean_ci(values, what: str) -> Value:
+    """The mean of ``values`` (replicates or draws; NaN dropped) with the 95% CI *of the mean*
+    (Student's t, :func:`helpers.stats.summary.mean_interval`): the interval every comparison over
+    replicates or draws reads, as :func:`helpers.notebook.claims.paired_difference` does for Table 6.
+    NaN bounds with fewer than 2 values."""
+    from ..stats.summary import mean_interval
+
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return Value(float("nan"), float("nan"), float("nan"), f"no {what}", 0, _unit(what))
+    lo, hi = (float(v) for v in mean_interval(x, 0.95)[:2]) if len(x) > 1 else (float("nan"), float("nan"))
+    return Value(float(x.mean()), lo, hi, f"95% CI of the mean over {len(x)} {what}", len(x), _unit(what))
+
+
+def sim_mean(sim, table: str, comparison: str, what: str = "replicates") -> Value:
+    """:func:`mean_ci` of one quantity of :func:`helpers.replicates.prm.prm_robustness` over the replicates."""
+    rep = sim.rep
+    return mean_ci(rep.loc[(rep["table"] == table) & (rep["comparison"] == comparison), "tau"], what)
+
+
+def draw_mean(d, quantity: str, level: str | None = None, theta: int | None = None,
+              what: str = "draws of U2") -> Value:
+    """:func:`mean_ci` of one quantity of :func:`helpers.replicates.prm.prm_u2_draw` over the draws of
+    ``d`` (a :class:`helpers.replicates.prm.Draws`), at ``level`` and ``theta`` when given."""
+    rep = d.rep
+    keep = rep["quantity"] == quantity
+    if level is not None:
+        keep &= rep["level"].astype(str) == str(level)
+    if theta is not None:
+        keep &= rep["theta"] == theta
+    return mean_ci(rep.loc[keep, "value"], what)
 
 
 def from_summary(s: pd.DataFrame, what: str) -> Value:
     """A one-row :func:`helpers.replicates.runner.summarise` frame as a :class:`Value`."""
     r = s.iloc[0]
     n = int(r["replicates"])
-    return Value(float(r["mean"]), float(r["low"]), float(r["high"]), f"{claims.interval_name(n)} over {n} {what}", n,
+    return Value(float(r["mean"]), float(r["low"]), float(r["high"]), f"{spread_name(n)} over {n} {what}", n,
                  _unit(what))
 
 
@@ -142,7 +220,8 @@ def marginals(rep: pd.DataFrame, table: str) -> dict:
 
 def _udm_text(prm_v: Value, udm_v: Value) -> dict:
     """The two gain ratios of Sect. 3.4.3, one label for both."""
-    label = f" ({prm_v.label.replace('interval', 'intervals', 1)})" if prm_v.label and prm_v.n else ""
+    plural = prm_v.label.replace("CI of the mean", "CIs of the means", 1).replace("interval", "intervals", 1)
+    label = f" ({plural})" if prm_v.label and prm_v.n else ""
     return {"prm_ratio": prm_v.bracket(), "udm_ratio": udm_v.bracket() + label,
             "numbers": {"prm_ratio": prm_v.mean, "udm_ratio": udm_v.mean, "prm_low": prm_v.low,
                         "prm_high": prm_v.high, "udm_low": udm_v.low, "udm_high": udm_v.high, "n": prm_v.n}}
@@ -180,12 +259,12 @@ def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_the
     means = rep.groupby(["table", "comparison"])["tau"].mean()
     p_mean = {th: {i: float(means.get(("p", f"theta={names[th]}, level={names[i]}"), np.nan)) for i in range(T + 1)}
               for th in all_thetas}
-    out = {"eq_gap": (sim_values(sim, "eq", "largest gap"), sim_values(sim, "eq", "largest z")),
+    out = {"eq_gap": (sim_mean(sim, "eq", "largest gap"), sim_mean(sim, "eq", "largest z")),
            "marginals": marginals(rep, "eq"),
-           "ratio": sim_values(sim, "fig2", "sd / sigma"),
+           "ratio": sim_mean(sim, "fig2", "sd / sigma"),
            "table5_shares": {th: float(means[("5", f"share PRM more precise, theta={names[th]}")]) for th in thetas},
-           "table7": sim_values(sim, "7", f"theta={names[T]}, PRM vs binary"),
-           "udm": _udm_text(sim_values(sim, "udm", "prm_ratio"), sim_values(sim, "udm", "udm_ratio")),
+           "table7": sim_mean(sim, "7", f"theta={names[T]}, PRM vs binary"),
+           "udm": _udm_text(sim_mean(sim, "udm", "prm_ratio"), sim_mean(sim, "udm", "udm_ratio")),
            "over_what": f"{sim.replicates} replicates", "nonmono": nonmonotone(p_mean), "stress_shares": None}
     if sim.stress and STRESS[2] in set(rep["table"]):
         out["stress_shares"] = tuple(float(means[(STRESS[2], f"{who} top level")]) for who in ("U1", "U2")) + (
@@ -195,21 +274,18 @@ def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_the
 
 def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: float) -> dict:
     """The findings' values over the draws of U2 (:func:`helpers.replicates.prm.draws` with
-    ``details``). Every row, Table 7 included, reads one interval rule: the interval over the
-    draws (:func:`from_summary`)."""
+    ``details``). Every row that compares, Table 7 included, reads one interval rule: the 95% CI of
+    the mean over the draws (:func:`draw_mean`)."""
     T = len(names) - 1
-    s, what = d.summaries, "draws of U2"
-    t7 = s["table7"][(s["table7"]["theta"] == T) & (s["table7"]["level"] == "PRM vs binary")] if "table7" in s else None
-    table7 = from_summary(t7, what) if t7 is not None and len(t7) else Value(np.nan, np.nan, np.nan)
-    u = s["udm"].set_index("level")
-    udm = _udm_text(from_summary(u.loc[["prm_ratio"]].reset_index(), what),
-                    from_summary(u.loc[["udm_ratio"]].reset_index(), what))
+    s = d.summaries
+    table7 = draw_mean(d, "table7", "PRM vs binary", T) if "table7" in s else Value(np.nan, np.nan, np.nan)
+    udm = _udm_text(draw_mean(d, "udm", "prm_ratio"), draw_mean(d, "udm", "udm_ratio"))
     p_mean = {int(th): g.set_index("level")["mean"].rename(index=int).to_dict()
               for th, g in d.p_table.groupby("theta")}
     shares = s["table5_share_prm_more_precise"].set_index("theta")["mean"]
     mg = d.rep.loc[d.rep["quantity"] == "eq_marginals", "value"].dropna()
-    return {"eq_gap": (from_summary(s["eq_gap"], what), from_summary(s["eq_z"], what)),
+    return {"eq_gap": (draw_mean(d, "eq_gap"), draw_mean(d, "eq_z")),
             "marginals": {"differ": int(mg.sum()), "n": len(mg), "p": float("nan")},
-            "ratio": from_summary(s["boot_ratio"], what) if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
+            "ratio": draw_mean(d, "boot_ratio") if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
             "table5_shares": {th: float(shares.loc[th]) for th in thetas}, "table7": table7, "udm": udm,
-            "over_what": f"{d.replicates} {what}", "nonmono": nonmonotone(p_mean)}
+            "over_what": f"{d.replicates} draws of U2", "nonmono": nonmonotone(p_mean)}
