@@ -128,9 +128,13 @@ def test_04_committed_key_lines_name_every_tie():
 
     text = _outputs_text(_nb(NB04))
     # every tie is named or counted (short_leaders: more than 6 tied or within noise are counted), none picked
-    assert f"highest discriminative power: {short_leaders(claims.leaders(power, intervals=mc))}\n" in text
-    assert f"lowest discriminative power: {short_leaders(claims.leaders(power, higher=False, intervals=mc))}\n" in text
-    assert "pairwise overlaps, no multiplicity correction" in text
+    noise = "within Monte Carlo noise"   # one name per meaning: section 6 defines it, A.1 says "level with"
+    assert f"highest discriminative power: {short_leaders(claims.leaders(power, intervals=mc), term=noise)}\n" in text
+    assert f"lowest discriminative power: {short_leaders(claims.leaders(power, higher=False, intervals=mc), term=noise)}\n" \
+        in text
+    markdown = "\n".join("".join(c["source"]) for c in _nb(NB04)["cells"] if c["cell_type"] == "markdown")
+    assert markdown.count("**within Monte Carlo noise**") == 1 and markdown.count("**level with**") == 1
+    assert "within noise" not in text.replace(noise, "")
 
 
 def test_04_planted_truth_check_can_fail_and_says_its_chance_level():
