@@ -439,24 +439,25 @@ def test_cheapest_row_names_every_design_within_noise():
     assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
     assert _findings(cheapest=None).rows[5].verdict == "cannot tell"
     from helpers.findings.design import answer_sentence, cheapest_lines
-    tie = _curve([500.0, 290.0, 300.0], [False, True, True], 2)
-    lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
+    tie = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
+    lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=4)
     # a tie names every design of it and picks none: no "cheapest design is" out of a tie
-    assert lines[0].startswith("2 of the 3 designs that reach the target tie as the cheapest")
+    assert lines[0].startswith("2 of the 4 designs that reach the target tie as the cheapest")
     assert "is" not in lines[0].split(",")[0].split()
-    assert lines[1:] == ["  n_a = 2 (30 [20, 40] topics, cost 290)", "  n_a = 3 (30 [20, 40] topics, cost 300)"]
+    assert lines[1:3] == ["  n_a = 2 (30 topics, Feldt [20, 40]; cost 290)", "  n_a = 3 (30 topics, Feldt [20, 40]; cost 300)"]
+    assert lines[3].startswith("Topics: Feldt's 95% interval; cost: the topic bootstrap's")
     every = _curve([300.0, 290.0, np.nan], [True, True, False], 2)      # a tie of all: said as such
     assert cheapest_lines(every, target=.95, measure="m", cost_topic=10, cost_judgment=3,
                           max_assessors=3)[0].startswith("All designs that reach the target tie as the cheapest")
     assert _findings(cheapest=every).rows[5].run.startswith("all tied within noise: n_a = 1")
     assert answer_sentence(_at(), lead="m", target=.95, curve=every, n_a=3) == (
         "Answer for m with 1 or 2 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 needs 30 [20, 40] topics "
-        "with 1 assessor and 30 [20, 40] with 2; a paired t-test needs 10 [9, 12] topics with 1 assessor and "
-        "9 [8, 11] with 2.")
+        "with 1 assessor and 30 [20, 40] with 2 (Feldt); a paired t-test needs 10 [9, 12] topics with 1 assessor and "
+        "9 [8, 11] with 2 (bootstrap).")
     one = cheapest_lines(_curve([500.0, 290.0, 300.0], [False, True, False], 2), target=.95, measure="m",
                          cost_topic=10, cost_judgment=3, max_assessors=3)
-    assert one == ["The cheapest design for Eρ² ≥ 0.95 (m) at 10 per topic and 3 per judgment set is n_a = 2 "
-                   "(30 [20, 40] topics, cost 290); no other is within the cost bootstrap's noise."]
+    assert one[0] == ("The cheapest design for Eρ² ≥ 0.95 (m) at 10 per topic and 3 per judgment set is n_a = 2 "
+                      "(30 topics, Feldt [20, 40]; cost 290); no other is within the cost bootstrap's noise.")
     said = answer_sentence(_at(), lead="m", target=.95, curve=tie, n_a=2)
     assert said.startswith("Answer for m with 2 or 3 assessors per topic (tied as the cheapest)")
     assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2) == (
@@ -624,3 +625,24 @@ def test_power_over_simulated_pilots_takes_the_pilot_as_the_cluster_and_says_whi
     assert "the 14 of 60 pilots whose n was reachable" in row.run and "clustered" in row.caveats
     lines = planted_lines(p, target=.95, n_assessors=2)
     assert any("the 14 of 60 pilots whose n was reachable" in x for x in lines)
+
+
+def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_cheapest():
+    """Cost still falling at max_assessors (or the edge within noise): the range bounds the answer."""
+    from helpers.findings.design import answer_sentence, cheapest_lines, edge_note
+    falling = _curve([500.0, 400.0, 350.0], [False, False, True], 3)
+    assert edge_note(falling) == "cost still falls at n_a = 3, the most searched"
+    lines = cheapest_lines(falling, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
+    assert lines[0].startswith("The searched range bounds the cheapest design") and "extend max_assessors" in lines[0]
+    assert not any("The cheapest design" in x for x in lines)
+    row = _findings(cheapest=falling).rows[5]
+    # a design in range beats n_a = 1 beyond noise: Bodoff's claim fails whatever lies beyond
+    assert row.verdict == "does not hold" and row.run.startswith("the searched range bounds the cheapest (cost still "
+                                                                  "falls at n_a = 3")
+    assert "(cheapest searched; extend max_assessors)" in answer_sentence(_at(), lead="m", target=.95, curve=falling,
+                                                                           n_a=2)
+    edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
+    assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
+    assert _findings(cheapest=edge_tie).rows[5].verdict == "cannot tell"
+    inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
+    assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None

@@ -33,7 +33,7 @@ from ..notebook.findings import Finding, Findings
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "at_lines", "recommended_assessors", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
@@ -60,14 +60,14 @@ def sakai_published() -> tuple[dict[str, int], dict[str, int]]:
 
 CAVEATS = {
     "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
-    "conditional": "Splits reuse the pilot's topics: the checks are conditional on it.",
+    "conditional": "Splits reuse the pilot's topics: conditional on it.",
     "satterthwaite": "Crossed: Feldt's interval uses Satterthwaite's degrees of freedom, approximate.",
     "same_variance": "Planted checks draw from the variance defining their truth: only estimation noise can fail them.",
-    "ties": "'Within noise': uncorrected 95% comparisons with a cheapest design chosen on the same pilot.",
-    "clustered": "Power pools each pilot's tests at its n; its interval is clustered by pilot.",
+    "ties": "'Within noise': uncorrected 95% comparisons with the cheapest chosen on the same pilot.",
+    "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
 }
-BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, scaled to other assessor counts by the G-study."
-BOOTSTRAP_CROSSED = " Crossed: plus the bias's chi² interval."
+BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, G-study-scaled to other assessor counts."
+BOOTSTRAP_CROSSED = " Crossed: the t-test adds the assessors' bias (chi² interval), which shifts a CI, not its width."
 NORMAL_PLANTED = "Feldt's and Arteaga et al.'s intervals assume normal effects (as planted), not bounded scores."
 NORMAL_REAL = "Feldt's and Arteaga et al.'s intervals assume normal effects; scores bounded in [0, 1] are not."
 
@@ -213,11 +213,27 @@ def _unreachable(curve: pd.DataFrame) -> list[str]:
     return [str(int(a)) for a, c in zip(curve["n_assessors"], curve["cost"]) if _missing(c)]
 
 
+def edge_note(curve: pd.DataFrame | None) -> str | None:
+    """Why the searched range bounds the cheapest design, or None: the most assessors searched (the
+    curve's last ``n_a``, ``max_assessors``) is within noise of the cheapest, so a design beyond it may
+    be cheaper still (``"cost still falls at n_a = 6"`` when it is the cheapest as estimated)."""
+    if curve is None or len(curve) < 2:
+        return None
+    last = curve.sort_values("n_assessors").iloc[-1]
+    if not bool(last["within_noise"]):
+        return None
+    edge = int(last["n_assessors"])
+    if edge == int(curve.attrs.get("best", -1)):
+        return f"cost still falls at n_a = {edge}, the most searched"
+    return f"n_a = {edge}, the most searched, is within noise of the cheapest"
+
+
 def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, cost_topic: float,
                    cost_judgment: float, max_assessors: int) -> list[str]:
     """The cheapest design for Eρ² >= target, or every design tied within the cost bootstrap's
     noise (one line each), never one of a tie (``curve`` from
-    :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target)."""
+    :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target).
+    When the searched range bounds it (:func:`edge_note`) no design is named the cheapest."""
     if curve is None:
         return [f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
                 "the error that does not shrink with topics is too large."]
@@ -225,8 +241,14 @@ def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, c
     tied = _tied(curve)
     never = _unreachable(curve)
     tail = [f"With n_a = {claims.listing(never)} the target is unreachable."] if never else []
+    tail.append("Topics: Feldt's 95% interval; cost: the topic bootstrap's, whose difference to the cheapest decides "
+                "the tie.")
     if len(curve) == 1:
         return [f"The only design considered {at} is {_design(tied.iloc[0])}."] + tail
+    edge = edge_note(curve)
+    if edge is not None:
+        return ([f"The searched range bounds the cheapest design {at}: {edge}; extend max_assessors. Within noise "
+                 "of the cheapest searched:"] + [f"  {_design(r)}" for _, r in tied.iterrows()] + tail)
     if len(tied) == 1:
         return [f"The cheapest design {at} is {_design(tied.iloc[0])}; no other is within the cost bootstrap's "
                 "noise."] + tail
@@ -236,8 +258,22 @@ def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, c
 
 
 def _design(r: pd.Series) -> str:
-    """``"n_a = 3 (37 [17, 68] topics, cost 703)"``: assessors per topic, topics with their interval, cost."""
-    return f"n_a = {int(r['n_assessors'])} ({_n_ci(r['n_topics'], r['n_low'], r['n_high'])} topics, cost {r['cost']:,.0f})"
+    """``"n_a = 3 (37 topics, Feldt [17, 68]; cost 703, bootstrap [494, 836])"``: assessors per topic,
+    topics with Feldt's interval, cost with the topic bootstrap's (each labelled by its method)."""
+    topics = _n(r["n_topics"])
+    if not (_missing(r.get("n_low")) and _missing(r.get("n_high"))):
+        topics += f" topics, Feldt [{_end(r['n_low'])}, {_end(r['n_high'])}]"
+    else:
+        topics += " topics"
+    cost = f"cost {r['cost']:,.0f}"
+    lo, hi = r.get("cost_low"), r.get("cost_high")
+    if not (_missing(lo) or _missing(hi)):
+        cost += f", bootstrap [{_money(lo)}, {_money(hi)}]"
+    return f"n_a = {int(r['n_assessors'])} ({topics}; {cost})"
+
+
+def _money(v) -> str:
+    return "unbounded" if not np.isfinite(float(v)) else f"{float(v):,.0f}"
 
 
 def linearity_line(measure: str, attrs) -> str:
@@ -329,7 +365,7 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
                             "by construction" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
     if never:
-        prose.append(f"The planted truth for {claims.listing(never)} is unreachable with "
+        prose.append(f"Planted truth for {claims.listing(never)} unreachable with "
                      f"{claims.plural(n_assessors, 'assessor')} per topic: no coverage to check.")
     pw = p["power"]
     if pw["experiments"]:
@@ -420,10 +456,15 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
         return Finding(question, paper, f"{short[0]}, the only design considered", "not tested")
     never = _unreachable(curve)
     every = len(short) == len(curve) - len(never)
-    run = (f"cheapest: {short[0]}" if len(short) == 1 else
+    edge = edge_note(curve)
+    run = (f"the searched range bounds the cheapest ({edge}; extend max_assessors); within noise of the cheapest "
+           f"searched: {'; '.join(short)}" if edge is not None else
+           f"cheapest: {short[0]}" if len(short) == 1 else
            f"{'all ' if every else ''}tied within noise: {'; '.join(short)}")
     if never:
         run += f"; n_a = {claims.listing(never)} unreachable"
+    # at the edge the cheapest may lie beyond the range, but a design in it already beats n_a = 1 beyond noise
+    # when n_a = 1 is not within noise: "does not hold" stands; with n_a = 1 in the tie it cannot be told
     verdict = "holds" if names == ["1"] else "does not hold" if "1" not in names else "cannot tell"
     return Finding(question, paper, run, verdict, caveats=("ties",) if len(short) > 1 or verdict == "holds" else (),
                    numbers={"within_noise": names, "best": int(curve.attrs["best"])})
@@ -472,10 +513,13 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
                 f"{claims.plural(n_a, 'assessor')} per topic a paired t-test needs {t}.")
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
-    how = (f"{claims.plural(ks[0], 'assessor')} per topic (the cheapest)" if len(ks) == 1 else
-           f"{ks[0]} or {ks[1]} assessors per topic (tied as the cheapest)" if len(ks) == 2 else
-           f"{ks[0]} to {ks[-1]} assessors per topic (tied cheapest)")
-    return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e}; a paired t-test needs {t}."
+    edge = edge_note(curve) is not None
+    tie = "cheapest searched; extend max_assessors" if edge else "the cheapest" if len(ks) == 1 else "tied as the cheapest"
+    how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
+           f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
+           f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
+    return (f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} (Feldt); a paired t-test needs {t} "
+            "(bootstrap).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -783,7 +827,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
                      "section 6 says what holds instead of comparing with the mean gains.")
     if not linearity:
-        prose.append("Simulated scores carry no gains: the linearity check needs real or file data.")
+        prose.append("Simulated scores carry no gains: linearity needs real or file data.")
     crossed = s.get("design") == "s x t x a"
     caveats = {**CAVEATS, "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if crossed else "")}
@@ -796,5 +840,5 @@ def _built(row: Finding) -> Finding:
 
 
 #: Why the sizing rows differ (said once).
-_RECONCILE = ("Sakai's 2 V_E1 keeps the topic variance, which cancels in a paired difference. Eρ² asks for a "
-              "stable ranking, not power against minD.")
+_RECONCILE = ("Sakai's 2 V_E1 keeps the topic variance, which paired differences cancel; Eρ² asks for a "
+              "stable ranking, not power.")

@@ -239,15 +239,17 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "same": "reproduced"}),
     "06_g_and_d_study": (
         "G-study variance components (negative estimates set to 0), Erho2 and Phi at the pilot's sizes with 95% "
-        "intervals, and the topics needed for the target Erho2.",
+        "intervals (Feldt's for Erho2 and the topics, Arteaga et al.'s for Phi), and the topics needed for the "
+        "target Erho2.",
         {"var_s": "σ²(s)", "var_t": "σ²(t)", "var_a": "σ²(a)", "var_a:t": "σ²(a:t)", "var_st": "σ²(st)",
          "var_sa": "σ²(sa)", "var_ta": "σ²(ta)", "var_sta": "σ²(sta)", "var_sa:t": "σ²(sa:t)", "erho2": "Eρ²",
          "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "phi": "Φ", "phi_low": "Φ low", "phi_high": "Φ high",
          "topics_needed": "topics", "topics_low": "topics low", "topics_high": "topics high"}),
     "06_cost_curve": (
-        "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, their interval, and the cost of "
-        "each design, with the topic bootstrap's 95% intervals of the cost and of its difference to the cheapest.",
-        {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low", "n_high": "topics high",
+        "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, with Feldt's 95% interval, and the "
+        "cost of each design, with the topic bootstrap's 95% percentile intervals of the cost and of its difference "
+        "to the cheapest; the tie (within noise) reads the bootstrap's interval of the difference.",
+        {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low (Feldt)", "n_high": "topics high (Feldt)",
          "cost": "cost", "cost_low": "cost low", "cost_high": "cost high", "diff_low": "difference low",
          "diff_high": "difference high", "cheapest_share": "share cheapest", "within_noise": "within noise"}),
     "06_split_halves": (
