@@ -586,11 +586,15 @@ UTILITY = {"coverage": "their utility reads graded levels."}
 
 
 def _where(cases: Sequence[tuple[str, str]]) -> str:
-    """``"graded (relevance and diversity) and position (diversity)"``: model-question cases by model."""
+    """``"graded and first-hit (relevance and diversity), position (diversity)"``: model-question
+    cases, the models with the same questions named together (one bracket for each set of questions)."""
     by: dict[str, list[str]] = {}
     for m, q in cases:
         by.setdefault(m, []).append(q)
-    return claims.listing([f"{m} ({claims.listing(qs)})" for m, qs in by.items()])
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for m, qs in by.items():
+        groups.setdefault(tuple(qs), []).append(m)
+    return ", ".join(f"{claims.listing(ms)} ({claims.listing(list(qs))})" for qs, ms in groups.items())
 
 
 def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
@@ -618,19 +622,16 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
 
 
 def coverage_bullet(rec: Recovery) -> list[str]:
-    """Coverage users (a smoothed I-rec, :data:`NEAR_FORMULA`): whether MAR puts their family first on
-    average, and, when it does not, why (the noise-free check: a measure outside the family nearer the
-    users as modelled, or a miss of power). Nothing below :data:`MIN_REPLICATES`."""
+    """Coverage users (a smoothed I-rec, :data:`NEAR_FORMULA`): when MAR does not put their family first
+    on average, why (the noise-free check: a measure outside the family nearer the users as modelled,
+    or a miss of power). Nothing when it does (the findings table says so; the D#-measures, half I-rec,
+    are left out of the check as in notebook 04, which section 1 states) or below :data:`MIN_REPLICATES`."""
     by = rec.by_model().get("coverage")
     if not rec.enough or not by:
         return []
     missed = [q for q, v in by.items() if not v]
-    if not missed:   # the D#-measures, half I-rec, are not its rivals (notebook 04's rule, _without_twins)
-        half = users.partial_members("coverage", list(dict.fromkeys(rec.summary["system"])),
-                                     families=users.BY_DEFINITION)
-        return [f"Coverage users ({COVERAGE_IS}) have their family first on average"
-                + (" among the measures that are not half I-rec (the D♯-measures are left out, as in notebook 04)."
-                   if half else ".")]
+    if not missed:   # a recovery is in the findings table, near I-rec by construction: nothing to explain
+        return []
     free = rec.cases[("coverage", missed[0])]["check_noise_free"]
     kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
     out = f"MAR misses coverage users, {COVERAGE_IS} ({claims.listing(missed)})"
@@ -663,4 +664,5 @@ def miss_bullets(rec: Recovery) -> list[str]:
     for m in dict.fromkeys(k[0] for k in outside):
         q = next(q for m2, q in outside if m2 == m)   # the first question's measure stands for the model
         why.append(f"{free[(m, q)]['best_out']} nearer for {m} ({q})")
-    return [f"MAR also misses {_where(missed)} on average. Without noise: {'; '.join(why)}."]
+    also = " also" if coverage_bullet(rec) else ""   # after the coverage users' own bullet
+    return [f"MAR{also} misses {_where(missed)} on average. Without noise: {'; '.join(why)}."]
