@@ -9,9 +9,10 @@ depend on the run's data:
   model?** In one study of the run's size, and on average over replicated studies; and does every
   measure stay at its own chance level with null assessors? (:mod:`helpers.findings.preference_recovery`,
   whose names are re-exported here.) Besides: do the pair-level
-  HSD differences survive with topics as blocks; must D#-RBP (p = 0.99) prefer what I-rec prefers;
-  does the stand-in reach the alpha it is calibrated to, and do its two questions correlate as the
-  paper's do;
+  HSD differences survive with topics as blocks; must D#-RBP (p = 0.99) prefer what I-rec prefers.
+  Whether the labels reach the alpha targets they are calibrated to, and how the two questions
+  correlate (set by the simulator's question correlation), hold by construction: the appendix
+  table (:class:`PreferenceFindings`), or the findings table when a target is missed;
 * the user's own files (``data: files``, e.g. the licensed 1,127-pair labels): **which measure
   agrees best with the assessors**, alpha and r as measured;
 * the THUIR image-search set (``real_dataset``): do single-intent measures agree with real users'
