@@ -4,12 +4,14 @@
   (matplotlib, seaborn, Jupyter, papermill, nbval, dask, tqdm, krippendorff, yaml) is imported
   lazily, inside the functions that need it (checked statically and by importing every module
   with those packages blocked).
-* ``pip install .`` in a fresh venv of every other Python 3.11-3.13 interpreter found on the
-  machine pulls no Jupyter package and names its command ``subjeval``; with ranx and ir_measures
-  beside it, the engine's tests and tests/test_interop.py pass there, with pandas 2.2 on one
-  interpreter and the lock's pandas 3 on the others (on this interpreter when there is no other).
-* ``pip install '.[notebooks]'`` does pull Jupyter: measured in a fresh venv when
-  ``SUBJEVAL_SLOW_TESTS=1`` (about 100 packages; README "Installing").
+* In make test, a second venv of this interpreter puts the other pandas series (2.2; the lock has
+  3.x) and the project installed from a wheel in front of this environment's packages: the command
+  is ``subjeval`` there, and with ranx and ir_measures beside it the engine's tests and
+  tests/test_interop.py pass under both series (issue 41, item 6).
+* ``make test-slow`` (SUBJEVAL_SLOW_TESTS=1): ``pip install .`` in a fresh venv of every other
+  Python 3.11-3.13 interpreter found on the machine, from nothing, pulls no Jupyter package; the
+  same tests pass there with pandas 2.2 on one interpreter and 3.x on the others; and
+  ``pip install '.[notebooks]'`` does pull Jupyter (about 100 packages; README "Installing").
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 from pathlib import Path
 
@@ -163,20 +166,76 @@ def _pip(py: Path, *args: str) -> None:
 #: The pandas series the engine supports (pyproject: pandas>=2.2): ranx 0.3 (numba) and ir_measures
 #: users often stay on 2.2; the lock (constraints.txt) has 3.x.
 PANDAS_SERIES = {"2.2": "pandas>=2.2,<2.3", "3": "pandas>=3,<4"}
-SLOW = pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1", reason="set SUBJEVAL_SLOW_TESTS=1")
+SLOW = pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1",
+                          reason="downloads a whole environment per interpreter; set SUBJEVAL_SLOW_TESTS=1 (make test-slow)")
+
+
+def _other_series() -> str:
+    """The pandas series that the running environment does not have."""
+    return "2.2" if int(__import__("pandas").__version__.split(".")[0]) >= 3 else "3"
+
+
+def _overlay(where: Path) -> Path:
+    """A second venv of this interpreter that sees this environment's packages behind its own (a
+    `site.addsitedir` line, so the editable install's hooks load too): whatever is installed into
+    it shadows this environment's copy. Cheap: only the packages installed into it are fetched."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True, timeout=300)
+    py = where / "bin" / "python"
+    own = _python_in(py, "import sysconfig; print(sysconfig.get_paths()['purelib'])", where)
+    base = sysconfig.get_paths()["purelib"]
+    Path(own, "_subjeval_base_env.pth").write_text(f"import site; site.addsitedir({base!r})\n", encoding="utf-8")
+    return py
+
+
+def _pip_into(py: Path, *args: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-compile", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def _engine_and_interop_tests(py: Path, series: str) -> str:
+    """The engine's tests and tests/test_interop.py under ``py``; ranx and ir_measures must import."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    proc = subprocess.run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-rfEs",
+                           "-W", "ignore::DeprecationWarning", "-k", "not dl19", *ENGINE_TESTS, "tests/test_interop.py"],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=1800)
+    failed = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+    assert proc.returncode == 0, f"pandas {series}:\n" + "\n".join(failed) + "\n" + proc.stdout[-2000:]
+    skipped = [ln for ln in proc.stdout.splitlines() if ln.startswith("SKIPPED") and "test_interop" in ln]
+    assert not skipped, f"ranx or ir_measures did not import beside pandas {series}: {skipped}"
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def test_the_other_pandas_series_beside_ranx_and_ir_measures(tmp_path):
+    """Issue 41, item 6, in make test: the lock has pandas 3 (this environment, where ranx and
+    ir_measures are test dependencies); a second venv puts pandas 2.2 and the project installed
+    from a wheel (not editable) in front of them. There the installed command is `subjeval`, the
+    package imports with pandas 2.2, and the engine's tests and tests/test_interop.py pass with
+    ranx and ir_measures importing (ids read the same; both tools take the readers' frames and
+    agree). The fresh venvs of other interpreters, built from nothing, run with make test-slow."""
+    series = _other_series()
+    py = _overlay(tmp_path / "venv")
+    _pip_into(py, "--no-deps", _source(tmp_path))
+    _pip_into(py, PANDAS_SERIES[series])
+    out = _python_in(py, "import pandas, subjeval.measures as m; print(pandas.__version__, m.__file__)", tmp_path)
+    version, where = out.split()
+    assert version.startswith(series + "."), out
+    assert Path(where).is_relative_to(tmp_path / "venv"), f"subjeval was not imported from the second venv: {where}"
+    _installed_commands_name_subjeval(py, tmp_path)
+    print(f"pandas {version}:", _engine_and_interop_tests(py, series))
 
 
 def _matrix() -> list:
     """(interpreter, pandas series) of the fresh venvs: pandas 2.2 on the first other Python (on this
-    one when there is none), the lock's pandas 3 on every further one (and on this one with
-    SUBJEVAL_SLOW_TESTS=1 when there is no second)."""
+    one when there is none), the lock's pandas 3 on every further one (and on this one when there
+    is no second)."""
     if not OTHERS:
         return [pytest.param(sys.executable, "2.2", id="this-python-pandas2.2"),
-                pytest.param(sys.executable, "3", id="this-python-pandas3", marks=SLOW)]
+                pytest.param(sys.executable, "3", id="this-python-pandas3")]
     out = [pytest.param(OTHERS[0], "2.2", id=f"{Path(OTHERS[0]).name}-pandas2.2")]
     out += [pytest.param(p, "3", id=f"{Path(p).name}-pandas3") for p in OTHERS[1:]]
     if len(OTHERS) == 1:
-        out.append(pytest.param(sys.executable, "3", id="this-python-pandas3", marks=SLOW))
+        out.append(pytest.param(sys.executable, "3", id="this-python-pandas3"))
     return out
 
 
@@ -211,12 +270,14 @@ def _installed_commands_name_subjeval(py: Path, cwd: Path) -> None:
         assert "python -m helpers" not in out and "helpers." not in out, out[:2000]
 
 
+@SLOW
 @pytest.mark.parametrize("python, series", _matrix())
 def test_fresh_venv_core_install_then_beside_ranx_and_ir_measures(python, series, tmp_path):
-    """In a fresh venv of another Python: `pip install .` pulls numpy, pandas and scipy only (no
-    Jupyter); then ranx and ir_measures join it, and the engine's tests and tests/test_interop.py
-    pass there -- with pandas 2.2 on one interpreter and the lock's pandas 3 on the others (issue 41:
-    ids read the same, ranx and ir_measures take the readers' frames and agree)."""
+    """In a fresh venv of another Python, from nothing: `pip install .` pulls numpy, pandas and scipy
+    only (no Jupyter); then ranx and ir_measures join it, and the engine's tests and
+    tests/test_interop.py pass there -- with pandas 2.2 on one interpreter and the lock's pandas 3
+    on the others (issue 41: ids read the same, ranx and ir_measures take the readers' frames and
+    agree). Downloads every wheel for each interpreter, so it runs with make test-slow."""
     py = _venv(python, tmp_path / "venv")
     constraints = str(_constraints_without(tmp_path, {"pandas"} if series == "2.2" else set()))
     _pip(py, "--no-compile", "-c", constraints, _source(tmp_path), PANDAS_SERIES[series])
@@ -228,15 +289,7 @@ def test_fresh_venv_core_install_then_beside_ranx_and_ir_measures(python, series
     version = subprocess.run([str(py), "-c", "import pandas, subjeval.measures; print(pandas.__version__)"],
                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert version.returncode == 0 and version.stdout.startswith(series + "."), version.stderr[-2000:]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    proc = subprocess.run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", "-W", "ignore::DeprecationWarning",
-                           "-k", "not dl19", *ENGINE_TESTS, "tests/test_interop.py"], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=1800)
-    failed = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
-    assert proc.returncode == 0, "\n".join(failed) + "\n" + proc.stdout[-2000:]
-    skipped = [ln for ln in proc.stdout.splitlines() if ln.startswith("SKIPPED") and "test_interop" in ln]
-    assert not skipped, f"ranx or ir_measures did not import in the fresh venv: {skipped}"
-    print(python, f"pandas {version.stdout.strip()}:", proc.stdout.strip().splitlines()[-1])
+    print(python, f"pandas {version.stdout.strip()}:", _engine_and_interop_tests(py, series))
 
 
 @pytest.mark.skipif(os.environ.get("SUBJEVAL_SLOW_TESTS") != "1",
