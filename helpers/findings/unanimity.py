@@ -372,8 +372,8 @@ OWN_CAVEATS = {
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
-    "ranges": "With fewer than 40 draws, a range over R draws holds a new one with probability (R − 1)/(R + 1) "
-              "only, below 95%.",
+    "ranges": "A range over R draws, with R below the 40 that 95% needs, holds a new draw with probability "
+              "(R − 1)/(R + 1) only.",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
     "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests. Each "
                  "team enters with its best run under RawG, not under UG: this favours RawG, and a discrepancy may "
