@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import resource
+import time
+
 import pytest
 
 
@@ -15,3 +19,22 @@ def pytest_report_header(config):
     from test_trec_eval_differential import EXAMPLES, SEED as DIFF_SEED
     return [f"configuration fuzz (tests/test_fuzz_notebooks.py): SUBJEVAL_FUZZ_SEED={SEED}",
             f"NIST trec_eval differential tests: SUBJEVAL_DIFF_SEED={DIFF_SEED}, {EXAMPLES} examples per format"]
+
+
+# The test budget (make test <= 10 min on 2 cores) is kept by measuring, not guessing: with
+# SUBJEVAL_TEST_CPU_LOG=<file>, every test appends "cpu seconds <tab> wall seconds <tab> node id",
+# CPU counted for the test's process and every child it reaped (notebook kernels, subprocesses).
+# CPU time barely depends on what else the machine runs; tools/test_budget.py sums it.
+_CPU_LOG = os.environ.get("SUBJEVAL_TEST_CPU_LOG")
+
+if _CPU_LOG:
+    def _cpu() -> float:
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        cpu, wall = _cpu(), time.perf_counter()
+        yield
+        with open(_CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{_cpu() - cpu:.2f}\t{time.perf_counter() - wall:.2f}\t{item.nodeid}\n")
