@@ -19,16 +19,17 @@ they rest on; every cell and sentence stays under 50 words.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from ..design.study import URBANO_ALPHA, cluster_rate
+from ..design.study import cluster_rate
 from ..stats.summary import min_draws
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
+from .design_split import coefficient_lines, inside as _inside, missing as _missing, n_ci as _n_ci, split_header, \
+    split_lines, split_rows as _split_rows
 
 NOTEBOOK = "06_study_design"
 
@@ -154,25 +155,12 @@ def check_parameters(g: Mapping, defaults: Mapping | None = None) -> None:
 # numbers as printed
 # --------------------------------------------------------------------------------------------
 
-def _missing(v) -> bool:
-    return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
-
-
 def _n(v) -> str:
     return "unreachable" if _missing(v) else f"{int(v):,}"
 
 
 def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
-
-
-def _n_ci(n, lo, hi) -> str:
-    """``"107 [96, 119]"``; ``"unbounded"`` for an end no number of topics reaches."""
-    if _missing(n):
-        return "unreachable"
-    if _missing(lo) and _missing(hi):
-        return _n(n)
-    return f"{_n(n)} [{_end(lo)}, {_end(hi)}]"
 
 
 def _pct(x: float) -> str:
@@ -520,178 +508,6 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
            f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
     return (f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} (Feldt); a paired t-test needs {t} "
             "(bootstrap).")
-
-
-# --------------------------------------------------------------------------------------------
-# split halves
-# --------------------------------------------------------------------------------------------
-
-#: Monte Carlo z: a verdict whose margin to a bound of the prediction is within this many standard
-#: errors of the observed mean is "cannot tell".
-MC_Z = 1.96
-#: A prediction interval whose upper end exceeds its lower end by more than this factor is too wide
-#: to judge against (the conflicts map near Eρ² = 1 spans orders of magnitude).
-WIDE = 10.0
-
-
-def _inside(obs, lo, hi, se=0.0) -> bool | None:
-    """Whether ``obs`` lies in [lo, hi]; ``None`` when a value is missing (nothing to judge) or
-    when ``obs`` lies within ``MC_Z`` Monte Carlo standard errors ``se`` of a bound."""
-    vals = [float(v) for v in (obs, lo, hi)]
-    if not all(np.isfinite(v) for v in vals):
-        return None
-    o, l, h = vals
-    se = float(se) if se is not None and np.isfinite(float(se)) else 0.0
-    if min(abs(o - l), abs(o - h)) <= MC_Z * se:
-        return None
-    return bool(l <= o <= h)
-
-
-def _wide(lo, hi) -> bool:
-    """An interval too wide to judge against (more than a factor ``WIDE``, or reaching 0)."""
-    lo, hi = float(lo), float(hi)
-    return np.isfinite(lo) and np.isfinite(hi) and (lo <= 0 or hi / lo > WIDE)
-
-
-def _parts_verdict(parts: Mapping[str, list]) -> str:
-    flat = [v for vs in parts.values() for v in vs if v is not None]
-    if not flat:
-        return "cannot tell"
-    return "holds" if all(flat) else "does not hold" if not any(flat) else "holds in part"
-
-
-def _count(ok: list, what: str) -> str:
-    judged = [v for v in ok if v is not None]
-    if not judged:
-        return f"judged at none of {claims.plural(len(ok), 'size')} ({what})"
-    text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
-            f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
-    return text + (f" (not judged at {len(ok) - len(judged)}: {what})" if len(judged) < len(ok) else "")
-
-
-#: Why a size is not judged (the same rule for every simulated comparison of the split halves).
-NOT_JUDGED = f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"
-
-
-def _judge(obs, low, high, se) -> list:
-    """Per size: inside the predicted interval (True/False), or None (not judged: :data:`NOT_JUDGED`)."""
-    return [None if _wide(lo, hi) else _inside(o, lo, hi, e) for o, lo, hi, e in zip(obs, low, high, se)]
-
-
-def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
-    se = split["tau_se"] if "tau_se" in split else pd.Series(0.0, index=split.index)
-    ok = _judge(split["tau_observed"], split[f"{key}_low"], split[f"{key}_high"], se)
-    text = (f"τ {_count(ok, NOT_JUDGED)}; "
-            f"{_direction(split['tau_observed'], split[key], se, factors=False)}")
-    if "tau_se" in split and split["tau_se"].notna().any():
-        text += f"; MC SE of observed τ ≤ {split['tau_se'].max():.3f}"
-    return text, ok
-
-
-def _factor(x: float) -> str:
-    """A ratio as the referee reads it: ``1.3``, ``8.1``, ``30``."""
-    return f"{x:.1f}" if x < 10 else f"{x:,.0f}"
-
-
-def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, factors: bool = True) -> str:
-    """``"observed below the point prediction at 8 of 9 sizes (by factors 1.3 to 30; 1 within 1.96 MC SE)"``.
-
-    A size counts on a side only when the observed mean is more than ``MC_Z`` Monte Carlo standard
-    errors ``se`` from the point prediction (the rule of :func:`_inside`); the others are said as
-    within noise.  ``factors``: the ratios observed / predicted of the sizes counted (rates > 0)."""
-    se = pd.Series(0.0, index=obs.index) if se is None else se.reindex(obs.index).astype(float).fillna(0.0)
-    ok = obs.notna() & pred.notna() & ((pred > 0) if factors else True)
-    o, p, e = obs[ok].astype(float), pred[ok].astype(float), se[ok]
-    beyond = (o - p).abs() > MC_Z * e
-    below, above = int((beyond & (o < p)).sum()), int((beyond & (o > p)).sum())
-    side, n = ("below", below) if below >= above else ("above", above)
-    counted = beyond & ((o < p) if side == "below" else (o > p))
-    text = f"observed {side} the point prediction at {n} of {len(o)} sizes"
-    notes = []
-    if factors:
-        f = ((p / o) if side == "below" else (o / p))[counted]
-        fin = f[np.isfinite(f)]
-        if len(fin):
-            lo, hi = _factor(fin.min()), _factor(fin.max())
-            notes.append(f"by factors {lo} to {hi}" if lo != hi else f"by a factor {lo}")
-    within = int((~beyond).sum())
-    if within:
-        notes.append(f"{within} within 1.96 MC SE of it")
-    text += f" ({'; '.join(notes)})" if notes else ""
-    zero = int((counted & (o == 0)).sum()) if side == "below" else 0
-    return text + (f"; observed 0 at {zero}" if zero else "")
-
-
-def _size(r) -> str:
-    return f"{int(r['n_topics'])} topics × {claims.plural(int(r['n_assessors']), 'assessor')}"
-
-
-def split_header(split: pd.DataFrame, alpha: float) -> list[str]:
-    """What the printed split-half lines hold, with the count of uncorrected t-tests behind the
-    conflicts (``alpha``: the level they were counted at, Urbano et al.'s)."""
-    r = split.iloc[0]
-    return [f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from Feldt's "
-            "interval of Erho2], averaged over the splits.",
-            f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the paper's level "
-            "(Urbano et al.'s fit), whatever the run's alpha; uncorrected for multiple testing.",
-            "Their interval in the table is draw-level (a draw's tests share its topics); all draws reuse the pilot's "
-            "topics, so it is still conditional on the pilot."]
-
-
-def _predicted(v, lo, hi) -> str:
-    """A prediction with its interval, or ``(no interval)`` when the G-study gave none."""
-    if _missing(lo) or _missing(hi) or not (np.isfinite(float(lo)) and np.isfinite(float(hi))):
-        return f"{claims.number(v)} (no interval)"
-    return claims.bracket(v, lo, hi)
-
-
-def coefficient_lines(gd: pd.DataFrame, target: float) -> list[str]:
-    """One printed line per measure of the G- and D-study table: Eρ², Φ and the topics for the target."""
-    return [f"{r.measure}: Erho2 {_predicted(r.erho2, r.erho2_low, r.erho2_high)}, Phi "
-            f"{_predicted(r.phi, r.phi_low, r.phi_high)}; topics for Erho2 >= {target}: "
-            f"{_n_ci(r.topics_needed, r.topics_low, r.topics_high)}" for r in gd.itertuples()]
-
-
-def split_lines(split: pd.DataFrame) -> list[str]:
-    """Two printed lines per size: τ observed against the two predictions; the major conflicts."""
-    out = []
-    for _, r in split.iterrows():
-        none = int(r.get("no_interval", 0) or 0)
-        out.append(f"{_size(r)} (G-study of {int(r['rest'])} other topics): τ {claims.number(r['tau_observed'])}; "
-                   f"Urbano {_predicted(r['tau_predicted'], r['tau_predicted_low'], r['tau_predicted_high'])}; normal "
-                   f"{_predicted(r['tau_normal'], r['tau_normal_low'], r['tau_normal_high'])}")
-        out.append(f"  major conflicts {claims.number(r['conflicts_observed'])} vs "
-                   f"{_predicted(r['conflicts_predicted'], r['conflicts_predicted_low'], r['conflicts_predicted_high'])}"
-                   + (f"; {none} of {int(r['draws'])} splits without an interval" if none else ""))
-    return out
-
-
-def _split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
-    """Urbano et al.'s two maps (τ, major conflicts) and the normal-theory τ, one row each. With a
-    simulated pilot the normal-theory τ holds by construction (its scores are drawn normal)."""
-    sim = ("simulated",) if simulated else ()
-    tau, ok_tau = _tau_text(split, "tau_predicted")
-    rows = [Finding("Does Urbano et al.'s map of Eρ² predict τ between disjoint halves?", "τ ≈ Eρ²^2.85 (a TREC fit)",
-                    tau, _parts_verdict({"tau": ok_tau}), caveats=("rough_map", "conditional", *sim))]
-    se_c = split["conflicts_se"] if "conflicts_se" in split else pd.Series(0.0, index=split.index)
-    ok_c = _judge(split["conflicts_observed"], split["conflicts_predicted_low"], split["conflicts_predicted_high"], se_c)
-    conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'], se_c)}; "
-                 + _count(ok_c, NOT_JUDGED))
-    tests = int(split["tests"].iloc[0]) if "tests" in split else None
-    if tests is not None:
-        conflicts += f"; {tests:,} t-tests a size at the paper's α = {URBANO_ALPHA:g}"
-    rows.append(Finding("Does Urbano et al.'s map of Eρ² predict the rate of major conflicts?",
-                        "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit at α = .05)", conflicts,
-                        _parts_verdict({"conflicts": ok_c}),
-                        caveats=("rough_map", "conditional", *sim, "uncorrected"),
-                        numbers={"cells": split.to_dict(orient="records")}))
-    normal, ok_n = _tau_text(split, "tau_normal")
-    verdict = _parts_verdict({"tau": ok_n})
-    built = simulated and verdict == "holds"
-    rows.append(Finding("Does the D-study's Eρ² predict τ between disjoint halves as (2/π)·arcsin Eρ²?",
-                        "exact for normal scores (Greiner)", normal, "by construction" if built else verdict,
-                        caveats=("by_construction", "conditional") if built else ("conditional", *sim)))
-    return rows
 
 
 def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
