@@ -150,9 +150,13 @@ def test_out_of_memory_is_one_line_naming_what(tmp_path, capsysbinary, monkeypat
     def boom(*args, **kwargs):
         raise MemoryError("Unable to allocate 1.46 TiB for an array with shape (199999999999,)")
 
-    monkeypatch.setattr(command, "evaluate", boom)
-    status, out, err = _run(capsysbinary, [q, r])
-    assert status == 2 and out == b"" and err.startswith("trec_eval: out of memory") and err.count("\n") == 1
+    from helpers.measures.treceval import evaluation, quick
+
+    for module, name in ((quick, "evaluate_quick"), (evaluation, "evaluate")):   # both engines of the command
+        with monkeypatch.context() as patch:
+            patch.setattr(module, name, boom)
+            status, out, err = _run(capsysbinary, [q, r] if module is quick else ["-m", "infAP", q, r])
+        assert status == 2 and out == b"" and err.startswith("trec_eval: out of memory") and err.count("\n") == 1
     # and `python -m helpers evaluate` (its net in helpers.__main__)
     import helpers.__main__ as entry
     from helpers.measures import cli

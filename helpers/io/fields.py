@@ -30,9 +30,9 @@ import gzip
 import os
 import re
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import itemgetter
 from pathlib import Path
-
-import numpy as np
 
 __all__ = ["Lines", "split_lines", "select_lines", "read_bytes", "malformed", "SPACE_BYTES"]
 
@@ -79,15 +79,17 @@ class Lines:
     path : str
     fields : list of list of bytes
         ``fields[k][i]`` is field ``k`` of data line ``i`` (only the fields asked for).
-    numbers : numpy.ndarray of int64
-        The 1-based physical line number of each data line.
+    numbers : sequence of int
+        The 1-based physical line number of each data line (a numpy array, a list or a range:
+        this module loads numpy only for the files its plain-Python paths do not take, so that
+        ``python -m helpers trec_eval`` can run without it).
     data : bytes
         The file's bytes (for messages that quote a line).
     """
 
     path: str
     fields: list
-    numbers: np.ndarray
+    numbers: object
     data: bytes
 
     def __len__(self) -> int:
@@ -108,6 +110,8 @@ class Lines:
 
     def check(self, bad, expected: str) -> None:
         """Raise :meth:`error` for the first row that ``bad`` (bool array) marks."""
+        import numpy as np
+
         bad = np.asarray(bad, dtype=bool)
         if bad.any():
             raise self.error(int(np.flatnonzero(bad)[0]), expected)
@@ -122,13 +126,13 @@ def _refuse_bytes(data: bytes, path: str, expected: str) -> None:
     if at >= 0:
         n = _line_number(data, at)
         raise malformed(path, n, f"{expected}, without a NUL byte (trec_eval's ids end at a NUL, so the rest "
-                        "of the field would be lost; a binary file?)", Lines(path, [], np.zeros(0), data).line(n))
+                        "of the field would be lost; a binary file?)", Lines(path, [], [], data).line(n))
     at = data.find(_BOM)
     if at >= 0:
         n = _line_number(data, at)
         raise malformed(path, n, f"{expected}, without a byte-order mark (U+FEFF: trec_eval reads it as part of "
                         "the id, which then matches nothing; save the file without BOM)",
-                        Lines(path, [], np.zeros(0), data).line(n))
+                        Lines(path, [], [], data).line(n))
     if b"\r" in data:
         m = _BARE_CR.search(data)
         if m is not None:
@@ -184,12 +188,14 @@ def split_lines(data: bytes, path: os.PathLike | str, n_fields: int, expected: s
     if (n_lines and len(toks) == width * n_lines and toks[n_fields::width].count(_SEP) == n_lines
             and (data_marked is data or _COMMENT not in toks[::width])):
         # every line has exactly n_fields fields: no blank line, no comment, no extra field
-        return Lines(path, [toks[k::width] for k in keep], np.arange(1, n_lines + 1, dtype=np.int64), data)
+        return Lines(path, [toks[k::width] for k in keep], range(1, n_lines + 1), data)
     return _general(toks, data, path, n_fields, expected, more, blank, keep)
 
 
 def _general(toks: list, data: bytes, path: str, n_fields: int, expected: str, more: bool, blank: bool,
              keep: list[int]) -> Lines:
+    import numpy as np
+
     arr = np.array(toks, dtype=object)
     ends = np.flatnonzero(arr == _SEP)                       # one per physical line
     starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
@@ -218,59 +224,58 @@ def _general(toks: list, data: bytes, path: str, n_fields: int, expected: str, m
     return Lines(path, out, number[rows], data)
 
 
-_IS_SPACE = np.zeros(256, dtype=bool)
-_IS_SPACE[list(SPACE_BYTES)] = True
-_MAX_KEY = 64
+#: C ``isspace`` bytes other than space and ``\n`` mapped to a space: fields hold none of them, so
+#: a field's bytes are the same after the mapping and the fields of a line are its runs of non-space bytes.
+_TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
+
+
+def _one_separator(data: bytes) -> tuple[bytes, bytes]:
+    """``(text, sep)``: the file with one blank byte between fields, mapped only when it mixes them."""
+    if b"\r" in data or b"\x0b" in data or b"\x0c" in data or (b"\t" in data and b" " in data):
+        return data.translate(_TO_SPACE), b" "
+    return data, b"\t" if b"\t" in data else b" "
 
 
 def select_lines(data: bytes, path: os.PathLike | str, n_fields: int, expected: str, wanted: list,
-                 keep: list[int]) -> tuple[Lines, np.ndarray, bytes] | None:
+                 keep: list[int]) -> tuple[Lines, set, bytes] | None:
     """The lines of a results file whose first field is one of ``wanted`` (bytes), split into
     fields, with every line of the file checked as :func:`split_lines` checks it (``more=True``,
-    results comments, blank lines skipped) but only the wanted ones split: numpy finds the line
-    ends, counts the fields of every line and reads each line's first field at once.
+    results comments, blank lines skipped) but only the wanted ones split, in plain Python (no
+    numpy): C-level passes over the lines count each one's separators and read its first field.
+
+    It takes the common file only, whose fields are separated by single blanks (space, tab,
+    ``\v``, ``\f``), without blank, indented or comment lines, a blank at a line's end (so no CR
+    LF line ends) or a line with fewer than ``n_fields`` fields; for those a line's fields are
+    its blank-separated parts, exactly what :func:`split_lines` splits. Any other file gives
+    None and goes to :func:`split_lines`, which decides it (and names a bad line).
 
     Returns
     -------
-    (Lines, numpy.ndarray, bytes) or None
-        The wanted lines (``keep`` fields), the distinct first fields of all lines (sorted,
-        fixed-width bytes), and field ``n_fields`` of the file's last line (the run tag); None
-        when the file needs :func:`split_lines`: a line that is blank, indented, a comment, has
-        too few fields or a first field longer than 64 bytes (the general path names the line).
+    (Lines, set, bytes) or None
+        The wanted lines (``keep`` fields, physical line numbers), the first fields of all lines
+        (the run's topics), and field ``n_fields`` of the file's last line (the run tag).
     """
     path = str(path)
     _refuse_bytes(data, path, expected)
-    if not data:
-        return None
-    buf = np.frombuffer(data if data.endswith(b"\n") else data + b"\n", dtype=np.uint8)
-    ends = np.flatnonzero(buf == 10)
-    starts = np.concatenate([[0], ends[:-1] + 1])
-    if (ends == starts).any() or _IS_SPACE[buf[starts]].any() or (buf[starts] == 35).any():
+    text, sep = _one_separator(data)
+    lines = text.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    if not lines or sep + sep in text or sep + b"\n" in text or lines[-1].endswith(sep):
+        return None                                  # empty, or fields not separated by single blanks
+    firsts = list(map(itemgetter(0), map(bytes.partition, lines, repeat(sep))))
+    seen = set(firsts)
+    if b"" in seen or any(t.startswith(b"#") for t in seen):
         return None                                  # blank, indented or comment lines
-    space = (buf == 32) | ((buf - np.uint8(9)) <= 4)   # C isspace: 9-13 and 32 (uint8 wraps below 9)
-    token = ~space
-    token[1:] &= space[:-1]                          # a field starts here
-    at = np.searchsorted(np.flatnonzero(token), np.append(starts, len(buf)))
-    counts = np.diff(at)                             # fields per line
-    if (counts < n_fields).any():
-        return None
-    gaps = np.flatnonzero(space)
-    first_end = gaps[np.searchsorted(gaps, starts)]
-    width = int((first_end - starts).max())
-    if width > _MAX_KEY:
-        return None
-    grid = starts[:, None] + np.arange(width)[None, :]
-    window = buf[np.minimum(grid, len(buf) - 1)].copy()
-    window[grid >= first_end[:, None]] = 0
-    keys = window.view(f"S{width}").ravel()          # each line's first field (NULs cannot occur)
-    wanted_keys = np.array(sorted(w for w in wanted if len(w) <= width), dtype=f"S{width}")
-    if len(wanted_keys):
-        at = np.clip(np.searchsorted(wanted_keys, keys), 0, len(wanted_keys) - 1)
-        rows = np.flatnonzero(wanted_keys[at] == keys)
+    if min(map(bytes.count, lines, repeat(sep))) < n_fields - 1:
+        return None                                  # a line with too few fields: split_lines names it
+    rows = list(compress(range(len(lines)), map(set(wanted).__contains__, firsts)))
+    picked = [lines[i] for i in rows]
+    if text.count(sep) == (n_fields - 1) * len(lines):    # every line has exactly n_fields fields
+        flat = sep.join(picked).split(sep) if picked else []
+        fields = [flat[k::n_fields] for k in keep]
     else:
-        rows = np.zeros(0, dtype=np.int64)
-    picked = b"\n".join([data[a:b] for a, b in zip(starts[rows].tolist(), ends[rows].tolist())]).split()
-    offset = (np.cumsum(counts[rows]) - counts[rows]).astype(np.int64)
-    fields = [[picked[i] for i in (offset + k).tolist()] for k in keep]
-    last = data[starts[-1]: ends[-1]].split()[n_fields - 1]
-    return Lines(path, fields, rows.astype(np.int64) + 1, data), np.unique(keys), last
+        parts = [line.split(sep) for line in picked]
+        fields = [[p[k] for p in parts] for k in keep]
+    last = lines[-1].split(sep)[n_fields - 1]
+    return Lines(path, fields, [i + 1 for i in rows], data), seen, last

@@ -32,8 +32,6 @@ import os
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
 from .fields import Lines, malformed, read_bytes, select_lines, split_lines
 
 __all__ = [
@@ -45,7 +43,10 @@ __all__ = [
     "results_file",
     "qrels_file",
     "decimal_values",
+    "decimal_list",
     "integer_values",
+    "integer_list",
+    "qrels_fields",
     "read_results",
     "read_trec_eval_qrels",
     "read_zscores",
@@ -63,42 +64,61 @@ _DECIMAL = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infini
 _INTEGER = re.compile(rb"[+-]?\d{1,18}")
 
 
-def decimal_values(lines: Lines, column: list, rows: np.ndarray | None, expected: str, *,
-                   finite: bool = False) -> np.ndarray:
-    """The numbers of a field (``rows`` of it, or all), refusing what C's ``strtod`` would not read
-    whole as a decimal number: ``"abc"``, ``"1,5"``, ``"1_0"``, ``"0x1p3"``, ``"nan"`` (and
-    ``inf`` when ``finite``). ``1e400`` is ``inf`` as in C."""
-    items = column if rows is None else [column[i] for i in rows.tolist()]
+def decimal_list(lines: Lines, column: list, rows, expected: str, *, finite: bool = False) -> list[float]:
+    """The numbers of a field (``rows`` of it, a sequence of data-line indices, or all) as a list,
+    refusing what C's ``strtod`` would not read whole as a decimal number: ``"abc"``, ``"1,5"``,
+    ``"1_0"``, ``"0x1p3"``, ``"nan"`` (and ``inf`` when ``finite``). ``1e400`` is ``inf`` as in C.
+    The one rule for both paths of the command (:func:`decimal_values` is this as an array)."""
+    rows = None if rows is None else [int(i) for i in rows]
+    items = column if rows is None else [column[i] for i in rows]
     values = None
     if not b"".join(items).translate(None, _DECIMAL_CHARS):
         try:
-            values = np.fromiter(map(float, items), dtype=float, count=len(items))
+            values = list(map(float, items))
         except ValueError:
             values = None
     if values is None:
-        bad = np.array([_DECIMAL.fullmatch(t) is None for t in items], dtype=bool)
-        if bad.any():
-            at = int(np.flatnonzero(bad)[0])
-            raise lines.error(at if rows is None else int(rows[at]), expected)
-        values = np.fromiter(map(float, items), dtype=float, count=len(items))
-    if finite and not np.isfinite(values).all():
-        at = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise lines.error(at if rows is None else int(rows[at]), expected)
+        at = next((i for i, t in enumerate(items) if _DECIMAL.fullmatch(t) is None), None)
+        if at is not None:
+            raise lines.error(at if rows is None else rows[at], expected)
+        values = list(map(float, items))
+    if finite:
+        at = next((i for i, v in enumerate(values) if v in _INFINITE), None)
+        if at is not None:
+            raise lines.error(at if rows is None else rows[at], expected)
     return values
 
 
-def integer_values(lines: Lines, column: list, expected: str) -> np.ndarray:
+_INFINITE = {float("inf"), float("-inf")}
+
+
+def decimal_values(lines: Lines, column: list, rows, expected: str, *, finite: bool = False):
+    """:func:`decimal_list` as a numpy array of float64."""
+    import numpy as np
+
+    return np.array(decimal_list(lines, column, rows, expected, finite=finite), dtype=float)
+
+
+def integer_list(lines: Lines, column: list, expected: str) -> list[int]:
     """The integers of a field (at most 18 digits, optional sign: every such number fits int64)."""
     if not b"".join(column).translate(None, b"0123456789+-"):
         try:
-            values = np.fromiter(map(int, column), dtype=np.int64, count=len(column))
-            if not len(values) or np.abs(values).max() < 10 ** 18:
+            values = list(map(int, column))
+            if not values or max(map(abs, values)) < 10 ** 18:
                 return values
-        except (ValueError, OverflowError):
+        except ValueError:
             pass
-    bad = np.array([_INTEGER.fullmatch(t) is None for t in column], dtype=bool)
-    lines.check(bad, expected)
-    return np.fromiter(map(int, column), dtype=np.int64, count=len(column))
+    at = next((i for i, t in enumerate(column) if _INTEGER.fullmatch(t) is None), None)
+    if at is not None:
+        raise lines.error(at, expected)
+    return list(map(int, column))
+
+
+def integer_values(lines: Lines, column: list, expected: str):
+    """:func:`integer_list` as a numpy array of int64."""
+    import numpy as np
+
+    return np.array(integer_list(lines, column, expected), dtype=np.int64)
 
 
 def first_repeated(keys: list[list]) -> tuple[int, int] | None:
@@ -141,9 +161,9 @@ class ResultsFile:
         enc = [[str(x).encode("utf-8", "surrogateescape") for x in df[c].tolist()] for c in ("query_id", "doc_id")]
         scores = [repr(float(x)).encode() for x in df["score"].tolist()]
         tag = str(df.attrs.get("run_id", run_id)).encode("utf-8", "surrogateescape")
-        return cls(Lines("<results frame>", [], np.arange(1, n + 1), b""), enc[0], enc[1], scores, tag)
+        return cls(Lines("<results frame>", [], range(1, n + 1), b""), enc[0], enc[1], scores, tag)
 
-    def scores(self, rows: np.ndarray) -> np.ndarray:
+    def scores(self, rows):
         """The scores of data lines ``rows``, refusing one that is not a number (file:line)."""
         return decimal_values(self.lines, self.score_text, rows,
                               RESULTS_FORMAT + "; field 5 (score) is not a number (trec_eval would read it as "
@@ -159,14 +179,16 @@ class QrelsFile:
     query: list
     group: list
     doc: list
-    rel: np.ndarray
+    rel: object
 
     @classmethod
     def from_frame(cls, df) -> "QrelsFile":
         """From a frame with ``query_id``, ``doc_id``, ``relevance`` (row ``i`` reported as line ``i + 1``)."""
+        import numpy as np
+
         n = len(df)
         enc = [[str(x).encode("utf-8", "surrogateescape") for x in df[c].tolist()] for c in ("query_id", "doc_id")]
-        return cls(Lines("<qrels frame>", [], np.arange(1, n + 1), b""), enc[0], [b"0"] * n, enc[1],
+        return cls(Lines("<qrels frame>", [], range(1, n + 1), b""), enc[0], [b"0"] * n, enc[1],
                    np.asarray(df["relevance"].to_numpy(), dtype=np.int64))
 
     @property
@@ -186,19 +208,28 @@ def results_file(path: os.PathLike | str, data: bytes | None = None, topics: lis
         if picked is not None:
             lines, seen, tag = picked
             q, d, s = lines.fields
-            return ResultsFile(lines, q, d, s, tag, set(seen.tolist()))
+            return ResultsFile(lines, q, d, s, tag, seen)
     lines = split_lines(data, path, 6, RESULTS_FORMAT, more=True, comments="results", blank=True, keep=[0, 2, 4, 5])
     q, d, s, tag = lines.fields
     return ResultsFile(lines, q, d, s, tag[-1])
 
 
+def qrels_fields(path: os.PathLike | str, expected: str = TREC_EVAL_QRELS_FORMAT) -> tuple[Lines, list[int]]:
+    """A trec_eval qrels (or qrels_jg) file's lines (module docstring) and relevance values (a
+    list): what :func:`qrels_file` holds, without numpy."""
+    lines = split_lines(read_bytes(path), path, 4, expected, comments="qrels")
+    rel = integer_list(lines, lines.fields[3], expected + "; field 4 (relevance) is not an integer of at most 18 "
+                       "digits (trec_eval would read it as a different number: atol)")
+    return lines, rel
+
+
 def qrels_file(path: os.PathLike | str, expected: str = TREC_EVAL_QRELS_FORMAT) -> QrelsFile:
     """Read a trec_eval qrels (or qrels_jg) file (module docstring), relevance as int64."""
-    lines = split_lines(read_bytes(path), path, 4, expected, comments="qrels")
-    q, g, d, r = lines.fields
-    rel = integer_values(lines, r, expected + "; field 4 (relevance) is not an integer of at most 18 digits "
-                         "(trec_eval would read it as a different number: atol)")
-    return QrelsFile(lines, q, g, d, rel)
+    import numpy as np
+
+    lines, rel = qrels_fields(path, expected)
+    q, g, d, _ = lines.fields
+    return QrelsFile(lines, q, g, d, np.array(rel, dtype=np.int64))
 
 
 def utf8_strings(lines: Lines, column: list, what: str) -> list:
@@ -206,8 +237,8 @@ def utf8_strings(lines: Lines, column: list, what: str) -> list:
     try:
         return [t.decode("utf-8") for t in column]
     except UnicodeDecodeError:
-        bad = np.array([_is_not_utf8(t) for t in column])
-        raise lines.error(int(np.flatnonzero(bad)[0]), f"UTF-8 text in {what}") from None
+        at = next(i for i, t in enumerate(column) if _is_not_utf8(t))
+        raise lines.error(at, f"UTF-8 text in {what}") from None
 
 
 def _is_not_utf8(t: bytes) -> bool:

@@ -33,13 +33,11 @@ from __future__ import annotations
 import getopt
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
-from ...io.trec_eval_files import qrels_file, read_zscores, results_file
 from ...paths import COMMAND
 from .catalog import CATALOG, META_NAMES
-from .evaluation import Evaluation, Settings, apply_zscores, evaluate, marked, summarise, topic_count
+from .request import Evaluation, Settings, marked
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]
 
@@ -57,6 +55,7 @@ _FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 def _read_rel(fmt: str, path: str):
     """The relevance file: bytes-level qrels for ``-R qrels`` (no pandas), DataFrames otherwise."""
     if fmt == "qrels":
+        from ...io.trec_eval_files import qrels_file
         return qrels_file(path)
     from ...io import judgment_groups as jg
     return {"qrels_jg": jg.read_qrels_jg, "prefs": jg.read_prefs, "qrels_prefs": jg.read_qrels_prefs}[fmt](path)
@@ -228,15 +227,26 @@ def _prepare(opts: Options):
         raise ValueError(f"Illegal rel_format '{s.rel_format}' (-R takes {', '.join(_FORMATS)})")
     if opts.results_format != "trec_results":
         raise ValueError(f"Illegal retrieval results format '{opts.results_format}' (-T takes trec_results)")
-    measures = marked(opts.measures or [("official", None)], docs=s.docs)
+    measures = _measures(opts)
     rel = _read_rel(s.rel_format, opts.files[0])
-    zscores = read_zscores(opts.zscores) if opts.zscores else None
+    if opts.zscores:
+        from ...io.trec_eval_files import read_zscores
+        zscores = read_zscores(opts.zscores)
+    else:
+        zscores = None
     return measures, rel, zscores
 
 
-def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str) -> list[str]:
+def _measures(opts: Options):
+    return marked(opts.measures or [("official", None)], docs=opts.settings.docs)
+
+
+def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data: bytes | None = None) -> list[str]:
+    from ...io.trec_eval_files import results_file
+    from .evaluation import apply_zscores, evaluate, summarise, topic_count
+
     s = opts.settings
-    path, data = _results_data(results_path)
+    path, data = _results_data(results_path) if data is None else (results_path, data)
     topics = sorted(set(rel.query)) if s.rel_format == "qrels" else None      # the lines trec_eval evaluates
     results = results_file(path, data, topics)
     ev = evaluate(rel, results, measures, s)
@@ -250,14 +260,35 @@ def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str) -> l
 def run(opts: Options) -> list[str]:
     """Read the files, evaluate and return the output lines (of the first results file).
 
+    The common command line is computed without numpy (:mod:`.quick`: the same reader, the
+    values per topic in plain Python); whatever that path does not take -- other measures or
+    formats, ``-Z``, ``-D``, or an input that needs a decision (a bad line, a repeated document)
+    -- is evaluated by the vectorised engine, which gives the answer or the message.
+
     Raises
     ------
     ValueError
         For unreadable or malformed files (file and line named), an unknown measure, format or
         option value, or when no topic is both judged and answered.
     """
+    s = opts.settings
+    if s.rel_format in _FORMATS and opts.results_format == "trec_results":
+        from . import quick
+
+        measures = _measures(opts)
+        if quick.supports(s, measures, zscores=bool(opts.zscores)):
+            path, data = _results_data(opts.files[1])
+            try:
+                return format_lines(quick.evaluate_quick(opts.files[0], path, data, measures, s), opts)
+            except (quick.Unsupported, ValueError, OSError):
+                pass                 # the engine decides (and names what is wrong)
+            return _with_engine(opts, path, data)
+    return _with_engine(opts, opts.files[1], None)
+
+
+def _with_engine(opts: Options, results_path: str, data: bytes | None) -> list[str]:
     measures, rel, zscores = _prepare(opts)
-    return _evaluate_one(opts, measures, rel, zscores, opts.files[1])
+    return _evaluate_one(opts, measures, rel, zscores, results_path, data)
 
 
 def _encode(lines: list[str]) -> bytes:

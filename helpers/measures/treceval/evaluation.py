@@ -22,17 +22,15 @@ trec_eval's evaluation loop (``trec_eval.c``) as vectorised steps:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ...io.ids import number_spelling_twins
 from ...io.trec_eval_files import QrelsFile, ResultsFile
 from ..spec import MeasureSpec
-from .catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
 from .matching import ranked_lists, refuse_repeated_results, topic_codes
+from .request import Evaluation, Settings, marked
 
 __all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
 
@@ -40,57 +38,6 @@ MISSING_ZSCORE = -1000000.0
 _MIN_GEO_MEAN = 0.00001
 #: input each rel_format provides to the measures' sources
 _SOURCES = {"qrels": "qrels", "qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
-
-
-@dataclass
-class Settings:
-    """trec_eval's options that change values: ``-c -J -l -N -M -R`` and the ``-D`` topic."""
-
-    complete: bool = False
-    judged_only: bool = False
-    rel_level: int = 1
-    docs: int = 0
-    max_ret: int | None = None
-    rel_format: str = "qrels"
-    debug_query: str | None = None
-
-
-@dataclass
-class Evaluation:
-    """What trec_eval prints, before formatting.
-
-    ``measures`` pairs each marked measure with its values (in trec_eval's order); ``table`` holds
-    one row per evaluated topic (``topics``) and one column per value of every measure, in order;
-    ``relstrings`` the relstring text per topic; ``summary`` one number per column.
-    """
-
-    topics: list[str]
-    measures: list[tuple[TrecMeasure, list[Value]]]
-    table: np.ndarray
-    summary: np.ndarray
-    run_id: str
-    relstrings: dict[str, list[str]] = field(default_factory=dict)
-
-    def columns_numeric(self) -> list[str]:
-        """Names of the table's columns: every value but runid's and relstring's."""
-        return [v.name for m, values in self.measures if m.kind not in ("runid", "relstring") for v in values]
-
-
-def marked(requests: list[tuple[str, str | None]], docs: int = 0) -> list[tuple[TrecMeasure, list[Value]]]:
-    """The measures a list of ``-m`` requests (name, params) marks, in trec_eval's order, each with
-    the parameters of the first request that named it (as trec_eval's ``init_meas`` does)."""
-    chosen: set[str] = set()
-    params: dict[str, str] = {}
-    for name, param in requests:
-        if param is not None:
-            params.setdefault(name, param)
-        if name in META_NAMES:
-            chosen.update(META_NAMES[name])
-        elif name in BY_NAME:
-            chosen.add(name)
-        else:
-            raise ValueError(f"illegal measure '{name}'")
-    return [(m, expand(m, params.get(m.name), docs=docs)) for m in CATALOG if m.name in chosen]
 
 
 def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str]:
