@@ -331,6 +331,8 @@ def test_findings_table_for_a_simulated_run(rec):
     assert "reproduc" not in md   # alpha is calibrated, not reproduced
     assert f.limitations().count("RBU/ERR's formulas") == 1 and "(b) Position, graded and first-hit users" in md
     assert "and coverage users are a smoothed I-rec, so recovering them checks the code." in f.limitations()
+    prose = "\n".join(ln for ln in md.splitlines() if not ln.startswith("|"))
+    assert nbf.words(prose) <= 200   # the reader's budget after the table (the hard limit is 250)
     assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
 
 
