@@ -3,7 +3,7 @@
 * :func:`prm_robustness` -- one fresh simulated double-judged collection and its runs: Tables 6
   and 7, in sample and with cross-fitted PRM gains (:func:`helpers.prm.crossfit_robustness`), and
   (``details``) every other value a findings row of the notebook reads; optionally a second
-  collection on which the PRM's assumptions fail (a lenient U2 whose lenience varies by topic);
+  collection on which the PRM's assumptions fail (U2 shifted, lenient or strict, by topic);
 * :func:`prm_u2_draw` -- real data with a random second assessor: one draw of U2 (one rater per
   item) and every analysis that depends on it, including the paired topic bootstraps of Table 6's
   PRM-vs-binary difference in sample and cross-fitted;
@@ -82,7 +82,7 @@ def _detail_rows(sim, pairs, p_gain, thresholds, T, names, *, k, method, B, udm_
 
 def _stress_rows(rng, *, n_topics, n_docs, n_runs, k, method, thresholds, names, splits, u2_lenience,
                  lenience_sd) -> list[dict]:
-    """Table 6 on a collection where the PRM's assumptions fail: U2 lenient by a topic-varying
+    """Table 6 on a collection where the PRM's assumptions fail: U2 shifted (lenient or strict) by a topic-varying
     shift (:func:`helpers.simulate.judgments.double_judgments`), in sample and cross-fitted; with
     Table 2's gap and the two assessors' shares of the top level (the check that they do fail)."""
     from ..simulate import judgments
@@ -95,8 +95,8 @@ def _stress_rows(rng, *, n_topics, n_docs, n_runs, k, method, thresholds, names,
     ins = cf[cf["kind"] == "in sample"]
     rows = [{"table": "stress 6", "comparison": f"{g}, theta={names[int(r.theta)]}", "tau": float(v)}
             for r in ins.itertuples() for g, v in (("binary", r.tau_binary), ("PRM", r.tau_prm))]
-    # linear gains g(i) = i on the same items: any graded gain keeps the shared latent order, so
-    # PRM - linear is the comparison whose outcome the construction does not settle
+    # linear gains g(i) = i on the same items: the reference for what any graded gain does here
+    # (one latent order drives runs and assessors), and PRM - linear isolates the PRM's gains
     gains = {th: prm.estimate(pairs, threshold=th, method=method, T=T).set_index("level")["p"].fillna(0.0)
              for th in thresholds}
     t6, _ = prm.robustness_tables(sim.qrels_u1, sim.qrels_u2, sim.runs, gains, thresholds, T, k=k, names=names,
@@ -129,7 +129,7 @@ def prm_robustness(rng: np.random.Generator, *, n_topics: int, n_docs: int, n_ru
 
     With ``details``, rows of the tables ``p``, ``eq``, ``5``, ``fig2`` (with ``B`` > 0) and ``udm``
     (with ``udm_reps`` > 0) follow (:func:`_detail_rows`); with ``u2_lenience`` or ``lenience_sd``
-    not 0, the tables of :data:`STRESS` on a second collection whose U2 is lenient by a
+    not 0, the tables of :data:`STRESS` on a second collection whose U2 is shifted (lenient or strict) by a
     topic-varying shift. The value column is named ``tau`` for every row. The generator is used in
     that order: the collection, the cross-fitting, the topic bootstrap, the coin flips, the second
     collection and its cross-fitting.
