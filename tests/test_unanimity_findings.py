@@ -107,6 +107,7 @@ def test_conjecture_verdict_needs_power(tau, disc, power_low, verdict, caveats):
     assert row.verdict == verdict and row.caveats == caveats
     assert "power 0." in row.run and "τ real − uniform: mean -0.020, -0.040 to -0.010 (range over 50 draws)" in row.run
     assert "discrepancies: mean +1.50, +1 to +3, power" in row.run
+    assert F.range_text(-0.3, -1, 0, 50, "draws", signed=True) == "mean -0.30, -1 to 0 (range over 50 draws)"
 
 
 def test_conjecture_of_few_draws_is_not_read():

@@ -180,13 +180,18 @@ def range_text(mean: float, low: float, high: float, draws: int, unit: str = "re
     from ..replicates.unanimity import range_name
 
     if digits is None:
-        bound, avg = (lambda v: f"{int(round(v)):+d}" if signed else f"{int(round(v))}"), (
+        bound, avg = (lambda v: _signed_count(v) if signed else f"{int(round(v))}"), (
             lambda v: _signed(v, 2) if signed else claims.number(v, 1))
     else:
         bound = avg = (lambda v: _signed(v, digits)) if signed else (lambda v: claims.number(v, digits))
     if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
         return f"{bound(low)} in every one of {int(draws)} {unit}"
     return f"mean {avg(mean)}, {bound(low)} to {bound(high)} ({range_name(draws, unit)})"
+
+
+def _signed_count(v: float) -> str:
+    """``+2``, ``-1``, ``0`` (a count difference; no sign on 0)."""
+    return f"{int(round(v)):+d}" if int(round(v)) else "0"
 
 
 def _signed(v: float, digits: int = 3) -> str:
@@ -307,8 +312,8 @@ def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
         if c["measure"] not in graded:
             continue
         tau_real = claims.number(c["tau_real"]) if c["tau_real_fixed"] else claims.number(c["tau_real"], 3)
-        power = lambda pre: (f"power {c[pre + '_power']:.3f} [{c[pre + '_power_low']:.3f}, "  # noqa: E731
-                             f"{c[pre + '_power_high']:.3f}]" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
+        power = lambda pre: (f"power {c[pre + '_power']:.3f} (95% CI {c[pre + '_power_low']:.3f} to "  # noqa: E731
+                             f"{c[pre + '_power_high']:.3f})" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
         if c["draws"] < 2:   # one uniform draw: a difference, no interval, nothing read from it
             c["tau_text"] = (f"one draw: τ real {tau_real}, uniform {claims.number(c['tau_sim'], 3)}; real − uniform "
                              f"{_signed(c['dtau'])}: no interval, so not read")
@@ -574,8 +579,8 @@ def _conjecture_row(m: str, c: Mapping, draws: int, cav: tuple) -> Finding:
                f"{int(round(c['ddisc'])):+d}; no interval, no power")
     else:
         run = (f"τ real − uniform: {range_text(c['dtau'], c['dtau_low'], c['dtau_high'], draws, 'draws', 3, True)}, "
-               f"power {_pw(c, 'tau')}; discrepancies: mean {_signed(c['ddisc'], 2)}, {int(c['ddisc_low']):+d} to "
-               f"{int(c['ddisc_high']):+d}, power {_pw(c, 'disc')}")
+               f"power {_pw(c, 'tau')}; discrepancies: mean {_signed(c['ddisc'], 2)}, {_signed_count(c['ddisc_low'])} to "
+               f"{_signed_count(c['ddisc_high'])}, power {_pw(c, 'disc')}")
     verdict, extra = _conjecture_verdict(c)
     return Finding(q, "expected (Sec. 6), not tested", run, verdict, extra + _few(draws) + cav,
                    {k: v for k, v in c.items() if not k.endswith("_text")})
