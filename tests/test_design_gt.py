@@ -646,3 +646,10 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     assert _findings(cheapest=edge_tie).rows[5].verdict == "cannot tell"
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
+
+
+def test_direction_within_noise_at_every_size_says_so():
+    from helpers.findings.design_split import _direction
+    o, p, e = pd.Series([.3, .31]), pd.Series([.3, .3]), pd.Series([.01, .01])
+    assert _direction(o, p, e, factors=False) == "observed within 1.96 MC SE of the point prediction at all 2 sizes"
+    assert _direction(o[:1], p[:1], e[:1], factors=False).endswith("at the one size")

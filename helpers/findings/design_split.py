@@ -116,6 +116,9 @@ def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, 
     o, p, e = obs[ok].astype(float), pred[ok].astype(float), se[ok]
     beyond = (o - p).abs() > MC_Z * e
     below, above = int((beyond & (o < p)).sum()), int((beyond & (o > p)).sum())
+    if below == above == 0:
+        where = "the one size" if len(o) == 1 else f"all {len(o)} sizes"
+        return f"observed within 1.96 MC SE of the point prediction at {where}" if len(o) else "no point prediction"
     side, n = ("below", below) if below >= above else ("above", above)
     counted = beyond & ((o < p) if side == "below" else (o > p))
     text = f"observed {side} the point prediction at {n} of {len(o)} sizes"
