@@ -322,3 +322,12 @@ def test_table2_row_states_the_marginals_test():
     f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], stress=stress, over_what="40 replicates")
     row = next(r for r in f.rows + f.appendix if "assumptions fail" in r.question)
     assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates." in row.run
+
+
+@pytest.mark.parametrize("inside, verdict", [(12, "agrees"), (11, "agrees"), (10, "agrees"), (8, "differs")])
+def test_calibration_reads_the_share_scale(inside, verdict):
+    """"most" of the exact values (claims.share_word) inside the CIs of the mean agrees ('nearly all' is 11 of 12:
+    a random strict-U2 set printed 'differs' for it)."""
+    cal = {"gap": 0.011, "inside": inside, "n": 12, "label": "95% CI of the mean", "replicates": 40}
+    row = fp._calibration_row(cal, "eq4")
+    assert row.verdict == verdict and f"{inside} of 12 exact values inside the 95% CI of the mean" in row.run
