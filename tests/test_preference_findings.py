@@ -245,8 +245,8 @@ def test_r_and_bound_rows():
     # simulated: r follows from the simulator's question correlation (0.97), so by construction
     sim = pf._r_row((0.938, 0.930, 0.945), (12.21, 15), True)
     assert sim.verdict == "by construction" and sim.question in pf.APPENDIX_QUESTIONS
-    assert sim.run == ("r = 0.938 [0.930, 0.945]; consistent: 81.4% of 15 assessors (12.21); set by the simulator's "
-                       "question correlation 0.97")
+    assert sim.run == ("r = 0.938 [0.930, 0.945]; consistent: 81.4% of 15 assessors (12.21); follows from the "
+                       "simulator (question correlation 0.97)")
     assert sim.paper == "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)"
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"
     files = pf._r_row((0.80, 0.75, 0.85), (8.8, 11), False)   # another panel size: shares, each size named
@@ -339,11 +339,18 @@ def test_findings_table_for_a_simulated_run(rec):
 def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out(rec):
     import dataclasses
 
-    none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
+    some = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
+    # one study singles a family out: too few for the power, and no claim that none does
+    assert pr_.one_study_bullet(some, 0.05) == [
+        "No planted family is significantly first in 80% of the studies of this size (at most 1 of 40)."]
+    none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 0, 0, 0]))
     # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
     assert pr_.one_study_bullet(none, 0.05) == [
-        "No planted family is significantly first in one study of this size: Tukey's statistic reached 3.39 at most, "
+        "No planted family is significantly first in any study of this size: Tukey's statistic reached 3.39 at most, "
         "and 4 measures need 3.63."]
+    # a range above the critical value (between measures outside the family) is not called short of it
+    high = dataclasses.replace(none, single=none.single.assign(q_max=7.13))
+    assert pr_.one_study_bullet(high, 0.05) == ["No planted family is significantly first in any study of this size."]
     assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
     assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
 

@@ -337,7 +337,7 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
              f"{consistent_text(PAPER['consistent'], PAPER['judges'])}")
     run = f"r = {r:.3f} [{lo:.3f}, {hi:.3f}]; consistent: {consistent_text(mean, judges)}"
     if simulated:
-        run += f"; set by the simulator's question correlation {NOISE['question_correlation']:g}"
+        run += f"; follows from the simulator (question correlation {NOISE['question_correlation']:g})"
         return Finding(R_QUESTION, paper, run, "by construction",
                        numbers={"r": r, "low": lo, "high": hi, "consistent": mean, "judges": judges,
                                 "question_correlation": NOISE["question_correlation"]})

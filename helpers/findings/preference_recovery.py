@@ -599,8 +599,9 @@ def _where(cases: Sequence[tuple[str, str]]) -> str:
 
 def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
     """The answer for one study of the run's size: which planted families it singles out with the
-    power :data:`POWER_TARGET`, and, when none, how far the largest studentized range stays below
-    the least critical value (:func:`helpers.preference.recovery.critical_q`). Nothing below
+    power :data:`POWER_TARGET`; when none, how many studies at most single one out, and when no study
+    does, how far the largest studentized range stays below the least critical value
+    (:func:`helpers.preference.recovery.critical_q`), said only when it does stay below. Nothing below
     :data:`MIN_REPLICATES` or without single-study rows."""
     from ..preference.recovery import critical_q
 
@@ -613,9 +614,13 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
         miss = [c for c, k in zip(cases, ok) if not k]
         return [f"One study of this size singles out the family with {POWER_TARGET:.0%} power for "
                 f"{_where([c for c, k in zip(cases, ok) if k])}" + (f"; not for {_where(miss)}." if miss else ".")]
-    out = "No planted family is significantly first in one study of this size"
+    best, R = int(s["ahead"].max()), int(s["replicates"].max())
+    if best:   # some studies single a family out, too few for the power asked
+        return [f"No planted family is significantly first in {POWER_TARGET:.0%} of the studies of this size "
+                f"(at most {best} of {R})."]
+    out = "No planted family is significantly first in any study of this size"
     q, k = s["q_max"].max(), s["measures"].max()
-    if np.isfinite(q) and np.isfinite(k):
+    if np.isfinite(q) and np.isfinite(k) and q < critical_q(int(k), significance):
         out += (f": Tukey's statistic reached {q:.2f} at most, and {int(k)} measures need "
                 f"{critical_q(int(k), significance):.2f}")
     return [out + "."]
