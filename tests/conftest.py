@@ -14,6 +14,20 @@ def _isolated_reports(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path_factory.mktemp("reports")))
 
 
+SLOW = os.environ.get("SUBJEVAL_SLOW_TESTS") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` are left out of make test (its budget is 10 minutes on 2 cores) and
+    run with SUBJEVAL_SLOW_TESTS=1 (make test-slow)."""
+    if SLOW:
+        return
+    skip = pytest.mark.skip(reason="slow: runs with make test-slow (SUBJEVAL_SLOW_TESTS=1)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_report_header(config):
     from _fuzz_space import SEED
     from test_trec_eval_differential import EXAMPLES, SEED as DIFF_SEED

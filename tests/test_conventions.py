@@ -295,6 +295,7 @@ def _pytrec(qrels_path, runs, levels) -> dict:
     return out
 
 
+@pytest.mark.slow   # ~55 CPU s over the 37 DL-19 runs: make test-slow (the differential tests cover the command in make test)
 def test_dl19_api_cli_and_pytrec_eval_agree_exactly():
     """All 37 DL-19 runs, binary measures at rel=2 (the TREC DL convention) and rel=1: each run file is
     read once by pytrec_eval's side, once by the API and once by the CLI, for both levels."""

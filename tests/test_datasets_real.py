@@ -118,6 +118,7 @@ def test_dl19_nist_qrels():
     assert set(q["relevance"]) == {0, 1, 2, 3}
 
 
+@pytest.mark.slow   # reads the 37 runs (~15 CPU s): make test-slow
 def test_dl19_official_runs():
     runs = datasets.load_runs("dl19", depth=100)
     assert runs["run_id"].nunique() == 37

@@ -66,6 +66,7 @@ SMALL_02 = {"real_replicates": 2, "B": 200, "d_max_list": [2], "n_list": [5], "r
 SMALL_03 = {"replicates": 2, "B": 50, "rounds": 5, "n_sizes": 4, "rf10": False, "scheduler": "serial"}
 
 
+@pytest.mark.slow   # ~60 CPU s: make test-slow
 @needs_data
 def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_02(tmp_path, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))
@@ -82,6 +83,7 @@ def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_02(tmp_path, monkeypat
     assert got == want
 
 
+@pytest.mark.slow   # ~45 CPU s: make test-slow
 @needs_data
 def test_dl19_files_by_path_reproduce_the_builtin_dl19_of_03(tmp_path, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path))

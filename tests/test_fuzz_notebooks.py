@@ -218,6 +218,7 @@ PAPER_TINY = {
 }
 
 
+@pytest.mark.slow   # ~115 CPU s for the six: make test-slow
 @pytest.mark.parametrize("key", sorted(PAPER_TINY))
 def test_paper_profile_replicate_counts_on_a_tiny_collection(key):
     notebook = NOTEBOOKS[key]

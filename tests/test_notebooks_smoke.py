@@ -31,7 +31,12 @@ from helpers.notebook import findings, pipeline
 from _nbcompare import checked_cell_differences  # noqa: E402  (tests/ is on sys.path)
 
 COMMITTED = ("default", "real")
-CASES = [(nb, profile) for profile in ("ci", "examples", "default", "real") for nb in pipeline.discover()
+#: make test runs the profiles users run (default, real, examples); the `ci` profile (R = 2, the
+#: smallest sizes) runs with make test-slow: the configuration fuzz already runs small random sets.
+SLOW_PROFILES = ("ci",)
+CASES = [pytest.param(nb, profile, id=f"{profile}-{nb.stem}",
+                      marks=[pytest.mark.slow] if profile in SLOW_PROFILES else [])
+         for profile in ("ci", "examples", "default", "real") for nb in pipeline.discover()
          if profile == "default" or pipeline.params_file(nb, profile).exists()]
 
 
@@ -65,7 +70,7 @@ def test_same_output_tolerates_last_digits_only():
     assert not same_output(b"n = 12", b"n = 13")
 
 
-@pytest.mark.parametrize("notebook,profile", CASES, ids=[f"{p}-{nb.stem}" for nb, p in CASES])
+@pytest.mark.parametrize("notebook,profile", CASES)
 def test_notebook_runs(notebook, profile):
     params = pipeline.load_parameters(notebook, profile)
     out = paths.reports_root() / "executed" / profile / notebook.name
