@@ -6,6 +6,7 @@
 :mod:`.lists`          trec_eval's view of ranked lists (relevance values by rank, judged levels)
 :mod:`.binary`         the binary measures (map, Rprec, bpref, infAP, iprec_at_recall, set_*, ...)
 :mod:`.graded`         the gain-based measures (ndcg with gains, ndcg_rel, Rndcg, G, rbp, ...)
+:mod:`.gainorder`      trec_eval 10's (mis)order of gain levels, to refuse where it changes a value
 :mod:`.kernels`        :func:`evaluate_levels`: every trec_eval measure on many lists at once
 :mod:`.ranking`        results ranked as trec_eval ranks them, matched with qrels
 :mod:`.frames`         the trec_eval families inside :func:`helpers.measures.evaluate`

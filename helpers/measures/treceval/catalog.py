@@ -14,7 +14,10 @@ would read into another number without a word is refused too, naming the paramet
 that is not a number (``atol``: ``x`` and an empty item ``P.5,,10`` are 0, ``1e3`` is 1; ``23.4``
 is cut to 23 as trec_eval does), a
 coefficient, point or gain that is not a number (``atof``: ``x`` is 0, ``nan``), a gain pair whose
-name is not an integer level (trec_eval ignores ``ndcg.x=3``; ``p`` is rbp's persistence).
+name is not an integer level (trec_eval ignores ``ndcg.x=3``; ``p`` is rbp's persistence), a gain
+level named twice (``ndcg.1=5,01=2``: trec_eval counts the level's documents under one pair and may
+give them the other's gain). Gains that trec_eval 10 sorts wrongly are refused by the command
+(:mod:`.gainorder`).
 """
 
 from __future__ import annotations
@@ -227,7 +230,12 @@ def _pair_spec(m: TrecMeasure, pairs: list[tuple[str, float]]) -> str:
     gains: dict[int, float] = {}
     for n, v in pairs:
         if re.fullmatch(r"[+-]?\d+", n):
-            gains.setdefault(int(n), v)       # trec_eval's get_gain uses the first pair of a level
+            if int(n) in gains:
+                raise ValueError(f"gain level {int(n)} given twice in '{','.join(f'{a}={b:g}' for a, b in pairs)}': "
+                                 "trec_eval would count its documents under the first pair but give them the "
+                                 "gain of whichever pair its sort puts first (get_gain), without a word; give "
+                                 "each level once")
+            gains[int(n)] = v
     parts = []
     if m.name in ("rbp", "rbp_resid"):
         p = next((v for n, v in pairs if n == "p"), 0.9)

@@ -27,6 +27,7 @@ import numpy as np
 from ...io.ids import number_spelling_twins
 from ...io.trec_eval_files import QrelsFile, ResultsFile
 from ..spec import MeasureSpec
+from .gainorder import refuse_misordered
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
 from .matching import ranked_lists, refuse_repeated_results, topic_codes
@@ -58,6 +59,8 @@ def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, 
     specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
              if v.engine and not v.engine.startswith("relstring")]
     scores = evaluate_levels(lists, specs, rel=s.rel_level) if specs else {}
+    if specs:       # where trec_eval 10's misordered gains give another value: refuse (gainorder.py)
+        refuse_misordered(lists, measures, scores, topics, s.rel_level, (rel.path, results.path))
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
     for m, vals in measures:

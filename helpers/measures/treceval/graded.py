@@ -7,7 +7,8 @@ or negative, level 0 may get a gain). A retrieved document gets the gain of its 
 not in the qrels (or pooled but unjudged) gets 0 unless ``gains=`` names level -1 (-2).
 **Ideal list**: the topic's judged documents (levels >= 0) ordered by decreasing gain (equal gains:
 higher level first; trec_eval's ``comp_rel_gain`` compares gains truncated to integers, which can
-order 4.5 and 4 either way), cut at the first gain <= 0; ``P`` is its length, ``g*(i)`` its gains.
+order 4.5 and 4 either way: ``python -m helpers trec_eval`` refuses where that changes a value,
+:mod:`.gainorder`), cut at the first gain <= 0; ``P`` is its length, ``g*(i)`` its gains.
 ``DCG(k) = sum_{i<=k, g(i) != 0} g(i)/log2(i+1)``, ``IDCG(k)`` the same over the ideal list.
 
 ====================  =====================================================================
@@ -44,7 +45,7 @@ from ..spec import MeasureSpec
 from .defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
 from .lists import NONPOOL, UNJUDGED, Block, safe_div
 
-__all__ = ["GRADED"]
+__all__ = ["GRADED", "with_ideal"]
 
 
 def _pairs(spec: MeasureSpec) -> dict[int, float]:
@@ -60,9 +61,8 @@ class _Gains:
     values (a level of 99,999,999,999 costs what a level of 3 costs).
     """
 
-    def __init__(self, b: Block, pairs: dict[int, float]):
+    def __init__(self, b: Block, pairs: dict[int, float], ideal_runs: list | None = None):
         hist, present = b.lists.hist, b.lists.levels_present
-        n_topics = hist.shape[0]
         levels = np.array(sorted(set(present.tolist()) | set(pairs)), dtype=np.int64)
         gain = np.array([pairs.get(int(lv), float(lv) if lv >= 0 else 0.0) for lv in levels])
         self.levels, self.gain = levels, gain
@@ -78,7 +78,14 @@ class _Gains:
         self.gpos[rows, at], self.gval[rows, at] = cols, g_full[rows, cols]
         self.gvalid = np.arange(width)[None, :] < counts_nz[:, None]
         self.gpos = np.where(self.gvalid, self.gpos, np.iinfo(np.int64).max // 2)   # padding sorts last
-        # the ideal list of every topic: levels by decreasing gain (then level), positive gains only
+        ideal = self._ideal(hist, present, levels, gain) if ideal_runs is None else self._ideal_of(ideal_runs)
+        self.ideal = ideal[b.lists.topic]                 # (n, K + 1), 0 past P
+        self.P = self.P_topic[b.lists.topic].astype(float)
+        self.gmin, self.gmax = (r[b.lists.topic] for r in self._gain_range(hist, present, pairs))
+
+    def _ideal(self, hist, present, levels, gain) -> np.ndarray:
+        """The ideal list of every topic: levels by decreasing gain (then level), positive gains only."""
+        n_topics = hist.shape[0]
         column = {int(lv): j for j, lv in enumerate(present)}
         order = sorted((i for i, lv in enumerate(levels) if int(lv) in column and gain[i] > 0),
                        key=lambda i: (-gain[i], -levels[i]))
@@ -91,9 +98,17 @@ class _Gains:
             vals = np.repeat(np.tile(gain[order], n_topics), counts.ravel())
             first = np.searchsorted(t_idx, np.arange(n_topics))
             ideal[t_idx, np.arange(len(t_idx)) - first[t_idx]] = vals
-        self.ideal = ideal[b.lists.topic]                 # (n, K + 1), 0 past P
-        self.P = self.P_topic[b.lists.topic].astype(float)
-        self.gmin, self.gmax = (r[b.lists.topic] for r in self._gain_range(hist, present, pairs))
+        return ideal
+
+    def _ideal_of(self, runs: list) -> np.ndarray:
+        """The ideal lists given as (gain, count) runs per topic (trec_eval's order:
+        :func:`helpers.measures.treceval.gainorder.trec_ideal_runs`)."""
+        self.P_topic = np.array([sum(n for _, n in r) for r in runs], dtype=np.int64)
+        ideal = np.zeros((len(runs), int(self.P_topic.max(initial=0)) + 1))
+        for t, r in enumerate(runs):
+            if r:
+                ideal[t, : self.P_topic[t]] = np.repeat([g for g, _ in r], [n for _, n in r])
+        return ideal
 
     def gain_of(self, values: np.ndarray) -> np.ndarray:
         """The gain of each relevance value (0 for PAD and for values without one)."""
@@ -145,6 +160,19 @@ class _Gains:
 def _gains(b: Block, spec: MeasureSpec) -> _Gains:
     pairs = _pairs(spec)
     return b.cached(("gains", tuple(sorted(pairs.items()))), lambda: _Gains(b, pairs))
+
+
+def with_ideal(lists, spec: MeasureSpec, rel: int, ideal_runs: list) -> np.ndarray:
+    """``spec``'s values on ``lists`` (a gain-based family) with the ideal list of every topic
+    given as (gain, count) runs instead of the correct one: what trec_eval computes from its
+    misordered gains (:mod:`.gainorder`)."""
+    pairs = _pairs(spec)
+    out = np.empty(lists.n)
+    for sl in lists.blocks():
+        b = Block(lists.rows(sl), spec.rel if spec.rel is not None else rel)
+        b.cached(("gains", tuple(sorted(pairs.items()))), lambda: _Gains(b, pairs, ideal_runs))
+        out[sl] = GRADED[spec.name](b, spec)
+    return out
 
 
 def _cum_at(cum: np.ndarray, k: np.ndarray) -> np.ndarray:
