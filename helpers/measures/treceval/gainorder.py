@@ -270,11 +270,14 @@ def _message(name: str, v, pairs: dict, max_level: int, topics: list, bad, wrong
     i = int(bad[0])
     topic = topics[i].decode("utf-8", "replace") if isinstance(topics[i], bytes) else str(topics[i])
     arg = f"{name}.{v.name[len(name) + 1:]}"
+    shown = [f"{x:6.4f}" for x in (wrong[i], right[i])]
+    if shown[0] == shown[1]:        # trec_eval prints the same 4 decimals; its mean may still differ
+        shown = [f"{x:.17g}" for x in (wrong[i], right[i])]
     big = " (or by 2^31 or more, which overflows)" if max(abs(g) for g in pairs.values()) >= _INT_LIMIT / 2 else ""
     text = (f"-m {arg}: trec_eval 10 orders gains that differ by less than 1{big} by their order on the command line "
             f"(its comp_rel_gain truncates the difference to an integer), so its ideal ranking is wrong and it would "
-            f"print a wrong {v.name} for {len(bad)} topic(s), first topic '{topic}': {wrong[i]:6.4f} where the value "
-            f"is {right[i]:6.4f}. The right values: python -m helpers evaluate --qrels {files[0]} --run {files[1]} "
+            f"print a wrong {v.name} for {len(bad)} topic(s), first topic '{topic}': {shown[0]} where the value "
+            f"is {shown[1]}. The right values: python -m helpers evaluate --qrels {files[0]} --run {files[1]} "
             f"--conventions trec_eval --per-topic --measures '{v.engine}' (or helpers.measures.evaluate with "
             f"measures=['{v.engine}'], conventions='trec_eval')")
     if max_level <= 20:
