@@ -195,12 +195,12 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     # position and graded order the runs identically: one group, not two
     assert row.run == ("1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told apart: "
                        "position/graded (τ = 1.000); null: no departure")
-    assert row.verdict == "holds in part" and row.caveats == ("aligned", "holm", "styles")
-    assert set(caveats) == {"aligned", "holm", "styles"} and "5 checks at α = 0.05" in caveats["holm"]
+    assert row.verdict == "holds in part" and row.caveats == ("design", "aligned", "holm")
+    assert set(caveats) == {"aligned", "holm", "design"} and "5 checks at α = 0.05" in caveats["holm"]
     assert row.numbers["checks"]["position"]["p_holm"] == 0.058
     assert len(row.run.split()) <= 35
     skill, cav = fd._planted_rows(_analysis(), run_design="skill")
-    assert skill[0].caveats == ("aligned", "holm") and "styles" not in cav
+    assert skill[0].caveats == ("design", "aligned", "holm") and "`skill` runs" in cav["design"]   # the design decides here too
     a = _analysis()
     for ck in a["checks"].values():
         ck.update(verdict="not shown")
@@ -256,12 +256,15 @@ def test_too_few_trials_for_the_level_are_said():
     # B = 500 at 0.01: even a p-value from 0 exceedances has a 99% upper bound of 1 - 0.005^(1/500) = 0.0105
     assert fd.mc_floor(500, 0.01, 0.99).startswith("With B = 500, no p-value is surely below 0.01 at 99%")
     assert fd.mc_floor(500, 0.01, 0.95) == "" and fd.mc_floor(5000, 0.01, 0.99) == ""
-    f = _findings(B=500, significance=0.01)
+    # Monte Carlo intervals are 95% whatever the level: B = 500 at 0.01 has no floor at 95%, B = 200 has
+    assert "mc_floor" not in _findings(B=500, significance=0.01).caveats
+    f = _findings(B=200, significance=0.01)
     t = f.table().set_index("question")
-    assert "mc_floor" in f.caveats
+    assert "mc_floor" in f.caveats and "at 95%" in f.caveats["mc_floor"]
     # the verdict follows the Monte Carlo intervals (they separate here); the floor is a caveat beside it
-    assert t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "verdict"] == "does not hold (a, b, c)"
-    assert f.rows[3].caveats == ("mc_only", "design", "mc_floor")
+    q = "On these simulated runs (`styles` design) and this topic set, is D♯-nDCG more discriminative than α-nDCG?"
+    assert t.loc[q, "verdict"] == "does not hold (a, b, c)"
+    assert f.rows[3].caveats == ("design", "mc_only", "mc_floor")
     assert "mc_floor" not in _findings().caveats
     # the longest conclusion: every caveat at once (few runs, too few trials, styles, users not told apart,
     # a departing null, a family recovered in part) stays within the reading rules
@@ -270,7 +273,7 @@ def test_too_few_trials_for_the_level_are_said():
     worst = _findings(B=200, significance=0.01, n_pairs=15, planted=a,
                       tau_ci={"runs": 6, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
                       r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 6})
-    assert {"few_runs", "mc_floor", "styles", "design"} <= set(worst.caveats) and not worst.problems()
+    assert {"few_runs", "mc_floor", "design"} <= set(worst.caveats) and not worst.problems()
 
 
 def test_count_once_pct_and_draws_interval():
@@ -308,17 +311,21 @@ def test_simulated_findings_table():
     assert t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "verdict"] == "agrees"
     assert "P+Q@3 0.9333 (hand: 0.9333) vs IA-Q@3 0.7333 (hand: 0.7333)" in \
         t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "this run"]
-    q = "Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank the runs differently?"
+    q = "Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank these runs differently?"
     assert t.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600] (15 runs; 95% bootstrap interval over topics)"
-    assert t.loc[q, "verdict"] == "shown"
-    assert t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?", "verdict"] == "not shown"
+    # rows the run design decides carry its letter (a), the planted row too
+    assert t.loc[q, "verdict"] == "shown (a)"
+    assert t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?", "verdict"] == "not shown (a)"
     # α-nDCG's power interval lies above D♯-nDCG's: on this topic set the claim is contradicted, and the
     # verdict says so (the run design is a caveat on what the rows describe, not a reason to withhold it)
-    p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
+    p = t.loc["On these simulated runs (`styles` design) and this topic set, is D♯-nDCG more discriminative than "
+              "α-nDCG?"]
     assert p["verdict"] == "does not hold (a, b)" and "(95% Monte Carlo intervals)" in p["this run"]
     assert "cover the B trials only" in f.caveats["mc_only"] and "another topic set" in f.caveats["mc_only"]
-    assert "`run_design: styles`" in f.caveats["design"] and "not the measures" in f.caveats["design"]
-    lead = t.loc["On this topic set, does one measure lead discriminative power beyond Monte Carlo noise?"]
+    assert "`styles` runs were built" in f.caveats["design"] and "not for the measures in general" in f.caveats["design"]
+    assert [r.caveats.count("design") for r in f.rows] == [0, 1, 1, 1, 1, 1]
+    lead = t.loc["On these simulated runs (`styles` design) and this topic set, does one measure lead "
+                 "discriminative power beyond Monte Carlo noise?"]
     # strec is I-rec under another name: counted once, so it is not "within noise" of anything
     assert lead["this run"] == "D-nDCG@10 (0.629); 0 more measures within Monte Carlo noise" and lead["verdict"] == "shown (a, b)"
     assert len(t) == 6 and all(len(str(r).split()) <= 35 for r in t["this run"])
@@ -343,8 +350,8 @@ def test_real_findings_say_what_eight_runs_support():
     assert len(t) == 5                                         # no planted-truth row without simulated runs
     r = t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?"]
     assert r["verdict"] == "cannot tell (a)" and "without ql-cata and rm-cata: 0.008 [-0.809, 0.814]" in r["this run"]
-    assert "(99% CI, Fisher z)" in r["this run"]
-    p = t.loc["On this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
+    assert "(99% CI over runs, Fisher z)" in r["this run"]
+    p = t.loc["On these 8 runs and this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
     assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
     assert "design" not in f.caveats                            # real runs: the verdict stands
     assert "in steps of 0.036" in f.limitations()
@@ -352,6 +359,20 @@ def test_real_findings_say_what_eight_runs_support():
     assert "Planted truths need simulated runs (the default profile)." in f.prose
     assert not any("notebook 05" in s or "(05" in s or "`real`" in s for s in f.prose)   # no pointer to an answer we lack
     assert not f.problems()
+
+
+def test_tau_over_topics_and_r_over_runs_are_reconciled_when_they_disagree():
+    r = {"r": -0.393, "low": -0.754, "high": 0.149, "runs": 15}
+    s = fd.tau_r_sentence((-0.257, -0.390, -0.162), r)
+    assert s.startswith("Section 4's τ(D-nDCG, I-rec) interval excludes 0 and the r row's CI does not")
+    assert "resamples topics with these runs fixed" in s and "sample of runs" in s
+    assert fd.tau_r_sentence((-0.257, -0.390, 0.1), r) == ""              # both include 0: nothing to reconcile
+    assert fd.tau_r_sentence((0.5, 0.143, 0.857), {**r, "low": 0.745, "high": 0.991}) == ""
+    assert fd.tau_r_sentence((0.5, -0.1, 0.857), {**r, "low": 0.745, "high": 0.991}).startswith("The r row's CI excludes 0")
+    assert fd.tau_r_sentence(None, r) == ""
+    f = _findings(tau_ci={"runs": 15, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6),
+                          (f"D-nDCG@{L}", f"I-rec@{L}"): (-0.257, -0.390, -0.162)})
+    assert s in f.prose and not f.problems()
 
 
 def test_differing_toy_values_say_so():
@@ -480,8 +501,9 @@ def test_holm_covers_every_check_read():
 def test_the_run_design_is_named_once_in_the_caveats():
     styles = _findings()
     skill = _findings(run_design="skill")
-    assert "styles" in styles.caveats and not any("skill" in p for p in styles.prose + skill.prose)
-    assert "`run_design: skill`" in skill.caveats["design"] and "styles" not in skill.caveats
+    assert "`styles`" in styles.caveats["design"] and not any("skill" in p for p in styles.prose + skill.prose)
+    assert "`skill` runs differ mainly in skill" in skill.caveats["design"] and "styles" not in skill.caveats["design"]
+    assert sum("run design" in c for c in styles.caveats.values()) == 1
 
 
 def test_a_difference_without_spread_prints_no_interval():

@@ -12,9 +12,13 @@ recovers it) pass the test :mod:`helpers.simulate.users` sets before it reads re
 planted family recovered, nothing found in the null; no verdict from fewer replicates than the
 interval rule needs).
 
-Every interval is a ``1 - significance`` interval and every verdict a test at ``significance``
-(the run's level, stated beside them); verdicts read together are Holm-corrected. Measures that are
-one measure under several names (:func:`helpers.measures.results.affine_measures`) count once.
+Every test is at ``significance`` and every interval a ``1 - significance`` interval, except the
+Monte Carlo intervals of discriminative power, which are 95% whatever the level (:data:`MC_LEVEL`:
+they measure the B trials' error, not a test). Holm-corrected: the family checks of the planted-truth
+check (over every check read) and its null test (over the measures). Not corrected: the rows of the
+findings table, each read on its own, and "within Monte Carlo noise" (pairwise overlap of two Monte
+Carlo intervals). Measures that are one measure under several names
+(:func:`helpers.measures.results.affine_measures`) count once.
 
 The module also holds the notebook's parameter check (:func:`check_parameters`), its list of
 measures (:func:`measure_names`) and the lines its cells print (:func:`planted_lines`,
@@ -34,7 +38,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from ..stats.summary import min_draws
 
-__all__ = ["MEASURES", "DATA", "USERS", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
+__all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
            "findings"]
 
@@ -55,6 +59,9 @@ USERS = {"position": "reads down the page with persistence p and values every re
 #: The least number of topic resamples for a bootstrap interval of Kendall's tau (Efron & Tibshirani's
 #: advice for percentile intervals), raised to the interval rule's minimum at the run's level.
 MIN_TAU_BOOTSTRAP = 1000
+#: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
+#: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
+MC_LEVEL = 0.95
 
 
 def measure_names(cutoff: int) -> list[str]:
@@ -527,13 +534,11 @@ def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tu
                "holds in part" if f["recovered"] or f["in_part"] else "does not hold")
     caveats = {"aligned": "Each planted user has its family's shape, so the family-recovery row tests the analysis, "
                           "not which measure users prefer."}
-    cav = ("aligned",)
+    caveats["design"] = DESIGN_CAVEAT[run_design]
+    cav = ("design", "aligned")
     if not f["too_few"]:
         caveats["holm"] = f"The family checks are Holm-corrected over {a['holm_family']} checks at α = {alpha:g}."
         cav += ("holm",)
-    if run_design == "styles":
-        caveats["styles"] = "The `styles` runs were built for the planted users to order them differently."
-        cav += ("styles",)
     row = Finding("Does family recovery find each planted user's family, and nothing in a random order (A.1)?",
                   "— (helpers.simulate.users' test)", _fitness_text(f, digits), verdict, caveats=cav,
                   numbers={**f, "checks": {m: {k: ck.get(k) for k in ("diff", "low", "high", "p", "p_holm", "verdict",
@@ -571,25 +576,24 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     l : the cutoff.
     r : ``{"r", "low", "high", "runs"}``: the Pearson correlation of I-rec@l and D-nDCG@l over runs, and
         optionally ``"rest"`` (the same without ``"without"``, the runs the tests single out).
-    power, mc, n_pairs, B, significance : discriminative power per measure, its Monte Carlo intervals,
-        the run pairs, trials and level of the randomised Tukey HSD tests; every interval of the run is
-        a ``1 - significance`` interval.
+    power, mc, n_pairs, B, significance : discriminative power per measure, its Monte Carlo intervals
+        (at :data:`MC_LEVEL`), the run pairs, trials and level of the randomised Tukey HSD tests; every
+        other interval of the run is a ``1 - significance`` interval.
     twins : groups of measures that are one measure under several names (each counts once).
     cover : :func:`helpers.replicates.diversity.significant_pair_cover` of the leading measure, with ``"measure"``.
     planted : :func:`helpers.replicates.diversity.planted_analysis` (simulated data with replicates), else None.
     """
     level = 1 - significance
-    rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level), _power_row(power, mc, l, n_pairs, B, level),
-            _lead_row(power, mc, twins)]
+    runs = int(tau_ci.get("runs", r["runs"]))
+    where = f"these simulated runs (`{run_design}` design)" if data == "simulated" else f"these {runs} runs"
+    rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level),
+            _power_row(power, mc, l, n_pairs, B, where), _lead_row(power, mc, twins, where)]
     caveats = {"mc_only": "Power intervals cover the B trials only; another topic set could change the power "
                           "verdicts."}
-    if data == "simulated":   # which measure is more discriminative is set by how the runs were simulated
-        # the power rows ask about this topic set, so their verdicts follow the Monte Carlo intervals;
-        # the caveat says that on simulated runs the answer describes the run design, not the measures
-        caveats["design"] = (f"On simulated runs the run design (`run_design: {run_design}`) sets which measure "
-                             "detects more differences, so the power rows describe these runs, not the measures.")
-        rows[3:5] = [dataclasses.replace(row, caveats=row.caveats + ("design",)) for row in rows[3:5]]
-    floor = mc_floor(B, significance, level)
+    if data == "simulated":   # rows 2-5 follow from how the runs were simulated: each carries the letter
+        caveats["design"] = DESIGN_CAVEAT[run_design]
+        rows[1:5] = [dataclasses.replace(row, caveats=("design",) + row.caveats) for row in rows[1:5]]
+    floor = mc_floor(B, significance, MC_LEVEL)
     if floor:
         caveats["mc_floor"] = floor
         rows[3:5] = [dataclasses.replace(row, caveats=row.caveats + ("mc_floor",)) for row in rows[3:5]]
@@ -601,6 +605,9 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
         general = ("simulated_runs",)
         caveats["simulated_runs"] = "Simulated runs and planted users say nothing about real systems or users."
     prose = _prose(data, run_design, twins, cover)
+    both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
+    if both:
+        prose.insert(0, both)
     if planted is not None:
         more, own = _planted_rows(planted, run_design)
         rows += more
@@ -609,6 +616,28 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     elif data == "simulated":
         prose.append("The family-recovery row needs at least 2 replicates.")
     return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
+
+
+#: The caveat of every row that the simulated run design decides (``run_design`` -> sentence).
+DESIGN_CAVEAT = {
+    "styles": "The `styles` runs were built so that the planted users order them differently; the rows marked "
+              "so answer for this run design, not for the measures in general.",
+    "skill": "The `skill` runs differ mainly in skill, which raises every measure at once; the rows marked so "
+             "answer for this run design, not for the measures in general."}
+
+
+def tau_r_sentence(tau: Sequence[float] | None, r: Mapping) -> str:
+    """``""``, or the sentence that reconciles section 4's τ(D-nDCG, I-rec) interval with the r row's CI
+    when one excludes 0 and the other does not: τ's interval resamples topics with the runs fixed, r's
+    treats the runs as a sample of runs. ``tau``: ``(tau, low, high)``; ``r``: as in :func:`findings`."""
+    if tau is None or not np.isfinite(r["low"]):
+        return ""
+    t_excl, r_excl = not (tau[1] <= 0 <= tau[2]), not (r["low"] <= 0 <= r["high"])
+    if t_excl == r_excl:
+        return ""
+    which = ("Section 4's τ(D-nDCG, I-rec) interval excludes 0 and the r row's CI does not" if t_excl else
+             "The r row's CI excludes 0 and section 4's τ(D-nDCG, I-rec) interval does not")
+    return f"{which}: τ's resamples topics with these runs fixed, r's treats the runs as a sample of runs."
 
 
 def _few(n_pairs: int) -> tuple[str, ...]:
@@ -629,7 +658,7 @@ def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
     key = (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")
     tau, lo, hi = tau_ci[key]
     n = tau_ci.get("runs", 0)
-    return Finding("Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank the runs differently?",
+    return Finding("Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank these runs differently?",
                    "—", f"τ = {tau_text(tau, lo, hi)} ({n} runs; {pct(level)} bootstrap interval over topics)",
                    "shown" if hi < 1 else "not shown", caveats=_few(n * (n - 1) // 2) if n else (),
                    numbers={"tau": tau, "low": lo, "high": hi, "level": level})
@@ -637,7 +666,7 @@ def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
 
 def _r_row(r: Mapping, l: int, level: float) -> Finding:
     excl = not (r["low"] <= 0 <= r["high"]) and np.isfinite(r["low"])
-    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs ({pct(level)} CI, Fisher z)"
+    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs ({pct(level)} CI over runs, Fisher z)"
     verdict = "shown" if excl else "not shown" if np.isfinite(r["low"]) else "cannot tell"
     rest = r.get("rest")
     if rest is not None:
@@ -649,27 +678,27 @@ def _r_row(r: Mapping, l: int, level: float) -> Finding:
                    run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
 
 
-def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int, level: float) -> Finding:
+def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int, where: str) -> Finding:
     a, b = f"D#-nDCG@{l}", f"alpha-nDCG@{l}"
     c = claims.compare("D♯-nDCG", power[a], "α-nDCG", power[b], interval_a=tuple(mc[a]), interval_b=tuple(mc[b]))
     d = c.numbers["differs"]
     verdict = ("shown" if d and power[a] > power[b] else "does not hold" if d else "not shown")
     show = lambda m: (claims.number(power[m]) if mc[m][0] == mc[m][1] else mc_text(power[m], *mc[m]))  # noqa: E731
     exact = "; a value without interval: no p-value near the level" if any(mc[m][0] == mc[m][1] for m in (a, b)) else ""
-    return Finding("On this topic set, is D♯-nDCG more discriminative than α-nDCG?", "—",
-                   f"{show(a)} vs {show(b)} of {n_pairs} pairs, B = {B:,} ({pct(level)} Monte Carlo intervals{exact})",
+    return Finding(f"On {where} and this topic set, is D♯-nDCG more discriminative than α-nDCG?", "—",
+                   f"{show(a)} vs {show(b)} of {n_pairs} pairs, B = {B:,} ({pct(MC_LEVEL)} Monte Carlo intervals{exact})",
                    verdict, caveats=("mc_only",) + _few(n_pairs), numbers=dict(c.numbers))
 
 
-def _lead_row(power: pd.Series, mc: Mapping, twins) -> Finding:
+def _lead_row(power: pd.Series, mc: Mapping, twins, where: str) -> Finding:
     keep = count_once(list(power.index), twins)
     c = claims.leaders({m: power[m] for m in keep}, intervals={m: tuple(mc[m]) for m in keep})
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
     alone = len(n["leaders"]) == 1 and not n["within_noise"]
-    return Finding("On this topic set, does one measure lead discriminative power beyond Monte Carlo noise?", "—", run,
-                   "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))
+    return Finding(f"On {where} and this topic set, does one measure lead discriminative power beyond Monte Carlo "
+                   "noise?", "—", run, "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))
 
 
 def _prose(data: str, run_design: str, twins, cover) -> list[str]:
