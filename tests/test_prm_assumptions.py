@@ -178,6 +178,19 @@ def test_u2_draw_details_add_rows_and_change_none():
     eq5 = rprm.prm_u2_draw(np.random.default_rng(4), details=True, **{**kw, "method": "eq5"})
     assert "tau_own" not in set(eq5["quantity"])                   # Eq. 5 is one set of gains for both
 
+    # over draws: linear - binary is (PRM - binary) - (PRM - linear) on the same pooled resamples
+    kw.pop("B"), kw.pop("udm_reps")
+    d = rprm.draws(3, 7, mine={th: {i: 0.5 for i in range(4)} for th in (3, 2)}, names=["0", "1", "2", "3"], B=6,
+                   udm_reps=0, details=True, tau_level=0.95, **kw)
+    rep = d.rep
+    for th in (3, 2):
+        prm_bin = rep.loc[(rep["quantity"] == "tau_diff_boot") & (rep["theta"] == th), "value"].to_numpy()
+        prm_lin = rep.loc[(rep["quantity"] == "lin_diff_boot") & (rep["theta"] == th), "value"].to_numpy()
+        np.testing.assert_allclose(d.pooled["linear vs binary"][th], prm_bin - prm_lin)
+        assert d.p["linear vs binary"][th] == prm.bootstrap_p(prm_bin - prm_lin) and len(prm_bin) == 3 * 6
+        t6 = d.table6.set_index("gains")["mean"]
+        assert d.means["linear vs binary"][th] == (t6["linear"], t6[f"binary, theta={th}"])
+
 
 # -- the condition of Eq. 4 = Eq. 5: equal marginals, a symmetric joint table --------------------
 def _pairs(u1, u2):

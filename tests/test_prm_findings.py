@@ -173,18 +173,41 @@ def _stress_rob():
     return rob
 
 
-def test_stress_rows_are_findings_with_linear_minus_binary_as_reference():
-    rows = fp._stress_rows(_stress_rob(), str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
+def test_stress_rows_ask_what_the_prm_adds_and_check_prm_minus_binary_in_the_appendix():
+    rows, checks = fp._stress_rows(_stress_rob(), str, (0.057, 0.099), fp.lenience_phrase(1.0, 0.5))
     assert "(a lenient U2, by topic)" in rows[0].question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
-    assert "linear gains" in rows[0].question and rows[0].verdict == "not shown"
+    # the finding is what the PRM adds over any graded gain: PRM - linear
+    assert len(rows) == 1 and "linear gains" in rows[0].question and rows[0].verdict == "not shown"
     assert rows[0].caveats == ("simulated",) and "U2 to 9.9%" in rows[0].run and "PRM − linear τ" in rows[0].run
+    # PRM - binary (+0.025) is no more than linear - binary (+0.025): built in, a check for the appendix
+    assert len(checks) == 1 and "binary gains" in checks[0].question and checks[0].verdict == "shown"
+    assert checks[0].caveats == ("by_construction", "shared_order")
+    assert "Reference: linear − binary τ, θ = 3: +0.025 [+0.009, +0.040]" in checks[0].run
+    # linear - binary not shown: PRM - binary is not explained by any graded gain, so no by-construction caveat
+    odd = _stress_rob()
+    odd.claims["linear vs binary"] = fp.holm_claims({3: (0.860, 0.855)}, {3: 0.4}, first="linear")
+    assert fp._stress_rows(odd, str, (0.05, 0.1))[1][0].caveats == ("simulated", "shared_order")
     # not built in: a strict U2 can make PRM - binary negative (a referee's random set: -0.031)
-    assert rows[1].verdict == "shown" and rows[1].caveats == ("simulated", "shared_order")
-    assert "Reference: linear − binary τ, θ = 3: +0.025 [+0.009, +0.040]" in rows[1].run
     neg = _stress_rob()
     neg.claims["cross-fitted"] = fp.holm_claims({3: (0.80, 0.831)}, {3: 0.417})
     neg.diffs["cross-fitted"] = {3: (-0.031, -0.09, 0.03)}
-    assert fp._stress_rows(neg, str, (0.05, 0.01), "a strict U2")[1].verdict == "not shown"
+    bad = fp._stress_rows(neg, str, (0.05, 0.01), "a strict U2")[1][0]
+    assert bad.verdict == "not shown" and bad.caveats == ("simulated", "shared_order")
+
+
+def test_prm_over_binary_that_linear_gains_get_too_carries_the_caveat():
+    """Real data: PRM - binary shown at theta = 3, linear - binary too, PRM - linear not: caveat graded_too."""
+    rob = _rob({3: (0.10, 0.03, 0.30), 2: (0.03, -0.01, 0.10)}, {3: 0.009, 2: 0.2}, {3: 0.009, 2: 0.2},
+               linear={3: (0.006, -0.02, 0.04, 0.8), 2: (0.015, -0.03, 0.05, 0.8)})
+    rob.claims["linear vs binary"] = fp.holm_claims({3: (0.85, 0.75), 2: (0.85, 0.82)}, {3: 0.004, 2: 0.3},
+                                                    first="linear")
+    rows, _ = fp._table6_rows(rob, str, ())
+    by = {r.question.split("estimated on ")[-1][:9]: r for r in rows}
+    assert by["the same "].verdict == "holds in part" and "graded_too" in by["the same "].caveats
+    # PRM - linear shown where PRM - binary is: the gain is the PRM's own, no caveat
+    rob.claims["vs linear"] = fp.holm_claims({3: (0.9, 0.85), 2: (0.9, 0.89)}, {3: 0.001, 2: 0.8}, other="linear")
+    assert all("graded_too" not in r.caveats for r in fp._table6_rows(rob, str, ())[0])
+    assert fp._CAVEATS["graded_too"].endswith("not the PRM's own.")
 
 
 def _values(**kw):
@@ -244,10 +267,10 @@ def test_simulated_findings_are_checks_of_the_machinery():
         assert q in a.index and q not in t.index, q
     assert a.loc["Table 2", "verdict"].startswith("agrees") and a.loc["Fig. 2", "verdict"].startswith("holds")
     assert not any("other half" in q or "same topics" in q for q in t["question"])
-    assert sum("other half" in q for q in app["question"]) == 1
+    # the stress collection's PRM - binary is no more than linear - binary: a check, not a finding
+    assert sum("other half" in q for q in app["question"]) == 1 and sum("(a strict U2)" in q for q in app["question"]) == 1
     sixes = f.table()[f.table()["question"].str.startswith("Table 6")]
-    assert len(sixes) == 2 and all("(a strict U2)" in q for q in sixes["question"])
-    assert "linear gains" in sixes["question"].iloc[0] and "binary gains" in sixes["question"].iloc[1]
+    assert len(sixes) == 1 and "(a strict U2)" in sixes["question"].iloc[0] and "linear gains" in sixes["question"].iloc[0]
     assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
     assert any("needs profile `real`, which has cross-fitted DL-19 results" in p for p in f.prose)
     assert not any("by construction" in p or "not built in" in p for p in f.prose)
@@ -298,11 +321,15 @@ def test_robustness_single_holds_every_analysis():
     cf = prm.crossfit_robustness(sim.qrels_u1, sim.qrels_u2, sim.runs, [3, 1], 3, method="eq4", k=5, splits=2, B=30,
                                  rng=rng)
     rob = fp.robustness_single(t6, boots, cf, ["0", "1", "2", "3"], own=own)
-    assert set(rob.claims) == {"in sample", "vs linear", "cross-fitted", "own level"}
+    assert set(rob.claims) == {"in sample", "vs linear", "cross-fitted", "own level", "linear vs binary"}
     assert rob.interval == "unadjusted bootstrap range, B = 30 topic resamples"   # fewer than 40: a range
     obs = t6.set_index("gains")["tau"]
     assert rob.diffs["vs linear"][3][0] == pytest.approx(obs["PRM, theta=3"] - obs["linear"])
     assert rob.claims["vs linear"][3].numbers["b"] == pytest.approx(obs["linear"])
+    # linear - binary on the same resamples: the reference for what any graded gain does
+    assert rob.diffs["linear vs binary"][3][0] == pytest.approx(obs["linear"] - obs["binary, theta=3"])
+    d = (boots[3]["tau_linear"] - boots[3]["tau_binary"]).to_numpy()[1:]
+    assert rob.claims["linear vs binary"][3].numbers["p_raw"] == pytest.approx(prm.bootstrap_p(d))
     lines = fp.difference_lines(rob, str)
     assert sum("PRM - linear" in ln for ln in lines) == 2 and sum(ln.strip().startswith("own level") for ln in lines) == 2
 

@@ -296,7 +296,8 @@ def mean_difference_p(d) -> float:
 
 #: Table 6's comparisons: PRM gains estimated on the scored topics or on the other half (both
 #: against binary gains), with U2's labels given gains conditioned on U2's level (real data, Eq. 4),
-#: and PRM (in sample) against linear gains.
+#: and PRM (in sample) against linear gains; ``linear vs binary`` (the reference for what any graded
+#: gain does) is added beside them where the run has linear gains.
 ANALYSES = ("in sample", "cross-fitted", "own level", "vs linear")
 
 #: Per analysis of the replicates: the PRM column and the column it is set against (``{}``: the threshold).
@@ -363,7 +364,7 @@ def simulated(replicates: int, seed: int, *, tested: Sequence[int], names: Seque
     rep = runner.run_replicates(prm_robustness, replicates, seed, common={**common, "names": list(names)},
                                 scheduler=scheduler, progress=progress)
     wide = _wide(rep)
-    diffs, means, p = _paired(wide, thresholds, names, ("in sample", "cross-fitted", "vs linear"))
+    diffs, means, p = _paired(wide, thresholds, names, ("in sample", "cross-fitted", "vs linear", "linear vs binary"))
     stress = {}
     if (rep["table"] == "stress 6").any():
         stress = dict(zip(("diffs", "means", "p"), _paired(_wide(rep, "stress 6"), thresholds, names,
@@ -463,6 +464,11 @@ def draws(replicates: int, seed: int, *, qrels_u1, ratings, runs, thresholds: Se
             pooled[a][th] = sub["value"].to_numpy()
             means[a][th] = (float(t6.loc[row_a.format(names[th]), "mean"]), float(t6.loc[row_b.format(names[th]), "mean"]))
             p[a][th] = prm.bootstrap_p(pooled[a][th])
+        if th in pooled["vs linear"] and th in pooled["in sample"]:   # same resamples: linear - binary
+            d_lin = pooled["in sample"][th] - pooled["vs linear"][th]
+            pooled.setdefault("linear vs binary", {})[th] = d_lin
+            means.setdefault("linear vs binary", {})[th] = (float(t6.loc["linear", "mean"]), means["in sample"][th][1])
+            p.setdefault("linear vs binary", {})[th] = prm.bootstrap_p(d_lin)
     summaries = {q: runner.summarise(rep[rep["quantity"] == q], "value", by=["theta", "level"]) for q in SUMMARISED
                  if (rep["quantity"] == q).any()}
     return Draws(rep, p_over_draws(rep, mine), table6, summaries, pooled, means, p, wins, defined, int(replicates), losses)
