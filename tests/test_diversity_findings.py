@@ -593,3 +593,51 @@ def test_a_cutoff_past_the_runs_depth_is_refused_or_said():
     assert fd.depth_note(runs, 30, "extra_cutoff") == (
         "Note: extra_cutoff = 30 exceeds the runs' depth (3 documents at most per topic), so measures @30 read the "
         "same documents as @3.")
+
+
+def test_discriminative_power_is_the_share_below_the_level_with_95_percent_monte_carlo_intervals():
+    from helpers import stats
+    from helpers.replicates import diversity as rdiv
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(12, 1)) + np.array([[0.0, 0.1, 1.0, 1.1]])   # two clearly better runs
+    vals = base + rng.normal(scale=0.3, size=base.shape)
+    results = pd.DataFrame([(f"r{j}", f"t{i}", m, vals[i, j] * k) for i in range(12) for j in range(4)
+                            for m, k in (("A@10", 1.0), ("B@10", -1.0))],
+                           columns=["run_id", "query_id", "measure", "value"])
+    dp = rdiv.discriminative_power(results, ["A@10", "B@10"], B=200, rng=np.random.default_rng(1), significance=0.13)
+    mats = {m: results[results.measure == m].pivot(index="query_id", columns="run_id", values="value")
+            for m in ["A@10", "B@10"]}
+    ref = stats.randomised_tukey_hsd_each(mats, B=200, rng=np.random.default_rng(1))
+    assert dp["n_pairs"] == 6
+    for m in ("A@10", "B@10"):
+        assert dp["power"][m] == pytest.approx((ref[m]["p_value"] < 0.13).mean())
+        # 95% at a significance of 0.13 (the default z = 1.96), not 87%
+        assert dp["mc"][m] == rdiv.power_interval(ref[m]["p_value"].to_numpy(), 0.13, 200)
+    p87 = rdiv.power_interval(ref["A@10"]["p_value"].to_numpy(), 0.13, 200, level=0.87)
+    assert p87[1] - p87[0] <= dp["mc"]["A@10"][1] - dp["mc"]["A@10"][0]      # an 87% interval is no wider
+    head, lines = fd.power_lines(dp, significance=0.13, B=200, r_rest=None, l=10)
+    assert head.startswith("run pairs: 6; share significant at familywise 0.13")
+    assert lines[0].startswith("(95% Monte Carlo intervals at any significance")
+    t = fd.power_table(dp["power"], dp["mc"])
+    assert list(t.columns) == ["measure", "power", "Monte Carlo interval"] and list(t.measure) == list(dp["power"].index)
+    m = fd.power_metrics(dp, None)
+    assert m["discriminative_power_interval_covers"].startswith("95%") and "irec_dndcg_pearson_without_cover" not in m
+
+
+def test_correlation_without_the_cover_runs_by_hand():
+    from helpers.replicates import diversity as rdiv
+
+    means = pd.DataFrame({"x": [0.9, 0.8, 0.1, 0.2, 0.3, 0.5], "y": [0.95, 0.9, 0.3, 0.1, 0.4, 0.2]},
+                         index=["s1", "s2", "a", "b", "c", "d"])
+    cover = {"cover": ["s1", "s2"], "exactly_cover_vs_rest": True}
+    got = rdiv.correlation_without(means, cover, "x", "y", 0.95)
+    # rest a..d: x = .1 .2 .3 .5, y = .3 .1 .4 .2 -> r = Sxy / sqrt(Sxx Syy) = -0.005 / sqrt(0.0875 x 0.05) = -0.0756
+    assert got["r"] == pytest.approx(-0.0756, abs=5e-5) and got["runs"] == 4 and got["without"] == ["s1", "s2"]
+    assert got["ci"][0] < got["r"] < got["ci"][1]
+    assert rdiv.correlation_without(means, {**cover, "exactly_cover_vs_rest": False}, "x", "y", 0.95) is None
+    assert rdiv.correlation_without(means, {"cover": ["s1", "s2", "a"], "exactly_cover_vs_rest": True}, "x", "y", .95) is None
+    head, lines = fd.power_lines({"n_pairs": 15, "power": pd.Series({"I-rec@10": 0.4}), "mc": {"I-rec@10": (0.4, 0.4)},
+                                  "cover": {"n_significant": 9, **cover}}, significance=0.05, B=5000, r_rest=got, l=10)
+    assert lines[-2] == "I-rec@10: 9 significant pairs; every one involves s1, s2; they are exactly these runs against all the others"
+    assert lines[-1].startswith("Pearson r of I-rec@10 and D-nDCG@10 without s1, s2: -0.076 (95% CI [")

@@ -39,7 +39,7 @@ from ..notebook.findings import Finding, Findings
 from ..stats.summary import min_draws
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
+           "tau_text", "short_leaders", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
            "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
@@ -199,6 +199,48 @@ def _short_leaders(c: claims.Claim, limit: int, digits: int, noun: str) -> str:
     elif noise:
         parts.append("within noise: " + c.text.split("within noise: ", 1)[1].rstrip(")"))
     return head + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]]) -> pd.DataFrame:
+    """Section 6's table: ``measure, power, Monte Carlo interval`` (:func:`mc_interval`), power order kept."""
+    return pd.DataFrame({"measure": power.index, "power": power.to_numpy(),
+                         "Monte Carlo interval": [mc_interval(*mc[m]) for m in power.index]})
+
+
+def power_lines(dp: Mapping, *, significance: float, B: int, r_rest: Mapping | None, l: int) -> tuple[str, list[str]]:
+    """What section 6 prints around its table (``dp``: :func:`helpers.replicates.diversity.discriminative_power`
+    at :data:`MC_LEVEL`; ``r_rest``: :func:`helpers.replicates.diversity.correlation_without`, the
+    correlation at the run's level): the line above the table and the lines below it."""
+    head = (f"run pairs: {dp['n_pairs']}; share significant at familywise {significance} (randomised Tukey HSD, "
+            f"B = {B}, familywise over the run pairs of each measure):")
+    lines = [f"({pct(MC_LEVEL)} Monte Carlo intervals at any significance: the error of the B trials only, "
+             "not of the topic sample)"]
+    floor = mc_floor(B, significance, MC_LEVEL)
+    if floor:
+        lines.append(floor)
+    cover, lead = dp["cover"], dp["power"].index[0]
+    lines.append(f"{lead}: {cover['n_significant']} significant pairs; "
+                 + (f"every one involves {', '.join(cover['cover'])}" if cover["cover"] else
+                    "no set of up to 3 runs is involved in all of them")
+                 + ("; they are exactly these runs against all the others" if cover["exactly_cover_vs_rest"] else ""))
+    if r_rest is not None:
+        lo, hi = r_rest["ci"]
+        lines.append(f"Pearson r of I-rec@{l} and D-nDCG@{l} without {', '.join(r_rest['without'])}: "
+                     f"{r_rest['r']:.3f} ({pct(1 - significance)} CI [{lo:.3f}, {hi:.3f}], Fisher z, "
+                     f"{r_rest['runs']} runs)")
+    return head, lines
+
+
+def power_metrics(dp: Mapping, r_rest: Mapping | None) -> dict:
+    """Section 6's entries of the metrics file."""
+    out = {"discriminative_power": dp["power"].to_dict(),
+           "discriminative_power_mc_interval": {m: list(v) for m, v in dp["mc"].items()},
+           "discriminative_power_interval_covers": f"{pct(MC_LEVEL)}: Monte Carlo error of the B trials only",
+           "significant_pair_cover": {"measure": dp["power"].index[0], **dp["cover"]}}
+    if r_rest is not None:
+        out["irec_dndcg_pearson_without_cover"] = {"r": r_rest["r"], "low": r_rest["ci"][0], "high": r_rest["ci"][1],
+                                                   "runs": r_rest["runs"]}
+    return out
 
 
 def depth_note(runs: pd.DataFrame, cutoff: int, name: str) -> str:

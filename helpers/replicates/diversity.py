@@ -23,7 +23,7 @@ import pandas as pd
 from ..measures import diversity
 from ..stats.summary import min_draws
 
-__all__ = ["diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
+__all__ = ["discriminative_power", "correlation_without", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
            "power_interval", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
            "truth_order_tau", "told_apart", "planted_analysis", "significant_vs_truth", "load_collection",
            "drop_empty_intents", "outside_exclusions"]
@@ -83,6 +83,47 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
         low = np.where(c > 0, beta.ppf(tail, c, B - c + 1), 0.0)
         high = np.where(c < B, beta.ppf(1 - tail, c + 1, B - c), 1.0)
     return float((high < significance).mean()), float((low < significance).mean())
+
+
+def discriminative_power(results: pd.DataFrame, measures: Sequence[str], *, B: int, rng: np.random.Generator,
+                         significance: float, level: float = 0.95) -> dict:
+    """Notebook 04's section 6: one randomised Tukey HSD per measure (topics as blocks; measures with
+    the same topics share the permutations, :func:`helpers.stats.randomised_tukey_hsd_each`), the
+    discriminative power (share of run pairs with p < ``significance``), its Monte Carlo interval at
+    ``level`` (:func:`power_interval`; 95% whatever ``significance`` is) and which runs the leading
+    measure's significant pairs involve (:func:`significant_pair_cover`).
+
+    ``results``: ``run_id, query_id, measure, value`` without NaN. Returns ``{"hsd_by", "asl" (sorted
+    p-values per measure), "n_pairs", "power" (descending, stable), "mc", "cover"}``.
+    """
+    from .. import stats
+
+    mats = {m: results[results["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
+            for m in measures}
+    hsd_by = stats.randomised_tukey_hsd_each(mats, B=B, rng=rng)
+    asl = {m: np.sort(hsd_by[m]["p_value"].to_numpy()) for m in measures}
+    power = pd.Series({m: float((p < significance).mean()) for m, p in asl.items()}).sort_values(
+        ascending=False, kind="stable")
+    return {"hsd_by": hsd_by, "asl": asl, "n_pairs": len(next(iter(asl.values()))), "power": power,
+            "mc": {m: power_interval(asl[m], significance, B, level=level) for m in power.index},
+            "cover": significant_pair_cover(hsd_by[power.index[0]], significance)}
+
+
+def correlation_without(means: pd.DataFrame, cover: Mapping, x: str, y: str, level: float) -> dict | None:
+    """Pearson's r of the run means of ``x`` and ``y`` without the runs of ``cover``
+    (:func:`significant_pair_cover`) when every significant pair sets exactly those runs against the
+    rest: ``{"r", "ci" (Fisher z at ``level``), "runs", "without"}``, or None (no such cover, fewer
+    than 4 runs left, or a constant side)."""
+    from ..stats import pearson_ci
+
+    if not (cover.get("exactly_cover_vs_rest") and cover.get("cover")):
+        return None
+    rest = [r for r in means.index if r not in cover["cover"]]
+    xr, yr = means.loc[rest, x], means.loc[rest, y]
+    if len(rest) <= 3 or np.ptp(xr) == 0 or np.ptp(yr) == 0:
+        return None
+    return {"r": float(np.corrcoef(xr, yr)[0, 1]), "ci": pearson_ci(xr, yr, level), "runs": len(rest),
+            "without": list(cover["cover"])}
 
 
 def relevant_rows(dqrels: pd.DataFrame) -> pd.DataFrame:
