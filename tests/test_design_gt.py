@@ -378,18 +378,21 @@ def _planted(covered=95, t_covered=94, rejections=800, true_n=3):
 def test_findings_of_notebook_06_follow_the_numbers():
     from helpers.findings import design as F
     ok = _findings(planted=_planted())
-    verdicts = {r.question.split("?")[0][:40]: r.verdict for r in ok.rows}
-    # simulated: V_E1 against V_E2 and the cheapest design follow from the planted components
-    assert [r.verdict for r in ok.rows] == ["reproduced"] * 3 + ["by construction"] * 6, verdicts
-    assert all("by_construction" in r.caveats for r in ok.rows[3:6]) and "simulated" in ok.rows[-1].caveats
+    verdicts = {r.question.split("?")[0][:40]: r.verdict for r in ok.appendix}
+    # simulated: the published values, V_E1 against V_E2, the cheapest design (planted components) and
+    # the planted checks are checks of the machinery: the appendix table, not the findings table
+    assert not ok.rows and [r.verdict for r in ok.appendix] == ["reproduced"] * 3 + ["by construction"] * 6, verdicts
+    assert all("by_construction" in r.caveats for r in ok.appendix[3:6]) and "simulated" in ok.appendix[-1].caveats
     # the planted checks draw from the variance that defines their truth: said once, by letter
-    assert all("same_variance" in r.caveats for r in ok.rows[6:9])
+    assert all("same_variance" in r.caveats for r in ok.appendix[6:9])
+    assert any("appendix table after the conclusion holds 9 more rows" in p for p in ok.prose)
+    assert any("profile `real`" in p for p in ok.prose)
     bad = _findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155}, planted=_planted(70, 80, 500))
-    assert [r.verdict for r in bad.rows][:1] + [r.verdict for r in bad.rows][-3:] == \
+    assert [r.verdict for r in bad.appendix][:1] + [r.verdict for r in bad.appendix][-3:] == \
         ["not reproduced", "differs", "differs", "differs"]
-    assert not ok.problems() and not bad.problems()
+    assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
-    assert [r.verdict for r in real.rows][3:6] == ["holds", "holds", "holds"]
+    assert [r.verdict for r in real.rows][:3] == ["holds", "holds", "holds"] and len(real.appendix) == 3
 
 
 def test_findings_rows_and_sentences_stay_short():
@@ -422,22 +425,22 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     for sizes, lead, verdict in ((below, "a", "does not hold"), (mixed, "a", "holds"), (mixed, "b", "does not hold"),
                                  (unclear, "a", "cannot tell")):
         rows = _findings(sizes=sizes, lead=lead).rows
-        assert rows[3].verdict == rows[4].verdict == verdict
-    assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[3].run
-    row = _findings().rows[3]
+        assert rows[0].verdict == rows[1].verdict == verdict
+    assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[0].run
+    row = _findings().rows[0]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
     # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
     assert row.run.startswith("2 V_E2: 10 [9, 12] topics with 1 assessor; at the pilot's 2 sets, 2 V_E1")
 
 
 def test_cheapest_row_names_every_design_within_noise():
-    rows = lambda c: _findings(cheapest=c).rows[5]  # noqa: E731
+    rows = lambda c: _findings(cheapest=c).rows[2]  # noqa: E731
     assert rows(_curve([300.0, 320.0, 400.0], [True, False, False], 1)).verdict == "holds"
     r = rows(_curve([300.0, 290.0, 400.0], [True, True, False], 2))
     assert r.verdict == "cannot tell" and r.run == "tied within noise: n_a = 1 (30 topics, 300); n_a = 2 (30 topics, 290)"
     assert rows(_curve([500.0, 290.0, 300.0], [False, True, True], 2)).verdict == "does not hold"
     assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
-    assert _findings(cheapest=None).rows[5].verdict == "cannot tell"
+    assert _findings(cheapest=None).rows[2].verdict == "cannot tell"
     from helpers.findings.design import answer_sentence, cheapest_lines
     tie = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=4)
@@ -449,7 +452,7 @@ def test_cheapest_row_names_every_design_within_noise():
     every = _curve([300.0, 290.0, np.nan], [True, True, False], 2)      # a tie of all: said as such
     assert cheapest_lines(every, target=.95, measure="m", cost_topic=10, cost_judgment=3,
                           max_assessors=3)[0].startswith("All designs that reach the target tie as the cheapest")
-    assert _findings(cheapest=every).rows[5].run.startswith("all tied within noise: n_a = 1")
+    assert _findings(cheapest=every).rows[2].run.startswith("all tied within noise: n_a = 1")
     assert answer_sentence(_at(), lead="m", target=.95, curve=every, n_a=3) == (
         "Answer for m with 1 or 2 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 needs 30 [20, 40] topics "
         "with 1 assessor and 30 [20, 40] with 2 (Feldt); a paired t-test needs 10 [9, 12] topics with 1 assessor and "
@@ -461,13 +464,13 @@ def test_cheapest_row_names_every_design_within_noise():
     said = answer_sentence(_at(), lead="m", target=.95, curve=tie, n_a=2)
     assert said.startswith("Answer for m with 2 or 3 assessors per topic (tied as the cheapest)")
     assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2) == (
-        "Answer for m: no number of assessors per topic reaches Eρ² ≥ 0.95; at the pilot's 2 assessors per topic a "
-        "paired t-test needs 9 [8, 11] topics with 2 assessors.")
+        "Answer for m: no number of assessors per topic reaches Eρ² ≥ 0.95; at the pilot's 2 assessors per topic, a "
+        "paired t-test needs 9 [8, 11] topics with 2 assessors (bootstrap).")
 
 
 def test_an_unreachable_planted_truth_has_no_coverage_row():
     f = _findings(planted={**_planted(), "erho2": {"covered": None, "pilots": 100, "level": .95, "true_n": None}})
-    assert not any("Eρ² ≥ 0.95 cover" in r.question for r in f.rows)
+    assert not any("Eρ² ≥ 0.95 cover" in r.question for r in f.appendix)
     assert any("unreachable with 2 assessors per topic: no coverage to check" in p for p in f.prose)
 
 
@@ -478,26 +481,32 @@ def test_split_rows_read_each_part_by_its_interval():
                           "conflicts_observed": [.01, .002], "conflicts_predicted": [.1, .02],
                           "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05],
                           "tests": [1900, 1900]})
-    rows = _findings(split=split).rows
-    tau, conflicts, normal = rows[6], rows[7], rows[8]
-    assert tau.verdict == "holds" and "above the point prediction at 2 of 2" in tau.run
+    rows = _findings(split=split).appendix
+    tau, conflicts, normal = rows[3], rows[4], rows[5]
+    # inside both intervals, but above the point prediction at both sizes: a biased point, not "holds"
+    assert tau.verdict == "holds in part" and "above the point prediction at 2 of 2" in tau.run
     # the second size's prediction spans a factor 50: not judged; the first is outside; direction said
     assert conflicts.verdict == "does not hold" and "outside the predicted interval at the one size judged" in conflicts.run
     assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
     assert "1,900 t-tests a size at the paper's α = 0.05" in conflicts.run and "uncorrected" in conflicts.caveats
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
-    conflicts = _findings(split=none).rows[7]
+    conflicts = _findings(split=none).appendix[4]
     assert conflicts.verdict == "cannot tell" and "judged at none of 2 sizes" in conflicts.run
     # an observed tau within 1.96 Monte Carlo SE of a bound is not judged
     near = split.assign(tau_observed=[.4497, .6], tau_se=[.017, .001])
-    tau = _findings(split=near).rows[6]
+    tau = _findings(split=near).appendix[3]
     assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "MC SE of observed τ ≤ 0.017" in tau.run
-    assert _findings(split=near.assign(tau_observed=[.4497, .75])).rows[6].verdict == "does not hold"
-    # a simulated pilot: the normal-theory tau holds by construction when it holds, else says what it found
-    sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).rows
-    assert sim[8].verdict == "by construction" and "by_construction" in sim[8].caveats
-    assert _findings(split=split, planted=_planted()).rows[8].verdict == "holds in part"
+    assert _findings(split=near.assign(tau_observed=[.4497, .75])).appendix[3].verdict == "does not hold"
+    # Greiner's relation is exact for bivariate-normal pairs only: never "by construction", even on a simulated
+    # pilot; inside both intervals and above the point at both sizes: holds in part, with the direction
+    sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).appendix
+    assert sim[8].verdict == "holds in part" and "by_construction" not in sim[8].caveats
+    assert "observed above the point prediction at 2 of 2 sizes" in sim[8].run and "approximate" not in sim[8].run
+    assert "exact for bivariate-normal pairs only" in sim[8].paper
+    within = split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7], tau_normal=[.39, .6], tau_se=[.01, .01])
+    assert _findings(split=within, planted=_planted()).appendix[8].verdict == "holds"   # point within MC noise
+    assert _findings(split=split, planted=_planted()).appendix[8].verdict == "holds in part"
 
 
 def test_split_and_coefficient_lines_stay_short_and_say_when_there_is_no_interval():
@@ -576,7 +585,7 @@ def test_crossed_reading_row_judges_nested_counts_by_the_crossed_interval():
                                                           "crossed 95% interval for 1 of 2")
     assert F.crossed_line(reading, target=.95, n_a=3) == ("Sensitivity: read crossed (s × t × a), Eρ² ≥ 0.95 at 3 sets "
                                                           "needs 22 [14, 34], 40 [30, 60] topics against 21, 28 nested (a, b).")
-    assert _findings(crossed=reading).rows[6].question.startswith("Do DL-19's topics")
+    assert _findings(crossed=reading).rows[3].question.startswith("Do DL-19's topics")
 
 
 def test_recommended_assessors_are_every_design_of_the_tie():
@@ -595,8 +604,8 @@ def test_every_split_row_applies_the_same_monte_carlo_rule():
                           "conflicts_observed": [.01, .018, .002], "conflicts_se": [.001, .002, .001],
                           "conflicts_predicted": [.1, .02, .02], "conflicts_predicted_low": [.05, .01, .01],
                           "conflicts_predicted_high": [.2, .05, .05], "tests": [1900] * 3})
-    rows = _findings(split=split).rows
-    tau, conflicts, normal = rows[6], rows[7], rows[8]
+    rows = _findings(split=split).appendix
+    tau, conflicts, normal = rows[3], rows[4], rows[5]
     assert "inside the predicted interval at 2 of 2 sizes (not judged at 1: interval wider than ×10" in tau.run
     assert "observed above the point prediction at 2 of 3 sizes (1 within 1.96 MC SE of it)" in tau.run
     assert "not judged at 1: interval wider than ×10" in normal.run            # [0.03, 0.5]: a factor 17
@@ -620,7 +629,7 @@ def test_power_over_simulated_pilots_takes_the_pilot_as_the_cluster_and_says_whi
     few = rep.assign(rejections=np.where(np.arange(60) < 14, rej, 0), experiments=np.where(np.arange(60) < 14, 20, 0))
     p = summarise_planted(few, beta=.2)
     assert p["power"]["pilots_tested"] == 14 and p["power"]["low"] is None and p["power"]["cluster_se"] > 0
-    row = _findings(planted=p).rows[-1]
+    row = _findings(planted=p).appendix[-1]
     assert row.verdict == "cannot tell" and "too few pilots (14) for a 95% interval" in row.run
     assert "the 14 of 60 pilots whose n was reachable" in row.run and "clustered" in row.caveats
     lines = planted_lines(p, target=.95, n_assessors=2)
@@ -635,7 +644,7 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     lines = cheapest_lines(falling, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
     assert lines[0].startswith("The searched range bounds the cheapest design") and "extend max_assessors" in lines[0]
     assert not any("The cheapest design" in x for x in lines)
-    row = _findings(cheapest=falling).rows[5]
+    row = _findings(cheapest=falling).rows[2]
     # a design in range beats n_a = 1 beyond noise: Bodoff's claim fails whatever lies beyond
     assert row.verdict == "does not hold" and row.run.startswith("the searched range bounds the cheapest (cost still "
                                                                   "falls at n_a = 3")
@@ -643,7 +652,7 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
                                                                            n_a=2)
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
-    assert _findings(cheapest=edge_tie).rows[5].verdict == "cannot tell"
+    assert _findings(cheapest=edge_tie).rows[2].verdict == "cannot tell"
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
 
@@ -653,3 +662,75 @@ def test_direction_within_noise_at_every_size_says_so():
     o, p, e = pd.Series([.3, .31]), pd.Series([.3, .3]), pd.Series([.01, .01])
     assert _direction(o, p, e, factors=False) == "observed within 1.96 MC SE of the point prediction at all 2 sizes"
     assert _direction(o[:1], p[:1], e[:1], factors=False).endswith("at the one size")
+
+
+# --- referee's minor revision: point bias, crossed power cap, appendix table, interval names -----------
+
+def _crossed_sizes(power_sakai=(.714, .60, .80), cap=(.84, .75, .95)):
+    s = _sizes()
+    t = s["method"] == "paired t"
+    s.loc[t, ["n_paired", "n_paired_low", "n_paired_high"]] = None
+    for k, v in zip(("power_sakai", "power_sakai_low", "power_sakai_high"), power_sakai):
+        s.loc[t, k] = v
+    for k, v in zip(("power_cap", "power_cap_low", "power_cap_high"), cap):
+        s.loc[t, k] = v
+    return s
+
+
+def _crossed_at(k=4, cap=.84):
+    return pd.DataFrame([{"n_assessors": k, "method": "paired t", "V_E2": .01, "n_paired": None, "n_paired_low": None,
+                          "n_paired_high": None, "power_cap": cap},
+                         {"n_assessors": k, "method": "CI width", "V_E2": .01, "n_paired": 49, "n_paired_low": 44,
+                          "n_paired_high": 53, "power_cap": np.nan}]).astype(
+        {c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
+
+
+def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sentences_read():
+    from helpers.findings.design import answer_sentence, at_lines
+    settings = dict(min_diff=.05, beta=.1, ci_width=.1, target=.95, max_assessors=4, design="s x t x a")
+    curve = _curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4)
+    f = _findings(sizes=_crossed_sizes(), at=_crossed_at(), settings=settings, cheapest=curve,
+                  pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
+    t, ci = f.rows[0], f.rows[1]
+    assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
+    assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias caps it at 0.84)")
+    assert "power at Sakai's n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
+    assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
+    assert ci.verdict == "holds" and "conservative" in ci.paper   # the bias shifts a CI, not its width
+    said = f.prose[0]
+    assert said.endswith("no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' "
+                         "bias caps it at 0.84.") and "(Satterthwaite)" in said and "unreachable" not in said
+    assert at_lines(_crossed_at(), "m", power=.9) == [
+        "m, 4 assessors per topic (2 V_E2): CI width 49 [44, 53] topics; no number of topics gives the paired t-test "
+        "power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"]
+    # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
+    assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,
+                     cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[0].verdict == \
+        "cannot tell"
+    assert answer_sentence(_crossed_at(), lead="m", target=.95, curve=None, n_a=4, power=.9).endswith(
+        "at the pilot's 4 assessors per topic, no number of topics gives a paired t-test power 0.90: the assessors' "
+        "bias caps it at 0.84.")
+    assert not f.problems()
+
+
+def test_split_summary_is_one_short_row_and_reports_both_directions():
+    from helpers.findings.design_split import _direction, one_sided, split_summary
+    from helpers.notebook.findings import words
+    o, p, e = pd.Series([.3, .5, .4, .7]), pd.Series([.2, .6, .3, .7]), pd.Series([.01] * 4)
+    assert _direction(o, p, e, factors=False) == ("observed above the point prediction at 2 of 4 sizes and below at 1 "
+                                                  "(1 within 1.96 MC SE of it)")
+    assert one_sided(o, p, e) is None and one_sided(o[:1], p[:1], e[:1]) == "above"
+    split = pd.DataFrame({"n_topics": [4, 8], "n_assessors": [1, 2], "tau_observed": [.4, .6], "tau_se": [.01, .01],
+                          "tau_predicted": [.2, .5], "tau_predicted_low": [.1, .4], "tau_predicted_high": [.45, .7],
+                          "tau_normal": [.35, .55], "tau_normal_low": [.3, .5], "tau_normal_high": [.45, .7],
+                          "conflicts_observed": [.01, .002], "conflicts_se": [.001, .0005],
+                          "conflicts_predicted": [.1, .02], "conflicts_predicted_low": [.05, .001],
+                          "conflicts_predicted_high": [.2, .05], "tests": [1900, 1900]})
+    row = split_summary(split, simulated=True)
+    assert row.run == ("Urbano τ: inside 2 of 2 judged, above the point at 2 of 2; conflicts: inside 0 of 1 judged, "
+                       "below the point at 2 of 2; arcsin τ: inside 2 of 2 judged, above the point at 2 of 2 "
+                       "(2 sizes; detail in the appendix)")
+    assert row.numbers["parts"] == {"tau": "holds in part", "conflicts": "does not hold", "normal": "holds in part"}
+    assert row.verdict == "holds in part" and words(row.run) <= 50
+    f = _findings(split=split)
+    assert [r.question for r in f.rows].count(row.question) == 1 and len(f.appendix) == 6

@@ -25,7 +25,7 @@ from ..stats.checks import check_rng
 from ..stats.summary import interval_bounds
 from .dstudy import erho2_interval, gt_map
 from .gstudy import g_study, g_study_array, score_array
-from .paired import bias_interval, difference_variance, topics_for_power
+from .paired import bias_interval, correct_sign_power, difference_variance, power_limit, topics_for_power
 from .sakai import bootstrap_variances, check_boot, matrix_variance, pilot_variance, topic_set_size, topic_set_size_interval
 
 __all__ = ["URBANO_ALPHA", "assessor_means", "sizes_by_measure", "sizes_at_assessors", "sizes_against_difference",
@@ -56,7 +56,8 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
 
     * Sakai's: ``sigma_t^2 = 2 V_E1`` (t-test, CI) and ``V_E1`` (one-way ANOVA), approximate
       (``n_approx``) and exact (``n_exact``, interval ``n_exact_low/high``).  V_E1 keeps the
-      topic variance, which cancels in a paired difference: conservative (Sakai 2016, Sect. 3).
+      topic variance, which cancels in a paired difference: conservative (Sakai 2016, Sect. 3) when
+      nothing but the topics varies.
     * Paired differences: ``sigma_t^2 = 2 V_E2``, the mean over system pairs of the variance of
       their per-topic differences (an identity of the two-way residual), equal to the G-study's
       ``2 (st + e / n_a)`` at the pilot's assessors; exact (``n_paired``, ``n_paired_low/high``),
@@ -64,6 +65,10 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
       bias of the crossed assessors with its interval (:func:`helpers.design.paired.bias_interval`;
       ``None``: unreachable).
     * ``ratio`` = V_E1 / V_E2 with its interval from the same resamples.
+    * t-test rows only: ``power_sakai`` (with ``_low``, ``_high``), the power the paired t-test reaches
+      at Sakai's ``n_exact`` under 2 V_E2 and the crossed assessors' bias, and ``power_cap`` (with its
+      ends), the power no number of topics exceeds (1 without a bias): in s x t x a Sakai's n is not
+      conservative when the bias holds the power below 1 - beta.
 
     With ``rng`` the intervals are the topic bootstrap's (:func:`helpers.design.sakai.bootstrap_variances`);
     without it V_E1's chi^2 interval (too narrow when systems share each topic's difficulty, as IR
@@ -93,9 +98,25 @@ def sizes_by_measure(pilots: Mapping[str, pd.DataFrame], design: str, *, alpha: 
                    "V_E2": v2[0], "V_E2_low": v2[1], "V_E2_high": v2[2]}
             row.update(_paired_sizes(method, v2, bias, alpha=alpha, beta=beta, min_diff=min_diff, width=width))
             row.update(ratio=ratio[0], ratio_low=ratio[1], ratio_high=ratio[2])
+            if method == "t":
+                row.update(_power_at(exact[0], v2, bias, alpha=alpha, min_diff=min_diff))
             rows.append(row)
     out = pd.DataFrame(rows)
     return out.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
+
+
+def _power_at(n, v2: tuple, bias: tuple, *, alpha: float, min_diff: float) -> dict:
+    """The paired t-test's power at Sakai's ``n`` (from 2 V_E1) under the paired differences' 2 V_E2
+    and the crossed assessors' bias (value, low, high each; the interval combines their ends, as
+    the interval of n does: high V_E2 and bias give the low power), and the power no n exceeds,
+    ``Phi(minD / sqrt(bias2))`` (:func:`helpers.design.paired.power_limit`; 1 without a bias)."""
+    def power(v, b):
+        ok = n is not None and not pd.isna(n) and np.isfinite(v) and v > 0 and np.isfinite(b)
+        return correct_sign_power(int(n), sigma2=v, min_diff=min_diff, bias2=b, alpha=alpha) if ok else np.nan
+    return {"power_sakai": power(v2[0], bias[0]), "power_sakai_low": power(v2[2], bias[2]),
+            "power_sakai_high": power(v2[1], bias[1]), "power_cap": power_limit(min_diff=min_diff, bias2=bias[0]),
+            "power_cap_low": power_limit(min_diff=min_diff, bias2=bias[2]),
+            "power_cap_high": power_limit(min_diff=min_diff, bias2=bias[1])}
 
 
 def _paired_sizes(method: str, v2: tuple, bias: tuple, *, alpha: float, beta: float, min_diff: float,
@@ -123,7 +144,8 @@ def sizes_at_assessors(g, v2: Sequence[float], n_assessors: Sequence[int], *, al
     sizes come back; the bounds keep the bootstrap's relative width (approximate).  In s x t x a
     the t-test adds the crossed assessors' bias at ``k`` (:func:`helpers.design.paired.bias_interval`).
     One row per ``k`` and method (``paired t``, ``CI width``): ``n_assessors, method, V_E2, n_paired,
-    n_paired_low, n_paired_high`` (``None``: unreachable).
+    n_paired_low, n_paired_high`` (``None``: unreachable) and ``power_cap``, the t-test's power no
+    number of topics exceeds at ``k`` (:func:`helpers.design.paired.power_limit`; NaN for the CI).
     """
     base = difference_variance(g.variance, g.design, g.n["a"])
     rows = []
@@ -131,9 +153,11 @@ def sizes_at_assessors(g, v2: Sequence[float], n_assessors: Sequence[int], *, al
         f = difference_variance(g.variance, g.design, int(k)) / base if base > 0 else 1.0
         v = tuple(f * float(x) for x in v2)
         bias = bias_interval(g, int(k), level)
+        cap = power_limit(min_diff=min_diff, bias2=bias[0])
         for method, label in (("t", "paired t"), ("ci", "CI width")):
             rows.append({"n_assessors": int(k), "method": label, "V_E2": v[0],
-                         **_paired_sizes(method, v, bias, alpha=alpha, beta=beta, min_diff=min_diff, width=width)})
+                         **_paired_sizes(method, v, bias, alpha=alpha, beta=beta, min_diff=min_diff, width=width),
+                         "power_cap": cap if method == "t" else np.nan})
     out = pd.DataFrame(rows)
     return out.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")})
 

@@ -12,14 +12,14 @@ reach the power asked for. With real or file data: is GT's mean over assessors t
 mean gains (measures of gains; binary measures say what holds instead).
 
 Wording rules kept here: the prose opens with the answer in one sentence (:func:`answer_sentence`);
-answers that follow from planted components take the verdict "by construction"; a tie is named
-whole, never a single winner out of it; the split-half conflicts say how many uncorrected t-tests
-they rest on; every cell and sentence stays under 50 words.
+answers that follow from planted components, and the checks of the machinery, go to the appendix
+table; a tie is named whole; every cell and sentence stays under 50 words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,14 +28,14 @@ from ..design.study import cluster_rate
 from ..stats.summary import min_draws
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
-from .design_split import coefficient_lines, inside as _inside, missing as _missing, n_ci as _n_ci, split_header, \
-    split_lines, split_rows as _split_rows
+from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
+    split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
            "answer_sentence", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
-           "split_lines", "linearity_line"]
+           "split_lines", "linearity_line", "interval_method", "DesignFindings"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
 PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, minDt = .10": 42,
@@ -62,15 +62,15 @@ def sakai_published() -> tuple[dict[str, int], dict[str, int]]:
 CAVEATS = {
     "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
     "conditional": "Splits reuse the pilot's topics: conditional on it.",
-    "satterthwaite": "Crossed: Feldt's interval uses Satterthwaite's degrees of freedom, approximate.",
+    "satterthwaite": "Crossed: the Satterthwaite intervals (Feldt's formula on composite mean squares) are approximate.",
     "same_variance": "Planted checks draw from the variance defining their truth: only estimation noise can fail them.",
     "ties": "'Within noise': uncorrected 95% comparisons with the cheapest chosen on the same pilot.",
     "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
 }
 BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, G-study-scaled to other assessor counts."
 BOOTSTRAP_CROSSED = " Crossed: the t-test adds the assessors' bias (chi² interval), which shifts a CI, not its width."
-NORMAL_PLANTED = "Feldt's and Arteaga et al.'s intervals assume normal effects (as planted), not bounded scores."
-NORMAL_REAL = "Feldt's and Arteaga et al.'s intervals assume normal effects; scores bounded in [0, 1] are not."
+NORMAL_PLANTED = "The Eρ² and Φ intervals assume normal effects (as planted), not bounded scores."
+NORMAL_REAL = "The Eρ² and Φ intervals assume normal effects; scores bounded in [0, 1] are not."
 
 
 #: Parameters each data mode reads; in another mode a value other than the default is refused
@@ -217,11 +217,12 @@ def edge_note(curve: pd.DataFrame | None) -> str | None:
 
 
 def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, cost_topic: float,
-                   cost_judgment: float, max_assessors: int) -> list[str]:
+                   cost_judgment: float, max_assessors: int, design: str | None = None) -> list[str]:
     """The cheapest design for Eρ² >= target, or every design tied within the cost bootstrap's
     noise (one line each), never one of a tie (``curve`` from
     :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target).
-    When the searched range bounds it (:func:`edge_note`) no design is named the cheapest."""
+    When the searched range bounds it (:func:`edge_note`) no design is named the cheapest.  ``design``
+    names the topics' interval (:func:`interval_method`: Feldt, Satterthwaite when crossed)."""
     if curve is None:
         return [f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
                 "the error that does not shrink with topics is too large."]
@@ -229,28 +230,30 @@ def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, c
     tied = _tied(curve)
     never = _unreachable(curve)
     tail = [f"With n_a = {claims.listing(never)} the target is unreachable."] if never else []
-    tail.append("Topics: Feldt's 95% interval; cost: the topic bootstrap's, whose difference to the cheapest decides "
-                "the tie.")
+    how = interval_method(design)
+    tail.append(f"Topics: {how}'s 95% interval; cost: the topic bootstrap's, whose difference to the cheapest "
+                "decides the tie.")
     if len(curve) == 1:
-        return [f"The only design considered {at} is {_design(tied.iloc[0])}."] + tail
+        return [f"The only design considered {at} is {_design(tied.iloc[0], how)}."] + tail
     edge = edge_note(curve)
     if edge is not None:
         return ([f"The searched range bounds the cheapest design {at}: {edge}; extend max_assessors. Within noise "
-                 "of the cheapest searched:"] + [f"  {_design(r)}" for _, r in tied.iterrows()] + tail)
+                 "of the cheapest searched:"] + [f"  {_design(r, how)}" for _, r in tied.iterrows()] + tail)
     if len(tied) == 1:
-        return [f"The cheapest design {at} is {_design(tied.iloc[0])}; no other is within the cost bootstrap's "
+        return [f"The cheapest design {at} is {_design(tied.iloc[0], how)}; no other is within the cost bootstrap's "
                 "noise."] + tail
     every = "All" if len(tied) == len(curve) - len(never) else f"{len(tied)} of the {len(curve) - len(never)}"
     return ([f"{every} designs that reach the target tie as the cheapest {at}, within the cost bootstrap's noise:"]
-            + [f"  {_design(r)}" for _, r in tied.iterrows()] + tail)
+            + [f"  {_design(r, how)}" for _, r in tied.iterrows()] + tail)
 
 
-def _design(r: pd.Series) -> str:
+def _design(r: pd.Series, how: str = "Feldt") -> str:
     """``"n_a = 3 (37 topics, Feldt [17, 68]; cost 703, bootstrap [494, 836])"``: assessors per topic,
-    topics with Feldt's interval, cost with the topic bootstrap's (each labelled by its method)."""
+    topics with their interval (``how``: its method), cost with the topic bootstrap's (each labelled
+    by its method)."""
     topics = _n(r["n_topics"])
     if not (_missing(r.get("n_low")) and _missing(r.get("n_high"))):
-        topics += f" topics, Feldt [{_end(r['n_low'])}, {_end(r['n_high'])}]"
+        topics += f" topics, {how} [{_end(r['n_low'])}, {_end(r['n_high'])}]"
     else:
         topics += " topics"
     cost = f"cost {r['cost']:,.0f}"
@@ -341,7 +344,8 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
 def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) -> tuple[list[Finding], list[str]]:
     rows, prose, never = [], [], []
     for key, question, interval in (
-            ("erho2", f"Does the interval on the topics for Eρ² ≥ {target} cover the planted truth", "Feldt's interval"),
+            ("erho2", f"Does the interval on the topics for Eρ² ≥ {target} cover the planted truth",
+             f"the {'Satterthwaite' if crossed else 'Feldt'} interval"),
             ("t", "Does the interval on the topics for the t-test cover the planted truth", "topic bootstrap of V_E2")):
         cov = p[key]
         if cov["true_n"] is None:
@@ -410,23 +414,62 @@ def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
     return verdict, phrase, nums
 
 
+def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
+    """(verdict override, text) of the paired t-test's power at Sakai's n when the crossed assessors'
+    bias caps the power (``r``: the lead's t-test row of :func:`helpers.design.study.sizes_by_measure`).
+    "does not hold" when the power's interval lies below ``power`` (1 - beta), "cannot tell" when it
+    straddles it; ``(None, "")`` without a bias.  ``said``: the cap at the pilot's assessors is already
+    in the row (not repeated)."""
+    cap = float(r.get("power_cap", 1.0)) if not _missing(r.get("power_cap", 1.0)) else 1.0
+    if cap >= 1.0 or _missing(r.get("power_sakai")):
+        return None, ""
+    p, lo, hi = (r.get(k) for k in ("power_sakai", "power_sakai_low", "power_sakai_high"))
+    has = not (_missing(lo) or _missing(hi))
+    text = f"power at Sakai's n {claims.bracket(p, lo, hi) if has else f'{p:.3f}'}" + (
+        f" (bias cap {cap:.2f}: no n reaches {power:.2f})" if cap <= power and not said else "")
+    if not has:
+        return ("cannot tell" if p < power else None), text
+    return ("does not hold" if hi < power else "cannot tell" if lo < power else None), text
+
+
 def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float,
                  at: pd.DataFrame | None = None, n_a: int | None = None, ks=()) -> list[Finding]:
     """Topics for the t-test and the CI: 2 V_E2 at the recommended assessors (``at``), then Sakai's
-    2 V_E1 and 2 V_E2 at the pilot's ``n_a`` judgment sets."""
+    2 V_E1 (and 2 V_E2 when the pilot's ``n_a`` is not among the recommended ``ks``).  With crossed
+    assessors the t-test row states the power reached at Sakai's n and, when the assessors' bias
+    caps the power below 1 - beta, that no n reaches it: Sakai's n is then not conservative (the
+    verdict follows the power, and the paper column does not call it so)."""
     verdict, ratio, nums = _conservative(sizes, lead)
-    rows = []
-    for method, question in (("paired t", f"Topics for a paired t-test (minD = {min_diff:g}, power {1 - beta:.2f}; {lead})?"),
+    rows, power = [], 1 - beta
+    for method, question in (("paired t", f"Topics for a paired t-test (minD = {min_diff:g}, power {power:.2f}; {lead})?"),
                              ("CI width", f"Topics for a CI of width ≤ {ci_width:g} on a mean difference ({lead})?")):
         r = sizes[(sizes["measure"] == lead) & (sizes["method"] == method)].iloc[0]
-        run = (f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; "
-               f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}")
+        paired = f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
+        run = f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; {paired}"
+        never = {}
         if at is not None and n_a is not None:
             mine = {k: v for k, v in _at_k(at, method).items() if k in ks}
-            run = f"2 V_E2: {_per_k(mine, 'topics')}; at the pilot's {n_a} sets, {run}"
-        run += f"; {ratio}" if method == "paired t" else ""
-        rows.append(Finding(question, "Sakai: 2 V_E1, conservative", run, verdict, caveats=("bootstrap",),
-                            numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired)}))
+            reach = {k: v for k, v in mine.items() if v != "unreachable"}
+            never = ({k: c for k, c in _caps(at).items() if k in mine and mine[k] == "unreachable"}
+                     if method == "paired t" else {})
+            parts = ([f"2 V_E2: {_per_k(reach, 'topics')}"] if reach else []) + (
+                [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias caps it at "
+                 f"{claims.listing([f'{c:.2f}' for c in never.values()])})"] if never else [])
+            run = "; ".join(parts) + f"; at the pilot's {n_a} sets, 2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
+            run += "" if n_a in mine else f"; {paired}"
+        row_verdict, paper = verdict, "Sakai: 2 V_E1, conservative"
+        if method == "paired t":
+            said = at is not None and n_a is not None and n_a in never
+            override, power_text = _sakai_power(r, power, said)
+            if power_text:
+                run += f"; {power_text}"
+                paper = "Sakai: 2 V_E1 (his model has no assessor bias)"
+                row_verdict = override if override is not None and (override == "does not hold" or verdict == "holds") \
+                    else verdict
+            run += f"; {ratio}"
+        rows.append(Finding(question, paper, run, row_verdict, caveats=("bootstrap",),
+                            numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired),
+                                     **({k: r.get(k) for k in ("power_sakai", "power_cap")} if method == "paired t" else {})}))
     return rows
 
 
@@ -470,6 +513,40 @@ def _at_k(at: pd.DataFrame, method: str) -> dict[int, str]:
     return {int(x.n_assessors): _n_ci(x.n_paired, x.n_paired_low, x.n_paired_high) for x in r.itertuples()}
 
 
+def _caps(at: pd.DataFrame) -> dict[int, float]:
+    """``k -> power cap`` of the paired t-test at each number of assessors of ``at`` (1 without a bias)."""
+    r = at[at["method"] == "paired t"]
+    if "power_cap" not in r:
+        return {int(k): 1.0 for k in r["n_assessors"]}
+    return {int(x.n_assessors): float(x.power_cap) for x in r.itertuples()}
+
+
+def _reachable(at: pd.DataFrame, ks) -> tuple[dict[int, str], dict[int, float]]:
+    """The t-test's topics at the assessors ``ks``: (k -> "143 [110, 180]" where some n reaches the
+    power, k -> the power cap where none does)."""
+    t, caps = _at_k(at, "paired t"), _caps(at)
+    return ({k: v for k, v in t.items() if k in ks and v != "unreachable"},
+            {k: caps.get(k, np.nan) for k, v in t.items() if k in ks and v == "unreachable"})
+
+
+def _who(ks) -> str:
+    """``"4 assessors"``, ``"1 assessor"``, ``"3 and 4 assessors"``."""
+    ks = list(ks)
+    return claims.plural(ks[0], "assessor") if len(ks) == 1 else f"{claims.listing([str(k) for k in ks])} assessors"
+
+
+def _never(never: Mapping[int, float], power: float | None, what: str = "reaches", who: bool = True) -> str:
+    """``"no number of topics reaches power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"``."""
+    from ..design.sakai import MAX_TOPICS
+
+    ks, who = list(never), (_who(never) if who else "")
+    asked = f"power {power:.2f}" if power is not None else "the power asked for"
+    capped = [c for c in never.values() if np.isfinite(c) and (power is None or c <= power + 1e-12)]
+    why = (f": the assessors' bias caps it at {claims.listing([f'{c:.2f}' for c in never.values()])}"
+           if len(capped) == len(ks) else f" within {MAX_TOPICS:,} topics")
+    return f"no number of topics {what} {asked}{f' with {who}' if who else ''}{why}"
+
+
 def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
     """``"143 [110, 180] topics with 1 assessor and 125 [96, 160] with 2"`` (``noun``: after the first value);
     over more than two counts the first and the last, ``"from ... with 1 assessor to ... with 5"``."""
@@ -482,23 +559,46 @@ def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
     return f"from {parts[0]} to {parts[1]}" if noun else f"from {ends[0][1]} to {ends[1][1]}"
 
 
-def at_lines(at: pd.DataFrame, lead: str) -> list[str]:
+def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[str]:
     """One printed line per number of assessors of ``at`` (:func:`helpers.design.study.sizes_at_assessors`):
-    topics for the paired t-test and the CI width from 2 V_E2 at that many assessors per topic."""
-    t, ci = _at_k(at, "paired t"), _at_k(at, "CI width")
-    return [f"{lead}, {claims.plural(k, 'assessor')} per topic (2 V_E2): paired t-test {t[k]} topics; CI width {ci[k]}"
-            for k in t]
+    topics for the paired t-test and the CI width from 2 V_E2 at that many assessors per topic; a
+    t-test no n powers (``power``: 1 - beta) is said so, with the cap the assessors' bias sets."""
+    t, ci, caps = _at_k(at, "paired t"), _at_k(at, "CI width"), _caps(at)
+    out = []
+    for k in t:
+        head = f"{lead}, {claims.plural(k, 'assessor')} per topic (2 V_E2): "
+        if t[k] == "unreachable":
+            out.append(f"{head}CI width {ci[k]} topics; "
+                       + _never({k: caps.get(k, np.nan)}, power, "gives the paired t-test"))
+        else:
+            out.append(f"{head}paired t-test {t[k]} topics; CI width {ci[k]}")
+    return out
 
 
-def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int) -> str:
+def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True) -> str:
+    """What the paired t-test needs at the assessors ``ks``: ``"a paired t-test needs 143 [110, 180] topics
+    with 1 assessor (bootstrap)"``, and for the counts no n powers, :func:`_never`'s sentence part."""
+    reach, never = _reachable(at, ks)
+    parts = []
+    if reach:
+        parts.append(f"a paired t-test needs {_per_k(reach, 'topics' if len(reach) <= 2 else '')} (bootstrap)")
+    if never:
+        parts.append(_never(never, power, "gives a paired t-test", who))
+    return "; ".join(parts)
+
+
+def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int,
+                    power: float | None = None, design: str | None = None) -> str:
     """The answer in one sentence, at the recommended assessors per topic (:func:`recommended_assessors`):
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
-    measure at those counts) and for Eρ² (the cost curve's), every design of a tie named."""
+    measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
+    bias sets) and for Eρ² (the cost curve's, its interval named by ``design``'s method), every
+    design of a tie named."""
     ks = recommended_assessors(curve, n_a)
-    t = _per_k({k: v for k, v in _at_k(at, "paired t").items() if k in ks}, "topics" if len(ks) <= 2 else "")
+    t = _t_clause(at, ks, power)
     if curve is None:
         return (f"Answer for {lead}: no number of assessors per topic reaches Eρ² ≥ {target}; at the pilot's "
-                f"{claims.plural(n_a, 'assessor')} per topic a paired t-test needs {t}.")
+                f"{claims.plural(n_a, 'assessor')} per topic, {_t_clause(at, ks, power, who=False)}.")
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
@@ -506,8 +606,7 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
            f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
-    return (f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} (Feldt); a paired t-test needs {t} "
-            "(bootstrap).")
+    return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} ({interval_method(design)}); {t}."
 
 
 def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
@@ -601,16 +700,55 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     unjudged : :func:`pilot_note` (what was scored); notes: further bullets.
     crossed : :func:`crossed_reading` (DL-19: the judgment sets read crossed as a sensitivity row), or None.
 
-    With a simulated pilot (``planted`` given) the answers that follow from the planted components
-    (V_E1 against V_E2, the cheapest design, the normal-theory τ) take the verdict "by construction";
-    the coverage and power checks draw from the variance that defines their truth: "by construction"
-    where they agree (caveat ``same_variance``), "differs" where the estimate's noise shows.
+    The table keeps what the pilot answers; the appendix (:class:`DesignFindings`) the published
+    values, the split halves' detail and, with a simulated pilot (``planted`` given), the answers
+    that follow from the planted components ("by construction") and the coverage and power checks.
     """
     s = settings
+    appendix = _published_rows(published, anova_m2, gt)     # checks of the machinery: the appendix table
+    sim = planted is not None          # the pilot is simulated: its answers follow from the planted components
+    design, power = s.get("design"), 1 - s["beta"]
+    sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
+                          n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
+    sizing.append(_cheapest_row(cheapest, target=s["target"], lead=lead, max_assessors=s["max_assessors"]))
+    rows = []
+    if sim:
+        appendix += [_built(r) for r in sizing]
+    else:
+        rows += sizing
+    if crossed is not None:
+        rows.append(_crossed_row(crossed, s["target"]))
+    binary = [m for m, v in linearity.items() if isinstance(v, str)]
+    prose = [answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
+                             design=design), _RECONCILE, *([] if sim else [unjudged]), *notes]
+    if split is not None and len(split):
+        rows.append(_split_summary(split, simulated=sim))
+        appendix += _split_rows(split, simulated=sim)
+    if planted is not None:
+        more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"], design == "s x t x a")
+        appendix += more
+        prose += said
+    rows += _linear_rows(linearity)
+    if binary:
+        prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
+                     "section 6 says what holds instead of comparing with the mean gains.")
+    if not linearity:
+        prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
+    what = "published values, results built into the simulation, split-half detail" if sim else "published values, split-half detail"
+    prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
+    caveats = {**CAVEATS, "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
+               "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
+    return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
+                          appendix=tuple(appendix))
+
+
+def _published_rows(published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame) -> list[Finding]:
+    """Sakai's published sizes, the exact ANOVA at m = 2 and gt4ireval's and Brennan's values: checks
+    of the machinery (the appendix table)."""
     ok = all(published[k] == v for k, v in PUBLISHED.items())
     same = int(gt["same"].sum())
     differ = [f"{r.data}: {r.quantity}" for r in gt[~gt["same"]].itertuples()]
-    rows = [Finding("Do Sakai's approximations give his published topic-set sizes?",
+    return [Finding("Do Sakai's approximations give his published topic-set sizes?",
                     ", ".join(str(v) for v in PUBLISHED.values()),
                     ", ".join(str(published[k]) for k in PUBLISHED), "reproduced" if ok else "not reproduced",
                     numbers=dict(published)),
@@ -622,32 +760,34 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                     f"{same} of {len(gt)} at the printed digits" + ("" if not differ else "; differ: " + "; ".join(
                         differ[:3] + ([f"{len(differ) - 3} more"] if len(differ) > 3 else []))),
                     "reproduced" if same == len(gt) else "not reproduced")]
-    sim = planted is not None          # the pilot is simulated: its answers follow from the planted components
-    sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
-                          n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
-    sizing.append(_cheapest_row(cheapest, target=s["target"], lead=lead, max_assessors=s["max_assessors"]))
-    rows += [_built(r) for r in sizing] if sim else sizing
-    if crossed is not None:
-        rows.append(_crossed_row(crossed, s["target"]))
-    binary = [m for m, v in linearity.items() if isinstance(v, str)]
-    prose = [answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"]),
-             _RECONCILE, *([] if sim else [unjudged]), *notes]
-    if split is not None and len(split):
-        rows += _split_rows(split, simulated=sim)
-    if planted is not None:
-        more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"], s.get("design") == "s x t x a")
-        rows += more
-        prose += said
-    rows += _linear_rows(linearity)
-    if binary:
-        prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
-                     "section 6 says what holds instead of comparing with the mean gains.")
-    if not linearity:
-        prose.append("Simulated scores carry no gains: linearity needs real or file data.")
-    crossed = s.get("design") == "s x t x a"
-    caveats = {**CAVEATS, "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
-               "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if crossed else "")}
-    return Findings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer)
+
+
+@dataclass(frozen=True)
+class DesignFindings(Findings):
+    """The findings of notebook 06 with an ``appendix``: the published values, the rows a simulated
+    pilot settles by how it was built (sizing, cheapest design, planted coverage and power) and the
+    split halves' detail, shown after the conclusion by :meth:`show_appendix`."""
+
+    appendix: tuple = ()
+
+    def appendix_findings(self) -> Findings:
+        """The appendix rows as a table of their own, with the caveats they point to."""
+        return _Appendix(self.notebook, self.appendix, (), caveats=self.caveats, general=self.general)
+
+    def show_appendix(self, out=None) -> None:
+        """Display the appendix (saved as ``06_findings_appendix.{csv,tex}`` with ``out``)."""
+        app = self.appendix_findings()
+        if not app.rows:
+            print("appendix: no check of the machinery in this run")
+            return
+        app.show(out, name="findings_appendix")
+
+
+@dataclass(frozen=True)
+class _Appendix(Findings):
+    def caption(self) -> str:
+        return ("Appendix of notebook 06: published values, results a simulated pilot settles by how it was built, "
+                "and the split halves' detail; checks of the machinery rather than findings.")
 
 
 def _built(row: Finding) -> Finding:

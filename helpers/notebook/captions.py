@@ -125,6 +125,10 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Appendix of notebook 03: checks of the simulation and of the machinery (rows whose result follows "
         "from how the data were made, not answers to the paper's questions; letters refer to its Limitations).",
         {}),
+    "06_findings_appendix": (
+        "Appendix of notebook 06: published values, results a simulated pilot settles by how it was built "
+        "(sizing, cheapest design, planted coverage and power), and the split halves' detail; checks of the "
+        "machinery rather than findings; letters refer to its Limitations.", {}),
     "05_findings_appendix": (
         "Appendix of notebook 05: results that hold by construction of the simulation (a reached α target, the "
         "correlation of the two questions set by the simulator), checks of the machinery rather than findings.",
@@ -224,11 +228,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "06_topic_set_sizes": (
         "Topics needed by Sakai's methods (paired t-test, one-way ANOVA, CI width) per measure: with his 2 V_E1, "
         "approximate and exact, and with the paired differences' 2 V_E2 (exact), each with the interval of n from "
-        "the topic bootstrap's 95% interval of the variance; the ratio V_E1/V_E2 with its interval.",
+        "the topic bootstrap's 95% interval of the variance; the ratio V_E1/V_E2 with its interval; for the t-test, the "
+        "power reached at Sakai's n under 2 V_E2 and the crossed assessors' bias, and the power no n exceeds (1 "
+        "without a bias).",
         {"V_E1": "V_E1", "V_E1_low": "V_E1 low", "V_E1_high": "V_E1 high", "n_approx": "n (Sakai)",
          "n_exact": "n (exact)", "n_exact_low": "n low", "n_exact_high": "n high", "V_E2": "V_E2",
          "V_E2_low": "V_E2 low", "V_E2_high": "V_E2 high", "n_paired": "n (2 V_E2)", "n_paired_low": "n (2 V_E2) low",
-         "n_paired_high": "n (2 V_E2) high", "ratio": "V_E1/V_E2", "ratio_low": "ratio low", "ratio_high": "ratio high"}),
+         "n_paired_high": "n (2 V_E2) high", "ratio": "V_E1/V_E2", "ratio_low": "ratio low", "ratio_high": "ratio high",
+         "power_sakai": "power at Sakai's n", "power_sakai_low": "power at Sakai's n, low",
+         "power_sakai_high": "power at Sakai's n, high", "power_cap": "power cap", "power_cap_low": "power cap low",
+         "power_cap_high": "power cap high"}),
     "06_gt_reproductions": (
         "G- and D-study values published by gt4ireval and Brennan against this run's, at the digits the sources "
         "print, one value a row. adhoc3: gt4ireval's TREC-3 AP matrix of 40 runs x 50 topics with drop = 0.25 "
@@ -239,24 +248,25 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
          "same": "reproduced"}),
     "06_g_and_d_study": (
         "G-study variance components (negative estimates set to 0), Erho2 and Phi at the pilot's sizes with 95% "
-        "intervals (Feldt's for Erho2 and the topics, Arteaga et al.'s for Phi), and the topics needed for the "
-        "target Erho2.",
+        "intervals (Feldt's for Erho2 and the topics, Arteaga et al.'s for Phi; with crossed assessors both on "
+        "Satterthwaite's composite mean squares), and the topics needed for the target Erho2.",
         {"var_s": "σ²(s)", "var_t": "σ²(t)", "var_a": "σ²(a)", "var_a:t": "σ²(a:t)", "var_st": "σ²(st)",
          "var_sa": "σ²(sa)", "var_ta": "σ²(ta)", "var_sta": "σ²(sta)", "var_sa:t": "σ²(sa:t)", "erho2": "Eρ²",
          "erho2_low": "Eρ² low", "erho2_high": "Eρ² high", "phi": "Φ", "phi_low": "Φ low", "phi_high": "Φ high",
          "topics_needed": "topics", "topics_low": "topics low", "topics_high": "topics high"}),
     "06_cost_curve": (
-        "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, with Feldt's 95% interval, and the "
+        "Topics needed for the target Erho2 with 1, 2, ... assessors per topic, with Feldt's 95% interval "
+        "(Satterthwaite's with crossed assessors), and the "
         "cost of each design, with the topic bootstrap's 95% percentile intervals of the cost and of its difference "
         "to the cheapest; the tie (within noise) reads the bootstrap's interval of the difference.",
-        {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low (Feldt)", "n_high": "topics high (Feldt)",
+        {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low", "n_high": "topics high",
          "cost": "cost", "cost_low": "cost low", "cost_high": "cost high", "diff_low": "difference low",
          "diff_high": "difference high", "cheapest_share": "share cheapest", "within_noise": "within noise"}),
     "06_split_halves": (
         "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
-        "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ), with the intervals Feldt's "
-        "interval of Erho2 maps onto. Conflicts come from paired t-tests of every pair of systems in each half, "
+        "the Erho2 of the other topics (Urbano et al. 2013; the normal-theory τ, approximate), with the intervals the "
+        "interval of Erho2 (Feldt's; Satterthwaite's with crossed assessors) maps onto. Conflicts come from paired t-tests of every pair of systems in each half, "
         "uncorrected for multiple testing, at the paper's α = 0.05 (Urbano et al.'s fit); their interval and SE "
         "are draw-level (a draw's tests share its topics).",
         {"n_topics": "topics", "n_assessors": "assessors", "rest": "G-study topics", "erho2": "Eρ²",
