@@ -254,11 +254,36 @@ def test_findings_rows_and_verdicts():
 
 
 def test_findings_flags_biased_eq5_and_a_failed_table1():
-    f = _found(eq_gap=_gap(2.1, 18.0), eq5_valid=False, table1_ok=False, method="eq5", nonmono=[1])
+    fall = pv.nonmonotone({1: {1: 0.70, 2: 0.60}}, {1: {1: (0.68, 0.72), 2: (0.57, 0.63)}})
+    f = _found(eq_gap=_gap(2.1, 18.0), eq5_valid=False, table1_ok=False, method="eq5", nonmono=fall,
+               nonmono_label="p ± 1.96 binomial σ")
     t = f.table().set_index(f.table()["question"].str.split(":").str[0])
     assert t.loc["Table 2", "verdict"].startswith("differs (") and t.loc["Table 1", "verdict"] == "not reproduced"
     assert "Eq. 5 is biased" in f.limitations() and "same marginals" in f.limitations()
-    assert any("rerun with `method: eq4`" in p for p in f.prose) and any("not monotone" in p for p in f.prose)
+    assert any("rerun with `method: eq4`" in p for p in f.prose)
+    assert ("At θ = 1 the PRM gains fall as the level rises: p(R|2) (0.600 [0.570, 0.630]) is lower than p(R|1) "
+            "(0.700 [0.680, 0.720]) (intervals do not overlap); intervals: p ± 1.96 binomial σ.") in f.prose
+
+
+def test_a_fall_in_the_gains_is_claimed_only_where_the_intervals_separate():
+    """Referee (real, theta = 1): 0.657 (sigma 0.018) vs 0.670 (sigma 0.011) in this draw, 0.667 (sd 0.008) vs
+    0.671 (sd 0.009) over 50 draws: within noise, no claim."""
+    p = {1: {1: 0.670, 2: 0.657, 3: 0.9}}
+    iv = pv.binomial_intervals(p, {1: {1: 0.011, 2: 0.018, 3: 0.02}})
+    assert (round(iv[1][2][0], 4), round(iv[1][2][1], 4)) == (0.6217, 0.6923)      # 0.657 -+ 1.96 * 0.018
+    assert pv.nonmonotone(p, iv) == {}
+    draws = {1: {1: 0.671, 2: 0.667, 3: 0.9}}
+    iv = pv.binomial_intervals(draws, {1: {1: 0.011, 2: 0.018, 3: 0.02}}, {1: {1: 0.009, 2: 0.008}})
+    assert round(iv[1][2][1] - 0.667, 4) == round(1.96 * np.hypot(0.018, 0.008), 4) and pv.nonmonotone(draws, iv) == {}
+    # without the sampling error (the draws' spread alone) the same two values would still overlap
+    assert pv.nonmonotone(draws, pv.binomial_intervals(draws, {1: {1: 0.0, 2: 0.0, 3: 0.0}},
+                                                        {1: {1: 0.009, 2: 0.008, 3: 0.0}})) == {}
+    # intervals apart: a fall is claimed, between every pair that shows one, named by level
+    sep = pv.nonmonotone({2: {1: 0.50, 2: 0.40, 3: 0.45}}, {2: {1: (0.48, 0.52), 2: (0.38, 0.42), 3: (0.43, 0.47)}},
+                         names=["Non", "Rel", "HRel", "Key"])
+    assert [c.text.split(" (")[0] for c in sep[2]] == ["p(R|HRel)", "p(R|Key)"]
+    assert all("is lower than p(R|Rel)" in c.text for c in sep[2])
+    assert pv.nonmonotone({2: {1: 0.5, 2: 0.4}}, {2: {1: (0.48, 0.52)}}) == {}     # a level without an interval
 
 
 def test_simulated_findings_are_checks_of_the_machinery():

@@ -619,7 +619,8 @@ def _calibration_row(cal: Mapping, method: str) -> Finding:
                    caveats=("by_construction",) if verdict in _HOLDING else ("simulated",), numbers=dict(cal))
 
 
-def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str) -> list[str]:
+def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str,
+           nonmono_label: str = "") -> list[str]:
     out = []
     if sim:
         out.append("On this simulation both assessors disagree as the PRM assumes, so PRM − binary checks the "
@@ -639,9 +640,10 @@ def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, no
         out.append(p_top)
     if method == "eq5" and not eq5_valid:
         out.append("The PRM gains are Eq. 5 estimates, biased on these data: rerun with `method: eq4`.")
-    if nonmono:
-        out.append("The PRM gains are not monotone in the level at θ = " + claims.listing([name(t) for t in nonmono])
-                   + ": they rank some lower levels above higher ones.")
+    for th, falls in (nonmono or {}).items():   # only falls whose intervals do not overlap
+        more = f" ({claims.plural(len(falls) - 1, 'more pair')} likewise)" if len(falls) > 1 else ""
+        out.append(f"At θ = {name(th)} the PRM gains fall as the level rises: {falls[0].text}{more}; intervals: "
+                   f"{nonmono_label}.")
     return out
 
 
@@ -649,7 +651,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
              ratio: Value, B: int, table5_shares: Mapping, n_runs: int, robustness: Robustness, table7: Value,
              udm: Mapping, marginals: Mapping | None = None, table7_draws: Value | None = None,
              calibration: Mapping | None = None, stress: tuple | None = None, over_what: str = "",
-             nonmono=(), p_top: str = "", variants=(), footer: str = "") -> Findings:
+             nonmono=(), nonmono_label: str = "", p_top: str = "", variants=(), footer: str = "") -> Findings:
     """The findings of notebook 03 (see the module docstring for the questions). Table 6 leads.
 
     Parameters
@@ -674,7 +676,9 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         the marginals' test as ``marginals``), and
         :func:`lenience_phrase`).
     over_what : the draws or replicates the values summarise (``"40 replicates"``), or ``""``.
-    nonmono : thresholds whose PRM gains are not monotone in the level.
+    nonmono, nonmono_label : per threshold, the falls of the PRM gains as the level rises whose
+        intervals do not overlap (:func:`helpers.findings.prm_values.nonmonotone`), and what the
+        intervals are.
     p_top : a sentence on p(T|T) for real data.
     variants : thresholds shown as labelled variants (below the collection's relevance threshold).
     """
@@ -702,7 +706,8 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     rows.append(_table5_row(table5_shares, n_runs, name, paper_gap + drawn, over_what))
     rows.append(_table7_row(table7, name(T), paper_gap + drawn, table7_draws))
     checks.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {}), drawn))  # coin flips: simulated
-    prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top)
+    prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
+                   nonmono_label=nonmono_label)
     failed = sum(r.verdict not in _HOLDING for r in checks)
     prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles) "
                  f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
@@ -727,7 +732,8 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
         v["robustness"] = robustness_replicates(sim)
         v["stress"] = (robustness_replicates(sim, stress=True), shares, lenience_phrase(*lenience)) if shares else None
     elif draws is not None:
-        v = prm_values.over_draws(draws, names=names, thetas=thetas, tau_level=tau_level)
+        v = prm_values.over_draws(draws, names=names, thetas=thetas, tau_level=tau_level,
+                                  p_sigma=(collection or {}).get("p_sigma"))
         if collection is not None:   # Table 7 reads this draw's Kendall CI; the draws' CI covers U2's choice only
             t7 = collection["table7_row"]
             v["table7_draws"] = v["table7"]
@@ -735,7 +741,7 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
                                 f"{tau_level:.0%} CI of Kendall's τ, this draw of U2")
         v["robustness"], v["p_top"] = robustness_draws(draws), p_top(draws, T, method)
     else:
-        v = prm_values.this_collection(**collection)
+        v = prm_values.this_collection(**{"names": names, **collection})
         v["robustness"] = robustness
     return v
 

@@ -21,7 +21,7 @@ from .. import prm
 from ..notebook import claims
 
 __all__ = ["MIN_BOOT", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
-           "over_replicates", "over_draws", "nonmonotone", "marginals"]
+           "over_replicates", "over_draws", "nonmonotone", "binomial_intervals", "marginals"]
 
 
 #: Resamples a 95% percentile band needs (bootstrap-like resampling: Fig. 3's annotation rounds);
@@ -199,13 +199,36 @@ def bootstrap_ratio(sd: float, sigma: float, B: int) -> Value:
     return Value(float(sd / sigma), lo, hi, label)
 
 
-def nonmonotone(p_by_theta: Mapping) -> list:
-    """Thresholds whose gains (level -> p, NaN dropped) fall somewhere as the level rises."""
-    out = []
+def nonmonotone(p_by_theta: Mapping, intervals: Mapping, names: Sequence[str] | None = None) -> dict:
+    """Per threshold, the falls of the gains as the level rises that their intervals show:
+    ``{theta: [Claim, ...]}``, one :func:`helpers.notebook.claims.compare` of a higher level's gain
+    against a lower level's where the higher one is the smaller *and* the two intervals
+    (``intervals[theta][level] = (low, high)``) do not overlap. A fall within the intervals is no
+    claim; a level without an interval is never compared."""
+    out = {}
+    nm = (lambda i: names[i]) if names is not None else str  # noqa: E731
     for th, p in p_by_theta.items():
-        s = pd.Series(p).dropna().sort_index()
-        if np.any(np.diff(s.to_numpy()) < 0):
-            out.append(th)
+        s, iv = pd.Series(p, dtype=float).dropna().sort_index(), intervals.get(th, {})
+        for j in s.index:
+            for i in s.index[s.index < j]:
+                if s[j] < s[i] and i in iv and j in iv and all(np.isfinite(iv[i])) and all(np.isfinite(iv[j])):
+                    c = claims.compare(f"p(R|{nm(int(j))})", s[j], f"p(R|{nm(int(i))})", s[i], interval_a=tuple(iv[j]),
+                                       interval_b=tuple(iv[i]))
+                    if c.numbers["differs"]:
+                        out.setdefault(th, []).append(c)
+    return out
+
+
+def binomial_intervals(p_by_theta: Mapping, sigma_by_theta: Mapping, sd_by_theta: Mapping | None = None) -> dict:
+    """``{theta: {level: (low, high)}}``: p ± 1.96 sigma, the binomial sigma of the estimate, with
+    ``sd_by_theta`` (the sd over draws of U2) added in quadrature: the estimate's sampling error and
+    the choice of U2 together."""
+    out = {}
+    for th, p in p_by_theta.items():
+        sig = sigma_by_theta.get(th, {})
+        sd = (sd_by_theta or {}).get(th, {})
+        out[th] = {i: (float(v - 1.96 * np.hypot(sig[i], sd.get(i, 0.0))), float(v + 1.96 * np.hypot(sig[i], sd.get(i, 0.0))))
+                   for i, v in dict(p).items() if i in sig and np.isfinite(v) and np.isfinite(sig[i])}
     return out
 
 
@@ -228,11 +251,13 @@ def _udm_text(prm_v: Value, udm_v: Value) -> dict:
 
 
 def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float, B: int, t5: pd.DataFrame,
-                    thetas: Sequence[int], table7_row, tau_level: float, udm: Mapping, p_gain: Mapping) -> dict:
+                    thetas: Sequence[int], table7_row, tau_level: float, udm: Mapping, p_gain: Mapping,
+                    p_sigma: Mapping | None = None, names: Sequence[str] | None = None) -> dict:
     """The findings' values from this collection alone (no replicates, no draws of U2).
 
     ``t5``: Table 5's summary indexed by theta; ``table7_row``: Table 7's PRM-vs-binary row at theta
-    = T; ``udm``: the notebook's ``udm_vs_prm`` ratios; ``p_gain``: the gains per threshold."""
+    = T; ``udm``: the notebook's ``udm_vs_prm`` ratios; ``p_gain``: the gains per threshold, with
+    ``p_sigma`` their binomial sigmas (a fall in the gains is claimed only outside p ± 1.96 sigma)."""
     g = prm.estimator_gap(pairs, T, T=T)
     m = prm.marginal_tests(pairs, T=T)["stuart_maxwell"]["p"]
     u_prm, u_udm = float(udm["prm_ratio_top_two"]), float(udm["udm_ratio_top_two"])
@@ -244,7 +269,8 @@ def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float
                             f"{tau_level:.0%} CI"),
             "udm": {"prm_ratio": f"{u_prm:.2f}", "udm_ratio": f"{u_udm:.2f}",
                     "numbers": {"prm_ratio": u_prm, "udm_ratio": u_udm}},
-            "over_what": "", "nonmono": nonmonotone(p_gain)}
+            "over_what": "", "nonmono": nonmonotone(p_gain, binomial_intervals(p_gain, p_sigma or {}), names),
+            "nonmono_label": "p ± 1.96 binomial σ"}
 
 
 def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_thetas: Sequence[int]) -> dict:
@@ -257,35 +283,45 @@ def over_replicates(sim, *, names: Sequence[str], thetas: Sequence[int], all_the
     T = len(names) - 1
     rep = sim.rep
     means = rep.groupby(["table", "comparison"])["tau"].mean()
-    p_mean = {th: {i: float(means.get(("p", f"theta={names[th]}, level={names[i]}"), np.nan)) for i in range(T + 1)}
-              for th in all_thetas}
+    p_ci = {th: {i: sim_mean(sim, "p", f"theta={names[th]}, level={names[i]}") for i in range(T + 1)}
+            for th in all_thetas}
+    p_mean = {th: {i: v.mean for i, v in by.items()} for th, by in p_ci.items()}
+    p_iv = {th: {i: (v.low, v.high) for i, v in by.items()} for th, by in p_ci.items()}
     out = {"eq_gap": (sim_mean(sim, "eq", "largest gap"), sim_mean(sim, "eq", "largest z")),
            "marginals": marginals(rep, "eq"),
            "ratio": sim_mean(sim, "fig2", "sd / sigma"),
            "table5_shares": {th: float(means[("5", f"share PRM more precise, theta={names[th]}")]) for th in thetas},
            "table7": sim_mean(sim, "7", f"theta={names[T]}, PRM vs binary"),
            "udm": _udm_text(sim_mean(sim, "udm", "prm_ratio"), sim_mean(sim, "udm", "udm_ratio")),
-           "over_what": f"{sim.replicates} replicates", "nonmono": nonmonotone(p_mean), "stress_shares": None}
+           "over_what": f"{sim.replicates} replicates", "nonmono": nonmonotone(p_mean, p_iv, names),
+           "nonmono_label": f"95% CIs of the means over {sim.replicates} replicates", "stress_shares": None}
     if sim.stress and STRESS[2] in set(rep["table"]):
         out["stress_shares"] = tuple(float(means[(STRESS[2], f"{who} top level")]) for who in ("U1", "U2")) + (
             marginals(rep, STRESS[1]),)
     return out
 
 
-def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: float) -> dict:
+def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: float,
+               p_sigma: Mapping | None = None) -> dict:
     """The findings' values over the draws of U2 (:func:`helpers.replicates.prm.draws` with
     ``details``). Every row that compares, Table 7 included, reads one interval rule: the 95% CI of
-    the mean over the draws (:func:`draw_mean`)."""
+    the mean over the draws (:func:`draw_mean`). A fall in the gains is claimed only outside the
+    mean ± 1.96 sqrt(sigma^2 + sd^2): ``p_sigma``, this draw's binomial sigmas, and the sd over the
+    draws (sampling error and the choice of U2; the draws alone cover only the latter)."""
     T = len(names) - 1
     s = d.summaries
     table7 = draw_mean(d, "table7", "PRM vs binary", T) if "table7" in s else Value(np.nan, np.nan, np.nan)
     udm = _udm_text(draw_mean(d, "udm", "prm_ratio"), draw_mean(d, "udm", "udm_ratio"))
     p_mean = {int(th): g.set_index("level")["mean"].rename(index=int).to_dict()
               for th, g in d.p_table.groupby("theta")}
+    p_sd = {int(th): g.set_index("level")["sd"].rename(index=int).fillna(0.0).to_dict()
+            for th, g in d.p_table.groupby("theta")}
     shares = s["table5_share_prm_more_precise"].set_index("theta")["mean"]
     mg = d.rep.loc[d.rep["quantity"] == "eq_marginals", "value"].dropna()
     return {"eq_gap": (draw_mean(d, "eq_gap"), draw_mean(d, "eq_z")),
             "marginals": {"differ": int(mg.sum()), "n": len(mg), "p": float("nan")},
             "ratio": draw_mean(d, "boot_ratio") if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
             "table5_shares": {th: float(shares.loc[th]) for th in thetas}, "table7": table7, "udm": udm,
-            "over_what": f"{d.replicates} draws of U2", "nonmono": nonmonotone(p_mean)}
+            "over_what": f"{d.replicates} draws of U2",
+            "nonmono": nonmonotone(p_mean, binomial_intervals(p_mean, p_sigma or {}, p_sd), names),
+            "nonmono_label": f"mean over {d.replicates} draws of U2 ± 1.96 √(binomial σ² + sd²)"}
