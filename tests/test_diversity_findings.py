@@ -280,8 +280,9 @@ def test_count_once_pct_and_draws_interval():
     twins = [["I-rec@5", "strec@5"], ["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]
     assert fd.count_once(["strec@5", "D-nDCG@5", "iRBU(p=0.99)@5", "I-rec@5"], twins) == ["D-nDCG@5", "I-rec@5"]
     assert (fd.pct(0.95), fd.pct(1 - 0.01), fd.pct(0.975), fd.pct(1 - 0.1)) == ("95%", "99%", "97.5%", "90%")
-    assert fd.draws_interval(40, 0.95) == "95% interval" and fd.draws_interval(40, 0.99) == "range"
-    assert fd.draws_interval(200, 0.99) == "99% interval"
+    # a spread of draws is named as percentiles (never "95% interval", kept apart from the CI of a mean)
+    assert fd.draws_interval(40, 0.95) == "percentiles 2.5–97.5" and fd.draws_interval(40, 0.99) == "range"
+    assert fd.draws_interval(200, 0.99) == "percentiles 0.5–99.5" and fd.draws_interval(39, 0.95) == "range"
 
 
 # -- the whole table --------------------------------------------------------------------------------

@@ -114,9 +114,13 @@ def pct(level: float) -> str:
 
 
 def draws_interval(n: int, level: float) -> str:
-    """How a summary of ``n`` draws is named at ``level``: ``"95% interval"``, or ``"range"`` when
-    there are too few draws for it (:func:`helpers.stats.summary.min_draws`)."""
-    return f"{pct(level)} interval" if int(n) >= min_draws(level) else "range"
+    """How the spread of ``n`` draws (replicates) is named at ``level``: ``"percentiles 2.5–97.5"``, or
+    ``"range"`` when there are too few draws for them (:func:`helpers.stats.summary.min_draws`). A
+    spread of draws, never called an interval: "95% CI" is kept for the CI of a mean."""
+    if int(n) < min_draws(level):
+        return "range"
+    tail = 100 * (1 - float(level)) / 2
+    return f"percentiles {round(tail, 6):g}–{round(100 - tail, 6):g}"
 
 
 def count_once(names, twins) -> list[str]:
@@ -404,7 +408,10 @@ def planted_result(job, *, data: str, replicates: int, seed: int, common: Mappin
     rep = (job.result() if job is not None else
            runner.run_replicates(rdiv.diversity_recovery, replicates, seed, common=common, scheduler=None,
                                  progress=progress))
-    return with_leaders(rdiv.planted_analysis(rep, alpha=significance, twins=twins)), ""
+    a = with_leaders(rdiv.planted_analysis(rep, alpha=significance, twins=twins))
+    spread = a["summary"]["replicates"].map(lambda n: draws_interval(n, 1 - significance))
+    a["summary"] = a["summary"].assign(interval=spread)   # a spread of draws, not "95% interval"
+    return a, ""
 
 
 def truth_groups(pairs: pd.DataFrame) -> list[list[str]]:
