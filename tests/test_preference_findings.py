@@ -120,8 +120,9 @@ def test_recovery_reads_the_planted_families(rec):
     lines = pf.recovery_lines(rec, {m: "position:0.4,coverage:0.3,first-hit:0.3" for m in PLANT})
     assert ("held-out check on average: 2 of 4 model-question cases recovered (each on its own); 2 after Holm's "
             "correction over the 4 cases") in lines
-    assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases (a power of 80% needs 32)" \
-        in lines
+    assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases" in lines
+    assert ("  80% power is read from the 95% Clopper-Pearson CI of the rate: shown at 38 or more of 40 (lower bound "
+            ">= 0.80), ruled out at 26 or fewer, else cannot tell") in lines
     k = lines.index("mixture panel, leaders by construction (100% of these users are position, coverage or first-hit "
                     "users, near RBP's, I-rec's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
                     "the leader includes 0")
@@ -307,29 +308,34 @@ def test_findings_table_for_a_simulated_run(rec):
     t = f.table()
     # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
-    assert t["verdict"].tolist() == ["holds in part (a, b)", "holds in part (b)", "holds", "holds in part", "holds"]
+    # position 36 / 33 of 40: CIs [0.763, 0.972] / [0.672, 0.927] reach below 0.80, coverage 0 / 0 rules it out
+    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "holds in part (c)", "holds", "holds in part", "holds"]
     # what holds by construction (alpha at its target, r set by the simulator) is in the appendix, not the table
     app = f.appendix_findings().table()
     assert app["question"].tolist() == list(pf.APPENDIX_QUESTIONS)
     assert set(app["verdict"]) == {"by construction"} and "stand-in" not in f.limitations()
     assert "2 results built into the simulation are in the appendix table after the conclusion." in f.markdown()
     assert t["question"].iloc[0] == "Planted users: is their family significantly first in one study?"
-    assert t["this run"].iloc[0] == "position 36 / 33, coverage 0 / 0 of 40 studies (relevance / diversity; 80% power needs 32)"
+    assert t["this run"].iloc[0] == ("position 36 / 33, coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs "
+                                     "0: [0, 0.088], 33: [0.672, 0.927], 36: [0.763, 0.972]; 80% power needs the CI at "
+                                     "or above 0.80")
     assert t["this run"].iloc[1] == "recovered (Holm over 4): position 2 of 2, coverage 0 of 2"
     assert t["this run"].iloc[2].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
     # the noise-model constants the one-study power rests on, stated once in the Limitations
     assert "(a) The one-study power rests on the simulation's noise model: per-pair effect 0.4, question correlation " \
            "0.97, assessor spread 0.35" in f.limitations()
     md = f.markdown()
-    assert ("- One study of this size singles out the family with 80% power for position (relevance and diversity); not "
-            "for coverage (relevance and diversity).") in md
+    assert ("- One study of this size and 80% power (95% CI of the rate): cannot tell for position (relevance and "
+            "diversity); ruled out for coverage (relevance and diversity).") in md
+    assert "(b) The contrast between the families in one study is itself built into the simulation: without noise" \
+        in md
     assert "MAR misses coverage users, a smoothed I-rec" in md and "also misses" not in md
     assert "no measure copies" not in md   # coverage users are a smoothed I-rec, near I-rec by construction
     assert "Which measure agrees with real users needs licensed labels" in md
     assert ("Under 'fixed' MAR moves by up to 0.0227 in this draw, more than the median gap between adjacent "
             "measures (0.0017).") in md
     assert "reproduc" not in md   # alpha is calibrated, not reproduced
-    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(b) Position, graded and first-hit users" in md
+    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(c) Position, graded and first-hit users" in md
     assert "and coverage users are a smoothed I-rec, so recovering them checks the code." in f.limitations()
     prose = "\n".join(ln for ln in md.splitlines() if not ln.startswith("|"))
     assert nbf.words(prose) <= 200   # the reader's budget after the table (the hard limit is 250)
@@ -342,7 +348,8 @@ def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out
     some = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
     # one study singles a family out: too few for the power, and no claim that none does
     assert pr_.one_study_bullet(some, 0.05) == [
-        "No planted family is significantly first in 80% of the studies of this size (at most 1 of 40)."]
+        "One study of this size and 80% power (95% CI of the rate): ruled out for position and coverage (relevance "
+        "and diversity)."]
     none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 0, 0, 0]))
     # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
     assert pr_.one_study_bullet(none, 0.05) == [
@@ -353,6 +360,31 @@ def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out
     assert pr_.one_study_bullet(high, 0.05) == ["No planted family is significantly first in any study of this size."]
     assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
     assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
+
+
+def test_power_is_read_from_the_interval_not_the_point_estimate():
+    # the referee's cases: 36 and 37 of 40 have exact CIs [0.763, 0.972] and [0.796, 0.984]: cannot tell;
+    # 32 of 40 (the old rule's threshold, 80% exactly) is [0.644, 0.909]
+    assert pr_.rate_interval(36, 40) == pytest.approx((0.7634, 0.9721), abs=1e-4)
+    assert pr_.rate_interval(37, 40) == pytest.approx((0.7961, 0.9843), abs=1e-4)
+    assert [pr_.power_reading(k, 40) for k in (26, 27, 32, 36, 37, 38, 40)] == [
+        "does not hold", "cannot tell", "cannot tell", "cannot tell", "cannot tell", "holds", "holds"]
+    assert pr_.power_limits(40) == (38, 26)
+    assert pr_.power_limits(5)[0] == 6   # no count of 5 studies shows 80% power: [0.478, 1] at 5 of 5
+
+
+def test_one_study_row_verdict_follows_the_intervals(rec):
+    import dataclasses
+
+    def verdict(ahead):
+        return pr_._one_study_row(dataclasses.replace(rec, single=rec.single.assign(ahead=ahead))).verdict
+    assert verdict([40, 40, 39, 38]) == "by construction"          # every interval at or above 0.80
+    assert verdict([0, 0, 26, 10]) == "does not hold"              # every interval below 0.80
+    assert verdict([39, 38, 0, 0]) == "holds in part"              # shown for one family, ruled out for the other
+    assert verdict([36, 37, 0, 0]) == "cannot tell"                # the point estimates pass 0.80, the CIs do not
+    row = pr_._one_study_row(dataclasses.replace(rec, single=rec.single.assign(ahead=[36, 37, 0, 0])))
+    assert "95% CIs 0: [0, 0.088], 36: [0.763, 0.972], 37: [0.796, 0.984]" in row.run
+    assert "built_in_contrast" in row.caveats
 
 
 def test_findings_table_for_files_has_no_simulation_rows():

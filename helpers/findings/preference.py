@@ -35,7 +35,8 @@ from ..preference import questions as pq
 from ..replicates import studies
 from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
-from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, Recovery, coverage_bullet,  # noqa: F401
+from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, Recovery, contrast_caveat,  # noqa: F401
+                                  coverage_bullet,
                                   miss_bullets, mixture_note, one_study_bullet, planted_metrics, planted_rows,
                                   recovery, recovery_lines, recovery_parts, recovery_table)
 
@@ -528,5 +529,6 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     appendix = tuple(r for r in rows if r.verdict == "by construction" and r.question in APPENDIX_QUESTIONS)
     rows = [r for r in rows if r not in appendix]   # what holds by construction is no finding
     prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
-    return PreferenceFindings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS},
+    return PreferenceFindings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS, **(
+                                  {"built_in_contrast": contrast_caveat(rec)} if rec is not None else {})},
                               general=("simulated",) if simulated else (), footer=footer, appendix=appendix)

@@ -34,7 +34,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "FAMILY", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "coverage_bullet", "rate_interval", "recovery_parts", "RECOVERY_PARTS", "signed"]
+           "one_study_bullet", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "signed"]
 
 #: How the findings table names each planted model's aligned family (:data:`helpers.simulate.users.BY_DEFINITION`).
 FAMILY = {"position": "RBP-like: D-RBP, RBP-IA, RBU", "graded": "D-nDCG, D-Q, nDCG-IA", "coverage": "I-rec, α-nDCG",
@@ -239,6 +239,30 @@ def rate_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
+def power_reading(k: int, n: int, target: float = POWER_TARGET) -> str:
+    """Whether ``k`` of ``n`` studies show a power of ``target``, read from the Clopper-Pearson 95%
+    interval of the rate (:func:`rate_interval`), never from the point estimate: ``"holds"`` when the
+    lower bound is at least ``target``, ``"does not hold"`` when the upper bound is below it, else
+    ``"cannot tell"``. 36 of 40 ([0.763, 0.972]) cannot tell; 38 of 40 ([0.831, 0.994]) holds."""
+    lo, hi = rate_interval(k, n)
+    return "holds" if lo >= target else "does not hold" if hi < target else "cannot tell"
+
+
+def power_limits(n: int, target: float = POWER_TARGET) -> tuple[int, int]:
+    """``(shown, ruled_out)``: the fewest of ``n`` studies whose 95% interval shows the power
+    ``target`` (:func:`power_reading` "holds") and the most whose interval rules it out; 40 studies
+    give (38, 26). ``shown`` is ``n + 1`` when no count can show it."""
+    reads = [power_reading(k, n, target) for k in range(n + 1)]
+    shown = next((k for k, r in enumerate(reads) if r == "holds"), n + 1)
+    ruled = max((k for k, r in enumerate(reads) if r == "does not hold"), default=-1)
+    return shown, ruled
+
+
+def _ci3(k: int, n: int) -> str:
+    lo, hi = rate_interval(k, n)
+    return f"[{lo:.3f}, {hi:.3f}]".replace("[0.000,", "[0,").replace(", 1.000]", ", 1]")
+
+
 def signed(v: float, digits: int = 3) -> str:
     """``v`` with a sign, with more digits (up to 6) where ``digits`` would print a non-zero as 0."""
     d = digits
@@ -347,8 +371,18 @@ def _single_lines(rec: Recovery, significance: float) -> list[str]:
               f"{lo} to {hi} of {R} studies across the {len(s)}")
     return [f"one study of this size (each replicate alone): the family's best measure first by MAR, and significantly "
             f"ahead of every measure outside the family (Tukey's HSD, topics as blocks, familywise {significance:g})",
-            f"  significantly ahead: {counts} model-question cases (a power of {POWER_TARGET:.0%} needs "
-            f"{int(np.ceil(POWER_TARGET * R))})"] + _first_lines(s)
+            f"  significantly ahead: {counts} model-question cases",
+            "  " + _power_rule(R)] + _first_lines(s)
+
+
+def _power_rule(R: int) -> str:
+    """How the power of :data:`POWER_TARGET` is read from ``R`` studies (:func:`power_limits`)."""
+    shown, ruled = power_limits(R)
+    head = f"{POWER_TARGET:.0%} power is read from the 95% Clopper-Pearson CI of the rate: "
+    if shown > R:
+        return head + f"no count of {R} studies can show it, {ruled} or fewer rule it out"
+    return head + (f"shown at {shown} or more of {R} (lower bound >= {POWER_TARGET:.2f}), ruled out at {ruled} or "
+                   "fewer, else cannot tell")
 
 
 def _first_lines(s: pd.DataFrame) -> list[str]:
@@ -481,9 +515,29 @@ CAVEATS = {
                     f"spread {NOISE['assessor_spread']:g} (`helpers.simulate.preferences`)."),
     "near_formula": "Position, graded and first-hit users are built close to RBP's, nDCG's and RBU/ERR's formulas, "
                     "and coverage users are a smoothed I-rec, so recovering them checks the code.",
+    "built_in_contrast": "The contrast between the families in one study is itself built into the simulation.",
     "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicated studies (half of them held "
                       "out for the family check); with fewer they read 'cannot tell'.",
 }
+
+
+def contrast_caveat(rec: Recovery) -> str:
+    """The caveat of the one-study row: which family lies far from the measures outside it is itself
+    set by the simulated users, read from the noise-free family checks (each family's best measure
+    minus the best outside it, the largest over the questions), e.g. ``"... without noise coverage's
+    family leads the best measure outside it by +0.107, the others by at most +0.031."``"""
+    lead: dict[str, float] = {}
+    for (m, _q), c in rec.cases.items():
+        ck = c["check_noise_free"]
+        if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
+            lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
+    head = CAVEATS["built_in_contrast"][:-1]
+    if not lead:
+        return head + "."
+    top = max(lead, key=lead.get)
+    rest = [v for m, v in lead.items() if m != top]
+    tail = f", the others by at most {signed(max(rest))}" if rest else ""
+    return f"{head}: without noise {top}'s family leads the best measure outside it by {signed(lead[top])}{tail}."
 
 
 def _nearest(rec: Recovery, model: str) -> list[str]:
@@ -514,20 +568,26 @@ def _one_study_row(rec: Recovery) -> Finding | None:
         return None
     one = {m: rec.one_study(m) for m in models}
     R = max(one[m][q]["replicates"] for m in models for q in by[m])
-    powered = {m: {q: one[m][q]["ahead"] / one[m][q]["replicates"] >= POWER_TARGET for q in by[m]} for m in models}
-    flags = [v for m in models for v in powered[m].values()]
+    powered = {m: {q: power_reading(one[m][q]["ahead"], one[m][q]["replicates"]) for q in by[m]} for m in models}
+    reads = [v for m in models for v in powered[m].values()]
     if not rec.enough:
         verdict = "cannot tell"
-    elif all(flags):
+    elif all(r == "holds" for r in reads):
         verdict = "by construction" if all(m in NEAR_FORMULA for m in models) else "holds"
-    else:
-        verdict = "holds in part" if any(flags) else "does not hold"
+    elif all(r == "does not hold" for r in reads):
+        verdict = "does not hold"
+    else:   # some part holds and some does not, or some part is undecided by its interval
+        verdict = "holds in part" if "holds" in reads and "does not hold" in reads else "cannot tell"
     qs = list(dict.fromkeys(q for m in models for q in by[m]))
     counts = ", ".join(f"{m} {_slash(one[m][q]['ahead'] for q in by[m])}" for m in models)
-    run = f"{counts} of {R} studies ({_slash(qs)}; {POWER_TARGET:.0%} power needs {int(np.ceil(POWER_TARGET * R))})"
+    ks = sorted({one[m][q]["ahead"] for m in models for q in by[m]})
+    cis = ", ".join(f"{k}: {_ci3(k, R)}" for k in ks)
+    run = (f"{counts} of {R} studies ({_slash(qs)}); 95% CIs {cis}; {POWER_TARGET:.0%} power needs the CI at or "
+           f"above {POWER_TARGET:.2f}")
     # the caveat of a family built into its users qualifies a recovery, not a miss (a miss is one of power)
-    near = ("near_formula",) if any(m in NEAR_FORMULA and any(powered[m].values()) for m in models) else ()
-    caveats = ("noise_model",) + near + (() if rec.enough else ("few_replicates",))
+    near = ("near_formula",) if any(m in NEAR_FORMULA and any(r != "does not hold" for r in powered[m].values())
+                                    for m in models) else ()
+    caveats = ("noise_model", "built_in_contrast") + near + (() if rec.enough else ("few_replicates",))
     return Finding("Planted users: is their family significantly first in one study?", "—", run, verdict,
                    caveats, {"one_study": {m: {q: one[m][q] for q in by[m]} for m in models},
                              "power_target": POWER_TARGET, "powered": powered})
@@ -599,8 +659,9 @@ def _where(cases: Sequence[tuple[str, str]]) -> str:
 
 def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
     """The answer for one study of the run's size: which planted families it singles out with the
-    power :data:`POWER_TARGET`; when none, how many studies at most single one out, and when no study
-    does, how far the largest studentized range stays below the least critical value
+    power :data:`POWER_TARGET`, read from each rate's 95% Clopper-Pearson interval
+    (:func:`power_reading`: shown, ruled out, or cannot tell); when no study singles any family out,
+    how far the largest studentized range stays below the least critical value
     (:func:`helpers.preference.recovery.critical_q`), said only when it does stay below. Nothing below
     :data:`MIN_REPLICATES` or without single-study rows."""
     from ..preference.recovery import critical_q
@@ -608,22 +669,21 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
     s = rec.single
     if not rec.enough or not len(s):
         return []
-    ok = s["ahead"] / s["replicates"] >= POWER_TARGET
+    if int(s["ahead"].max()) == 0:
+        out = "No planted family is significantly first in any study of this size"
+        q, k = s["q_max"].max(), s["measures"].max()
+        if np.isfinite(q) and np.isfinite(k) and q < critical_q(int(k), significance):
+            out += (f": Tukey's statistic reached {q:.2f} at most, and {int(k)} measures need "
+                    f"{critical_q(int(k), significance):.2f}")
+        return [out + "."]
+    reads = [power_reading(a, n) for a, n in zip(s["ahead"], s["replicates"])]
     cases = list(zip(s.model, s.question))
-    if ok.any():
-        miss = [c for c, k in zip(cases, ok) if not k]
-        return [f"One study of this size singles out the family with {POWER_TARGET:.0%} power for "
-                f"{_where([c for c, k in zip(cases, ok) if k])}" + (f"; not for {_where(miss)}." if miss else ".")]
-    best, R = int(s["ahead"].max()), int(s["replicates"].max())
-    if best:   # some studies single a family out, too few for the power asked
-        return [f"No planted family is significantly first in {POWER_TARGET:.0%} of the studies of this size "
-                f"(at most {best} of {R})."]
-    out = "No planted family is significantly first in any study of this size"
-    q, k = s["q_max"].max(), s["measures"].max()
-    if np.isfinite(q) and np.isfinite(k) and q < critical_q(int(k), significance):
-        out += (f": Tukey's statistic reached {q:.2f} at most, and {int(k)} measures need "
-                f"{critical_q(int(k), significance):.2f}")
-    return [out + "."]
+    parts = []
+    for word, said in (("holds", "shown"), ("cannot tell", "cannot tell"), ("does not hold", "ruled out")):
+        these = [c for c, r in zip(cases, reads) if r == word]
+        if these:
+            parts.append(f"{said} for {_where(these)}")
+    return [f"One study of this size and {POWER_TARGET:.0%} power (95% CI of the rate): {'; '.join(parts)}."]
 
 
 def coverage_bullet(rec: Recovery) -> list[str]:
