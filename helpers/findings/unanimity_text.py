@@ -1,0 +1,273 @@
+"""Notebook 02's printed text: the brackets and ranges of its numbers, the tables of sections 4-7 in
+the paper's layout, the words of the real-ratings contrast (section 6) and Appendix B's divisor
+reading. :mod:`helpers.findings.unanimity` builds the findings table from the same numbers and
+re-exports these names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .. import unanimity
+from ..notebook import claims
+
+__all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table2_view", "chance_outside",
+           "table2_lines", "read_real", "divisor_reading", "effect_sizes", "divisor_lines", "hsd_runs_line",
+           "signed", "signed_count"]
+
+
+def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
+    """``"0.520 [0.410, 0.630]"`` (:func:`helpers.notebook.claims.bracket`), or the value alone when
+    every draw gave it: an interval of zero width says nothing an interval should. ``note=False``
+    leaves out the remark on a mean outside its interval (a table marks it once, with a †)."""
+    if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
+        return claims.number(low, digits)
+    if not note:
+        return f"{claims.number(mean, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
+    return claims.bracket(mean, low, high, digits)
+
+
+def count_bracket(mean: float, low: float, high: float) -> str:
+    """A mean count with the interval of its draws, whose bounds are counts (order statistics):
+    ``"1.9 [0, 5]"``; the count alone (``"0"``) when every draw gave it."""
+    if low == high and abs(float(mean) - float(low)) < 1e-12:
+        return f"{int(round(low))}"
+    return f"{claims.number(mean, 1)} [{int(round(low))}, {int(round(high))}]"
+
+
+def range_text(mean: float, low: float, high: float, draws: int, unit: str = "replicates", digits: int | None = None,
+               signed: bool = False) -> str:
+    """A mean over draws and the range they span, named as what it is
+    (:func:`helpers.replicates.unanimity.range_name`): ``"mean 26.4, 17 to 37 (range over 40
+    replicates)"``, or ``"2 in every one of 40 replicates"`` when every draw gave the same. With
+    ``digits`` None the bounds are counts (the mean to 1 decimal); else every number to ``digits``
+    (``signed``: with its sign, as differences are)."""
+    from ..replicates.unanimity import range_name
+
+    if digits is None:
+        bound, avg = (lambda v: _signed_count(v) if signed else f"{int(round(v))}"), (
+            lambda v: _signed(v, 2) if signed else claims.number(v, 1))
+    else:
+        bound = avg = (lambda v: _signed(v, digits)) if signed else (lambda v: claims.number(v, digits))
+    if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
+        return f"{bound(low)} in every one of {int(draws)} {unit}"
+    return f"mean {avg(mean)}, {bound(low)} to {bound(high)} ({range_name(draws, unit)})"
+
+
+def _signed_count(v: float) -> str:
+    """``+2``, ``-1``, ``0`` (a count difference; no sign on 0)."""
+    return f"{int(round(v)):+d}" if int(round(v)) else "0"
+
+
+def _signed(v: float, digits: int = 3) -> str:
+    """``+0.020``, ``−0.0004`` (never ``+0.000`` for a value that is not 0)."""
+    v = float(v)
+    return ("+" if v >= 0 else "-") + claims.number(abs(v), digits, marks=(0.0,))
+
+
+#: A cell where UG equals RawG on every item in every draw (:func:`helpers.replicates.unanimity.identical_cells`).
+SAME = "UG = RawG: nothing to test"
+
+
+def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
+    """One measure's cells as the notebook shows them (rows Dmax, columns N): ``"τ [low, high] |
+    discrepancies [low, high]"``, a ``†`` where a mean lies outside its draws' interval, and
+    :data:`SAME` where UG equals RawG in every draw (``ug_equals_rawg``). Returns the table and
+    whether any cell has a ``†``."""
+    mark = lambda m, lo, hi: "†" if m < lo - 1e-12 or m > hi + 1e-12 else ""  # noqa: E731  (a skewed count)
+    view = cells[cells["measure"] == measure]
+    same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
+    text = [SAME if u else f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
+            for a, b, c, d, e, g, u in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
+                                           view.disc_high, same)]
+    wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
+    wide.columns = [f"N = {n}" for n in wide.columns]
+    wide.index.name = "Dmax"
+    return wide, any("†" in t for t in text)
+
+
+def table2_view(comparison: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """One measure's Table 2 comparison in the paper's layout: ``"paper | mean [low, high] in"``
+    per cell (``above``/``below`` where the paper's tau lies outside the interval, ``in (τ = 1)``
+    where it lies inside whatever the stand-in does, :data:`SAME` where UG = RawG in every draw)."""
+    view = comparison[comparison["measure"] == measure]
+    same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
+    where = ["in" if ins and inf else "in (τ = 1)" if ins else side
+             for ins, inf, side in zip(view.inside, view.informative, view.side)]
+    text = [f"{unanimity.fmt_tau(p)} | " + (SAME if u else f"{bracket(m, lo, hi, note=False)} {w}")
+            for p, m, lo, hi, w, u in zip(view.paper, view["mean"], view.low, view.high, where, same)]
+    wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
+    wide.columns = [f"N = {n}" for n in wide.columns]
+    wide.index.name = "Dmax"
+    return wide
+
+
+def chance_outside(cells: int, coverage: float = 0.95) -> int:
+    """How many of ``cells`` independent intervals, each holding its value with probability
+    ``coverage``, may miss by chance: the 95th percentile of Binomial(cells, 1 - coverage)
+    (45 cells at 95%: 5; 28 cells at 39/41, the coverage of the extremes of 40 draws: 3)."""
+    from scipy.stats import binom
+
+    return int(binom.ppf(0.95, int(cells), 1.0 - float(coverage)))
+
+
+def table2_lines(t2: pd.DataFrame) -> list[str]:
+    """What the notebook prints under the Table 2 comparison: the count of informative cells
+    inside, which lie outside, and what chance allows at the intervals' coverage."""
+    inf = t2[t2["informative"]]
+    out = inf[~inf["inside"]]
+    cov = float(t2["coverage"].iloc[0])
+    same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
+    trivial = len(t2) - len(inf) - same
+    where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
+    lines = [f"{same} of {len(t2)} cells have UG = RawG on every item in every replicate: nothing to test"] if same else []
+    return lines + [
+        f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's range "
+        "ends at 1, so it lies inside whatever the stand-in gives",
+        f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
+        f"each range holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
+        f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
+        f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}",
+        "the paper prints τ to 3 digits: a τ within 0.0005 of a range (its rounding) counts as inside"]
+
+
+def _cover(t2: pd.DataFrame) -> str:
+    """How the intervals' coverage follows from the number of draws R: (R + 1 - 2k) / (R + 1)."""
+    from ..replicates.unanimity import order_interval
+
+    r = int(t2["draws"].iloc[0])
+    k = order_interval(np.arange(r, dtype=float))["k"]   # k depends on R only
+    ends = "the smallest and largest" if k == 1 else f"the {_ordinal(k)} smallest and largest"
+    return f"{ends} of {r} draws: {r + 1 - 2 * k}/{r + 1}"
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
+    """The words of section 6 (:class:`helpers.replicates.unanimity.RealContrast`): ``premise``
+    (per spread quantity, real against uniform ratings with the same RawG, by
+    :func:`helpers.notebook.claims.compare`) and ``conjecture`` (per graded measure: the numbers of
+    :func:`helpers.replicates.unanimity.conjecture` with the printed lines ``tau_text`` and
+    ``disc_text``, and ``nothing``: UG = RawG on every item of the real and the uniform ratings)."""
+    from ..replicates.unanimity import fixed
+
+    premise = {}
+    sp = real.spread.set_index(["quantity", "ratings"])
+    for col in ("share_full_spread", "mean_spread"):
+        r, s = sp.loc[(col, "real")], sp.loc[(col, "simulated")]
+        premise[col] = claims.compare("real", fixed(r), "simulated", s["mean"], interval_a=(r["low"], r["high"]),
+                                      interval_b=(s["low"], s["high"]))
+    full = sp.loc[("share_full_spread", "real"), "low"] >= 1 and sp.loc[("share_full_spread", "simulated"), "low"] >= 1
+    nothing = float(p) == 0.0 or bool(full)
+    conjecture = {}
+    for c in real.tests.to_dict(orient="records"):
+        if c["measure"] not in graded:
+            continue
+        tau_real = claims.number(c["tau_real"]) if c["tau_real_fixed"] else claims.number(c["tau_real"], 3)
+        power = lambda pre: (f"power {c[pre + '_power']:.3f} (95% CI {c[pre + '_power_low']:.3f} to "  # noqa: E731
+                             f"{c[pre + '_power_high']:.3f})" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
+        if c["draws"] < 2:   # one uniform draw: a difference, no interval, nothing read from it
+            c["tau_text"] = (f"one draw: τ real {tau_real}, uniform {claims.number(c['tau_sim'], 3)}; real − uniform "
+                             f"{_signed(c['dtau'])}: no interval, so not read")
+            c["disc_text"] = (f"one draw: discrepancies real {int(round(c['disc_real']))}, uniform "
+                              f"{int(round(c['disc_sim']))}: no interval, so not read")
+        else:
+            c["tau_text"] = (f"τ real {tau_real}, uniform {bracket(c['tau_sim'], c['tau_sim_low'], c['tau_sim_high'])}; "
+                             f"real − uniform {_signed(c['dtau'])} [{_signed(c['dtau_low'])}, "
+                             f"{_signed(c['dtau_high'])}]: {_part_word(c, 'tau')}; {power('tau')}")
+            c["disc_text"] = (f"discrepancies real {count_bracket(c['disc_real'], *_real_range(real, c['measure']))}, "
+                              f"uniform {count_bracket(c['disc_sim'], c['disc_sim_low'], c['disc_sim_high'])}; real − "
+                              f"uniform {claims.number(c['ddisc'], 2)} [{int(c['ddisc_low'])}, {int(c['ddisc_high'])}]: "
+                              f"{_part_word(c, 'disc')}; {power('disc')}")
+        c["nothing"] = nothing
+        conjecture[c["measure"]] = c
+    return premise, conjecture
+
+
+#: A part's state (:func:`helpers.replicates.unanimity.conjecture`) as printed.
+_PART = {"holds": "real lower/more, as conjectured", "other way": "the other way", "not shown": "no difference shown"}
+
+
+def _part_word(c: Mapping, pre: str) -> str:
+    """A part's state; with fewer draws than a 95% interval needs, the range is not read."""
+    if c["draws"] < claims.min_draws():
+        return f"a range of {c['draws']} draws, not read"
+    return _PART[c[f"{pre}_part"]]
+
+
+def _real_range(real, measure: str) -> tuple[float, float]:
+    t = real.table.set_index(["ratings", "measure"]).loc[("real", measure)]
+    return float(t["disc_low"]), float(t["disc_high"])
+
+
+def divisor_reading(es: Mapping) -> str:
+    """Whether the paper's ES_HSD divisors (|d| / ES_HSD of its Table 3 rows) look like this run's
+    residual variance V_E or its square root (the appendix of notebook 02; the stand-in's score
+    matrices, so indicative only): one line."""
+    pd_lo, pd_hi = es["paper_divisor"]
+    fits = lambda lo, hi: lo <= pd_hi and hi >= pd_lo  # noqa: E731
+    ve = (es["sqrt_ve"][0] ** 2, es["sqrt_ve"][1] ** 2)
+    ve_fits, sd_fits = fits(*ve), fits(*es["sqrt_ve"])
+    if ve_fits and not sd_fits and es["es_var_overlaps_paper"]:
+        word = "like V_E, not √V_E (the text's form)"
+    elif sd_fits and not ve_fits and not es["es_var_overlaps_paper"]:
+        word = "like √V_E, the text's form"
+    else:
+        word = "like neither clearly: cannot tell"
+    return (f"paper's divisors {pd_lo:.3f}-{pd_hi:.3f}; this run's √V_E {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}, "
+            f"V_E {ve[0]:.3f}-{ve[1]:.3f}: the paper's divisors look {word}")
+
+
+def effect_sizes(table3: pd.DataFrame) -> dict:
+    """The effect sizes of a draw's discrepancies beside Sakai's Table 3 (notebook 02, Appendix B):
+    ``paper_divisor`` and ``paper_es_hsd`` (ranges over the transcribed rows: |d| / ES_HSD and
+    ES_HSD) and, when the draw has discrepancies, ``es_hsd`` (|d| / √V_E), ``es_var`` (|d| / V_E),
+    ``sqrt_ve`` (√V_E) and ``es_var_overlaps_paper``."""
+    from .. import paths
+
+    t3 = pd.read_csv(paths.DATA_RAW / "sakai2017_table3.csv")  # Sakai (2017), Table 3, as printed
+    paper_es = np.r_[t3["es_hsd_RawG"], t3["es_hsd_UG"]]
+    div = np.r_[t3["abs_diff_RawG"] / t3["es_hsd_RawG"], t3["abs_diff_UG"] / t3["es_hsd_UG"]]
+    out = {"paper_divisor": [float(div.min()), float(div.max())],
+           "paper_es_hsd": [float(paper_es.min()), float(paper_es.max())], "paper_rows": len(t3)}
+    if len(table3):
+        es, es_var = np.r_[table3["es_hsd_RawG"], table3["es_hsd_UG"]], np.r_[table3["es_var_RawG"], table3["es_var_UG"]]
+        sd_e = np.r_[table3["abs_diff_RawG"], table3["abs_diff_UG"]] / es
+        out.update({"es_hsd": [float(es.min()), float(es.max())], "es_var": [float(es_var.min()), float(es_var.max())],
+                    "sqrt_ve": [float(sd_e.min()), float(sd_e.max())],
+                    "es_var_overlaps_paper": bool(es_var.max() >= paper_es.min() and es_var.min() <= paper_es.max())})
+    return out
+
+
+def divisor_lines(es: Mapping, *, paper_setting: bool) -> list[str]:
+    """What Appendix B prints: the paper's divisors, this draw's √V_E and effect sizes, and (in the
+    paper's setting only) :func:`divisor_reading`."""
+    lo, hi = es["paper_es_hsd"]
+    lines = [f"Sakai's Table 3 ({es['paper_rows']} discrepant pairs): ES_HSD {lo:.3f}-{hi:.3f}, so the divisor "
+             f"|d| / ES_HSD of its rows runs from {es['paper_divisor'][0]:.3f} to {es['paper_divisor'][1]:.3f}"]
+    if "es_hsd" not in es:
+        return lines + ["no discrepancy in this draw: no effect size to set beside the paper's"]
+    lines += [f"this draw's discrepant score matrices: sqrt(V_E) {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}; "
+              f"ES_HSD = |d|/sqrt(V_E) {es['es_hsd'][0]:.3f}-{es['es_hsd'][1]:.3f}; |d|/V_E {es['es_var'][0]:.3f}-"
+              f"{es['es_var'][1]:.3f} ({'overlaps' if es['es_var_overlaps_paper'] else 'does not overlap'} the paper's "
+              "ES_HSD)"]
+    lines.append(divisor_reading(es) if paper_setting else "not the paper's setting: the divisor is not read")
+    return lines
+
+
+def hsd_runs_line(best_run_by: str, measure: str) -> str:
+    """Appendix E's sentence on the best-run table, from ``best_run_by``: whether the significance
+    tests compared these runs."""
+    if best_run_by == "official":
+        return f"The significance tests compare these runs: each team's best by mean official {measure}, chosen once."
+    return (f"For reference only: best_run_by {best_run_by!r} picks each team's run per cell by mean RawG, so the "
+            "tests did not compare these runs (the metrics file lists the runs of each cell).")
+
+
+#: Public names of the signed formats (the findings rows use them).
+signed, signed_count = _signed, _signed_count
