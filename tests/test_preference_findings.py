@@ -198,12 +198,35 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.run == ("most (7 of 8, 87.5%) survive; topics / pairs as blocks of 10: 3 / 4, 2 / 2, 2 / 2 "
-                       "(relevance, diversity, both)")
+    assert row.question == "Do most of Table 3's pair-level differences survive topic blocking?"
+    assert row.run == ("most (7 of 8, 87.5%) survive; topics / pairs as blocks of 10: 3 / 4 (4–5), 2 / 2 (2–3), "
+                       "2 / 2 (2–3) (relevance, diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
-    assert "(7 of 8, 87.5%) survive" in row.run and row.verdict == "holds in part"
+    assert row.verdict == "holds"   # 87.5% >= 75% ("most"); no bounds given: the point share
     assert pf._hsd_row(_counts((4, 2, 2), (4, 2, 2))).verdict == "holds"
     assert pf._hsd_row(_counts((4, 2, 2), (0, 0, 0))).verdict == "does not hold"
+    # the verdict tracks the share: a majority (5 of 8) and a minority (2 of 8) both fall short of "most"
+    assert pf._hsd_row(_counts((4, 2, 2), (1, 2, 2))).verdict == "does not hold"
+    assert pf._hsd_row(_counts((4, 2, 2), (0, 2, 0))).verdict == "does not hold"
+    # bounds over the Monte Carlo ranges that straddle 75%: cannot tell, the range printed
+    wide = _counts((4, 2, 2), (3, 2, 2))
+    for q, b in zip(wide, ({"a_min": 1, "a_max": 4, "b_max": 2, "b_min": 0}, {"a_min": 2, "a_max": 2, "b_max": 0,
+                                                                              "b_min": 0},
+                           {"a_min": 2, "a_max": 2, "b_max": 0, "b_min": 0})):
+        wide[q]["survive_bounds"] = b
+    row = pf._hsd_row(wide)
+    assert row.verdict == "cannot tell" and "; 71.4%–100.0% over the Monte Carlo ranges;" in row.run
+    assert pf.survive_verdict(0.75, 0.9) == "holds" and pf.survive_verdict(0.2, 0.7499) == "does not hold"
+
+
+def test_survivor_bounds_from_the_monte_carlo_intervals():
+    B = 1000
+    pair = pd.DataFrame({"higher": list("aaab"), "lower": list("bcdc"), "p_value": [1 / 1001, 1 / 1001, 60 / 1001,
+                                                                                    0.5]})
+    topic = pd.DataFrame({"higher": list("baab"), "lower": list("acdc"), "p_value": [1 / 1001, 45 / 1001, 0.9, 0.5]})
+    b = pf._survivor_bounds(pair, topic, 0.05, B)
+    # a-b surely in both; a-c surely over pairs, near the level over topics; a-d near the level over pairs only
+    assert b == {"a_min": 1, "a_max": 2, "b_max": 2, "b_min": 0}
     assert pf._hsd_row(_counts((0, 0, 0), (0, 0, 0))).verdict == "cannot tell"
 
 
@@ -309,7 +332,7 @@ def test_findings_table_for_a_simulated_run(rec):
     # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
     # position 36 / 33 of 40: CIs [0.763, 0.972] / [0.672, 0.927] reach below 0.80, coverage 0 / 0 rules it out
-    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "holds in part (c)", "holds", "holds in part", "holds"]
+    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "holds in part (c)", "holds", "holds", "holds"]
     # what holds by construction (alpha at its target, r set by the simulator) is in the appendix, not the table
     app = f.appendix_findings().table()
     assert app["question"].tolist() == list(pf.APPENDIX_QUESTIONS)
@@ -396,7 +419,7 @@ def test_findings_table_for_files_has_no_simulation_rows():
                     blocked={"relevance": {"result": res}}, shift={"max_move": 0.05, "gap": 0.0})
     q = f.table()["question"].tolist()
     assert q == ["Which measure agrees best with these assessors (relevance)?",
-                 "Do Table 3's pair-level differences survive topic blocking?",
+                 "Do most of Table 3's pair-level differences survive topic blocking?",
                  "Krippendorff's α of the assessors"]
     assert f.general == () and "Simulated" not in f.limitations() and "licensed" not in f.markdown()
     assert "most adjacent measures tie in MAR here" in f.markdown()
