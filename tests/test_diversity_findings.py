@@ -642,3 +642,32 @@ def test_correlation_without_the_cover_runs_by_hand():
                                   "cover": {"n_significant": 9, **cover}}, significance=0.05, B=5000, r_rest=got, l=10)
     assert lines[-2] == "I-rec@10: 9 significant pairs; every one involves s1, s2; they are exactly these runs against all the others"
     assert lines[-1].startswith("Pearson r of I-rec@10 and D-nDCG@10 without s1, s2: -0.076 (95% CI [")
+
+
+def test_asl_figure_draws_each_measure_once_by_family_and_thickens_the_named_ones():
+    import matplotlib
+    matplotlib.use("Agg")
+    from helpers.notebook import plots
+
+    assert [fd.measure_family(m) for m in ("I-rec@10", "D-nDCG@10", "D#-Q@10", "DIN#-nDCG@10", "P+Q#@10", "IA-ERR@10",
+                                           "iRBU(p=0.99)@10", "alpha-nDCG@10", "strec@10", "nNRBP")] == \
+        ["I-rec", "D", "D♯", "DIN", "P+Q", "IA", "RBU", "ndeval", "ndeval", "ndeval"]
+    asl = {m: np.linspace(0, 1, 6) * (k + 1) / 5 for k, m in enumerate(
+        ["I-rec@10", "D-nDCG@10", "D#-nDCG@10", "alpha-nDCG@10", "strec@10", "IA-Q@10"])}
+    power = pd.Series({m: float((v < 0.05).mean()) for m, v in asl.items()})
+    curves, named, labels = fd.asl_curves(asl, [["I-rec@10", "strec@10"]], power, 10)
+    assert "strec@10" not in curves and labels["I-rec@10"] == "I-rec = strec" and labels["IA-Q@10"] == "IA-Q"
+    assert power.idxmax() == "I-rec@10"                                          # the leader, named once
+    assert named == ["D#-nDCG@10", "alpha-nDCG@10", "D-nDCG@10", "I-rec@10"]
+    fig = plots.family_facets(curves, fd.measure_family, xlabel="x", ylabel="y", hline=0.05, highlight=named,
+                              labels=labels)
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == ["I-rec", "D", "D♯", "ndeval", "IA"]
+    # each panel's own lines are labelled; the others are grey context; the named measures are thick
+    d = shown[2]
+    own = [ln for ln in d.lines if not ln.get_label().startswith("_")]
+    assert [ln.get_label() for ln in own] == ["D#-nDCG"] and own[0].get_linewidth() > 1.5
+    assert sum(ln.get_color() == "0.85" for ln in d.lines) == 4
+    ia = [ln for ln in shown[4].lines if ln.get_label() == "IA-Q"]
+    assert ia[0].get_linewidth() == 1.0
+    matplotlib.pyplot.close(fig)

@@ -39,7 +39,7 @@ from ..notebook.findings import Finding, Findings
 from ..stats.summary import min_draws
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
+           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_lines", "fitness",
            "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
@@ -203,6 +203,28 @@ def _short_leaders(c: claims.Claim, limit: int, digits: int, noun: str) -> str:
     elif noise:
         parts.append("within noise: " + c.text.split("within noise: ", 1)[1].rstrip(")"))
     return head + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def measure_family(measure: str) -> str:
+    """The family a measure of notebook 04 belongs to in its ASL figure: ``"I-rec"``, ``"D"``, ``"D♯"``,
+    ``"DIN"``, ``"P+Q"``, ``"IA"``, ``"RBU"`` or ``"ndeval"`` (α-nDCG, ERR-IA, P-IA, strec, NRBP, nNRBP)."""
+    for pre, f in (("I-rec", "I-rec"), ("D#", "D♯"), ("DIN", "DIN"), ("D-", "D"), ("P+Q", "P+Q"),
+                   ("IA-", "IA"), ("RBU", "RBU"), ("iRBU", "RBU")):
+        if measure.startswith(pre):
+            return f
+    return "ndeval"
+
+
+def asl_curves(asl: Mapping[str, np.ndarray], twins, power: pd.Series, l: int) -> tuple[dict, list[str], dict]:
+    """What the ASL figure draws: the curves with each measure under several names once (``twins``),
+    the measures the findings name (D♯-nDCG, α-nDCG, D-nDCG, I-rec and the power leaders), drawn
+    thick, and the legend labels, cutoff dropped (twins: ``"I-rec = strec"``)."""
+    keep = count_once(list(asl), twins)
+    top = [m for m in power.index if power[m] == power.max() and m in keep]
+    named = [f"D#-nDCG@{l}", f"alpha-nDCG@{l}", f"D-nDCG@{l}", f"I-rec@{l}", *top]
+    short = {m: m.replace(f"@{l}", "") for m in keep}
+    short.update({list(g)[0]: " = ".join(x.replace(f"@{l}", "") for x in g) for g in twins})
+    return {m: asl[m] for m in keep}, [m for m in dict.fromkeys(named) if m in keep], short
 
 
 def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]]) -> pd.DataFrame:

@@ -289,6 +289,40 @@ def family_lines(curves: Mapping[str, np.ndarray], family: Callable[[str], str],
     return fig
 
 
+def family_facets(curves: Mapping[str, np.ndarray], family: Callable[[str], str], *, xlabel: str, ylabel: str,
+                  hline: float | None = None, highlight: Sequence[str] = (), labels: Mapping[str, str] | None = None,
+                  ncols: int = 4, kind: str | float = "full") -> "matplotlib.figure.Figure":
+    """One panel per family (notebook 04's ASL curves): each family's series in its own colour and line
+    style, labelled in the panel's legend (``labels`` renames a series, e.g. ``"I-rec@10 = strec@10"``),
+    every other series in light grey behind them for scale; the series in ``highlight`` drawn thicker.
+    Panels share both axes, so a family's curves read against all the others at a glance."""
+    plt = _plt()
+    fams = list(dict.fromkeys(family(m) for m in curves))
+    nrows = -(-len(fams) // ncols)
+    w = style.width(kind)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w, 1.55 * nrows + 0.5), sharex=True, sharey=True, squeeze=False)
+    dashes = ["-", "--", ":", "-."]
+    labels = dict(labels or {})
+    for ax, f in zip(axes.flat, fams):
+        for m, values in curves.items():
+            if family(m) != f:
+                ax.plot(np.arange(1, len(values) + 1), values, color="0.85", lw=0.6, zorder=1)
+        own = [m for m in curves if family(m) == f]
+        for k, (m, c) in enumerate(zip(own, style.colors(len(own)))):
+            values = curves[m]
+            ax.plot(np.arange(1, len(values) + 1), values, color=c, ls=dashes[k % len(dashes)],
+                    lw=1.8 if m in highlight else 1.0, zorder=3, label=labels.get(m, m))
+        if hline is not None:
+            ax.axhline(hline, color="grey", ls="--", lw=0.6, zorder=2)
+        ax.set_title(f, fontsize=8)
+        ax.legend(fontsize=6, loc="upper left", handlelength=2.2, frameon=False)
+    for ax in list(axes.flat)[len(fams):]:
+        ax.set_visible(False)
+    fig.supxlabel(xlabel, fontsize=8)
+    fig.supylabel(ylabel, fontsize=8)
+    return fig
+
+
 def log_axis(ax, ticks: Sequence[float], *, axis: str = "x") -> None:
     """A logarithmic axis labelled at ``ticks`` only (e.g. the N of a grid: 5, 10, 20, 40, 80), in
     plain numbers: matplotlib's default log axis labels minor ticks as ``2×10¹``, ``3×10¹`` ...,
