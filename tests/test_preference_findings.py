@@ -283,9 +283,15 @@ def test_r_and_bound_rows():
     assert pf.pearson_line(0.9, 0.88, 0.92, 1127, False).endswith("n = 1127); paper 0.898")
     forced = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": False}
     row = pf._bound_row(forced, 1.0, 1127, 10, 0.1)
-    assert row.verdict == "holds" and row.run == "the same SERP on 1,127 of 1,127 pairs; 1 − 0.99^10 = 0.0956 < 0.1"
+    assert row.verdict == "holds" and row.run == "1 − 0.99^10 = 0.0956 < 0.1, so always (the same SERP on 1,127 of 1,127 pairs)"
+    assert row.question == "Does D♯-RBP (p = 0.99) always prefer the SERP I-rec prefers?"
     loose = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": True}
-    assert pf._bound_row(loose, 0.9, 100, 10, 0.0).verdict == "does not hold"
+    # the bound lets them differ: "always" is never claimed, the draw's share is reported
+    part = pf._bound_row(loose, 0.9, 100, 10, 0.0)
+    assert part.verdict == "does not hold" and part.question.startswith("How often does D♯-RBP")
+    assert part.run == "nearly all pairs (90 of 100, 90%) in this draw; 1 − 0.99^10 = 0.0956 ≥ 0, so they can differ"
+    every = pf._bound_row(loose, 1.0, 100, 10, 0.0)   # the same on every pair of this draw proves nothing
+    assert every.verdict == "cannot tell" and "always" not in every.question + every.run
 
 
 def test_thuir_row_counts_measures_above_chance_after_holm():

@@ -337,12 +337,21 @@ def _hsd_row(counts: Mapping[str, dict]) -> Finding:
 
 
 def _bound_row(bound: Mapping, same: float, n_pairs: int, cutoff: int, min_difference: float) -> Finding:
+    """Must D#-RBP (p = 0.99) prefer the SERP I-rec prefers? "Always" only when the bound proves it
+    (``1 - 0.99^l`` below the filter's I-rec difference, :func:`helpers.preference.dsharp_irec_bound`):
+    "holds". When the bound lets them differ, the draw gives the observed share: a pair where they
+    part refutes "always" ("does not hold"); none in this draw proves nothing ("cannot tell")."""
     k = int(round(same * n_pairs))
     why = (f"1 − 0.99^{cutoff} = {bound['max_d_rbp']:.4f} {'<' if not bound['can_differ'] else '≥'} "
            f"{min_difference:g}")
-    run = f"the same SERP on {k:,} of {n_pairs:,} pairs; {why}"
-    return Finding("Does D♯-RBP (p = 0.99) always prefer the SERP I-rec prefers?",
-                   "the same MAR, 0.7330 (Table 2)", run, "holds" if k == n_pairs else "does not hold",
+    if not bound["can_differ"]:
+        question = "Does D♯-RBP (p = 0.99) always prefer the SERP I-rec prefers?"
+        run, verdict = f"{why}, so always (the same SERP on {k:,} of {n_pairs:,} pairs)", "holds"
+    else:
+        question = "How often does D♯-RBP (p = 0.99) prefer the SERP I-rec prefers?"
+        run = f"{claims.share(k, n_pairs, 'pairs')} in this draw; {why}, so they can differ"
+        verdict = "does not hold" if k < n_pairs else "cannot tell"
+    return Finding(question, "the same MAR, 0.7330 (Table 2)", run, verdict,
                    numbers={"same": k, "pairs": n_pairs, **{key: bound[key] for key in ("max_d_rbp", "can_differ")}})
 
 
