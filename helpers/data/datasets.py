@@ -363,7 +363,7 @@ def load_runs(name: str, depth: int | None = None) -> pd.DataFrame:
     """
     if name not in RUNS:
         raise ValueError(f"unknown runs {name!r}; expected one of {list(RUNS)}")
-    if depth is not None and (not isinstance(depth, (int, np.integer)) or depth < 1):
+    if depth is not None and (isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer or None, got {depth!r}")
     dataset_id = "dl19-runs" if name == "dl19" else "trec-web-2012-baselines"
     ds = REGISTRY[dataset_id]

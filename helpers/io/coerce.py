@@ -95,12 +95,20 @@ def as_run(run) -> pd.DataFrame:
         one level deeper), a score that is not a real number (naming run, topic and document),
         namedtuples without ``query_id, doc_id, score``, or a malformed file.
     """
+    frame = _as_run(run)
+    if len(frame) == 0:
+        # any shape: a DataFrame, {} / {run: {}}, an empty list or an exhausted generator
+        given = f"columns {list(frame.columns)}" if isinstance(run, pd.DataFrame) else f"a {type(run).__name__}"
+        raise ValueError(f"run has no rows ({given}): no retrieved document at all, so "
+                         "no topic has a ranked list; a filter or a read that dropped every row? (a run that "
+                         "retrieved nothing would score 0 on every topic)")
+    return frame
+
+
+def _as_run(run) -> pd.DataFrame:
+    """:func:`as_run` before its check for a run without rows."""
     if isinstance(run, pd.DataFrame):
         _check_frame(run, "run", ("score", "rank"))
-        if len(run) == 0:
-            raise ValueError(f"run has no rows (columns {list(run.columns)}): no retrieved document at all, so "
-                             "no topic has a ranked list; a filter or a read that dropped every row? (a run that "
-                             "retrieved nothing would score 0 on every topic)")
         return run
     if isinstance(run, (str, os.PathLike)) or _is_path_list(run):
         return read_run_files(run)
@@ -134,6 +142,10 @@ def as_run(run) -> pd.DataFrame:
 def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
     """Refuse a frame with two columns of one name (pandas then hands a frame where a column is
     expected) and a numeric column holding complex numbers (cast to real with a warning)."""
+    if isinstance(df.columns, pd.MultiIndex) or df.columns.nlevels > 1:
+        raise ValueError(f"{what} has {df.columns.nlevels} levels of column names (a MultiIndex, e.g. "
+                         f"{df.columns[0]!r}); expected one level of plain names such as 'query_id', 'doc_id' "
+                         "(flatten them, e.g. df.columns = df.columns.get_level_values(0))")
     names = [str(c) for c in df.columns]
     twice = sorted({c for c in names if names.count(c) > 1})
     if twice:

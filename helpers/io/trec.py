@@ -193,7 +193,7 @@ def row_line(path: os.PathLike | str, row: int, *, skip: int = 0) -> int:
 def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dict[str, object],
                    expected: str, checks: dict[int, FieldCheck] | None = None,
                    sep: str | None = None, header: bool = False,
-                   usecols: Sequence[int] | None = None) -> pd.DataFrame:
+                   usecols: Sequence[int] | None = None, exact_ints: bool = True) -> pd.DataFrame:
     """Read a delimited text file into typed columns, with line-accurate errors.
 
     The workhorse of the readers in this module (and of the loaders in
@@ -219,6 +219,11 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
         Whether the first line is a header to skip.
     usecols : sequence of int, optional
         Fields to keep (all are still counted and validated).
+    exact_ints : bool
+        ``"int64"`` fields must be written as integers (digits with an optional sign), as their
+        check says: pandas' parser alone reads ``2.0`` as 2 and ``1e3`` as 1000 (trec_eval's
+        ``atol`` reads 2 and 1), so such a level would be taken silently. False keeps the parser's
+        reading (a run's rank column, which only orders, in files of millions of lines).
 
     Returns
     -------
@@ -238,10 +243,11 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
     # A sentinel column catches lines with one field too many (read_csv would otherwise drop it
     # silently); more than one surplus field is a tokenizer error or a ParserWarning (made an error).
     keep = list(range(len(names))) if usecols is None else list(usecols)
+    exact = [n for n in names if exact_ints and dtypes.get(n) == "int64"]
     gz = is_gzip(path)
     kwargs = dict(
         sep=r"\s+" if sep is None else sep, header=None, names=names + [_EXTRA], index_col=False,
-        dtype={**dtypes, _EXTRA: str}, engine="c", encoding="utf-8",
+        dtype={**dtypes, **{n: str for n in exact}, _EXTRA: str}, engine="c", encoding="utf-8",
         quoting=csv.QUOTE_NONE, keep_default_na=False, na_values=[], skip_blank_lines=True,
         skiprows=skip,
     )
@@ -306,7 +312,20 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
         for number, text in numbered_lines(path, skip=skip):
             if "\x00" in str(text):
                 raise malformed(path, number, stray_text, text)
+    for name in exact:
+        df[name] = _exact_int(path, df[name], names.index(name), expected, skip)
     return df[[names[i] for i in keep]]
+
+
+def _exact_int(path: Path, text: pd.Series, k: int, expected: str, skip: int) -> pd.Series:
+    """An int64 column from its text, refusing what :func:`is_int` refuses (``2.0``, ``1e3``, ``3_0``,
+    beyond int64) with the file and line; vectorised, the per-value check runs only on a failure."""
+    ok = text.str.fullmatch(r"[+-]?\d{1,18}").to_numpy(dtype=bool, copy=True)
+    if not ok.all():
+        ok |= np.fromiter((is_int(t) for t in text), dtype=bool, count=len(text))  # 19 digits within int64
+        _check_rows(path, ~ok, f"{expected}; field {k + 1} is not an integer (digits with an optional sign)",
+                    skip=skip)
+    return text.astype("int64")
 
 
 _FIELD_BYTES = re.compile(rb"[\x0b\x0c]|\r(?!\n)")
@@ -483,6 +502,7 @@ def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFr
         dtypes={"query_id": str, "q0": str, "doc_id": str, "rank": "int64",
                 "score": "float64", "run_id": str},
         expected=RUN_FORMAT, checks={3: is_int, 4: is_finite}, usecols=[0, 2, 3, 4, 5],
+        exact_ints=False,  # a rank written 2.0 is read as 2 (it only orders; trec_eval ignores it)
     )
     _check_rows(path, ~np.isfinite(df["score"].to_numpy()), RUN_FORMAT)
     if run_id is not None:

@@ -553,8 +553,23 @@ class Alignment:
             warn_caller(("no retrieved document is judged in the qrels" if cut is None else
                          f"no retrieved document in the top {cut} of any list is judged in the qrels")
                         + " (every value is 0): do the run's doc_ids use the qrels' identifiers?")
+        if no_relevant == "skip":
+            _warn_nothing_at_rel(no_rel_at, labels, topics, list_topic)
         return _tidy(scores, no_rel_at, labels, topics, rows, no_relevant, missing,
                      own={str(s) for s in trec_specs})
+
+
+def _warn_nothing_at_rel(no_rel_at: dict[str, np.ndarray], labels, topics: _Topics, list_topic: np.ndarray) -> None:
+    """Say when a ``rel=`` threshold leaves topics (that have relevant documents) with none at that
+    level: ntcireval keeps them as NaN (and the mean NaN), where trec_eval -l scores them 0."""
+    has_rel = topics.R[list_topic] > 0
+    for label, spec in labels:
+        empty = no_rel_at.get(str(spec))
+        if empty is not None and (empty & has_rel).any():
+            names = pd.unique(topics.topics[list_topic[empty & has_rel]])
+            warn_caller(f"{label}: {len(names)} of {int((topics.R > 0).sum())} topic(s) have no document at level >= "
+                        f"{spec.rel:g} (e.g. {[str(t) for t in names[:3]]}), so {label} is NaN on them (a mean leaves "
+                        "them out; NaN when every topic is such); pass no_relevant='zero' (--no-relevant zero) to score them 0 as trec_eval -l does")
 
 
 def _check_duplicates_option(duplicates) -> None:
@@ -687,7 +702,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
                      no_relevant=no_relevant, missing=missing)
     _check_duplicates_option(duplicates)
     labels = _named(measures, conv, rel)
-    if depth is not None and (not isinstance(depth, (int, np.integer)) or depth < 1):
+    if depth is not None and (isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
     if not isinstance(condensed, (bool, np.bool_)):
         raise ValueError(f"condensed must be True or False, got {condensed!r}")
