@@ -345,7 +345,7 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
     rows, prose, never = [], [], []
     for key, question, interval in (
             ("erho2", f"Does the interval on the topics for Eρ² ≥ {target} cover the planted truth",
-             f"the {'Satterthwaite' if crossed else 'Feldt'} interval"),
+             f"{'Satterthwaite' if crossed else 'Feldt'}'s interval"),
             ("t", "Does the interval on the topics for the t-test cover the planted truth", "topic bootstrap of V_E2")):
         cov = p[key]
         if cov["true_n"] is None:

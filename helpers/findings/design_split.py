@@ -14,7 +14,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ..design.study import URBANO_ALPHA
 from ..notebook import claims
 from ..notebook.findings import Finding
 
@@ -87,11 +86,12 @@ def _count(ok: list, what: str) -> str:
         return f"judged at none of {claims.plural(len(ok), 'size')} ({what})"
     text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
             f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
-    return text + (f" (not judged at {len(ok) - len(judged)}: {what})" if len(judged) < len(ok) else "")
+    # why a size is not judged (``what``) is said once, in section 7 and the appendix header
+    return text + (f" (not judged at {len(ok) - len(judged)})" if len(judged) < len(ok) else "")
 
 
 #: Why a size is not judged (the same rule for every simulated comparison of the split halves).
-NOT_JUDGED = f"interval wider than ×{WIDE:g}, within 1.96 MC SE of a bound, or none"
+NOT_JUDGED = f"predicted interval is wider than ×{WIDE:g} or missing, or the observed mean lies within 1.96 MC SE of a bound"
 
 
 def _judge(obs, low, high, se) -> list:
@@ -196,7 +196,8 @@ def split_header(split: pd.DataFrame, alpha: float, design: str | None = None) -
             f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the paper's level "
             "(Urbano et al.'s fit), whatever the run's alpha; uncorrected for multiple testing.",
             "Their interval in the table is draw-level (a draw's tests share its topics); all draws reuse the pilot's "
-            "topics, so it is still conditional on the pilot."]
+            "topics, so it is still conditional on the pilot.",
+            f"A size is not judged (inside or outside) when its {NOT_JUDGED}; the rows give the count."]
 
 
 def _predicted(v, lo, hi) -> str:
@@ -263,9 +264,6 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     ok_c, *c_rest = parts["conflicts"]
     conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'], c_rest[2])}; "
                  + _count(ok_c, NOT_JUDGED))
-    tests = int(split["tests"].iloc[0]) if "tests" in split else None
-    if tests is not None:
-        conflicts += f"; {tests:,} t-tests a size at the paper's α = {URBANO_ALPHA:g}"
     rows.append(Finding("Does Urbano et al.'s map of Eρ² predict the rate of major conflicts?",
                         "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit at α = .05)", conflicts, _point_verdict(ok_c, *c_rest),
                         caveats=("rough_map", "conditional", *sim, "uncorrected"),
