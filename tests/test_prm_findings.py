@@ -395,3 +395,21 @@ def test_calibration_reads_the_share_scale(inside, verdict):
     cal = {"gap": 0.011, "inside": inside, "n": 12, "label": "95% CI of the mean", "replicates": 40}
     row = fp._calibration_row(cal, "eq4")
     assert row.verdict == verdict and f"{inside} of 12 exact values inside the 95% CI of the mean" in row.run
+
+
+def test_holm_across_the_table_rows_is_stated_once_in_the_limitations():
+    """Referee: Holm runs within each row's thresholds; the table draws on several rows uncorrected
+    across them. Two rows, raw p (0.009, 0.3) and (0.02, 0.5): per row Holm 0.018 and 0.040, both
+    significant; over all 4 tests 0.036 and 0.060 -- one of the two survives."""
+    from helpers.notebook.findings import Finding
+
+    rows = [Finding("Table 6: a?", "-", "-", "shown",
+                    numbers={str(th): c.numbers for th, c in fp.holm_claims({3: (0.9, 0.8), 2: (0.9, 0.85)}, p).items()})
+            for p in ({3: 0.009, 2: 0.3}, {3: 0.02, 2: 0.5})]
+    text = fp.across_rows(rows)
+    assert "a family of 2 tests" in text and "not corrected across one another" in text
+    assert text.endswith("Holm over all 4 tests of the table's rows keeps 1 of the 2 significant per-row results.")
+    assert fp.across_rows([Finding("Table 1: b?", "-", "-", "holds")]) == ""
+    f = _found()
+    lim = f.limitations()
+    assert lim.count("Holm") == 2 and "holm" not in " ".join(f.prose).lower()   # stated once, not in the bullets

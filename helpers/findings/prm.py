@@ -34,20 +34,15 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from . import prm_values
 from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
-
-
-def over(values, what: str) -> tuple:
-    """(mean, low, high) of ``values`` over draws (:func:`helpers.findings.prm_values.over`)."""
-    v = prm_values.over(values, what)
-    return v.mean, v.low, v.high
+from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, diff_text, difference_lines, holm_claims,  # noqa: F401
+                        across_rows, over, p_text, replicate_lines, replicate_view, robustness_draws, robustness_replicates,
+                        robustness_single, signed, wins_line)
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
            "robustness_single", "robustness_replicates", "robustness_draws", "difference_lines", "wins_line", "findings",
            "replicate_lines", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few"]
 
-#: The multiplicity rule, named once.
-HOLM = "Holm-adjusted over the thresholds tested"
 
 #: Paper values quoted in the table (Demeester et al. 2016).
 TABLE1 = {"eq4": {2: (2, 4), 1: (3, 10), 0: (1, 6)}, "eq5": {2: (4, 10), 1: (5, 17), 0: (1, 13)}}
@@ -130,20 +125,6 @@ def check_parameters(g: Mapping) -> Setup:
     return Setup(T, theta, list(dict.fromkeys([T, theta])), [1] if theta > 1 else [], note, variant)
 
 
-# -- per-section readings used by the printed lines -----------------------------------------------
-#: Per analysis of Table 6: the gains set against each other (first minus second).
-PAIRS = {"cross-fitted": ("PRM", "binary"), "in sample": ("PRM", "binary"), "own level": ("PRM", "binary"),
-         "vs linear": ("PRM", "linear"), "cross-fitted vs linear": ("PRM", "linear"),
-         "linear vs binary": ("linear", "binary")}
-
-
-def holm_claims(means: Mapping, p: Mapping, *, alpha: float = 0.05, other: str = "binary", first: str = "PRM") -> dict:
-    """Per threshold, ``first`` (PRM) against ``other`` worded by the Holm-adjusted p-value (:data:`HOLM`).
-    ``means[th] = (first tau, other tau)``, ``p[th]`` the raw two-sided p-value."""
-    tests = {th: dict(a_name=first, a=means[th][0], b_name=other, b=means[th][1], p=p[th]) for th in p}
-    return claims.compare_holm(tests, alpha=alpha, family="thresholds") if tests else {}
-
-
 def calibration(estimates: pd.DataFrame, method: str, level_names, sim=None) -> dict:
     """The simulated estimates against the model's exact p(R|i) and the model's largest gap to the
     paper's Table 3 (:func:`helpers.simulate.judgments.expected_p`). With ``sim`` (replicates of
@@ -184,112 +165,6 @@ def ratio_reading(mean: float, low: float, high: float) -> str:
     """``"above"``, ``"below"`` or ``"about"``: where 1 lies against the ratio's interval."""
     c = claims.compare("ratio", mean, "1", 1.0, interval_a=(low, high), interval_b=(1.0, 1.0), digits=2)
     return "about" if not c.numbers["differs"] else "above" if mean > 1 else "below"
-
-
-# -- Table 6: PRM against binary (or linear) gains ------------------------------------------------
-@dataclass(frozen=True)
-class Robustness:
-    """Table 6's paired tests per analysis (:data:`helpers.replicates.prm.ANALYSES`) and threshold:
-    ``claims`` (Holm-adjusted, :func:`holm_claims`) and ``diffs`` (PRM - other: mean, low, high of
-    its interval); ``scope`` says over what (``"this collection"``, ``"50 draws of U2"``) and
-    ``interval`` what the brackets are."""
-
-    scope: str
-    claims: dict
-    diffs: dict
-    interval: str
-    n: int = 0    # replicates or draws behind the tests (0: this collection alone)
-
-    def supported(self, analysis: str) -> list:
-        return [th for th, c in self.claims.get(analysis, {}).items() if c.numbers["differs"] and
-                c.numbers["a"] > c.numbers["b"]]
-
-    def against(self, analysis: str) -> list:
-        return [th for th, c in self.claims.get(analysis, {}).items() if c.numbers["differs"] and
-                c.numbers["a"] < c.numbers["b"]]
-
-
-def _percentile(d) -> tuple:
-    """(mean, low, high) of bootstrap differences: the percentile bootstrap interval that agrees
-    with their p-value (:func:`helpers.prm.bootstrap_interval`, :func:`helpers.prm.bootstrap_p`)."""
-    x = np.asarray(d, dtype=float)
-    x = x[np.isfinite(x)]
-    return (float(x.mean()) if len(x) else float("nan"),) + prm.bootstrap_interval(x)
-
-
-def _resamples(n: int, what: str) -> str:
-    """``"unadjusted 95% percentile bootstrap interval, B = 1,000 topic resamples"`` (the tests beside
-    it are Holm-adjusted), or the range with fewer than 40 resamples."""
-    if not n:
-        return "no interval"
-    kind = "95% percentile bootstrap interval" if n >= claims.min_draws() else "bootstrap range"
-    return f"unadjusted {kind}, B = {what}"
-
-
-def robustness_single(table6: pd.DataFrame, boots: Mapping, cf_rows: pd.DataFrame, names,
-                      own: Mapping | None = None) -> Robustness:
-    """One data set: the in-sample paired bootstrap (``boots[th]``: :func:`helpers.prm.paired_bootstrap`,
-    PRM against binary and against linear gains), the cross-fitted one (``cf_rows`` of
-    :func:`helpers.prm.crossfit_robustness`) and, with ``own``, the bootstrap with U2's labels given
-    gains conditioned on U2's level; each Holm-adjusted over its thresholds."""
-    t6 = table6.set_index("gains")
-    tau = lambda g, th: float(t6.loc[g.format(names[th]), "tau"])  # noqa: E731
-    out, diffs = {}, {}
-    for a, first, other, cols in (("in sample", "PRM, theta={}", "binary, theta={}", ("tau_prm", "tau_binary")),
-                                  ("vs linear", "PRM, theta={}", "linear", ("tau_prm", "tau_linear")),
-                                  ("linear vs binary", "linear", "binary, theta={}", ("tau_linear", "tau_binary"))):
-        means = {th: (tau(first, th), tau(other, th)) for th in boots}
-        d = {th: (b[cols[0]] - b[cols[1]]).to_numpy()[1:] for th, b in boots.items()}
-        out[a] = holm_claims(means, {th: prm.bootstrap_p(v) for th, v in d.items()}, first=PAIRS[a][0],
-                             other=PAIRS[a][1])
-        diffs[a] = {th: (means[th][0] - means[th][1],) + _percentile(v)[1:] for th, v in d.items()}
-    s = prm.crossfit_summary(cf_rows).set_index("theta")
-    boot = cf_rows[cf_rows["kind"] == "boot"]
-    means_cf = {int(th): (float(r.tau_prm), float(r.tau_binary)) for th, r in s.iterrows()}
-    out["cross-fitted"] = holm_claims(means_cf, {th: float(s.loc[th, "p"]) for th in means_cf})
-    diffs["cross-fitted"] = {th: (float(s.loc[th, "diff"]),) + _percentile(boot.loc[boot["theta"] == th, "diff"])[1:]
-                             for th in means_cf}
-    if own:
-        means = {th: (float(b["tau_prm"].iloc[0]), float(b["tau_binary"].iloc[0])) for th, b in own.items()}
-        d = {th: (b["tau_prm"] - b["tau_binary"]).to_numpy()[1:] for th, b in own.items()}
-        out["own level"] = holm_claims(means, {th: prm.bootstrap_p(v) for th, v in d.items()})
-        diffs["own level"] = {th: (means[th][0] - means[th][1],) + _percentile(v)[1:] for th, v in d.items()}
-    B = len(next(iter(boots.values()))) - 1 if boots else 0
-    return Robustness("this collection" if len(t6) else "", out, diffs,
-                      _resamples(B, f"{B:,} topic resamples"))
-
-
-def _mean_ci(d) -> tuple:
-    from ..stats.summary import mean_interval
-
-    x = np.asarray(d, dtype=float)
-    x = x[np.isfinite(x)]
-    return (float(x.mean()) if len(x) else float("nan"),) + tuple(mean_interval(x, 0.95)[:2])
-
-
-def robustness_replicates(sim, what: str = "replicates", stress: bool = False) -> Robustness:
-    """Over independent replicates (:class:`helpers.replicates.prm.Simulated`; with ``stress`` the
-    collections where the PRM's assumptions fail): the CI of the mean paired difference (Student's
-    t), its p-value Holm-adjusted over the thresholds."""
-    src = sim.stress if stress else {"diffs": sim.diffs, "means": sim.means, "p": sim.p}
-    out, diffs = {}, {}
-    for a, by in src["diffs"].items():
-        out[a] = holm_claims(src["means"][a], src["p"][a], first=PAIRS[a][0], other=PAIRS[a][1])
-        diffs[a] = {th: _mean_ci(d) for th, d in by.items()}
-    return Robustness(f"{sim.replicates} {what}", out, diffs,
-                      f"unadjusted 95% CI of the mean over {sim.replicates} {what}", sim.replicates)
-
-
-def robustness_draws(d) -> Robustness:
-    """Over the draws of U2 (:class:`helpers.replicates.prm.Draws`): the topic resamples of every
-    draw pooled, their bootstrap p-value Holm-adjusted over the thresholds."""
-    out = {a: holm_claims(d.means[a], d.p[a], first=PAIRS[a][0], other=PAIRS[a][1]) for a in d.p if d.p[a]}
-    diffs = {a: {th: (d.means[a][th][0] - d.means[a][th][1],) + _percentile(v)[1:] for th, v in by.items()}
-             for a, by in d.pooled.items() if by}
-    n = max((len(v) for by in d.pooled.values() for v in by.values()), default=0)
-    # "of ... pooled from": an interval named "over N draws" reads as one over the draws themselves
-    label = _resamples(n, f"{n:,} topic resamples pooled from {d.replicates} draws of U2")
-    return Robustness(f"{d.replicates} draws of U2", out, diffs, label, d.replicates)
 
 
 # -- the findings table ---------------------------------------------------------------------------
@@ -353,8 +228,6 @@ _QUESTIONS = {
                   "no: linear τ is the higher in 3 of 4 INTENT-2 sets"),
 }
 
-#: The order in which the printed lines list the analyses.
-_ORDER = ("cross-fitted", "in sample", "own level", "vs linear", "cross-fitted vs linear", "linear vs binary")
 
 #: A verdict over replicates or draws needs this many of them, in every row; fewer: "cannot tell".
 MIN_RANGE = 20
@@ -366,36 +239,12 @@ def few(n: int) -> bool:
     return 0 < n < MIN_RANGE
 
 
-def _sig(v: float) -> str:
-    return claims.number(v) if v < 0 else "+" + claims.number(v)
-
-
-def _diff(mean: float, lo: float, hi: float, what: str = "resample") -> str:
-    """A signed difference with its interval; 'undefined' without one, no zero-width interval."""
-    if not np.isfinite(mean):
-        return "undefined (an ordering ties every run)"
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return _sig(mean)
-    if lo == hi:
-        return f"{_sig(mean)} (every {what}: {_sig(lo)})"
-    return f"{_sig(mean)} [{_sig(lo)}, {_sig(hi)}]"
-
-
-def p_text(p: float) -> str:
-    """``"= 0.300"`` or ``"< 0.001"`` (:func:`helpers.notebook.claims.format_p`), to follow a ``p``."""
-    text = claims.format_p(p)
-    return text if text.startswith(("<", ">")) else f"= {text}"
-
-
-_p = p_text
-
-
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
     parts = []
     for th, c in rob.claims[analysis].items():
         mean, lo, hi = rob.diffs[analysis][th]
-        test = f", Holm p {_p(c.numbers['p_holm'])}" if np.isfinite(c.numbers["p_holm"]) else ""
-        parts.append(f"θ = {name(th)}: {_diff(mean, lo, hi)}{test}")
+        test = f", Holm p {p_text(c.numbers['p_holm'])}" if np.isfinite(c.numbers["p_holm"]) else ""
+        parts.append(f"θ = {name(th)}: {diff_text(mean, lo, hi)}{test}")
     first, other = PAIRS[analysis]
     where = "" if rob.scope in rob.interval or rob.scope == "this collection" else f"Over {rob.scope}; brackets: "
     return f"{first} − {other} τ, " + "; ".join(parts) + f". {where or 'Brackets: '}{rob.interval}."
@@ -491,7 +340,7 @@ def _marginals_text(m: Mapping, unit: str) -> str:
     40 replicates"``, or one collection's p-value."""
     if m["n"] == 1 and np.isfinite(m.get("p", np.nan)):
         return (f"U1's and U2's marginals {'differ' if m['differ'] else 'not shown to differ'} "
-                f"(Stuart–Maxwell p {_p(m['p'])})")
+                f"(Stuart–Maxwell p {p_text(m['p'])})")
     return f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s"
 
 
@@ -632,9 +481,8 @@ def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, no
     if both and not sim:
         th = both[0]
         word = {"shown": "shown", "cannot tell": "cannot tell"}.get(_table6_verdict(rob, "cross-fitted"), "not shown")
-        out.append(f"At θ = {name(th)}, PRM − binary τ is {_sig(cf[th][0])} cross-fitted and {_sig(ins[th][0])} in "
+        out.append(f"At θ = {name(th)}, PRM − binary τ is {signed(cf[th][0])} cross-fitted and {signed(ins[th][0])} in "
                    f"sample; the cross-fitted test is the one to read (verdict: {word}).")
-    out.append(f"Every test over thresholds is {HOLM} (one family per test); its brackets are unadjusted.")
     out.append(f"Every verdict over replicates or draws needs {MIN_RANGE} of them; with fewer it cannot tell.")
     if p_top:
         out.append(p_top)
@@ -712,9 +560,10 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles) "
                  f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
                  + (f"; {failed} of them did not hold." if failed else "."))
-    main, appendix = rows, checks
-    return PrmFindings("03_prm_estimation", main, prose, caveats=_CAVEATS, general=("sim_design",) if sim else (),
-                       footer=footer, appendix=tuple(appendix))
+    holm_note = across_rows(rows)   # stated once, in the Limitations: which family each correction covers
+    general = (("sim_design",) if sim else ()) + (("holm_family",) if holm_note else ())
+    return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note},
+                       general=general, footer=footer, appendix=tuple(checks))
 
 
 def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: float, method: str,
@@ -744,69 +593,6 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
         v = prm_values.this_collection(**{"names": names, **collection})
         v["robustness"] = robustness
     return v
-
-
-# -- printed lines of the replicated studies -----------------------------------------------------
-def difference_lines(rob: Robustness, name, label=lambda th: "", spreads: Mapping | None = None) -> list[str]:
-    """One line per analysis and threshold: the difference, its interval and the Holm-worded test;
-    with ``spreads`` (analysis -> threshold -> (low, high)) the spread of single replicates too."""
-    out = []
-    for analysis in _ORDER:
-        first, other = PAIRS[analysis]
-        for th, c in rob.claims.get(analysis, {}).items():
-            mean, lo, hi = rob.diffs[analysis][th]
-            said = f": {c}" if np.isfinite(mean) else ""
-            sp = (spreads or {}).get(analysis, {}).get(th)
-            one = f", single replicates [{_sig(sp[0])}, {_sig(sp[1])}]" if sp and all(np.isfinite(sp)) else ""
-            out.append(f"  {analysis:<13} theta = {name(th)}: {first} - {other} {_diff(mean, lo, hi)}{one}{said}{label(th)}")
-    return out
-
-
-def replicate_lines(sim, name, *, stress: bool = False) -> list[str]:
-    """The paired tests over the replicates (:func:`robustness_replicates`), a header that names both
-    intervals: the CI of the mean difference (the test) and the spread of single replicates."""
-    rob = robustness_replicates(sim, stress=stress)
-    src = sim.stress["diffs"] if stress else sim.diffs
-    iv = prm_values.spread_name(sim.replicates)
-    spreads = {a: {th: over(d, "replicates")[1:3] for th, d in by.items()} for a, by in src.items()}
-    head = (f"PRM minus binary (or linear) tau: mean [unadjusted 95% CI of the mean over {sim.replicates} replicates, "
-            f"Student's t], then the {iv} of single replicates; one-sample t-test, {HOLM}:")
-    return [head] + difference_lines(rob, name, spreads=spreads)
-
-
-def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate") -> pd.DataFrame:
-    """Rows of :class:`helpers.replicates.prm.Simulated`'s ``summary`` for ``tables``, the value
-    as ``mean [low, high]`` (no zero-width interval)."""
-    s = summary[summary["table"].isin(list(tables))]
-    return s.assign(value=[spread(r.mean, r.low, r.high, what=what) for r in s.itertuples()])[
-        ["table", "comparison", "value"]].reset_index(drop=True)
-
-
-def wins_line(wins: Mapping, n: Mapping | int, name, what: str = "replicates", losses: Mapping | None = None) -> str:
-    """Per threshold, in how many ``what`` the in-sample PRM tau is above, equal to and below the
-    binary one: ``wins / ties / losses`` (of those with both tau defined, ``n``); without
-    ``losses`` the wins of ``n`` only."""
-    def one(th):
-        m = n[th] if isinstance(n, Mapping) else n
-        if not m:
-            return f"theta = {name(th)}: tau undefined in every {what[:-1]} (an ordering ties every run)"
-        if losses is None:
-            return f"theta = {name(th)}: {wins[th]} of {m}"
-        return f"theta = {name(th)}: {wins[th]} / {m - wins[th] - losses[th]} / {losses[th]}"
-    head = "wins / ties / losses" if losses is not None else "wins"
-    return (f"{what}, in-sample PRM against binary gains ({head}): " + ", ".join(one(th) for th in wins))
-
-
-# -- values over draws, as the printed lines show them --------------------------------------------
-#: The summaries of :class:`helpers.replicates.prm.Draws` printed, with their labels.
-SUMMARIES = {"table5_tau": "Table 5, tau of the PRM and binary count orderings",
-             "table5_share_prm_more_precise": "Table 5, share of runs whose PRM count has the smaller relative SE",
-             "table5_share_prm_smaller": "Table 5, share of runs whose PRM count is the smaller count",
-             "table7": "Table 7, tau of PRM against other gains (U1's labels)",
-             "boot_ratio": "topic-bootstrap sd of p(T|T) over its binomial sigma",
-             "udm": "top two levels made indistinguishable: ratio of their gains",
-             "eq_gap": "Table 2, largest |Eq. 4 - Eq. 5| over the levels at theta = top",
-             "eq_z": "Table 2, that gap's largest z in Eq. 4's sigma"}
 
 
 def p_top(draws, T: int, method: str) -> str:
