@@ -122,7 +122,8 @@ def _gap(z_low, z_high, n=50):
             pv.Value((z_low + z_high) / 2, z_low, z_high, f"95% interval over {n} draws of U2", n))
 
 
-@pytest.mark.parametrize("z, verdict", [((0.2, 1.9), "agrees"), ((2.1, 18.0), "differs"), ((1.0, 3.0), "cannot tell")])
+@pytest.mark.parametrize("z, verdict", [((0.2, 1.9), "holds"), ((2.1, 18.0), "does not hold"),
+                                        ((1.0, 3.0), "cannot tell")])
 def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
     row = fp._eq_row(*_gap(*z), "3", sim=False, eq5_valid=True)
     assert row.verdict == verdict and "(95% interval over 50 draws of U2)" in row.run
@@ -130,7 +131,10 @@ def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
     assert fp._eq_row(*_gap(*z), "3", sim=False, eq5_valid=False).caveats == ("eq_same", "eq5_biased")
     built = fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True)
     assert built.verdict == verdict
-    assert built.caveats == (("by_construction",) if verdict == "agrees" else ("simulated",))
+    assert built.caveats == (("by_construction",) if verdict == "holds" else ("simulated",))
+    # the verdict answers the question; agreement with the paper's "yes" is the paper column's note
+    assert row.paper.endswith({"holds": "this run: the same", "does not hold": "this run: not borne out",
+                               "cannot tell": "the smaller σ"}[verdict])
 
 
 def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
@@ -240,7 +244,13 @@ def test_findings_rows_and_verdicts():
     t = f.table()
     assert t["question"].iloc[0].startswith("Table 6")          # the answer to the notebook's question leads
     v = dict(zip(t["question"].str.split(":").str[0], t["verdict"]))
-    assert v["Table 1"] == "reproduced" and v["Table 2"].startswith("agrees")
+    assert v["Table 1"] == "holds" and v["Table 2"].startswith("holds")
+    # one meaning per column: the verdict answers the question, the paper column says whether the run agrees
+    assert set(t["verdict"].str.split(" (", regex=False).str[0]) <= {"holds", "holds in part", "does not hold", "shown", "not shown",
+                                                         "cannot tell"}
+    p = dict(zip(t["question"].str.split(":").str[0], t["paper"]))
+    assert p["Table 5"].endswith("this run: in part") and p["Table 7"].endswith("not comparable with this run's; "
+                                                                                  "this run: the same")
     assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")
     assert v["Table 7"].startswith("holds")
     sixes = t[t["question"].str.startswith("Table 6")]["verdict"].tolist()
@@ -258,7 +268,7 @@ def test_findings_flags_biased_eq5_and_a_failed_table1():
     f = _found(eq_gap=_gap(2.1, 18.0), eq5_valid=False, table1_ok=False, method="eq5", nonmono=fall,
                nonmono_label="p ± 1.96 binomial σ")
     t = f.table().set_index(f.table()["question"].str.split(":").str[0])
-    assert t.loc["Table 2", "verdict"].startswith("differs (") and t.loc["Table 1", "verdict"] == "not reproduced"
+    assert t.loc["Table 2", "verdict"].startswith("does not hold (") and t.loc["Table 1", "verdict"] == "does not hold"
     assert "Eq. 5 is biased" in f.limitations() and "same marginals" in f.limitations()
     assert any("rerun with `method: eq4`" in p for p in f.prose)
     assert ("At θ = 1 the PRM gains fall as the level rises: p(R|2) (0.600 [0.570, 0.630]) is lower than p(R|1) "
@@ -302,7 +312,7 @@ def test_simulated_findings_are_checks_of_the_machinery():
     assert t.index[0].startswith("Table 6") and "assumptions fail" in t["question"].iloc[0]
     for q in ("Table 2", "Fig. 2", "Sect. 3.4.3", "Do the estimates recover the simulation's exact p(R|i)?"):
         assert q in a.index and q not in t.index, q
-    assert a.loc["Table 2", "verdict"].startswith("agrees") and a.loc["Fig. 2", "verdict"].startswith("holds")
+    assert a.loc["Table 2", "verdict"].startswith("holds") and a.loc["Fig. 2", "verdict"].startswith("holds")
     assert not any("other half" in q or "same topics" in q for q in t["question"])
     # the stress collection's PRM - binary is no more than linear - binary: a check, not a finding
     assert sum("other half" in q for q in app["question"]) == 1 and sum("(a strict U2)" in q for q in app["question"]) == 1
@@ -388,7 +398,7 @@ def test_table2_row_states_the_marginals_test():
     assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates." in row.run
 
 
-@pytest.mark.parametrize("inside, verdict", [(12, "agrees"), (11, "agrees"), (10, "agrees"), (8, "differs")])
+@pytest.mark.parametrize("inside, verdict", [(12, "holds"), (11, "holds"), (10, "holds"), (8, "does not hold")])
 def test_calibration_reads_the_share_scale(inside, verdict):
     """"most" of the exact values (claims.share_word) inside the CIs of the mean agrees ('nearly all' is 11 of 12:
     a random strict-U2 set printed 'differs' for it)."""

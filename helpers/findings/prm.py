@@ -216,6 +216,9 @@ _CAVEATS = {
 
 _PAPER6 = "yes: τ rises in 3 of 4 INTENT-2 sets (0.84 → 0.93 Japanese inf.)"
 
+#: The paper's answer to the question of a Table 6 row (None: the paper does not ask it).
+_ANSWERS = {"in sample": True, "vs linear": False}
+
 #: Table 6's rows: analysis -> (question, what the paper reports).
 _QUESTIONS = {
     "cross-fitted": ("Table 6: are PRM gains more robust to the assessor than binary gains, estimated on the other "
@@ -278,13 +281,29 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
             first = (("by_construction",) if verdict in _HOLDING else ("simulated",)) if check else \
                 ("simulated",) if sim else ()
             (checks if check else rows).append(
-                Finding(q, paper, _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
+                Finding(q, _noted(paper, _ANSWERS.get(analysis), verdict), _table6_run(rob, analysis, name), verdict,
+                        caveats=first + base + extra,
                         numbers={str(th): c.numbers for th, c in rob.claims[analysis].items()}))
     return rows, checks
 
 
 #: Verdicts that say a claim holds (a by-construction caveat applies only to these).
 _HOLDING = ("shown", "holds", "holds in part", "agrees", "reproduced")
+
+#: The paper column's note: the paper's answer (yes / no) against the verdict, which answers the
+#: row's question only (one meaning per column); agreement with the paper is said here.
+_NOTES = {(True, "shown"): "the same", (True, "holds"): "the same", (True, "holds in part"): "in part",
+          (True, "not shown"): "not borne out", (True, "does not hold"): "not borne out",
+          (False, "not shown"): "the same", (False, "does not hold"): "the same",
+          (False, "shown"): "the opposite", (False, "holds"): "the opposite",
+          (False, "holds in part"): "in part the opposite"}
+
+
+def _noted(paper: str, answer: bool | None, verdict: str) -> str:
+    """``paper`` with what this run says of the paper's answer (``"; this run: the same"``); no note
+    where the paper gives no answer or the run cannot tell."""
+    note = _NOTES.get((answer, verdict)) if answer is not None else None
+    return f"{paper}; this run: {note}" if note else paper
 
 
 def lenience_phrase(u2_lenience: float, lenience_sd: float) -> str:
@@ -353,11 +372,11 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
     if gap.n:
         run = (f"θ = {name_T}: largest gap {claims.bracket(gap.mean, gap.low, gap.high)}; largest z "
                f"{claims.bracket(z.mean, z.low, z.high, 1)} in Eq. 4's σ ({gap.label}).")
-        verdict = ("cannot tell" if few(z.n) else "agrees" if z.high <= 2 else "differs" if z.low > 2
+        verdict = ("cannot tell" if few(z.n) else "holds" if z.high <= 2 else "does not hold" if z.low > 2
                    else "cannot tell")
     else:
         run = f"θ = {name_T}: largest gap {claims.number(gap.mean)}; up to {z.mean:.1f} of Eq. 4's σ"
-        verdict = "agrees" if z.mean <= 2 else "differs"
+        verdict = "holds" if z.mean <= 2 else "does not hold"
     if not np.isfinite(z.mean):
         verdict = "cannot tell"
     if marginals and marginals["n"]:
@@ -366,7 +385,8 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
         caveats = ("by_construction",) if verdict in _HOLDING else ("simulated",)
     else:
         caveats = ("eq_same",) + (() if eq5_valid else ("eq5_biased",)) + base
-    return Finding(q, "yes: differences small; Eq. 5 has the smaller σ", run, verdict, caveats=caveats,
+    return Finding(q, _noted("yes: differences small; Eq. 5 has the smaller σ", True, verdict), run, verdict,
+                   caveats=caveats,
                    numbers={"gap": gap.mean, "z_max": z.mean, "z_low": z.low, "z_high": z.high, "eq5_valid": eq5_valid,
                             "marginals": dict(marginals or {})})
 
@@ -388,7 +408,7 @@ def _ratio_row(ratio: Value, base: tuple, *, sim: bool, B: int) -> Finding:
         run += f"; {B} resamples, a verdict needs {MIN_RESAMPLES}"
     else:
         verdict, caveats = {"above": "holds", "below": "does not hold", "about": "not shown"}[reading], base
-    return Finding(q, paper, run, verdict, caveats=caveats,
+    return Finding(q, _noted(paper, True, verdict), run, verdict, caveats=caveats,
                    numbers={"mean": ratio.mean, "low": ratio.low, "high": ratio.high, "reading": reading, "B": B})
 
 
@@ -406,7 +426,7 @@ def _table5_row(shares: Mapping, n: int, name, base: tuple, over_what: str = "")
     verdict = ("cannot tell" if held is None else "holds" if len(held) == len(shares) else "holds in part" if held
                else "does not hold")
     return Finding("Table 5: is the PRM count of relevant results the more precise (smaller SE / mean)?",
-                   "yes, at both θ (FedWeb13, top 3)", run, verdict, caveats=base + ("no_test",),
+                   _noted("yes, at both θ (FedWeb13, top 3)", True, verdict), run, verdict, caveats=base + ("no_test",),
                    numbers={str(th): float(s) for th, s in shares.items()})
 
 
@@ -428,8 +448,8 @@ def _table7_row(tau: Value, T_name: str, base: tuple, mean_over: Value | None = 
         run += f"; mean τ over {mean_over.n} {mean_over.unit}s of U2 {claims.number(mean_over.mean)}"
     return Finding(f"Table 7: at top relevance (θ = {T_name}), do PRM gains order the runs differently from binary "
                    "gains (τ below 1)?",
-                   f"yes: τ = {PAPER_TABLE7_TOP} on FedWeb13 Results Merging, a value not comparable with this run's",
-                   run, verdict, caveats=base,
+                   _noted(f"yes: τ = {PAPER_TABLE7_TOP} on FedWeb13 Results Merging, a value not comparable with "
+                          "this run's", True, verdict), run, verdict, caveats=base,
                    numbers={"tau": t, "low": lo, "high": hi, "n": tau.n,
                             "mean_over_draws": mean_over.mean if mean_over is not None else float("nan")})
 
@@ -446,7 +466,8 @@ def _udm_row(prm_ratio: str, udm_ratio: str, numbers: Mapping, base: tuple = ())
         verdict = "holds" if all(parts) else "holds in part" if any(parts) else "does not hold"
     caveats = (("by_construction",) if verdict in _HOLDING else ("simulated",)) + base
     return Finding("Sect. 3.4.3: with the top two levels indistinguishable, does the PRM give them equal gains, "
-                   "unlike the UDM?", "argued, not measured", f"gain ratio PRM {prm_ratio}, UDM {udm_ratio}",
+                   "unlike the UDM?", _noted("yes, argued, not measured", True, verdict),
+                   f"gain ratio PRM {prm_ratio}, UDM {udm_ratio}",
                    verdict, caveats=caveats, numbers=dict(numbers))
 
 
@@ -462,7 +483,7 @@ def _calibration_row(cal: Mapping, method: str) -> Finding:
         verdict = "cannot tell"
     else:   # "most" of the exact values inside (claims' share rule) is expected of 95% intervals
         word = claims.share_word(inside, n)
-        verdict = "agrees" if word in ("all", "nearly all", "most") else "differs"
+        verdict = "holds" if word in ("all", "nearly all", "most") else "does not hold"
     return Finding("Do the estimates recover the simulation's exact p(R|i)?",
                    f"Table 3 (the model lies within {cal['gap']:.3f} of it)", run, verdict,
                    caveats=("by_construction",) if verdict in _HOLDING else ("simulated",), numbers=dict(cal))
@@ -543,7 +564,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         rows, checks = rows + more, checks + built
     rows.append(Finding("Table 1: do Eq. 4 and Eq. 5 give the paper's fractions?",
                         "Eq. 4: 2/4, 3/10, 1/6; Eq. 5: 4/10, 5/17, 1/13", "6 of 6 fractions equal" if table1_ok
-                        else "some fractions differ (section 1)", "reproduced" if table1_ok else "not reproduced",
+                        else "some fractions differ (section 1)", "holds" if table1_ok else "does not hold",
                         numbers={"ok": table1_ok}))
     if calibration is not None:
         checks.append(_calibration_row(calibration, method))
@@ -559,7 +580,8 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     failed = sum(r.verdict not in _HOLDING for r in checks)
     prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles) "
                  f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
-                 + (f"; {failed} of them did not hold." if failed else "."))
+                 + ("" if not failed else "; it did not hold." if len(checks) == 1 else f"; {failed} of them did not hold."
+                    if failed > 1 else "; 1 of them did not hold."))
     holm_note = across_rows(rows)   # stated once, in the Limitations: which family each correction covers
     general = (("sim_design",) if sim else ()) + (("holm_family",) if holm_note else ())
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note},

@@ -265,6 +265,7 @@ def across_rows(rows) -> str:
     text = (f"Each Table 6 row's Holm correction covers that row's thresholds only (a family of {sizes} tests); "
             f"the rows are not corrected across one another.")
     if sig:
-        text += (f" Holm over all {len(tests)} tests of the table's rows keeps {kept} of the {len(sig)} "
-                 f"significant per-row results.")
+        kept_text = (("keeps" if kept else "does not keep") + " the one significant per-row result" if len(sig) == 1
+                     else f"keeps {kept} of the {len(sig)} significant per-row results")
+        text += f" Holm over all {len(tests)} tests of the table's rows {kept_text}."
     return text
