@@ -147,30 +147,41 @@ def _analysis():
             "min_replicates": 40, "enough": True}
 
 
-def test_planted_lines_are_short_and_say_the_holm_verdict_at_the_run_s_level():
-    lines = fd.planted_lines(_analysis())
-    text = "\n".join(lines)
-    assert not nf.long_sentences(text, lines_break=True)
-    assert lines[0].endswith("Each family check picks its pair on 20 replicates and compares it on the other 20; "
-                             "intervals are 95%, verdicts Holm-corrected at α = 0.05.")
-    assert lines[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
+def _lines(a):
+    """A.1's printed lines with the per-user table's rows as lines (cells joined by " | ")."""
+    head, table, tail = fd.planted_report(a)
+    return head + [" | ".join(map(str, r)) for r in table.itertuples(index=False)] + tail
+
+
+def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdict_at_the_run_s_level():
+    a = _analysis()
+    head, table, tail = fd.planted_report(a)
+    assert not nf.long_sentences("\n".join(_lines(a)), lines_break=True)
+    assert not nf.long_sentences(table.to_string(index=False), lines_break=True)   # each printed row too
+    assert head[0].endswith("Each family check picks its pair on 20 replicates and compares it on the other 20; "
+                            "intervals are 95%, verdicts Holm-corrected at α = 0.05.")
+    assert head[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
     assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); each is checked without the other's "
-            "family, shared members included.") in lines
-    assert "Counted once (one measure under two names): Y@5 as X@5." in lines
-    assert "left out: the graded family): F@5 − O@5: -0.008 [-0.015, -0.001] (95% CI of the mean over 20 replicates)." \
-        in text
-    assert "Holm p = 0.058 over 5 checks at α = 0.05: not shown." in text
-    assert "Holm p < 0.001 over 5 checks at α = 0.05: holds in part." in text
-    assert "Without RBU@5 (members of two families): E@5 − O@5: -0.030 [-0.040, -0.010]" in text
-    assert "Holm p = 0.004: the best measure outside leads." in text
-    assert ("Leader set among the 10 measures compared: 2 measures, 1 of them in the family; a random set of 2 holds "
-            "a family member with chance 0.530.") in text
-    assert text.count("Leader set among") == 4                       # for every model checked
-    assert not any(ln.startswith("--- null: leader") for ln in lines)  # no leader named for a random truth
-    assert lines[-2].startswith("--- null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
-    assert lines[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told apart: "
-                         "position/graded (τ = 1.000); null: no departure; by helpers.simulate.users' test, family "
-                         "recovery is not fit to read real data.")
+            "family, shared members included.") in head
+    assert "Counted once (one measure under two names): Y@5 as X@5." in head
+    diff = "family best − best outside (95% CI of the mean, 20 replicates)"
+    assert list(table.columns) == ["user", "leader (level with it)", "family check", diff, "Holm p", "verdict",
+                                   "leader set: members, chance", "without members of two families"]
+    t = table.set_index("user")
+    assert list(t.index) == ["position", "graded", "coverage", "first-hit"]          # one row per user, no null
+    assert t.loc["position", "family check"] == "RBP-like, 3 of 10; left out: graded"
+    assert t.loc["position", diff] == "F@5 − O@5: -0.008 [-0.015, -0.001]"
+    assert t.loc["position", "Holm p"] == "0.058" and t.loc["position", "verdict"] == "not shown"
+    assert t.loc["first-hit", "Holm p"] == "< 0.001" and t.loc["first-hit", "verdict"] == "holds in part"
+    assert t.loc["first-hit", "without members of two families"] == (
+        "without RBU@5: E@5 − O@5: -0.030 [-0.040, -0.010], Holm p = 0.004: the best measure outside leads")
+    assert t.loc["coverage", "without members of two families"] == "—"
+    assert (t["leader set: members, chance"] == "1 of 2; 0.530").all()               # for every model checked
+    assert t.loc["coverage", "leader (level with it)"] == "F@5 (0.900)"
+    assert tail[0].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
+    assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told "
+                        "apart: position/graded (τ = 1.000); null: no departure; by helpers.simulate.users' test, "
+                        "family recovery is not fit to read real data.")
 
 
 def test_the_run_s_level_is_printed_in_every_interval():
@@ -179,8 +190,8 @@ def test_the_run_s_level_is_printed_in_every_interval():
     for ck in a["checks"].values():
         ck["level"] = 0.99
     a["checks"]["first-hit"]["without_shared"]["level"] = 0.99
-    text = "\n".join(fd.planted_lines(a))
-    assert "95%" not in text and "(99% CI of the mean over 20 replicates)" in text and "at α = 0.01" in text
+    text = "\n".join(_lines(a)) + "\n" + " ".join(fd.planted_report(a)[1].columns)
+    assert "95%" not in text and "(99% CI of the mean, 20 replicates)" in text and "at α = 0.01" in text
     rows, caveats = fd._planted_rows(a)
     assert "α = 0.01" in caveats["holm"] and "95%" not in caveats["holm"]
     assert all("95%" not in r.run for r in rows)
@@ -435,7 +446,7 @@ def test_planted_analysis_on_a_small_run(small_rep):
     assert a["holm_family"] == len(read)
     assert 0 <= a["null"]["uncorrected"] <= a["null"]["measures"] == 10       # 11 measures, RBU/iRBU once
     assert a["null"]["level"] == 0.5 and a["null"]["tested"] and "null" not in a["leaders"]
-    lines = fd.planted_lines(a)
+    lines = _lines(a)
     assert not nf.long_sentences("\n".join(lines), lines_break=True)
 
 
@@ -450,9 +461,11 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert all(not ld.numbers["within_noise"] for ld in a["leaders"].values() if ld is not None)  # no interval used
     f = fd.fitness(a)
     assert f["too_few"] == (6, 40) and not f["passes"] and not f["recovered"] and not f["in_part"]
-    text = "\n".join(fd.planted_lines(a))
+    head, table, tail = fd.planted_report(a)
+    text = "\n".join(_lines(a))
     assert "no interval or verdict below, since the interval rule needs 40 replicates" in text
-    assert "CI" not in text and "Holm p" not in text and "(mean over 3 testing replicates, no interval)" in text
+    assert "CI" not in text + " ".join(table.columns) and "Holm p = " not in text and "(no interval)" in text
+    assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
     assert "null: means" in text and "not tested (too few replicates)" in text
     assert text.endswith("family recovery cannot be judged.")
     rows, caveats = fd._planted_rows(a)
@@ -533,7 +546,7 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
     a["checks"]["coverage"] = _check("recovered", 0.015, 0.002, 0.029, 0.03, selection="in sample")
     a["checks"]["graded"] = {"verdict": "not testable", "measures": 0, "family_size": 0, "left_out": [],
                              "not_told_apart": [], "picks": [], "replicates": 0}
-    text = "\n".join(fd.planted_lines(a))
+    text = "\n".join(_lines(a))
     assert "no run pair resolved in any replicate" in text
     rows, _ = fd._planted_rows(a)
     assert rows[0].numbers["other"] == ["position/graded"] and rows[0].verdict == "holds in part"
@@ -542,7 +555,7 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
     for ck in a["checks"].values():
         if ck["verdict"] != "not testable":
             ck.update(verdict="too few", replicates=3)
-    lines = fd.planted_lines(a)
+    lines = _lines(a)
     assert lines[0].endswith("Each family check picks and compares its pair on the same 3 replicates (too few to "
                              "split); no interval or verdict below, since the interval rule needs 40 replicates.")
     assert "half of the replicates" not in "\n".join(lines)
@@ -671,3 +684,15 @@ def test_asl_figure_draws_each_measure_once_by_family_and_thickens_the_named_one
     ia = [ln for ln in shown[4].lines if ln.get_label() == "IA-Q"]
     assert ia[0].get_linewidth() == 1.0
     matplotlib.pyplot.close(fig)
+
+
+def test_against_table_sums_per_user_and_names_the_measures_most_against_it():
+    d = pd.DataFrame([("A", "coverage", 10, 4, 6, 0), ("B", "coverage", 5, 5, 0, 0), ("C", "coverage", 0, 0, 0, 0),
+                      ("A", "graded", 10, 10, 0, 0), ("B", "graded", 5, 1, 4, 0), ("C", "graded", 0, 0, 0, 0),
+                      ("A", "first-hit", 10, 5, 5, 0), ("B", "first-hit", 4, 2, 2, 0), ("C", "first-hit", 4, 4, 0, 0)],
+                     columns=["measure", "model", "significant", "in planted order", "against it", "unresolved"])
+    t = fd.against_table(d).set_index("user")
+    assert list(t.index) == ["coverage", "graded", "first-hit"]
+    assert t.loc["coverage"].tolist() == [15, 9, 6, "40%", "A (0.60)"]
+    assert t.loc["graded"].tolist() == [15, 11, 4, "27%", "B (0.80)"]
+    assert t.loc["first-hit", "most against it (share)"] == "A and B (tied at 0.50)"    # a tie is named whole
