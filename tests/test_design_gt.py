@@ -734,3 +734,10 @@ def test_split_summary_is_one_short_row_and_reports_both_directions():
     assert row.verdict == "holds in part" and words(row.run) <= 50
     f = _findings(split=split)
     assert [r.question for r in f.rows].count(row.question) == 1 and len(f.appendix) == 6
+
+
+def test_a_long_note_on_what_was_scored_points_to_section_1_keeping_the_prose_short():
+    long = "DL-19: " + "word " * 40
+    assert _findings(unjudged=long).prose[2] == ("Section 1 says which labels were scored and how unjudged items were "
+                                                 "treated.")
+    assert _findings(unjudged="Each set was scored on 10 items.").prose[2] == "Each set was scored on 10 items."

@@ -29,7 +29,8 @@ from ..stats.summary import min_draws
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
-    split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary
+    never_text as _never, split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary, \
+    who_text as _who
 
 NOTEBOOK = "06_study_design"
 
@@ -529,24 +530,6 @@ def _reachable(at: pd.DataFrame, ks) -> tuple[dict[int, str], dict[int, float]]:
             {k: caps.get(k, np.nan) for k, v in t.items() if k in ks and v == "unreachable"})
 
 
-def _who(ks) -> str:
-    """``"4 assessors"``, ``"1 assessor"``, ``"3 and 4 assessors"``."""
-    ks = list(ks)
-    return claims.plural(ks[0], "assessor") if len(ks) == 1 else f"{claims.listing([str(k) for k in ks])} assessors"
-
-
-def _never(never: Mapping[int, float], power: float | None, what: str = "reaches", who: bool = True) -> str:
-    """``"no number of topics reaches power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"``."""
-    from ..design.sakai import MAX_TOPICS
-
-    ks, who = list(never), (_who(never) if who else "")
-    asked = f"power {power:.2f}" if power is not None else "the power asked for"
-    capped = [c for c in never.values() if np.isfinite(c) and (power is None or c <= power + 1e-12)]
-    why = (f": the assessors' bias caps it at {claims.listing([f'{c:.2f}' for c in never.values()])}"
-           if len(capped) == len(ks) else f" within {MAX_TOPICS:,} topics")
-    return f"no number of topics {what} {asked}{f' with {who}' if who else ''}{why}"
-
-
 def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
     """``"143 [110, 180] topics with 1 assessor and 125 [96, 160] with 2"`` (``noun``: after the first value);
     over more than two counts the first and the last, ``"from ... with 1 assessor to ... with 5"``."""
@@ -720,7 +703,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
     prose = [answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
-                             design=design), _RECONCILE, *([] if sim else [unjudged]), *notes]
+                             design=design), _RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
     if split is not None and len(split):
         rows.append(_split_summary(split, simulated=sim))
         appendix += _split_rows(split, simulated=sim)
@@ -788,6 +771,12 @@ class _Appendix(Findings):
     def caption(self) -> str:
         return ("Appendix of notebook 06: published values, results a simulated pilot settles by how it was built, "
                 "and the split halves' detail; checks of the machinery rather than findings.")
+
+
+def _scored(note: str) -> str:
+    """What was scored (:func:`pilot_note`) for the prose, or a pointer to section 1 when it is long (DL-19's)."""
+    from ..notebook.findings import words
+    return note if words(note) <= 30 else "Section 1 says which labels were scored and how unjudged items were treated."
 
 
 def _built(row: Finding) -> Finding:

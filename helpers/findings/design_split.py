@@ -18,7 +18,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 
 __all__ = ["interval_method", "MC_Z", "WIDE", "NOT_JUDGED", "ARCSIN", "split_header", "split_lines", "coefficient_lines", "split_rows",
-           "split_summary", "one_sided", "inside", "missing", "n_ci"]
+           "split_summary", "one_sided", "who_text", "never_text", "inside", "missing", "n_ci"]
 
 
 def interval_method(design: str | None, coefficient: str = "erho2") -> str:
@@ -28,6 +28,24 @@ def interval_method(design: str | None, coefficient: str = "erho2") -> str:
     if design == "s x t x a":
         return "Satterthwaite"
     return "Feldt" if coefficient == "erho2" else "Arteaga et al."
+
+
+def who_text(ks) -> str:
+    """``"4 assessors"``, ``"1 assessor"``, ``"3 and 4 assessors"``."""
+    ks = list(ks)
+    return claims.plural(ks[0], "assessor") if len(ks) == 1 else f"{claims.listing([str(k) for k in ks])} assessors"
+
+
+def never_text(never: Mapping[int, float], power: float | None, what: str = "reaches", who: bool = True) -> str:
+    """``"no number of topics reaches power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"``."""
+    from ..design.sakai import MAX_TOPICS
+
+    ks, who = list(never), (who_text(never) if who else "")
+    asked = f"power {power:.2f}" if power is not None else "the power asked for"
+    capped = [c for c in never.values() if np.isfinite(c) and (power is None or c <= power + 1e-12)]
+    why = (f": the assessors' bias caps it at {claims.listing([f'{c:.2f}' for c in never.values()])}"
+           if len(capped) == len(ks) else f" within {MAX_TOPICS:,} topics")
+    return f"no number of topics {what} {asked}{f' with {who}' if who else ''}{why}"
 
 
 def missing(v) -> bool:
