@@ -696,3 +696,12 @@ def test_against_table_sums_per_user_and_names_the_measures_most_against_it():
     assert t.loc["coverage"].tolist() == [15, 9, 6, "40%", "A (0.60)"]
     assert t.loc["graded"].tolist() == [15, 11, 4, "27%", "B (0.80)"]
     assert t.loc["first-hit", "most against it (share)"] == "A and B (tied at 0.50)"    # a tie is named whole
+
+
+def test_a_row_lists_its_caveat_letters_in_order():
+    f = _findings(n_pairs=15, tau_ci={"runs": 6, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
+                  r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 6})
+    for v in f.table()["verdict"]:
+        if "(" in v:
+            letters = v.split("(", 1)[1].rstrip(")").split(", ")
+            assert letters == sorted(letters), v

@@ -386,6 +386,8 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
         prose.insert(0, _fitness_prose(planted))
     elif data == "simulated":
         prose.append("The family-recovery row needs at least 2 replicates.")
+    first = list(dict.fromkeys(k for row in rows for k in row.caveats))   # a row's letters in alphabetical order
+    rows = [dataclasses.replace(row, caveats=tuple(sorted(row.caveats, key=first.index))) for row in rows]
     return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
 
 
