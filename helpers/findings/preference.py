@@ -35,14 +35,14 @@ from ..preference import questions as pq
 from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
 from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, Recovery, contrast_caveat,  # noqa: F401
-                                  coverage_bullet,
-                                  miss_bullets, mixture_note, one_study_bullet, planted_metrics, planted_rows,
-                                  recovery, recovery_lines, recovery_parts, recovery_table)
+                                  coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
+                                  planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
+                                  recovery_parts, recovery_table)
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
            "recovery_lines",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
-           "filter_line", "same_preference_line", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
+           "filter_line", "same_preference_line", "shift_sentence", "replay_table", "appendix_intro", "involving", "APPENDIX_NAMES", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
            "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
@@ -508,6 +508,25 @@ def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twin
     return rows
 
 
+def shift_sentence(max_move: float, gap: float, other: str | None = None) -> str:
+    """``"Under 'fixed' MAR moves by up to 0.0227 in this draw, more than the median gap between
+    adjacent measures (0.0020)."``: the normaliser check of one draw, no hint beyond it."""
+    where = f" '{other}'" if other else " the other normaliser"
+    than = ("most adjacent measures tie in MAR here" if round(gap, 4) == 0 else
+            f"{'more' if max_move > gap else 'no more'} than the median gap between adjacent measures ({gap:.4f})")
+    return f"Under{where} MAR moves by up to {max_move:.4f} in this draw, {than}."
+
+
+def replay_table(counts: Mapping[str, dict], pairs_used: Mapping[str, int]) -> pd.DataFrame:
+    """The paper's Table 3 replayed beside the topic-blocked test (:func:`hsd_counts`): per question
+    the comparisons, the significant ones with topics as blocks and with pairs as blocks (each with
+    its simultaneous Monte Carlo range) and the pair-level ones that survive topic blocking."""
+    return pd.DataFrame([{"question": q, "comparisons": c["comparisons"],
+                          "topics as blocks": f"{c['n_topics']} topics: {mc_text(c['topics'], c['topics_mc'])}",
+                          "pairs as blocks (the paper)": f"{pairs_used[q]} pairs: {mc_text(c['pairs'], c['pairs_mc'])}",
+                          "pair-level surviving": c["survive"]} for q, c in counts.items()])
+
+
 def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, significance: float = 0.05,
            appendix: int = 0) -> list[str]:
     prose = []
@@ -518,11 +537,7 @@ def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, sign
     if simulated:
         prose.append("Which measure agrees with real users needs licensed labels (`data: files`).")
     if shift:
-        other = f" '{shift['other']}'" if shift.get("other") else " the other normaliser"
-        gap = ("most adjacent measures tie in MAR here" if round(shift["gap"], 4) == 0 else
-               f"{'more' if shift['max_move'] > shift['gap'] else 'no more'} than the median gap between adjacent "
-               f"measures ({shift['gap']:.4f})")
-        prose.append(f"Under{other} MAR moves by up to {shift['max_move']:.4f} in this draw, {gap}.")
+        prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
     if appendix:
         prose.append(f"{appendix} {'results' if appendix > 1 else 'result'} built into the simulation "
                      f"{'are' if appendix > 1 else 'is'} in the appendix table after the conclusion.")
@@ -548,6 +563,38 @@ class PreferenceFindings(Findings):
             print("appendix: no result of this run holds by construction of the simulation")
             return
         app.show(out, name="findings_appendix")
+
+
+#: How the appendix intro names each by-construction row (:data:`APPENDIX_QUESTIONS`).
+APPENDIX_NAMES = {ALPHA_QUESTION: "the labels' α, calibrated to its targets",
+                  R_QUESTION: "the two questions' correlation r, which follows from the simulator"}
+
+
+def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
+    """The appendix's opening sentences, from what this run put there: the rows that hold by
+    construction (named by :data:`APPENDIX_NAMES`, or that none does), how many longer tables
+    follow, and ``extra`` (what later appendix cells show), so no sentence names a result the run
+    did not give (a missed α target stays in the findings table, not here)."""
+    rows = list(getattr(found, "appendix", ()))
+    if rows:
+        names = claims.listing([APPENDIX_NAMES.get(r.question, r.question) for r in rows])
+        out = [f"First what this run's simulation builds in, checks of the machinery rather than findings: {names}."]
+    else:
+        out = ["No result of this run holds by construction of the simulation, so no findings appendix follows."]
+    if tables:
+        out.append(f"Then {len(tables)} longer {'table' if len(tables) == 1 else 'tables'} of the sections above, each "
+                   "under its caption and saved under `reports/tables/05_*`.")
+    out += [f"Last, {x}." for x in extra[:1]] + [f"Then {x}." for x in extra[1:]]
+    return out
+
+
+def involving(sig: pd.DataFrame, top: Sequence[str], significance: float) -> pd.DataFrame:
+    """The differences significant with topics as blocks (``p_topics`` below ``significance``, the
+    test section 6 recommends) that involve an assessor role or a measure with the highest MAR
+    (``top``), with the pair-level p beside; ``sig``: :func:`helpers.preference.questions.with_topic_p`."""
+    roles = list(pq.ROLE_COLUMNS)
+    keep = (sig.p_topics < significance) & (sig.higher.isin(roles) | sig.lower.isin(roles) | sig.higher.isin(top))
+    return sig[keep].sort_values(["higher", "delta_mar"], ascending=[True, False], kind="stable")
 
 
 @dataclass(frozen=True)
