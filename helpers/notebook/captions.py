@@ -130,8 +130,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "(sizing, cheapest design, planted coverage and power), and the split halves' detail; checks of the "
         "machinery rather than findings; letters refer to its Limitations.", {}),
     "05_findings_appendix": (
-        "Appendix of notebook 05: results that hold by construction of the simulation (a reached α target, the "
-        "correlation of the two questions set by the simulator), checks of the machinery rather than findings.",
+        "Appendix of notebook 05: the results of this run that hold by construction of the simulation, checks of "
+        "the machinery rather than findings.",
         {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
@@ -153,6 +153,10 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "03_table7_prm_vs_other_gains": (
         "Kendall's τ between the run ordering under PRM gains and under binary, linear and exponential gains, "
         "with 95% confidence intervals (the paper's Table 7).", {"low": "95% CI, low", "high": "95% CI, high"}),
+    "03_table6_tests": (
+        "Every paired test of Table 6: PRM minus binary or linear τ and linear minus binary τ, per data set "
+        "(this collection, replicates, draws of U2) and threshold θ, with its unadjusted interval and the p-value "
+        "Holm-adjusted over the thresholds of its test (its family) beside the unadjusted one.", {}),
     "03_other_sources": (
         "PRM parameters p(R|i) estimated from other pairs of assessors.",
         {"threshold": "θ", "p": "p(R|i)", "variant": "variant"}),
