@@ -580,3 +580,57 @@ def test_ebr_is_in_the_first_hit_family_and_dsharp_is_not_outside():
                           "D#-nDCG": [0.0, 1.0, 0.5], "D-nDCG": [0.5, 0.5, 1.0], "I-rec": [0.0, 0.0, 0.5]})
     keep, family = rp.single_study_measures("first-hit", rates)
     assert family == ["D-EBR", "EBR-IA"] and keep == ["D-EBR", "EBR-IA", "D#-nDCG", "I-rec"]
+
+
+def test_family_table_is_generated_from_the_code():
+    t = pr_.family_table(["graded", "coverage", "null"], list(pf.measure_names(10))).set_index("model")
+    # Q-IA counts for the graded family (users.BY_DEFINITION), as every check and the figure count it
+    assert t.loc["graded", "aligned family"] == "D-nDCG, D-Q, nDCG-IA, Q-IA"
+    assert t.loc["coverage", "aligned family"] == "I-rec, alpha-nDCG" and t.loc["null", "aligned family"] == "none"
+    assert "D#" not in " ".join(t["aligned family"])   # half I-rec: no family
+
+
+def test_appendix_intro_follows_the_run():
+    f = pf.findings(simulated=True, alphas={"relevance": 0.406, "diversity": 0.356},
+                    alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
+                    bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
+                    min_difference=0.1, significance=0.05, pearson=(0.938, 0.930, 0.945), consistent=(12.21, 15))
+    lines = pf.appendix_intro(f, ["a", "b"], extra=["the normaliser"])
+    assert lines[0] == ("First what this run's simulation builds in, checks of the machinery rather than findings: "
+                        "the labels' α, calibrated to its targets and the two questions' correlation r, which follows "
+                        "from the simulator.")
+    assert lines[1].startswith("Then 2 longer tables") and lines[2] == "Last, the normaliser."
+    # a missed alpha target stays in the findings table: the intro no longer names it
+    missed = pf.findings(simulated=True, alphas={"relevance": 0.3, "diversity": 0.356},
+                         alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
+                         bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
+                         min_difference=0.1, significance=0.05, pearson=(0.938, 0.930, 0.945), consistent=(12.21, 15))
+    first = pf.appendix_intro(missed, [])[0]
+    assert "α" not in first and "correlation r" in first
+    empty = pf.findings(simulated=False, alphas={"relevance": 0.2}, alpha_target=None, counts=_counts((1, 1, 1), (1, 1, 1)),
+                        bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=10, cutoff=10,
+                        min_difference=0.1, significance=0.05)
+    assert pf.appendix_intro(empty, ["x"]) == [
+        "No result of this run holds by construction of the simulation, so no findings appendix follows.",
+        "Then 1 longer table of the sections above, each under its caption and saved under `reports/tables/05_*`."]
+
+
+def test_involving_counts_the_topic_blocked_test():
+    sig = pd.DataFrame({"higher": ["A", "A", "B", "best assessor"], "lower": ["worst assessor", "C", "C", "D"],
+                        "delta_mar": [0.1, 0.05, 0.04, 0.03], "p_value": [0.001, 0.01, 0.01, 0.02],
+                        "p_topics": [0.001, 0.2, 0.01, 0.06]})
+    got = pf.involving(sig, ["A"], 0.05)
+    # A-C and best-D are significant over pairs only; B-C over topics but involves neither a role nor the leader
+    assert got[["higher", "lower"]].values.tolist() == [["A", "worst assessor"]]
+
+
+def test_replay_and_narrow_tables():
+    t = pf.replay_table(_counts((4, 2, 2), (3, 2, 2)), {"relevance": 100, "diversity": 100, "both": 90})
+    assert t.iloc[0].to_dict() == {"question": "relevance", "comparisons": 10,
+                                   "topics as blocks": "9 topics: 3 (Monte Carlo range: the same)",
+                                   "pairs as blocks (the paper)": "100 pairs: 4 (simultaneous Monte Carlo range 4-5)",
+                                   "pair-level surviving": 3}
+    wide = pd.DataFrame(columns=["model", "question", "first in one study", "significantly ahead in one study",
+                                 "held-out mean difference [95% CI]", "verdict", "after Holm", "random-set rate"])
+    assert list(pf.recovery_narrow(wide).columns) == ["model", "question", "significantly ahead in one study",
+                                                      "held-out mean difference [95% CI]", "after Holm"]
