@@ -125,7 +125,11 @@ def test_collection_size_enters_utility():
     (["-l", "-1"], 1, "-l (the lowest relevant level) must be >= 0"),
     (["--bogus"], 1, "option --bogus not recognized"),
     (["-m", "P.5,5"], 2, "cutoffs must be distinct"),
-    (["-m", "P.0,5"], 2, "cutoffs must be positive"),
+    (["-m", "P.0,5"], 2, "cutoffs are ranks from 1, got 0 in '0,5' (trec_eval refuses it too)"),
+    (["-m", "P.-5"], 2, "cutoffs are ranks from 1, got -5 in '-5'"),
+    (["-l", "99999999999999999999"], 1, "-l 99999999999999999999 is beyond the range of trec_eval's integers"),
+    (["-M", "-9223372036854775809"], 1, "-M -9223372036854775809 is beyond the range of trec_eval's integers"),
+    (["-m", "ndcg_cut.9223372036854775808"], 2, "cutoff '9223372036854775808' in '9223372036854775808' is beyond"),
     (["-m", "utility.1,2,3"], 2, "utility needs four coefficients"),
     (["-m", "ndcg.1"], 2, "malformed pair parameters"),
     (["-m", "11pt_avg..5,.2"], 2, "recall points must be in increasing order"),
@@ -138,6 +142,26 @@ def test_bad_command_lines(capsys, args, status, message):
     q, r = _files()
     assert command.main(args + [q, r]) == status
     assert message in capsys.readouterr().err
+
+
+def test_a_zero_cutoff_is_not_called_negative(capsys):
+    """Issue 40 (round 3): `-m success.0` said "cutoffs must be positive (Negative cutoff detected)"."""
+    q, r = _files()
+    assert command.main(["-m", "success.0", q, r]) == 2
+    err = capsys.readouterr().err
+    assert err == "trec_eval: cutoffs are ranks from 1, got 0 in '0' (trec_eval refuses it too)\n"
+    assert "egative" not in err
+
+
+def test_limits_of_trec_eval_integers_are_kept_inside_a_c_long(capsys):
+    """The largest C long is read; one more is refused (atol is undefined beyond it; glibc clamps,
+    so `P.99999999999999999999` printed P_99999999999999999999 where trec_eval prints P_9223372036854775807)."""
+    q, r = _files()
+    assert command.main(["-M", "9223372036854775807", "-l", "9223372036854775807", "-m", "P.9223372036854775807",
+                         q, r]) == 0
+    assert capsys.readouterr().out == "P_9223372036854775807 \tall\t0.0000\n"   # NIST's bytes
+    assert command.main(["-m", "P.99999999999999999999", q, r]) == 2
+    assert "beyond the range of trec_eval's integers (a C long, up to 9223372036854775807)" in capsys.readouterr().err
 
 
 def test_wrong_number_of_files_and_help(capsys):

@@ -29,6 +29,10 @@ __all__ = ["TrecMeasure", "CATALOG", "BY_NAME", "META_NAMES", "Value", "expand",
            "ENGINE_NAMES", "IR_MEASURES_NAMES"]
 
 
+#: The range of C's ``long`` on the 64-bit systems trec_eval is built on: beyond it ``atol`` is undefined.
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+
 def atol(text: str) -> int:
     """C's ``atol``: the integer at the start of ``text`` (after blanks), 0 if there is none."""
     m = re.match(r"\s*([+-]?\d+)", text)
@@ -176,7 +180,11 @@ def _integer(t: str, what: str, text: str) -> int:
     if not re.fullmatch(r"[+-]?\d+(?:\.\d*)?", t):
         raise ValueError(f"{what} {t!r} in '{text}' is not an integer (trec_eval's atol would read it as "
                          f"{atol(t)})")
-    return atol(t)
+    value = atol(t)
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise ValueError(f"{what} {t!r} in '{text}' is beyond the range of trec_eval's integers (a C long, up to "
+                         f"{LONG_MAX}), where its atol is undefined (glibc's reads {LONG_MAX if value > 0 else LONG_MIN})")
+    return value
 
 
 def _number(t: str, what: str, text: str) -> float:
@@ -191,7 +199,8 @@ def _number(t: str, what: str, text: str) -> float:
 def _cutoffs_long(text: str) -> list[int]:
     cuts = sorted(_integer(t, "cutoff", text) for t in _items(text, "cutoff"))
     if cuts[0] <= 0:
-        raise ValueError("cutoffs must be positive (trec_eval: 'Negative cutoff detected')")
+        raise ValueError(f"cutoffs are ranks from 1, got {cuts[0]} in '{text}' (trec_eval refuses it too"
+                         + (")" if cuts[0] == 0 else ": 'Negative cutoff detected')"))
     if len(set(cuts)) != len(cuts):
         raise ValueError("cutoffs must be distinct (trec_eval: 'duplicate cutoffs detected')")
     return cuts

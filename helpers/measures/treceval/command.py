@@ -36,7 +36,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ...paths import COMMAND
-from .catalog import CATALOG, META_NAMES
+from .catalog import CATALOG, LONG_MAX, LONG_MIN, META_NAMES
 from .request import Evaluation, Settings, marked
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]
@@ -87,6 +87,9 @@ def _integer(flag: str, text: str, *, least: int | None = None, what: str = "") 
         value = int(text.strip())
     except ValueError:
         raise UsageError(f"{flag} takes an integer, got {text!r}") from None
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise UsageError(f"{flag} {value} is beyond the range of trec_eval's integers (a C long, "
+                         f"{LONG_MIN} to {LONG_MAX}), where its atol is undefined (glibc's reads {LONG_MAX if value > 0 else LONG_MIN})")
     if least is not None and value < least:
         raise UsageError(f"{flag} ({what}) must be >= {least}, got {value}")
     return value
