@@ -129,7 +129,7 @@ def test_findings_of_one_draw_keep_the_length_rules():
     t = found.table()
     assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c)"]
     assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 cells; CI excludes 1 in 0, 0 after Holm"
-    assert t["this run"].iloc[1] == "one draw: 3 discrepancies (1 fragile)"
+    assert t["this run"].iloc[1] == "one draw: 3 of 360 pair decisions (0.83%); 1 of them fragile (33%)"
     assert "over the team pairs of one cell" in found.limitations()
     assert problems(found) == []
     assert max(len(str(v).split()) for v in t.to_numpy().ravel()) <= 35   # table cells: at most 35 words
@@ -187,11 +187,19 @@ def test_significance_row_all_fragile_cannot_tell():
     rep = pd.DataFrame({"replicate": np.arange(40), "measure": "nG@1", "d_max": 2, "n": 5, "tau": 0.99,
                         "discrepancies": 2})
     grid = summarise_grid(rep)
-    shown = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 1, "n": 2})
+    one, shown = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), {"k": 1, "n": 2})
     assert shown.verdict == "shown" and shown.caveats == ("hsd_family", "fragile")
-    assert shown.run == "one draw: 2 (1 fragile); per replicate: 2 in every one of 40 replicates; none in 0 of 40"
-    frail = F._significance_row(grid, 2, 40, ["nG@1"], (), {"k": 2, "n": 2})
+    # a share of the pair decisions, the fragile share beside it; one draw and replicates in separate rows
+    assert one.run == "one draw: 2 of 120 pair decisions (1.7%); 1 of them fragile (50%)"
+    assert one.verdict == "cannot tell" and one.caveats == ("one_draw", "hsd_family", "fragile")
+    assert shown.run == "per replicate: 2 of 120 (1.7%) in every one of 40"
+    rep.loc[0, "discrepancies"] = 0
+    one, shown = F._significance_rows(summarise_grid(rep), 2, 120, 40, ["nG@1"], (), {"k": 1, "n": 2})
+    assert shown.run == "per replicate: mean 1.9 of 120 (1.6%), 0 to 2 (range over 40 replicates); none in 1 of 40"
+    assert shown.verdict == "not shown"
+    frail = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), {"k": 2, "n": 2})[1]
     assert frail.verdict == "cannot tell"
+    assert F.pct(30, 5400) == "0.56%" and F.pct(24, 5400) == "0.44%" and F.pct(26.4, 5400) == "0.49%"
 
 
 def test_n_row_of_few_replicates_prints_a_range():
@@ -207,7 +215,33 @@ def test_n_row_of_few_replicates_prints_a_range():
 def test_power_prints_three_digits_and_its_lower_bound():
     c = _conj("not shown", "not shown", 0.7965)
     row = F._conjecture_row("nG@1", c, 50, ())
-    assert "(lower bound 0.796)" in row.run and row.verdict == "cannot tell"
+    # a power of 0.847 whose lower bound 0.796 falls just short of 0.8: said to be at the threshold
+    assert "power 0.847 (lower bound 0.796, at the 0.8 threshold)" in row.run and row.verdict == "cannot tell"
+    low = F._conjecture_row("nG@1", _conj("not shown", "not shown", 0.5), 50, ())
+    assert "(lower bound 0.500)" in low.run and "threshold" not in low.run
+
+
+def _real_found(power_low: float, nothing: bool = False):
+    cfg = F.check_parameters({**_defaults(), "real_replicates": 50})
+    premise = {k: type("C", (), {"numbers": {"differs": True, "a": 0.1, "b": 0.2, "interval_b": (0.19, 0.21)}})()
+               for k in ("share_full_spread", "mean_spread")}
+    conj = {m: {**_conj("not shown", "not shown", power_low), "measure": m, "nothing": nothing}
+            for m in cfg.measure_names}
+    rows, prose, caveats = [], [], {}
+    F._real_rows(rows, prose, (premise, conj), cfg, 3, 3, (), (), caveats)
+    return rows, prose, caveats
+
+
+def test_conjecture_family_is_named_uncorrected_and_the_threshold_said():
+    rows, prose, caveats = _real_found(0.7965)
+    assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are read one by "
+                                      "one, uncorrected for multiplicity.")
+    assert all("conj_family" in r.caveats for r in rows[1:]) and "conj_family" not in rows[0].caveats
+    assert any("lies at the 0.8 threshold" in p for p in prose)
+    rows, prose, caveats = _real_found(0.5)
+    assert "conj_family" in caveats and not any("threshold" in p for p in prose)
+    rows, prose, caveats = _real_found(0.5, nothing=True)
+    assert caveats == {} and all("conj_family" not in r.caveats for r in rows)
 
 
 @pytest.mark.parametrize("rule, said", [("official", "The significance tests compare these runs"),
@@ -279,3 +313,51 @@ def test_range_text_names_the_range_over_the_draws():
     assert F.range_text(0.221, 0.212, 0.233, 50, "draws", digits=3) == "mean 0.221, 0.212 to 0.233 (range over 50 draws)"
     assert F.range_text(-0.014, -0.033, 0.018, 50, "draws", 3, True) == (
         "mean -0.014, -0.033 to +0.018 (range over 50 draws)")
+
+
+def test_table2_is_by_construction_at_any_value_the_fit_tried():
+    # the label follows the fit, not the value 0.65: 1.05 (the fit's smallest RMS gap) is calibrated too
+    fit = pd.DataFrame({"skill_sd": [0.25, 0.65, 1.05, 1.2], "rmse": 0.003, "mean_gap": 0.0, "noise_floor": 0.004,
+                        "best": [False, True, False, False]})
+    assert F.calibrated(fit, 0.65) and F.calibrated(fit, 1.05) and F.calibrated(fit, 0.25)
+    assert not F.calibrated(fit, 2.0) and not F.calibrated(None, 0.65) and not F.calibrated(fit, float("nan"))
+    assert F._table2_row(_t2(45), fit_sd=fit, fitted=F.calibrated(fit, 1.05)).verdict == "by construction"
+    assert F._table2_row(_t2(45), fit_sd=fit, fitted=F.calibrated(fit, 2.0)).verdict == "agrees"
+    cfg = F.check_parameters({**_defaults(), "team_skill_sd": 1.05})
+    assert "lies within the spreads the fit to Table 2 tried (0.25 to 1.2; it picks 0.65)" in F._fit_prose(cfg, fit)[0]
+    cfg = F.check_parameters({**_defaults(), "team_skill_sd": 2.0})
+    assert "outside the spreads" in F._fit_prose(cfg, fit)[0]
+
+
+def test_ug_equal_to_rawg_rows_state_the_papers_tables():
+    # p = 0: both questions "not tested", and the paper column says what the paper's tables show, as by default
+    cfg = F.check_parameters({**_defaults(), "replicates": 1, "p": 0.0})
+    tau = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "tau": 1.0, "low": 1.0, "high": 1.0})
+    counts = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "discrepancies": 0})
+    found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                       pairs=120, tau=tau, counts=counts, fragile=None, identical=True, off_paper=["p"], fit=None)
+    assert [r.paper for r in found.rows] == [F.PAPER_T2, F.PAPER_T3_SHARE]
+    assert [r.verdict for r in found.rows] == ["not tested", "not tested"]
+    assert [r.question for r in found.rows] == [F.RANK_Q, F.SIG_Q]
+    assert "every item with RawG > 0 has ratings spanning 0..Dmax" in " ".join(found.prose)
+    assert "skill_sd" not in found.caveats
+
+
+def test_identical_cells_at_p_zero_are_every_cell():
+    from helpers.replicates.unanimity import identical_cells, summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(2), 2), "measure": "RR", "d_max": [3, 5] * 2, "n": 40,
+                        "tau": 1.0, "discrepancies": 0, "share_full_spread": [1.0, 0.98] * 2})
+    assert identical_cells(rep) == {(3, 40)} and identical_cells(rep, 0.0) == {(3, 40), (5, 40)}
+    assert summarise_grid(rep, p=0.0).cells["ug_equals_rawg"].all()
+    view, _ = F.cell_view(summarise_grid(rep, p=0.0).cells, "RR")
+    assert (view == F.SAME).all().all()
+
+
+def test_sensitivity_caveat_reads_the_record():
+    cfg = F.check_parameters(_defaults())
+    rec = pd.DataFrame({"skill_sd": [1.05, 0.65], "mean": [19.1, 26.4], "low": [9, 17], "high": [31, 37],
+                        "replicates": 40, "seed": 20170901})
+    text = F.sensitivity_caveat(cfg, rec)["skill_sd"]
+    assert text.endswith("per replicate, mean 26.4 at 0.65 and 19.1 at 1.05 (seed 20170901, 40 replicates each).")
+    assert F.sensitivity_caveat(F.check_parameters({**_defaults(), "dataset": "dl19"}), rec) == {}

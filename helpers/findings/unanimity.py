@@ -27,7 +27,7 @@ from .unanimity_text import (SAME, _signed, _signed_count, bracket, cell_view, c
                              table2_lines, table2_view)
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
-           "UnanimityFindings", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
+           "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
            "cell_view", "table2_view", "table2_lines", "read_real", "divisor_reading", "gains_identical",
            "effect_sizes", "divisor_lines", "range_text"]
 
@@ -186,6 +186,11 @@ OWN_CAVEATS = {
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
 PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
+#: Sakai's Table 3 as a share of his pair decisions (120 team pairs x 45 cells).
+PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
+#: The questions of the main rows.
+RANK_Q = "Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?"
+SIG_Q = "Does UG change significance calls between teams (Table 3)?"
 #: Sakai's Table 2, read as this notebook reads a run's single draw.
 PAPER_T2 = "τ < 1 in 28 of 45 cells; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
 
@@ -237,6 +242,7 @@ def tau_holm_line(tests: Mapping, alpha: float = 0.05) -> str:
 
 
 def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05) -> Finding:
+    """Table 2's question on the single draw: τ's CIs against 1, uncorrected and after Holm."""
     t = tau[tau["measure"].isin(graded)]
     changed = int((~np.isclose(t["tau"], 1.0, rtol=0, atol=1e-12)).sum())
     tests = tau_tests(tau, graded, alpha)
@@ -244,20 +250,25 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
            f"{tests['holm']} after Holm")
     nums = {"changed": changed, "ci_excludes_1": tests["excludes"], "holm_rejects": tests["holm"],
             "p_holm_min": tests["p_holm_min"], "cells": len(t)}
-    if grid is not None:
-        rep = grid.rep[grid.rep["measure"].isin(graded)]
-        every = int((rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12).sum())
-        run += f". τ < 1 in all {grid.replicates} replicates: {every} cells"
-        same = int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
-        run += f"; UG = RawG in {same}" if same else ""
-        nums.update({"tau_below_1_every_replicate": every, "ug_equals_rawg": same})
-    return Finding("Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?", PAPER_T2, run,
-                   "shown" if tests["holm"] else "not shown", cav, nums)
+    return Finding(RANK_Q, PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
+
+
+def _reorder_row(grid, graded, cav: tuple) -> Finding:
+    """The replicates' side of Table 2: cells whose τ is below 1 in every replicate (the range of τ
+    over the replicates excludes 1, read as the significance row reads its range)."""
+    rep = grid.rep[grid.rep["measure"].isin(graded)]
+    below = rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12
+    every, same = int(below.sum()), int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
+    run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} cells" + (
+        f"; UG = RawG in {same}" if same else "")
+    return Finding("Does UG reorder some runs in every replicate (Table 2)?", "τ < 1 in 28 of 45 cells (one draw)",
+                   run, "shown" if every else "not shown", cav + _few(grid.replicates),
+                   {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same})
 
 
 def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     """Table 2 against the replicates; with the stand-in fitted to it (``fit_sd`` given and ``fitted``:
-    this run uses the fitted sd), agreement is "by construction"."""
+    this run's sd lies within the fit's range, :func:`calibrated`), agreement is "by construction"."""
     inf = t2[t2["informative"]]
     out = inf[~inf["inside"]]
     cov = float(t2["coverage"].iloc[0])
@@ -278,29 +289,46 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
                     "allowed_outside": allowed, "coverage": cov, "ug_equals_rawg": same})
 
 
-def _significance_row(grid, total: int, replicates: int, graded, cav: tuple, fragile: Mapping | None = None) -> Finding:
-    """Table 3's question; "cannot tell" when every discrepancy of the single draw is fragile."""
-    paper = "24 discrepancies in 45 cells of 120 pairs"
+def pct(k: float, n: float) -> str:
+    """A small share as a percentage with two significant digits (30 of 5,400: ``"0.56%"``)."""
+    v = 100.0 * float(k) / float(n) if n else math.nan
+    return f"{v:.2g}%" if 0 < v < 10 else f"{v:.0f}%"
+
+
+def _significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
+                       fragile: Mapping | None = None) -> list[Finding]:
+    """Table 3's question, as a share of the pair decisions (team pairs × graded cells): the single
+    draw with its fragile share (one draw: no verdict of its own), then the replicates' total
+    ("shown" when its range excludes 0; "cannot tell" when every discrepancy of the single draw is
+    fragile)."""
     k = int((fragile or {}).get("k", 0) or 0)
-    frag = f" ({k} fragile)" if k else ""
     all_fragile = bool(total) and k >= total
     cav = ("hsd_family",) + (("fragile",) if k else ()) + cav
+    frag = f"; {k} of them fragile ({pct(k, total)})" if k else ""
+    one = Finding(SIG_Q, PAPER_T3_SHARE,
+                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}", "cannot tell",
+                  ("one_draw",) + cav, {"total": total, "fragile": k, "decisions": decisions})
     if grid is None:
-        return Finding("Does UG change significance between teams (Table 3)?", paper,
-                       f"one draw: {claims.plural(total, 'discrepancy', 'discrepancies')}{frag}", "cannot tell",
-                       ("one_draw",) + cav, {"total": total, "fragile": k})
+        return [one]
     from ..replicates.unanimity import order_interval
 
-    rep = grid.rep[grid.rep["measure"].isin(graded)]
-    per = rep.groupby("replicate")["discrepancies"].sum()
+    per = grid.rep[grid.rep["measure"].isin(graded)].groupby("replicate")["discrepancies"].sum()
     iv = order_interval(per)
     zero = int((per == 0).sum())
-    run = (f"one draw: {total}{frag}; per replicate: {range_text(per.mean(), iv['low'], iv['high'], replicates)}; "
-           f"none in {zero} of {replicates}")
+    lo, hi = int(round(iv["low"])), int(round(iv["high"]))
+    run = (f"per replicate: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
+           f"per replicate: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
+           f"{lo} to {hi} ({_range_name(replicates)}); none in {zero} of {replicates}")
     verdict = "cannot tell" if all_fragile else "shown" if iv["low"] > 0 else "not shown"
-    return Finding("Does UG change significance between teams (Table 3)?", paper, run, verdict,
-                   cav + _few(replicates), {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"],
-                                             "zero": zero, "fragile": k, "total": total})
+    return [one, Finding(f"The same, over {replicates} replicates", PAPER_T3_SHARE, run, verdict,
+                         cav + _few(replicates), {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"],
+                                                  "zero": zero, "fragile": k, "total": total, "decisions": decisions})]
+
+
+def _range_name(replicates: int) -> str:
+    from ..replicates.unanimity import range_name
+
+    return range_name(replicates)
 
 
 def _table3_row(t3: Mapping, fitted: bool = True) -> Finding:
@@ -390,7 +418,31 @@ def _pw(c: Mapping, pre: str) -> str:
     """The power and the lower bound the verdict compares with 0.8, to 3 digits (0.7965 is not 0.80)."""
     if not np.isfinite(c[pre + "_power"]):
         return "n/a (one draw)"
-    return f"{c[pre + '_power']:.3f} (lower bound {c[pre + '_power_low']:.3f})"
+    return f"{c[pre + '_power']:.3f} (lower bound {c[pre + '_power_low']:.3f}{', at the 0.8 threshold' if _at_threshold(c, pre) else ''})"
+
+
+def _at_threshold(c: Mapping, pre: str, need: float = 0.8) -> bool:
+    """The power reaches ``need`` but its lower 95% bound, which the verdict reads, falls just short."""
+    return bool(np.isfinite(c[pre + "_power"]) and c[pre + "_power"] >= need > c[pre + "_power_low"])
+
+
+def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None) -> dict:
+    """On the stand-in, the caveat ``skill_sd``: how the discrepancy count depends on the team-skill
+    sd, from the record of :func:`helpers.replicates.unanimity_sensitivity.table3_sensitivity`
+    (``record``; by default the committed one). Empty for other data or without a record."""
+    if cfg.dataset != "stc-like":
+        return {}
+    if record is None:
+        from ..replicates import unanimity_sensitivity as sens
+
+        if not (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
+            return {}
+        record = sens.read_sensitivity()
+    r = record.sort_values("skill_sd")
+    at = claims.listing([f"{claims.number(m, 1)} at {sd:g}" for sd, m in zip(r["skill_sd"], r["mean"])])
+    return {"skill_sd": f"The discrepancy count depends on the stand-in's team-skill sd, which is fitted to Table 2's "
+                        f"τ, not to Table 3: per replicate, mean {at} (seed {int(r['seed'].iloc[0])}, "
+                        f"{int(r['replicates'].iloc[0])} replicates each)."}
 
 
 def _cut_caveat(cfg: Settings) -> dict:
@@ -429,13 +481,13 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
-    caveats = {**OWN_CAVEATS, **_cut_caveat(cfg)}
+    sens = sensitivity_caveat(cfg) if graded and not identical else {}
+    caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens}
     cut = ("cut",) if cfg.too_deep else ()
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
-    fitted = fit is not None and bool(np.isclose(fit.loc[fit["best"], "skill_sd"].iloc[0],
-                                                 cfg.metrics.get("team_skill_sd", np.nan)))
-    appendix, app_prose = [], _fit_prose(cfg, fit, fitted)
+    fitted = calibrated(fit, cfg.metrics.get("team_skill_sd", np.nan))
+    appendix, app_prose = [], _fit_prose(cfg, fit)
     where = {"stc-like": "the stand-in STC collection", "dl19": "TREC DL 2019 passage"}.get(cfg.dataset, "your files")
     prose.append(f"Data: {where}, {collection['topics']} topics, {collection['runs']} runs from "
                  f"{collection['teams']} teams ({pairs} team pairs); relevance threshold {cfg.theta}.")
@@ -443,16 +495,25 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         prose.append(f"WARNING: {collection['near_duplicates_across_teams']} near-duplicate run pairs cross teams.")
     if not graded:
         prose.append("No selected measure sees how large a gain is, so RawG and UG cannot differ.")
-    elif identical:
-        rows.append(Finding("Does UG change the ranking or significance of runs?", "yes, at N = 5-20 (Tables 2, 3)",
-                            "UG = RawG on every item of every cell and draw: nothing to test", "not tested"))
-        prose.append("UG equals RawG here because p = 0 or every relevant item's ratings span 0..Dmax.")
+    elif identical:   # the paper column says what the paper's tables show, as in every other configuration
+        nothing = "UG = RawG on every item of every cell and draw: nothing to test"
+        rows += [Finding(RANK_Q, PAPER_T2, nothing, "not tested"), Finding(SIG_Q, PAPER_T3_SHARE, nothing, "not tested")]
+        prose.append("UG equals RawG here because p = 0 or every item with RawG > 0 has ratings spanning 0..Dmax.")
     else:
-        total = int(counts.loc[counts["measure"].isin(graded), "discrepancies"].sum())
+        g = counts[counts["measure"].isin(graded)]
+        total, decisions = int(g["discrepancies"].sum()), pairs * len(g)
         rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05)))
+        if grid is not None:
+            rows.append(_reorder_row(grid, graded, cut))
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
-        rows.append(_significance_row(grid, total, reps, graded, cut + pick, fragile))
+        sig = _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile)
+        rows += sig
+        if sig[-1].verdict == "shown":
+            prose.append(f"UG changes some significance calls: {pct(sig[-1].numbers['mean'], decisions)} of the "
+                         f"{decisions:,} pair decisions per replicate" + (
+                             f", {claims.share_word(fragile['k'], total)} of the one draw's near α (fragile)."
+                             if fragile and total else "."))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
         if grid is not None and n_lo != n_hi:   # the fade with N follows from UG's formula: a check, not a finding
@@ -469,7 +530,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     elif partial and (table2 is not None or table3_total is not None):
         prose.append("The paper's tables are set against the measures and cells this run shares with them only.")
     if real is not None and real[1]:
-        _real_rows(rows, prose, real, cfg, real_n, real_d_max, cut, pick)
+        _real_rows(rows, prose, real, cfg, real_n, real_d_max, cut, pick, caveats)
         if copies:
             prose.append(f"In the real ratings, {copies}: those ratings are left out, so that person counts once.")
     elif real is None:
@@ -487,15 +548,30 @@ def _checked(appendix) -> list[str]:
                   else [])
 
 
-def _fit_prose(cfg: Settings, fit: pd.DataFrame | None, fitted: bool) -> list[str]:
-    """Appendix A's bullet on the stand-in's team-skill sd: the fitted one, or not."""
+def calibrated(fit: pd.DataFrame | None, sd: float) -> bool:
+    """Whether a stand-in run's team-skill sd ``sd`` comes from the fit to Table 2 (``fit``, the
+    record of :func:`helpers.replicates.unanimity.calibrate`): any value within the range of spreads
+    the fit tried, not only the one it picked. Each of them was set against Table 2's τ (1.05, for
+    one, has the smallest RMS gap), so agreement with Table 2 there is by calibration too."""
+    if fit is None or not np.isfinite(sd):
+        return False
+    return bool(fit["skill_sd"].min() - 1e-9 <= float(sd) <= fit["skill_sd"].max() + 1e-9)
+
+
+def _fit_prose(cfg: Settings, fit: pd.DataFrame | None) -> list[str]:
+    """Appendix A's bullet on the stand-in's team-skill sd: the fitted one, another the fit tried, or neither."""
     if fit is None:
         return []
     best, sd = fit[fit["best"]].iloc[0], cfg.metrics.get("team_skill_sd", float("nan"))
-    if fitted:
+    if np.isclose(best["skill_sd"], sd):
         return [f"The stand-in's team-skill sd, {sd:g}, is fitted to Table 2: RMS gap {best['rmse']:.4f} over 45 cells, "
                 f"within one draw's noise ({best['noise_floor']:.4f})."]
-    return [f"This run sets the stand-in's team-skill sd to {sd:g}, not the {best['skill_sd']:g} fitted to Table 2."]
+    if calibrated(fit, sd):
+        return [f"This run's team-skill sd, {sd:g}, lies within the spreads the fit to Table 2 tried "
+                f"({fit['skill_sd'].min():g} to {fit['skill_sd'].max():g}; it picks {best['skill_sd']:g}). "
+                "Agreement with Table 2 is by calibration at any of them."]
+    return [f"This run sets the stand-in's team-skill sd to {sd:g}, outside the spreads the fit to Table 2 tried "
+            f"({fit['skill_sd'].min():g} to {fit['skill_sd'].max():g})."]
 
 
 @dataclass(frozen=True)
@@ -531,14 +607,28 @@ class _Appendix(Findings):
 
 
 def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple,
-               pick: tuple = ()) -> None:
-    """The premise and conjecture rows of section 6, and what they mean."""
+               pick: tuple = (), caveats: dict | None = None) -> None:
+    """The premise and conjecture rows of section 6, and what they mean (``caveats`` gains the
+    conjecture family's caveat)."""
     premise, conjecture = real[0], real[1]
+    caveats = {} if caveats is None else caveats
     rows.append(_premise_row(premise, d_max, n, cfg.real_replicates))
+    read = not any(c["nothing"] for c in conjecture.values()) and cfg.real_replicates >= claims.min_draws()
+    family = ("conj_family",) if read else ()
     for m, c in conjecture.items():
-        rows.append(_conjecture_row(m, c, cfg.real_replicates, (cut if m in dict(cfg.too_deep) else ()) + pick))
+        rows.append(_conjecture_row(m, c, cfg.real_replicates,
+                                    family + (cut if m in dict(cfg.too_deep) else ()) + pick))
     if any(c["nothing"] for c in conjecture.values()):
         return
+    if read:
+        k = len(conjecture)
+        caveats["conj_family"] = (f"The conjecture's {2 * k} tests ({k} measure{'s' if k > 1 else ''} × τ and "
+                                  "discrepancies) are read one by one, uncorrected for multiplicity.")
+    edge = [m for m, c in conjecture.items() if rows and any(_at_threshold(c, pre) for pre in ("tau", "disc"))
+            and _conjecture_verdict(c)[0] == "cannot tell"]
+    if edge:
+        prose.append(f"For {claims.listing(edge)}, 'cannot tell' rests on a power whose lower bound lies at the 0.8 "
+                     "threshold: a near miss, not a clear lack of power.")
     prose.append("The conjecture's ranges are of real − uniform over single uniform draws: the real ratings are one "
                  "data set.")
     prose.append("Power: the chance that one data set with twice the uniform ratings' impact passes the test.")

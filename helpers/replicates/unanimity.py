@@ -222,10 +222,13 @@ def table2(rep: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame
                 "ug_equals_rawg", "draws", "coverage"]]
 
 
-def identical_cells(rep: pd.DataFrame) -> set[tuple[int, int]]:
-    """The (Dmax, N) cells where UG equals RawG on every item in every replicate: every relevant
-    item's ratings span 0..Dmax (``share_full_spread`` 1), so the bonus p·N·(Dmax − D) is 0 and
-    there is nothing to test. Empty when ``rep`` has no ``share_full_spread`` column."""
+def identical_cells(rep: pd.DataFrame, p: float | None = None) -> set[tuple[int, int]]:
+    """The (Dmax, N) cells where UG equals RawG on every item in every replicate: ``p = 0`` (every
+    cell), or every item with RawG > 0 has ratings spanning 0..Dmax (``share_full_spread`` 1), so
+    the bonus p·N·(Dmax − D) is 0 and there is nothing to test. Empty when ``p`` is not 0 and
+    ``rep`` has no ``share_full_spread`` column."""
+    if p is not None and float(p) == 0.0:
+        return {(int(d), int(n)) for d, n in rep[["d_max", "n"]].drop_duplicates().itertuples(index=False)}
     if "share_full_spread" not in rep.columns:
         return set()
     full = rep.groupby(["d_max", "n"])["share_full_spread"].min() >= 1.0
@@ -511,10 +514,10 @@ class GridSummary:
         return int(self.rep["replicate"].nunique())
 
 
-def summarise_grid(rep: pd.DataFrame) -> GridSummary:
+def summarise_grid(rep: pd.DataFrame, p: float | None = None) -> GridSummary:
     """:class:`GridSummary` of the rows of :func:`unanimity_grid` over replicates. Intervals are
     :func:`order_interval`'s (a count's bounds are counts); ``ug_equals_rawg`` marks the cells of
-    :func:`identical_cells`."""
+    :func:`identical_cells` (every cell with ``p = 0``)."""
     keys = ["measure", "d_max", "n"]
     tau = summarise_order(rep, "tau", by=keys)[keys + ["mean", "low", "high"]]
     disc = summarise_order(rep, "discrepancies", by=keys)[keys + ["mean", "low", "high"]]
@@ -525,7 +528,7 @@ def summarise_grid(rep: pd.DataFrame) -> GridSummary:
     cells = (tau.rename(columns={"mean": "tau_mean", "low": "tau_low", "high": "tau_high"})
              .merge(disc.rename(columns={"mean": "disc_mean", "low": "disc_low", "high": "disc_high"}), on=keys)
              .merge(some.rename(columns={"share": "share_any_discrepancy"}), on=keys).merge(dist, on=keys))
-    same = identical_cells(rep)
+    same = identical_cells(rep, p)
     cells["ug_equals_rawg"] = [(d, n) in same for d, n in zip(cells["d_max"], cells["n"])]
     sums = rep.groupby(["replicate", "n"])["discrepancies"].sum().reset_index()
     by_n = summarise_order(sums, "discrepancies", by=["n"]).set_index("n")[["mean", "low", "high"]]
