@@ -377,8 +377,14 @@ def test_robustness_single_holds_every_analysis():
     assert rob.diffs["linear vs binary"][3][0] == pytest.approx(obs["linear"] - obs["binary, theta=3"])
     d = (boots[3]["tau_linear"] - boots[3]["tau_binary"]).to_numpy()[1:]
     assert rob.claims["linear vs binary"][3].numbers["p_raw"] == pytest.approx(prm.bootstrap_p(d))
-    lines = fp.difference_lines(rob, str)
-    assert sum("PRM - linear" in ln for ln in lines) == 2 and sum(ln.strip().startswith("own level") for ln in lines) == 2
+    t = fp.tests_table({"this collection": rob}, str)
+    assert t["difference"].str.startswith("PRM − linear").sum() == 2 and (t["test"] == "own level").sum() == 2
+    assert (t["test"] == "linear vs binary").sum() == 2 and "single replicates" not in t   # no replicates: no spread
+    first = t.iloc[0]
+    c = rob.claims[first["test"]][int(first["θ"])].numbers
+    assert first["Holm p (family)"] == f"{fp.claims.format_p(c['p_holm'])} (2 θ)"
+    table, caption = fp.all_tests(rob, str)
+    assert len(table) == len(t) and caption.endswith("this collection: " + rob.interval)
 
 
 def test_table2_row_states_the_marginals_test():
@@ -423,3 +429,16 @@ def test_holm_across_the_table_rows_is_stated_once_in_the_limitations():
     f = _found()
     lim = f.limitations()
     assert lim.count("Holm") == 2 and "holm" not in " ".join(f.prose).lower()   # stated once, not in the bullets
+
+
+def test_caveat_letters_read_in_order_in_every_row():
+    rows = fp._lettered([nbf.Finding("q1?", "-", "-", "holds", caveats=("x", "y")),
+                         nbf.Finding("q2?", "-", "-", "holds", caveats=("z", "y", "x"))])
+    assert [r.caveats for r in rows] == [("x", "y"), ("x", "y", "z")]
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], over_what="40 replicates",
+               table5_shares={3: 1.0, 1: 0.25},
+               robustness=_rob({3: (0.03, 0.02, 0.04)}, {3: 0.001}, {3: 0.001}, linear={3: (-0.02, -0.03, -0.01, 0.001)}))
+    for table in (f.table(), f.appendix_findings().table()):
+        for v in table["verdict"]:
+            marks = v.split("(")[-1].rstrip(")").split(", ") if "(" in v else []
+            assert marks == sorted(marks), v

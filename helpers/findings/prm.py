@@ -34,14 +34,14 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from . import prm_values
 from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
-from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, diff_text, difference_lines, holm_claims,  # noqa: F401
-                        across_rows, over, p_text, replicate_lines, replicate_view, robustness_draws, robustness_replicates,
-                        robustness_single, signed, wins_line)
+from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
+                        draws_views, holm_claims, over, p_text, replicate_view, robustness_draws, robustness_replicates,
+                        robustness_single, signed, tests_table, wins_line)
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
-           "robustness_single", "robustness_replicates", "robustness_draws", "difference_lines", "wins_line", "findings",
-           "replicate_lines", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few"]
+           "robustness_single", "robustness_replicates", "robustness_draws", "tests_table", "all_tests", "wins_line",
+           "findings", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few"]
 
 
 #: Paper values quoted in the table (Demeester et al. 2016).
@@ -493,8 +493,6 @@ def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, no
            nonmono_label: str = "") -> list[str]:
     out = []
     if sim:
-        out.append("On this simulation both assessors disagree as the PRM assumes, so PRM − binary checks the "
-                   "machinery (appendix).")
         out.append("Whether PRM gains are more robust than binary gains with real assessors needs profile `real`, "
                    "which has cross-fitted DL-19 results.")
     cf, ins = rob.diffs.get("cross-fitted", {}), rob.diffs.get("in sample", {})
@@ -578,14 +576,25 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
                    nonmono_label=nonmono_label)
     failed = sum(r.verdict not in _HOLDING for r in checks)
-    prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles) "
+    among = ", PRM − binary among them" if sim and any("binary gains" in r.question for r in checks) else ""
+    prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles{among}) "
                  f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
-                 + ("" if not failed else "; it did not hold." if len(checks) == 1 else f"; {failed} of them did not hold."
-                    if failed > 1 else "; 1 of them did not hold."))
+                 + ("." if not failed else "; it did not hold." if len(checks) == 1 else
+                    f"; {failed} of them did not hold." if failed > 1 else "; 1 of them did not hold."))
+    rows, checks = _lettered(rows), _lettered(checks)
     holm_note = across_rows(rows)   # stated once, in the Limitations: which family each correction covers
     general = (("sim_design",) if sim else ()) + (("holm_family",) if holm_note else ())
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note},
                        general=general, footer=footer, appendix=tuple(checks))
+
+
+def _lettered(rows: list) -> list:
+    """Each row's caveats in the order of their letters (first use over the table): ``(a, b, c)``,
+    never ``(a, c, b)``."""
+    import dataclasses
+
+    first = list(dict.fromkeys(k for r in rows for k in r.caveats))
+    return [dataclasses.replace(r, caveats=tuple(sorted(r.caveats, key=first.index))) for r in rows]
 
 
 def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: float, method: str,

@@ -21,8 +21,8 @@ from . import prm_values
 from .prm_values import spread
 
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
-           "robustness_draws", "difference_lines", "replicate_lines", "replicate_view", "wins_line", "SUMMARIES",
-           "p_text", "signed", "diff_text", "across_rows"]
+           "robustness_draws", "tests_table", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
+           "p_text", "signed", "diff_text", "across_rows", "draws_views"]
 
 
 def over(values, what: str) -> tuple:
@@ -182,31 +182,59 @@ def p_text(p: float) -> str:
 
 
 # -- printed lines of the replicated studies -----------------------------------------------------
-def difference_lines(rob: Robustness, name, label=lambda th: "", spreads: Mapping | None = None) -> list[str]:
-    """One line per analysis and threshold: the difference, its interval and the Holm-worded test;
-    with ``spreads`` (analysis -> threshold -> (low, high)) the spread of single replicates too."""
+def tests_table(robs: Mapping[str, Robustness], name, label=lambda th: "",
+                spreads: Mapping | None = None) -> pd.DataFrame:
+    """Every paired test of Table 6 as one appendix table: per data set (``robs``: its name ->
+    :class:`Robustness`), analysis and threshold, the difference with its unadjusted interval (and,
+    with ``spreads[data][analysis][theta] = (low, high)``, the spread of single replicates), the
+    Holm-adjusted p-value over that analysis's thresholds (its family) and the raw one, and the
+    reading of the adjusted test (:func:`helpers.notebook.claims.compare_holm`)."""
     out = []
-    for analysis in _ORDER:
-        first, other = PAIRS[analysis]
-        for th, c in rob.claims.get(analysis, {}).items():
-            mean, lo, hi = rob.diffs[analysis][th]
-            said = f": {c}" if np.isfinite(mean) else ""
-            sp = (spreads or {}).get(analysis, {}).get(th)
-            one = f", single replicates [{signed(sp[0])}, {signed(sp[1])}]" if sp and all(np.isfinite(sp)) else ""
-            out.append(f"  {analysis:<13} theta = {name(th)}: {first} - {other} {diff_text(mean, lo, hi)}{one}{said}{label(th)}")
-    return out
+    for data, rob in robs.items():
+        for analysis in _ORDER:
+            first, other = PAIRS[analysis]
+            for th, c in rob.claims.get(analysis, {}).items():
+                mean, lo, hi = rob.diffs[analysis][th]
+                sp = (spreads or {}).get(data, {}).get(analysis, {}).get(th)
+                n = c.numbers
+                word = ("undefined" if not np.isfinite(mean) else "no difference shown" if not n["differs"]
+                        else f"{first} higher" if n["a"] > n["b"] else f"{other} higher")
+                out.append({"data": data, "test": analysis, "θ": f"{name(th)}{label(th)}",
+                            "difference": f"{first} − {other} {diff_text(mean, lo, hi)}",
+                            "single replicates": f"[{signed(sp[0])}, {signed(sp[1])}]" if sp and all(np.isfinite(sp))
+                            else "",
+                            "Holm p (family)": f"{claims.format_p(n['p_holm'])} ({n['m']} θ)" if np.isfinite(n["p_holm"])
+                            else "", "unadjusted p": claims.format_p(n["p_raw"]) if np.isfinite(n["p_raw"]) else "",
+                            "reading at α = 0.05": word})
+    t = pd.DataFrame(out)
+    return t.drop(columns="single replicates") if len(t) and not t["single replicates"].any() else t
 
 
-def replicate_lines(sim, name, *, stress: bool = False) -> list[str]:
-    """The paired tests over the replicates (:func:`robustness_replicates`), a header that names both
-    intervals: the CI of the mean difference (the test) and the spread of single replicates."""
-    rob = robustness_replicates(sim, stress=stress)
-    src = sim.stress["diffs"] if stress else sim.diffs
-    iv = prm_values.spread_name(sim.replicates)
-    spreads = {a: {th: over(d, "replicates")[1:3] for th, d in by.items()} for a, by in src.items()}
-    head = (f"PRM minus binary (or linear) tau: mean [unadjusted 95% CI of the mean over {sim.replicates} replicates, "
-            f"Student's t], then the {iv} of single replicates; one-sample t-test, {HOLM}:")
-    return [head] + difference_lines(rob, name, spreads=spreads)
+def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=lambda th: "") -> tuple:
+    """``(table, caption)``: :func:`tests_table` of this collection (``robust1``), the replicates of
+    the simulation and its second collection (``sim``) or the draws of U2 (``draws``), with the
+    spread of single replicates; the caption names every interval."""
+    robs, spreads, parts = {}, {}, []
+    if robust1 is not None and robust1.claims:
+        robs["this collection"] = robust1
+        parts.append(f"this collection: {robust1.interval}")
+    if sim is not None:
+        for key, stress in (("replicates", False), ("second collection", True)):
+            src = sim.stress.get("diffs") if stress else sim.diffs
+            if not src:
+                continue
+            data = f"{sim.replicates} replicates" if not stress else f"second collection, {sim.replicates} replicates"
+            robs[data] = robustness_replicates(sim, stress=stress)
+            spreads[data] = {a: {th: over(d, "replicates")[1:3] for th, d in by.items()} for a, by in src.items()}
+        parts.append(f"replicates: 95% CI of the mean (one-sample t-test) and the "
+                     f"{prm_values.spread_name(sim.replicates)} of single replicates")
+    if draws is not None:
+        rob = robustness_draws(draws)
+        robs[rob.scope] = rob
+        parts.append(f"draws: {rob.interval}")
+    caption = ("Table 6's paired tests, each Holm-adjusted over its thresholds (one family per data set and test); "
+               "intervals unadjusted -- " + "; ".join(parts))
+    return tests_table(robs, name, label, spreads), caption
 
 
 def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate") -> pd.DataFrame:
@@ -269,3 +297,17 @@ def across_rows(rows) -> str:
                      else f"keeps {kept} of the {len(sig)} significant per-row results")
         text += f" Holm over all {len(tests)} tests of the table's rows {kept_text}."
     return text
+
+
+def draws_views(d, vname) -> list[tuple[pd.DataFrame, str]]:
+    """The appendix's tables over the draws of U2 (:class:`helpers.replicates.prm.Draws`): Table 6's
+    tau per gain scheme, then every summary of :data:`SUMMARIES` (``vname``: a threshold's label),
+    each ``(table, caption)`` for :func:`helpers.notebook.reports.show`; mean [spread of single draws]."""
+    iv = prm_values.spread_name(d.replicates)
+    t6 = pd.DataFrame({"gains": d.table6["gains"],
+                       "τ": [spread(r.mean, r.low, r.high) for r in d.table6.itertuples()]})
+    rows = [{"quantity": what, "θ": vname(int(r.theta)), "level": r.level, "value": spread(r.mean, r.low, r.high)}
+            for q, what in SUMMARIES.items() if q in d.summaries for r in d.summaries[q].itertuples()]
+    return [(t6, f"Table 6 over {d.replicates} draws of U2: mean τ [{iv} of single draws]"),
+            (pd.DataFrame(rows), f"Tables 2, 5 and 7, Fig. 2's ratio and the UDM analysis over {d.replicates} draws "
+                                 f"of U2: mean [{iv} of single draws]")]
