@@ -16,7 +16,8 @@ from ..notebook import claims
 
 __all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table2_view", "chance_outside",
            "table2_lines", "read_real", "divisor_reading", "effect_sizes", "divisor_lines", "hsd_runs_line",
-           "signed", "signed_count"]
+           "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
+           "real_metrics", "variant_metrics", "summary_lines", "fit_line"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -271,3 +272,122 @@ def hsd_runs_line(best_run_by: str, measure: str) -> str:
 
 #: Public names of the signed formats (the findings rows use them).
 signed, signed_count = _signed, _signed_count
+
+
+# ---------------------------------------------------------------------------------------------
+# what the notebook's cells of sections 6-8 and Appendix A print (moved out of the cells)
+
+def show_replicates(grid, measure_names, blind, replicates: int) -> None:
+    """Section 7: per measure, each cell's mean τ and discrepancies with their ranges over the
+    replicates (:func:`cell_view`; UG = RawG cells say so), then the discrepancies per N."""
+    from ..notebook import reports
+    from ..replicates.unanimity import range_name
+
+    iv = range_name(replicates)
+    print(f"per cell: mean tau [range] | mean discrepancies [range]; each bracket is the {iv}:")
+    for m in measure_names:
+        if m in blind:
+            print(f"({m}) it cannot tell RawG from UG (only sees whether a gain is > 0)")
+            continue
+        view, skewed = cell_view(grid.cells, m)
+        print(f"({m})")
+        reports.show(view, index=True, caption=f"({m}) mean tau and discrepancies over {replicates} replicates")
+        if skewed:
+            print(f"† the mean lies outside the {iv} (a skewed count: most draws at one end)")
+    print(f"discrepancies per N summed over measures and Dmax: mean [{iv}], replicates with none")
+    print("\n".join(f"  N = {int(n)}: {count_bracket(r['mean'], r['low'], r['high'])}, none in "
+                    f"{int(r['zero'])} of {replicates}" for n, r in grid.by_n.iterrows()))
+
+
+def table3_lines(total: Mapping | None, cells: pd.DataFrame | None) -> list[str]:
+    """Section 7's lines on Table 3: the paper's total against the replicates' range, and the per-cell
+    check with how many of its ranges start at 0 (a check that cannot fail there)."""
+    from ..replicates.unanimity import range_name
+
+    if total is None:
+        return ["none of the paper's Table 3 cells is in this run's grid: nothing to set against it"]
+    zero = int((cells["disc_low"] <= 0).sum())
+    return [f"Table 3 total over the {total['cells']} shared cells: paper {total['paper']}; stand-in "
+            f"{count_bracket(total['mean'], total['low'], total['high'])} ({range_name(total['replicates'])}): "
+            + ("inside" if total["inside"] else "OUTSIDE"),
+            f"per cell: the paper's count inside {claims.share_of(int(cells['inside'].sum()), len(cells), 'cell')}; "
+            f"{zero} of the {len(cells)} ranges start at 0 (little power there)"]
+
+
+def discrepancy_figure(grid, measure_names, d_max_list, n_list, replicates: int):
+    """Section 7's figure: mean discrepancies and their range over the replicates against N, one
+    panel per measure, a line per Dmax."""
+    import matplotlib.pyplot as plt
+
+    from ..notebook import plots, style
+    from ..replicates.unanimity import range_name
+
+    fig, axes = plt.subplots(1, len(measure_names), figsize=style.figsize("full", height=2.4), sharey=True,
+                             squeeze=False)
+    for ax, m in zip(axes[0], measure_names):
+        for d in d_max_list:
+            g = grid.cells[(grid.cells.measure == m) & (grid.cells.d_max == d)]
+            line = ax.plot(g["n"], g["disc_mean"], "-", lw=0.8)[0]
+            plots.mean_and_interval(ax, g["n"], g["disc_mean"], g["disc_low"], g["disc_high"], color=line.get_color(),
+                                    label=f"$D_{{\\max}}$ = {d}")
+        ax.set(xlabel="N (ratings per item)", title=f"{m}: mean, {range_name(replicates)}")
+        plots.log_axis(ax, n_list)  # labels at the grid's N only (log-axis minor labels overlap in print)
+    axes[0][0].set_ylabel("discrepancies")
+    axes[0][-1].legend()
+    return fig
+
+
+def real_lines(premise: Mapping, conjecture: Mapping, blind, draws: int) -> list[str]:
+    """Section 6's lines: the premise (real against uniform spread) and, per measure, the test of
+    the conjecture (:func:`read_real`'s texts)."""
+    from ..replicates.unanimity import range_name
+
+    iv = range_name(draws, "draws")
+    lines = [f"PREMISE (simulated: mean [{iv}]) - share of items with RawG > 0 at D = Dmax: "
+             f"{premise['share_full_spread']}", f"PREMISE - mean spread D: {premise['mean_spread']}",
+             f"TEST - per measure, real against uniform ratings (mean [{iv}]; power with its 95% CI):"]
+    lines += [f"  {m}: only sees whether a gain is > 0, so UG scores ratings of the same RawG alike: nothing to test"
+              for m in blind]
+    for m, c in conjecture.items():
+        lines += [f"  {m}: {c['tau_text']}", f"  {m}: {c['disc_text']}"]
+    return lines
+
+
+def real_metrics(real, real_data, premise: Mapping, draws: int, theta: int) -> dict:
+    """Section 6's entry of the metrics file."""
+    return {"draws": draws, "relevance_threshold": theta, "items": len(real_data.qrels),
+            "held_fixed": "RawG of every item", "premise": {k: v.numbers for k, v in premise.items()},
+            "table": real.table, "conjecture": real.tests,
+            "official_copies": real_data.copies.copies() if real_data.copies is not None else []}
+
+
+def variant_metrics(summary: pd.DataFrame) -> dict:
+    """Section 8: τ, its CI, the discrepancies and the significant pairs per measure, Dmax and N."""
+    return {m: {f"Dmax={d}": {f"N={n}": {"tau": r["tau"], "ci": [r["low"], r["high"]],
+                                         "discrepancies": int(r["discrepancies"]),
+                                         "significant_RawG": int(r["significant_RawG"]),
+                                         "significant_UG": int(r["significant_UG"])}
+                              for n, r in g2.set_index("n").iterrows()}
+                for d, g2 in g.groupby("d_max")}
+            for m, g in summary.groupby("measure", sort=False)}
+
+
+def summary_lines(summary: pd.DataFrame, measure_names, blind) -> list[str]:
+    """Section 8's line per measure: the range of τ and the discrepancies over its cells."""
+    out = []
+    for m in measure_names:
+        s = summary[summary.measure == m]
+        out.append(f"{m}: tau {claims.number(s['tau'].min())}..{claims.number(s['tau'].max())}, discrepancies "
+                   f"{int(s['discrepancies'].sum())}" + (" (by construction: it only sees whether a gain is > 0)"
+                                                         if m in blind else ""))
+    return out
+
+
+def fit_line(fit: pd.DataFrame, sd: float) -> str:
+    """Appendix A's line under the fit's record: the fitted value, the smallest RMS gap, this run's
+    value and whether the fit tried it."""
+    best = fit.loc[fit["best"], "skill_sd"].iloc[0]
+    note = ("" if np.isclose(best, sd) else " (not the fit's pick, but a value it tried)"
+            if fit["skill_sd"].min() - 1e-9 <= sd <= fit["skill_sd"].max() + 1e-9 else " (NOT a value the fit tried)")
+    return (f"fitted team_skill_sd: {best:g} (smallest RMS gap at {fit.loc[fit['rmse'].idxmin(), 'skill_sd']:g}); "
+            f"this run: {sd:g}{note}")

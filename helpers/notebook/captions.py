@@ -104,7 +104,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "(ES_HSD = |d|/√V_E; |d|/V_E for comparison with the paper's printed values).",
         {**_HSD_PAIR, "significant_in": "significant under"}),
     "02_simulated_spread": (
-        "Spread of the simulated ratings of the relevant items: share with D = 0, share with D = Dmax and the mean "
+        "Spread of the simulated ratings of the items with RawG > 0: share with D = 0, share with D = Dmax and the mean "
         "UG bonus, per Dmax and N.", {"share_D0": "share D = 0", "share_Dmax": "share D = Dmax"}),
     "02_real_vs_simulated": (
         "RawG against UG with the real ratings and with uniform ratings of the same items and the same RawG: "
@@ -301,7 +301,7 @@ FIGURES: dict[str, str] = {
     "02_discrepancy_counts": (
         "Discrepancies of the randomised Tukey HSD test between RawG and UG, per measure, Dmax and N."),
     "02_real_vs_simulated": (
-        "Real against simulated ratings of the same items: spread of the relevant items, Kendall's τ between RawG "
+        "Real against simulated ratings of the same items: spread of the items with RawG > 0, Kendall's τ between RawG "
         "and UG rankings, and HSD discrepancies."),
     "02_replicates_discrepancies": (
         "HSD discrepancies between RawG and UG over the replicates (mean and range) against the number of "
