@@ -367,6 +367,8 @@ def test_real_findings_say_what_eight_runs_support():
     assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
     assert "design" not in f.caveats                            # real runs: the verdict stands
     assert "in steps of 0.036" in f.limitations()
+    lead = t.loc["On these 8 runs and this topic set, does one measure lead discriminative power beyond Monte Carlo noise?"]
+    assert lead["verdict"].endswith("(a, b)")                    # its shares move in steps of 1/28 too (a)
     assert any("(the spam-unfiltered Category A runs)" in s for s in f.prose)
     assert "Planted truths need simulated runs (the default profile)." in f.prose
     assert not any("notebook 05" in s or "(05" in s or "`real`" in s for s in f.prose)   # no pointer to an answer we lack

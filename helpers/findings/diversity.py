@@ -356,7 +356,7 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     runs = int(tau_ci.get("runs", r["runs"]))
     where = f"these simulated runs (`{run_design}` design)" if data == "simulated" else f"these {runs} runs"
     rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level),
-            _power_row(power, mc, l, n_pairs, B, where), _lead_row(power, mc, twins, where)]
+            _power_row(power, mc, l, n_pairs, B, where), _lead_row(power, mc, twins, where, n_pairs)]
     caveats = {"mc_only": "Power intervals cover the B trials only; another topic set could change the power "
                           "verdicts."}
     if data == "simulated":   # rows 2-5 follow from how the runs were simulated: each carries the letter
@@ -463,7 +463,7 @@ def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int, wher
                    verdict, caveats=("mc_only",) + _few(n_pairs), numbers=dict(c.numbers))
 
 
-def _lead_row(power: pd.Series, mc: Mapping, twins, where: str) -> Finding:
+def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
     keep = count_once(list(power.index), twins)
     c = claims.leaders({m: power[m] for m in keep}, intervals={m: tuple(mc[m]) for m in keep})
     n = c.numbers
@@ -471,7 +471,8 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str) -> Finding:
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
     alone = len(n["leaders"]) == 1 and not n["within_noise"]
     return Finding(f"On {where} and this topic set, does one measure lead discriminative power beyond Monte Carlo "
-                   "noise?", "—", run, "shown" if alone else "not shown", caveats=("mc_only",), numbers=dict(n))
+                   "noise?", "—", run, "shown" if alone else "not shown", caveats=("mc_only",) + _few(n_pairs),
+                   numbers=dict(n))
 
 
 def _prose(data: str, run_design: str, twins, cover) -> list[str]:
