@@ -496,7 +496,7 @@ def test_split_rows_read_each_part_by_its_interval():
     # an observed tau within 1.96 Monte Carlo SE of a bound is not judged
     near = split.assign(tau_observed=[.4497, .6], tau_se=[.017, .001])
     tau = _findings(split=near).appendix[3]
-    assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "MC SE of observed τ ≤ 0.017" in tau.run
+    assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "τ's MC SE ≤ 0.017" in tau.run
     assert _findings(split=near.assign(tau_observed=[.4497, .75])).appendix[3].verdict == "does not hold"
     # Greiner's relation is exact for bivariate-normal pairs only: never "by construction", even on a simulated
     # pilot; inside both intervals and above the point at both sizes: holds in part, with the direction
@@ -741,3 +741,19 @@ def test_a_long_note_on_what_was_scored_points_to_section_1_keeping_the_prose_sh
     assert _findings(unjudged=long).prose[2] == ("Section 1 says which labels were scored and how unjudged items were "
                                                  "treated.")
     assert _findings(unjudged="Each set was scored on 10 items.").prose[2] == "Each set was scored on 10 items."
+
+
+def test_appendix_rows_read_within_50_words_a_sentence_in_the_worst_case():
+    """The appendix table is printed outside the conclusion: each row after its question is one sentence."""
+    from helpers.notebook.findings import long_sentences
+    split = pd.DataFrame({"n_topics": [2, 3, 5], "n_assessors": [1, 2, 1], "tau_observed": [.4, .6, .52],
+                          "tau_se": [.01, .01, .02], "tau_predicted": [.2, .5, .9], "tau_predicted_low": [0.0, .01, .02],
+                          "tau_predicted_high": [.45, .7, .99], "tau_normal": [.35, .55, .5],
+                          "tau_normal_low": [0.0, .01, .02], "tau_normal_high": [.5, .7, .6],
+                          "conflicts_observed": [0.0, .018, 0.0], "conflicts_se": [.001, .002, .001],
+                          "conflicts_predicted": [.1, .02, .3], "conflicts_predicted_low": [.0001, .001, .001],
+                          "conflicts_predicted_high": [.2, .05, .5], "tests": [1900] * 3})
+    app = _findings(split=split, planted=_planted(), settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95,
+                                                                  max_assessors=3, design="s x t x a")).appendix_findings()
+    assert any("judged at none of 3 sizes" in r.run for r in app.rows[6:9])
+    assert not long_sentences(app.markdown(), lines_break=True) and not app.problems()

@@ -101,7 +101,7 @@ def _parts_verdict(parts: Mapping[str, list]) -> str:
 def _count(ok: list, what: str) -> str:
     judged = [v for v in ok if v is not None]
     if not judged:
-        return f"judged at none of {claims.plural(len(ok), 'size')} ({what})"
+        return f"judged at none of {claims.plural(len(ok), 'size')}"
     text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
             f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
     # why a size is not judged (``what``) is said once, in section 7 and the appendix header
@@ -123,7 +123,7 @@ def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
     text = (f"τ {_count(ok, NOT_JUDGED)}; "
             f"{_direction(split['tau_observed'], split[key], se, factors=False)}")
     if "tau_se" in split and split["tau_se"].notna().any():
-        text += f"; MC SE of observed τ ≤ {split['tau_se'].max():.3f}"
+        text += f"; τ's MC SE ≤ {split['tau_se'].max():.3f}"
     return text, ok
 
 
@@ -247,7 +247,7 @@ def split_lines(split: pd.DataFrame) -> list[str]:
 
 
 #: The normal-theory relation as the rows name it: Greiner's, exact for bivariate-normal pairs only.
-ARCSIN = "≈ (2/π)·arcsin Eρ²: Greiner's relation, exact for bivariate-normal pairs only"
+ARCSIN = "≈ (2/π)·arcsin Eρ² (Greiner; exact for bivariate-normal pairs only)"
 
 
 def _se(split: pd.DataFrame, col: str) -> pd.Series:
@@ -277,13 +277,13 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     parts = _parts(split)
     ok_tau, *tau_rest = parts["tau"]
     tau, _ = _tau_text(split, "tau_predicted")
-    rows = [Finding("Does Urbano et al.'s map of Eρ² predict τ between disjoint halves?", "τ ≈ Eρ²^2.85 (a TREC fit)",
+    rows = [Finding("Does Urbano et al.'s map of Eρ² predict τ between disjoint halves?", "τ ≈ Eρ²^2.85 (TREC fit)",
                     tau, _point_verdict(ok_tau, *tau_rest), caveats=("rough_map", "conditional", *sim))]
     ok_c, *c_rest = parts["conflicts"]
     conflicts = (f"{_direction(split['conflicts_observed'], split['conflicts_predicted'], c_rest[2])}; "
                  + _count(ok_c, NOT_JUDGED))
     rows.append(Finding("Does Urbano et al.'s map of Eρ² predict the rate of major conflicts?",
-                        "conflicts ≈ (1 − Eρ²)^2.63 (a TREC fit at α = .05)", conflicts, _point_verdict(ok_c, *c_rest),
+                        "≈ (1 − Eρ²)^2.63 (TREC fit, α = .05)", conflicts, _point_verdict(ok_c, *c_rest),
                         caveats=("rough_map", "conditional", *sim, "uncorrected"),
                         numbers={"cells": split.to_dict(orient="records")}))
     ok_n, *n_rest = parts["normal"]
