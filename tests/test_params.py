@@ -169,7 +169,7 @@ def test_the_readme_recipe_a_copy_of_the_examples_under_another_name(tmp_path, m
 def test_a_params_folder_runs_what_it_holds_and_goes_on_past_a_failure(tmp_path, monkeypatch):
     folder = tmp_path / "two"
     folder.mkdir()
-    (folder / "01_broken.yaml").write_text("ratings_path: nowhere/ratings.txt\n")
+    (folder / "01_broken.yaml").write_text("n_items: 50\n")   # the runner's domain (>= 1) takes it, 01's cell not
     ci = (paths.ROOT / "params" / "ci" / "03_prm_estimation.yaml").read_text()
     (folder / "03_small.yaml").write_text(ci.replace("profile: ci\n", ""))
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
@@ -180,7 +180,7 @@ def test_a_params_folder_runs_what_it_holds_and_goes_on_past_a_failure(tmp_path,
                                                              ("03_prm_estimation", "ok")]
     text = out.getvalue()
     assert "profile 'two': 2 notebook(s)" in text                          # the folder's two, not all five
-    assert "ratings_path: no file matches" in text
+    assert "n_items must be at least 100 for stable shares, got 50" in text
     assert "profile 'two': 1 of 2 notebook(s) ok; FAILED: 01_gain_definitions" in text
     assert pipeline.main(["run", "--params", "two", "--no-html", "01"]) == 1
 
@@ -305,6 +305,8 @@ def test_the_runner_on_an_ascii_terminal_reports_a_failure_naming_a_cjk_path(tmp
     """PYTHONIOENCODING=ascii: output has started (the first progress line) when a message with
     CJK characters arrives; it is printed with escapes, and the run ends with its summary."""
     (tmp_path / "mine").mkdir()
+    (tmp_path / "評価").mkdir()
+    (tmp_path / "評価" / "ratings.tsv").write_text("not ratings\n", encoding="utf-8")
     (tmp_path / "mine" / "01_a.yaml").write_text(f"ratings_path: {tmp_path / '評価' / 'ratings.tsv'}\n",
                                                    encoding="utf-8")
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(paths.ROOT),
@@ -312,7 +314,7 @@ def test_the_runner_on_an_ascii_terminal_reports_a_failure_naming_a_cjk_path(tmp
     done = subprocess.run([sys.executable, "-m", "helpers", "notebooks", "run", "--params", str(tmp_path / "mine"),
                            "--no-html"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert done.returncode == 1, done.stderr
-    assert "ratings_path: no file matches" in done.stdout and "\\u8a55\\u4fa1" in done.stdout
+    assert "ratings.tsv:1: expected" in done.stdout and "\\u8a55\\u4fa1" in done.stdout   # the kernel's reader
     assert "1 notebook(s)" in done.stdout.splitlines()[0] and "0 of 1 notebook(s) ok" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr and "UnicodeEncodeError" not in done.stderr
 
@@ -437,3 +439,67 @@ def test_nesting_too_deep_for_the_yaml_parser_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "01_a.yaml: expected plain YAML values, got lists or mappings nested too deeply" in err
     assert "Traceback" not in err and "RecursionError" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 40, runner probes left open: refused before any kernel, naming the file, key and expectation
+# ---------------------------------------------------------------------------------------------
+
+def test_profile_with_params_and_an_empty_name_are_refused(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "01_a.yaml").write_text("seed: 3\n")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    assert pipeline.main(["run", "--profile", "paper", "--params", str(tmp_path / "mine"), "--no-html", "01"]) == 2
+    assert "--profile paper and --params" in capsys.readouterr().err
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--name", "", "--no-html", "01"]) == 2
+    assert "--name '' is empty" in capsys.readouterr().err
+    assert pipeline.main(["run", "--name", " ", "--no-html", "01"]) == 2     # --name without --params
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("split_topics: [true, 4]\n", r"'split_topics' = \[True, 4\] holds true \(a boolean\) among numbers; "
+                                  r"expected numbers only in \S*06_x.yaml:1$"),
+    ("min_diff_grid: [0.1, false]\n", r"'min_diff_grid' = \[0.1, False\] holds false"),
+    ("rel: -2\n", r"^rel must be an integer >= 1 \(lowest relevant level\), got -2 in \S*06_x.yaml:1$"),
+    ("data: files\nratings_path: nowhere.tsv\n", r"^ratings_path: no file matches '\S*nowhere.tsv' \(from ratings_path: "
+                                                r"'nowhere.tsv'; expected a file, .*\) in \S*06_x.yaml:2$"),
+    ("data: files\nruns_path: adir\n", r"^runs_path: no file matches '\S*adir' .* in \S*06_x.yaml:2$"),
+])
+def test_bad_values_and_missing_paths_stop_before_the_kernel(tmp_path, monkeypatch, text, message):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "mine" / "06_x.yaml").write_text(text)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_list_of_numbers_parameter_has_a_domain():
+    """The boolean exclusion reaches list members through the domains: a new list-of-numbers
+    parameter without one would take `true` as 1 again."""
+    for nb in pipeline.discover():
+        for name, value in params.notebook_defaults(nb.stem).items():
+            if isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
+                assert name in params.VALUE_DOMAINS or name in params.SIZE_LIMITS, (nb.stem, name)
+
+
+def test_a_linked_parameter_file_is_named_with_its_target(tmp_path, monkeypatch):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "target.txt").write_text("just a host name\n")
+    (tmp_path / "mine" / "06_x.yaml").symlink_to(tmp_path / "target.txt")
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(ValueError, match=r"^\S*mine/06_x.yaml: expected a mapping of parameter names to values "
+                                         r"\(\S*mine/06_x.yaml is a link to \S*target.txt\)$"):
+        pipeline.run(params=tmp_path / "mine", html=False)
+
+
+def test_standard_input_as_a_path_is_said_to_be_no_regular_file(tmp_path):
+    from helpers.io.readers import resolve_paths
+
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(ValueError, match=r"^run: '\S*fifo' is not a regular file \(a pipe, a device or standard "
+                                         r"input\); standard input is not read"):
+        resolve_paths(str(tmp_path / "fifo"), what="run")

@@ -72,6 +72,10 @@ def resolve_paths(pattern: str | os.PathLike, *, what: str) -> list[Path]:
     path = Path(text)
     if path.is_file():
         return [path]
+    if path.exists() and not path.is_dir():
+        # /dev/stdin, a named pipe, <(...): read more than once here (its format, then its lines)
+        raise ValueError(f"{what}: {shown!r} is not a regular file (a pipe, a device or standard input); "
+                         "standard input is not read: save it to a file and give that file")
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
     elif _GLOB_CHARS.search(text):

@@ -94,6 +94,13 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
     if value is None:
         return None if allow_none else (f"parameter {name!r} is None (null); expected "
                                         f"{_type_label(annotation)}")
+    if isinstance(value, list) and any(isinstance(v, bool) for v in value) and (
+            name in VALUE_DOMAINS or name in SIZE_LIMITS
+            or any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        # [true, 4]: Python counts true as 1, as plain `seed: true` would be (refused above)
+        first = next(v for v in value if isinstance(v, bool))
+        return (f"parameter {name!r} = {value!r} holds {str(first).lower()} (a boolean) among numbers; "
+                f"expected numbers only")
     ok = False
     for kind in kinds:
         if kind is bool:
@@ -226,6 +233,23 @@ VALUE_DOMAINS: dict[str, tuple[float | None, bool, float | None, bool, str]] = {
     "min_difference": (0.0, True, None, False, "a difference of scores"),
     "tie_tolerance": (0.0, True, None, False, "a difference of scores"),
     "real_threshold": (0.0, True, 100.0, True, "a mean relevance on THUIR's 0-100 scale"),
+    "rel": (1, True, None, False, "lowest relevant level"),
+    "n_systems": (1, True, None, False, "simulated systems"),
+    "max_assessors": (1, True, None, False, "assessors per topic"),
+    "split_topics": (1, True, None, False, "topics per half"),
+    "split_assessors": (1, True, None, False, "assessors per half"),
+    "split_draws": (1, True, None, False, "random splits per size"),
+    "experiments": (1, True, None, False, "paired t-tests per replicate"),
+    "splits": (1, True, None, False, "random half-splits of the topics"),
+    "n_boot": (1, True, None, False, "bootstrap resamples"),
+    "cost_boot": (1, True, None, False, "bootstrap resamples"),
+    "beta": (0.0, False, 1.0, False, "type II error"),
+    "target": (0.0, False, 1.0, False, "a reliability coefficient"),
+    "min_diff": (0.0, False, None, False, "a difference of scores"),
+    "min_diff_grid": (0.0, False, None, False, "differences of scores"),
+    "ci_width": (0.0, False, None, False, "a width of an interval"),
+    "cost_topic": (0.0, True, None, False, "a cost"),
+    "cost_judgment": (0.0, True, None, False, "a cost"),
 }
 #: What ``scheduler`` may say (besides a dask scheduler address such as ``tcp://host:8786``).
 SCHEDULERS = ("local", "serial")

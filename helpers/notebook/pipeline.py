@@ -105,7 +105,13 @@ def resolve_paths(params: dict, cwd: Path | None = None) -> dict:
 
 
 def _show_file(path: Path) -> str:
-    return str(_show(path.resolve()))
+    """The file as given (absolute; a symbolic link is named, not its target)."""
+    return str(_show(Path(os.path.abspath(path))))
+
+
+def _link_note(path: Path) -> str:
+    """`` (a link to TARGET)`` for a symbolic link, else ``""``."""
+    return f" ({_show_file(path)} is a link to {_show(Path(path).resolve())})" if Path(path).is_symlink() else ""
 
 
 def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
@@ -113,15 +119,15 @@ def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
     notebook accepts (:func:`helpers.notebook.params.check_values`, messages name ``file:line``),
     setting at least one parameter; ``profile`` (the output folder's name) is set, relative paths
     resolved."""
-    shown = _show_file(path)
+    shown, link = _show_file(path), _link_note(path)
     try:
         params = load_yaml(path)
     except ValueError as exc:
-        raise ValueError(str(exc).replace(str(path), shown, 1)) from None
+        raise ValueError(str(exc).replace(str(path), shown, 1) + link) from None
     except OSError as exc:
-        raise ValueError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+        raise ValueError(f"{shown}: cannot read it: {exc.strerror or exc}{link}") from None
     if params is not None and not isinstance(params, dict):
-        raise ValueError(f"{shown}: expected a mapping of parameter names to values")
+        raise ValueError(f"{shown}: expected a mapping of parameter names to values{link}")
     if params and params.get("profile", profile) != profile:
         raise ValueError(f"{shown}: 'profile: {params['profile']}' contradicts its output "
                          f"name '{profile}' (the name of its folder); delete the 'profile:' line, the folder's "
@@ -134,8 +140,26 @@ def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
                          f"got {said}; this would run the notebook's default simulation under the name {profile!r}. "
                          f"Set the parameters you mean, or delete the file (the default run is `make reproduce`)")
     params["profile"] = profile
-    check_values(params, declared_parameters(notebook), where=f"in {shown}", lines=parameter_lines(path))
-    return resolve_paths(params)
+    lines = parameter_lines(path)
+    check_values(params, declared_parameters(notebook), where=f"in {shown}", lines=lines)
+    resolved = resolve_paths(params)
+    _check_path_parameters(resolved, params, f"in {shown}", lines)
+    return resolved
+
+
+def _check_path_parameters(resolved: dict, given: dict, where: str, lines: dict[str, int]) -> None:
+    """Every non-empty path parameter (``*_path``, ``*_glob``) names files that exist (a file, a
+    folder holding files, or a glob matching files), checked before a kernel starts: the
+    notebook's own check would stop it only after the run began (reported FAILED)."""
+    from ..io.readers import resolve_paths as files_of
+
+    for key, value in resolved.items():
+        if key.endswith(PATH_SUFFIXES) and isinstance(value, str) and value:
+            try:
+                files_of(value, what=key)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (from {key}: {given[key]!r}; expected a file, a folder holding files or "
+                                 f"a glob matching files) {where}:{lines.get(key, '?')}") from None
 
 
 def load_parameters(notebook: Path, profile: str) -> dict | None:
@@ -189,6 +213,9 @@ def output_name(spec: str | os.PathLike, name: str | None) -> str:
     the profile's executed notebooks, HTML and ``runtimes.json`` (``reports/executed/<name>/``)."""
     spec = Path(os.path.expanduser(str(spec))).resolve()
     folder = spec if spec.is_dir() else spec.parent
+    if name is not None and not name.strip():
+        raise ValueError(f"--name {name!r} is empty; give the outputs folder a name (or leave --name out to use "
+                         f"the folder's name, {folder.name!r})")
     chosen = name or folder.name
     how = "--name" if name else f"the name of the folder {_show(folder)}"
     if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or chosen in RESERVED_NAMES:
@@ -684,8 +711,9 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="execute notebooks for a parameter profile")
-    p_run.add_argument("--profile", default=os.environ.get("PROFILE", "default"),
-                       help="a parameter profile: default or a folder under params/")
+    p_run.add_argument("--profile", default=None,
+                       help="a parameter profile: default or a folder under params/ (default: $PROFILE, else "
+                            "default); not with --params")
     p_run.add_argument("--params", metavar="DIR|FILE.yaml",
                        help="your own parameter files (named NN_*.yaml after the notebooks); "
                             "outputs go to reports/<name>/")
@@ -697,9 +725,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
-            if args.name and not args.params:
+            if args.name is not None and not args.params:
                 raise ValueError("--name only goes with --params")
-            results = run(args.profile, args.only or None, html=not args.no_html,
+            if args.profile is not None and args.params:
+                raise ValueError(f"--profile {args.profile} and --params {args.params} both choose the parameters; "
+                                 "give one (--params runs your files, --profile a folder under params/)")
+            if args.profile is None and args.params and os.environ.get("PROFILE", "default") != "default":
+                print(f"python -m helpers notebooks: note: PROFILE={os.environ['PROFILE']} (environment) is ignored: "
+                      f"--params {args.params} chooses the parameters", file=sys.stderr, flush=True)
+            profile = args.profile if args.profile is not None else os.environ.get("PROFILE", "default")
+            results = run(profile, args.only or None, html=not args.no_html,
                           params=args.params, name=args.name)
         else:
             results = run("default", args.only or None, html=True, refresh=True)
