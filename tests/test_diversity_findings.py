@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from helpers.findings import diversity as fd
+from helpers.findings import diversity_planted as dpl
 from helpers.notebook import findings as nf
 from helpers.replicates import diversity as rd
 
@@ -192,13 +193,13 @@ def test_the_run_s_level_is_printed_in_every_interval():
     a["checks"]["first-hit"]["without_shared"]["level"] = 0.99
     text = "\n".join(_lines(a)) + "\n" + " ".join(fd.planted_report(a)[1].columns)
     assert "95%" not in text and "(99% CI of the mean, 20 replicates)" in text and "at α = 0.01" in text
-    rows, caveats = fd._planted_rows(a)
+    rows, caveats = fd.planted_rows(a)
     assert "α = 0.01" in caveats["holm"] and "95%" not in caveats["holm"]
     assert all("95%" not in r.run for r in rows)
 
 
 def test_planted_rows_are_one_fitness_row_counting_separable_groups():
-    rows, caveats = fd._planted_rows(_analysis())
+    rows, caveats = fd.planted_rows(_analysis())
     assert len(rows) == 1                                   # the detail is in appendix A.1
     (row,) = rows
     assert row.question == ("Does family recovery find each planted user's family, and nothing in a random order "
@@ -210,13 +211,13 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     assert set(caveats) == {"aligned", "holm", "design"} and "5 checks at α = 0.05" in caveats["holm"]
     assert row.numbers["checks"]["position"]["p_holm"] == 0.058
     assert len(row.run.split()) <= 35
-    skill, cav = fd._planted_rows(_analysis(), run_design="skill")
+    skill, cav = fd.planted_rows(_analysis(), run_design="skill")
     assert skill[0].caveats == ("design", "aligned", "holm") and "`skill` runs" in cav["design"]   # the design decides here too
     a = _analysis()
     for ck in a["checks"].values():
         ck.update(verdict="not shown")
         ck.pop("without_shared", None)
-    assert fd._planted_rows(a)[0][0].verdict == "does not hold"
+    assert fd.planted_rows(a)[0][0].verdict == "does not hold"
 
 
 def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clean():
@@ -225,7 +226,7 @@ def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clea
     assert f["groups"] == ["position/graded", "coverage", "first-hit"]
     assert f["recovered"] == ["coverage"] and f["in_part"] == ["first-hit"] and f["other"] == ["position/graded"]
     assert not f["passes"]
-    assert fd._fitness_prose(a) == (
+    assert fd.fitness_prose(a) == (
         "*Family recovery* reads which user a run order follows from the measure family that best recovers it (A.1). "
         "It fails helpers.simulate.users' test, so it is not fit to read real data.")
     # a group counts as recovered only when each of its members is
@@ -237,7 +238,7 @@ def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clea
     assert fd.fitness(a)["passes"] and fd.fitness(a)["groups"] == ["position/graded", "coverage", "first-hit"]
     a["pairs"]["told_apart"] = True
     assert fd.fitness(a)["passes"] and len(fd.fitness(a)["groups"]) == 4
-    assert fd._fitness_prose(a).endswith("It passes helpers.simulate.users' test, so it may be used on real data.")
+    assert fd.fitness_prose(a).endswith("It passes helpers.simulate.users' test, so it may be used on real data.")
     a["null"]["departs"] = ["Z@5"]
     assert not fd.fitness(a)["passes"]
 
@@ -470,10 +471,10 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
     assert "null: means" in text and "not tested (too few replicates)" in text
     assert text.endswith("family recovery cannot be judged.")
-    rows, caveats = fd._planted_rows(a)
+    rows, caveats = fd.planted_rows(a)
     assert rows[0].verdict == "cannot tell" and rows[0].run == "no verdict from 6 replicates (the interval rule needs 40)"
     assert "holm" not in caveats
-    assert fd._fitness_prose(a).endswith("This run cannot test it: 6 replicates, and verdicts need 40.")
+    assert fd.fitness_prose(a).endswith("This run cannot test it: 6 replicates, and verdicts need 40.")
 
 
 def test_a_family_not_told_apart_takes_its_shared_members_along():
@@ -524,8 +525,8 @@ def test_the_run_design_is_named_once_in_the_caveats():
 
 def test_a_difference_without_spread_prints_no_interval():
     ck = _check("not shown", 0.0, 0.0, 0.0, 1.0)
-    assert fd._check_text(ck) == "F@5 − O@5: +0.000 in each of the 20 replicates"
-    assert fd._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01)) == \
+    assert dpl._check_text(ck) == "F@5 − O@5: +0.000 in each of the 20 replicates"
+    assert dpl._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01)) == \
         "F@5 − O@5: +0.020 [+0.010, +0.030] (95% CI of the mean over 20 replicates)"
 
 
@@ -550,7 +551,7 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
                              "not_told_apart": [], "picks": [], "replicates": 0}
     text = "\n".join(_lines(a))
     assert "no run pair resolved in any replicate" in text
-    rows, _ = fd._planted_rows(a)
+    rows, _ = fd.planted_rows(a)
     assert rows[0].numbers["other"] == ["position/graded"] and rows[0].verdict == "holds in part"
     # the A.1 sentence on how the pairs are picked follows the run: with 3 replicates nothing is split
     a.update(replicates=3, enough=False)

@@ -12,6 +12,7 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.prm_values``  notebook 03: the values its rows read (replicates, draws of U2)
 ``helpers.findings.diversity``  notebook 04: diversified search measures
 ``helpers.findings.diversity_planted``  notebook 04: its appendix A.1 (planted truths), one row per user
+``helpers.findings.diversity_text``  notebook 04: its shared wording (users, the design caveat, levels)
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)
 ``helpers.findings.design_split``  notebook 06: its split-half rows (one Monte Carlo rule)

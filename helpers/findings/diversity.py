@@ -37,9 +37,12 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from ..stats.summary import min_draws
+from .diversity_planted import against_table, family_table, fitness, fitness_prose, planted_report, planted_result, \
+    planted_rows, truth_groups, user_table, with_leaders
+from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "fitness",
+           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "against_table", "planted_rows", "fitness_prose", "fitness",
            "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
@@ -49,13 +52,6 @@ MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#
             "iRBU(p=0.99)")
 #: Where notebook 04's data come from (the ``data`` parameter).
 DATA = ("simulated", "trec-web-2012", "files")
-#: The planted users of section 7 in one line each (:mod:`helpers.simulate.users` has the formulas).
-USERS = {"position": "reads down the page with persistence p and values every relevant document",
-         "graded": "graded relevance with a log rank discount, intents weighted by Pr(i|q)",
-         "coverage": "chance that some document satisfies each intent, intents weighted uniformly",
-         "first-hit": "satisfied at the first document of level L2 or above",
-         "mixture": "a population of position, coverage and first-hit users",
-         "null": "a random planted order of the runs, drawn anew in each replicate"}
 #: The least number of topic resamples for a bootstrap interval of Kendall's tau (Efron & Tibshirani's
 #: advice for percentile intervals), raised to the interval rule's minimum at the run's level.
 MIN_TAU_BOOTSTRAP = 1000
@@ -108,32 +104,11 @@ def check_parameters(p: Mapping[str, Any]) -> None:
 
 # -- printed values ----------------------------------------------------------------------------
 
-def pct(level: float) -> str:
-    """A confidence level as printed: ``"95%"``, ``"99%"``, ``"97.5%"``."""
-    return f"{round(100 * float(level), 6):g}%"
-
-
-def draws_interval(n: int, level: float) -> str:
-    """How the spread of ``n`` draws (replicates) is named at ``level``: ``"percentiles 2.5–97.5"``, or
-    ``"range"`` when there are too few draws for them (:func:`helpers.stats.summary.min_draws`). A
-    spread of draws, never called an interval: "95% CI" is kept for the CI of a mean."""
-    if int(n) < min_draws(level):
-        return "range"
-    tail = 100 * (1 - float(level)) / 2
-    return f"percentiles {round(tail, 6):g}–{round(100 - tail, 6):g}"
-
-
 def count_once(names, twins) -> list[str]:
     """``names`` without the second and later names of each group of ``twins`` (one measure under
     several names: :func:`helpers.measures.results.affine_measures`), order kept."""
     later = {x for g in twins for x in list(g)[1:]}
     return [x for x in names if x not in later]
-
-
-def twins_line(twins) -> str:
-    """``"Counted once: strec@10 as I-rec@10; iRBU(p=0.99)@10 as RBU(p=0.99)@10."``, or ``""``."""
-    parts = [f"{claims.listing(list(g)[1:])} as {list(g)[0]}" for g in twins]
-    return f"Counted once (one measure under two names): {'; '.join(parts)}." if parts else ""
 
 
 def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
@@ -171,38 +146,6 @@ def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     if float(low) == float(high) == float(tau):
         return f"{claims.number(tau, digits)} in every resample"
     return claims.bracket(tau, low, high, digits)
-
-
-def short_leaders(c: claims.Claim, limit: int = 6, digits: int = 3, noun: str = "measures",
-                  term: str = "within noise") -> str:
-    """A :func:`helpers.notebook.claims.leaders` claim as printed, short enough for one sentence: more
-    than ``limit`` tied leaders are counted (``"14 measures tied at 0.429"``), and so are more than
-    ``limit`` values within noise (``"7 more within noise"``); no leader is picked out of a tie.
-    ``term`` names what "within noise" means here, so that each meaning has its own name: notebook 04
-    says ``"within Monte Carlo noise"`` for overlapping Monte Carlo intervals of power and ``"level
-    with it"`` for a recovery whose paired interval with the leader's includes 0."""
-    return _short_leaders(c, limit, digits, noun).replace("within noise", term)
-
-
-def _short_leaders(c: claims.Claim, limit: int, digits: int, noun: str) -> str:
-    n = c.numbers
-    lead, noise = n["leaders"], n["within_noise"]
-    if len(lead) <= limit and len(noise) <= limit:
-        return c.text
-    best = f"{n['best']:.{digits}f}"
-    if len(lead) == n["n"] and len(lead) > 1:
-        return f"all {len(lead)} {noun} tie at {best}"
-    parts = []
-    if len(lead) > limit:
-        head = f"{len(lead)} {noun} tied at {best}"
-    else:
-        head = claims.listing(lead)
-        parts.append(f"tied at {best}" if len(lead) > 1 else best)
-    if len(noise) > limit:
-        parts.append(f"{len(noise)} more within noise")
-    elif noise:
-        parts.append("within noise: " + c.text.split("within noise: ", 1)[1].rstrip(")"))
-    return head + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def measure_family(measure: str) -> str:
@@ -378,25 +321,15 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     if both:
         prose.insert(0, both)
     if planted is not None:
-        from .diversity_planted import _fitness_prose, _planted_rows
-
-        more, own = _planted_rows(planted, run_design)
+        more, own = planted_rows(planted, run_design)
         rows += more
         caveats.update(own)
-        prose.insert(0, _fitness_prose(planted))
+        prose.insert(0, fitness_prose(planted))
     elif data == "simulated":
         prose.append("The family-recovery row needs at least 2 replicates.")
     first = list(dict.fromkeys(k for row in rows for k in row.caveats))   # a row's letters in alphabetical order
     rows = [dataclasses.replace(row, caveats=tuple(sorted(row.caveats, key=first.index))) for row in rows]
     return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
-
-
-#: The caveat of every row that the simulated run design decides (``run_design`` -> sentence).
-DESIGN_CAVEAT = {
-    "styles": "The `styles` runs were built so that the planted users order them differently; the rows marked "
-              "so answer for this run design, not for the measures in general.",
-    "skill": "The `skill` runs differ mainly in skill, which raises every measure at once; the rows marked so "
-             "answer for this run design, not for the measures in general."}
 
 
 def tau_r_sentence(tau: Sequence[float] | None, r: Mapping) -> str:
@@ -489,18 +422,3 @@ def _prose(data: str, run_design: str, twins, cover) -> list[str]:
     out.append("No public data set pairs SERP preferences with intent judgments, so no profile here says which "
                "measure agrees with real users.")
     return out
-
-
-#: The names of appendix A.1 (the planted-truth check), which live in :mod:`helpers.findings.diversity_planted`
-#: and are read from here too (``div_findings.planted_result``), without a circular import.
-_PLANTED = ("family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report",
-            "user_table", "against_table", "_check_text", "_diff_cell", "_planted_rows", "_fitness_prose", "_fitness_text", "_verdict", "_p",
-            "_design_text", "_leaders", "_VERDICT", "_WITHOUT")
-
-
-def __getattr__(name: str):
-    if name in _PLANTED:
-        from . import diversity_planted
-
-        return getattr(diversity_planted, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,7 @@
 :func:`planted_report` gives what A.1 prints: a few lines on the truths, **one table with a row per planted
 user** (leader, family check, Holm p, verdict, chance yardstick, the check without members of two
 families) and the null and summary lines; :func:`fitness` is the test :mod:`helpers.simulate.users` sets
-before family recovery reads real data, and :func:`_planted_rows` the findings row it gives.
+before family recovery reads real data, and :func:`planted_rows` the findings row it gives.
 Split from :mod:`helpers.findings.diversity` (which still exports every name) to keep modules short.
 """
 
@@ -18,9 +18,9 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
-from .diversity import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
+from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
 
-__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "against_table"]
+__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "against_table", "planted_rows", "fitness_prose"]
 
 
 # -- section 7 ---------------------------------------------------------------------------------
@@ -322,7 +322,7 @@ def _verdict(ck: Mapping) -> str:
     return word
 
 
-def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
+def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
     """The one row of the planted-truth check (appendix A.1 has the detail) and the caveats it uses:
     what family recovery can and cannot separate, and whether it passes the fitness test."""
     alpha = a["alpha"]
@@ -344,7 +344,7 @@ def _planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tu
     return [row], caveats
 
 
-def _fitness_prose(a: Mapping, digits: int = 3) -> str:
+def fitness_prose(a: Mapping, digits: int = 3) -> str:
     """The one bullet that says what the planted-user check comes to, naming the analysis it checks."""
     f = fitness(a)
     what = ("*Family recovery* reads which user a run order follows from the measure family that best "
