@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 
 import numpy as np
@@ -35,7 +36,8 @@ from helpers.notebook import claims, findings, pipeline
 from _fuzz_space import DRAWS  # noqa: E402  (tests/ is on sys.path)
 
 from _fuzz_space import SEED  # noqa: E402
-CONFIGS_PER_NOTEBOOK = 2
+#: make test draws one configuration per notebook (a new seed every run); make test-slow three.
+CONFIGS_PER_NOTEBOOK = 3 if os.environ.get("SUBJEVAL_SLOW_TESTS") == "1" else 1
 NOTEBOOKS = {nb.stem[:2]: nb for nb in pipeline.discover()}
 CASES = [(key, i) for key in NOTEBOOKS for i in range(CONFIGS_PER_NOTEBOOK)]
 
