@@ -321,7 +321,7 @@ def test_simulated_findings_are_checks_of_the_machinery():
     assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
     assert any("needs profile `real`, which has cross-fitted DL-19 results" in p for p in f.prose)
     assert not any("by construction" in p or "not built in" in p for p in f.prose)
-    assert any("in the appendix table" in p for p in f.prose)
+    assert any("are in the appendix" in p for p in f.prose)
     assert nbf.problems(f) == []
 
 
@@ -423,12 +423,12 @@ def test_holm_across_the_table_rows_is_stated_once_in_the_limitations():
                     numbers={str(th): c.numbers for th, c in fp.holm_claims({3: (0.9, 0.8), 2: (0.9, 0.85)}, p).items()})
             for p in ({3: 0.009, 2: 0.3}, {3: 0.02, 2: 0.5})]
     text = fp.across_rows(rows)
-    assert "a family of 2 tests" in text and "not corrected across one another" in text
-    assert text.endswith("Holm over all 4 tests of the table's rows keeps 1 of the 2 significant per-row results.")
+    assert text.startswith("Holm corrects within each Table 6 row's 2 thresholds, not across rows.")
+    assert text.endswith("Over all 4 tests of the table's rows, 1 of the 2 significant results survive.")
     assert fp.across_rows([Finding("Table 1: b?", "-", "-", "holds")]) == ""
     f = _found()
     lim = f.limitations()
-    assert lim.count("Holm") == 2 and "holm" not in " ".join(f.prose).lower()   # stated once, not in the bullets
+    assert lim.count("Holm") == 1 and "holm" not in " ".join(f.prose).lower()   # stated once, not in the bullets
 
 
 def test_caveat_letters_read_in_order_in_every_row():

@@ -200,8 +200,8 @@ _CAVEATS = {
     "sim_design": "Both simulated assessors follow one latent-relevance model calibrated to the paper's Table 3: "
                   "they are exchangeable and disagree by level only, as the PRM assumes. "
                   "Its topic-to-topic spread is set, not fitted to FedWeb13.",
-    "other_data": "The paper's values come from FedWeb13 and INTENT-2, whose judgments are licensed, not public; a gap "
-                  "to them is no failure to reproduce.",
+    "other_data": "The paper's values come from FedWeb13 and INTENT-2 (licensed judgments): a gap to them is no "
+                  "failure to reproduce.",
     "eq_same": "Eq. 4 and Eq. 5 estimate the same p(R|i) only when U2 re-judged an unbiased sample of U1's "
                "judgments and both assessors label with the same marginals (Sect. 5.2.1).",
     "eq5_biased": "Here U2 re-judged U1's levels in different shares, so Eq. 5 is biased.",
@@ -210,8 +210,8 @@ _CAVEATS = {
                "sampling.",
     "shared_order": "One latent relevance drives the simulated runs and both assessors, so a graded gain can beat "
                     "binary gains for that reason alone; linear − binary is given as that reference.",
-    "graded_too": "Linear gains are more robust than binary gains wherever the PRM's are, and the PRM's no more "
-                  "than linear ones (tests in the appendix): that gain over binary is not the PRM's own.",
+    "graded_too": "Linear gains beat binary gains wherever the PRM's do, and the PRM's do not beat linear ones "
+                  "(appendix tests): that gain is not the PRM's own.",
 }
 
 _PAPER6 = "yes: τ rises in 3 of 4 INTENT-2 sets (0.84 → 0.93 Japanese inf.)"
@@ -500,9 +500,10 @@ def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, no
     if both and not sim:
         th = both[0]
         word = {"shown": "shown", "cannot tell": "cannot tell"}.get(_table6_verdict(rob, "cross-fitted"), "not shown")
-        out.append(f"At θ = {name(th)}, PRM − binary τ is {signed(cf[th][0])} cross-fitted and {signed(ins[th][0])} in "
-                   f"sample; the cross-fitted test is the one to read (verdict: {word}).")
-    out.append(f"Every verdict over replicates or draws needs {MIN_RANGE} of them; with fewer it cannot tell.")
+        out.append(f"At θ = {name(th)} read the cross-fitted PRM − binary ({signed(cf[th][0])}, {word}), not the "
+                   f"in-sample one ({signed(ins[th][0])}).")
+    if few(rob.n):
+        out.append(f"Every verdict over replicates or draws needs {MIN_RANGE} of them; with fewer it cannot tell.")
     if p_top:
         out.append(p_top)
     if method == "eq5" and not eq5_valid:
@@ -578,7 +579,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     failed = sum(r.verdict not in _HOLDING for r in checks)
     among = ", PRM − binary among them" if sim and any("binary gains" in r.question for r in checks) else ""
     prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles{among}) "
-                 f"{'are' if len(checks) > 1 else 'is'} in the appendix table after the conclusion"
+                 f"{'are' if len(checks) > 1 else 'is'} in the appendix"
                  + ("." if not failed else "; it did not hold." if len(checks) == 1 else
                     f"; {failed} of them did not hold." if failed > 1 else "; 1 of them did not hold."))
     rows, checks = _lettered(rows), _lettered(checks)
@@ -630,5 +631,5 @@ def p_top(draws, T: int, method: str) -> str:
     """One sentence on p(T|T) over the draws of U2 (real data)."""
     s = draws.p_table
     r = s[(s["theta"] == T) & (s["level"] == str(T))].iloc[0]
-    return (f"Another assessor gives a top-level result the top level with p = {spread(r['mean'], r['low'], r['high'])} "
-            f"({method}, mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")
+    return (f"p(T|T), another assessor's top level for a top-level result: {spread(r['mean'], r['low'], r['high'])} "
+            f"({method}; mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")

@@ -290,12 +290,11 @@ def across_rows(rows) -> str:
     sig = [k for k, (_, v) in enumerate(tests) if v["p_holm"] < 0.05]
     kept = sum(adj[k] < 0.05 for k in sig)
     sizes = claims.listing([str(n) for n in families], "or")
-    text = (f"Each Table 6 row's Holm correction covers that row's thresholds only (a family of {sizes} tests); "
-            f"the rows are not corrected across one another.")
+    text = f"Holm corrects within each Table 6 row's {sizes} thresholds, not across rows."
     if sig:
-        kept_text = (("keeps" if kept else "does not keep") + " the one significant per-row result" if len(sig) == 1
-                     else f"keeps {kept} of the {len(sig)} significant per-row results")
-        text += f" Holm over all {len(tests)} tests of the table's rows {kept_text}."
+        kept_text = (("the one significant result " + ("survives" if kept else "does not survive")) if len(sig) == 1
+                     else f"{kept} of the {len(sig)} significant results survive")
+        text += f" Over all {len(tests)} tests of the table's rows, {kept_text}."
     return text
 
 
