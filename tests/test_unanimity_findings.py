@@ -237,7 +237,8 @@ def test_conjecture_family_is_named_uncorrected_and_the_threshold_said():
     assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are read one by "
                                       "one, uncorrected for multiplicity.")
     assert all("conj_family" in r.caveats for r in rows[1:]) and "conj_family" not in rows[0].caveats
-    assert any("lies at the 0.8 threshold" in p for p in prose)
+    assert "For nG@1, the τ and discrepancy parts' power sits at the 0.8 threshold (lower bound 0.796): a near miss." in prose
+    assert not F._at_threshold({"tau_power": 0.896, "tau_power_low": 0.688}, "tau")   # well below: not "at" it
     rows, prose, caveats = _real_found(0.5)
     assert "conj_family" in caveats and not any("threshold" in p for p in prose)
     rows, prose, caveats = _real_found(0.5, nothing=True)
