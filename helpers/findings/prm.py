@@ -202,8 +202,8 @@ _CAVEATS = {
                   "Its topic-to-topic spread is set, not fitted to FedWeb13.",
     "other_data": "The paper's values come from FedWeb13 and INTENT-2 (licensed judgments): a gap to them is no "
                   "failure to reproduce.",
-    "eq_same": "Eq. 4 and Eq. 5 estimate the same p(R|i) only when U2 re-judged an unbiased sample of U1's "
-               "judgments and both assessors label with the same marginals (Sect. 5.2.1).",
+    "eq_same": "Eq. 4 and Eq. 5 agree only when U2 re-judged an unbiased sample of U1's judgments with the same "
+               "marginals (Sect. 5.2.1).",
     "eq5_biased": "Here U2 re-judged U1's levels in different shares, so Eq. 5 is biased.",
     "no_test": "Counts of runs carry no test.",
     "u2_draw": "U2 is one rater per item drawn at random; intervals over its draws cover that choice, not topic "
@@ -631,5 +631,5 @@ def p_top(draws, T: int, method: str) -> str:
     """One sentence on p(T|T) over the draws of U2 (real data)."""
     s = draws.p_table
     r = s[(s["theta"] == T) & (s["level"] == str(T))].iloc[0]
-    return (f"p(T|T), another assessor's top level for a top-level result: {spread(r['mean'], r['low'], r['high'])} "
+    return (f"Another assessor gives a top-level result the top level with p = {spread(r['mean'], r['low'], r['high'])} "
             f"({method}; mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")
