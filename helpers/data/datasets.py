@@ -609,7 +609,10 @@ def _image_pairs(path: Path) -> pd.DataFrame:
         path, ["query_id", "pair", *slots], sep="\t", header=True,
         dtypes={"query_id": str, "pair": str, **dict.fromkeys(slots, "int64")},
         expected="5 tab-separated fields 'query left.jpg,right.jpg tag tag tag' (tags -2..2)",
-        checks={i: trec.is_int for i in (2, 3, 4)})
+        checks={i: trec.is_int for i in (2, 3, 4)},
+        # the published file writes some tags as decimals (line 2826: -2.0); every tag is then checked
+        # to be one of -2..2 below, so a decimal is taken only when it is one of those integers
+        exact_ints=False)
     for slot in slots:
         _check_values(path, wide[slot], range(-2, 3), f"preference tag -2..2 in column {slot}", skip=1)
     split = wide["pair"].str.split(",", expand=True, regex=False)
