@@ -127,7 +127,7 @@ def test_findings_of_one_draw_keep_the_length_rules():
                        pairs=120, tau=tau, counts=counts, fragile={"k": 1, "n": 3}, off_paper=["replicates"],
                        fit=None)
     t = found.table()
-    assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c)"]
+    assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c, d)"]   # d: the team-skill sd record
     assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 cells; CI excludes 1 in 0, 0 after Holm"
     assert t["this run"].iloc[1] == "one draw: 3 of 360 pair decisions (0.83%); 1 of them fragile (33%)"
     assert "over the team pairs of one cell" in found.limitations()
