@@ -466,7 +466,7 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert f["too_few"] == (6, 40) and not f["passes"] and not f["recovered"] and not f["in_part"]
     head, table, tail = fd.planted_report(a)
     text = "\n".join(_lines(a))
-    assert "no interval or verdict below, since the interval rule needs 40 replicates" in text
+    assert "no interval or verdict below (the interval rule's minimum is 40; this run has 6)" in text
     assert "CI" not in text + " ".join(table.columns) and "Holm p = " not in text and "(no interval)" in text
     assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
     assert "null: means" in text and "not tested (too few replicates)" in text
@@ -560,7 +560,7 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
             ck.update(verdict="too few", replicates=3)
     lines = _lines(a)
     assert lines[0].endswith("Each family check picks and compares its pair on the same 3 replicates (too few to "
-                             "split); no interval or verdict below, since the interval rule needs 40 replicates.")
+                             "split); no interval or verdict below (the interval rule's minimum is 40; this run has 3).")
     assert "half of the replicates" not in "\n".join(lines)
 
 

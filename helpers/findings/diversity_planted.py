@@ -304,7 +304,8 @@ def _design_text(a: Mapping) -> str:
            if n >= 4 else f"Each family check picks and compares its pair on the same {n} replicates (too few to split)")
     if a.get("enough", True):
         return f"{how}; intervals are {pct(level)}, verdicts Holm-corrected at α = {a['alpha']:g}."
-    return f"{how}; no interval or verdict below, since the interval rule needs {need} replicates."
+    # the rule's minimum is not followed by the word "replicates": it is not a replicate count of the run
+    return f"{how}; no interval or verdict below (the interval rule's minimum is {need}; this run has {n})."
 
 
 def _p(p: float, alpha: float) -> str:
