@@ -424,7 +424,7 @@ def test_holm_across_the_table_rows_is_stated_once_in_the_limitations():
             for p in ({3: 0.009, 2: 0.3}, {3: 0.02, 2: 0.5})]
     text = fp.across_rows(rows)
     assert text.startswith("Holm corrects within each Table 6 row's 2 thresholds, not across rows.")
-    assert text.endswith("Over all 4 tests of the table's rows, 1 of the 2 significant results survive.")
+    assert text.endswith("Over all 4 tests of the table's rows, 1 of the 2 significant results survives.")
     assert fp.across_rows([Finding("Table 1: b?", "-", "-", "holds")]) == ""
     f = _found()
     lim = f.limitations()

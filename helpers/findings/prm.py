@@ -578,10 +578,11 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
                    nonmono_label=nonmono_label)
     failed = sum(r.verdict not in _HOLDING for r in checks)
     among = ", PRM − binary among them" if sim and any("binary gains" in r.question for r in checks) else ""
-    prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles{among}) "
-                 f"{'are' if len(checks) > 1 else 'is'} in the appendix"
-                 + ("." if not failed else "; it did not hold." if len(checks) == 1 else
-                    f"; {failed} of them did not hold." if failed > 1 else "; 1 of them did not hold."))
+    if sim or failed:   # on real data the appendix's one check (simulated coin flips) needs no pointer unless it failed
+        prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles{among}) "
+                     f"{'are' if len(checks) > 1 else 'is'} in the appendix"
+                     + ("." if not failed else "; it did not hold." if len(checks) == 1 else
+                        f"; {failed} of them did not hold." if failed > 1 else "; 1 of them did not hold."))
     rows, checks = _lettered(rows), _lettered(checks)
     holm_note = across_rows(rows)   # stated once, in the Limitations: which family each correction covers
     general = (("sim_design",) if sim else ()) + (("holm_family",) if holm_note else ())

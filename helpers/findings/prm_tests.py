@@ -293,7 +293,7 @@ def across_rows(rows) -> str:
     text = f"Holm corrects within each Table 6 row's {sizes} thresholds, not across rows."
     if sig:
         kept_text = (("the one significant result " + ("survives" if kept else "does not survive")) if len(sig) == 1
-                     else f"{kept} of the {len(sig)} significant results survive")
+                     else f"{kept} of the {len(sig)} significant results {'survives' if kept == 1 else 'survive'}")
         text += f" Over all {len(tests)} tests of the table's rows, {kept_text}."
     return text
 
