@@ -22,9 +22,10 @@ from .. import unanimity
 from ..measures import names as measure_names_mod
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
-from .unanimity_text import (SAME, _signed, _signed_count, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
+from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
                              divisor_lines, divisor_reading, effect_sizes, hsd_runs_line, range_text, read_real,
                              table2_lines, table2_view)
+from .unanimity_text import signed as _signed, signed_count as _signed_count
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
