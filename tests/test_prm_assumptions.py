@@ -143,7 +143,7 @@ def test_replicate_details_and_stress_come_after_the_tables():
 def test_simulated_reduces_the_stress_collections_and_linear_gains():
     s = rprm.simulated(3, 11, tested=[3, 1], names=list(judgments.LEVEL_NAMES), n_topics=6, n_docs=30, n_runs=4,
                        k=5, k_table7=10, method="eq5", splits=2, details=True, B=10, udm_reps=2, u2_lenience=1.0)
-    assert set(s.diffs) == {"in sample", "cross-fitted", "vs linear"}
+    assert set(s.diffs) == {"in sample", "cross-fitted", "vs linear", "linear vs binary"}
     assert set(s.stress["diffs"]) == set(rprm.STRESS_ANALYSES)
     wide = s.rep[s.rep["table"] == "6"].pivot_table(index="replicate", columns="comparison", values="tau")
     np.testing.assert_allclose(s.diffs["vs linear"][3], (wide["PRM, theta=Key"] - wide["linear"]).to_numpy())

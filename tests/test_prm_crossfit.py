@@ -155,7 +155,7 @@ def test_mean_difference_p_is_the_one_sample_t_test():
 def test_simulated_replicates_hold_both_analyses():
     s = rprm.simulated(3, 11, tested=[3, 1], names=list(judgments.LEVEL_NAMES), n_topics=6, n_docs=30, n_runs=4,
                        k=5, k_table7=10, method="eq5", splits=2)
-    assert set(s.diffs) == {"in sample", "cross-fitted", "vs linear"}
+    assert set(s.diffs) == {"in sample", "cross-fitted", "vs linear", "linear vs binary"}
     for a in s.diffs:
         assert set(s.diffs[a]) == {3, 1} and all(len(v) == 3 for v in s.diffs[a].values())
         for th, (mean_prm, mean_bin) in s.means[a].items():
