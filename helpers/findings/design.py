@@ -27,7 +27,7 @@ import pandas as pd
 from ..design.study import cluster_rate
 from ..stats.summary import min_draws
 from ..notebook import claims
-from ..notebook.findings import Finding, Findings
+from ..notebook.findings import AppendixFindings, Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary, \
     who_text as _who
@@ -745,6 +745,11 @@ def _published_rows(published: Mapping[str, int], anova_m2: tuple[int, int], gt:
                     "reproduced" if same == len(gt) else "not reproduced")]
 
 
+#: The caption of this notebook's appendix table (``design``'s ``appendix_findings``).
+_APPENDIX_TITLE = ("Appendix of notebook 06: published values, results a simulated pilot settles by how it was built, "
+                   "and the split halves' detail; checks of the machinery rather than findings.")
+
+
 @dataclass(frozen=True)
 class DesignFindings(Findings):
     """The findings of notebook 06 with an ``appendix``: the published values, the rows a simulated
@@ -755,22 +760,12 @@ class DesignFindings(Findings):
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a table of their own, with the caveats they point to."""
-        return _Appendix(self.notebook, self.appendix, (), caveats=self.caveats, general=self.general)
+        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, general=self.general,
+                                title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``06_findings_appendix.{csv,tex}`` with ``out``)."""
-        app = self.appendix_findings()
-        if not app.rows:
-            print("appendix: no check of the machinery in this run")
-            return
-        app.show(out, name="findings_appendix")
-
-
-@dataclass(frozen=True)
-class _Appendix(Findings):
-    def caption(self) -> str:
-        return ("Appendix of notebook 06: published values, results a simulated pilot settles by how it was built, "
-                "and the split halves' detail; checks of the machinery rather than findings.")
+        self.appendix_findings().show_or_say(out, empty="appendix: no check of the machinery in this run")
 
 
 def _scored(note: str) -> str:

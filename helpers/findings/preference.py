@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..notebook import claims, params
-from ..notebook.findings import Finding, Findings
+from ..notebook.findings import AppendixFindings, Finding, Findings
 from ..preference import questions as pq
 from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
@@ -71,6 +71,11 @@ def measure_names(cutoff: int) -> dict[str, str]:
              "D-ERR": "D-nERR", "nDCG-IA": "IA-nDCG", "Q-IA": "IA-Q", "RBP-IA (p=0.85)": "IA-RBP(p=0.85)",
              "RBP-IA (p=0.99)": "IA-RBP(p=0.99)", "EBR-IA": "IA-EBR", "ERR-IA": "IA-nERR", "alpha-nDCG": "alpha-nDCG"}
     return {k: f"{v}@{c}" for k, v in names.items()}
+
+
+#: The caption of this notebook's appendix table (``preference``'s ``appendix_findings``).
+_APPENDIX_TITLE = ("Appendix of notebook 05: results that hold by construction of the simulation, "
+                   "checks of the machinery rather than findings.")
 
 
 @dataclass(frozen=True)
@@ -554,15 +559,11 @@ class PreferenceFindings(Findings):
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a table of their own, with the caveats they point to."""
-        return _Appendix(self.notebook, self.appendix, (), caveats=self.caveats)
+        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``05_findings_appendix.{csv,tex}`` with ``out``)."""
-        app = self.appendix_findings()
-        if not app.rows:
-            print("appendix: no result of this run holds by construction of the simulation")
-            return
-        app.show(out, name="findings_appendix")
+        self.appendix_findings().show_or_say(out, empty="appendix: no result of this run holds by construction of the simulation")
 
 
 #: How the appendix intro names each by-construction row (:data:`APPENDIX_QUESTIONS`).
@@ -595,13 +596,6 @@ def involving(sig: pd.DataFrame, top: Sequence[str], significance: float) -> pd.
     roles = list(pq.ROLE_COLUMNS)
     keep = (sig.p_topics < significance) & (sig.higher.isin(roles) | sig.lower.isin(roles) | sig.higher.isin(top))
     return sig[keep].sort_values(["higher", "delta_mar"], ascending=[True, False], kind="stable")
-
-
-@dataclass(frozen=True)
-class _Appendix(Findings):
-    def caption(self) -> str:
-        return ("Appendix of notebook 05: results that hold by construction of the simulation, "
-                "checks of the machinery rather than findings.")
 
 
 def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapping[str, float] | None,

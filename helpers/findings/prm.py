@@ -31,7 +31,7 @@ import pandas as pd
 
 from .. import prm
 from ..notebook import claims
-from ..notebook.findings import Finding, Findings
+from ..notebook.findings import AppendixFindings, Finding, Findings
 from . import prm_values
 from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
@@ -48,6 +48,11 @@ __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "r
 TABLE1 = {"eq4": {2: (2, 4), 1: (3, 10), 0: (1, 6)}, "eq5": {2: (4, 10), 1: (5, 17), 0: (1, 13)}}
 PAPER_TABLE7_TOP = 0.75   # PRM vs binary, top relevance, FedWeb13 Results Merging
 PAPER_FIG2 = "sd 0.06 vs σ 0.02 for p(Key|Key) (FedWeb13 pages)"
+
+
+#: The caption of this notebook's appendix table (``prm``'s ``appendix_findings``).
+_APPENDIX_TITLE = ("Appendix of notebook 03: checks of the machinery, results that a simulation settles "
+                   "by how it was built (their verdicts from the run's numbers), not findings.")
 
 
 @dataclass(frozen=True)
@@ -178,22 +183,11 @@ class PrmFindings(Findings):
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a table of their own, with the caveats they point to."""
-        return _Appendix(self.notebook, self.appendix, (), caveats=self.caveats)
+        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``03_findings_appendix.{csv,tex}`` with ``out``)."""
-        app = self.appendix_findings()
-        if not app.rows:
-            print("appendix: no check of the machinery in this run")
-            return
-        app.show(out, name="findings_appendix")
-
-
-@dataclass(frozen=True)
-class _Appendix(Findings):
-    def caption(self) -> str:
-        return ("Appendix of notebook 03: checks of the machinery, results that a simulation settles "
-                "by how it was built (their verdicts from the run's numbers), not findings.")
+        self.appendix_findings().show_or_say(out, empty="appendix: no check of the machinery in this run")
 
 
 _CAVEATS = {

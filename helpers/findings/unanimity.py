@@ -21,7 +21,7 @@ import pandas as pd
 from .. import unanimity
 from ..measures import names as measure_names_mod
 from ..notebook import claims
-from ..notebook.findings import Finding, Findings
+from ..notebook.findings import AppendixFindings, Finding, Findings
 from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
                              divisor_lines, divisor_reading, effect_sizes, hsd_runs_line, range_text, read_real,
                              table2_lines, table2_view)
@@ -34,6 +34,11 @@ __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_ou
 
 #: The evaluation conventions notebook 02 can run under (:mod:`helpers.measures.conventions`).
 CONVENTIONS = ("ntcireval",)
+
+
+#: The caption of this notebook's appendix table (``unanimity``'s ``appendix_findings``).
+_APPENDIX_TITLE = ("Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, "
+                   "what holds by construction), not answers to the paper's questions.")
 
 
 @dataclass
@@ -587,25 +592,15 @@ class UnanimityFindings(Findings):
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a findings table of their own, with the caveats they point to."""
-        return _Appendix(self.notebook, self.appendix, self.appendix_prose, caveats=self.caveats,
-                         general=[g for g in self.general if g == "stand_in"])
+        return AppendixFindings(self.notebook, self.appendix, self.appendix_prose, caveats=self.caveats,
+                         general=[g for g in self.general if g == "stand_in"], title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix table (saved as ``02_findings_appendix.{csv,tex}`` with ``out``), or
         say why there is none."""
-        app = self.appendix_findings()
-        if not app.rows:
-            print("\n".join(app.prose) or "no check of the simulation in this run (the paper's tables are not set "
-                  "against it, and it has one replicate or one N): no appendix table")
-            return
-        app.show(out, name="findings_appendix")
-
-
-@dataclass(frozen=True)
-class _Appendix(Findings):
-    def caption(self) -> str:
-        return ("Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, "
-                "what holds by construction), not answers to the paper's questions.")
+        self.appendix_findings().show_or_say(out, empty=(
+            "no check of the simulation in this run (the paper's tables are not set against it, and it has "
+            "one replicate or one N): no appendix table"))
 
 
 def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple,

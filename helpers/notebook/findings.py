@@ -44,7 +44,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["VERDICTS", "CAVEATS", "Finding", "Findings", "MAX_SENTENCE_WORDS", "MAX_PROSE_WORDS", "notebook_problems",
+__all__ = ["VERDICTS", "CAVEATS", "Finding", "Findings", "AppendixFindings", "MAX_SENTENCE_WORDS", "MAX_PROSE_WORDS", "notebook_problems",
            "conclusion_markdown", "has_findings",
            "sentences", "words", "long_sentences", "problems", "COLUMNS"]
 
@@ -380,6 +380,24 @@ def _outputs(cell: Mapping) -> list[str]:
                 out.append(_cell_text({"source": data[mime]}))
                 break
     return out
+
+
+@dataclass(frozen=True)
+class AppendixFindings(Findings):
+    """A notebook's appendix table (``NN_findings_appendix``): rows that check the machinery or hold
+    by construction of a simulation, with the caveats they point to; ``title`` is its caption."""
+
+    title: str = ""
+
+    def caption(self) -> str:
+        return self.title
+
+    def show_or_say(self, out=None, *, empty: str) -> None:
+        """Display and save the table, or, without rows, print its prose or ``empty``."""
+        if not self.rows:
+            print("\n".join(self.prose) or empty)
+            return
+        self.show(out, name="findings_appendix")
 
 
 def conclusion_markdown(nb: Mapping) -> str:
