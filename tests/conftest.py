@@ -14,6 +14,17 @@ def _isolated_reports(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path_factory.mktemp("reports")))
 
 
+@pytest.fixture(scope="session")
+def nist():
+    """NIST's trec_eval 10 built from its sources (tests/_nist.py); skipped where it cannot be built."""
+    import _nist
+
+    try:
+        return _nist.build()
+    except RuntimeError as exc:
+        pytest.skip(f"NIST trec_eval cannot be built here: {exc}")
+
+
 SLOW = os.environ.get("SUBJEVAL_SLOW_TESTS") == "1"
 
 

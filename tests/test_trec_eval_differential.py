@@ -43,7 +43,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, note, seed, settings
 from hypothesis import strategies as st
 
-import _nist
 from helpers.measures.treceval import command
 
 SEED = int(os.environ.get("SUBJEVAL_DIFF_SEED") or os.environ.get("SUBJEVAL_FUZZ_SEED") or 20261127)
@@ -54,14 +53,6 @@ EXAMPLES = int(os.environ.get("SUBJEVAL_DIFF_EXAMPLES") or 100)
 SHRINK = os.environ.get("SUBJEVAL_DIFF_SHRINK", "1" if EXAMPLES > 100 else "0") == "1"
 REPLAY = (f"replay: SUBJEVAL_DIFF_SEED={SEED} SUBJEVAL_DIFF_EXAMPLES={EXAMPLES} pytest {__file__}"
           + ("" if SHRINK else " (add SUBJEVAL_DIFF_SHRINK=1 to shrink the example: minutes)"))
-
-
-@pytest.fixture(scope="module")
-def nist() -> Path:
-    try:
-        return _nist.build()
-    except RuntimeError as exc:
-        pytest.skip(f"NIST trec_eval cannot be built here: {exc}")
 
 
 # ------------------------------------------------------------------------------------------------

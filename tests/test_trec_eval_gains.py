@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import _nist
 from helpers.measures.treceval import command
 from helpers.measures.treceval.gainorder import comp_rel_gain, sorted_gains, trec_ideal_runs
 
@@ -31,14 +30,6 @@ RUN = "01 Q0 d1 1 1 run\n1 Q0 d1 1 1 run\n1 Q0 d2 2 1 run\n2 Q0 d1 1 1 run\n2 Q0
 # levels 0, 1, 2 in one topic
 QRELS3 = "1 0 a 1\n1 0 b 2\n1 0 c 0\n"
 RUN3 = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n"
-
-
-@pytest.fixture(scope="module")
-def nist() -> Path:
-    try:
-        return _nist.build()
-    except RuntimeError as exc:
-        pytest.skip(f"NIST trec_eval cannot be built here: {exc}")
 
 
 def _files(tmp_path: Path, qrels: str, run: str) -> tuple[str, str]:
