@@ -21,7 +21,6 @@ trec_eval's evaluation loop (``trec_eval.c``) as vectorised steps:
 
 from __future__ import annotations
 
-import math
 import numpy as np
 
 from ...io.ids import number_spelling_twins
@@ -31,12 +30,11 @@ from .gainorder import refuse_misordered
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
 from .matching import ranked_lists, refuse_repeated_results, topic_codes
-from .request import Evaluation, Settings, marked
+from .request import Evaluation, Settings, marked, summaries
 
 __all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
 
 MISSING_ZSCORE = -1000000.0
-_MIN_GEO_MEAN = 0.00001
 #: input each rel_format provides to the measures' sources
 _SOURCES = {"qrels": "qrels", "qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
 
@@ -232,28 +230,10 @@ def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:
 
 
 def summarise(ev: Evaluation, settings: Settings, n_rel_topics: int, num_rel_all: int) -> None:
-    """trec_eval's summary values (module docstring, step 4), in place."""
+    """trec_eval's summary values (module docstring, step 4), in place (:func:`.request.summaries`)."""
     n_eval = len(ev.topics)
-    divisor = n_rel_topics if settings.complete else n_eval
     totals = np.cumsum(ev.table, axis=0)[-1] if n_eval else np.zeros(ev.table.shape[1])
-    j = 0
-    for m, values in ev.measures:
-        if m.kind in ("runid", "relstring"):
-            continue
-        for _ in values:
-            total = totals[j]
-            if m.average == "count":
-                total = float(divisor)
-            elif m.average == "mean":
-                total = total / divisor if divisor else total
-            elif m.average == "gm" and divisor > 0:
-                if settings.complete:
-                    total += (divisor - n_eval) * math.log(_MIN_GEO_MEAN)
-                total = math.exp(total / divisor)
-            if m.name == "num_rel" and settings.complete:
-                total = float(num_rel_all)
-            ev.summary[j] = total
-            j += 1
+    ev.summary[:] = summaries(ev, totals, settings, n_eval, n_rel_topics, num_rel_all)
 
 
 def topic_count(rel) -> tuple[int, int]:

@@ -26,7 +26,7 @@ from itertools import groupby, repeat
 from operator import itemgetter
 
 from ...io.trec_eval_files import RESULTS_FORMAT, decimal_list, qrels_fields, results_file
-from .request import Evaluation, Settings
+from .request import MIN_GEO_MEAN as _MIN_GEO_MEAN, Evaluation, Settings, summaries
 
 __all__ = ["MEASURES", "Unsupported", "supports", "evaluate_quick"]
 
@@ -34,8 +34,6 @@ __all__ = ["MEASURES", "Unsupported", "supports", "evaluate_quick"]
 MEASURES = frozenset({"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                       "recip_rank", "iprec_at_recall", "P", "recall"})
 
-_MIN_GEO_MEAN = 0.00001
-_LOG_MIN_GEO_MEAN = math.log(_MIN_GEO_MEAN)
 _SCORE = RESULTS_FORMAT + "; field 5 (score) is not a number (trec_eval would read it as a different number: atof)"
 
 
@@ -258,29 +256,10 @@ def evaluate_quick(qrels_path: str, results_path: str, data: bytes | None, measu
 
 def summary(ev: Evaluation, table: list, s: Settings, n_rel_topics: int, num_rel_all: int) -> list:
     """trec_eval's summary values, as :func:`helpers.measures.treceval.evaluation.summarise`
-    computes them: per column the sum over topics in order, then the mean (over the judged topics
-    with ``-c``), the total, ``exp`` of the mean log, or the topic count."""
-    n_eval = len(table)
-    divisor = n_rel_topics if s.complete else n_eval
-    out = []
-    j = 0
-    for m, values in ev.measures:
-        if m.kind in ("runid", "relstring"):
-            continue
-        for _ in values:
-            total = 0.0
-            for row in table:
-                total += row[j]
-            if m.average == "count":
-                total = float(divisor)
-            elif m.average == "mean":
-                total = total / divisor if divisor else total
-            elif m.average == "gm" and divisor > 0:
-                if s.complete:
-                    total += (divisor - n_eval) * _LOG_MIN_GEO_MEAN
-                total = math.exp(total / divisor)
-            if m.name == "num_rel" and s.complete:
-                total = float(num_rel_all)
-            out.append(total)
-            j += 1
-    return out
+    computes them (:func:`.request.summaries`), from the columns summed over the topics in order."""
+    totals = [0.0] * (len(table[0]) if table else sum(
+        len(values) for m, values in ev.measures if m.kind not in ("runid", "relstring")))
+    for row in table:
+        for j, value in enumerate(row):
+            totals[j] += value
+    return summaries(ev, totals, s, len(table), n_rel_topics, num_rel_all)

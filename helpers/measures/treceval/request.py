@@ -8,11 +8,12 @@ same :class:`Evaluation`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .catalog import BY_NAME, CATALOG, META_NAMES, TrecMeasure, Value, expand
 
-__all__ = ["Settings", "Evaluation", "marked"]
+__all__ = ["Settings", "Evaluation", "marked", "summaries", "MIN_GEO_MEAN"]
 
 
 @dataclass
@@ -65,3 +66,35 @@ def marked(requests: list[tuple[str, str | None]], docs: int = 0) -> list[tuple[
         else:
             raise ValueError(f"illegal measure '{name}'")
     return [(m, expand(m, params.get(m.name), docs=docs)) for m in CATALOG if m.name in chosen]
+
+
+#: trec_eval's floor for a topic's value in a geometric mean (``MIN_GEO_MEAN``).
+MIN_GEO_MEAN = 0.00001
+
+
+def summaries(ev: Evaluation, totals, settings: Settings, n_eval: int, n_rel_topics: int,
+              num_rel_all: int) -> list[float]:
+    """trec_eval's summary value of every printed column from its sum over the evaluated topics
+    (``totals``, summed in topic order): the mean (over the judged topics with ``-c``), the total,
+    ``exp`` of the mean log, or the topic count. Plain Python, shared by the numpy-free path
+    (:mod:`.quick`) and the engine (:func:`.evaluation.summarise`)."""
+    divisor = n_rel_topics if settings.complete else n_eval
+    out, j = [], 0
+    for m, values in ev.measures:
+        if m.kind in ("runid", "relstring"):
+            continue
+        for _ in values:
+            total = totals[j]
+            if m.average == "count":
+                total = float(divisor)
+            elif m.average == "mean":
+                total = total / divisor if divisor else total
+            elif m.average == "gm" and divisor > 0:
+                if settings.complete:
+                    total += (divisor - n_eval) * math.log(MIN_GEO_MEAN)
+                total = math.exp(total / divisor)
+            if m.name == "num_rel" and settings.complete:
+                total = float(num_rel_all)
+            out.append(total)
+            j += 1
+    return out
