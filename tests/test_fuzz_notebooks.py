@@ -1,8 +1,8 @@
 """Configuration fuzzing: every notebook under random valid parameter sets nobody tuned.
 
 The sets are drawn from the declared ranges of ``tests/_fuzz_space.py`` with the seed
-``SUBJEVAL_FUZZ_SEED`` (the Makefile sets a new one on every ``make test``; without it, today's
-date). The seed is printed in the test header and in every failure; to replay a failure::
+``SUBJEVAL_FUZZ_SEED`` (fixed in ``make test``, from the clock in ``make test-slow``; without it,
+today's date). The seed is printed in the test header and in every failure; to replay a failure::
 
     SUBJEVAL_FUZZ_SEED=<seed> .venv/bin/python -m pytest tests/test_fuzz_notebooks.py
 

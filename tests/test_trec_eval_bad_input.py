@@ -292,3 +292,28 @@ def test_a_document_ranked_twice_is_refused_by_the_api():
         judgment_group_scores(qrels_jg, run, ["AP"])
     with pytest.raises(ValueError, match=message):
         preference_scores(prefs, run)
+
+
+def test_rbp_beside_other_measures_says_trec_eval_reads_unset_memory(tmp_path, capsysbinary, nist):
+    """trec_eval 10's rbp rescales gains outside [0, 1] with min and max it never sets (m_rbp.c):
+    beside ndcg it printed 0.1019 for topic A (levels 0..3), alone 0.1233. The command prints the
+    definition, the same with or without other measures, and one note per call (not per file)."""
+    q, r = _files(tmp_path, b"A 0 d1 0\nA 0 d2 3\nA 0 d3 1\nB 0 d1 1\nB 0 d2 0\n",
+                  b"A Q0 d3 1 3 r\nA Q0 d2 2 2 r\nB Q0 d1 1 3 r\n")
+
+    def rbp_lines(out: bytes) -> list[bytes]:
+        return [x for x in out.split(b"\n") if x.startswith(b"rbp ")]
+
+    alone = subprocess.run([str(nist), "-q", "-m", "rbp", q, r], capture_output=True, check=True).stdout
+    status, out, err = _run(capsysbinary, ["-q", "-m", "rbp", q, r])
+    assert status == 0 and out == alone and err == ""          # alone: no note, trec_eval's bytes
+    assert rbp_lines(out)[0].endswith(b"\tA\t0.1233")
+    status, out, err = _run(capsysbinary, ["-q", "-m", "ndcg", "-m", "rbp", q, r])
+    assert status == 0 and rbp_lines(out) == rbp_lines(alone)
+    assert err.count("\n") == 1 and err.startswith("trec_eval: note: rbp: ") and "(1 here)" in err, err
+    # topic B's gains (0, 1) stay in [0, 1]: no note when only such topics are evaluated
+    (tmp_path / "b").mkdir()
+    qb, rb = _files(tmp_path / "b", b"B 0 d1 1\nB 0 d2 0\n", b"B Q0 d1 1 3 r\n")
+    assert _run(capsysbinary, ["-m", "ndcg", "-m", "rbp", qb, rb])[2] == ""
+    status, out, err = _run(capsysbinary, ["-m", "ndcg", "-m", "rbp", "--many-runs", q, r, r])
+    assert status == 0 and err.count("note: rbp") == 1, err

@@ -21,8 +21,8 @@ The oracle, for each example:
 * the command refuses gain pairs that trec_eval 10 sorts wrongly (:func:`_gain_order_refusal`:
   its message names the value trec_eval prints for a topic, checked against trec_eval's ``-q``).
 
-``SUBJEVAL_DIFF_SEED`` (default: ``SUBJEVAL_FUZZ_SEED``, which ``make test`` sets from the clock
-and prints) seeds the examples; ``SUBJEVAL_DIFF_EXAMPLES`` sets how many per test (default 100,
+``SUBJEVAL_DIFF_SEED`` (default: ``SUBJEVAL_FUZZ_SEED``, which ``make test`` fixes and ``make
+test-nightly`` sets from the clock, and prints) seeds the examples; ``SUBJEVAL_DIFF_EXAMPLES`` sets how many per test (default 100,
 x3 tests; ``make test-nightly`` runs 2,000). A failure prints the seed and the example.
 """
 
@@ -502,6 +502,37 @@ def _compare(ours: bytes, theirs: bytes) -> str:
     return "same bytes but trec_eval's nan"
 
 
+def _is_rbp(line: bytes) -> bool:
+    name = line.split(b"\t")[0].strip()
+    return name == b"rbp" or name.startswith(b"rbp_p=")
+
+
+def _rbp_alone(binary: Path, case: Case, q: str, r: str, theirs: bytes) -> bytes | None:
+    """trec_eval's output with its rbp lines taken from a run that asks for rbp alone, or None when
+    the case asks for no rbp beside other measures. trec_eval 10's rbp rescales gains outside [0, 1]
+    with ``min``/``max`` it never sets (m_rbp.c): beside other measures its value depends on what
+    they left on the stack; the command prints the definition (and says so on standard error)."""
+    asked = [case.args[i + 1] for i, a in enumerate(case.args[:-1]) if a == "-m"]
+    rbp = [a for a in asked if a.split(".")[0] == "rbp"] or (["rbp"] if "all_trec" in asked else [])
+    if not rbp or len(rbp) == len(asked):
+        return None
+    args, skip = [], False
+    for i, a in enumerate(case.args):
+        if skip:
+            skip = False
+            continue
+        if a == "-m" and i + 1 < len(case.args):
+            skip = True
+            continue
+        args.append(a)
+    status, alone, _ = _theirs(binary, [x for m in rbp for x in ("-m", m)] + args + [q, r])
+    assert status == 0, alone
+    lines = [x for x in alone.split(b"\n") if _is_rbp(x)]
+    out = [lines.pop(0) if _is_rbp(x) and lines else x for x in theirs.split(b"\n")]
+    assert not lines, "rbp alone prints other lines"
+    return b"\n".join(out)
+
+
 def check(binary: Path, case: Case) -> str:
     """Run both on ``case``; return the class of agreement, or fail with the difference."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -530,6 +561,11 @@ def check(binary: Path, case: Case) -> str:
             if gains is not None:
                 return gains
             assert status == 0, f"trec_eval printed, the command stopped: {err}; {REPLAY}"
+            alone = _rbp_alone(binary, case, q, r, n_out) if out != n_out else None
+            if alone is not None and alone != n_out:
+                assert "trec_eval: note: rbp" in err, f"rbp differs from trec_eval's beside other measures " \
+                                                       f"without the note; {REPLAY}"
+                return _compare(out, alone) + on + " (rbp as trec_eval prints it alone)"
             return _compare(out, n_out) + on
         if n_status == -999 and status == 0:
             return "trec_eval does not stop"       # documented: ndcg_cut on a topic without judgment >= 0
@@ -581,8 +617,17 @@ def _fixed(kind: str, rel: str, res: str, args: list, bad_level: int | None = No
 #: -m ndcg.0=1,3=0.5 with topic 2 judging d1, d2 at 0 and d3 at 3: trec_eval 10 keeps gain 1 below
 #: 0.5 (comp_rel_gain truncates 0.5 to 0: equal) and prints 1.0000 for topic 2, the command 0.8671;
 #: now refused, naming trec_eval's value (checked against its -q output, with and without -q).
+#: -m ideal_dcg -m rbp.p=0.8 with gains outside [0, 1] (levels -2..4): trec_eval 10 printed 0.0760
+#: for topic 2bb, 0.1000 with rbp alone (m_rbp.c reads min and max it never sets); the last two
+#: examples: levels 0..3, -m ndcg -m rbp 0.1019 against 0.1233 alone, and all_trec.
 FIXED = {
-    "qrels": [_fixed("qrels", " #7 0 d1 0\n#7 0 d2 x\n", "1 Q0 d1 1 1 run\n", ["-c"], bad_level=1),
+    "qrels": [_fixed("qrels", "2bb 0 d10 -2\n2bb 0 d#1 -1\n2bb 0 x -1\n2bb 0 01 -1\n2bb 0 x 4\n2bb 0 a 2\n",
+                     "2bb Q0 a 1 3.5 run\n", ["-m", "ideal_dcg", "-m", "rbp.p=0.8", "-q", "-c"]),
+              _fixed("qrels", "A 0 d1 0\nA 0 d2 3\nA 0 d3 1\nB 0 d1 1\nB 0 d2 0\n",
+                     "A Q0 d3 1 3 r\nA Q0 d2 2 2 r\nB Q0 d1 1 3 r\n", ["-m", "ndcg", "-m", "rbp", "-q"]),
+              _fixed("qrels", "A 0 d1 0\nA 0 d2 3\nA 0 d3 1\nB 0 d1 1\nB 0 d2 0\n",
+                     "A Q0 d3 1 3 r\nA Q0 d2 2 2 r\nB Q0 d1 1 3 r\n", ["-m", "all_trec", "-q"]),
+_fixed("qrels", " #7 0 d1 0\n#7 0 d2 x\n", "1 Q0 d1 1 1 run\n", ["-c"], bad_level=1),
               _fixed("qrels", " #7 0 d1 0\n#7 0 d2 x\n #7 0 d3 x\n", "1 Q0 d1 1 1 run\n", ["-c"], bad_level=2),
               _fixed("qrels", " #7 0 d1 1\n1 0 d1 1\n", "#7 Q0 d1 1 abc run\n1 Q0 d1 1 1 run\n", ["-c"],
                      bad_score=0),

@@ -244,7 +244,8 @@ def _measures(opts: Options):
     return marked(opts.measures or [("official", None)], docs=opts.settings.docs)
 
 
-def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data: bytes | None = None) -> list[str]:
+def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data: bytes | None = None,
+                  said: set | None = None) -> list[str]:
     from ...io.trec_eval_files import results_file
     from .evaluation import apply_zscores, evaluate, summarise, topic_count
 
@@ -257,6 +258,11 @@ def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data
         apply_zscores(ev, zscores, ev.columns_numeric())
     n_topics, n_rel = topic_count(rel)
     summarise(ev, s, n_topics, n_rel)
+    said = set() if said is None else said
+    for text in ev.notes:               # once per call (--many-runs: not once per file)
+        if text not in said:
+            said.add(text)
+            print(f"trec_eval: {text}", file=sys.stderr)
     return format_lines(ev, opts)
 
 
@@ -305,9 +311,10 @@ def _run_many(opts: Options) -> int:
     measures, rel, zscores = _prepare(opts)
     status = 0
     out = sys.stdout.buffer
+    said: set = set()
     for path in opts.files[1:]:
         try:
-            data = _encode(_evaluate_one(opts, measures, rel, zscores, path))
+            data = _encode(_evaluate_one(opts, measures, rel, zscores, path, said=said))
         except (ValueError, OSError) as exc:
             print(f"trec_eval: {_message(exc)}", file=sys.stderr)
             status = 2

@@ -50,15 +50,40 @@ def _relstring(levels: np.ndarray, num_ret: np.ndarray, length: int) -> list[str
     return out
 
 
+def _rbp_notes(lists, measures) -> list[str]:
+    """A note for each ``rbp`` asked for beside other measures where some topic's gains leave
+    [0, 1]: trec_eval 10's ``te_calc_rbp`` rescales them with ``min`` and ``max`` it never sets
+    (``m_rbp.c``), so its value for such a topic depends on what the measures computed before
+    it left on the stack (DL-19-like levels 0..3: ``-m rbp`` alone 0.1233, ``-m ndcg -m rbp``
+    0.1019 for the same topic). The command prints rbp as defined (the topic's smallest and
+    largest gain), which is what trec_eval prints with ``-m rbp`` alone."""
+    from .graded import rescaled_topics
+
+    if not any(m.name != "rbp" for m, _ in measures):
+        return []
+    out = []
+    for m, vals in measures:
+        for v in vals if m.name == "rbp" else ():
+            n = int(rescaled_topics(lists, _parse(v.engine)).sum())
+            if n:
+                out.append(f"note: {v.name}: trec_eval 10's rbp rescales gains outside [0, 1] with two variables "
+                           "it never sets (min, max in m_rbp.c). Beside other measures it can print other values "
+                           f"for such topics ({n} here). This prints rbp as defined, as trec_eval does with -m rbp "
+                           "alone.")
+    return out
+
+
 def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, s: Settings,
-                  tcode: np.ndarray) -> tuple[dict, dict]:
-    """Values of the measures read from qrels (and the relstrings) for the topics evaluated."""
+                  tcode: np.ndarray, notes: list) -> tuple[dict, dict]:
+    """Values of the measures read from qrels (and the relstrings) for the topics evaluated;
+    ``notes`` receives what to say on standard error (:func:`_rbp_notes`)."""
     lists, answered = ranked_lists(rel, results, topics, max_ret=s.max_ret, judged_only=s.judged_only, tcode=tcode)
     specs = [v.engine for m, values in measures if m.source == "qrels" for v in values
              if v.engine and not v.engine.startswith("relstring")]
     scores = evaluate_levels(lists, specs, rel=s.rel_level) if specs else {}
     if specs:       # where trec_eval 10's misordered gains give another value: refuse (gainorder.py)
         refuse_misordered(lists, measures, scores, topics, s.rel_level, (rel.path, results.path))
+    notes.extend(_rbp_notes(lists, measures))
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
     for m, vals in measures:
@@ -185,8 +210,9 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
         _check_placeholder(topics, answered_set, measures)
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
+    notes: list[str] = []
     if any(m.source == "qrels" for m, _ in measures):
-        values, strings = _qrels_values(topics, rel, results, measures, s, tcode)
+        values, strings = _qrels_values(topics, rel, results, measures, s, tcode, notes)
     else:       # the scores of the evaluated topics are checked whatever the measures read
         results.scores(np.flatnonzero(tcode >= 0))
     names = [t.decode("utf-8", "surrogateescape") for t in topics]
@@ -212,7 +238,7 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     for j, name in enumerate(columns):
         table[:, j] = 1.0 if name == "num_q" else values[name]
     return Evaluation(names, measures, table, np.zeros(len(columns)),
-                      results.run_id.decode("utf-8", "surrogateescape"), strings)
+                      results.run_id.decode("utf-8", "surrogateescape"), strings, notes)
 
 
 def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:

@@ -45,7 +45,7 @@ from ..spec import MeasureSpec
 from .defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
 from .lists import NONPOOL, UNJUDGED, Block, safe_div
 
-__all__ = ["GRADED", "with_ideal"]
+__all__ = ["GRADED", "with_ideal", "rescaled_topics"]
 
 
 def _pairs(spec: MeasureSpec) -> dict[int, float]:
@@ -160,6 +160,14 @@ class _Gains:
 def _gains(b: Block, spec: MeasureSpec) -> _Gains:
     pairs = _pairs(spec)
     return b.cached(("gains", tuple(sorted(pairs.items()))), lambda: _Gains(b, pairs))
+
+
+def rescaled_topics(lists, spec: MeasureSpec) -> np.ndarray:
+    """Per row of ``lists.hist`` (a topic), whether trec_eval's ``rbp`` rescales its gains
+    (the topic's gain list leaves [0, 1]): the topics where trec_eval 10 reads its uninitialised
+    ``min``/``max`` (``m_rbp.c``), whose values then depend on the measures computed before."""
+    lo, hi = _Gains._gain_range(lists.hist, lists.levels_present, _pairs(spec))
+    return (lo < 0) | (hi > 1)
 
 
 def with_ideal(lists, spec: MeasureSpec, rel: int, ideal_runs: list) -> np.ndarray:

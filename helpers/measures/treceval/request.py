@@ -36,7 +36,7 @@ class Evaluation:
     ``measures`` pairs each marked measure with its values (in trec_eval's order); ``table`` holds
     one row per evaluated topic (``topics``) and one column per value of every measure, in order
     (a numpy array, or any table indexed ``[row, column]``); ``relstrings`` the relstring text per
-    topic; ``summary`` one number per column.
+    topic; ``summary`` one number per column; ``notes`` what the command says on standard error beside them.
     """
 
     topics: list[str]
@@ -45,6 +45,8 @@ class Evaluation:
     summary: object
     run_id: str
     relstrings: dict[str, list[str]] = field(default_factory=dict)
+    #: lines for standard error: where trec_eval 10's own value is not defined (e.g. its rbp)
+    notes: list[str] = field(default_factory=list)
 
     def columns_numeric(self) -> list[str]:
         """Names of the table's columns: every value but runid's and relstring's."""
