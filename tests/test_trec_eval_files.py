@@ -145,19 +145,20 @@ def _results_bytes(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=_results_bytes(), pick=st.lists(_FIELD, max_size=3))
-def test_reading_only_the_evaluated_topics_reads_what_the_full_split_reads(tmp_path_factory, data, pick):
-    """The same lines, fields, line numbers, run tag and errors as splitting every line."""
+@given(data=_results_bytes(), pick=st.lists(_FIELD, max_size=3), vectorised=st.booleans())
+def test_reading_only_the_evaluated_topics_reads_what_the_full_split_reads(tmp_path_factory, data, pick, vectorised):
+    """The same lines, fields, line numbers, run tag and errors as splitting every line (the
+    plain-Python selection and the numpy one)."""
     path = tmp_path_factory.mktemp("sel") / "run"
     try:
         full = T.results_file(path, data)
     except ValueError as exc:
         with pytest.raises(ValueError) as again:
-            T.results_file(path, data, pick)
+            T.results_file(path, data, pick, vectorised=vectorised)
         assert str(again.value) == str(exc)
         return
     wanted = set(pick) | ({full.query[0]} if full.query else set())
-    part = T.results_file(path, data, sorted(wanted))      # only those lines (or every line: the general path)
+    part = T.results_file(path, data, sorted(wanted), vectorised=vectorised)   # those lines (or all: general path)
     rows = [i for i, q in enumerate(full.query) if q in wanted]
     mine = [i for i, q in enumerate(part.query) if q in wanted]
     assert [part.query[i] for i in mine] == [full.query[i] for i in rows]
@@ -165,3 +166,43 @@ def test_reading_only_the_evaluated_topics_reads_what_the_full_split_reads(tmp_p
     assert [part.score_text[i] for i in mine] == [full.score_text[i] for i in rows]
     assert [int(part.lines.numbers[i]) for i in mine] == [int(full.lines.numbers[i]) for i in rows]
     assert part.run_id == full.run_id and part.run_topics() == set(full.query)
+
+
+_TOPIC = st.sampled_from([b"1", b"2", b"10", b"q\xc2\xa0", b"ab", b"x" * 70, b"#", b"a#"])
+
+
+@st.composite
+def _common_results(draw):
+    """Mostly the common file (single blanks, >= 6 fields), topics in runs of lines or interleaved,
+    now and then a line that sends the selection to the general path."""
+    sep = draw(st.sampled_from([b" ", b"\t", b"\x0b"]))
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        topic = draw(_TOPIC)
+        for _ in range(draw(st.integers(1, 4))):
+            n = draw(st.sampled_from([6, 6, 6, 7, 5]))
+            fields = [topic] + [draw(_FIELD) for _ in range(n - 1)]
+            lines.append(sep.join(fields) + draw(st.sampled_from([b"", b"", b"", sep])))
+    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b"", b"\n\n"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_common_results(), pick=st.lists(_TOPIC, max_size=3))
+def test_the_numpy_selection_is_the_plain_one(data, pick):
+    """select_lines_vectorised takes the same files as select_lines (None for the others) and
+    returns the same lines, fields, line numbers, topics and tag; the same message for a bad file."""
+    from helpers.io import fields as F
+
+    args = (data, "run", 6, T.RESULTS_FORMAT, sorted(set(pick)), [0, 2, 4])
+    try:
+        plain = F.select_lines(*args)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as again:
+            F.select_lines_vectorised(*args)
+        assert str(again.value) == str(exc)
+        return
+    vec = F.select_lines_vectorised(*args)
+    assert (plain is None) == (vec is None)
+    if plain is not None:
+        assert vec[0].fields == plain[0].fields and list(vec[0].numbers) == list(plain[0].numbers)
+        assert vec[1:] == plain[1:]

@@ -32,7 +32,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .fields import Lines, malformed, read_bytes, select_lines, split_lines
+from .fields import Lines, malformed, read_bytes, select_lines, select_lines_vectorised, split_lines
 
 __all__ = [
     "RESULTS_FORMAT",
@@ -196,15 +196,19 @@ class QrelsFile:
         return self.lines.path
 
 
-def results_file(path: os.PathLike | str, data: bytes | None = None, topics: list | None = None) -> ResultsFile:
+def results_file(path: os.PathLike | str, data: bytes | None = None, topics: list | None = None, *,
+                 vectorised: bool = False) -> ResultsFile:
     """Read a trec_eval results file (module docstring) without interpreting its scores yet.
 
     With ``topics`` (bytes), only the lines of those topics are split into fields (the others are
     checked, not split: :func:`helpers.io.fields.select_lines`), which is what trec_eval's
-    measures read; the same lines, numbers and messages as reading them all."""
+    measures read; the same lines, numbers and messages as reading them all. ``vectorised``: find
+    them with numpy (:func:`helpers.io.fields.select_lines_vectorised`, the same result; for
+    callers that have loaded numpy)."""
     data = read_bytes(path) if data is None else data
     if topics is not None:
-        picked = select_lines(data, path, 6, RESULTS_FORMAT, topics, keep=[0, 2, 4])
+        select = select_lines_vectorised if vectorised else select_lines
+        picked = select(data, path, 6, RESULTS_FORMAT, topics, keep=[0, 2, 4])
         if picked is not None:
             lines, seen, tag = picked
             q, d, s = lines.fields

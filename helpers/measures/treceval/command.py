@@ -252,7 +252,7 @@ def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data
     s = opts.settings
     path, data = _results_data(results_path) if data is None else (results_path, data)
     topics = sorted(set(rel.query)) if s.rel_format == "qrels" else None      # the lines trec_eval evaluates
-    results = results_file(path, data, topics)
+    results = results_file(path, data, topics, vectorised=True)
     ev = evaluate(rel, results, measures, s)
     if zscores is not None:
         apply_zscores(ev, zscores, ev.columns_numeric())
