@@ -492,7 +492,7 @@ RUN1 = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "rank": [1]})
     (_qr(), RUN1, {}, "exactly one of the columns 'relevance'"),
     (_qr(relevance=[1], gain=[1.0]), RUN1, {}, "exactly one of the columns"),
     (_qr(relevance=[1.5]), RUN1, {}, "integer levels; row 0"),
-    (_qr(relevance=[4]), RUN1, {"gains": "1:2"}, "level L4, which the gain mapping does not cover"),
+    (_qr(relevance=[4]), RUN1, {"gains": "1:2"}, "row 0: qrels relevance level L4 \\(topic .*\\) is one the gain mapping does not cover"),
     (_qr(gain=[-1.0]), RUN1, {}, "finite and >= 0; row 0"),
     (_qr(gain=[np.inf]), RUN1, {}, "finite and >= 0"),
     (_qr(gain=[1.0]), RUN1, {"gains": "1:2"}, "leave gains out"),

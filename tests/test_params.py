@@ -372,6 +372,9 @@ def test_a_params_run_named_like_a_profile_is_refused(tmp_path, monkeypatch, cap
     assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--name", name, "--no-html"]) == 2
     err = capsys.readouterr().err
     assert f"output name {name!r} (--name) is the name of the profile params/{name}/" in err
+    assert pipeline.main(["run", "--params", str(tmp_path / "mine"), "--name", name.title(), "--no-html"]) == 2
+    err = capsys.readouterr().err     # 'Real' is the folder 'real' on a case-insensitive file system
+    assert f"output name {name.title()!r} (--name) is the name of the profile params/{name}/ (in any case)" in err
     assert f"--name {name}-mine" in err and "outputs under" not in err
     (tmp_path / name).mkdir()
     (tmp_path / name / "01_a.yaml").write_text("seed: 3\n")

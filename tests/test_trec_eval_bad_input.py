@@ -317,3 +317,52 @@ def test_rbp_beside_other_measures_says_trec_eval_reads_unset_memory(tmp_path, c
     assert _run(capsysbinary, ["-m", "ndcg", "-m", "rbp", qb, rb])[2] == ""
     status, out, err = _run(capsysbinary, ["-m", "ndcg", "-m", "rbp", "--many-runs", q, r, r])
     assert status == 0 and err.count("note: rbp") == 1, err
+
+
+@pytest.mark.parametrize("args", [["-m", "rbp.0=2"], ["-m", "rbp.0=-1"], ["-m", "rbp.0=0.5,1=3"], ["-l", "0", "-m", "Rndcg"]])
+def test_a_topic_whose_gains_are_all_equal_prints_trec_evals_bytes(tmp_path, capsysbinary, nist, args):
+    """Gains all 2 (rbp.0=2, one judged level): the range of the gains alone is 0/0 (nan, and a
+    nan mean over every topic); trec_eval's min and max start at 0, so the range is 0..2 and the
+    value 0.1000. Rndcg with -l 0 is 0/0 in trec_eval too: printed '-nan' (x86-64's sign), not 'nan'."""
+    q, r = _files(tmp_path, b"3 0 x 0\n4 0 y 1\n4 0 z 0\n", b"3 Q0 x 1 1 r\n4 Q0 z 1 2 r\n4 Q0 y 2 1 r\n")
+    theirs = subprocess.run([str(nist), "-q", *args, q, r], capture_output=True, check=True).stdout
+    status, out, err = _run(capsysbinary, ["-q", *args, q, r])
+    assert status == 0 and out == theirs, (out, theirs)
+    assert b" nan" not in out
+
+
+def test_out_dir_refuses_two_results_files_that_would_write_one_output(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 one\n")
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "run.txt").write_bytes(b"u Q0 d 1 1 " + sub.encode() + b"\n")
+    folder = tmp_path / "out"
+    for files in ([str(tmp_path / "a" / "run.txt"), str(tmp_path / "b" / "run.txt")], [r, r]):
+        status, out, err = _run(capsysbinary, ["--many-runs", "--out-dir", str(folder), q, *files])
+        assert status == 1 and out == b"" and "would both write" in err and not folder.exists(), err
+    afile = tmp_path / "afile"
+    afile.write_bytes(b"keep")
+    status, _, err = _run(capsysbinary, ["--many-runs", "--out-dir", str(afile), q, r])
+    assert status == 1 and "not a folder" in err and afile.read_bytes() == b"keep", err
+
+
+def test_a_level_the_gain_mapping_misses_is_named_by_file_and_line(tmp_path):
+    """`evaluate --gains 1` on a qrels with a level 2: the message names qrels:line (it said 'row 1')."""
+    q, r = _files(tmp_path, b"q 0 a 1\nq 0 b 0\nq 0 c 2\n", b"q Q0 a 1 3 r\nq Q0 c 2 2 r\n")
+    done = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", q, "--run", r, "--gains", "1",
+                           "--measures", "nDCG@10"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and f"{q}:3: qrels relevance level L2 (topic 'q', document 'c')" in done.stderr, \
+        done.stderr
+
+
+@pytest.mark.parametrize("ids", [pd.to_datetime(["2020-01-01"] * 3), pd.Series([True, True, False], dtype=object),
+                                 pd.Series([1.0, 1.0, 2.0], dtype=object), pd.Series([1.0, 1.0, 2.0])])
+def test_id_columns_that_are_not_strings_or_integers_are_refused(ids):
+    """A datetime column was spelled '2020-01-01 00:00:00' in one frame and '2020-01-01' in the
+    other ("shares no topic"); object columns of booleans or floats passed the dtype check."""
+    qrels = pd.DataFrame({"query_id": ids, "doc_id": ["a", "b", "c"], "relevance": [1, 0, 1]})
+    run = pd.DataFrame({"query_id": ids, "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match="only strings and integers are ids"):
+        M.evaluate(qrels, run, ["AP"], conventions="trec_eval")
+    ok = pd.Series(["1", "1", "2"], dtype="category")
+    assert len(M.evaluate(qrels.assign(query_id=ok), run.assign(query_id=ok), ["AP"], conventions="trec_eval"))

@@ -28,15 +28,29 @@ def require_columns(df, name: str, required: Sequence[str]) -> None:
         raise ValueError(f"{name} lacks column(s) {missing}; it has {list(df.columns)}")
 
 
+#: What ``pandas.api.types.infer_dtype`` may call an id column: strings, integers, or both.
+_ID_KINDS = frozenset({"string", "integer", "mixed-integer", "empty"})
+
+
 def check_id_dtype(series: pd.Series, what: str) -> None:
-    """Identifiers are compared as exact strings; a float column would turn topic 1 into "1.0"."""
+    """Identifiers are compared as exact strings, so only strings and integers are ids: a float
+    column would turn topic 1 into "1.0", a boolean or datetime column (or an object column
+    holding them) would be spelled one way in the run and another in the qrels."""
     import pandas as pd
 
-    if len(series) and (pd.api.types.is_float_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)):
-        example = series.dropna().iloc[0].item() if series.notna().any() else None
-        raise ValueError(f"{what} has dtype {series.dtype} (e.g. {example!r}): identifiers are compared "
-                         "as exact strings, so 1.0 would never match '1'; read ids as strings "
-                         "(pandas: dtype=str) or convert them explicitly")
+    if not len(series):
+        return
+    values = series.cat.categories.to_series() if isinstance(series.dtype, pd.CategoricalDtype) else series
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind in _ID_KINDS:
+        return
+    example = values.dropna().iloc[0] if values.notna().any() else None
+    example = example.item() if hasattr(example, "item") and not isinstance(example, (str, bytes)) else example
+    holding = f" holding {kind} values" if series.dtype == object else ""
+    raise ValueError(f"{what} has dtype {series.dtype}{holding} (e.g. {example!r}): identifiers "
+                     "are compared as exact strings, so only strings and integers are ids (1.0 would never "
+                     "match '1'; a date or True is spelled differently by each file); read ids as strings "
+                     "(pandas: dtype=str) or convert them explicitly")
 
 
 def str_ids(series: pd.Series, what: str) -> np.ndarray:

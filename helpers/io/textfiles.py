@@ -231,6 +231,23 @@ def source(df: pd.DataFrame, fallback: str) -> str:
     return f"{what} ({', '.join(files[:3])}{', ...' if len(files) > 3 else ''})" if files else what
 
 
+def row_place(df: pd.DataFrame, i: int) -> str:
+    """Where row ``i`` of a frame read from files came from, for a message about a value found
+    after reading: ``file:line`` of the first line of ``attrs["files"]`` holding the row's
+    ``query_id`` and ``doc_id`` as fields (searched only when a message needs it), else
+    ``row i`` (a frame the caller built)."""
+    keys = [str(df[c].iat[i]) for c in ("query_id", "doc_id") if c in df.columns]
+    for f in (df.attrs.get("files") or []) if keys else []:
+        try:
+            for number, text in trec.numbered_lines(Path(f)):
+                fields = text.split() if isinstance(text, str) else []
+                if fields and fields[0] == keys[0] and all(k in fields for k in keys):
+                    return f"{f}:{number}"
+        except OSError:
+            break
+    return f"row {i}"
+
+
 def level_range(levels, name: str = "levels") -> tuple[int, int]:
     try:
         lo, hi = levels

@@ -96,6 +96,13 @@ __all__ = [
 DUPLICATES = ("error", "keep_first")
 #: The options of :func:`evaluate` and their allowed values (the conventions' settings and ``duplicates``).
 OPTIONS = {**{k: v for k, v in C.CHOICES.items() if k != "names"}, "duplicates": DUPLICATES}
+def _place(qrels: pd.DataFrame, i: int) -> str:
+    """``file:line`` of qrels row ``i`` when the frame was read from a file, else ``row i``."""
+    from ..io.textfiles import row_place
+
+    return row_place(qrels, i)
+
+
 def _qrels_gains(qrels: pd.DataFrame, gains, gmax
                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Gain per qrels row; for level-based qrels also the global gmax, and the levels when two
@@ -123,7 +130,7 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
                          f"{qrels['relevance'].iloc[i]!r}")
     if len(lv) and np.abs(lv).max() >= 2.0 ** 53:
         i = int(np.argmax(np.abs(lv)))
-        raise ValueError(f"qrels row {i} has relevance level {qrels['relevance'].iloc[i]!r}, beyond "
+        raise ValueError(f"{_place(qrels, i)}: qrels relevance level {qrels['relevance'].iloc[i]!r} is beyond "
                          "the integers a float gain represents exactly")
     lv = lv.astype(np.int64)
     pos = lv > 0
@@ -137,8 +144,9 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
     unknown = pos & ~np.isin(lv, list(mapping))
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
-        raise ValueError(f"qrels row {i} has relevance level L{lv[i]}, which the gain mapping "
-                         f"does not cover (levels {sorted(k for k in mapping if k > 0)})")
+        raise ValueError(f"{_place(qrels, i)}: qrels relevance level L{lv[i]} (topic {qrels['query_id'].iat[i]!r}, "
+                         f"document {qrels['doc_id'].iat[i]!r}) is one the gain mapping does not cover "
+                         f"(levels {sorted(k for k in mapping if k > 0)})")
     keys = np.array(sorted(mapping), dtype=np.int64)
     vals = np.array([mapping[k] for k in keys], dtype=float)
     idx = np.clip(np.searchsorted(keys, lv), 0, len(keys) - 1)

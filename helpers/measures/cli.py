@@ -553,7 +553,9 @@ def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
         first = readers.first_line(p)
         if first is None or len(first[1].split()) == 4:
-            return trec.read_qrels(path)  # TREC qrels (and its message for an empty file)
+            df = trec.read_qrels(path)  # TREC qrels (and its message for an empty file)
+            df.attrs["files"] = [str(path)]     # later messages name file:line (textfiles.row_place)
+            return df
     df = readers.read_graded_qrels(path, what="--qrels")
     return df[["query_id", "doc_id", "relevance"]]
 

@@ -607,10 +607,11 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
         changed = None
     name = str(values.get("run_name") or os.environ.get("SUBJEVAL_RUN_NAME") or "")
     if name:
-        if not name.replace("-", "").replace("_", "").isalnum() or name in RESERVED_NAMES:
+        # compared case-folded: on a case-insensitive file system 'Real' is the folder of profile 'real'
+        if not name.replace("-", "").replace("_", "").isalnum() or name.casefold() in RESERVED_NAMES:
             raise ParameterError(f"run name {name!r} is not usable: a simple name (letters, digits, - and _) "
-                                 f"other than {', '.join(sorted(RESERVED_NAMES))}")
-        if name != "default" and canonical_values(notebook, name, committed=committed) is None:
+                                 f"other than {', '.join(sorted(RESERVED_NAMES))} (in any case)")
+        if name.casefold() != "default" and canonical_values(notebook, name.casefold(), committed=committed) is None:
             return name, f"named run {name!r}"
         # a name that is a profile of this project would mix this run into that profile's folder
     slug = profile if profile.replace("-", "").replace("_", "").isalnum() else "run"

@@ -218,14 +218,17 @@ def output_name(spec: str | os.PathLike, name: str | None) -> str:
                          f"the folder's name, {folder.name!r})")
     chosen = name or folder.name
     how = "--name" if name else f"the name of the folder {_show(folder)}"
-    if chosen == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or chosen in RESERVED_NAMES:
+    # compared case-folded: on a case-insensitive file system (macOS, Windows) 'Real' is the folder 'real'
+    folded = chosen.casefold()
+    if folded == "default" or not chosen.replace("-", "").replace("_", "").isalnum() or folded in RESERVED_NAMES:
         raise ValueError(f"output name {chosen!r} ({how}) is not usable (a simple name other than 'default' and "
-                         f"{', '.join(sorted(RESERVED_NAMES))}); give one with --name")
-    if chosen in profiles() and folder != (PARAMS / chosen).resolve():
-        raise ValueError(f"output name {chosen!r} ({how}) is the name of the profile params/{chosen}/, whose "
-                         f"executed notebooks, HTML and runtimes.json (reports/executed/{chosen}/) this run would "
-                         f"replace; give your run another name with --name (e.g. --name {chosen}-mine), or run the "
-                         f"profile itself with --profile {chosen}")
+                         f"{', '.join(sorted(RESERVED_NAMES))}, in any case); give one with --name")
+    profile = next((p for p in profiles() if p.casefold() == folded), None)
+    if profile is not None and folder != (PARAMS / profile).resolve():
+        raise ValueError(f"output name {chosen!r} ({how}) is the name of the profile params/{profile}/ (in any "
+                         f"case), whose executed notebooks, HTML and runtimes.json (reports/executed/{profile}/) "
+                         f"this run would replace; give your run another name with --name (e.g. --name "
+                         f"{profile}-mine), or run the profile itself with --profile {profile}")
     return chosen
 
 

@@ -31,6 +31,7 @@ with its name and the others are still evaluated; the exit status is then 2.
 from __future__ import annotations
 
 import getopt
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -157,6 +158,8 @@ def parse_args(argv: list[str]) -> Options:
         _option(opts, flag, arg)
     if opts.out_dir is not None and not opts.many:
         raise UsageError("--out-dir goes with --many-runs")
+    if opts.out_dir is not None:
+        _check_out_names(opts.out_dir, opts.files[1:])
     if opts.help or opts.version:
         return opts
     if opts.many and len(files) < 2:
@@ -165,6 +168,21 @@ def parse_args(argv: list[str]) -> Options:
         raise UsageError(f"expected two files, QRELS and RESULTS, got {len(files)}: {files}"
                          + (" (--many-runs evaluates several results files)" if len(files) > 2 else ""))
     return opts
+
+
+def _check_out_names(folder: str, results: list[str]) -> None:
+    """``--out-dir`` must be a folder, and no two results files may write the same output file
+    (``a/run`` and ``b/run``, or one file given twice): one would replace the other's output."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UsageError(f"--out-dir {folder!r}: not a folder (it is a file); give a folder for the outputs")
+    seen: dict[str, str] = {}
+    for path in results:
+        name = os.path.basename(path) + ".trec_eval"
+        if name in seen:
+            raise UsageError(f"--out-dir: results files {seen[name]!r} and {path!r} would both write {name!r} "
+                             "(one output would replace the other); give files with distinct names, or leave "
+                             "out --out-dir to print each after a '==> file <==' line")
+        seen[name] = path
 
 
 def _same_measure_twice(opts: Options, name: str, params: str | None, arg: str) -> None:
@@ -180,6 +198,9 @@ def _same_measure_twice(opts: Options, name: str, params: str | None, arg: str) 
 
 
 def _double(v: float) -> str:
+    """C's ``printf("%6.4f")``: a NaN keeps its sign (``-nan`` from 0/0 on x86-64, as numpy's)."""
+    if v != v:
+        return "-nan".rjust(6) if math.copysign(1.0, v) < 0 else "nan".rjust(6)
     return f"{v:6.4f}"
 
 

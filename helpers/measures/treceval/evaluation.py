@@ -55,8 +55,9 @@ def _rbp_notes(lists, measures) -> list[str]:
     [0, 1]: trec_eval 10's ``te_calc_rbp`` rescales them with ``min`` and ``max`` it never sets
     (``m_rbp.c``), so its value for such a topic depends on what the measures computed before
     it left on the stack (DL-19-like levels 0..3: ``-m rbp`` alone 0.1233, ``-m ndcg -m rbp``
-    0.1019 for the same topic). The command prints rbp as defined (the topic's smallest and
-    largest gain), which is what trec_eval prints with ``-m rbp`` alone."""
+    0.1019 for the same topic). The command rescales by the smallest and largest of 0 and the
+    topic's gains, which is what trec_eval prints with ``-m rbp`` alone (its min and max start
+    at 0 there)."""
     from .graded import rescaled_topics
 
     if not any(m.name != "rbp" for m, _ in measures):
@@ -68,8 +69,8 @@ def _rbp_notes(lists, measures) -> list[str]:
             if n:
                 out.append(f"note: {v.name}: trec_eval 10's rbp rescales gains outside [0, 1] with two variables "
                            "it never sets (min, max in m_rbp.c). Beside other measures it can print other values "
-                           f"for such topics ({n} here). This prints rbp as defined, as trec_eval does with -m rbp "
-                           "alone.")
+                           f"for such topics ({n} here). This prints what trec_eval prints with -m rbp alone (min "
+                           "and max from 0).")
     return out
 
 

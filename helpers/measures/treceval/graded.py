@@ -27,9 +27,9 @@ order 4.5 and 4 either way: ``python -m helpers trec_eval`` refuses where that c
 ``G``                 ``sum_{g(r) != 0} g(r)/log2(2 + cost(r) - cg(r)) / sum_i g*(i)`` with
                       ``cost(r) = sum_{i<=r} max(g*(i), 1)`` and ``cg`` the cumulative gain
                       (trec_eval ``G``)
-``RBPg(p,gains=..)``  ``(1-p) sum_r g(r) p^(r-1)`` with gains rescaled to [0, 1] by the topic's
-                      smallest and largest gain when they leave it (trec_eval ``rbp``, whose
-                      default p is 0.9; the engine's ``RBP`` divides by gmax instead)
+``RBPg(p,gains=..)``  ``(1-p) sum_r g(r) p^(r-1)`` with gains rescaled to [0, 1] by the smallest
+                      and largest of 0 and the topic's gains when they leave it (trec_eval
+                      ``rbp`` alone, whose default p is 0.9; the engine's ``RBP`` divides by gmax)
 ``RBPresid(p)``       ``p^ret + (1-p) sum_{unjudged r} p^(r-1)`` if some retrieved document is
                       not judged, else 0 (trec_eval ``rbp_resid``)
 ====================  =====================================================================
@@ -267,10 +267,13 @@ def _powers(b: Block, p: float) -> np.ndarray:
 def _rbp(b: Block, spec: MeasureSpec) -> np.ndarray:
     g = _gains(b, spec)
     p = float(spec["p"])
-    rescale = (g.gmin < 0) | (g.gmax > 1)
-    span = np.where(rescale, g.gmax - g.gmin, 1.0)
+    # m_rbp.c's min and max are never set: alone, trec_eval's rbp starts them at 0 (a zeroed stack),
+    # so the range is that of 0 and the topic's gains (gains 2 only: 0..2, not 0/0)
+    gmin, gmax = np.minimum(g.gmin, 0.0), np.maximum(g.gmax, 0.0)
+    rescale = (gmin < 0) | (gmax > 1)
+    span = np.where(rescale, gmax - gmin, 1.0)
     pw = _powers(b, p)
-    if not (rescale & (g.gmin != 0)).any():
+    if not (rescale & (gmin != 0)).any():
         # rescaling keeps 0 at 0: only the non-zero gains count (compacted)
         gain = np.where(rescale[:, None], g.gval / span[:, None], g.gval)
         terms = np.where(g.gvalid, gain * pw[np.minimum(g.gpos, b.D)], 0.0)
@@ -278,7 +281,7 @@ def _rbp(b: Block, spec: MeasureSpec) -> np.ndarray:
     member = np.isin(b.lv, [lv for lv in g.levels.tolist() if lv < 0]) | (b.lv >= 0)   # in the topic's gain list
     raw = g.gain_of(b.lv)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gain = np.where(rescale[:, None] & member, (raw - g.gmin[:, None]) / span[:, None], raw)
+        gain = np.where(rescale[:, None] & member, (raw - gmin[:, None]) / span[:, None], raw)
     gain = np.where(member, gain, 0.0)
     terms = np.where(gain != 0, gain * pw[None, : b.D], 0.0)
     return (1.0 - p) * np.cumsum(terms, axis=1)[:, -1]
