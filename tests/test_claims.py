@@ -49,6 +49,19 @@ def test_share_phrases():
         claims.share(3, 2)
 
 
+def test_share_word_holds_over_the_whole_printed_range():
+    # a range that reaches below one half (45.3%-56.4%) or spans 0-100% gets no word; one inside a word keeps it
+    assert claims.share(135, 206, within=(0.601, 0.685)).text == "a majority (135 of 206, 65.5%)"
+    assert claims.share(105, 201, within=(0.453, 0.564)).text == "105 of 201 (52.2%)"
+    assert claims.share(3, 5, "pairs", within=(0.0, 1.0)).text == "3 of 5 pairs (60%)"
+    c = claims.share(16, 20, within=(0.7, 0.85))
+    assert c.text == "16 of 20 (80%)" and c.numbers["word"] is None and c.numbers["within"] == (0.7, 0.85)
+    assert claims.share(16, 20, "draws", within=(0.8, 0.8)).text == claims.share(16, 20, "draws").text
+    assert claims.audit(claims.share(105, 201, within=(0.453, 0.564)).text) == []
+    with pytest.raises(ValueError):
+        claims.share(3, 5, within=(0.7, 0.2))
+
+
 @given(st.floats(0, 1, allow_nan=False), st.sampled_from([0.05, 0.01, 0.1, 0.001]))
 def test_printed_p_value_never_contradicts_the_call(p, alpha):
     text = claims.format_p(p, alpha)

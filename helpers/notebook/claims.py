@@ -114,9 +114,23 @@ def _pct(k: int, n: int) -> str:
     return ("> " if word != "a minority" else "< ") + (f"{99.999:.3f}%" if k > n / 2 else f"{0.001:.3f}%")
 
 
-def share(k: int, n: int, noun: str = "") -> Claim:
-    """``"most draws (16 of 20, 80%)"`` (``noun`` after the word; empty: ``"most (16 of 20, 80%)"``)."""
+def share(k: int, n: int, noun: str = "", *, within: tuple[float, float] | None = None) -> Claim:
+    """``"most draws (16 of 20, 80%)"`` (``noun`` after the word; empty: ``"most (16 of 20, 80%)"``).
+
+    ``within``: the (low, high) shares of a range printed beside the count (an interval, a Monte
+    Carlo range). The word must hold over the whole range and the point share: when they carry
+    different words no word is printed (``"135 of 206 (65.5%)"``; ``numbers["word"]`` is ``None``),
+    so "a majority" is never said of a range that reaches below one half.
+    """
     word = share_word(k, n)
+    if within is not None and int(n) > 1:
+        lo, hi = (float(x) for x in within)
+        if not (0.0 <= lo <= hi <= 1.0):
+            raise ValueError(f"within must be shares 0 <= low <= high <= 1, got {within!r}")
+        if _word(lo) != word or _word(hi) != word:
+            text = f"{int(k):,} of {int(n):,}{' ' + noun if noun else ''} ({_pct(k, n)})"
+            return Claim(text, "share", {"k": int(k), "n": int(n), "share": k / n, "word": None,
+                                         "within": (lo, hi)})
     if int(n) == 1:   # a share over one case is no share: say what happened to the one case
         text = (f"the one {noun}" if noun else "the one case") if int(k) == 1 else (f"no {noun}" if noun else "none")
         return Claim(text, "share", {"k": int(k), "n": 1, "share": float(k), "word": word})
