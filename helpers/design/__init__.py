@@ -13,6 +13,7 @@ An analysis (floor 4 of the layers) on the measure engine and the statistics:
   Feldt / Arteaga-Jeyaratnam-Franklin intervals (:func:`d_study`), :func:`topics_needed`,
   Spearman-Brown, and the mappings of Urbano et al. (SIGIR 2013) onto tau and other indicators.
 * :mod:`.cost` -- the cheapest (topics, assessors) design for a target and its trade-off curve.
+* :mod:`.resample` -- the one corrected topic bootstrap of variance components (V_E1, V_E2, the cost curve).
 * :mod:`.scores` -- multi-assessor pilots (per-assessor qrels, long ratings, judgment groups)
   through the measure engine as the G-study's long input, and the check of GT's average over
   assessors for measures not linear in the gains (binary measures: what holds, :func:`binary_reading`).

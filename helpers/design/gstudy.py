@@ -176,13 +176,15 @@ def _crossed(x: np.ndarray) -> tuple[dict, dict, dict]:
     ss["sta"] = np.sum(r * r)
     df = {"s": ns - 1, "t": nt - 1, "a": na - 1, "st": (ns - 1) * (nt - 1), "sa": (ns - 1) * (na - 1),
           "ta": (nt - 1) * (na - 1), "sta": (ns - 1) * (nt - 1) * (na - 1)}
-    ms = {k: ss[k] / df[k] for k in df}
-    v = {"sta": ms["sta"], "st": (ms["st"] - ms["sta"]) / na, "sa": (ms["sa"] - ms["sta"]) / nt,
-         "ta": (ms["ta"] - ms["sta"]) / ns,
-         "s": (ms["s"] - ms["st"] - ms["sa"] + ms["sta"]) / (nt * na),
-         "t": (ms["t"] - ms["st"] - ms["ta"] + ms["sta"]) / (ns * na),
-         "a": (ms["a"] - ms["sa"] - ms["ta"] + ms["sta"]) / (ns * nt)}
-    return ms, df, v
+    return {k: ss[k] / df[k] for k in df}, df
+
+
+def _crossed_components(ms: dict, ns: int, nt: int, na: int) -> dict:
+    return {"sta": ms["sta"], "st": (ms["st"] - ms["sta"]) / na, "sa": (ms["sa"] - ms["sta"]) / nt,
+            "ta": (ms["ta"] - ms["sta"]) / ns,
+            "s": (ms["s"] - ms["st"] - ms["sa"] + ms["sta"]) / (nt * na),
+            "t": (ms["t"] - ms["st"] - ms["ta"] + ms["sta"]) / (ns * na),
+            "a": (ms["a"] - ms["sa"] - ms["ta"] + ms["sta"]) / (ns * nt)}
 
 
 def _two_way(x: np.ndarray) -> tuple[dict, dict, dict]:
@@ -192,9 +194,11 @@ def _two_way(x: np.ndarray) -> tuple[dict, dict, dict]:
     ss_s, ss_t = nt * np.sum((ms_ - m) ** 2), ns * np.sum((mt_ - m) ** 2)
     ss_e = np.sum((y - m) ** 2) - ss_s - ss_t                    # as gt4ireval computes it
     df = {"s": ns - 1, "t": nt - 1, "st": (ns - 1) * (nt - 1)}
-    ms = {"s": ss_s / df["s"], "t": ss_t / df["t"], "st": ss_e / df["st"]}
-    v = {"s": (ms["s"] - ms["st"]) / nt, "t": (ms["t"] - ms["st"]) / ns, "st": ms["st"]}
-    return ms, df, v
+    return {"s": ss_s / df["s"], "t": ss_t / df["t"], "st": ss_e / df["st"]}, df
+
+
+def _two_way_components(ms: dict, ns: int, nt: int, na: int) -> dict:
+    return {"s": (ms["s"] - ms["st"]) / nt, "t": (ms["t"] - ms["st"]) / ns, "st": ms["st"]}
 
 
 def _nested(x: np.ndarray) -> tuple[dict, dict, dict]:
@@ -207,10 +211,21 @@ def _nested(x: np.ndarray) -> tuple[dict, dict, dict]:
           "sa:t": np.sum((x - mst[:, :, None] - mta[None, :, :] + mt_[None, :, None]) ** 2)}
     df = {"s": ns - 1, "t": nt - 1, "a:t": nt * (na - 1), "st": (ns - 1) * (nt - 1),
           "sa:t": (ns - 1) * nt * (na - 1)}
-    ms = {k: ss[k] / df[k] for k in df}
-    v = {"s": (ms["s"] - ms["st"]) / (nt * na), "t": (ms["t"] - ms["a:t"] - ms["st"] + ms["sa:t"]) / (ns * na),
-         "a:t": (ms["a:t"] - ms["sa:t"]) / ns, "st": (ms["st"] - ms["sa:t"]) / na, "sa:t": ms["sa:t"]}
-    return ms, df, v
+    return {k: ss[k] / df[k] for k in df}, df
+
+
+def _nested_components(ms: dict, ns: int, nt: int, na: int) -> dict:
+    return {"s": (ms["s"] - ms["st"]) / (nt * na), "t": (ms["t"] - ms["a:t"] - ms["st"] + ms["sa:t"]) / (ns * na),
+            "a:t": (ms["a:t"] - ms["sa:t"]) / ns, "st": (ms["st"] - ms["sa:t"]) / na, "sa:t": ms["sa:t"]}
+
+
+#: Mean squares and their components' solution, per design.
+_MEAN_SQUARES = {"s x t": _two_way, "s x t x a": _crossed, "s x (a:t)": _nested}
+_SOLVE = {"s x t": _two_way_components, "s x t x a": _crossed_components, "s x (a:t)": _nested_components}
+#: In a topic resample, each mean square of an effect without t also carries the topic sampling
+#: noise of the effect with t (its expectation over resamples is MS_X + MS_Xt): the pairs to subtract.
+TOPIC_DOUBLE_COUNT = {"s x t": (("s", "st"),), "s x (a:t)": (("s", "st"),),
+                      "s x t x a": (("s", "st"), ("a", "ta"), ("sa", "sta"))}
 
 
 def g_study(scores: pd.DataFrame, design: str = "s x t", *, drop: float = 0.0) -> GStudy:
@@ -258,8 +273,16 @@ def g_study(scores: pd.DataFrame, design: str = "s x t", *, drop: float = 0.0) -
     return g_study_array(x, design, systems=systems, topics=topics)
 
 
-def g_study_array(x: np.ndarray, design: str, *, systems=None, topics=None) -> GStudy:
-    """:func:`g_study` of a systems x topics x assessors array (one finite score per cell)."""
+def g_study_array(x: np.ndarray, design: str, *, systems=None, topics=None,
+                  topic_resample: bool = False) -> GStudy:
+    """:func:`g_study` of a systems x topics x assessors array (one finite score per cell).
+
+    ``topic_resample=True`` reads ``x`` as a topic resample of
+    :func:`helpers.design.resample.topic_resamples` and removes the topic sampling noise that the
+    resample's system means add a second time (:data:`TOPIC_DOUBLE_COUNT`: ``MS_s - MS_st``, and in
+    s x t x a ``MS_a - MS_ta``, ``MS_sa - MS_sta``), so that the components' mean over resamples is
+    the pilot's (the adjusted estimators of Wiley 2000 and Brennan 2001, Sect. 6.2, at the mean squares).
+    """
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
     x = np.asarray(x, dtype=float)
@@ -276,7 +299,12 @@ def g_study_array(x: np.ndarray, design: str, *, systems=None, topics=None) -> G
     if ns < 2 or nt < 2 or (design != "s x t" and na < 2):
         raise ValueError(f"a G-study needs at least 2 systems, 2 topics{'' if design == 's x t' else ' and 2 assessors'}; "
                          f"got {ns} x {nt} x {na}")
-    ms, df, v = {"s x t": _two_way, "s x t x a": _crossed, "s x (a:t)": _nested}[design](x)
+    ms, df = _MEAN_SQUARES[design](x)
+    if topic_resample:
+        ms = dict(ms)
+        for plain, with_t in TOPIC_DOUBLE_COUNT[design]:
+            ms[plain] = ms[plain] - ms[with_t]
+    v = _SOLVE[design](ms, ns, nt, na)
     order = COMPONENTS[design]
     raw = {k: float(v[k]) for k in order}
     return GStudy(design, {"s": ns, "t": nt, "a": na}, {k: float(ms[k]) for k in order},

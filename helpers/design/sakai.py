@@ -36,6 +36,7 @@ from scipy import stats as st
 from scipy.special import gammaln
 
 from ..stats.checks import check_level, check_rng, score_matrix
+from .resample import topic_resamples
 
 __all__ = ["METHODS", "VARIANCES", "PilotVariance", "pilot_variance", "bootstrap_variances", "matrix_variance",
            "smallest_n", "topic_set_size",
@@ -112,11 +113,12 @@ def bootstrap_variances(scores: Any, rng: np.random.Generator, n_boot: int = 100
     """Topic-bootstrap draws of V_E1 and V_E2 of one pilot on the *same* resamples (topics drawn
     with replacement, ``n_boot`` times), so that their ratio has an interval too.
 
-    Each draw is scaled by ``n / (n - 1)``: a resample of n topics drawn with replacement holds on
-    average ``(n - 1) / n`` of their spread (repeated topics add none), so the unscaled draws sit
-    low and their percentile interval misses the variance too often (200 planted pilots of 30
-    topics, ``tests/test_design_plan.py``: the 95% interval of V_E2 covered it in 95.5% of them,
-    unscaled in 87%).
+    The resamples are :func:`helpers.design.resample.topic_resamples`' (the deviations from each
+    run's mean over topics scaled by ``sqrt(n / (n - 1))``, which scales every draw of V_E1 and
+    V_E2 by ``n / (n - 1)``): a resample of n topics drawn with replacement holds on average
+    ``(n - 1) / n`` of their spread, so uncorrected draws sit low and their percentile interval
+    misses the variance too often (200 planted pilots of 30 topics, ``tests/test_design_plan.py``:
+    the 95% interval of V_E2 covered it in 95.5% of them, uncorrected in 87%).
 
     Returns method -> array of ``n_boot`` draws.  The resamples are those of
     :func:`pilot_variance` with the same ``rng`` (one pilot).
@@ -130,14 +132,13 @@ def bootstrap_variances(scores: Any, rng: np.random.Generator, n_boot: int = 100
     x = _pilots(scores)
     if len(x) != 1:
         raise ValueError("bootstrap_variances reads one pilot (pool several with pilot_variance)")
-    x = x[0]
     out = {m: np.empty(n_boot) for m in methods}
-    chunk = max(1, 2_000_000 // x.size)                    # resamples per step: bounded memory
-    for start in range(0, n_boot, chunk):
-        k = min(chunk, n_boot - start)
-        stack = x[rng.integers(0, x.shape[0], (k, x.shape[0]))]
+    start = 0
+    for stack in topic_resamples(x[0].T[:, :, None], "s x t", rng, n_boot):   # runs x topics x 1
+        stack = np.swapaxes(stack[..., 0], 1, 2)                                # k x topics x runs
         for m in methods:
-            out[m][start:start + k] = _variances_many(stack, m) * (x.shape[0] / (x.shape[0] - 1))
+            out[m][start:start + len(stack)] = _variances_many(stack, m)
+        start += len(stack)
     return out
 
 
@@ -174,8 +175,8 @@ def pilot_variance(scores: Any, method: str = "E1", *, level: float = 0.95,
         Confidence level of both intervals.
     rng : numpy.random.Generator, optional
         For the topic bootstrap interval (topics resampled with replacement within each pilot,
-        ``n_boot`` times, each draw scaled by ``n / (n - 1)`` as :func:`bootstrap_variances`
-        explains; percentile interval).  Without it the bootstrap interval is ``None``.
+        ``n_boot`` times, through :func:`helpers.design.resample.topic_resamples` as
+        :func:`bootstrap_variances` explains; percentile interval).  Without it the bootstrap interval is ``None``.
     n_boot : int
         Resamples, at least :data:`MIN_BOOT` (a percentile interval needs draws beyond its ends).
 
@@ -203,8 +204,9 @@ def pilot_variance(scores: Any, method: str = "E1", *, level: float = 0.95,
         else:
             draws = np.empty(n_boot)
             for b in range(n_boot):
-                vs = [matrix_variance(x[rng.integers(0, x.shape[0], x.shape[0])], method) for x in mats]
-                draws[b] = sum(v * d * x.shape[0] / (x.shape[0] - 1) for (v, d), x in zip(vs, mats)) / df
+                vs = [matrix_variance(next(topic_resamples(x.T[:, :, None], "s x t", rng, 1))[0, :, :, 0].T, method)
+                      for x in mats]
+                draws[b] = sum(v * d for (v, d) in vs) / df
         boot = (float(np.quantile(draws, a)), float(np.quantile(draws, 1 - a)))
     return PilotVariance(method, float(value), int(df), level, (float(chi2[0]), float(chi2[1])),
                          boot, tuple((float(v), int(d)) for v, d in parts))

@@ -16,5 +16,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)
 ``helpers.findings.design_split``  notebook 06: its split-half rows (one Monte Carlo rule)
+``helpers.findings.design_cost``  notebook 06: the cheapest design in words (ties, undecided comparisons)
 =========================  ==================================================
 """

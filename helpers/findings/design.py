@@ -31,11 +31,12 @@ from ..notebook.findings import AppendixFindings, Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary, \
     who_text as _who
+from .design_cost import cheapest_lines, edge_note, tied, undecided, unreachable
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line", "interval_method", "DesignFindings"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
@@ -193,81 +194,6 @@ def sizes_sentence(sizes: pd.DataFrame) -> str:
             f"({claims.plural(len(cases), 'case')}: {'; '.join(shown)}).")
 
 
-def _tied(curve: pd.DataFrame) -> pd.DataFrame:
-    """The designs within the cost bootstrap's noise of the cheapest (the cheapest included), by n_a."""
-    return curve[curve["within_noise"]].sort_values("n_assessors")
-
-
-def _unreachable(curve: pd.DataFrame) -> list[str]:
-    return [str(int(a)) for a, c in zip(curve["n_assessors"], curve["cost"]) if _missing(c)]
-
-
-def edge_note(curve: pd.DataFrame | None) -> str | None:
-    """Why the searched range bounds the cheapest design, or None: the most assessors searched (the
-    curve's last ``n_a``, ``max_assessors``) is within noise of the cheapest, so a design beyond it may
-    be cheaper still (``"cost still falls at n_a = 6"`` when it is the cheapest as estimated)."""
-    if curve is None or len(curve) < 2:
-        return None
-    last = curve.sort_values("n_assessors").iloc[-1]
-    if not bool(last["within_noise"]):
-        return None
-    edge = int(last["n_assessors"])
-    if edge == int(curve.attrs.get("best", -1)):
-        return f"cost still falls at n_a = {edge}, the most searched"
-    return f"n_a = {edge}, the most searched, is within noise of the cheapest"
-
-
-def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, cost_topic: float,
-                   cost_judgment: float, max_assessors: int, design: str | None = None) -> list[str]:
-    """The cheapest design for Eρ² >= target, or every design tied within the cost bootstrap's
-    noise (one line each), never one of a tie (``curve`` from
-    :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target).
-    When the searched range bounds it (:func:`edge_note`) no design is named the cheapest.  ``design``
-    names the topics' interval (:func:`interval_method`: Feldt, Satterthwaite when crossed)."""
-    if curve is None:
-        return [f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
-                "the error that does not shrink with topics is too large."]
-    at = f"for Eρ² ≥ {target} ({measure}) at {cost_topic:g} per topic and {cost_judgment:g} per judgment set"
-    tied = _tied(curve)
-    never = _unreachable(curve)
-    tail = [f"With n_a = {claims.listing(never)} the target is unreachable."] if never else []
-    how = interval_method(design)
-    tail.append(f"Topics: {how}'s 95% interval; cost: the topic bootstrap's, whose difference to the cheapest "
-                "decides the tie.")
-    if len(curve) == 1:
-        return [f"The only design considered {at} is {_design(tied.iloc[0], how)}."] + tail
-    edge = edge_note(curve)
-    if edge is not None:
-        return ([f"The searched range bounds the cheapest design {at}: {edge}; extend max_assessors. Within noise "
-                 "of the cheapest searched:"] + [f"  {_design(r, how)}" for _, r in tied.iterrows()] + tail)
-    if len(tied) == 1:
-        return [f"The cheapest design {at} is {_design(tied.iloc[0], how)}; no other is within the cost bootstrap's "
-                "noise."] + tail
-    every = "All" if len(tied) == len(curve) - len(never) else f"{len(tied)} of the {len(curve) - len(never)}"
-    return ([f"{every} designs that reach the target tie as the cheapest {at}, within the cost bootstrap's noise:"]
-            + [f"  {_design(r, how)}" for _, r in tied.iterrows()] + tail)
-
-
-def _design(r: pd.Series, how: str = "Feldt") -> str:
-    """``"n_a = 3 (37 topics, Feldt [17, 68]; cost 703, bootstrap [494, 836])"``: assessors per topic,
-    topics with their interval (``how``: its method), cost with the topic bootstrap's (each labelled
-    by its method)."""
-    topics = _n(r["n_topics"])
-    if not (_missing(r.get("n_low")) and _missing(r.get("n_high"))):
-        topics += f" topics, {how} [{_end(r['n_low'])}, {_end(r['n_high'])}]"
-    else:
-        topics += " topics"
-    cost = f"cost {r['cost']:,.0f}"
-    lo, hi = r.get("cost_low"), r.get("cost_high")
-    if not (_missing(lo) or _missing(hi)):
-        cost += f", bootstrap [{_money(lo)}, {_money(hi)}]"
-    return f"n_a = {int(r['n_assessors'])} ({topics}; {cost})"
-
-
-def _money(v) -> str:
-    return "unbounded" if not np.isfinite(float(v)) else f"{float(v):,.0f}"
-
-
 def linearity_line(measure: str, attrs) -> str:
     """The printed line of the non-linearity check (``attrs``: the check's, or what holds instead)."""
     if isinstance(attrs, str):
@@ -311,10 +237,17 @@ def summarise_planted(rep: pd.DataFrame, *, beta: float, level: float = 0.95) ->
                   "sakai_n_min": int(rep["sakai_n"].min()), "sakai_n_max": int(rep["sakai_n"].max())}}
 
 
+#: Fewest simulated pilots a coverage verdict is read from (the help of ``replicates``): with fewer the
+#: Wilson interval is wider than the 90-99% band the check asks about.
+MIN_COVERAGE_PILOTS = 100
+
+
 def _coverage_text(cov: Mapping) -> str:
     k, n = int(cov["covered"]), int(cov["pilots"])
     lo, hi = _proportion_ci(k, n, "wilson")
-    return f"{claims.share(k, n, 'pilots').text}; Wilson 95% [{_pct(lo)}, {_pct(hi)}]"
+    few = (f"; too few replicates ({n} < {MIN_COVERAGE_PILOTS}) for a verdict"
+           if n < MIN_COVERAGE_PILOTS else "")
+    return f"{claims.share(k, n, 'pilots').text}; Wilson 95% [{_pct(lo)}, {_pct(hi)}]{few}"
 
 
 def _range(lo, hi) -> str:
@@ -356,6 +289,7 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
         lo, hi = _proportion_ci(k, n, "wilson")
         cav = ("simulated", "same_variance", *(("satterthwaite",) if crossed and key == "erho2" else ()))
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
+                            "cannot tell" if n < MIN_COVERAGE_PILOTS else
                             "by construction" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
     if never:
         prose.append(f"Planted truth for {claims.listing(never)} unreachable with "
@@ -481,12 +415,12 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
     paper = "more topics beat more assessors (Bodoff 2008)"
     if curve is None:
         return Finding(question, paper, f"no design with n_a ≤ {max_assessors} reaches it", "cannot tell")
-    tied = _tied(curve)
-    names = [f"{int(a)}" for a in tied["n_assessors"]]
-    short = [f"n_a = {int(r.n_assessors)} ({_n(r.n_topics)} topics, {r.cost:,.0f})" for r in tied.itertuples()]
+    ties = tied(curve)
+    names = [f"{int(a)}" for a in ties["n_assessors"]]
+    short = [f"n_a = {int(r.n_assessors)} ({_n(r.n_topics)} topics, {r.cost:,.0f})" for r in ties.itertuples()]
     if len(curve) == 1:
         return Finding(question, paper, f"{short[0]}, the only design considered", "not tested")
-    never = _unreachable(curve)
+    never = unreachable(curve)
     every = len(short) == len(curve) - len(never)
     edge = edge_note(curve)
     run = (f"the searched range bounds the cheapest ({edge}; extend max_assessors); within noise of the cheapest "
@@ -495,9 +429,13 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
            f"{'all ' if every else ''}tied within noise: {'; '.join(short)}")
     if never:
         run += f"; n_a = {claims.listing(never)} unreachable"
+    open_ = [str(int(a)) for a in undecided(curve)["n_assessors"]]
+    if open_:
+        run += f"; n_a = {claims.listing(open_)} undecided (point outside its interval)"
     # at the edge the cheapest may lie beyond the range, but a design in it already beats n_a = 1 beyond noise
     # when n_a = 1 is not within noise: "does not hold" stands; with n_a = 1 in the tie it cannot be told
-    verdict = "holds" if names == ["1"] else "does not hold" if "1" not in names else "cannot tell"
+    verdict = ("holds" if names == ["1"] and not open_ else "does not hold" if "1" not in names + open_
+               else "cannot tell")
     return Finding(question, paper, run, verdict, caveats=("ties",) if len(short) > 1 or verdict == "holds" else (),
                    numbers={"within_noise": names, "best": int(curve.attrs["best"])})
 
@@ -505,7 +443,7 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
 def recommended_assessors(curve: pd.DataFrame | None, n_a: int) -> list[int]:
     """The assessors per topic the answer is given at: every design tied as the cheapest
     (:func:`_tied`), or the pilot's ``n_a`` when no design reaches the target."""
-    return [n_a] if curve is None else [int(a) for a in _tied(curve)["n_assessors"]]
+    return [n_a] if curve is None else [int(a) for a in tied(curve)["n_assessors"]]
 
 
 def _at_k(at: pd.DataFrame, method: str) -> dict[int, str]:
@@ -571,7 +509,8 @@ def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True) -> st
 
 
 def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int,
-                    power: float | None = None, design: str | None = None) -> str:
+                    power: float | None = None, design: str | None = None, max_assessors: int | None = None,
+                    pilot: Mapping | None = None) -> str:
     """The answer in one sentence, at the recommended assessors per topic (:func:`recommended_assessors`):
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
     measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
@@ -579,8 +518,12 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     design of a tie named."""
     ks = recommended_assessors(curve, n_a)
     t = _t_clause(at, ks, power)
-    if curve is None:
-        return (f"Answer for {lead}: no number of assessors per topic reaches Eρ² ≥ {target}; at the pilot's "
+    if curve is None:   # only the searched range is known not to reach it (max_assessors), and the pilot's n_a
+        searched = ("no number of assessors per topic" if max_assessors is None else
+                    f"no design with at most max_assessors = {max_assessors} per topic")
+        own = ("" if not pilot or pilot.get("n") is None else
+               f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
+        return (f"Answer for {lead}: {searched} reaches Eρ² ≥ {target}{own}; at the pilot's "
                 f"{claims.plural(n_a, 'assessor')} per topic, {_t_clause(at, ks, power, who=False)}.")
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
@@ -592,16 +535,25 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} ({interval_method(design)}); {t}."
 
 
+#: Measures linear in the gains (a fixed gmax, no ideal to divide by): GT's mean over assessors is
+#: their value of the mean gains.  Every other measure of gains is expected to differ (section 6).
+LINEAR_IN_GAINS = ("RBP", "DCG")
+
+
 def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
+    """One row per measure of gains: the expectation (equal exactly when the measure is linear in the
+    gains) and whether this run agrees with it ("holds") or not ("does not hold")."""
     rows = []
     for measure, v in linearity.items():
         if isinstance(v, str):
             continue
         diff = v["max_abs_difference"]
-        rows.append(Finding(f"{measure}: is GT's mean over assessors the measure of the mean gains?",
-                            "only for measures linear in the gains",
-                            f"largest |difference| over systems {_difference(diff)}; τ between the two orders "
-                            f"{v['kendall_tau']:.3f}", "holds" if diff < 1e-9 else "does not hold", numbers=dict(v)))
+        linear = measure.split("@")[0] in LINEAR_IN_GAINS
+        expected = "equal: linear in the gains" if linear else "not equal: not linear in the gains"
+        rows.append(Finding(f"{measure}: is GT's mean over assessors the measure of the mean gains, as expected?",
+                            expected, f"largest |difference| over systems {_difference(diff)}; τ between the two "
+                            f"orders {v['kendall_tau']:.3f}", "holds" if (diff < 1e-9) == linear else "does not hold",
+                            numbers={**dict(v), "linear": linear}))
     return rows
 
 
@@ -659,6 +611,19 @@ def pilot_note(data: str, *, unjudged: str, fill_assessor: str, items: Mapping[s
             f"{other:,} other judged passages count as unjudged (non-relevant) for every set, NIST's too. " + text + fill)
 
 
+def judgment_sets_note(dl19: Mapping | None) -> list[str]:
+    """Section 1's lines on how DL-19's re-annotation becomes judgment sets (none for other data):
+    printed from the run, so that no markdown speaks of DL-19 in a simulated or file run."""
+    if dl19 is None:
+        return []
+    return ["DL-19: Parry et al.'s re-annotators labelled about half of the passages NIST judged, each passage by a "
+            "pair of annotators (four pairs, each on its own topics but for a few items).",
+            "On each passage the pair's labels become judgment sets R1 and R2, beside NIST's: three sets per topic, "
+            "read nested (s × (a:t)).",
+            "The annotator pairs judged different topics, so the nesting is right for their identities; section 4 "
+            "prints the crossed reading's topics beside, as a sensitivity check."]
+
+
 def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame, sizes: pd.DataFrame,
              lead: str, settings: Mapping, cheapest: pd.DataFrame | None, pilot_erho2: Mapping, at: pd.DataFrame,
              split: pd.DataFrame | None, planted: Mapping | None, linearity: Mapping, unjudged: str,
@@ -695,15 +660,19 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                           n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
     sizing.append(_cheapest_row(cheapest, target=s["target"], lead=lead, max_assessors=s["max_assessors"]))
     rows = []
-    if sim:
+    answer = answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
+                             design=design, max_assessors=s["max_assessors"], pilot=pilot_erho2)
+    if sim:   # the answer itself stays in the table, its verdict the planted components' (caveat "planted_answer")
+        rows.append(Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test ({lead})?",
+                            "the pilot's D-study and 2 V_E2", answer.split(": ", 1)[1].rstrip("."),
+                            "by construction", caveats=("planted_answer",)))
         appendix += [_built(r) for r in sizing]
     else:
         rows += sizing
     if crossed is not None:
         rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
-    prose = [answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
-                             design=design), _RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
+    prose = [answer, _RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
     if split is not None and len(split):
         rows.append(_split_summary(split, simulated=sim))
         appendix += _split_rows(split, simulated=sim)
@@ -719,7 +688,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
     what = "published values, results built into the simulation, split-half detail" if sim else "published values, split-half detail"
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
-    caveats = {**CAVEATS, "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
+    caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
+               "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))

@@ -98,14 +98,19 @@ def _parts_verdict(parts: Mapping[str, list]) -> str:
     return "holds" if all(flat) else "does not hold" if not any(flat) else "holds in part"
 
 
+#: Fewest judged sizes a split-half verdict is read from: one size is one comparison, not a pattern.
+MIN_JUDGED = 2
+
+
 def _count(ok: list, what: str) -> str:
     judged = [v for v in ok if v is not None]
     if not judged:
         return f"judged at none of {claims.plural(len(ok), 'size')}"
     text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
             f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
+    few = f"; fewer than {MIN_JUDGED} judged sizes give no verdict" if len(judged) < MIN_JUDGED else ""
     # why a size is not judged (``what``) is said once, in section 7 and the appendix header
-    return text + (f" (not judged at {len(ok) - len(judged)})" if len(judged) < len(ok) else "")
+    return text + (f" (not judged at {len(ok) - len(judged)})" if len(judged) < len(ok) else "") + few
 
 
 #: Why a size is not judged (the same rule for every simulated comparison of the split halves).
@@ -196,6 +201,8 @@ def _short_direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None, fact
 def _point_verdict(ok: list, obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool) -> str:
     """The interval's verdict (:func:`_parts_verdict`), but never "holds" when the point prediction is
     missed on one side at every size beyond Monte Carlo noise (:func:`one_sided`): "holds in part"."""
+    if sum(v is not None for v in ok) < MIN_JUDGED:     # one judged size gives no verdict
+        return "cannot tell"
     verdict = _parts_verdict({"x": ok})
     return "holds in part" if verdict == "holds" and one_sided(obs, pred, se, factors=factors) else verdict
 
@@ -295,7 +302,8 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
 
 def _short_count(ok: list) -> str:
     judged = [v for v in ok if v is not None]
-    return (f"inside {sum(judged)} of {len(judged)} judged" if judged else "none judged")
+    few = f" (< {MIN_JUDGED}: no verdict)" if 0 < len(judged) < MIN_JUDGED else ""
+    return (f"inside {sum(judged)} of {len(judged)} judged{few}" if judged else "none judged")
 
 
 def split_summary(split: pd.DataFrame, *, simulated: bool) -> Finding:

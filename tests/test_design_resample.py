@@ -1,0 +1,122 @@
+"""The one corrected topic bootstrap of helpers.design (helpers.design.resample) and the sentences
+that read it: a "within noise" tie never contradicts its own interval; "no ... reaches" names the
+searched range; no coverage verdict below its minimum of replicates; linearity verdicts state
+agreement with the expectation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import design
+from helpers.design import cost, gstudy, planted
+from helpers.design.resample import inflate_topics, topic_resamples
+from helpers.design.sakai import _variances_many, bootstrap_variances
+
+PLANTED = {"s x (a:t)": {"s": 0.010, "t": 0.020, "a:t": 0.015, "st": 0.010, "sa:t": 0.020},
+           "s x t x a": {"s": 0.010, "t": 0.020, "a": 0.005, "st": 0.010, "sa": 0.004, "ta": 0.006, "sta": 0.020},
+           "s x t": {"s": 0.010, "t": 0.020, "st": 0.020}}
+
+
+def _mean_squares(x, facets, corrected, n_boot=1500):
+    rng = np.random.default_rng(7)
+    if corrected:
+        draws = [gstudy.g_study_array(xb, facets, topic_resample=True).mean_squares
+                 for stack in topic_resamples(x, facets, rng, n_boot) for xb in stack]
+    else:   # the cost bootstrap of bc2bda2: plain resamples, plain G-studies
+        draws = [gstudy.g_study_array(x[:, rng.integers(0, x.shape[1], x.shape[1])], facets).mean_squares
+                 for _ in range(n_boot)]
+    return pd.DataFrame(draws).mean()
+
+
+@pytest.mark.parametrize("facets", list(PLANTED))
+def test_the_corrected_resamples_keep_every_mean_square_of_the_pilot(facets):
+    na = 1 if facets == "s x t" else 3
+    x = planted.simulate_array(PLANTED[facets], facets, 20, 18, na, np.random.default_rng(511259))
+    pilot = pd.Series(gstudy.g_study_array(x, facets).mean_squares)
+    ratio = _mean_squares(x, facets, True) / pilot
+    assert ratio.between(0.98, 1.02).all(), ratio.round(4).to_dict()
+    plain = _mean_squares(x, facets, False, 800) / pilot
+    # uncorrected: the system means carry the topic noise twice, the topic interaction shrinks by (n-1)/n
+    assert plain["s"] > 1.03 and plain["st"] < 0.97, plain.round(4).to_dict()
+
+
+def test_inflation_moves_only_the_between_topic_part():
+    x = planted.simulate_array(PLANTED["s x (a:t)"], "s x (a:t)", 5, 6, 3, np.random.default_rng(1))
+    y = inflate_topics(x, "s x (a:t)")
+    within = lambda a: a - a.mean(axis=2, keepdims=True)   # noqa: E731
+    np.testing.assert_allclose(within(y), within(x), atol=1e-12)       # each topic's own assessors untouched
+    cell = lambda a: a.mean(axis=2) - a.mean(axis=(1, 2))[:, None]     # noqa: E731
+    np.testing.assert_allclose(cell(y), np.sqrt(6 / 5) * cell(x), atol=1e-12)
+    with pytest.raises(ValueError, match="design must be one of"):
+        inflate_topics(x, "s x a")
+
+
+def test_the_variance_bootstrap_is_the_n_over_n_minus_1_correction_of_plain_resamples():
+    m = np.random.default_rng(3).normal(size=(15, 8)) + np.linspace(0, 1, 15)[:, None]
+    got = bootstrap_variances(m, np.random.default_rng(11), 300)
+    idx = np.random.default_rng(11).integers(0, 15, (300, 15))
+    for method in ("E1", "E2"):
+        np.testing.assert_allclose(got[method], _variances_many(m[idx], method) * 15 / 14, rtol=1e-10)
+
+
+def _config_a():
+    """The referee's config A (seed 511259, 28 x 18 x 5 nested, Erho2 >= .9, costs 20/1): in bc2bda2 the
+    point difference of n_a = 4 (264 - 234 = 30) lay outside its own interval [-16, 12], read as a tie."""
+    p = planted.simulate_scores(PLANTED["s x (a:t)"], "s x (a:t)", 28, 18, 5, np.random.default_rng(511259))
+    g = design.g_study(p, "s x (a:t)")
+    curve = design.trade_off(g, "erho2", .9, max_assessors=6, cost_topic=20, cost_judgment=1)
+    x = gstudy.score_array(p, "s x (a:t)")[0]
+    return cost.trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(511262), n_boot=1000,
+                                    cost_topic=20, cost_judgment=1)
+
+
+def test_no_tie_is_read_from_an_interval_that_misses_its_point():
+    from helpers.findings.design_cost import cheapest_lines, undecided
+    c = _config_a()
+    point = c["cost"] - c["cost"].min()
+    inside = (c["diff_low"] <= point) & (point <= c["diff_high"])
+    assert (inside == c["point_inside"]).all()
+    assert not (c["within_noise"] & ~inside).any()                 # a tie never contradicts its interval
+    # corrected, the intervals move up to their points (n_a = 4 was [-16, 12] around 30)
+    r4 = c.set_index("n_assessors").loc[4]
+    assert r4["diff_high"] >= 25 and r4["cost"] == 264
+    lines = cheapest_lines(c, target=.9, measure="m", cost_topic=20, cost_judgment=1, max_assessors=6)
+    for r in undecided(c).itertuples():
+        assert any(line.startswith(f"n_a = {r.n_assessors}: its cost difference to the cheapest") for line in lines)
+
+
+def test_no_reach_statement_names_the_searched_range():
+    from helpers.findings.design import answer_sentence
+    at = pd.DataFrame({"n_assessors": [4], "method": ["paired t"], "n_paired": [50], "n_paired_low": [40],
+                       "n_paired_high": [60]})
+    s = answer_sentence(at, lead="m", target=.8, curve=None, n_a=4, max_assessors=1,
+                        pilot={"n": 19, "low": 12, "high": 31, "n_a": 4})
+    assert "no design with at most max_assessors = 1 per topic reaches Eρ² ≥ 0.8" in s
+    assert "with the pilot's 4 it needs 19 [12, 31] topics" in s
+    assert "no number of assessors" not in s
+
+
+def test_no_coverage_verdict_below_its_minimum_of_replicates():
+    from tests.test_design_gt import _findings, _planted
+    few = _planted()
+    few = {**few, "erho2": {**few["erho2"], "pilots": 10, "covered": 10},
+           "t": {**few["t"], "pilots": 10, "covered": 9}}
+    rows = [r for r in _findings(planted=few).appendix if "cover the planted truth" in r.question]
+    assert len(rows) == 2 and all(r.verdict == "cannot tell" for r in rows)
+    assert all("too few replicates (10 < 100) for a verdict" in r.run for r in rows)
+
+
+def test_linearity_rows_state_agreement_with_the_expectation():
+    from helpers.findings.design import _linear_rows
+    rows = _linear_rows({"nDCG@10": {"max_abs_difference": .03, "kendall_tau": .9},
+                         "RBP": {"max_abs_difference": 0.0, "kendall_tau": 1.0},
+                         "ERR@10": {"max_abs_difference": 0.0, "kendall_tau": 1.0},
+                         "AP": "binary: what holds instead"})
+    assert [r.verdict for r in rows] == ["holds", "holds", "does not hold"]
+    assert rows[0].paper == "not equal: not linear in the gains" and rows[1].paper == "equal: linear in the gains"
+
+
+def test_dl19_sentences_are_printed_from_the_run_only():
+    from helpers.findings.design import judgment_sets_note
+    assert judgment_sets_note(None) == []
+    assert any("crossed reading" in line for line in judgment_sets_note({"reannotated": 1}))
