@@ -10,21 +10,23 @@ results the more precise (Table 5); how close PRM orderings are to binary ones (
 whether the PRM, unlike the UDM, gives two indistinguishable levels the same gain (Sect. 3.4.3).
 
 On the calibrated simulation the assessors are exchangeable and disagree by level only, as the
-PRM assumes: its PRM-vs-binary Table 6, Table 2, Fig. 2, calibration and UDM rows are checks of
+PRM assumes: its Table 6 (against binary and linear gains), Table 2, Fig. 2, calibration and UDM rows are checks of
 the machinery, shown in an appendix table whatever their verdict. A second simulated collection,
 whose U2 is shifted (lenient or strict) by topic, breaks those assumptions: its Table 6
 comparisons are findings, with linear − binary as the reference for what any graded gain does.
 
 Every row reads the replicates or the draws of U2 where the run has them
 (:mod:`helpers.findings.prm_values`), and names its interval. One multiplicity rule: every test
-over thresholds is Holm-adjusted over the thresholds it tests
-(:func:`helpers.notebook.claims.compare_holm`), in Table 6 and across replicates alike.
+whose verdict a table shows is Holm-adjusted over every test of that table, one family per table
+(:func:`_families`, :func:`helpers.findings.prm_tests.table_holm`); verdicts read the adjusted p.
+On the simulation PRM against linear gains is a check too: one latent relevance drives the runs
+and both exchangeable assessors, so that comparison is set by how the simulation was built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -36,12 +38,12 @@ from . import prm_values
 from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
                         draws_views, holm_claims, over, p_text, replicate_view, robustness_draws, robustness_replicates,
-                        robustness_single, signed, tests_table, wins_line)
+                        robustness_single, signed, table_holm, tests_table, wins_line)
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
            "robustness_single", "robustness_replicates", "robustness_draws", "tests_table", "all_tests", "wins_line",
-           "findings", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few"]
+           "findings", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few", "verdict_counts"]
 
 
 #: Paper values quoted in the table (Demeester et al. 2016).
@@ -180,6 +182,7 @@ class PrmFindings(Findings):
     (:meth:`show_appendix`)."""
 
     appendix: tuple = ()
+    adjusted: Mapping = field(default_factory=dict)   # Table 6's tests as the tables correct them
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a table of their own, with the caveats they point to."""
@@ -198,7 +201,8 @@ _CAVEATS = {
                   "failure to reproduce.",
     "eq_same": "Eq. 4 and Eq. 5 agree only when U2 re-judged an unbiased sample of U1's judgments with the same "
                "marginals (Sect. 5.2.1).",
-    "eq5_biased": "Here U2 re-judged U1's levels in different shares, so Eq. 5 is biased.",
+    "eq5_biased": "Here U2 re-judged U1's levels in different shares: the paper predicts Eq. 5 is biased "
+                  "then, so the data's design cannot test whether Eq. 4 and Eq. 5 agree.",
     "no_test": "Counts of runs carry no test.",
     "u2_draw": "U2 is one rater per item drawn at random; intervals over its draws cover that choice, not topic "
                "sampling.",
@@ -215,13 +219,13 @@ _ANSWERS = {"in sample": True, "vs linear": False}
 
 #: Table 6's rows: analysis -> (question, what the paper reports).
 _QUESTIONS = {
-    "cross-fitted": ("Table 6: are PRM gains more robust to the assessor than binary gains, estimated on the other "
-                     "half of the topics?", "in sample only: τ rises in 3 of 4 INTENT-2 sets; not cross-fitted"),
-    "in sample": ("Table 6: are PRM gains more robust to the assessor than binary gains, estimated on the same "
-                  "topics (the paper's way)?", _PAPER6),
-    "own level": ("Table 6 with U2's labels given gains conditioned on U2's level (Eq. 4 both ways): are PRM gains "
+    "cross-fitted": ("Table 6, gains estimated on the other half of the topics (cross-fitted): are PRM gains more "
+                     "robust to the assessor than binary gains?", "in sample only: τ rises in 3 of 4 INTENT-2 sets"),
+    "in sample": ("Table 6, gains estimated on the same topics (the paper's way): are PRM gains more robust than "
+                  "binary gains?", _PAPER6),
+    "own level": ("Table 6, U2's labels given gains conditioned on U2's level (Eq. 4 both ways): are PRM gains "
                   "more robust than binary gains?", "not reported: one set of gains for both"),
-    "vs linear": ("Table 6: are PRM gains (in sample) more robust to the assessor than linear gains?",
+    "vs linear": ("Table 6, in sample: are PRM gains more robust to the assessor than linear gains?",
                   "no: linear τ is the higher in 3 of 4 INTENT-2 sets"),
 }
 
@@ -237,14 +241,33 @@ def few(n: int) -> bool:
 
 
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
-    parts = []
+    """``"PRM − binary τ: θ = 3 +0.098 [+0.009, +0.282], p = 0.106; ... Significant after correction:
+    θ = 3."``: the brackets and the correction are named once, in the Limitations."""
+    parts, sig = [], []
     for th, c in rob.claims[analysis].items():
         mean, lo, hi = rob.diffs[analysis][th]
-        test = f", Holm p {p_text(c.numbers['p_holm'])}" if np.isfinite(c.numbers["p_holm"]) else ""
-        parts.append(f"θ = {name(th)}: {diff_text(mean, lo, hi)}{test}")
+        test = f", p {p_text(c.numbers['p_holm'])}" if np.isfinite(c.numbers["p_holm"]) else ""
+        parts.append(f"θ = {name(th)} {diff_text(mean, lo, hi)}{test}")
+        sig += [f"θ = {name(th)}"] if c.numbers["differs"] else []
     first, other = PAIRS[analysis]
-    where = "" if rob.scope in rob.interval or rob.scope == "this collection" else f"Over {rob.scope}; brackets: "
-    return f"{first} − {other} τ, " + "; ".join(parts) + f". {where or 'Brackets: '}{rob.interval}."
+    tail = f" Significant after correction: {claims.listing(sig)}." if sig else ""
+    return f"{first} − {other} τ: " + "; ".join(parts) + "." + tail
+
+
+def _brackets(rob: Robustness) -> str:
+    """The Limitations' sentence that names Table 6's brackets once."""
+    where = "" if rob.scope in rob.interval or rob.scope == "this collection" else f" over {rob.scope}"
+    return f"Table 6 rows give PRM − binary (or − linear) τ{where}; brackets: {rob.interval}."
+
+
+def _leaning(rob: Robustness, analysis: str) -> str:
+    """Which gains the point estimates of a test without a result favour: ``"PRM"``, ``"linear"`` or
+    ``""`` (mixed, or a difference undefined)."""
+    d = [rob.diffs[analysis][th][0] for th in rob.claims[analysis]]
+    if not d or not all(np.isfinite(d)):
+        return ""
+    first, other = PAIRS[analysis]
+    return first if all(v > 0 for v in d) else other if all(v < 0 for v in d) else ""
 
 
 def _table6_verdict(rob: Robustness, analysis: str) -> str:
@@ -271,13 +294,14 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
             verdict = _table6_verdict(rob, analysis)
             if analysis != "vs linear" and verdict in _HOLDING and _graded_too(rob, analysis):
                 extra += ("graded_too",)   # what linear gains get too is no gain of the PRM's own
-            check = sim and analysis != "vs linear"
-            first = (("by_construction",) if verdict in _HOLDING else ("simulated",)) if check else \
-                ("simulated",) if sim else ()
-            (checks if check else rows).append(
-                Finding(q, _noted(paper, _ANSWERS.get(analysis), verdict), _table6_run(rob, analysis, name), verdict,
-                        caveats=first + base + extra,
-                        numbers={str(th): c.numbers for th, c in rob.claims[analysis].items()}))
+            # on the simulation one latent relevance drives runs and assessors, exchangeable as the PRM
+            # assumes: PRM against binary *and* against linear gains is set by that construction
+            first = ((("by_construction",) if verdict in _HOLDING else ("simulated",))
+                     + (("shared_order",) if analysis == "vs linear" else ())) if sim else ()
+            (checks if sim else rows).append(
+                Finding(q, _noted(paper, _ANSWERS.get(analysis), verdict, _leaning(rob, analysis)),
+                        _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
+                        numbers={"analysis": analysis, **{str(th): c.numbers for th, c in rob.claims[analysis].items()}}))
     return rows, checks
 
 
@@ -285,19 +309,33 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
 _HOLDING = ("shown", "holds", "holds in part", "agrees", "reproduced")
 
 #: The paper column's note: the paper's answer (yes / no) against the verdict, which answers the
-#: row's question only (one meaning per column); agreement with the paper is said here.
+#: row's question only (one meaning per column); agreement with the paper is said here. "The same"
+#: (or "the opposite") only where a test or interval shows a direction; a verdict that shows none
+#: is "no difference shown", whatever the paper's answer.
 _NOTES = {(True, "shown"): "the same", (True, "holds"): "the same", (True, "holds in part"): "in part",
-          (True, "not shown"): "not borne out", (True, "does not hold"): "not borne out",
-          (False, "not shown"): "the same", (False, "does not hold"): "the same",
+          (True, "not shown"): "no difference shown", (True, "does not hold"): "not borne out",
+          (False, "not shown"): "no difference shown", (False, "does not hold"): "the same",
           (False, "shown"): "the opposite", (False, "holds"): "the opposite",
           (False, "holds in part"): "in part the opposite"}
 
 
-def _noted(paper: str, answer: bool | None, verdict: str) -> str:
+def _noted(paper: str, answer: bool | None, verdict: str, leaning: str = "") -> str:
     """``paper`` with what this run says of the paper's answer (``"; this run: the same"``); no note
-    where the paper gives no answer or the run cannot tell."""
+    where the paper gives no answer or the run cannot tell. ``leaning``: the gains the point
+    estimates favour, said beside "no difference shown"."""
     note = _NOTES.get((answer, verdict)) if answer is not None else None
+    if note == "no difference shown" and leaning:
+        note += f" (point estimates favour {leaning})"
     return f"{paper}; this run: {note}" if note else paper
+
+
+def verdict_counts(rows) -> str:
+    """``"shown 2, holds 3, cannot tell 2"``: how many ``rows`` carry each verdict word, every word
+    counted separately (a "cannot tell" is never a "did not hold"), in the vocabulary's order."""
+    from ..notebook.findings import VERDICTS
+
+    n = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
+    return ", ".join(f"{v} {k}" for v, k in n.items() if k)
 
 
 def lenience_phrase(u2_lenience: float, lenience_sd: float) -> str:
@@ -357,11 +395,22 @@ def _marginals_text(m: Mapping, unit: str) -> str:
     return f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s"
 
 
+def _coverage_text(coverage: Mapping, name) -> str:
+    """``"U2 re-judged 7.9% of U1's level 0, 100% of levels 1, 2 and 3"``: equal shares grouped."""
+    groups: dict = {}
+    for i, v in sorted(coverage.items()):
+        groups.setdefault(round(float(v), 3), []).append(name(int(i)))
+    parts = [f"{v:.1%} of level{'s' if len(ls) > 1 else ''} {claims.listing(ls)}" for v, ls in groups.items()]
+    return "U2 re-judged " + ", ".join(parts) + " of U1's judgments"
+
+
 def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, base: tuple = (),
-            marginals: Mapping | None = None) -> Finding:
+            marginals: Mapping | None = None, coverage: str = "") -> Finding:
     """Table 2: Eq. 4 against Eq. 5 at theta = T (largest gap and largest z over the levels, over
     the draws or replicates when the run has them), with the condition under which they agree
-    tested (``marginals``: :func:`helpers.findings.prm_values.marginals`)."""
+    tested (``marginals``: :func:`helpers.findings.prm_values.marginals`). Where U2 re-judged U1's
+    levels in different shares (``eq5_valid`` false; ``coverage`` says how) the paper predicts Eq. 5
+    is biased (Sect. 5.2.1): the data's design cannot test the agreement, so "cannot tell"."""
     q = "Table 2: do Eq. 4 and Eq. 5 give the same p(R|i)?"
     if gap.n:
         run = (f"θ = {name_T}: largest gap {claims.bracket(gap.mean, gap.low, gap.high)}; largest z "
@@ -371,8 +420,10 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
     else:
         run = f"θ = {name_T}: largest gap {claims.number(gap.mean)}; up to {z.mean:.1f} of Eq. 4's σ"
         verdict = "holds" if z.mean <= 2 else "does not hold"
-    if not np.isfinite(z.mean):
+    if not np.isfinite(z.mean) or (not sim and not eq5_valid):
         verdict = "cannot tell"
+    if not sim and not eq5_valid and coverage:
+        run = run.rstrip(".") + f"; {coverage}."
     if marginals and marginals["n"]:
         run = run.rstrip(".") + f"; {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."
     if sim:   # exchangeable simulated assessors: agreement is built in, a gap is not
@@ -513,7 +564,8 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
              ratio: Value, B: int, table5_shares: Mapping, n_runs: int, robustness: Robustness, table7: Value,
              udm: Mapping, marginals: Mapping | None = None, table7_draws: Value | None = None,
              calibration: Mapping | None = None, stress: tuple | None = None, over_what: str = "",
-             nonmono=(), nonmono_label: str = "", p_top: str = "", variants=(), footer: str = "") -> Findings:
+             nonmono=(), nonmono_label: str = "", p_top: str = "", variants=(), footer: str = "",
+             coverage: Mapping | None = None) -> Findings:
     """The findings of notebook 03 (see the module docstring for the questions). Table 6 leads.
 
     Parameters
@@ -543,6 +595,9 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         intervals are.
     p_top : a sentence on p(T|T) for real data.
     variants : thresholds shown as labelled variants (below the collection's relevance threshold).
+    coverage : the share of U1's judgments U2 re-judged, per U1 level (:func:`helpers.prm.inputs.coverage`).
+
+    Every Table 6 test is Holm-adjusted over the tests of the table that shows it (:func:`_families`).
     """
     name = lambda i: level_names[i]  # noqa: E731
     T = len(level_names) - 1
@@ -550,10 +605,12 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     paper_gap = ("stand_in",) if sim else ("other_data",)
     drawn = ("u2_draw",) if "draws of U2" in over_what else ()
     vname = lambda i: name(i) + (" (variant)" if i in variants else "")  # noqa: E731
-    rows, checks = _table6_rows(robustness, vname, (), sim=sim)   # their resamples cover topic sampling too
     stressed = stress is not None and bool(stress[0].claims.get("cross-fitted"))
+    adjusted = _families(robustness, stress[0] if stressed else None, sim=sim)
+    robustness = adjusted["main"]
+    rows, checks = _table6_rows(robustness, vname, (), sim=sim)   # their resamples cover topic sampling too
     if stressed:
-        more, built = _stress_rows(stress[0], vname, *stress[1:])
+        more, built = _stress_rows(adjusted["stress"], vname, *stress[1:])
         rows, checks = rows + more, checks + built
     rows.append(Finding("Table 1: do Eq. 4 and Eq. 5 give the paper's fractions?",
                         "Eq. 4: 2/4, 3/10, 1/6; Eq. 5: 4/10, 5/17, 1/13", "6 of 6 fractions equal" if table1_ok
@@ -563,25 +620,43 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         checks.append(_calibration_row(calibration, method))
     # on the simulation, Table 2 (exchangeable assessors) and Fig. 2 (a set topic spread) check the machinery
     (checks if sim else rows).append(_eq_row(*eq_gap, name(T), sim=sim, eq5_valid=eq5_valid, base=drawn,
-                                             marginals=marginals))
+                                             marginals=marginals,
+                                             coverage=_coverage_text(coverage, name) if coverage else ""))
     (checks if sim else rows).append(_ratio_row(ratio, paper_gap + drawn, sim=sim, B=B))
     rows.append(_table5_row(table5_shares, n_runs, name, paper_gap + drawn, over_what))
     rows.append(_table7_row(table7, name(T), paper_gap + drawn, table7_draws))
     checks.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {}), drawn))  # coin flips: simulated
     prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
                    nonmono_label=nonmono_label)
-    failed = sum(r.verdict not in _HOLDING for r in checks)
-    among = ", PRM − binary among them" if sim and any("binary gains" in r.question for r in checks) else ""
+    failed = sum(r.verdict not in _HOLDING + ("cannot tell",) for r in checks)
     if sim or failed:   # on real data the appendix's one check (simulated coin flips) needs no pointer unless it failed
+        among = ", PRM's Table 6 among them" if any(r.question.startswith("Table 6") for r in checks) else ""
         prose.append(f"{claims.plural(len(checks), 'check')} of the machinery (results a simulation settles{among}) "
-                     f"{'are' if len(checks) > 1 else 'is'} in the appendix"
-                     + ("." if not failed else "; it did not hold." if len(checks) == 1 else
-                        f"; {failed} of them did not hold." if failed > 1 else "; 1 of them did not hold."))
+                     f"{'are' if len(checks) > 1 else 'is'} in the appendix; verdicts: {verdict_counts(checks)}.")
     rows, checks = _lettered(rows), _lettered(checks)
-    holm_note = across_rows(rows)   # stated once, in the Limitations: which family each correction covers
-    general = (("sim_design",) if sim else ()) + (("holm_family",) if holm_note else ())
-    return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note},
-                       general=general, footer=footer, appendix=tuple(checks))
+    holm_note = across_rows(rows, "findings table")   # stated once, in the Limitations: the family it covers
+    t6 = [r for r in rows if r.question.startswith("Table 6")]
+    brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
+    general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \
+        (("holm_family",) if holm_note else ())
+    return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
+                                                                  "brackets": brackets},
+                       general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
+
+
+def _families(main: Robustness, stress: Robustness | None, *, sim: bool) -> dict:
+    """Table 6's tests, each Holm-adjusted over the table that shows its verdict (one family per
+    table, :func:`helpers.findings.prm_tests.table_holm`): on real data the four Table 6 rows are
+    findings; on the simulation they are checks of the machinery (appendix), and the findings table
+    holds the stressed collection's PRM − linear. Tests shown in neither table (linear − binary, a
+    reference) keep the correction over their thresholds. Returns ``{"main", "stress"}``."""
+    robs = {"main": main} | ({"stress": stress} if stress is not None else {})
+    mine = [("main", a) for a in _QUESTIONS if main.claims.get(a)]
+    fams: dict = {"findings table": [] if sim else mine, "appendix table": mine if sim else []}
+    if stress is not None:
+        fams["findings table"] += [("stress", a) for a in ("cross-fitted vs linear",) if stress.claims.get(a)]
+        fams["appendix table"] += [("stress", a) for a in ("cross-fitted", "linear vs binary") if stress.claims.get(a)]
+    return table_holm(robs, {f: pairs for f, pairs in fams.items() if pairs})
 
 
 def _lettered(rows: list) -> list:

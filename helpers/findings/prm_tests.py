@@ -2,15 +2,15 @@
 gains and linear against binary gains, on one collection (:func:`robustness_single`), over the
 replicates of the simulation (:func:`robustness_replicates`) and over the draws of U2
 (:func:`robustness_draws`), each Holm-adjusted over the thresholds it tests (one family per
-analysis, :func:`holm_claims`); the appendix table of every test (:func:`tests_table`), and Holm
-over all the tests of the findings table's rows (:func:`across_rows`), the correction the
-per-row families leave out.
+analysis, :func:`holm_claims`), then re-adjusted over every test of the table that shows their
+verdicts (:func:`table_holm`, stated once by :func:`across_rows`); the appendix CSV of every test
+(:func:`tests_table`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -22,7 +22,7 @@ from .prm_values import spread
 
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
            "robustness_draws", "tests_table", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
-           "p_text", "signed", "diff_text", "across_rows", "draws_views"]
+           "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors"]
 
 
 def over(values, what: str) -> tuple:
@@ -125,11 +125,13 @@ def robustness_single(table6: pd.DataFrame, boots: Mapping, cf_rows: pd.DataFram
 
 
 def _mean_ci(d) -> tuple:
+    """(mean, low, high): the 95% CI of the mean of tau differences, cut to [-2, 2], their range."""
     from ..stats.summary import mean_interval
 
     x = np.asarray(d, dtype=float)
     x = x[np.isfinite(x)]
-    return (float(x.mean()) if len(x) else float("nan"),) + tuple(mean_interval(x, 0.95)[:2])
+    lo, hi = mean_interval(x, 0.95)[:2]
+    return (float(x.mean()) if len(x) else float("nan"), max(lo, -2.0), min(hi, 2.0))
 
 
 def robustness_replicates(sim, what: str = "replicates", stress: bool = False) -> Robustness:
@@ -203,20 +205,24 @@ def tests_table(robs: Mapping[str, Robustness], name, label=lambda th: "",
                             "difference": f"{first} − {other} {diff_text(mean, lo, hi)}",
                             "single replicates": f"[{signed(sp[0])}, {signed(sp[1])}]" if sp and all(np.isfinite(sp))
                             else "",
-                            "Holm p (family)": f"{claims.format_p(n['p_holm'])} ({n['m']} θ)" if np.isfinite(n["p_holm"])
-                            else "", "unadjusted p": claims.format_p(n["p_raw"]) if np.isfinite(n["p_raw"]) else "",
+                            "Holm p (family)": (f"{claims.format_p(n['p_holm'])} ({n['family']}, {n['m']} tests)"
+                                                if "family" in n else f"{claims.format_p(n['p_holm'])} ({n['m']} θ)")
+                            if np.isfinite(n["p_holm"]) else "", "unadjusted p": claims.format_p(n["p_raw"]) if np.isfinite(n["p_raw"]) else "",
                             "reading at α = 0.05": word})
     t = pd.DataFrame(out)
     return t.drop(columns="single replicates") if len(t) and not t["single replicates"].any() else t
 
 
-def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=lambda th: "") -> tuple:
+def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=lambda th: "",
+              adjusted: Mapping | None = None) -> tuple:
     """``(table, caption)``: :func:`tests_table` of this collection (``robust1``), the replicates of
     the simulation and its second collection (``sim``) or the draws of U2 (``draws``), with the
-    spread of single replicates; the caption names every interval."""
+    spread of single replicates; the caption names every interval. ``adjusted``: the tests the
+    findings read, as their tables correct them (``PrmFindings.adjusted``: ``"main"``, ``"stress"``)."""
     robs, spreads, parts = {}, {}, []
+    adj = dict(adjusted or {})
     if robust1 is not None and robust1.claims:
-        robs["this collection"] = robust1
+        robs["this collection"] = adj["main"] if sim is None and draws is None and "main" in adj else robust1
         parts.append(f"this collection: {robust1.interval}")
     if sim is not None:
         for key, stress in (("replicates", False), ("second collection", True)):
@@ -224,16 +230,16 @@ def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=l
             if not src:
                 continue
             data = f"{sim.replicates} replicates" if not stress else f"second collection, {sim.replicates} replicates"
-            robs[data] = robustness_replicates(sim, stress=stress)
+            robs[data] = adj.get("stress" if stress else "main") or robustness_replicates(sim, stress=stress)
             spreads[data] = {a: {th: over(d, "replicates")[1:3] for th, d in by.items()} for a, by in src.items()}
         parts.append(f"replicates: 95% CI of the mean (one-sample t-test) and the "
                      f"{prm_values.spread_name(sim.replicates)} of single replicates")
     if draws is not None:
-        rob = robustness_draws(draws)
+        rob = adj.get("main") or robustness_draws(draws)
         robs[rob.scope] = rob
         parts.append(f"draws: {rob.interval}")
-    caption = ("Table 6's paired tests, each Holm-adjusted over its thresholds (one family per data set and test); "
-               "intervals unadjusted -- " + "; ".join(parts))
+    caption = ("Table 6's paired tests, each Holm-adjusted over the tests of the table that shows its verdict "
+               "(else over its thresholds); intervals unadjusted -- " + "; ".join(parts))
     return tests_table(robs, name, label, spreads), caption
 
 
@@ -272,30 +278,45 @@ SUMMARIES = {"table5_tau": "Table 5, tau of the PRM and binary count orderings",
              "eq_z": "Table 2, that gap's largest z in Eq. 4's sigma"}
 
 
-def across_rows(rows) -> str:
-    """The Limitations' sentence on multiplicity: Holm's correction covers the thresholds of one
-    Table 6 row (one family per row), not the findings table's rows together; so Holm's step-down
-    (:func:`helpers.stats.holm`) is also run over the raw p-values of every test of ``rows``
-    (:class:`helpers.notebook.findings.Finding` whose ``numbers`` hold claims' numbers with
-    ``p_raw``) and the sentence says how many of the per-row significant results survive it.
-    ``""`` without such rows."""
-    from ..stats import holm
+def table_holm(robs: Mapping[str, Robustness], families: Mapping[str, Sequence[tuple[str, str]]]) -> dict:
+    """Holm's step-down over every test of a table (one family per table, not per row).
 
-    tests = [(i, v) for i, r in enumerate(rows) for v in r.numbers.values()
-             if isinstance(v, Mapping) and "p_raw" in v and np.isfinite(v["p_raw"])]
-    families = sorted({sum(1 for j, _ in tests if j == i) for i, _ in tests})
-    if not tests:
+    ``robs`` maps a key to a :class:`Robustness`; ``families`` maps a family's name (``"findings
+    table"``) to the ``(key, analysis)`` pairs whose tests it holds, every threshold of each. Returns
+    ``robs`` with the claims of those analyses re-worded by the family's adjusted p-values
+    (:func:`helpers.notebook.claims.compare_holm`; ``numbers`` add ``family``); analyses in no
+    family keep their per-threshold correction. A pair in two families is an error."""
+    seen = [pair for pairs in families.values() for pair in pairs]
+    if len(seen) != len(set(seen)):
+        raise ValueError(f"a test in two families: {sorted({p for p in seen if seen.count(p) > 1})}")
+    new = {key: {a: dict(by) for a, by in rob.claims.items()} for key, rob in robs.items()}
+    for family, pairs in families.items():
+        tests = {(key, a, th): dict(a_name=PAIRS[a][0], a=c.numbers["a"], b_name=PAIRS[a][1], b=c.numbers["b"],
+                                    p=c.numbers["p_raw"])
+                 for key, a in pairs for th, c in robs[key].claims.get(a, {}).items()}
+        for (key, a, th), c in (claims.compare_holm(tests, family="tests") if tests else {}).items():
+            new[key][a][th] = claims.Claim(c.text, c.kind, {**c.numbers, "family": family})
+    return {key: replace(rob, claims=new[key]) for key, rob in robs.items()}
+
+
+def survivors(rows, name=str) -> list[str]:
+    """The tests of ``rows`` (findings whose ``numbers`` hold claims' numbers by threshold) that
+    reject after the correction: ``["own level, θ = 3"]``."""
+    return [f"{r.numbers.get('analysis', '?')}, θ = {name(int(th))}" for r in rows for th, v in r.numbers.items()
+            if isinstance(v, Mapping) and v.get("differs")]
+
+
+def across_rows(rows, table: str = "table") -> str:
+    """The Limitations' sentence on multiplicity: the p-values of ``rows`` (findings whose
+    ``numbers`` hold claims' numbers with ``p_holm``, from :func:`table_holm`) are Holm-adjusted over
+    every test of the ``table``, one family. ``""`` without such rows."""
+    n = sum(1 for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
+            and np.isfinite(v.get("p_raw", np.nan)))
+    if not n:
         return ""
-    adj = holm([v["p_raw"] for _, v in tests])
-    sig = [k for k, (_, v) in enumerate(tests) if v["p_holm"] < 0.05]
-    kept = sum(adj[k] < 0.05 for k in sig)
-    sizes = claims.listing([str(n) for n in families], "or")
-    text = f"Holm corrects within each Table 6 row's {sizes} thresholds, not across rows."
-    if sig:
-        kept_text = (("the one significant result " + ("survives" if kept else "does not survive")) if len(sig) == 1
-                     else f"{kept} of the {len(sig)} significant results {'survives' if kept == 1 else 'survive'}")
-        text += f" Over all {len(tests)} tests of the table's rows, {kept_text}."
-    return text
+    if n == 1:
+        return f"The {table} holds one test: its p-value needs no correction."
+    return f"Every p-value in the {table} is Holm-adjusted over its {n} tests, one family."
 
 
 def draws_views(d, vname) -> list[tuple[pd.DataFrame, str]]:

@@ -20,7 +20,7 @@ import pandas as pd
 from .. import prm
 from ..notebook import claims
 
-__all__ = ["MIN_BOOT", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
            "over_replicates", "over_draws", "nonmonotone", "binomial_intervals", "marginals"]
 
 
@@ -138,11 +138,19 @@ def over(values, what: str) -> Value:
                  f"{spread_name(len(x))} over {len(x)} {what}", len(x), _unit(what))
 
 
-def mean_ci(values, what: str) -> Value:
+#: The range each quantity a row reads can take (Kendall's tau, probabilities and shares, gaps, z
+#: and ratios): a 95% CI of its mean is cut to it (Student's t knows no bound: 0.950 [0.886, 1.014]).
+BOUNDS = {"7": (-1.0, 1.0), "table7": (-1.0, 1.0), "6": (-1.0, 1.0), "p": (0.0, 1.0), "5": (0.0, 1.0),
+          "eq": (0.0, np.inf), "eq_gap": (0.0, 1.0), "eq_z": (0.0, np.inf), "fig2": (0.0, np.inf),
+          "boot_ratio": (0.0, np.inf), "udm": (0.0, np.inf)}
+
+
+def mean_ci(values, what: str, bounds: tuple = (-np.inf, np.inf)) -> Value:
     """The mean of ``values`` (replicates or draws; NaN dropped) with the 95% CI *of the mean*
     (Student's t, :func:`helpers.stats.summary.mean_interval`): the interval every comparison over
     replicates or draws reads, as :func:`helpers.notebook.claims.paired_difference` does for Table 6.
-    NaN bounds with fewer than 2 values."""
+    The interval is cut to ``bounds``, the range the quantity can take (:data:`BOUNDS`), and its label
+    says so when a cut was made. NaN bounds with fewer than 2 values."""
     from ..stats.summary import mean_interval
 
     x = np.asarray(values, dtype=float)
@@ -150,13 +158,19 @@ def mean_ci(values, what: str) -> Value:
     if not len(x):
         return Value(float("nan"), float("nan"), float("nan"), f"no {what}", 0, _unit(what))
     lo, hi = (float(v) for v in mean_interval(x, 0.95)[:2]) if len(x) > 1 else (float("nan"), float("nan"))
-    return Value(float(x.mean()), lo, hi, f"95% CI of the mean over {len(x)} {what}", len(x), _unit(what))
+    cut = (np.isfinite(lo) and lo < bounds[0]) or (np.isfinite(hi) and hi > bounds[1])
+    if cut:
+        lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+    label = f"95% CI of the mean over {len(x)} {what}" + (f", cut at {claims.number(bounds[1] if hi == bounds[1] else bounds[0])}, the value's limit" if cut else "")
+    return Value(float(x.mean()), lo, hi, label, len(x), _unit(what))
 
 
 def sim_mean(sim, table: str, comparison: str, what: str = "replicates") -> Value:
-    """:func:`mean_ci` of one quantity of :func:`helpers.replicates.prm.prm_robustness` over the replicates."""
+    """:func:`mean_ci` of one quantity of :func:`helpers.replicates.prm.prm_robustness` over the
+    replicates, its interval cut to the quantity's range (:data:`BOUNDS`)."""
     rep = sim.rep
-    return mean_ci(rep.loc[(rep["table"] == table) & (rep["comparison"] == comparison), "tau"], what)
+    return mean_ci(rep.loc[(rep["table"] == table) & (rep["comparison"] == comparison), "tau"], what,
+                   BOUNDS.get(table, (-np.inf, np.inf)))
 
 
 def draw_mean(d, quantity: str, level: str | None = None, theta: int | None = None,
@@ -169,7 +183,7 @@ def draw_mean(d, quantity: str, level: str | None = None, theta: int | None = No
         keep &= rep["level"].astype(str) == str(level)
     if theta is not None:
         keep &= rep["theta"] == theta
-    return mean_ci(rep.loc[keep, "value"], what)
+    return mean_ci(rep.loc[keep, "value"], what, BOUNDS.get(quantity, (-np.inf, np.inf)))
 
 
 def from_summary(s: pd.DataFrame, what: str) -> Value:
