@@ -140,7 +140,7 @@ def _analysis():
                                   without_shared={"shared": ["RBU@5"], "verdict": "outside ahead", "diff": -0.03,
                                                   "low": -0.04, "high": -0.01, "p": 0.001, "p_holm": 0.004,
                                                   "picks": [("E@5", "O@5")], "replicates": 20, "selection": "split",
-                                                  "level": 0.95, "measures": 9})}
+                                                  "level": 0.95, "measures": 9, "family_size": 2})}
     null = {"lowest": 0.49, "highest": 0.53, "family": 8, "departs": [], "uncorrected": 1, "measures": 10}
     return {"truth": truth, "truth_tau": pd.DataFrame(np.eye(4)), "pairs": pairs, "threshold": 0.8,
             "models": list(truth) + ["null"], "leaders": {m: lead for m in truth}, "checks": checks,
@@ -166,19 +166,23 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
             "family, shared members included.") in head
     assert "Counted once (one measure under two names): Y@5 as X@5." in head
     diff = "family best − best outside (95% CI of the mean, 20 replicates)"
-    assert list(table.columns) == ["user", "leader (level with it)", "family check", diff, "Holm p", "verdict",
-                                   "leader set: members, chance", "without members of two families"]
+    lead, sets = "leader, all measures (level with it)", "leader set of the measures compared: members; chance"
+    assert list(table.columns) == ["user", lead, "family: members of compared", "left out; set aside", diff, "Holm p",
+                                   "verdict", sets]
     t = table.set_index("user")
-    assert list(t.index) == ["position", "graded", "coverage", "first-hit"]          # one row per user, no null
-    assert t.loc["position", "family check"] == "RBP-like, 3 of 10; left out: graded"
+    # one row per check, no null: the check without the members of two families is a row of its own
+    assert list(t.index) == ["position", "graded", "coverage", "first-hit", "first-hit, shared members out"]
+    assert t.loc["position", "family: members of compared"] == "RBP-like: 3 of 10"
+    assert t.loc["position", "left out; set aside"] == "family of graded"
     assert t.loc["position", diff] == "F@5 − O@5: -0.008 [-0.015, -0.001]"
     assert t.loc["position", "Holm p"] == "0.058" and t.loc["position", "verdict"] == "not shown"
     assert t.loc["first-hit", "Holm p"] == "< 0.001" and t.loc["first-hit", "verdict"] == "holds in part"
-    assert t.loc["first-hit", "without members of two families"] == (
-        "without RBU@5: E@5 − O@5: -0.030 [-0.040, -0.010], Holm p = 0.004: the best measure outside leads")
-    assert t.loc["coverage", "without members of two families"] == "—"
-    assert (t["leader set: members, chance"] == "1 of 2; 0.530").all()               # for every model checked
-    assert t.loc["coverage", "leader (level with it)"] == "F@5 (0.900)"
+    ws = t.loc["first-hit, shared members out"]
+    assert ws[diff] == "E@5 − O@5: -0.030 [-0.040, -0.010]" and ws["Holm p"] == "0.004"
+    assert ws["verdict"] == "does not hold" and ws["left out; set aside"] == "also out: RBU@5" and ws[lead] == "—"
+    assert (t[sets].iloc[:4] == "2 measures: 1 member; 0.530").all()     # no names given: the set is counted
+    assert t.loc["coverage", lead] == "F@5 (0.900)"
+    assert max(len(str(x)) for x in table.to_numpy().ravel()) <= 60
     assert tail[0].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
     assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told "
                         "apart: position/graded (τ = 1.000); null: no departure; by helpers.simulate.users' test, "
@@ -255,13 +259,17 @@ def test_truth_groups_join_truths_the_runs_do_not_tell_apart():
 
 
 def test_family_table_lists_the_aligned_measures_the_checks_use():
-    t = fd.family_table(fd.measure_names(10)).set_index("model")["aligned with"]
+    frame = fd.family_table(fd.measure_names(10)).set_index("model")
+    t, members = frame["aligned with"], frame["members"]
     # the papers' definitions: P+Q is IA-Q on informational intents (Sakai's survey, Eq. 9); EBR stops as ERR
-    # does (Zeng & Sakai, Table 1: P_ERR(r))
-    assert t["graded"] == "intent-weighted graded: D-nDCG, D-Q, DIN-nDCG, P+Q, IA-nDCG, IA-Q"
-    assert t["first-hit"] == ("ERR's stopping (first hit): D-nERR, D-EBR, IA-nERR, IA-EBR, IA-ERR, ERR-IA, "
-                              "RBU(p=0.85), RBU(p=0.99), iRBU(p=0.99)")
+    # does (Zeng & Sakai, Table 1: P_ERR(r)); the full lists go to the CSV, the printed cell counts a long one
+    assert members["graded"] == "D-nDCG, D-Q, DIN-nDCG, P+Q, IA-nDCG, IA-Q"
+    assert members["first-hit"] == "D-nERR, D-EBR, IA-nERR, IA-EBR, IA-ERR, ERR-IA, RBU(p=0.85), RBU(p=0.99), iRBU(p=0.99)"
+    assert t["first-hit"] == "ERR's stopping (first hit) (9 measures)"
+    assert t["coverage"] == "uniform-intent coverage: I-rec, alpha-nDCG, strec"      # short enough to name
     assert t["null"] == "none" and list(t.index)[:4] == ["position", "graded", "coverage", "first-hit"]
+    printed = frame.drop(columns="members").reset_index()
+    assert max(len(str(x)) for x in printed.to_numpy().ravel()) <= 60
 
 
 def test_too_few_trials_for_the_level_are_said():
@@ -354,7 +362,7 @@ def test_real_findings_say_what_eight_runs_support():
     f = _findings(data="trec-web-2012", planted=None, n_pairs=28, significance=0.01,
                   tau_ci={"runs": 8, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
                   r={"r": 0.951, "low": 0.745, "high": 0.991, "runs": 8,
-                     "rest": {"r": 0.008, "low": -0.809, "high": 0.814, "without": ["ql-cata", "rm-cata"]}},
+                     "rest": {"r": 0.008, "without": ["ql-cata", "rm-cata"]}},
                   power=pd.Series({**POWER, f"D#-nDCG@{L}": 0.429, f"alpha-nDCG@{L}": 0.429}),
                   mc={**MC, f"D#-nDCG@{L}": (0.429, 0.429), f"alpha-nDCG@{L}": (0.429, 0.429)},
                   cover={"measure": f"I-rec@{L}", "n_significant": 12, "cover": ["ql-cata", "rm-cata"],
@@ -362,7 +370,9 @@ def test_real_findings_say_what_eight_runs_support():
     t = f.table().set_index("question")
     assert len(t) == 5                                         # no planted-truth row without simulated runs
     r = t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?"]
-    assert r["verdict"] == "cannot tell (a)" and "without ql-cata and rm-cata: 0.008 [-0.809, 0.814]" in r["this run"]
+    assert r["verdict"] == "cannot tell (a)"
+    assert r["this run"].endswith("; without ql-cata and rm-cata: 0.008 (post hoc: chosen on these data, so no interval)")
+    assert r["this run"].count("[") == 1                        # the one interval is the pre-set r over all 8 runs
     assert "(99% CI over runs, Fisher z)" in r["this run"]
     p = t.loc["On these 8 runs and this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
     assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
@@ -469,8 +479,11 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert "no interval or verdict below (the interval rule's minimum is 40; this run has 6)" in text
     assert "CI" not in text + " ".join(table.columns) and "Holm p = " not in text and "(no interval)" in text
     assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
-    assert "null: means" in text and "not tested (too few replicates)" in text
+    assert "null: means" in text and "not tested (6 replicates < minimum 40)" in text
     assert text.endswith("family recovery cannot be judged.")
+    # no paired test ran: no header or cell may say "level with it" (it names the test's ties)
+    assert table.columns[1] == "highest mean, all measures (no test: 6 replicates < minimum 40)"
+    assert "level with" not in " ".join(map(str, table.columns)) + text
     rows, caveats = fd.planted_rows(a)
     assert rows[0].verdict == "cannot tell" and rows[0].run == "no verdict from 6 replicates (the interval rule needs 40)"
     assert "holm" not in caveats
@@ -525,9 +538,8 @@ def test_the_run_design_is_named_once_in_the_caveats():
 
 def test_a_difference_without_spread_prints_no_interval():
     ck = _check("not shown", 0.0, 0.0, 0.0, 1.0)
-    assert dpl._check_text(ck) == "F@5 − O@5: +0.000 in each of the 20 replicates"
-    assert dpl._check_text(_check("recovered", 0.02, 0.01, 0.03, 0.01)) == \
-        "F@5 − O@5: +0.020 [+0.010, +0.030] (95% CI of the mean over 20 replicates)"
+    assert dpl._diff_cell(ck, 3) == "F@5 − O@5: +0.000 in every replicate"
+    assert dpl._diff_cell(_check("recovered", 0.02, 0.01, 0.03, 0.01), 3) == "F@5 − O@5: +0.020 [+0.010, +0.030]"
 
 
 def test_short_leaders_counts_long_ties_and_never_picks_one():
@@ -648,16 +660,18 @@ def test_correlation_without_the_cover_runs_by_hand():
     means = pd.DataFrame({"x": [0.9, 0.8, 0.1, 0.2, 0.3, 0.5], "y": [0.95, 0.9, 0.3, 0.1, 0.4, 0.2]},
                          index=["s1", "s2", "a", "b", "c", "d"])
     cover = {"cover": ["s1", "s2"], "exactly_cover_vs_rest": True}
-    got = rdiv.correlation_without(means, cover, "x", "y", 0.95)
+    got = rdiv.correlation_without(means, cover, "x", "y")
     # rest a..d: x = .1 .2 .3 .5, y = .3 .1 .4 .2 -> r = Sxy / sqrt(Sxx Syy) = -0.005 / sqrt(0.0875 x 0.05) = -0.0756
     assert got["r"] == pytest.approx(-0.0756, abs=5e-5) and got["runs"] == 4 and got["without"] == ["s1", "s2"]
-    assert got["ci"][0] < got["r"] < got["ci"][1]
-    assert rdiv.correlation_without(means, {**cover, "exactly_cover_vs_rest": False}, "x", "y", 0.95) is None
-    assert rdiv.correlation_without(means, {"cover": ["s1", "s2", "a"], "exactly_cover_vs_rest": True}, "x", "y", .95) is None
+    assert "ci" not in got and set(got) == {"r", "runs", "without"}     # post hoc: the runs were chosen on these data
+    assert rdiv.correlation_without(means, {**cover, "exactly_cover_vs_rest": False}, "x", "y") is None
+    assert rdiv.correlation_without(means, {"cover": ["s1", "s2", "a"], "exactly_cover_vs_rest": True}, "x", "y") is None
     head, lines = fd.power_lines({"n_pairs": 15, "power": pd.Series({"I-rec@10": 0.4}), "mc": {"I-rec@10": (0.4, 0.4)},
                                   "cover": {"n_significant": 9, **cover}}, significance=0.05, B=5000, r_rest=got, l=10)
     assert lines[-2] == "I-rec@10: 9 significant pairs; every one involves s1, s2; they are exactly these runs against all the others"
-    assert lines[-1].startswith("Pearson r of I-rec@10 and D-nDCG@10 without s1, s2: -0.076 (95% CI [")
+    assert lines[-1] == ("Pearson r of I-rec@10 and D-nDCG@10 without s1, s2: -0.076 over 4 runs "
+                         "(post hoc: chosen on these data, so no interval).")
+    assert "[" not in lines[-1]
 
 
 def test_asl_figure_draws_each_measure_once_by_family_and_thickens_the_named_ones():
@@ -698,7 +712,11 @@ def test_against_table_sums_per_user_and_names_the_measures_most_against_it():
     assert list(t.index) == ["coverage", "graded", "first-hit"]
     assert t.loc["coverage"].tolist() == [15, 9, 6, "40%", "A (0.60)"]
     assert t.loc["graded"].tolist() == [15, 11, 4, "27%", "B (0.80)"]
-    assert t.loc["first-hit", "most against it (share)"] == "A and B (tied at 0.50)"    # a tie is named whole
+    # a largest share, which may be well under a majority: the column says so
+    assert t.columns[-1] == "largest share against" and not any("most" in c for c in t.columns)
+    assert t.loc["first-hit", "largest share against"] == "A and B (tied at 0.50)"    # a tie is named whole
+    none = fd.against_table(d[d.model == "graded"].assign(**{"against it": 0})).set_index("user")
+    assert none.loc["graded", "largest share against"] == "—"        # no pair against the user: no measure named
 
 
 def test_a_row_lists_its_caveat_letters_in_order():
@@ -708,3 +726,72 @@ def test_a_row_lists_its_caveat_letters_in_order():
         if "(" in v:
             letters = v.split("(", 1)[1].rstrip(")").split(", ")
             assert letters == sorted(letters), v
+
+
+def test_the_chance_column_names_the_leader_set_it_is_computed_on():
+    """Referee (bc2bda2), point 1: the leader column ranks all measures while the chance is computed on
+    the leader set of the measures the check compares (left-out families aside); each column's header
+    says which set it uses, and the chance cell names its set when it fits a cell."""
+    a = _analysis()
+    a["checks"]["position"]["leader_set"] = ["F@5", "O@5"]
+    t = fd.user_table(a).set_index("user")
+    sets = "leader set of the measures compared: members; chance"
+    assert t.columns[0] == "leader, all measures (level with it)" and sets in t.columns
+    assert t.loc["position", sets] == "F@5 and O@5: 1 member; 0.530"
+    a["checks"]["position"]["leader_set"] = [f"a-long-measure-name-{k}@10" for k in range(2)]
+    assert fd.user_table(a).set_index("user").loc["position", sets] == "2 measures: 1 member; 0.530"  # listed in the CSV
+    full = fd.checks_table(a).set_index(["user", "check"])
+    assert full.loc[("position", "family"), "leader set of compared"] == "a-long-measure-name-0@10, a-long-measure-name-1@10"
+
+
+def test_with_leaders_keeps_the_leader_set_its_chance_counts(small_rep):
+    a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]))
+    from helpers.simulate import users
+    seen = 0
+    for m, ck in a["checks"].items():
+        if "chance_random_set" in ck:
+            seen += 1
+            assert len(ck["leader_set"]) == ck["leader_set_size"]
+            assert ck["family_in_leader_set"] == sum(users.aligned_family(m, x, families=users.BY_DEFINITION)
+                                                     for x in ck["leader_set"])
+            assert not set(ck["leader_set"]) & set(ck["left_out"] + ck["partial"] + ck["coincide"])
+    assert seen
+
+
+def test_a_check_with_nothing_left_to_compare_says_why():
+    """Referee (bc2bda2), point 3: with 4 runs the "coincide" rule set aside 24 measures and the cell read
+    "no measure in the family, or none outside it"; it now says that nothing is left, and why."""
+    a = _analysis()
+    runs = ["R1", "R2", "R3", "R4"]
+    for tr in a["truth"].values():
+        tr["runs"] = runs
+    a["replicates"] = 4
+    a["checks"]["coverage"] = {**_check("not testable", float("nan"), float("nan"), float("nan"), float("nan")),
+                               "measures": 2, "family_size": 2, "coincide": [f"M{k}@7" for k in range(24)],
+                               "partial": []}
+    head, table, tail = fd.planted_report(a)
+    t = table.set_index("user")
+    assert t.loc["coverage", "family best − best outside (95% CI of the mean, 20 replicates)"] == \
+        "nothing left to compare (below)"
+    assert t.loc["coverage", "left out; set aside"] == "24 set aside" and t.loc["coverage", "verdict"] == "cannot tell"
+    assert ("coverage: nothing left to compare outside its family. With 4 runs (6 pairs) and 4 replicates, recovery "
+            "takes few values, so 24 measures equal a family member's in every replicate and are set aside.") in tail
+    a["checks"]["coverage"].update(coincide=[f"M{k}@7" for k in range(17)], partial=[f"H{k}@7" for k in range(7)])
+    assert fd.planted_report(a)[2][0].endswith("so 17 measures equal a family member's in every replicate and are set "
+                                               "aside. With the 7 half members, that sets aside every measure outside "
+                                               "the family.")
+    assert "no measure in the family, or none outside it" not in "\n".join(_lines(a))
+    assert "nothing left to compare: coverage" in tail[-1]
+    assert not nf.long_sentences("\n".join(tail), lines_break=True)
+
+
+def test_a_tau_picked_on_the_data_gets_no_interval():
+    """Referee (bc2bda2), point 4 as a class: a value chosen on the same data (the lowest of all τ) is
+    printed as post hoc, without an interval; the pairs fixed in advance keep theirs."""
+    from types import SimpleNamespace
+    t = SimpleNamespace(tau=-0.333, low=-0.467, high=-0.219, n=15)
+    assert fd.tau_line("A", "B", t) == "tau(A, B) = -0.333 [-0.467, -0.219] over 15 runs"
+    picked = fd.tau_line("A", "B", t, picked_from=435)
+    assert picked == ("tau(A, B) = -0.333 over 15 runs, picked for the lowest τ of 435 pairs "
+                      "(post hoc: chosen on these data, so no interval)")
+    assert "[" not in picked

@@ -38,11 +38,11 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 from ..stats.summary import min_draws
 from .diversity_planted import against_table, family_table, fitness, fitness_prose, planted_report, planted_result, \
-    planted_rows, truth_groups, user_table, with_leaders
+    planted_rows, truth_groups, user_table, with_leaders, checks_table
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "against_table", "planted_rows", "fitness_prose", "fitness",
+           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness",
            "findings"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
@@ -55,6 +55,10 @@ DATA = ("simulated", "trec-web-2012", "files")
 #: The least number of topic resamples for a bootstrap interval of Kendall's tau (Efron & Tibshirani's
 #: advice for percentile intervals), raised to the interval rule's minimum at the run's level.
 MIN_TAU_BOOTSTRAP = 1000
+#: How a value chosen on the same data it is computed from is labelled: no interval is printed for
+#: it (a correlation without the runs the tests single out, the lowest of many τ), since an interval
+#: computed after that choice does not have its nominal coverage.
+POST_HOC = "post hoc: chosen on these data, so no interval"
 #: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
 #: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
 MC_LEVEL = 0.95
@@ -148,6 +152,17 @@ def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     return claims.bracket(tau, low, high, digits)
 
 
+def tau_line(a: str, b: str, t, *, picked_from: int = 0, digits: int = 3) -> str:
+    """Section 4's line for one pair of measures: ``"tau(A, B) = 0.524 [0.333, 0.600] over 15 runs"``
+    (``t``: :func:`helpers.stats.tau_topic_bootstrap`). A pair chosen on these data (``picked_from``:
+    the number of pairs it was picked from, e.g. the lowest τ) gets no interval: a bootstrap interval
+    of a pair picked for its extreme τ ignores that choice (:data:`POST_HOC`)."""
+    if picked_from:
+        return (f"tau({a}, {b}) = {claims.number(t.tau, digits)} over {t.n} runs, picked for the lowest τ of {picked_from:,} pairs "
+                f"({POST_HOC})")
+    return f"tau({a}, {b}) = {tau_text(t.tau, t.low, t.high, digits)} over {t.n} runs"
+
+
 def measure_family(measure: str) -> str:
     """The family a measure of notebook 04 belongs to in its ASL figure: ``"I-rec"``, ``"D"``, ``"D♯"``,
     ``"DIN"``, ``"P+Q"``, ``"IA"``, ``"RBU"`` or ``"ndeval"`` (α-nDCG, ERR-IA, P-IA, strec, NRBP, nNRBP)."""
@@ -193,10 +208,8 @@ def power_lines(dp: Mapping, *, significance: float, B: int, r_rest: Mapping | N
                     "no set of up to 3 runs is involved in all of them")
                  + ("; they are exactly these runs against all the others" if cover["exactly_cover_vs_rest"] else ""))
     if r_rest is not None:
-        lo, hi = r_rest["ci"]
         lines.append(f"Pearson r of I-rec@{l} and D-nDCG@{l} without {', '.join(r_rest['without'])}: "
-                     f"{r_rest['r']:.3f} ({pct(1 - significance)} CI [{lo:.3f}, {hi:.3f}], Fisher z, "
-                     f"{r_rest['runs']} runs)")
+                     f"{r_rest['r']:.3f} over {r_rest['runs']} runs ({POST_HOC}).")
     return head, lines
 
 
@@ -207,8 +220,8 @@ def power_metrics(dp: Mapping, r_rest: Mapping | None) -> dict:
            "discriminative_power_interval_covers": f"{pct(MC_LEVEL)}: Monte Carlo error of the B trials only",
            "significant_pair_cover": {"measure": dp["power"].index[0], **dp["cover"]}}
     if r_rest is not None:
-        out["irec_dndcg_pearson_without_cover"] = {"r": r_rest["r"], "low": r_rest["ci"][0], "high": r_rest["ci"][1],
-                                                   "runs": r_rest["runs"]}
+        out["irec_dndcg_pearson_without_cover"] = {"r": r_rest["r"], "runs": r_rest["runs"], "without": r_rest["without"],
+                                                   "post_hoc": POST_HOC}
     return out
 
 
@@ -375,9 +388,9 @@ def _r_row(r: Mapping, l: int, level: float) -> Finding:
     run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs ({pct(level)} CI over runs, Fisher z)"
     verdict = "shown" if excl else "not shown" if np.isfinite(r["low"]) else "cannot tell"
     rest = r.get("rest")
-    if rest is not None:
-        run += f"; without {claims.listing(rest['without'])}: {claims.bracket(rest['r'], rest['low'], rest['high'])}"
-        if excl and rest["low"] <= 0 <= rest["high"]:
+    if rest is not None:   # the runs every significant pair sets against the rest: r may be the gap between two groups
+        run += f"; without {claims.listing(rest['without'])}: {claims.number(rest['r'])} ({POST_HOC})"
+        if excl:
             verdict = "cannot tell"
     n = r["runs"]
     return Finding(f"Do I-rec@{l} and D-nDCG@{l} correlate across runs?", "trade-off plotted in the INTENT overviews",

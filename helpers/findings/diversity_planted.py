@@ -18,9 +18,9 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
-from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
+from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, fit_cell, pct, short_leaders, twins_line
 
-__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "against_table", "planted_rows", "fitness_prose"]
+__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "fitness_prose"]
 
 
 # -- section 7 ---------------------------------------------------------------------------------
@@ -28,38 +28,23 @@ __all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fi
 #: How a family check's one (Holm-corrected) verdict is worded in the findings table.
 _VERDICT = {"recovered": "shown", "outside ahead": "does not hold", "not shown": "not shown",
             "not testable": "cannot tell", "too few": "cannot tell"}
-#: How the check without the measures of two families is worded beside the verdict (Holm-corrected).
-_WITHOUT = {"recovered": "the family still leads", "outside ahead": "the best measure outside leads",
-            "not shown": "no lead shown", "not testable": "nothing left to compare", "too few": "no verdict"}
 
 
 def family_table(measures: Sequence[str]) -> pd.DataFrame:
     """The planted users and the measures of this run aligned with each
     (:func:`helpers.simulate.users.aligned_family` with :data:`~helpers.simulate.users.BY_DEFINITION`:
-    the lists the family checks use), cutoffs dropped."""
+    the lists the family checks use), cutoffs dropped: ``model, the user, aligned with, members``;
+    the printed table drops ``members`` and counts them in ``aligned with`` when the list is longer
+    than a cell (:data:`~helpers.findings.diversity_text.CELL`)."""
     from ..simulate import users
 
     rows = []
     for m, (kind, _) in users.BY_DEFINITION.items():
         names = [x.split("@")[0] for x in measures if users.aligned_family(m, x, families=users.BY_DEFINITION)]
-        rows.append({"model": m, "the user": USERS[m],
-                     "aligned with": f"{kind}: {', '.join(names)}" if names else kind})
-    return pd.DataFrame(rows, columns=["model", "the user", "aligned with"])
-
-
-def _check_text(ck: Mapping, digits: int = 3) -> str:
-    """``"IA-RBP@10 − P+Q@10: −0.008 [−0.015, −0.002] (95% CI of the mean over 20 replicates)"``."""
-    if ck["verdict"] == "not testable":
-        return ("no run pair resolved in any replicate" if not ck.get("measures") else
-                "no measure in the family, or none outside it")
-    (a, b), = ck["picks"]
-    if ck["verdict"] == "too few":   # the interval rule: no interval from fewer replicates than it needs
-        return f"{a} − {b}: {ck['diff']:+.{digits}f} (mean over {ck['replicates']} testing replicates, no interval)"
-    if ck["low"] == ck["high"] == ck["diff"]:   # the same difference in every replicate: no interval to print
-        return f"{a} − {b}: {ck['diff']:+.{digits}f} in each of the {ck['replicates']} replicates"
-    level = ck.get("level", 0.95)
-    text = claims.mean_ci(ck["diff"], ck["low"], ck["high"], ck["replicates"], level=level, digits=digits).text
-    return f"{a} − {b}: {text.replace(f'{level:.0%} CI', f'{pct(level)} CI')}"
+        full = f"{kind}: {', '.join(names)}" if names else kind
+        rows.append({"model": m, "the user": USERS[m], "members": ", ".join(names) or "none",
+                     "aligned with": fit_cell(full, f"{kind} ({claims.plural(len(names), 'measure')})")})
+    return pd.DataFrame(rows, columns=["model", "the user", "aligned with", "members"])
 
 
 def with_leaders(a: dict, digits: int = 3) -> dict:
@@ -90,8 +75,8 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
         named = among.numbers["leaders"] + among.numbers["within_noise"] if among is not None else []
         fam = [x for x, v in kept.items() if np.isfinite(v) and users.aligned_family(m, x, families=users.BY_DEFINITION)]
         n = sum(np.isfinite(v) for v in kept.values())
-        ck.update(leader_set_size=len(named), family_in_leader_set=sum(x in fam for x in named), compared=n,
-                  chance_random_set=planted.chance_of_a_member(n, len(fam), len(named)))
+        ck.update(leader_set=list(named), leader_set_size=len(named), family_in_leader_set=sum(x in fam for x in named),
+                  compared=n, chance_random_set=planted.chance_of_a_member(n, len(fam), len(named)))
     return a
 
 
@@ -171,6 +156,7 @@ def fitness(a: Mapping) -> dict:
         (rec if all(w == "shown" for w in ws) else part if any(w in ("shown", "holds in part") for w in ws)
          else other).append(name)
     return {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
+            "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
             "alike": alike, "null_departs": departs,
             "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
             "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
@@ -185,6 +171,8 @@ def _fitness_text(f: Mapping, digits: int = 3) -> str:
         f" ({claims.listing(f['recovered'])})" if f["recovered"] else "")
     if f["in_part"]:
         text += f"; in part: {claims.listing(f['in_part'])}"
+    if f.get("untestable"):
+        text += f"; nothing left to compare: {claims.listing(f['untestable'])}"
     if f["alike"]:
         text += "; not told apart: " + claims.listing([f"{x}/{y} (τ = {claims.number(t, digits)})" for x, y, t in f["alike"]])
     return text + ("; null: " + (f"{claims.listing(f['null_departs'])} depart" if f["null_departs"] else "no departure"))
@@ -212,10 +200,11 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
                     "without the other's family, shared members included.")
     if a.get("twins"):
         head.append(twins_line(a["twins"]))
-    tail = []
+    tail = untestable_lines(a)
     nl = a["null"]
     if nl is not None and not nl.get("tested", True):
-        tail.append(f"null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; not tested (too few replicates).")
+        tail.append(f"null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; not tested ({n} replicates < minimum "
+                    f"{a['min_replicates']}).")
     elif nl is not None:
         tail.append(f"null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; Holm over {nl['family']} distinct "
                     f"measures at α = {alpha:g}: " + (f"{claims.listing(nl['departs'])} depart from one half" if
@@ -228,70 +217,161 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
     return head, user_table(a, digits), tail
 
 
-def user_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
-    """A.1's table, one row per planted user (the null aside): its leader and the measures level with
-    it; the family check (the family, how many of the measures compared are in it, the families
-    left out); the family's best minus the best outside with the CI of the mean over the testing
-    replicates; the Holm-corrected p and verdict; how many of the leader set are family members
-    and the chance that a random set of that size holds one; the check again without the members
-    of two families. ``—`` where a user has no check (the mixture) or a check gives no value."""
-    from ..simulate import users
+def leader_header(a: Mapping) -> str:
+    """The header of A.1's leader column: which measures it ranks and whether a test made its ties.
+    Below the interval rule's minimum no paired test ran, so the header says so instead of
+    "level with it" (only exact ties are then named)."""
+    if a.get("enough", True):
+        return "leader, all measures (level with it)"
+    return f"highest mean, all measures (no test: {a['replicates']} replicates < minimum {a['min_replicates']})"
 
+
+def _diff_header(a: Mapping) -> str:
     level = 1 - a["alpha"]
     reps = {ck.get("replicates") for ck in a["checks"].values() if ck.get("replicates")}
-    diff = ("family best − best outside" + (f" ({pct(level)} CI of the mean, {reps.pop()} replicates)"
-                                             if len(reps) == 1 and a.get("enough", True) else ""))
-    cols = ["user", "leader (level with it)", "family check", diff, "Holm p", "verdict",
-            "leader set: members, chance", "without members of two families"]
+    return "family best − best outside" + (f" ({pct(level)} CI of the mean, {reps.pop()} replicates)"
+                                            if len(reps) == 1 and a.get("enough", True) else "")
+
+
+#: The columns of A.1's printed table after the leader and difference columns' (run-dependent) headers.
+SET_COLUMN = "leader set of the measures compared: members; chance"
+
+
+def user_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
+    """A.1's table, one row per family check (the null aside; a second row for a check without the
+    members of two families), every cell at most :data:`~helpers.findings.diversity_text.CELL`
+    characters (the full lists: :func:`checks_table`). Columns: the user; the leader among **all**
+    measures (:func:`leader_header`); the family and how many of the measures compared are in it;
+    the users whose families are left out and how many measures are set aside; the family's best
+    minus the best outside with the CI of the mean over the testing replicates; the Holm p; the
+    verdict; and the leader set **of the measures compared** (the set the chance is computed on,
+    named when it fits), its members and the chance that a random set of its size holds one."""
+    lead_col, diff = leader_header(a), _diff_header(a)
+    cols = ["user", lead_col, "family: members of compared", "left out; set aside", diff, "Holm p", "verdict",
+            SET_COLUMN]
     rows = []
     for m in a["models"]:
         if m == "null":
             continue
-        lead = a["leaders"].get(m)
-        row = {"user": m, "leader (level with it)": "no run pair resolved" if lead is None else
-               short_leaders(lead, digits=digits, term="level with it")}
+        row = {"user": m, lead_col: _leader_cell(a["leaders"].get(m), digits)}
         ck = a["checks"].get(m)
         if ck is not None:
-            row.update(_check_cells(a, ck, users.BY_DEFINITION[m][0], digits))
+            row.update(_check_cells(a, m, ck, digits))
             row[diff] = row.pop("difference")
         rows.append(row)
+        if ck is not None and "without_shared" in ck:
+            ws = ck["without_shared"]
+            extra = _check_cells(a, m, {**ws, "left_out": [], "not_told_apart": []}, digits)
+            extra[diff] = extra.pop("difference")
+            extra["left out; set aside"] = fit_cell(f"also out: {claims.listing(ws['shared'])}",
+                                                    f"also out: its {len(ws['shared'])} members of two families")
+            rows.append({"user": f"{m}, shared members out", lead_col: "—", **extra})
     return pd.DataFrame([{c: r.get(c, "—") for c in cols} for r in rows], columns=cols, dtype=object)
 
 
-def _check_cells(a: Mapping, ck: Mapping, kind: str, digits: int) -> dict:
+def _leader_cell(lead, digits: int) -> str:
+    """The leader and the measures level with it, counted when the list is longer than a cell."""
+    if lead is None:
+        return "no run pair resolved"
+    full = short_leaders(lead, digits=digits, term="level with it")
+    n = lead.numbers
+    more = f"; {len(n['within_noise'])} level with {'them' if len(n['leaders']) > 1 else 'it'}" \
+        if n["within_noise"] else ""
+    head = (f"{n['leaders'][0]} ({n['best']:.{digits}f}" if len(n["leaders"]) == 1 else
+            f"{len(n['leaders'])} measures tied ({n['best']:.{digits}f}")
+    return fit_cell(full, head + more + ")")
+
+
+def _check_cells(a: Mapping, m: str, ck: Mapping, digits: int) -> dict:
     """One family check as the cells of :func:`user_table`."""
-    left = f"; left out: {claims.listing(ck['not_told_apart'])}" if ck["left_out"] else ""
-    aside = list(ck.get("partial", ())) + list(ck.get("coincide", ()))
-    aside_text = (f"; set aside: {claims.listing(aside) if len(aside) <= 2 else claims.plural(len(aside), 'measure')}"
-                  if aside else "")
-    out = {"family check": f"{kind}, {ck['family_size']} of {ck['measures']}{left}{aside_text}",
-           "difference": _diff_cell(ck, digits), "verdict": _verdict(ck)}
+    from ..simulate import users
+
+    kind = users.BY_DEFINITION[m][0]
+    out_ = []
+    if ck.get("left_out"):
+        out_.append(f"famil{'ies' if len(ck['not_told_apart']) > 1 else 'y'} of {claims.listing(ck['not_told_apart'])}")
+    aside = len(ck.get("partial", ())) + len(ck.get("coincide", ()))
+    if aside:
+        out_.append(f"{aside} set aside")
+    out = {"family: members of compared": f"{kind}: {ck['family_size']} of {ck['measures']}",
+           "left out; set aside": "; ".join(out_) or "—", "difference": _diff_cell(ck, digits),
+           "verdict": _verdict(ck) if "shared" not in ck else _VERDICT[ck["verdict"]]}
     if ck["verdict"] in ("not testable", "too few"):
         return out
     out["Holm p"] = claims.format_p(ck["p_holm"], a["alpha"])
     if "chance_random_set" in ck:
-        out["leader set: members, chance"] = (f"{ck['family_in_leader_set']} of {ck['leader_set_size']}; "
-                                              f"{claims.number(ck['chance_random_set'], digits)}")
-    if "without_shared" in ck:
-        ws = ck["without_shared"]
-        rest = "" if ws["verdict"] in ("not testable", "too few") else \
-            f", Holm p {_p(ws['p_holm'], a['alpha'])[2:]}"
-        out["without members of two families"] = (f"without {claims.listing(ws['shared'])}: "
-                                                  f"{_diff_cell(ws, digits)}{rest}: {_WITHOUT[ws['verdict']]}")
+        k, n = ck["family_in_leader_set"], ck["leader_set_size"]
+        members = f"{k} member{'' if k == 1 else 's'}; {claims.number(ck['chance_random_set'], digits)}"
+        named = ck.get("leader_set")
+        short = f"{claims.plural(n, 'measure')}: {members}"
+        out[SET_COLUMN] = fit_cell(f"{claims.listing(named)}: {members}", short) if named else short
     return out
 
 
 def _diff_cell(ck: Mapping, digits: int) -> str:
     """``"IA-RBP@10 − D-EBR@10: +0.001 [-0.013, +0.014]"`` (the CI's level and replicates are in the
-    column's name), or the difference without an interval, or why there is none."""
+    column's name), or the difference without an interval, or why there is none (a line below the
+    table says it in full: :func:`untestable_lines`)."""
     if ck["verdict"] == "not testable":
-        return _check_text(ck, digits)
+        return "no run pair resolved" if not ck.get("measures") else "nothing left to compare (below)"
     (x, y), = ck["picks"]
     if ck["verdict"] == "too few":
         return f"{x} − {y}: {ck['diff']:+.{digits}f} (no interval)"
     if ck["low"] == ck["high"] == ck["diff"]:
         return f"{x} − {y}: {ck['diff']:+.{digits}f} in every replicate"
     return f"{x} − {y}: {ck['diff']:+.{digits}f} [{ck['low']:+.{digits}f}, {ck['high']:+.{digits}f}]"
+
+
+def untestable_lines(a: Mapping) -> list[str]:
+    """One line per family check that compares nothing, saying why: no resolved pair, no family
+    member left, or nothing left outside the family, and then whether the measures set aside as
+    coinciding with a member did it (few runs and replicates give recovery few values)."""
+    runs = len(next(iter(a["truth"].values()))["runs"]) if a.get("truth") else 0
+    out = []
+    for m, ck in a["checks"].items():
+        for name, c in ((m, ck), (f"{m} without its members of two families", ck.get("without_shared"))):
+            if not c or c["verdict"] != "not testable":
+                continue
+            if not c.get("measures"):
+                out.append(f"{name}: no run pair resolved in any replicate, so no measure has a recovery to compare.")
+            elif not c["family_size"]:
+                out.append(f"{name}: nothing left to compare, since no measure of its family is among those compared.")
+            elif ck.get("coincide") and c is ck:
+                half = (f" With the {claims.plural(len(ck['partial']), 'half member')}, that sets aside every measure "
+                        "outside the family." if ck.get("partial") else "")
+                out.append(f"{name}: nothing left to compare outside its family. With {runs} runs "
+                           f"({runs * (runs - 1) // 2} pairs) and {a['replicates']} replicates, recovery takes few "
+                           f"values, so {len(ck['coincide'])} measures equal a family member's in every replicate "
+                           f"and are set aside.{half}")
+            else:
+                out.append(f"{name}: nothing left to compare outside its family.")
+    return out
+
+
+def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
+    """A.1's family checks in full, for the CSV the printed table points to: per check the leader
+    among all measures, the family members compared, the users whose families are left out, the
+    measures set aside (half members, coinciding with a member), the pair tested, its difference,
+    interval and p-values, the verdict, and the leader set of the measures compared with its members
+    and chance."""
+    rows = []
+    for m, ck in a["checks"].items():
+        for c, which in ((ck, "family"), (ck.get("without_shared"), "without members of two families")):
+            if not c:
+                continue
+            lead = a["leaders"].get(m)
+            rows.append({"user": m, "check": which, "leader, all measures": lead.text if lead is not None else "",
+                         "family size": c.get("family_size", ""), "measures compared": c.get("measures"),
+                         "families left out": ", ".join(ck["not_told_apart"]) if c is ck else "",
+                         "set aside": ", ".join(list(ck.get("partial", ())) + list(ck.get("coincide", ())))
+                         if c is ck else ", ".join(c["shared"]),
+                         "pair tested": " − ".join(c["picks"][0]) if c.get("picks") else "",
+                         "difference": c.get("diff"), "low": c.get("low"), "high": c.get("high"),
+                         "Holm p": c.get("p_holm"), "verdict": c["verdict"],
+                         "leader set of compared": ", ".join(c.get("leader_set", ())) if c is ck else "",
+                         "members in it": c.get("family_in_leader_set", "") if c is ck else "",
+                         "chance": c.get("chance_random_set", "") if c is ck else ""})
+    return pd.DataFrame(rows)
 
 
 def _design_text(a: Mapping) -> str:
@@ -306,12 +386,6 @@ def _design_text(a: Mapping) -> str:
         return f"{how}; intervals are {pct(level)}, verdicts Holm-corrected at α = {a['alpha']:g}."
     # the rule's minimum is not followed by the word "replicates": it is not a replicate count of the run
     return f"{how}; no interval or verdict below (the interval rule's minimum is {need}; this run has {n})."
-
-
-def _p(p: float, alpha: float) -> str:
-    """``"p = 0.058"`` or ``"p < 0.001"``."""
-    shown = claims.format_p(p, alpha)
-    return f"p {shown}" if shown.startswith("<") else f"p = {shown}"
 
 
 def _verdict(ck: Mapping) -> str:
@@ -357,19 +431,29 @@ def fitness_prose(a: Mapping, digits: int = 3) -> str:
     return what + "It fails helpers.simulate.users' test, so it is not fit to read real data."
 
 
+#: The column of :func:`against_table` naming the measures with the largest share against a user
+#: (a largest share, which may be well under a majority).
+LARGEST = "largest share against"
+
+
 def against_table(sig_vs_truth: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     """A.1 (end) per planted user: the single draw's significant pairs summed over the measures
     (each counted once; :func:`helpers.replicates.diversity.significant_vs_truth`), how many are in
     the user's order and how many against it (significant, but that user orders the two runs the
     other way), the share against, and the measures with the largest share against (ties named,
-    :func:`helpers.notebook.claims.leaders`; measures without a significant pair left out)."""
+    :func:`helpers.notebook.claims.leaders`, counted past a cell's width; measures without a
+    significant pair left out; ``—`` when no pair is against the user)."""
     rows = []
     for model, g in sig_vs_truth.groupby("model", sort=False):
         sig, against = int(g["significant"].sum()), int(g["against it"].sum())
         share = {m: k / n for m, k, n in zip(g["measure"], g["against it"], g["significant"]) if n}
-        most = short_leaders(claims.leaders(share, what="share", digits=digits), limit=3, digits=digits) if share else "—"
+        most = "—"
+        if against:
+            c = claims.leaders(share, what="share", digits=digits)
+            n = c.numbers
+            most = fit_cell(short_leaders(c, limit=3, digits=digits),
+                            f"{len(n['leaders'])} measures tied at {n['best']:.{digits}f}")
         rows.append({"user": model, "significant pairs": sig, "in its order": int(g["in planted order"].sum()),
-                     "against it": against, "share against": f"{against / sig:.0%}" if sig else "—",
-                     "most against it (share)": most})
+                     "against it": against, "share against": f"{against / sig:.0%}" if sig else "—", LARGEST: most})
     return pd.DataFrame(rows, columns=["user", "significant pairs", "in its order", "against it", "share against",
-                                       "most against it (share)"])
+                                       LARGEST])

@@ -7,15 +7,17 @@ from __future__ import annotations
 from ..notebook import claims
 from ..stats.summary import min_draws
 
-__all__ = ["USERS", "DESIGN_CAVEAT", "pct", "draws_interval", "twins_line", "short_leaders"]
+__all__ = ["USERS", "CELL", "fit_cell", "DESIGN_CAVEAT", "pct", "draws_interval", "twins_line", "short_leaders"]
 
 #: The planted users of section 7 in one line each (:mod:`helpers.simulate.users` has the formulas).
-USERS = {"position": "reads down the page with persistence p and values every relevant document",
-         "graded": "graded relevance with a log rank discount, intents weighted by Pr(i|q)",
-         "coverage": "chance that some document satisfies each intent, intents weighted uniformly",
+USERS = {"position": "reads down the page with persistence p",
+         "graded": "graded relevance, log rank discount, intents by Pr(i|q)",
+         "coverage": "wants each intent satisfied, intents weighted uniformly",
          "first-hit": "satisfied at the first document of level L2 or above",
          "mixture": "a population of position, coverage and first-hit users",
-         "null": "a random planted order of the runs, drawn anew in each replicate"}
+         "null": "a random order of the runs, drawn anew in each replicate"}
+#: The longest cell of notebook 04's printed A.1 tables: longer lists go to a CSV in tables/.
+CELL = 60
 #: The caveat of every row that the simulated run design decides (``run_design`` -> sentence).
 DESIGN_CAVEAT = {
     "styles": "The `styles` runs were built so that the planted users order them differently; the rows marked "
@@ -75,3 +77,9 @@ def _short_leaders(c: claims.Claim, limit: int, digits: int, noun: str) -> str:
     elif noise:
         parts.append("within noise: " + c.text.split("within noise: ", 1)[1].rstrip(")"))
     return head + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def fit_cell(full: str, short: str, width: int = CELL) -> str:
+    """``full`` when it has at most ``width`` characters, else ``short`` (a count instead of a list,
+    the list going to a CSV)."""
+    return full if len(full) <= width else short

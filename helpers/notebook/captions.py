@@ -183,6 +183,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Planted-truth experiment: for every planted user model and measure, the share of the run pairs the "
         "planted truth resolves that the measure puts in the planted order (mean and interval over the "
         "replicates).", {"model": "planted model"}),
+    "04_planted_users": ("Planted user models of notebook 04 and the measures aligned with each.",
+                         {"model": "planted model"}),
+    "04_planted_truth_checks": (
+        "Planted-truth family checks in full: leader, measures compared, left out and set aside, the pair tested, "
+        "its difference, interval and Holm p, verdict, and the leader set of the measures compared.", {}),
     "04_significant_pairs_vs_planted_truth": (
         "Significant run pairs of the single draw against each planted truth: pairs in the planted order, "
         "against it, and unresolved by the truth.", {"model": "planted model"}),

@@ -109,21 +109,19 @@ def discriminative_power(results: pd.DataFrame, measures: Sequence[str], *, B: i
             "cover": significant_pair_cover(hsd_by[power.index[0]], significance)}
 
 
-def correlation_without(means: pd.DataFrame, cover: Mapping, x: str, y: str, level: float) -> dict | None:
+def correlation_without(means: pd.DataFrame, cover: Mapping, x: str, y: str) -> dict | None:
     """Pearson's r of the run means of ``x`` and ``y`` without the runs of ``cover``
     (:func:`significant_pair_cover`) when every significant pair sets exactly those runs against the
-    rest: ``{"r", "ci" (Fisher z at ``level``), "runs", "without"}``, or None (no such cover, fewer
-    than 4 runs left, or a constant side)."""
-    from ..stats import pearson_ci
-
+    rest: ``{"r", "runs", "without"}``, or None (no such cover, fewer than 4 runs left, or a constant
+    side). No interval: the runs left out were chosen from the tests on these same data, so an
+    interval computed afterwards would not have its nominal coverage (a post-hoc value)."""
     if not (cover.get("exactly_cover_vs_rest") and cover.get("cover")):
         return None
     rest = [r for r in means.index if r not in cover["cover"]]
     xr, yr = means.loc[rest, x], means.loc[rest, y]
     if len(rest) <= 3 or np.ptp(xr) == 0 or np.ptp(yr) == 0:
         return None
-    return {"r": float(np.corrcoef(xr, yr)[0, 1]), "ci": pearson_ci(xr, yr, level), "runs": len(rest),
-            "without": list(cover["cover"])}
+    return {"r": float(np.corrcoef(xr, yr)[0, 1]), "runs": len(rest), "without": list(cover["cover"])}
 
 
 def relevant_rows(dqrels: pd.DataFrame) -> pd.DataFrame:
@@ -611,7 +609,8 @@ def _family_check(model: str, w: pd.DataFrame, means_m: Mapping, close: Sequence
         ck_own = planted.family_check(w.drop(columns=drop + shared), own, means=rest, level=level)
         ck["without_shared"] = {"shared": shared, "level": level,
                                 **{k: ck_own.get(k, float("nan")) for k in ("verdict", "diff", "low", "high", "p", "picks",
-                                                                            "replicates", "selection", "measures")}}
+                                                                            "replicates", "selection", "measures",
+                                                                            "family_size")}}
     return ck
 
 
