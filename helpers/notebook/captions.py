@@ -270,7 +270,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "to the cheapest; the tie (within noise) reads the bootstrap's interval of the difference.",
         {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low", "n_high": "topics high",
          "cost": "cost", "cost_low": "cost low", "cost_high": "cost high", "diff_low": "difference low",
-         "diff_high": "difference high", "cheapest_share": "share cheapest", "within_noise": "within noise"}),
+         "diff_high": "difference high", "cheapest_share": "share cheapest", "point_inside": "point inside interval", "within_noise": "within noise"}),
     "06_split_halves": (
         "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
