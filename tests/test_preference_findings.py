@@ -189,6 +189,11 @@ def test_top_lines_name_the_hsd_group_not_one_leader():
                         "distinct measures")
     assert lines[1] == "  RBU (p=0.85) 0.6645, D-RBP (p=0.85) (= RBP-IA (p=0.85)) 0.6632"   # its twin named too
     assert lines[2] == "  bottom I-rec (0.5965)"
+    # every distinct measure in the top group: no bottom group (it would belong to the top group)
+    res_none = res.assign(p_value=[0.9, 0.3, 0.4])
+    lines = pf.top_lines("both", mar, {"result": res_none}, twins, 0.05)
+    assert lines[0] == "both: the HSD with topics as blocks separates none of the 3 distinct measures from the highest MAR"
+    assert not any("bottom" in x for x in lines) and "I-rec 0.5965" in lines[1]
 
 
 def _counts(pairs, survive, topics=(3, 2, 2)):
@@ -198,7 +203,7 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.question == "Do most of Table 3's pair-level differences survive topic blocking?"
+    assert row.question == "Do at least 75% of Table 3's pair-level differences survive topic blocking?"   # the threshold
     assert row.run == ("most (7 of 8, 87.5%) survive; topics / pairs as blocks of 10: 3 / 4 (4–5), 2 / 2 (2–3), "
                        "2 / 2 (2–3) (relevance, diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
@@ -216,6 +221,12 @@ def test_hsd_row_leads_with_topics_and_reads_the_survivors():
         wide[q]["survive_bounds"] = b
     row = pf._hsd_row(wide)
     assert row.verdict == "cannot tell" and "; 71.4%–100.0% over the Monte Carlo ranges;" in row.run
+    # the share word holds over the whole printed range: 71.4%-100% carries no one word, so none is printed
+    assert row.run.startswith("7 of 8 (87.5%) survive;")
+    low = _counts((4, 2, 2), (3, 2, 2))
+    for q in low:   # a range reaching below one half: never "a majority"
+        low[q]["survive_bounds"] = {"a_min": 1, "a_max": 2, "b_max": 2, "b_min": 1}
+    assert "majority" not in pf._hsd_row(low).run and "most" not in pf._hsd_row(low).run
     assert pf.survive_verdict(0.75, 0.9) == "holds" and pf.survive_verdict(0.2, 0.7499) == "does not hold"
 
 
@@ -338,60 +349,23 @@ def test_findings_table_for_a_simulated_run(rec):
     # position: significantly first in 36 and 33 of 40 studies (>= 80%), near RBP's formula; coverage: never
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
     # position 36 / 33 of 40: CIs [0.763, 0.972] / [0.672, 0.927] reach below 0.80, coverage 0 / 0 rules it out
-    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "holds in part (c)", "holds", "holds", "holds"]
-    # what holds by construction (alpha at its target, r set by the simulator) is in the appendix, not the table
+    # one row per power reading: position's cannot tell, coverage's ruled out (never hidden under "cannot tell")
+    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "does not hold (a, b)", "holds in part (c)", "holds"]
+    # what holds by construction or is set by the simulation (alpha at its target, r, the null users' chance
+    # levels, the topic-blocked survivors) is in the appendix, not the table
     app = f.appendix_findings().table()
-    assert app["question"].tolist() == list(pf.APPENDIX_QUESTIONS)
-    assert set(app["verdict"]) == {"by construction"} and "stand-in" not in f.limitations()
-    assert "2 results built into the simulation are in the appendix table after the conclusion." in f.markdown()
-    assert t["question"].iloc[0] == "Planted users: is their family significantly first in one study?"
-    assert t["this run"].iloc[0] == ("position 36 / 33, coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs "
-                                     "0: [0, 0.088], 33: [0.672, 0.927], 36: [0.763, 0.972]; 80% power needs the CI at "
-                                     "or above 0.80")
-    assert t["this run"].iloc[1] == "recovered (Holm over 4): position 2 of 2, coverage 0 of 2"
-    assert t["this run"].iloc[2].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
-    # the noise-model constants the one-study power rests on, stated once in the Limitations
-    assert "(a) The one-study power rests on the simulation's noise model: per-pair effect 0.4, question correlation " \
-           "0.97, assessor spread 0.35" in f.limitations()
-    md = f.markdown()
-    assert ("- One study of this size and 80% power (95% CI of the rate): cannot tell for position (relevance and "
-            "diversity); ruled out for coverage (relevance and diversity).") in md
-    assert "(b) The contrast between the families in one study is itself built into the simulation: without noise" \
-        in md
-    assert "MAR misses coverage users, a smoothed I-rec" in md and "also misses" not in md
-    assert "no measure copies" not in md   # coverage users are a smoothed I-rec, near I-rec by construction
-    assert "Which measure agrees with real users needs licensed labels" in md
-    assert ("Under 'fixed' MAR moves by up to 0.0227 in this draw, more than the median gap between adjacent "
-            "measures (0.0017).") in md
-    assert "reproduc" not in md   # alpha is calibrated, not reproduced
-    assert f.limitations().count("RBU/ERR's formulas") == 1 and "(c) Position, graded and first-hit users" in md
-    assert "and coverage users are a smoothed I-rec, so recovering them checks the code." in f.limitations()
-    prose = "\n".join(ln for ln in md.splitlines() if not ln.startswith("|"))
-    assert nbf.words(prose) <= 200   # the reader's budget after the table (the hard limit is 250)
-    assert not f.problems() and all(r.verdict in nbf.VERDICTS for r in f.rows)
-
-
-def test_one_study_bullet_names_the_critical_range_when_no_family_is_singled_out(rec):
-    import dataclasses
-
-    some = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 1, 0, 0]))
-    # one study singles a family out: too few for the power, and no claim that none does
-    assert pr_.one_study_bullet(some, 0.05) == [
-        "One study of this size and 80% power (95% CI of the rate): ruled out for position and coverage (relevance "
-        "and diversity)."]
-    none = dataclasses.replace(rec, single=rec.single.assign(ahead=[0, 0, 0, 0]))
-    # q reached 3.39 at most (3.0 + 0.01 * 39); 4 measures at 0.05 need q >= 3.63 (studentized range, infinite df)
-    assert pr_.one_study_bullet(none, 0.05) == [
-        "No planted family is significantly first in any study of this size: Tukey's statistic reached 3.39 at most, "
-        "and 4 measures need 3.63."]
-    # a range above the critical value (between measures outside the family) is not called short of it
-    high = dataclasses.replace(none, single=none.single.assign(q_max=7.13))
-    assert pr_.one_study_bullet(high, 0.05) == ["No planted family is significantly first in any study of this size."]
-    assert pr_.one_study_bullet(dataclasses.replace(rec, replicates=39), 0.05) == []   # no verdict below 40
-    assert pr_.rate_interval(0, 40) == pytest.approx((0.0, 0.0881), abs=1e-4)
-
-
-def test_power_is_read_from_the_interval_not_the_point_estimate():
+    assert app["question"].tolist() == [pr_.NULL_QUESTION, pf.HSD_QUESTION, *pf.APPENDIX_QUESTIONS]
+    assert app["verdict"].tolist() == ["by construction", "holds", "by construction", "by construction"]
+    assert "stand-in" not in f.limitations()
+    assert "4 results set by the simulation are in the appendix table after the conclusion." in f.markdown()
+    rule = "in one study, with 80% power (95% CI of the rate at or above 0.80)?"
+    assert t["question"].tolist()[:2] == [f"Is the family of position (relevance and diversity) significantly first {rule}",
+                                          f"Is the family of coverage (relevance and diversity) significantly first {rule}"]
+    assert t["this run"].iloc[0] == "position 36 / 33 of 40 studies (relevance / diversity); 95% CIs 33: [0.672, 0.927], 36: [0.763, 0.972]"
+    assert t["this run"].iloc[1] == "coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]"
+    assert t["question"].iloc[2] == "On average, is each planted family first (held out, Holm at 0.05)?"
+    assert t["this run"].iloc[2] == "recovered (Holm over 4 at 0.05): position 2 of 2, coverage 0 of 2"
+    assert app["this run"].iloc[0].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
     # the referee's cases: 36 and 37 of 40 have exact CIs [0.763, 0.972] and [0.796, 0.984]: cannot tell;
     # 32 of 40 (the old rule's threshold, 80% exactly) is [0.644, 0.909]
     assert pr_.rate_interval(36, 40) == pytest.approx((0.7634, 0.9721), abs=1e-4)
@@ -402,18 +376,24 @@ def test_power_is_read_from_the_interval_not_the_point_estimate():
     assert pr_.power_limits(5)[0] == 6   # no count of 5 studies shows 80% power: [0.478, 1] at 5 of 5
 
 
-def test_one_study_row_verdict_follows_the_intervals(rec):
+def test_one_study_rows_follow_the_intervals_one_row_per_reading(rec):
     import dataclasses
 
-    def verdict(ahead):
-        return pr_._one_study_row(dataclasses.replace(rec, single=rec.single.assign(ahead=ahead))).verdict
-    assert verdict([40, 40, 39, 38]) == "by construction"          # every interval at or above 0.80
-    assert verdict([0, 0, 26, 10]) == "does not hold"              # every interval below 0.80
-    assert verdict([39, 38, 0, 0]) == "holds in part"              # shown for one family, ruled out for the other
-    assert verdict([36, 37, 0, 0]) == "cannot tell"                # the point estimates pass 0.80, the CIs do not
-    row = pr_._one_study_row(dataclasses.replace(rec, single=rec.single.assign(ahead=[36, 37, 0, 0])))
-    assert "95% CIs 0: [0, 0.088], 36: [0.763, 0.972], 37: [0.796, 0.984]" in row.run
-    assert "built_in_contrast" in row.caveats
+    def rows(ahead):
+        return pr_._one_study_rows(dataclasses.replace(rec, single=rec.single.assign(ahead=ahead)))
+    assert [r.verdict for r in rows([40, 40, 39, 38])] == ["by construction"]          # every interval at or above 0.80
+    assert [r.verdict for r in rows([0, 0, 26, 10])] == ["does not hold"]              # every interval below 0.80
+    assert [r.verdict for r in rows([39, 38, 0, 0])] == ["by construction", "does not hold"]   # shown; ruled out
+    got = rows([36, 37, 0, 0])      # the point estimates pass 0.80, the CIs do not; the other family is ruled out
+    assert [r.verdict for r in got] == ["cannot tell", "does not hold"]
+    assert [r.numbers["reading"] for r in got] == ["cannot tell", "ruled out"]
+    assert got[0].run.endswith("95% CIs 36: [0.763, 0.972], 37: [0.796, 0.984]") and "0: [0, 0.088]" in got[1].run
+    assert "built_in_contrast" in got[0].caveats and "near_formula" not in got[1].caveats
+    mixed = rows([36, 0, 0, 0])     # a model split over two readings names its questions
+    assert "position (relevance)" in mixed[0].question and mixed[0].run.startswith("position 36 of 40 studies (relevance);")
+    assert "position (diversity)" in mixed[1].question
+    few = pr_._one_study_rows(dataclasses.replace(rec, replicates=20))
+    assert [r.verdict for r in few] == ["cannot tell"] and "few_replicates" in few[0].caveats
 
 
 def test_findings_table_for_files_has_no_simulation_rows():
@@ -424,9 +404,10 @@ def test_findings_table_for_files_has_no_simulation_rows():
                     same_as_irec=0.5, n_pairs=24, cutoff=10, min_difference=0.1, significance=0.05, mar=mar,
                     blocked={"relevance": {"result": res}}, shift={"max_move": 0.05, "gap": 0.0})
     q = f.table()["question"].tolist()
-    assert q == ["Which measure agrees best with these assessors (relevance)?",
-                 "Do most of Table 3's pair-level differences survive topic blocking?",
-                 "Krippendorff's α of the assessors"]
+    # the user's own labels: the topic-blocked survivors are a finding about the data, in the table
+    assert q == ["Which measure agrees best with these assessors (relevance; HSD at 0.05)?",
+                 "Do at least 75% of Table 3's pair-level differences survive topic blocking?",
+                 "Krippendorff's α of the assessors: the paper's, to 3 decimals?"]
     assert f.general == () and "Simulated" not in f.limitations() and "licensed" not in f.markdown()
     assert "most adjacent measures tie in MAR here" in f.markdown()
 
@@ -596,16 +577,18 @@ def test_appendix_intro_follows_the_run():
                     bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
                     min_difference=0.1, significance=0.05, pearson=(0.938, 0.930, 0.945), consistent=(12.21, 15))
     lines = pf.appendix_intro(f, ["a", "b"], extra=["the normaliser"])
-    assert lines[0] == ("First what this run's simulation builds in, checks of the machinery rather than findings: "
-                        "the labels' α, calibrated to its targets and the two questions' correlation r, which follows "
-                        "from the simulator.")
-    assert lines[1].startswith("Then 2 longer tables") and lines[2] == "Last, the normaliser."
+    assert lines[:4] == ["First what this run's simulation builds in or sets, checks of the machinery rather than findings:",
+                         "  - the share of Table 3's pair-level differences that survive topic blocking, set by the "
+                         "simulated topics",
+                         "  - the labels' α, calibrated to its targets",
+                         "  - the two questions' correlation r, which follows from the simulator"]
+    assert lines[4].startswith("Then 2 longer tables") and lines[5] == "Last, the normaliser."
     # a missed alpha target stays in the findings table: the intro no longer names it
     missed = pf.findings(simulated=True, alphas={"relevance": 0.3, "diversity": 0.356},
                          alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
                          bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
                          min_difference=0.1, significance=0.05, pearson=(0.938, 0.930, 0.945), consistent=(12.21, 15))
-    first = pf.appendix_intro(missed, [])[0]
+    first = " ".join(pf.appendix_intro(missed, []))
     assert "α" not in first and "correlation r" in first
     empty = pf.findings(simulated=False, alphas={"relevance": 0.2}, alpha_target=None, counts=_counts((1, 1, 1), (1, 1, 1)),
                         bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=10, cutoff=10,

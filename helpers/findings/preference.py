@@ -34,7 +34,7 @@ from ..notebook.findings import AppendixFindings, Finding, Findings
 from ..preference import questions as pq
 from ..simulate import users
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
-from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, Recovery, contrast_caveat,  # noqa: F401
+from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery, contrast_caveat,  # noqa: F401
                                   coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
                                   recovery_parts, recovery_table)
@@ -50,7 +50,7 @@ CAVEATS: dict[str, str] = {}
 
 #: The rows that go to the appendix when their verdict is "by construction": a reached alpha target and
 #: r set by the simulator (the planted rows stay in the table, labelled, since they answer the question).
-ALPHA_QUESTION = "Are the simulated labels calibrated to their α targets?"
+ALPHA_QUESTION = "Are the simulated labels calibrated to their α targets (within 0.01)?"
 R_QUESTION = "How do the two questions' preference counts correlate?"
 APPENDIX_QUESTIONS = (ALPHA_QUESTION, R_QUESTION)
 
@@ -74,7 +74,7 @@ def measure_names(cutoff: int) -> dict[str, str]:
 
 
 #: The caption of this notebook's appendix table (``preference``'s ``appendix_findings``).
-_APPENDIX_TITLE = ("Appendix of notebook 05: results that hold by construction of the simulation, "
+_APPENDIX_TITLE = ("Appendix of notebook 05: results that hold by construction of the simulation or are set by it, "
                    "checks of the machinery rather than findings.")
 
 
@@ -209,6 +209,10 @@ def top_lines(question: str, mar: pd.Series, blocked: Mapping, twins: Sequence[S
     g = pq.top_group(mar, blocked["result"], twins, significance)
     same = {grp[0]: [x for x in grp[1:] if x in mar.index] for grp in twins}
     members = [f"{x}{' (= ' + ', '.join(same[x]) + ')' if same.get(x) else ''} {mar[x]:.4f}" for x in g["group"]]
+    if len(g["group"]) == g["distinct"]:   # every measure in the top group: no bottom group to name
+        return [f"{question}: the HSD with topics as blocks separates none of the {g['distinct']} distinct measures "
+                "from the highest MAR"] + ["  " + ", ".join(members[k:k + per_line])
+                                          for k in range(0, len(members), per_line)]
     lines = [f"{question}: top group, not separated from the highest MAR by the HSD with topics as blocks: "
              f"{len(g['group'])} of {g['distinct']} distinct measures"]
     lines += ["  " + ", ".join(members[k:k + per_line]) for k in range(0, len(members), per_line)]
@@ -295,7 +299,7 @@ def hsd_counts(results: Mapping[str, pd.DataFrame], blocked: Mapping[str, dict],
 #: The share of pair-level differences that must survive topic blocking for Table 3's counts to
 #: hold: "most" of :data:`helpers.notebook.claims.SHARE_SCALE`.
 SURVIVE_SHARE = 0.75
-HSD_QUESTION = "Do most of Table 3's pair-level differences survive topic blocking?"
+HSD_QUESTION = f"Do at least {SURVIVE_SHARE:.0%} of Table 3's pair-level differences survive topic blocking?"
 
 
 def _with_range(k: int, lo_hi: Sequence[int]) -> str:
@@ -332,7 +336,7 @@ def _hsd_row(counts: Mapping[str, dict]) -> Finding:
         hi = a_max / (a_max + b_min) if a_max + b_min else 1.0
     if n_pairs:
         span = "" if round(lo, 3) == round(hi, 3) else f"; {lo:.1%}–{hi:.1%} over the Monte Carlo ranges"
-        run = f"{claims.share(survive, n_pairs)} survive{span}; " + run
+        run = f"{claims.share(survive, n_pairs, within=(lo, hi))} survive{span}; " + run
         verdict = survive_verdict(lo, hi)
     else:
         verdict = "cannot tell"
@@ -373,7 +377,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
     run = ", ".join(f"{alphas[q]:.3f} ({q})" for q in known)
     if targets is None:   # real labels: alpha is measured, and compared with the paper's
         same = all(round(alphas[q], 3) == PAPER["alpha"][q] for q in known)
-        return Finding("Krippendorff's α of the assessors", paper, run, "reproduced" if same else "not reproduced",
+        return Finding("Krippendorff's α of the assessors: the paper's, to 3 decimals?", paper, run, "reproduced" if same else "not reproduced",
                        numbers={"alpha": {q: alphas[q] for q in known}})
     # simulated labels: alpha against the target this run calibrated to (the paper's alpha only when it is the target)
     missed = [q for q in known if abs(alphas[q] - targets[q]) > 0.01]
@@ -415,7 +419,7 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
         return Finding(R_QUESTION, paper, run, "by construction",
                        numbers={"r": r, "low": lo, "high": hi, "consistent": mean, "judges": judges,
                                 "question_correlation": NOISE["question_correlation"]})
-    return Finding("Do the two questions' preference counts correlate as in the paper?", paper, run,
+    return Finding("Do the two questions' preference counts correlate as in the paper (its r in the 95% CI)?", paper, run,
                    "agrees" if inside else "differs", numbers={"r": r, "low": lo, "high": hi, "consistent": mean,
                                                               "judges": judges})
 
@@ -449,7 +453,8 @@ def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, signifi
     if real_sens is not None:
         k = int((real_sens["p above, Holm"] < significance).sum())
         run += f", {k} of {len(real_sens)} settings"
-    return Finding("THUIR users: do single-intent measures agree more often than chance?", "—", run, "shown" if above else "not shown", ("low_power",),
+    return Finding(f"THUIR users: do single-intent measures agree more often than chance (Holm at {significance:g})?",
+                   "—", run, "shown" if above else "not shown", ("low_power",),
                    numbers={"best": list(best.system), "k": int(b["k"]), "n": int(b["n"]), "above": above})
 
 
@@ -488,7 +493,8 @@ def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Findin
         m = meas.sort_values(["k", "p_above"], ascending=[False, True], kind="stable").iloc[0]
         run += (f"; decisive: {int(r['k'])} of {int(r['n'])} against its own chance {r['chance']:.3f} "
                 f"({int(r['ties'])} ties), {m['system']} {int(m['k'])} of {int(m['n'])} against {m['chance']:.3f}")
-    return Finding("THUIR users: does a trivial baseline agree more often than chance?", "—", run, "shown" if names else "not shown", () if names else ("low_power",),
+    return Finding(f"THUIR users: does a trivial baseline agree more often than chance (Holm at {significance:g})?",
+                   "—", run, "shown" if names else "not shown", () if names else ("low_power",),
                    numbers={"above": names})
 
 
@@ -507,7 +513,7 @@ def _leader_rows(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twin
         close = [x for x in np.where(hits.higher == top, hits.lower, hits.higher) if x in others]
         run = (f"{lead}; topics as blocks: " + (f"not separated from {len(close)} of the {len(others)} other measures"
                                                 if close else "separated from every other measure"))
-        rows.append(Finding(f"Which measure agrees best with these assessors ({q})?",
+        rows.append(Finding(f"Which measure agrees best with these assessors ({q}; HSD at {significance:g})?",
                             PAPER["leader"].get(q, "—"), run, "not shown" if close else "shown", ("in_sample",),
                             numbers={"leaders": lead.numbers["leaders"], "not_separated": close}))
     return rows
@@ -544,7 +550,7 @@ def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, sign
     if shift:
         prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
     if appendix:
-        prose.append(f"{appendix} {'results' if appendix > 1 else 'result'} built into the simulation "
+        prose.append(f"{appendix} {'results' if appendix > 1 else 'result'} set by the simulation "
                      f"{'are' if appendix > 1 else 'is'} in the appendix table after the conclusion.")
     return prose
 
@@ -568,7 +574,10 @@ class PreferenceFindings(Findings):
 
 #: How the appendix intro names each by-construction row (:data:`APPENDIX_QUESTIONS`).
 APPENDIX_NAMES = {ALPHA_QUESTION: "the labels' α, calibrated to its targets",
-                  R_QUESTION: "the two questions' correlation r, which follows from the simulator"}
+                  R_QUESTION: "the two questions' correlation r, which follows from the simulator",
+                  NULL_QUESTION: "the null users' chance levels (they ignore the documents)",
+                  HSD_QUESTION: "the share of Table 3's pair-level differences that survive topic blocking, set by "
+                                "the simulated topics"}
 
 
 def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
@@ -578,8 +587,8 @@ def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] 
     did not give (a missed α target stays in the findings table, not here)."""
     rows = list(getattr(found, "appendix", ()))
     if rows:
-        names = claims.listing([APPENDIX_NAMES.get(r.question, r.question) for r in rows])
-        out = [f"First what this run's simulation builds in, checks of the machinery rather than findings: {names}."]
+        out = ["First what this run's simulation builds in or sets, checks of the machinery rather than findings:"]
+        out += [f"  - {APPENDIX_NAMES.get(r.question, r.question)}" for r in rows]   # one to a line
     else:
         out = ["No result of this run holds by construction of the simulation, so no findings appendix follows."]
     if tables:
@@ -596,6 +605,19 @@ def involving(sig: pd.DataFrame, top: Sequence[str], significance: float) -> pd.
     roles = list(pq.ROLE_COLUMNS)
     keep = (sig.p_topics < significance) & (sig.higher.isin(roles) | sig.lower.isin(roles) | sig.higher.isin(top))
     return sig[keep].sort_values(["higher", "delta_mar"], ascending=[True, False], kind="stable")
+
+
+def _in_appendix(row: Finding, simulated: bool) -> bool:
+    """Whether a row holds by construction of the simulation or is set by it, so belongs to the
+    appendix: a reached α target and r set by the question correlation; the null users' chance levels
+    unless a measure departs (null assessors ignore the documents); and, with simulated labels, the
+    share of pair-level differences that survive topic blocking (set by the simulator's within-topic
+    dependence, so it says nothing about the paper's Table 3)."""
+    if row.question in APPENDIX_QUESTIONS:
+        return row.verdict == "by construction"
+    if row.question == NULL_QUESTION:
+        return row.verdict != "does not hold"
+    return simulated and row.question == HSD_QUESTION
 
 
 def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapping[str, float] | None,
@@ -635,7 +657,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
         rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
-    appendix = tuple(r for r in rows if r.verdict == "by construction" and r.question in APPENDIX_QUESTIONS)
+    appendix = tuple(r for r in rows if _in_appendix(r, simulated))
     rows = [r for r in rows if r not in appendix]   # what holds by construction is no finding
     prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
     return PreferenceFindings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS, **(

@@ -34,7 +34,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "family_table", "USERS_DO", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "recovery_narrow", "signed"]
+           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "recovery_narrow", "signed"]
 
 #: What each planted model's assessors do (:mod:`helpers.simulate.users`), for :func:`family_table`.
 USERS_DO = {"position": "read down with persistence p", "graded": "graded relevance, log rank discount",
@@ -93,6 +93,7 @@ class Recovery:
     noise_free: pd.DataFrame         # per panel: the measures nearest the planted user, rho
     replicates: int
     single: pd.DataFrame = field(default_factory=pd.DataFrame)   # one study's reading per model, question
+    level: float = 0.05              # the familywise level of the Holm-corrected checks
 
     @property
     def enough(self) -> bool:
@@ -218,7 +219,7 @@ def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[s
         null = null.assign(p_holm=dep["p_holm"].to_numpy(), departs=dep["departs"].to_numpy())
         family = int(dep["family"].iloc[0])
     near = rep_pref.noise_free_leaders(rep, list(measures))
-    return Recovery(summary, cases, holm_ok, null, family, off, near, R, _one_study(rep))
+    return Recovery(summary, cases, holm_ok, null, family, off, near, R, _one_study(rep), significance)
 
 
 def _one_study(rep: pd.DataFrame) -> pd.DataFrame:
@@ -582,42 +583,52 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _one_study_row(rec: Recovery) -> Finding | None:
-    """One row for every planted model with a family: in one study of the run's size, is the family
-    significantly first (Tukey's HSD, topics as blocks)? Per model the counts of studies (relevance /
-    diversity); the verdict asks for a power of :data:`POWER_TARGET` in every case. A family built
-    into its users and recovered is "by construction" (every planted model with a family is near a
-    measure's formula, :data:`NEAR_FORMULA`; coverage users are a smoothed I-rec). The first-by-MAR counts and their random-order rates are printed in
-    section 1 (:func:`recovery_lines`), not here."""
+#: How each power reading is said in a one-study row's question and verdict.
+_READINGS = (("holds", "shown"), ("cannot tell", "cannot tell"), ("does not hold", "ruled out"))
+
+
+def _one_study_rows(rec: Recovery) -> list[Finding]:
+    """In one study of the run's size, is a planted family significantly first (Tukey's HSD, topics as
+    blocks) with the power :data:`POWER_TARGET`, read from each model-question rate's 95%
+    Clopper-Pearson interval (:func:`power_reading`)? One row per reading (shown, cannot tell, ruled
+    out), each naming its cases, so a "cannot tell" never hides cases that are ruled out; the power
+    rule is in the question. A family built into its users and shown is "by construction" (every
+    model with a family is near a measure's formula, :data:`NEAR_FORMULA`). Below
+    :data:`MIN_REPLICATES` one row, "cannot tell"."""
     by = rec.by_model()
     models = [m for m, qs in by.items() if all(q in rec.one_study(m) for q in qs)]
     if not models:
-        return None
+        return []
     one = {m: rec.one_study(m) for m in models}
     R = max(one[m][q]["replicates"] for m in models for q in by[m])
     powered = {m: {q: power_reading(one[m][q]["ahead"], one[m][q]["replicates"]) for q in by[m]} for m in models}
-    reads = [v for m in models for v in powered[m].values()]
+    rule = f"with {POWER_TARGET:.0%} power (95% CI of the rate at or above {POWER_TARGET:.2f})"
+    groups = [(word, said, [(m, q) for m in models for q in by[m] if powered[m][q] == word]) for word, said in _READINGS]
     if not rec.enough:
-        verdict = "cannot tell"
-    elif all(r == "holds" for r in reads):
-        verdict = "by construction" if all(m in NEAR_FORMULA for m in models) else "holds"
-    elif all(r == "does not hold" for r in reads):
-        verdict = "does not hold"
-    else:   # some part holds and some does not, or some part is undecided by its interval
-        verdict = "holds in part" if "holds" in reads and "does not hold" in reads else "cannot tell"
-    qs = list(dict.fromkeys(q for m in models for q in by[m]))
-    counts = ", ".join(f"{m} {_slash(one[m][q]['ahead'] for q in by[m])}" for m in models)
-    ks = sorted({one[m][q]["ahead"] for m in models for q in by[m]})
-    cis = ", ".join(f"{k}: {_ci3(k, R)}" for k in ks)
-    run = (f"{counts} of {R} studies ({_slash(qs)}); 95% CIs {cis}; {POWER_TARGET:.0%} power needs the CI at or "
-           f"above {POWER_TARGET:.2f}")
-    # the caveat of a family built into its users qualifies a recovery, not a miss (a miss is one of power)
-    near = ("near_formula",) if any(m in NEAR_FORMULA and any(r != "does not hold" for r in powered[m].values())
-                                    for m in models) else ()
-    caveats = ("noise_model", "built_in_contrast") + near + (() if rec.enough else ("few_replicates",))
-    return Finding("Planted users: is their family significantly first in one study?", "—", run, verdict,
-                   caveats, {"one_study": {m: {q: one[m][q] for q in by[m]} for m in models},
-                             "power_target": POWER_TARGET, "powered": powered})
+        groups = [("cannot tell", "cannot tell", [(m, q) for m in models for q in by[m]])]
+    rows = []
+    for word, said, cases in groups:
+        if not cases:
+            continue
+        ms = list(dict.fromkeys(m for m, _ in cases))
+        qs_of = {m: [q for m2, q in cases if m2 == m] for m in ms}
+        same_qs = len({tuple(v) for v in qs_of.values()}) == 1
+        counts = ", ".join(f"{m} {_slash(one[m][q]['ahead'] for q in qs_of[m])}"
+                           + ("" if same_qs else f" ({_slash(qs_of[m])})") for m in ms)
+        ks = sorted({one[m][q]["ahead"] for m, q in cases})
+        run = (f"{counts} of {R} studies" + (f" ({_slash(qs_of[ms[0]])})" if same_qs else "")
+               + f"; 95% CIs {', '.join(f'{k}: {_ci3(k, R)}' for k in ks)}")
+        verdict = word
+        if word == "holds" and all(m in NEAR_FORMULA for m in ms):
+            verdict = "by construction"
+        near = ("near_formula",) if word != "does not hold" and any(m in NEAR_FORMULA for m in ms) else ()
+        caveats = ("noise_model", "built_in_contrast") + near + (() if rec.enough else ("few_replicates",))
+        question = (f"Is the family of {_where(cases)} significantly first in one study, {rule}?" if rec.enough else
+                    f"Is each planted family significantly first in one study, {rule}?")
+        rows.append(Finding(question, "—", run, verdict, caveats,
+                            {"reading": said, "one_study": {m: {q: one[m][q] for q in qs_of[m]} for m in ms},
+                             "power_target": POWER_TARGET, "powered": {m: dict(powered[m]) for m in ms}}))
+    return rows
 
 
 def _average_row(rec: Recovery) -> Finding:
@@ -625,14 +636,14 @@ def _average_row(rec: Recovery) -> Finding:
     by = rec.by_model()
     n_cases = sum(len(v) for v in by.values())
     near = ("near_formula",) if any(m in NEAR_FORMULA for m in by) else ()
-    question = "On average, is each planted family first (held out, Holm)?"
+    question = f"On average, is each planted family first (held out, Holm at {rec.level:g})?"
     if not rec.enough:
         held = max(rec.cases[(m, q)]["check"]["replicates"] for m, qs in by.items() for q in qs)
         return Finding(question, "—", f"{held} held-out replicates: too few for a test",
                        "cannot tell", near + ("few_replicates",), {"held_out": held})
     parts = [f"{m} {sum(bool(v) for v in qs.values())} of {len(qs)}" for m, qs in by.items()]
     ok = [bool(v) for qs in by.values() for v in qs.values()]
-    run = f"recovered (Holm over {n_cases}): {', '.join(parts)}"
+    run = f"recovered (Holm over {n_cases} at {rec.level:g}): {', '.join(parts)}"
     verdict = "holds" if all(ok) else "holds in part" if any(ok) else "does not hold"
     checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
                                                                        "p", "replicates", "verdict")}
@@ -643,7 +654,7 @@ def _average_row(rec: Recovery) -> Finding:
 
 def _null_row(rec: Recovery) -> Finding:
     n = rec.null
-    question = "Null users: does every measure stay at its chance level?"
+    question = NULL_QUESTION
     if not rec.enough:
         run = (f"MAR − own chance, mean over {rec.replicates} replicates: {signed(n['mean'].min(), 4)} to "
                f"{signed(n['mean'].max(), 4)}; own chance {chance_by_question(n)}")
@@ -653,14 +664,19 @@ def _null_row(rec: Recovery) -> Finding:
     off = n[n.departs]
     run = (f"own chance {chance_by_question(n)}; MAR − chance: 95% CI includes 0 in {inside} of {len(n)} cases; "
            + ("none departs" if off.empty else f"{len(off)} {'departs' if len(off) == 1 else 'depart'}")
-           + f" (Holm over {rec.null_family})")
-    return Finding(question, "—", run, "holds" if off.empty else "does not hold",
+           + f" (Holm over {rec.null_family} at {rec.level:g})")
+    return Finding(question, "—", run, "by construction" if off.empty else "does not hold",
                    numbers={"inside": inside, "cases": len(n), "depart": len(off), "family": rec.null_family})
+
+
+#: The null users' question: they ignore the documents, so every measure stays at its chance level by
+#: construction (a row of the appendix unless a measure departs).
+NULL_QUESTION = "Null users: does every measure stay at its chance level?"
 
 
 def planted_rows(rec: Recovery) -> list[Finding]:
     by = rec.by_model()
-    rows = [r for r in [_one_study_row(rec)] if r is not None]
+    rows = _one_study_rows(rec)
     if by:
         rows.append(_average_row(rec))
     if rec.null is not None:
@@ -685,10 +701,8 @@ def _where(cases: Sequence[tuple[str, str]]) -> str:
 
 
 def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
-    """The answer for one study of the run's size: which planted families it singles out with the
-    power :data:`POWER_TARGET`, read from each rate's 95% Clopper-Pearson interval
-    (:func:`power_reading`: shown, ruled out, or cannot tell); when no study singles any family out,
-    how far the largest studentized range stays below the least critical value
+    """Why one study of the run's size singles no family out, when none is significantly first in any
+    study: how far the largest studentized range stays below the least critical value
     (:func:`helpers.preference.recovery.critical_q`), said only when it does stay below. Nothing below
     :data:`MIN_REPLICATES` or without single-study rows."""
     from ..preference.recovery import critical_q
@@ -703,14 +717,7 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
             out += (f": Tukey's statistic reached {q:.2f} at most, and {int(k)} measures need "
                     f"{critical_q(int(k), significance):.2f}")
         return [out + "."]
-    reads = [power_reading(a, n) for a, n in zip(s["ahead"], s["replicates"])]
-    cases = list(zip(s.model, s.question))
-    parts = []
-    for word, said in (("holds", "shown"), ("cannot tell", "cannot tell"), ("does not hold", "ruled out")):
-        these = [c for c, r in zip(cases, reads) if r == word]
-        if these:
-            parts.append(f"{said} for {_where(these)}")
-    return [f"One study of this size and {POWER_TARGET:.0%} power (95% CI of the rate): {'; '.join(parts)}."]
+    return []   # which families one study singles out: the one-study rows, one per reading
 
 
 def coverage_bullet(rec: Recovery) -> list[str]:
