@@ -47,6 +47,8 @@ __all__ = [
     "GainScorer",
     "compare_gains",
     "compare_gains_many",
+    "placebo_gain",
+    "topics_of",
     "near_alpha",
     "mc_standard_error",
     "tau_layout",
@@ -382,8 +384,8 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
         ``tau``: DataFrame (one row per measure: ``measure, tau, low, high, runs, topics``);
         ``discrepancies``: DataFrame of :func:`helpers.stats.discrepancies` with a ``measure``
         column, plus ``es_var_RawG``/``es_var_UG`` = |d| / V_E (the residual *variance*, not its
-        square root; shown next to the textbook ES_HSD = |d| / sqrt(V_E) because the magnitudes
-        of Sakai's 2017 Table 3 match it, see notebook 02); ``significant``: DataFrame ``measure,
+        square root; kept next to the textbook ES_HSD = |d| / sqrt(V_E) for comparison only: the
+        paper does not state its divisor, and a stand-in's matrices cannot tell which it used); ``significant``: DataFrame ``measure,
         RawG, UG, pairs`` (significant pairs of each); ``hsd_runs``: the runs compared;
         ``scores``: ``{(gain, measure): topics x runs DataFrame}``.
     """
@@ -393,7 +395,9 @@ def compare_gains(qrels: pd.DataFrame, run: pd.DataFrame, ratings, d_max: int, p
 
 def compare_gains_many(qrels: pd.DataFrame, run: pd.DataFrame, variants: Sequence[tuple], p: float,
                        measures: Sequence[str], hsd_runs, B: int, alpha: float, rng: np.random.Generator, *,
-                       level: float = 0.95, scorer: "GainScorer | None" = None) -> list[dict]:
+                       level: float = 0.95, scorer: "GainScorer | None" = None,
+                       placebo_rng: np.random.Generator | None = None,
+                       placebo_for: Sequence[bool] | None = None) -> list[dict]:
     """:func:`compare_gains` for several sets of ratings of the same items, in one pass.
 
     ``variants`` is a sequence of ``(ratings, d_max)``. All gain vectors are scored by one
@@ -401,28 +405,42 @@ def compare_gains_many(qrels: pd.DataFrame, run: pd.DataFrame, variants: Sequenc
     runs on one set of permutations per matrix shape (:func:`helpers.stats.
     randomised_tukey_hsd_each`; common random numbers, so differences between variants are not
     blurred by Monte Carlo noise). Returns one :func:`compare_gains` result per variant, in order.
+
+    With ``placebo_rng`` each variant also scores a placebo gain (:func:`placebo_gain`: RawG plus
+    UG's own bonuses shuffled among the items of each topic with RawG > 0, drawn from
+    ``placebo_rng``) and tests it on the same permutations; the result then holds ``placebo``
+    (``measure, discrepancies, significant``: pairs significant under RawG or the placebo only);
+    ``placebo_for`` (one bool per variant; default all) limits the placebo to some variants.
+    The permutations are drawn as without it (the placebo's matrices join the same shape groups,
+    and ``rng`` is not used for the shuffle), so every other number is unchanged.
     """
     measures = list(measures)
     if not measures:
         raise ValueError("measures must name at least one measure")
     if not isinstance(hsd_runs, Mapping) and len(list(hsd_runs)) < 2:
         raise ValueError(f"hsd_runs needs at least 2 runs, got {list(hsd_runs)}")
-    vectors = []
-    for ratings, d_max in variants:
+    with_placebo = [False] * len(variants) if placebo_rng is None else (
+        [True] * len(variants) if placebo_for is None else [bool(x) for x in placebo_for])
+    if len(with_placebo) != len(variants):
+        raise ValueError(f"placebo_for needs one bool per variant ({len(variants)}), got {len(with_placebo)}")
+    vectors, labels = [], []
+    for (ratings, d_max), pl in zip(variants, with_placebo):
         ratings = np.asarray(ratings, dtype=float)
         if ratings.ndim != 2 or ratings.shape[0] != len(qrels):
             raise ValueError(f"ratings must be a (len(qrels) = {len(qrels)}) x N array, got shape {ratings.shape}")
-        vectors += [_gains.raw_gain(ratings, d_max), _gains.unanimity_aware_gain(ratings, d_max, p)]
+        raw, ug = _gains.raw_gain(ratings, d_max), _gains.unanimity_aware_gain(ratings, d_max, p)
+        vectors += [raw, ug] + ([placebo_gain(raw, ug, topics_of(qrels), placebo_rng)] if pl else [])
+        labels.append(("RawG", "UG", "Placebo") if pl else ("RawG", "UG"))
     if scorer is None:
         scorer = GainScorer(qrels, run, measures)
     elif scorer.measures != measures or scorer.n_items != len(qrels):
         raise ValueError("scorer was built for other measures or qrels")
-    mats = scorer.matrices(np.stack(vectors, axis=1))
-    scores = [{(label, m): mats[2 * v + j][m] for j, label in enumerate(("RawG", "UG")) for m in measures}
+    mats, start = scorer.matrices(np.stack(vectors, axis=1)), np.cumsum([0] + [len(lab) for lab in labels])
+    scores = [{(label, m): mats[start[v] + j][m] for j, label in enumerate(labels[v]) for m in measures}
               for v in range(len(variants))]
     runs_of = [_hsd_runs(sc, hsd_runs, measures[0]) for sc in scores]
     tests = {(v, label, m): scores[v][(label, m)][runs_of[v]] for v in range(len(variants))
-             for label in ("RawG", "UG") for m in measures}
+             for label in labels[v] for m in measures}
     hsd = _stats.randomised_tukey_hsd_each(tests, B, rng)
     return [_variant_result(scores[v], {k[1:]: h for k, h in hsd.items() if k[0] == v}, runs_of[v], measures,
                             alpha, level) for v in range(len(variants))]
@@ -460,8 +478,53 @@ def _variant_result(scores: dict, hsd: dict, hsd_runs: list[str], measures: list
         disc.append(d)
         sig.append({"measure": m, "RawG": int((h_raw["p_value"] < alpha).sum()),
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
-    return {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
-            "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
+    out = {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
+           "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
+    if ("Placebo", measures[0]) in hsd:
+        out["placebo"] = pd.DataFrame([{"measure": m, "discrepancies": len(_stats.discrepancies(
+            hsd[("RawG", m)], hsd[("Placebo", m)], alpha, ("RawG", "Placebo"))),
+            "significant": int((hsd[("Placebo", m)]["p_value"] < alpha).sum())} for m in measures])
+    return out
+
+
+def topics_of(qrels: pd.DataFrame) -> np.ndarray:
+    """Each qrels row's topic as an integer code (first appearance order)."""
+    return pd.factorize(qrels["query_id"].astype(str))[0]
+
+
+def placebo_gain(raw, ug, topics, rng: np.random.Generator) -> np.ndarray:
+    """A placebo for UG: RawG plus UG's own bonuses, shuffled at random among the items of the same
+    topic with RawG > 0.
+
+    The bonus UG − RawG = p·N·(Dmax − D) (Sakai 2017, Eq. 2) goes to the items with RawG > 0; here
+    each such item gets the bonus of a random item of its topic instead (a permutation within the
+    topic, drawn from ``rng``). The placebo thus has UG's support, UG's bonuses (the same values,
+    so the same mean size in every topic) and RawG's zeros, but its bonus is unrelated to how
+    unanimous the item's raters were. A significance call that flips under UG and under this
+    placebo alike flips because scores moved, not because of unanimity.
+
+    Parameters
+    ----------
+    raw, ug : arrays of shape (items,)
+        RawG and UG of every item (UG > 0 exactly where RawG > 0).
+    topics : array of shape (items,)
+        Each item's topic (any hashable codes; :func:`topics_of`).
+    rng : numpy.random.Generator
+        Draws the permutations.
+    """
+    raw, ug = np.asarray(raw, dtype=float), np.asarray(ug, dtype=float)
+    topics = np.asarray(topics)
+    if raw.shape != ug.shape or raw.shape != topics.shape or raw.ndim != 1:
+        raise ValueError(f"raw, ug and topics must be 1-d of one length, got {raw.shape}, {ug.shape}, {topics.shape}")
+    if ((raw > 0) != (ug > 0)).any():
+        raise ValueError("ug must be > 0 exactly where raw is > 0 (UG of these ratings)")
+    pos = np.flatnonzero(raw > 0)
+    t = pd.factorize(topics[pos])[0]
+    into = pos[np.argsort(t, kind="stable")]                   # items grouped by topic, in item order
+    source = pos[np.lexsort((rng.random(len(pos)), t))]        # the same groups, in a random order
+    out = raw.copy()
+    out[into] = raw[into] + (ug - raw)[source]
+    return out
 
 
 def near_alpha(p_values, alpha: float, B: int, z: float = 2.0) -> np.ndarray:

@@ -281,12 +281,14 @@ def _variant_rows(res: dict, values: np.ndarray, d_max: int) -> pd.DataFrame:
          (np.nanmax(values, axis=1) - np.nanmin(values, axis=1)))[relevant]
     full, mean_spread = float(np.mean(d == d_max)), float(d.mean())
     rows = []
+    placebo = res["placebo"].set_index("measure")["discrepancies"] if "placebo" in res else None
     for t in res["tau"].itertuples():
         rows.append({"measure": t.measure, "tau": float(t.tau), "low": float(t.low), "high": float(t.high),
                      "discrepancies": int(disc.get(t.measure, 0)),
                      "significant_RawG": int(sig.loc[t.measure, "RawG"]),
                      "significant_UG": int(sig.loc[t.measure, "UG"]), "share_full_spread": full,
-                     "mean_spread": mean_spread})
+                     "mean_spread": mean_spread}
+                    | ({} if placebo is None else {"placebo_discrepancies": int(placebo[t.measure])}))
     return pd.DataFrame(rows)
 
 
@@ -296,7 +298,7 @@ ROW = ["measure", "tau", "low", "high", "discrepancies", "significant_RawG", "si
 
 def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, cells: Sequence[Mapping],
                    p: float, measures: Sequence[str], hsd_runs, B: int, alpha: float, threshold: int = 1,
-                   scorer=None) -> pd.DataFrame:
+                   scorer=None, placebo=False) -> pd.DataFrame:
     """One replicate of notebook 02's simulation: every (Dmax, N) cell, RawG vs UG.
 
     Draws the simulated ratings of each cell of ``cells`` (mappings with ``d_max`` and ``n``) in
@@ -310,18 +312,26 @@ def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.Dat
 
     Returns the rows of :func:`unanimity_variant` with ``d_max`` and ``n`` in front (one row per
     cell and measure). ``scorer``: a :class:`helpers.unanimity.GainScorer` of ``qrels``, ``run``
-    and ``measures`` (built here when not given).
+    and ``measures`` (built here when not given). ``placebo``: ``True`` (every cell) or the
+    ``(d_max, n)`` cells that also test :func:`helpers.unanimity.placebo_gain` on the same
+    permutations (a column ``placebo_discrepancies``, NaN in the other cells); its shuffles come
+    from a child of ``rng`` (``rng.spawn``), so the ratings and permutations, hence every other
+    column, are those of a run without it.
     """
     from ..simulate.ratings import simulate_ratings
 
     cells = [(int(c["d_max"]), int(c["n"])) for c in cells]
+    chosen = set(cells) if placebo is True else {(int(d), int(n)) for d, n in (placebo or ())}
+    placebo_rng = rng.spawn(1)[0] if chosen else None   # spawning leaves rng's own stream as it is
     if scorer is None:
         scorer = unanimity.GainScorer(qrels, run, list(measures))
     values = [simulate_ratings(qrels, n, d_max, rng, threshold=threshold) for d_max, n in cells]
     results = unanimity.compare_gains_many(qrels, run, [(v, d) for v, (d, _) in zip(values, cells)], p,
-                                           list(measures), hsd_runs, B, alpha, rng, scorer=scorer)
+                                           list(measures), hsd_runs, B, alpha, rng, scorer=scorer,
+                                           placebo_rng=placebo_rng, placebo_for=[c in chosen for c in cells])
     frames = [_variant_rows(res, v, d).assign(d_max=d, n=n) for res, v, (d, n) in zip(results, values, cells)]
-    return pd.concat(frames, ignore_index=True)[["d_max", "n", *ROW]]
+    out = pd.concat(frames, ignore_index=True)
+    return out[["d_max", "n", *ROW] + (["placebo_discrepancies"] if chosen else [])]
 
 
 def unanimity_real_contrast(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, ratings,

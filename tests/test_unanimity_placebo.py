@@ -1,0 +1,129 @@
+"""Notebook 02's placebo control (helpers.unanimity.placebo_gain, compare_gains_many's placebo,
+helpers.replicates.unanimity_placebo): the placebo has UG's bonuses and support, is tested on the
+same permutations, and leaves every other number of a run unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import gains, unanimity
+from helpers.replicates import unanimity as study
+from helpers.replicates import unanimity_placebo as P
+
+
+def test_placebo_gain_shuffles_ugs_bonuses_within_topics():
+    raw = np.array([0.0, 2.0, 3.0, 1.0, 0.0, 4.0, 5.0])
+    bonus = np.array([0.0, 0.4, 0.0, 1.2, 0.0, 0.8, 0.0])
+    topics = np.array(["a", "a", "a", "a", "b", "b", "b"])
+    seen = set()
+    for seed in range(30):
+        pl = unanimity.placebo_gain(raw, raw + bonus, topics, np.random.default_rng(seed))
+        assert (pl[raw == 0] == 0).all() and ((pl > 0) == (raw > 0)).all()      # UG's support, RawG's zeros
+        for t in ("a", "b"):                                                     # UG's bonuses, per topic
+            m = topics == t
+            assert sorted(np.round(pl[m] - raw[m], 12)) == sorted(bonus[m])
+        seen.add(tuple(np.round(pl - raw, 12)))
+    assert len(seen) > 3     # the bonuses move between items (topic a: 3! orders, topic b: 2)
+    assert len(seen) <= 12
+    with pytest.raises(ValueError, match="exactly where raw"):
+        unanimity.placebo_gain(raw, raw + 1.0, topics, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="one length"):
+        unanimity.placebo_gain(raw, raw, topics[:3], np.random.default_rng(0))
+
+
+def _toy():
+    rng = np.random.default_rng(3)
+    topics = [f"q{i}" for i in range(12)]
+    qrels = pd.DataFrame([(q, f"d{j}", j % 3) for q in topics for j in range(8)],
+                         columns=["query_id", "doc_id", "relevance"])
+    rows = [(f"r{k}", q, f"d{j}", rank + 1) for k in range(6) for q in topics
+            for rank, j in enumerate(rng.permutation(8)[:5])]
+    run = pd.DataFrame(rows, columns=["run_id", "query_id", "doc_id", "rank"])
+    return qrels, run
+
+
+def test_the_placebo_leaves_every_other_number_unchanged():
+    qrels, run = _toy()
+    ratings = [np.random.default_rng(s).integers(0, 3, size=(len(qrels), 3)).astype(float) for s in (1, 2)]
+    args = (qrels, run, [(r, 2) for r in ratings], 0.2, ["nG@1", "P+"], [f"r{k}" for k in range(6)], 200, 0.2)
+    plain = unanimity.compare_gains_many(*args, np.random.default_rng(7))
+    rng = np.random.default_rng(7)
+    with_pl = unanimity.compare_gains_many(*args, rng, placebo_rng=np.random.default_rng(9), placebo_for=[True, False])
+    for a, b in zip(plain, with_pl):
+        for key in ("tau", "discrepancies", "significant"):
+            pd.testing.assert_frame_equal(a[key], b[key])
+    assert "placebo" in with_pl[0] and "placebo" not in with_pl[1]
+    assert list(with_pl[0]["placebo"].columns) == ["measure", "discrepancies", "significant"]
+    # the placebo is tested on the same permutations: placebo scores equal to RawG's give no discrepancy
+    same = unanimity.compare_gains_many(qrels, run, [(ratings[0], 2)], 0.0, ["nG@1"], [f"r{k}" for k in range(6)],
+                                        200, 0.2, np.random.default_rng(7), placebo_rng=np.random.default_rng(9))
+    assert same[0]["placebo"]["discrepancies"].tolist() == [0]
+    with pytest.raises(ValueError, match="one bool per variant"):
+        unanimity.compare_gains_many(*args, np.random.default_rng(7), placebo_rng=rng, placebo_for=[True])
+
+
+def test_unanimity_grid_with_placebo_keeps_its_other_columns():
+    qrels, run = _toy()
+    cells = [{"d_max": 2, "n": 3}, {"d_max": 2, "n": 10}]
+    kw = dict(qrels=qrels, run=run, cells=cells, p=0.2, measures=["nG@1"], hsd_runs=[f"r{k}" for k in range(6)],
+              B=200, alpha=0.2, threshold=1)
+    plain = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), **kw)
+    some = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), placebo=[(2, 3)], **kw)
+    pd.testing.assert_frame_equal(plain, some.drop(columns="placebo_discrepancies"))
+    assert some["placebo_discrepancies"].notna().tolist() == [True, False]
+    every = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), placebo=True, **kw)
+    assert every["placebo_discrepancies"].notna().all()
+
+
+def test_placebo_cells_and_their_words():
+    cells = [{"d_max": d, "n": n} for d in (2, 4) for n in (80, 5, 10, 20)]
+    assert P.placebo_cells(cells, "small_n") == [(2, 5), (2, 10), (4, 5), (4, 10)]
+    assert len(P.placebo_cells(cells, "all")) == 8
+    assert P.scope_text(P.placebo_cells(cells, "small_n"), cells) == "the 4 cells with N ≤ 10"
+    assert P.scope_text(P.placebo_cells(cells, "all"), cells) == "all 8 cells"
+    with pytest.raises(ValueError, match="placebo_cells"):
+        P.placebo_cells(cells, "some")
+
+
+def _rep(ug, placebo):
+    r = len(ug)
+    return pd.DataFrame({"replicate": np.arange(r), "measure": "nG@1", "d_max": 2, "n": 5,
+                         "discrepancies": ug, "placebo_discrepancies": placebo})
+
+
+def test_compare_reads_the_ci_of_the_mean_difference():
+    rng = np.random.default_rng(0)
+    ug = rng.integers(0, 6, 40)
+    more = P.compare(_rep(ug + 2, ug), ["nG@1"])
+    assert more["verdict"] == "shown" and more["diff"] == 2.0 and more["low"] == more["high"] == 2.0
+    same = P.compare(_rep(ug, rng.permutation(ug)), ["nG@1"])
+    assert same["verdict"] == "not shown" and same["low"] < 0 < same["high"]
+    # literal: differences 1, 0, -1, 2 repeated: mean 0.5, sd sqrt(50/39) = 1.1323, se 0.1790, t(39) 2.0227
+    # -> CI 0.5 -+ 0.3621
+    d = np.tile([1, 0, -1, 2], 10)
+    c = P.compare(_rep(d + 3, np.full(40, 3)), ["nG@1"])
+    assert round(c["low"], 4) == 0.1379 and round(c["high"], 4) == 0.8621 and c["verdict"] == "shown"
+    fewer = P.compare(_rep(ug, ug + 1), ["nG@1"])
+    assert fewer["verdict"] == "does not hold"
+    few = P.compare(_rep(ug[:10] + 2, ug[:10]), ["nG@1"])
+    assert few["verdict"] == "cannot tell" and np.isnan(few["low"])
+    none = P.compare(_rep(np.zeros(40, int), np.zeros(40, int)), ["nG@1"])
+    assert none["verdict"] == "cannot tell"
+    assert P.compare(_rep(ug, ug).drop(columns="placebo_discrepancies"), ["nG@1"]) is None
+    assert P.compare(_rep(ug, ug), ["P+"]) is None
+
+
+def test_single_draw_sums_the_tested_variants():
+    res = [{"discrepancies": pd.DataFrame({"measure": ["nG@1", "AP", "nG@1"]}),
+            "placebo": pd.DataFrame({"measure": ["nG@1", "AP"], "discrepancies": [4, 9]})},
+           {"discrepancies": pd.DataFrame({"measure": ["nG@1"]})}]
+    assert P.single_draw(res, ["nG@1"]) == {"ug": 2, "placebo": 4, "cells": 1}
+
+
+def test_placebo_gain_of_ug_from_ratings_keeps_ugs_support():
+    ratings = np.random.default_rng(5).integers(0, 3, size=(50, 5)).astype(float)
+    raw, ug = gains.raw_gain(ratings, 2), gains.unanimity_aware_gain(ratings, 2, 0.2)
+    pl = unanimity.placebo_gain(raw, ug, np.repeat(np.arange(5), 10), np.random.default_rng(1))
+    assert ((pl > 0) == (ug > 0)).all() and np.isclose(pl.sum(), ug.sum())
