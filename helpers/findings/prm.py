@@ -186,7 +186,9 @@ class PrmFindings(Findings):
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a table of their own, with the caveats they point to."""
-        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, title=_APPENDIX_TITLE)
+        general = tuple(k for k in ("brackets_appendix", "holm_appendix") if self.caveats.get(k))
+        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, general=general,
+                                title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``03_findings_appendix.{csv,tex}`` with ``out``)."""
@@ -639,8 +641,11 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
     general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \
         (("holm_family",) if holm_note else ())
+    app6 = [r for r in checks if r.question.startswith("Table 6")]
+    extra = {"brackets_appendix": _brackets(robustness) if app6 else "",
+             "holm_appendix": across_rows(checks, "appendix table")}
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
-                                                                  "brackets": brackets},
+                                                                  "brackets": brackets, **extra},
                        general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
 
 
