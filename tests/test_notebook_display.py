@@ -61,7 +61,7 @@ def test_reporter_where_names_the_place_under_the_reports_tree(tmp_path, monkeyp
 
 
 #: The tables that print wider than a JupyterLab output area (and wrapped into unreadable text).
-WIDE = {"01_gain_definitions": ["c18"], "02_unanimity_evaluation": ["appendix-e-pairs", "replicates"],
+WIDE = {"01_gain_definitions": ["c18"], "02_unanimity_evaluation": ["replicates"],
         "04_diversified_measures": ["4d37982e"], "05_preference_agreement": []}
 
 

@@ -72,7 +72,8 @@ def test_table2_row_against_chance(inside, fitted, verdict):
     assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == (("calibrated",) if fitted else ())
     assert row.run.startswith(f"inside in {inside} of 45 informative cells")
-    assert "chance allows 5 outside;" in row.run and "coverage" not in row.run   # the printed lines state it
+    # the allowance assumes independent cells (they share collection and runs): the row says so where it prints it
+    assert "chance allows 5 outside if cells were independent;" in row.run and "coverage" not in row.run
 
 
 def test_cells_where_ug_equals_rawg_have_nothing_to_test():
@@ -181,25 +182,57 @@ def test_two_of_45_uncorrected_is_not_shown_after_holm():
     assert "uncorrected" in line and "over the 45 cells rejects τ = 1 in 0" in line
 
 
-def test_significance_row_all_fragile_cannot_tell():
+def _control(diff_low: float, diff_high: float, verdict: str) -> dict:
+    return {"ug": 2.0, "placebo": 1.5, "diff": (diff_low + diff_high) / 2, "low": diff_low, "high": diff_high,
+            "replicates": 40, "cells": 1, "verdict": verdict}
+
+
+def test_significance_rows_rest_on_the_placebo():
     from helpers.replicates.unanimity import summarise_grid
 
     rep = pd.DataFrame({"replicate": np.arange(40), "measure": "nG@1", "d_max": 2, "n": 5, "tau": 0.99,
                         "discrepancies": 2})
     grid = summarise_grid(rep)
-    one, shown = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), {"k": 1, "n": 2})
-    assert shown.verdict == "shown" and shown.caveats == ("hsd_family", "fragile")
-    # a share of the pair decisions, the fragile share beside it; one draw and replicates in separate rows
-    assert one.run == "one draw: 2 of 120 pair decisions (1.7%); 1 of them fragile (50%)"
+    one, over = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), {"k": 1, "n": 2},
+                                     placebo={"ug": 2, "placebo": 3, "cells": 1},
+                                     control=_control(-0.2, 1.2, "not shown"), scope="all 1 cells")
+    # a share of the pair decisions, the fragile share and the placebo's count beside it; no verdict from one draw
+    assert one.run == "one draw: 2 of 120 pair decisions (1.7%); 1 of them fragile (50%); a placebo of UG's size: 3"
     assert one.verdict == "cannot tell" and one.caveats == ("one_draw", "hsd_family", "fragile")
-    assert shown.run == "per replicate: 2 of 120 (1.7%) in every one of 40"
-    rep.loc[0, "discrepancies"] = 0
-    one, shown = F._significance_rows(summarise_grid(rep), 2, 120, 40, ["nG@1"], (), {"k": 1, "n": 2})
-    assert shown.run == "per replicate: mean 1.9 of 120 (1.6%), 0 to 2 (range over 40 replicates); none in 1 of 40"
-    assert shown.verdict == "not shown"
-    frail = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), {"k": 2, "n": 2})[1]
-    assert frail.verdict == "cannot tell"
+    # UG's count in every replicate is > 0, yet the verdict is the placebo comparison's, not "shown"
+    assert over.run.startswith("UG: 2 of 120 (1.7%) in every one of 40. On all 1 cells, UG 2.0 vs placebo 1.5: +0.5 "
+                               "[-0.2, +1.2] (95% CI of the mean over 40 replicates)")
+    assert over.verdict == "not shown" and over.paper == "— (the paper has no placebo)"
+    assert over.caveats == ("hsd_family", "fragile")
+    shown = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(0.3, 1.2, "shown"),
+                                 scope="x")[1]
+    assert shown.verdict == "shown"
+    bare = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None)[1]
+    assert bare.verdict == "cannot tell" and bare.run.endswith("; no placebo tested")
     assert F.pct(30, 5400) == "0.56%" and F.pct(24, 5400) == "0.44%" and F.pct(26.4, 5400) == "0.49%"
+
+
+def test_placebo_prose_follows_the_verdict_and_names_its_cells():
+    c = _control(-0.2, 1.2, "not shown")
+    assert F.placebo_prose(c, "the 6 cells with N ≤ 10", False) == (
+        "UG changes no more significance calls than a placebo of its size: no difference shown (on the 6 cells with "
+        "N ≤ 10; profile `paper` tests all cells).")
+    assert F.placebo_prose({**c, "verdict": "shown"}, "all 15 cells", True).endswith(": shown (on all 15 cells).")
+    assert F.placebo_prose(None, "", True) == ""
+
+
+def test_paper_column_only_beside_the_papers_setting():
+    base = F.check_parameters(_defaults())
+    assert F.paper_cell(base, F.PAPER_T3_SHARE, 3) == F.PAPER_T3_SHARE
+    assert F.paper_cell(base, F.PAPER_T2, 2) == F.PAPER_T2
+    # alpha changes Table 3's counts but not Table 2's τ
+    a = F.check_parameters({**_defaults(), "alpha": 0.2})
+    assert F.paper_cell(a, F.PAPER_T3_SHARE, 3) == "— (paper: α 0.05)" and F.paper_cell(a, F.PAPER_T2, 2) == F.PAPER_T2
+    # the referee's set B: alpha 0.01, B 500, other grid and measures, best run by RawG, cutoff 1
+    b = F.check_parameters({**_defaults(), "alpha": 0.01, "B": 500, "d_max_list": [2, 10], "n_list": [3, 4, 8],
+                            "measure_names": ["nDCG@5", "nG@1", "AP"], "cutoff": 1, "best_run_by": "rawg"})
+    assert F.paper_cell(b, F.PAPER_T3_SHARE, 3) == "— (paper: cutoff 10, its 3 measures, Dmax 2, 4, 8, ...)"
+    assert F.paper_cell(F.check_parameters({**_defaults(), "n_list": [80, 40, 20, 10, 5]}), "v", 3) == "v"
 
 
 def test_n_row_of_few_replicates_prints_a_range():
@@ -303,7 +336,10 @@ def test_the_fade_with_n_is_an_appendix_row():
     assert not any("fade" in r.question for r in found.rows) and "by construction" not in found.table()["verdict"].str.cat()
     app = found.appendix_findings()
     assert [r.verdict for r in app.rows] == ["by construction"] and "fade" in app.rows[0].question
-    assert "Appendix A's table checks the simulation: the fade with N, which follows from UG's formula." in found.prose
+    # the fade comes from the independent uniform ratings (D reaches Dmax as N grows), not from UG's formula
+    assert ("Appendix A's table checks the simulation: the fade with N, which follows from the independent uniform "
+            "ratings.") in found.prose
+    assert not any("formula" in x for x in found.prose + (found.appendix_findings().table().to_string(),))
     assert "follow from how the simulation was built" in app.limitations() and problems(found) == []
 
 
@@ -331,13 +367,13 @@ def test_table2_is_by_construction_at_any_value_the_fit_tried():
 
 
 def test_ug_equal_to_rawg_rows_state_the_papers_tables():
-    # p = 0: both questions "not tested", and the paper column says what the paper's tables show, as by default
+    # p = 0: both questions "not tested"; the paper's numbers are at p = 0.2, so the paper column says so
     cfg = F.check_parameters({**_defaults(), "replicates": 1, "p": 0.0})
     tau = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "tau": 1.0, "low": 1.0, "high": 1.0})
     counts = pd.DataFrame({"measure": cfg.measure_names, "d_max": 2, "n": 5, "discrepancies": 0})
     found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
                        pairs=120, tau=tau, counts=counts, fragile=None, identical=True, off_paper=["p"], fit=None)
-    assert [r.paper for r in found.rows] == [F.PAPER_T2, F.PAPER_T3_SHARE]
+    assert [r.paper for r in found.rows] == ["— (paper: p 0.2)"] * 2
     assert [r.verdict for r in found.rows] == ["not tested", "not tested"]
     assert [r.question for r in found.rows] == [F.RANK_Q, F.SIG_Q]
     assert "every item with RawG > 0 has ratings spanning 0..Dmax" in " ".join(found.prose)
@@ -358,7 +394,35 @@ def test_identical_cells_at_p_zero_are_every_cell():
 def test_sensitivity_caveat_reads_the_record():
     cfg = F.check_parameters(_defaults())
     rec = pd.DataFrame({"skill_sd": [1.05, 0.65], "mean": [19.1, 26.4], "low": [9, 17], "high": [31, 37],
-                        "replicates": 40, "seed": 20170901})
+                        "replicates": 40, "seed": 20170901, "B": 5000})
     text = F.sensitivity_caveat(cfg, rec)["skill_sd"]
     assert text.endswith("per replicate, mean 26.4 at 0.65 and 19.1 at 1.05 (seed 20170901, 40 replicates each).")
     assert F.sensitivity_caveat(F.check_parameters({**_defaults(), "dataset": "dl19"}), rec) == {}
+
+
+@pytest.mark.parametrize("change", [{"seed": 1}, {"replicates": 1}, {"alpha": 0.2}, {"B": 1000}, {"p": 0.656},
+                                    {"n_list": [2, 4, 15]}, {"team_skill_sd": 0.9}, {"measure_names": ["nERR@10"]}])
+def test_sensitivity_caveat_prints_no_number_of_another_configuration(change):
+    # the record's numbers belong to the default configuration: any other run says so and prints none of them
+    rec = pd.DataFrame({"skill_sd": [1.05, 0.65], "mean": [19.1, 26.4], "low": [9, 17], "high": [31, 37],
+                        "replicates": 40, "seed": 20170901, "B": 5000})
+    text = F.sensitivity_caveat(F.check_parameters({**_defaults(), **change}), rec)["skill_sd"]
+    assert not any(x in text for x in ("26.4", "19.1", "20170901", "40 replicates")), text
+    assert text.endswith("records it for the default configuration, not this run's.")
+    # a team-skill sd the fit did not try is not called fitted
+    other = F.sensitivity_caveat(F.check_parameters({**_defaults(), "team_skill_sd": 1.23}), rec, fitted=False)
+    assert "here 1.23, not fitted to the paper" in other["skill_sd"] and "fitted to Table 2" not in other["skill_sd"]
+
+
+def test_notebook_reads_no_divisor_and_moves_its_secondary_tables_and_methods_out():
+    from helpers.findings import unanimity_text
+
+    nb = json.loads((paths.ROOT / "notebooks" / "02_unanimity_evaluation.ipynb").read_text(encoding="utf-8"))
+    text = "".join("".join(c["source"]) for c in nb["cells"])
+    # no line reads the paper's ES_HSD divisor from the stand-in's matrices
+    assert not hasattr(unanimity_text, "divisor_reading") and "divisor_lines" not in text and "Appendix E" not in text
+    # the secondary tables are saved, not shown, and the methods of sections 6 and 7 live in docs/
+    assert '"best_runs"' in text and "reports.show(shown" not in text
+    assert (paths.ROOT / "docs" / "02-unanimity-methods.md").is_file() and "../docs/02-unanimity-methods.md" in text
+    intro = {c.get("id"): "".join(c["source"]) for c in nb["cells"]}
+    assert len(intro["c19"].splitlines()) <= 12 and len(intro["replicates-intro"].splitlines()) <= 10

@@ -23,14 +23,13 @@ from ..measures import names as measure_names_mod
 from ..notebook import claims
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
-                             divisor_lines, divisor_reading, effect_sizes, hsd_runs_line, range_text, read_real,
-                             table2_lines, table2_view)
+                             effect_sizes, hsd_runs_line, range_text, read_real, table2_lines, table2_view)
 from .unanimity_text import signed as _signed, signed_count as _signed_count
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
-           "cell_view", "table2_view", "table2_lines", "read_real", "divisor_reading", "gains_identical",
-           "effect_sizes", "divisor_lines", "range_text"]
+           "cell_view", "table2_view", "table2_lines", "read_real", "gains_identical",
+           "effect_sizes", "range_text", "paper_cell", "PAPER_VALUES", "placebo_prose"]
 
 #: The evaluation conventions notebook 02 can run under (:mod:`helpers.measures.conventions`).
 CONVENTIONS = ("ntcireval",)
@@ -133,6 +132,8 @@ def check_parameters(ns: Mapping) -> Settings:
     B = _int_at_least(ns, "B", 100, " HSD trials")
     if not 0.0 < ns["alpha"] < 1.0:
         raise ValueError(f"alpha must lie in (0, 1), got {ns['alpha']}")
+    if ns.get("placebo_cells", "small_n") not in ("small_n", "all"):
+        raise ValueError(f"placebo_cells must be 'small_n' or 'all', got {ns['placebo_cells']!r}")
     if ns["best_run_by"] not in ("official", "rawg"):
         raise ValueError(f"best_run_by must be 'official' or 'rawg', got {ns['best_run_by']!r}")
     if ns["real_ratings"] and dataset != "dl19":
@@ -150,7 +151,8 @@ def check_parameters(ns: Mapping) -> Settings:
     d_max_list, n_list = [int(d) for d in d_max_list], [int(n) for n in n_list]
     metrics = {"seed": ns["seed"], "dataset": dataset, "d_max_list": d_max_list, "n_list": n_list, "p": ns["p"],
                "measures": names, "cutoff": cutoff, "B": B, "alpha": ns["alpha"], "best_run_by": ns["best_run_by"],
-               "relevance_threshold": theta, "conventions": ns["conventions"]}
+               "relevance_threshold": theta, "conventions": ns["conventions"],
+               "placebo_cells": ns.get("placebo_cells", "small_n")}
     if dataset == "stc-like":
         metrics["team_skill_sd"] = float(ns["team_skill_sd"])
     return Settings(dataset, d_max_list, n_list, names, blind, [m for m in names if m not in blind], too_deep,
@@ -201,6 +203,38 @@ SIG_Q = "Does UG change significance calls between teams (Table 3)?"
 PAPER_T2 = "τ < 1 in 28 of 45 cells; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
 
 
+#: The paper's setting (Sakai 2017, Sec. 4-5), in the keys of :func:`check_parameters`' metrics.
+PAPER_VALUES = {"dataset": "stc-like", "cutoff": 10, "p": 0.2, "relevance_threshold": 1,
+                "measures": ["nG@1", "P+", "nERR@10"], "d_max_list": [2, 4, 8], "n_list": [5, 10, 20, 40, 80],
+                "alpha": 0.05, "B": 5000, "best_run_by": "official"}
+#: What each of the paper's tables depends on: its τ (Table 2) and, beyond it, its HSD counts (Table 3).
+_DEPENDS = {2: ("dataset", "cutoff", "p", "relevance_threshold", "measures", "d_max_list", "n_list"),
+            3: ("dataset", "cutoff", "p", "relevance_threshold", "measures", "d_max_list", "n_list", "alpha", "B",
+                "best_run_by")}
+_SHOWN = {"dataset": "STC data", "cutoff": "cutoff 10", "p": "p 0.2", "relevance_threshold": "θ 1",
+          "measures": "its 3 measures", "d_max_list": "Dmax 2, 4, 8", "n_list": "N 5 to 80", "alpha": "α 0.05",
+          "B": "B 5,000", "best_run_by": "official best runs"}
+
+
+def _differs(cfg: Settings, table: int) -> list[str]:
+    """The settings of ``cfg`` that the paper's Table ``table`` depends on and that differ from the paper's."""
+    def norm(k, v):
+        return sorted(int(x) for x in v) if k in ("d_max_list", "n_list") else list(v) if k == "measures" else v
+    return [k for k in _DEPENDS[table] if k in cfg.metrics and norm(k, cfg.metrics[k]) != norm(k, PAPER_VALUES[k])]
+
+
+def paper_cell(cfg: Settings, value: str, table: int) -> str:
+    """The paper column of a row on Table ``table`` (2: τ, 3: HSD counts): the paper's ``value`` when
+    the run's settings match the paper's on everything that number depends on, else a dash and the
+    paper's setting where it differs (``"— (paper: α 0.05)"``): a number of another setting is
+    never set beside this run's."""
+    differ = _differs(cfg, table)
+    if not differ:
+        return value
+    shown = [_SHOWN[k] for k in differ]
+    return "— (paper: " + ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "") + ")"
+
+
 def _few(replicates: int) -> tuple[str, ...]:
     return ("ranges",) if 1 < replicates < claims.min_draws() else ()
 
@@ -247,7 +281,7 @@ def tau_holm_line(tests: Mapping, alpha: float = 0.05) -> str:
             f"{tests['holm']} (smallest adjusted p {claims.format_p(tests['p_holm_min'], alpha)})")
 
 
-def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05) -> Finding:
+def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05, paper: str = "") -> Finding:
     """Table 2's question on the single draw: τ's CIs against 1, uncorrected and after Holm."""
     t = tau[tau["measure"].isin(graded)]
     changed = int((~np.isclose(t["tau"], 1.0, rtol=0, atol=1e-12)).sum())
@@ -256,10 +290,10 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
            f"{tests['holm']} after Holm")
     nums = {"changed": changed, "ci_excludes_1": tests["excludes"], "holm_rejects": tests["holm"],
             "p_holm_min": tests["p_holm_min"], "cells": len(t)}
-    return Finding(RANK_Q, PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
+    return Finding(RANK_Q, paper or PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
 
 
-def _reorder_row(grid, graded, cav: tuple) -> Finding:
+def _reorder_row(grid, graded, cav: tuple, paper: str = "τ < 1 in 28 of 45 cells (one draw)") -> Finding:
     """The replicates' side of Table 2: cells whose τ is below 1 in every replicate (the range of τ
     over the replicates excludes 1, read as the significance row reads its range)."""
     rep = grid.rep[grid.rep["measure"].isin(graded)]
@@ -267,8 +301,7 @@ def _reorder_row(grid, graded, cav: tuple) -> Finding:
     every, same = int(below.sum()), int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
     run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} cells" + (
         f"; UG = RawG in {same}" if same else "")
-    return Finding("Does UG reorder some runs in every replicate (Table 2)?", "τ < 1 in 28 of 45 cells (one draw)",
-                   run, "shown" if every else "not shown", cav + _few(grid.replicates),
+    return Finding("Does UG reorder some runs in every replicate (Table 2)?", paper, run, "shown" if every else "not shown", cav + _few(grid.replicates),
                    {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same})
 
 
@@ -282,7 +315,7 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
     same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
     run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
-           + f"; chance allows {allowed} outside; not counted: "
+           + f"; chance allows {allowed} outside if cells were independent; not counted: "
            f"{len(t2) - len(inf) - same} cells with τ = 1 in both" + (f", {same} with UG = RawG" if same else ""))
     draws = int(t2["draws"].iloc[0])
     # no informative cell, or chance allows every one outside: the check cannot fail
@@ -302,33 +335,58 @@ def pct(k: float, n: float) -> str:
 
 
 def _significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
-                       fragile: Mapping | None = None) -> list[Finding]:
+                       fragile: Mapping | None = None, paper: str = PAPER_T3_SHARE, placebo: Mapping | None = None,
+                       control: Mapping | None = None, scope: str = "") -> list[Finding]:
     """Table 3's question, as a share of the pair decisions (team pairs × graded cells): the single
-    draw with its fragile share (one draw: no verdict of its own), then the replicates' total
-    ("shown" when its range excludes 0; "cannot tell" when every discrepancy of the single draw is
-    fragile)."""
+    draw with its fragile share and the placebo's count on the same cells (``placebo``:
+    :func:`helpers.replicates.unanimity_placebo.single_draw`; one draw: no verdict of its own),
+    then the replicates, whose verdict rests on UG against the placebo (``control``:
+    :func:`helpers.replicates.unanimity_placebo.compare`, on the cells ``scope`` names): a call
+    flips under any change of the scores near α, so only more flips than the placebo's are UG's."""
     k = int((fragile or {}).get("k", 0) or 0)
-    all_fragile = bool(total) and k >= total
     cav = ("hsd_family",) + (("fragile",) if k else ()) + cav
     frag = f"; {k} of them fragile ({pct(k, total)})" if k else ""
-    one = Finding(SIG_Q, PAPER_T3_SHARE,
-                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}", "cannot tell",
-                  ("one_draw",) + cav, {"total": total, "fragile": k, "decisions": decisions})
+    pl = (f"; a placebo of UG's size: {placebo['placebo']}" + ("" if placebo["ug"] == total else
+                                                                f" on {placebo['cells']} cells (UG {placebo['ug']})")
+          if placebo and placebo["cells"] else "")
+    one = Finding(SIG_Q, paper,
+                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}{pl}", "cannot tell",
+                  ("one_draw",) + cav, {"total": total, "fragile": k, "decisions": decisions,
+                                        "placebo": (placebo or {}).get("placebo")})
     if grid is None:
         return [one]
     from ..replicates.unanimity import order_interval
 
     per = grid.rep[grid.rep["measure"].isin(graded)].groupby("replicate")["discrepancies"].sum()
     iv = order_interval(per)
-    zero = int((per == 0).sum())
     lo, hi = int(round(iv["low"])), int(round(iv["high"]))
-    run = (f"per replicate: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
-           f"per replicate: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
-           f"{lo} to {hi} ({_range_name(replicates)}); none in {zero} of {replicates}")
-    verdict = "cannot tell" if all_fragile else "shown" if iv["low"] > 0 else "not shown"
-    return [one, Finding(f"The same, over {replicates} replicates", PAPER_T3_SHARE, run, verdict,
-                         cav + _few(replicates), {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"],
-                                                  "zero": zero, "fragile": k, "total": total, "decisions": decisions})]
+    run = (f"UG: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
+           f"UG: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
+           f"{lo} to {hi} ({_range_name(replicates)})")
+    nums = {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": int((per == 0).sum()),
+            "fragile": k, "total": total, "decisions": decisions}
+    if control is None:
+        run, verdict = run + "; no placebo tested", "cannot tell"
+    else:
+        run += (f". On {scope}, UG {claims.number(control['ug'], 1)} vs placebo {claims.number(control['placebo'], 1)}"
+                + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=1).text}"
+                   if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+        verdict = control["verdict"]
+        nums["placebo"] = {k2: v for k2, v in control.items() if k2 != "verdict"}
+    return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
+                         "— (the paper has no placebo)", run, verdict, cav + _few(replicates), nums)]
+
+
+def placebo_prose(control: Mapping | None, scope: str, all_cells: bool) -> str:
+    """The bullet on UG against its placebo (:func:`helpers.replicates.unanimity_placebo.compare`)."""
+    if control is None:
+        return ""
+    where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
+    return {"shown": "UG changes more significance calls than a placebo of its size: shown",
+            "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
+            "does not hold": "UG changes fewer significance calls than a placebo of its size",
+            "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
+            }[control["verdict"]] + where + "."
 
 
 def _range_name(replicates: int) -> str:
@@ -433,23 +491,46 @@ def _at_threshold(c: Mapping, pre: str, need: float = 0.8, margin: float = 0.01)
     return bool(np.isfinite(c[pre + "_power"]) and c[pre + "_power"] >= need > c[pre + "_power_low"] >= need - margin)
 
 
-def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None) -> dict:
-    """On the stand-in, the caveat ``skill_sd``: how the discrepancy count depends on the team-skill
-    sd, from the record of :func:`helpers.replicates.unanimity_sensitivity.table3_sensitivity`
-    (``record``; by default the committed one). Empty for other data or without a record."""
+def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fitted: bool = True) -> dict:
+    """On the stand-in, the caveat ``skill_sd``: the discrepancy count depends on the team-skill sd.
+
+    The numbers of the record of :func:`helpers.replicates.unanimity_sensitivity.table3_sensitivity`
+    (``record``; by default the committed one) are printed only when this run is the record's
+    configuration (:func:`_is_record_run`): they are another run's otherwise, and the caveat says
+    where they are. ``fitted``: whether this run's sd is one the fit to Table 2 tried
+    (:func:`calibrated`). Empty for other data."""
     if cfg.dataset != "stc-like":
         return {}
-    if record is None:
-        from ..replicates import unanimity_sensitivity as sens
+    from ..replicates import unanimity_sensitivity as sens
 
-        if not (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
-            return {}
+    if record is None and (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
         record = sens.read_sensitivity()
+    sd = float(cfg.metrics.get("team_skill_sd", np.nan))
+    head = ("The discrepancy count depends on the stand-in's team-skill sd, "
+            + ("which is fitted to Table 2's τ, not to Table 3" if fitted else f"here {sd:g}, not fitted to the paper"))
+    if record is None:
+        return {"skill_sd": head + "."}
+    if not _is_record_run(cfg, record):
+        return {"skill_sd": f"{head}; data/raw/{sens.SENSITIVITY_FILE} records it for the default configuration, "
+                            "not this run's."}
     r = record.sort_values("skill_sd")
-    at = claims.listing([f"{claims.number(m, 1)} at {sd:g}" for sd, m in zip(r["skill_sd"], r["mean"])])
-    return {"skill_sd": f"The discrepancy count depends on the stand-in's team-skill sd, which is fitted to Table 2's "
-                        f"τ, not to Table 3: per replicate, mean {at} (seed {int(r['seed'].iloc[0])}, "
+    at = claims.listing([f"{claims.number(m, 1)} at {v:g}" for v, m in zip(r["skill_sd"], r["mean"])])
+    return {"skill_sd": f"{head}: per replicate, mean {at} (seed {int(r['seed'].iloc[0])}, "
                         f"{int(r['replicates'].iloc[0])} replicates each)."}
+
+
+def _is_record_run(cfg: Settings, record: pd.DataFrame) -> bool:
+    """Whether this run is the configuration the sensitivity record was drawn in: the paper's
+    setting (:data:`PAPER_VALUES`, the record's B), the record's seed and replicates, and a
+    team-skill sd the record holds."""
+    m = cfg.metrics
+    same = {k: v for k, v in PAPER_VALUES.items() if k != "B"}
+    same["B"] = int(record["B"].iloc[0]) if "B" in record.columns else PAPER_VALUES["B"]
+    if any(m.get(k) != (v if k != "d_max_list" and k != "n_list" else list(v)) for k, v in same.items()):
+        return False
+    sd = float(m.get("team_skill_sd", np.nan))
+    return (m.get("seed") == int(record["seed"].iloc[0]) and cfg.replicates == int(record["replicates"].iloc[0])
+            and bool(np.isclose(record["skill_sd"], sd).any()))
 
 
 def _cut_caveat(cfg: Settings) -> dict:
@@ -463,7 +544,9 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
              fragile: Mapping | None, grid=None, table2: pd.DataFrame | None = None,
              table3_total: Mapping | None = None, table3_cells: pd.DataFrame | None = None, off_paper=(),
              partial=(), identical: bool = False, fit: pd.DataFrame | None = None, real: tuple | None = None,
-             real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "") -> Findings:
+             real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "",
+             placebo: Mapping | None = None, control: Mapping | None = None, placebo_scope: str = "",
+             placebo_all: bool = True) -> Findings:
     """The findings of notebook 02 (see the module docstring for the questions).
 
     Parameters
@@ -485,15 +568,20 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     real, real_n, real_d_max : ``(premise, conjecture)`` of section 6 (:func:`read_real`), and the
         real ratings' N and Dmax.
     copies : what the official-copy check of the real ratings found (a sentence, or empty).
+    placebo, control, placebo_scope, placebo_all : the placebo of UG's size on the single draw
+        (:func:`helpers.replicates.unanimity_placebo.single_draw`) and over the replicates
+        (:func:`helpers.replicates.unanimity_placebo.compare`), the cells it was tested on in
+        words, and whether those are all the cells.
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
-    sens = sensitivity_caveat(cfg) if graded and not identical else {}
+    fitted = calibrated(fit, cfg.metrics.get("team_skill_sd", np.nan))
+    sens = sensitivity_caveat(cfg, fitted=fitted) if graded and not identical else {}
     caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens}
     cut = ("cut",) if cfg.too_deep else ()
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
-    fitted = calibrated(fit, cfg.metrics.get("team_skill_sd", np.nan))
+    t2_paper, t3_paper = paper_cell(cfg, PAPER_T2, 2), paper_cell(cfg, PAPER_T3_SHARE, 3)
     appendix, app_prose = [], _fit_prose(cfg, fit)
     where = {"stc-like": "the stand-in STC collection", "dl19": "TREC DL 2019 passage"}.get(cfg.dataset, "your files")
     prose.append(f"Data: {where}, {collection['topics']} topics, {collection['runs']} runs from "
@@ -504,26 +592,23 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         prose.append("No selected measure sees how large a gain is, so RawG and UG cannot differ.")
     elif identical:   # the paper column says what the paper's tables show, as in every other configuration
         nothing = "UG = RawG on every item of every cell and draw: nothing to test"
-        rows += [Finding(RANK_Q, PAPER_T2, nothing, "not tested"), Finding(SIG_Q, PAPER_T3_SHARE, nothing, "not tested")]
+        rows += [Finding(RANK_Q, t2_paper, nothing, "not tested"), Finding(SIG_Q, t3_paper, nothing, "not tested")]
         prose.append("UG equals RawG here because p = 0 or every item with RawG > 0 has ratings spanning 0..Dmax.")
     else:
         g = counts[counts["measure"].isin(graded)]
         total, decisions = int(g["discrepancies"].sum()), pairs * len(g)
-        rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05)))
+        rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05), t2_paper))
         if grid is not None:
-            rows.append(_reorder_row(grid, graded, cut))
+            rows.append(_reorder_row(grid, graded, cut, paper_cell(cfg, "τ < 1 in 28 of 45 cells (one draw)", 2)))
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
-        sig = _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile)
-        rows += sig
-        if sig[-1].verdict == "shown":
-            prose.append(f"UG changes some significance calls: {pct(sig[-1].numbers['mean'], decisions)} of the "
-                         f"{decisions:,} pair decisions per replicate" + (
-                             f", {claims.share_word(fragile['k'], total)} of the one draw's near α (fragile)."
-                             if fragile and total else "."))
+        rows += _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
+                                   t3_paper, placebo, control if grid is not None else None, placebo_scope)
+        if grid is not None and control is not None:
+            prose.append(placebo_prose(control, placebo_scope, placebo_all))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
-        if grid is not None and n_lo != n_hi:   # the fade with N follows from UG's formula: a check, not a finding
+        if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
             appendix.append(_n_row(grid, n_lo, n_hi, cut + pick))
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
@@ -551,8 +636,8 @@ def _checked(appendix) -> list[str]:
     """What the appendix rows check, in words."""
     t = [n for n in ("2", "3") if any(f"Table {n}" in r.question for r in appendix)]
     out = [f"the stand-in against Table{'s' if len(t) > 1 else ''} {' and '.join(t)}"] if t else []
-    return out + (["the fade with N, which follows from UG's formula"] if any("fade" in r.question for r in appendix)
-                  else [])
+    return out + (["the fade with N, which follows from the independent uniform ratings"]
+                  if any("fade" in r.question for r in appendix) else [])
 
 
 def calibrated(fit: pd.DataFrame | None, sd: float) -> bool:
@@ -585,7 +670,8 @@ def _fit_prose(cfg: Settings, fit: pd.DataFrame | None) -> list[str]:
 class UnanimityFindings(Findings):
     """Notebook 02's findings with an ``appendix``: the rows that check the simulation, shown in
     Appendix A: the stand-in's fidelity to Tables 2 and 3, and the fade of the effect with N, which
-    follows from UG's bonus p·N·(Dmax − D) (they answer no question of the paper)."""
+    follows from the independent uniform ratings, whose spread D reaches Dmax ever more often as N
+    grows (they answer no question of the paper)."""
 
     appendix: tuple = ()
     appendix_prose: tuple = ()

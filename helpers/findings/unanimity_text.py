@@ -1,6 +1,6 @@
 """Notebook 02's printed text: the brackets and ranges of its numbers, the tables of sections 4-7 in
-the paper's layout, the words of the real-ratings contrast (section 6) and Appendix B's divisor
-reading. :mod:`helpers.findings.unanimity` builds the findings table from the same numbers and
+the paper's layout, the words of the real-ratings contrast (section 6) and the effect sizes of a
+draw's discrepancies (metrics only). :mod:`helpers.findings.unanimity` builds the findings table from the same numbers and
 re-exports these names.
 """
 
@@ -15,9 +15,9 @@ from .. import unanimity
 from ..notebook import claims
 
 __all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table2_view", "chance_outside",
-           "table2_lines", "read_real", "divisor_reading", "effect_sizes", "divisor_lines", "hsd_runs_line",
+           "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
-           "real_metrics", "variant_metrics", "summary_lines", "fit_line"]
+           "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -206,26 +206,9 @@ def _real_range(real, measure: str) -> tuple[float, float]:
     return float(t["disc_low"]), float(t["disc_high"])
 
 
-def divisor_reading(es: Mapping) -> str:
-    """Whether the paper's ES_HSD divisors (|d| / ES_HSD of its Table 3 rows) look like this run's
-    residual variance V_E or its square root (the appendix of notebook 02; the stand-in's score
-    matrices, so indicative only): one line."""
-    pd_lo, pd_hi = es["paper_divisor"]
-    fits = lambda lo, hi: lo <= pd_hi and hi >= pd_lo  # noqa: E731
-    ve = (es["sqrt_ve"][0] ** 2, es["sqrt_ve"][1] ** 2)
-    ve_fits, sd_fits = fits(*ve), fits(*es["sqrt_ve"])
-    if ve_fits and not sd_fits and es["es_var_overlaps_paper"]:
-        word = "like V_E, not √V_E (the text's form)"
-    elif sd_fits and not ve_fits and not es["es_var_overlaps_paper"]:
-        word = "like √V_E, the text's form"
-    else:
-        word = "like neither clearly: cannot tell"
-    return (f"paper's divisors {pd_lo:.3f}-{pd_hi:.3f}; this run's √V_E {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}, "
-            f"V_E {ve[0]:.3f}-{ve[1]:.3f}: the paper's divisors look {word}")
-
-
 def effect_sizes(table3: pd.DataFrame) -> dict:
-    """The effect sizes of a draw's discrepancies beside Sakai's Table 3 (notebook 02, Appendix B):
+    """The effect sizes of a draw's discrepancies beside Sakai's Table 3 (notebook 02's metrics file;
+    from the stand-in's score matrices, they cannot tell which divisor the paper used):
     ``paper_divisor`` and ``paper_es_hsd`` (ranges over the transcribed rows: |d| / ES_HSD and
     ES_HSD) and, when the draw has discrepancies, ``es_hsd`` (|d| / √V_E), ``es_var`` (|d| / V_E),
     ``sqrt_ve`` (√V_E) and ``es_var_overlaps_paper``."""
@@ -243,22 +226,6 @@ def effect_sizes(table3: pd.DataFrame) -> dict:
                     "sqrt_ve": [float(sd_e.min()), float(sd_e.max())],
                     "es_var_overlaps_paper": bool(es_var.max() >= paper_es.min() and es_var.min() <= paper_es.max())})
     return out
-
-
-def divisor_lines(es: Mapping, *, paper_setting: bool) -> list[str]:
-    """What Appendix B prints: the paper's divisors, this draw's √V_E and effect sizes, and (in the
-    paper's setting only) :func:`divisor_reading`."""
-    lo, hi = es["paper_es_hsd"]
-    lines = [f"Sakai's Table 3 ({es['paper_rows']} discrepant pairs): ES_HSD {lo:.3f}-{hi:.3f}, so the divisor "
-             f"|d| / ES_HSD of its rows runs from {es['paper_divisor'][0]:.3f} to {es['paper_divisor'][1]:.3f}"]
-    if "es_hsd" not in es:
-        return lines + ["no discrepancy in this draw: no effect size to set beside the paper's"]
-    lines += [f"this draw's discrepant score matrices: sqrt(V_E) {es['sqrt_ve'][0]:.3f}-{es['sqrt_ve'][1]:.3f}; "
-              f"ES_HSD = |d|/sqrt(V_E) {es['es_hsd'][0]:.3f}-{es['es_hsd'][1]:.3f}; |d|/V_E {es['es_var'][0]:.3f}-"
-              f"{es['es_var'][1]:.3f} ({'overlaps' if es['es_var_overlaps_paper'] else 'does not overlap'} the paper's "
-              "ES_HSD)"]
-    lines.append(divisor_reading(es) if paper_setting else "not the paper's setting: the divisor is not read")
-    return lines
 
 
 def hsd_runs_line(best_run_by: str, measure: str) -> str:
@@ -391,3 +358,22 @@ def fit_line(fit: pd.DataFrame, sd: float) -> str:
             if fit["skill_sd"].min() - 1e-9 <= sd <= fit["skill_sd"].max() + 1e-9 else " (NOT a value the fit tried)")
     return (f"fitted team_skill_sd: {best:g} (smallest RMS gap at {fit.loc[fit['rmse'].idxmin(), 'skill_sd']:g}); "
             f"this run: {sd:g}{note}")
+
+
+def placebo_line(one: Mapping) -> str:
+    """Section 5's line on the placebo of the single draw (:func:`helpers.replicates.unanimity_placebo.single_draw`)."""
+    if not one["cells"]:
+        return "placebo: not tested in this draw"
+    return (f"placebo of UG's size (UG's bonuses shuffled within topics), same {one['cells']} cells and permutations: "
+            f"{claims.plural(one['placebo'], 'discrepancy', 'discrepancies')}; UG: {one['ug']}")
+
+
+def control_line(control: Mapping | None, scope: str) -> str:
+    """Section 7's line on UG against its placebo over the replicates
+    (:func:`helpers.replicates.unanimity_placebo.compare`)."""
+    if control is None:
+        return "placebo: no cell tested it, or no graded measure"
+    diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=1).text
+            if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (fewer than 40 replicates: no interval)")
+    return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], 1)}, placebo "
+            f"{claims.number(control['placebo'], 1)}; UG - placebo {diff}")

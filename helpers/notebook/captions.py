@@ -101,8 +101,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         {"pairs": "run pairs"}),
     "02_table3_discrepancies": (
         "The discrepant run pairs: p-values, absolute mean differences |d| and effect sizes under RawG and UG "
-        "(ES_HSD = |d|/√V_E; |d|/V_E for comparison with the paper's printed values).",
+        "(ES_HSD = |d|/√V_E; |d|/V_E for comparison only).",
         {**_HSD_PAIR, "significant_in": "significant under"}),
+    "02_best_runs": (
+        "The best run of each team by its mean official score on the first measure: the runs the significance tests "
+        "compare when each team's run is chosen once by official gains.", {}),
     "02_simulated_spread": (
         "Spread of the simulated ratings of the items with RawG > 0: share with D = 0, share with D = Dmax and the mean "
         "UG bonus, per Dmax and N.", {"share_D0": "share D = 0", "share_Dmax": "share D = Dmax"}),
