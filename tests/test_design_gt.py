@@ -433,7 +433,7 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     row = _findings().rows[0]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
     # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
-    assert row.run.startswith("2 V_E2: 10 [9, 12] topics with 1 assessor; at the pilot's 2 sets, 2 V_E1")
+    assert row.run.startswith("2 V_E2: 10 [9, 12] topics with 1 assessor; pilot's 2 sets, 2 V_E1")
 
 
 def test_cheapest_row_names_every_design_within_noise():
@@ -491,7 +491,7 @@ def test_split_rows_read_each_part_by_its_interval():
     # the second size's prediction spans a factor 50: not judged; the first is outside; direction said
     # one judged size gives no verdict (finding 7 of the referee of bc2bda2: the row said "does not hold")
     assert conflicts.verdict == "cannot tell" and ("outside the predicted interval at the one size judged (not judged at 1); "
-                                                  "fewer than 2 judged sizes give no verdict") in conflicts.run
+                                                  "no verdict from one size") in conflicts.run
     assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
     assert "t-tests" not in conflicts.run and "uncorrected" in conflicts.caveats   # the count: in the header lines
     assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run

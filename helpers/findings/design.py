@@ -390,8 +390,9 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             parts = ([f"2 V_E2: {_per_k(reach, 'topics')}"] if reach else []) + (
                 [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias caps it at "
                  f"{claims.listing([f'{c:.2f}' for c in never.values()])})"] if never else [])
-            run = "; ".join(parts) + f"; at the pilot's {n_a} sets, 2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
-            run += "" if n_a in mine else f"; {paired}"
+            run = "; ".join(parts) + f"; pilot's {n_a} sets, 2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
+            # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
+            run += "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else f"; {paired}"
         row_verdict, paper = verdict, "Sakai: 2 V_E1, conservative"
         if method == "paired t":
             said = at is not None and n_a is not None and n_a in never
@@ -401,7 +402,7 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                 paper = "Sakai: 2 V_E1 (his model has no assessor bias)"
                 row_verdict = override if override is not None and (override == "does not hold" or verdict == "holds") \
                     else verdict
-            run += f"; {ratio}"
+            run += "" if power_text else f"; {ratio}"    # crossed: the ratio stays in the sizes table (row length)
         rows.append(Finding(question, paper, run, row_verdict, caveats=("bootstrap",),
                             numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired),
                                      **({k: r.get(k) for k in ("power_sakai", "power_cap")} if method == "paired t" else {})}))
@@ -423,15 +424,15 @@ def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_a
     never = unreachable(curve)
     every = len(short) == len(curve) - len(never)
     edge = edge_note(curve)
-    run = (f"the searched range bounds the cheapest ({edge}; extend max_assessors); within noise of the cheapest "
-           f"searched: {'; '.join(short)}" if edge is not None else
+    run = (f"the searched range bounds the cheapest ({edge}; extend max_assessors); within noise: "
+           f"{'; '.join(short)}" if edge is not None else
            f"cheapest: {short[0]}" if len(short) == 1 else
            f"{'all ' if every else ''}tied within noise: {'; '.join(short)}")
     if never:
         run += f"; n_a = {claims.listing(never)} unreachable"
     open_ = [str(int(a)) for a in undecided(curve)["n_assessors"]]
     if open_:
-        run += f"; n_a = {claims.listing(open_)} undecided (point outside its interval)"
+        run += f"; n_a = {claims.listing(open_)} undecided"
     # at the edge the cheapest may lie beyond the range, but a design in it already beats n_a = 1 beyond noise
     # when n_a = 1 is not within noise: "does not hold" stands; with n_a = 1 in the tie it cannot be told
     verdict = ("holds" if names == ["1"] and not open_ else "does not hold" if "1" not in names + open_

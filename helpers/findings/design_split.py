@@ -108,7 +108,7 @@ def _count(ok: list, what: str) -> str:
         return f"judged at none of {claims.plural(len(ok), 'size')}"
     text = (f"inside the predicted interval at {sum(judged)} of {len(judged)} sizes" if len(judged) != 1 else
             f"{'inside' if judged[0] else 'outside'} the predicted interval at the one size judged")
-    few = f"; fewer than {MIN_JUDGED} judged sizes give no verdict" if len(judged) < MIN_JUDGED else ""
+    few = "; no verdict from one size" if len(judged) < MIN_JUDGED else ""
     # why a size is not judged (``what``) is said once, in section 7 and the appendix header
     return text + (f" (not judged at {len(ok) - len(judged)})" if len(judged) < len(ok) else "") + few
 
