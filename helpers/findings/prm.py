@@ -420,14 +420,14 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
         verdict = ("cannot tell" if few(z.n) else "holds" if z.high <= 2 else "does not hold" if z.low > 2
                    else "cannot tell")
     else:
-        run = f"θ = {name_T}: largest gap {claims.number(gap.mean)}; up to {z.mean:.1f} of Eq. 4's σ"
+        run = f"θ = {name_T}: largest gap {claims.number(gap.mean)}; up to {z.mean:.1f} of Eq. 4's σ."
         verdict = "holds" if z.mean <= 2 else "does not hold"
     if not np.isfinite(z.mean) or (not sim and not eq5_valid):
         verdict = "cannot tell"
     if not sim and not eq5_valid and coverage:
-        run = run.rstrip(".") + f"; {coverage}."
+        run += f" {coverage[0].upper()}{coverage[1:]}."
     if marginals and marginals["n"]:
-        run = run.rstrip(".") + f"; {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."
+        run += f" {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."
     if sim:   # exchangeable simulated assessors: agreement is built in, a gap is not
         caveats = ("by_construction",) if verdict in _HOLDING else ("simulated",)
     else:

@@ -161,7 +161,7 @@ def mean_ci(values, what: str, bounds: tuple = (-np.inf, np.inf)) -> Value:
     cut = (np.isfinite(lo) and lo < bounds[0]) or (np.isfinite(hi) and hi > bounds[1])
     if cut:
         lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
-    label = f"95% CI of the mean over {len(x)} {what}" + (f", cut at {claims.number(bounds[1] if hi == bounds[1] else bounds[0])}, the value's limit" if cut else "")
+    label = f"95% CI of the mean over {len(x)} {what}" + (", cut to its range" if cut else "")
     return Value(float(x.mean()), lo, hi, label, len(x), _unit(what))
 
 
