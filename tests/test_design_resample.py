@@ -120,3 +120,14 @@ def test_dl19_sentences_are_printed_from_the_run_only():
     from helpers.findings.design import judgment_sets_note
     assert judgment_sets_note(None) == []
     assert any("crossed reading" in line for line in judgment_sets_note({"reannotated": 1}))
+
+
+def test_a_single_searched_design_is_not_called_the_cheapest():
+    from helpers.findings.design import answer_sentence
+    curve = pd.DataFrame({"n_assessors": [1], "n_topics": [50], "n_low": [6], "n_high": [np.nan], "cost": [150.0],
+                          "within_noise": [True]})
+    curve.attrs = {"best": 1}
+    at = pd.DataFrame({"n_assessors": [1], "method": ["paired t"], "n_paired": [50], "n_paired_low": [40],
+                       "n_paired_high": [60]})
+    s = answer_sentence(at, lead="m", target=.8, curve=curve, n_a=4)
+    assert "(the only design searched, max_assessors = 1)" in s and "the cheapest" not in s

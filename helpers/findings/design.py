@@ -529,7 +529,9 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
-    tie = "cheapest searched; extend max_assessors" if edge else "the cheapest" if len(ks) == 1 else "tied as the cheapest"
+    tie = ("cheapest searched; extend max_assessors" if edge else
+           f"the only design searched, max_assessors = {len(curve)}" if len(curve) == 1 else
+           "the cheapest" if len(ks) == 1 else "tied as the cheapest")
     how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
            f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
