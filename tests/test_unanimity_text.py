@@ -48,3 +48,11 @@ def test_real_lines_premise_then_tests():
                         "real 0.100, simulated 0.221")
     assert lines[3].startswith("  AP: only sees whether a gain is > 0") and lines[-2:] == ["  nG@1: τ text",
                                                                                            "  nG@1: disc text"]
+
+
+def test_control_line_states_no_default_replicate_count():
+    # SUBJEVAL_FUZZ_SEED=11, config 0: a 2-replicate run printed "fewer than 40 replicates", read as a stale default
+    c = {"ug": 3.0, "placebo": 0.5, "diff": 2.5, "low": float("nan"), "high": float("nan"), "replicates": 2}
+    assert T.control_line(c, "all 4 cells") == ("placebo on all 4 cells: discrepancies per replicate, UG 3.0, placebo 0.5; "
+                                               "UG - placebo +2.5 (too few replicates for an interval)")
+    assert "40" not in T.control_line(c, "x")

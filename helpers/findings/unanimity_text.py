@@ -374,6 +374,6 @@ def control_line(control: Mapping | None, scope: str) -> str:
     if control is None:
         return "placebo: no cell tested it, or no graded measure"
     diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=1).text
-            if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (fewer than 40 replicates: no interval)")
+            if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (too few replicates for an interval)")
     return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], 1)}, placebo "
             f"{claims.number(control['placebo'], 1)}; UG - placebo {diff}")
