@@ -409,7 +409,8 @@ def compare_gains_many(qrels: pd.DataFrame, run: pd.DataFrame, variants: Sequenc
     With ``placebo_rng`` each variant also scores a placebo gain (:func:`placebo_gain`: RawG plus
     UG's own bonuses shuffled among the items of each topic with RawG > 0, drawn from
     ``placebo_rng``) and tests it on the same permutations; the result then holds ``placebo``
-    (``measure, discrepancies, significant``: pairs significant under RawG or the placebo only);
+    (``measure, discrepancies, significant, tau``: pairs significant under RawG or the placebo
+    only, and Kendall's τ between the runs' mean RawG and mean placebo scores, UG's ``tau``'s control);
     ``placebo_for`` (one bool per variant; default all) limits the placebo to some variants.
     The permutations are drawn as without it (the placebo's matrices join the same shape groups,
     and ``rng`` is not used for the shuffle), so every other number is unchanged.
@@ -480,10 +481,12 @@ def _variant_result(scores: dict, hsd: dict, hsd_runs: list[str], measures: list
                     "UG": int((h_ug["p_value"] < alpha).sum()), "pairs": len(h_raw)})
     out = {"tau": pd.DataFrame(tau_rows), "discrepancies": pd.concat(disc, ignore_index=True),
            "significant": pd.DataFrame(sig), "hsd_runs": hsd_runs, "scores": scores}
-    if ("Placebo", measures[0]) in hsd:
+    if ("Placebo", measures[0]) in hsd:   # tau: RawG's ranking of all runs against the placebo's (no HSD)
         out["placebo"] = pd.DataFrame([{"measure": m, "discrepancies": len(_stats.discrepancies(
             hsd[("RawG", m)], hsd[("Placebo", m)], alpha, ("RawG", "Placebo"))),
-            "significant": int((hsd[("Placebo", m)]["p_value"] < alpha).sum())} for m in measures])
+            "significant": int((hsd[("Placebo", m)]["p_value"] < alpha).sum()),
+            "tau": float(_tau_of_means(scores[("RawG", m)].mean(), scores[("Placebo", m)].mean().reindex(
+                scores[("RawG", m)].columns), m, level).tau)} for m in measures])
     return out
 
 

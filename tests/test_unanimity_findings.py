@@ -426,3 +426,52 @@ def test_notebook_reads_no_divisor_and_moves_its_secondary_tables_and_methods_ou
     assert (paths.ROOT / "docs" / "02-unanimity-methods.md").is_file() and "../docs/02-unanimity-methods.md" in text
     intro = {c.get("id"): "".join(c["source"]) for c in nb["cells"]}
     assert len(intro["c19"].splitlines()) <= 12 and len(intro["replicates-intro"].splitlines()) <= 10
+
+
+def _control_tau(low: float, high: float, verdict: str) -> dict:
+    return {"ug": 0.9896, "placebo": 0.9892, "diff": (low + high) / 2, "low": low, "high": high, "every_ug": 1,
+            "every_placebo": 0, "pairs": 1, "replicates": 40, "cells": 1, "verdict": verdict}
+
+
+def test_reorder_row_rests_on_the_placebo():
+    from helpers.replicates.unanimity import summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.arange(40), "measure": "nG@1", "d_max": 2, "n": 5, "tau": 0.99,
+                        "discrepancies": 2})
+    grid = summarise_grid(rep)
+    # τ < 1 in every replicate, yet the verdict is the placebo comparison's, not "shown"
+    row = F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "all 1 cells")
+    assert row.question == "Over 40 replicates: does UG reorder runs more than a placebo of its size?"
+    assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 cells. On all 1 cells, mean τ UG 0.9896 vs "
+                       "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
+    assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
+    assert row.numbers["placebo"]["every_placebo"] == 0
+    assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.002, -0.001, "shown"), "x").verdict == "shown"
+    bare = F._reorder_row(grid, ["nG@1"], ())
+    assert bare.verdict == "cannot tell" and bare.run.endswith("; no placebo tested")
+    few = F._reorder_row(grid, ["nG@1"], (), {**_control_tau(np.nan, np.nan, "cannot tell"), "replicates": 2}, "x")
+    assert few.verdict == "cannot tell" and few.run.endswith("(mean of 2 replicates, no interval)")
+
+
+def test_ranking_row_sets_the_placebos_count_beside_ugs():
+    tau = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 10], "tau": [0.98, 1.0], "low": [0.96, 1.0],
+                        "high": [1.0, 1.0]})
+    one = {"tau_below_ug": 1, "tau_below_placebo": 2, "tau_pairs": 2}
+    row = F._ranking_row(tau, None, ["nG@1"], (), placebo=one)
+    assert row.run.startswith("one draw: τ < 1 in 1 of 2 cells (a placebo of UG's size: 2); CI excludes 1 in 0")
+    part = F._ranking_row(tau, None, ["nG@1"], (), placebo={**one, "tau_pairs": 1, "tau_below_placebo": 0})
+    assert "(a placebo of UG's size: 0 of 1, UG 1)" in part.run
+    assert "placebo" not in F._ranking_row(tau, None, ["nG@1"], ()).run
+
+
+def test_placebo_prose_with_tau_states_both_comparisons_once():
+    c, where = _control(-0.2, 1.2, "not shown"), "the 6 cells with N ≤ 10"
+    assert F.placebo_prose(c, where, False, _control_tau(-0.1, 0.1, "not shown")) == (
+        "Against a placebo of UG's size, on the 6 cells with N ≤ 10 (profile `paper`: all cells): no difference "
+        "shown in reordering or in significance calls.")
+    assert F.placebo_prose(c, "all 15 cells", True, _control_tau(-0.2, -0.1, "shown")) == (
+        "Against a placebo of UG's size, on all 15 cells: UG reorders runs more; no difference shown in "
+        "significance calls.")
+    assert F.placebo_prose({**c, "verdict": "shown"}, "x", True, _control_tau(0, 0, "shown")).endswith(
+        ": UG reorders runs more and changes more significance calls.")
+    assert F.placebo_prose(None, where, False, _control_tau(0, 0, "shown")) == ""

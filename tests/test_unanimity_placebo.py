@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import kendalltau
 
 from helpers import gains, unanimity
 from helpers.replicates import unanimity as study
@@ -55,11 +56,16 @@ def test_the_placebo_leaves_every_other_number_unchanged():
         for key in ("tau", "discrepancies", "significant"):
             pd.testing.assert_frame_equal(a[key], b[key])
     assert "placebo" in with_pl[0] and "placebo" not in with_pl[1]
-    assert list(with_pl[0]["placebo"].columns) == ["measure", "discrepancies", "significant"]
+    assert list(with_pl[0]["placebo"].columns) == ["measure", "discrepancies", "significant", "tau"]
+    # the placebo's τ is Kendall's τ between the runs' mean RawG and mean placebo scores of the same draw
+    sc = with_pl[0]["scores"]
+    for m, t in zip(with_pl[0]["placebo"]["measure"], with_pl[0]["placebo"]["tau"]):
+        expect = kendalltau(sc[("RawG", m)].mean(), sc[("Placebo", m)].mean()[sc[("RawG", m)].columns]).statistic
+        assert np.isclose(t, expect)
     # the placebo is tested on the same permutations: placebo scores equal to RawG's give no discrepancy
     same = unanimity.compare_gains_many(qrels, run, [(ratings[0], 2)], 0.0, ["nG@1"], [f"r{k}" for k in range(6)],
                                         200, 0.2, np.random.default_rng(7), placebo_rng=np.random.default_rng(9))
-    assert same[0]["placebo"]["discrepancies"].tolist() == [0]
+    assert same[0]["placebo"]["discrepancies"].tolist() == [0] and same[0]["placebo"]["tau"].tolist() == [1.0]
     with pytest.raises(ValueError, match="one bool per variant"):
         unanimity.compare_gains_many(*args, np.random.default_rng(7), placebo_rng=rng, placebo_for=[True])
 
@@ -71,8 +77,9 @@ def test_unanimity_grid_with_placebo_keeps_its_other_columns():
               B=200, alpha=0.2, threshold=1)
     plain = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), **kw)
     some = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), placebo=[(2, 3)], **kw)
-    pd.testing.assert_frame_equal(plain, some.drop(columns="placebo_discrepancies"))
+    pd.testing.assert_frame_equal(plain, some.drop(columns=["placebo_discrepancies", "placebo_tau"]))
     assert some["placebo_discrepancies"].notna().tolist() == [True, False]
+    assert some["placebo_tau"].notna().tolist() == [True, False] and some["placebo_tau"].iloc[0] <= 1
     every = study.unanimity_grid(np.random.default_rng(np.random.SeedSequence(4)), placebo=True, **kw)
     assert every["placebo_discrepancies"].notna().all()
 
@@ -117,9 +124,12 @@ def test_compare_reads_the_ci_of_the_mean_difference():
 
 def test_single_draw_sums_the_tested_variants():
     res = [{"discrepancies": pd.DataFrame({"measure": ["nG@1", "AP", "nG@1"]}),
-            "placebo": pd.DataFrame({"measure": ["nG@1", "AP"], "discrepancies": [4, 9]})},
-           {"discrepancies": pd.DataFrame({"measure": ["nG@1"]})}]
-    assert P.single_draw(res, ["nG@1"]) == {"ug": 2, "placebo": 4, "cells": 1}
+            "tau": pd.DataFrame({"measure": ["nG@1", "AP"], "tau": [0.98, 0.9]}),
+            "placebo": pd.DataFrame({"measure": ["nG@1", "AP"], "discrepancies": [4, 9], "tau": [1.0, 0.9]})},
+           {"discrepancies": pd.DataFrame({"measure": ["nG@1"]}), "tau": pd.DataFrame({"measure": ["nG@1"], "tau": [0.9]})}]
+    assert P.single_draw(res, ["nG@1"]) == {"ug": 2, "placebo": 4, "cells": 1, "tau_below_ug": 1,
+                                            "tau_below_placebo": 0, "tau_pairs": 1}
+    assert P.single_draw(res, ["nG@1", "AP"])["tau_below_placebo"] == 1
 
 
 def test_placebo_gain_of_ug_from_ratings_keeps_ugs_support():
@@ -127,3 +137,35 @@ def test_placebo_gain_of_ug_from_ratings_keeps_ugs_support():
     raw, ug = gains.raw_gain(ratings, 2), gains.unanimity_aware_gain(ratings, 2, 0.2)
     pl = unanimity.placebo_gain(raw, ug, np.repeat(np.arange(5), 10), np.random.default_rng(1))
     assert ((pl > 0) == (ug > 0)).all() and np.isclose(pl.sum(), ug.sum())
+
+
+def _rep_tau(ug, placebo, n=5):
+    r = len(ug)
+    return pd.DataFrame({"replicate": np.arange(r), "measure": "nG@1", "d_max": 2, "n": n, "tau": ug,
+                         "placebo_tau": placebo})
+
+
+def test_compare_tau_reads_the_ci_of_the_mean_difference_of_tau():
+    # literal: τ(UG) - τ(placebo) = -0.01, 0, +0.01, -0.02 repeated: mean -0.005, CI -0.005 -+ 0.003621
+    d = np.tile([-0.01, 0.0, 0.01, -0.02], 10)
+    c = P.compare_tau(_rep_tau(0.98 + d, np.full(40, 0.98)), ["nG@1"])
+    assert round(c["diff"], 6) == -0.005 and round(c["low"], 6) == -0.008621 and round(c["high"], 6) == -0.001379
+    assert c["verdict"] == "shown" and c["replicates"] == 40 and c["cells"] == 1     # UG's τ lower: it reorders more
+    assert round(c["ug"], 4) == 0.975 and round(c["placebo"], 4) == 0.98
+    assert c["every_ug"] == 1 and c["every_placebo"] == 1 and c["pairs"] == 1
+    assert P.compare_tau(_rep_tau(np.full(40, 0.98), 0.98 + d), ["nG@1"])["verdict"] == "does not hold"
+    rng = np.random.default_rng(0)
+    t = 0.97 + rng.random(40) / 50
+    assert P.compare_tau(_rep_tau(t, rng.permutation(t)), ["nG@1"])["verdict"] == "not shown"
+    # τ < 1 in every replicate for UG, not for the placebo (one replicate ties RawG's ranking)
+    pl = np.full(40, 0.99)
+    pl[3] = 1.0
+    assert P.compare_tau(_rep_tau(np.full(40, 0.99), pl), ["nG@1"])["every_placebo"] == 0
+    few = P.compare_tau(_rep_tau(np.full(10, 0.97), np.full(10, 0.99)), ["nG@1"])
+    assert few["verdict"] == "cannot tell" and np.isnan(few["low"])
+    assert P.compare_tau(_rep_tau(np.ones(40), np.ones(40)), ["nG@1"])["verdict"] == "cannot tell"
+    # cells without the placebo (NaN) are left out; no placebo column or no graded row: None
+    both = pd.concat([_rep_tau(0.98 + d, np.full(40, 0.98)), _rep_tau(np.full(40, 0.5), np.nan, n=80)])
+    assert P.compare_tau(both, ["nG@1"])["diff"] == c["diff"]
+    assert P.compare_tau(_rep_tau(d, d).drop(columns="placebo_tau"), ["nG@1"]) is None
+    assert P.compare_tau(_rep_tau(d, d), ["P+"]) is None

@@ -56,3 +56,30 @@ def test_control_line_states_no_default_replicate_count():
     assert T.control_line(c, "all 4 cells") == ("placebo on all 4 cells: discrepancies per replicate, UG 3.0, placebo 0.5; "
                                                "UG - placebo +2.5 (too few replicates for an interval)")
     assert "40" not in T.control_line(c, "x")
+
+
+def test_control_tau_line_and_the_single_draws_placebo_tau():
+    c = {"ug": 0.9896, "placebo": 0.9892, "diff": 0.0004, "low": -0.0001, "high": 0.0009, "replicates": 40,
+         "every_ug": 12, "every_placebo": 9, "pairs": 18}
+    assert T.control_tau_line(c, "the 6 cells with N ≤ 10") == (
+        "placebo on the 6 cells with N ≤ 10: mean τ with RawG's ranking, UG 0.9896, placebo 0.9892; UG - placebo "
+        "+0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates); τ < 1 in every replicate: UG 12, "
+        "placebo 9 of 18 (cell, measure) pairs")
+    few = {**c, "low": float("nan"), "high": float("nan"), "replicates": 2}
+    assert "(too few replicates for an interval)" in T.control_tau_line(few, "x") and "40" not in T.control_tau_line(few, "x")
+    assert T.control_tau_line(None, "x") == "placebo: no cell tested it, or no graded measure"
+    one = {"tau_below_ug": 26, "tau_below_placebo": 22, "tau_pairs": 45}
+    assert T.placebo_tau_line(one).endswith("same draw: τ with RawG's ranking < 1 in 22 of 45 cells; UG: 26")
+    assert T.placebo_tau_line({"tau_pairs": 0}) == "placebo: not tested in this draw"
+
+
+def test_skill_sd_line_says_whether_the_table3_check_is_of_the_fitted_stand_in():
+    # the markdown before the Table 3 check cannot know the run's sd: the printed line says it
+    fit = pd.DataFrame({"skill_sd": [0.25, 0.65, 1.2], "rmse": [0.007, 0.0032, 0.0029],
+                        "best": [False, True, False]})
+    assert T.skill_sd_line(fit, 0.65) == ("team_skill_sd 0.65: the value fitted to Table 2's τ, so this checks the "
+                                          "calibrated stand-in, not an independent one")
+    assert T.skill_sd_line(fit, 1.2).startswith("team_skill_sd 1.2: not the fit's pick (0.65) but a value")
+    assert T.skill_sd_line(fit, 1.23) == ("team_skill_sd 1.23: not fitted to Table 2's τ (the fit picks 0.65 and "
+                                          "tried 0.25 to 1.2)")
+    assert T.skill_sd_line(None, 1.37) == "team_skill_sd: not the stand-in's fitted one (no fit record for this run)"

@@ -281,28 +281,49 @@ def tau_holm_line(tests: Mapping, alpha: float = 0.05) -> str:
             f"{tests['holm']} (smallest adjusted p {claims.format_p(tests['p_holm_min'], alpha)})")
 
 
-def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05, paper: str = "") -> Finding:
-    """Table 2's question on the single draw: τ's CIs against 1, uncorrected and after Holm."""
+def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.05, paper: str = "",
+                 placebo: Mapping | None = None) -> Finding:
+    """Table 2's question on the single draw: τ's CIs against 1, uncorrected and after Holm, and the
+    placebo's count of τ < 1 beside UG's (``placebo``: :func:`helpers.replicates.unanimity_placebo.
+    single_draw`; no verdict of its own)."""
     t = tau[tau["measure"].isin(graded)]
     changed = int((~np.isclose(t["tau"], 1.0, rtol=0, atol=1e-12)).sum())
     tests = tau_tests(tau, graded, alpha)
-    run = (f"one draw: τ < 1 in {changed} of {len(t)} cells; CI excludes 1 in {tests['excludes']}, "
+    pl = ""
+    if placebo and placebo.get("tau_pairs"):
+        pl = f" (a placebo of UG's size: {placebo['tau_below_placebo']}" + (
+            ")" if placebo["tau_pairs"] == len(t) else f" of {placebo['tau_pairs']}, UG {placebo['tau_below_ug']})")
+    run = (f"one draw: τ < 1 in {changed} of {len(t)} cells{pl}; CI excludes 1 in {tests['excludes']}, "
            f"{tests['holm']} after Holm")
     nums = {"changed": changed, "ci_excludes_1": tests["excludes"], "holm_rejects": tests["holm"],
-            "p_holm_min": tests["p_holm_min"], "cells": len(t)}
+            "p_holm_min": tests["p_holm_min"], "cells": len(t),
+            "placebo_changed": (placebo or {}).get("tau_below_placebo")}
     return Finding(RANK_Q, paper or PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
 
 
-def _reorder_row(grid, graded, cav: tuple, paper: str = "τ < 1 in 28 of 45 cells (one draw)") -> Finding:
-    """The replicates' side of Table 2: cells whose τ is below 1 in every replicate (the range of τ
-    over the replicates excludes 1, read as the significance row reads its range)."""
+def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "") -> Finding:
+    """The replicates' side of Table 2: cells whose τ is below 1 in every replicate, then the
+    verdict, which rests on UG's τ against the placebo's (``control``:
+    :func:`helpers.replicates.unanimity_placebo.compare_tau`, on the cells ``scope`` names): any
+    change of the scores of UG's size reorders runs that nearly tie, so only more reordering than
+    the placebo's is UG's."""
     rep = grid.rep[grid.rep["measure"].isin(graded)]
     below = rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12
     every, same = int(below.sum()), int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
     run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} cells" + (
         f"; UG = RawG in {same}" if same else "")
-    return Finding("Does UG reorder some runs in every replicate (Table 2)?", paper, run, "shown" if every else "not shown", cav + _few(grid.replicates),
-                   {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same})
+    nums = {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same}
+    if control is None:
+        run, verdict = run + "; no placebo tested", "cannot tell"
+    else:
+        run += (f". On {scope}, mean τ UG {claims.number(control['ug'], 4)} vs placebo "
+                f"{claims.number(control['placebo'], 4)}" + (
+                    f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=4).text}"
+                    if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+        verdict = control["verdict"]
+        nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
+    return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
+                   "— (the paper has no placebo)", run, verdict, cav + _few(grid.replicates), nums)
 
 
 def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
@@ -377,16 +398,41 @@ def _significance_rows(grid, total: int, decisions: int, replicates: int, graded
                          "— (the paper has no placebo)", run, verdict, cav + _few(replicates), nums)]
 
 
-def placebo_prose(control: Mapping | None, scope: str, all_cells: bool) -> str:
-    """The bullet on UG against its placebo (:func:`helpers.replicates.unanimity_placebo.compare`)."""
+#: What :func:`placebo_prose` says of each comparison with the placebo, by verdict: (reordering,
+#: significance calls) apart, and both at once when their verdicts agree.
+_AGAINST = {"shown": ("UG reorders runs more", "UG changes more significance calls",
+                      "UG reorders runs more and changes more significance calls"),
+            "does not hold": ("UG reorders runs less", "UG changes fewer significance calls",
+                              "UG reorders runs less and changes fewer significance calls"),
+            "not shown": ("no difference shown in reordering", "no difference shown in significance calls",
+                          "no difference shown in reordering or in significance calls"),
+            "cannot tell": ("cannot tell for reordering", "cannot tell for significance calls",
+                            "cannot tell for reordering or for significance calls")}
+
+
+def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_tau: Mapping | None = None) -> str:
+    """The bullet on UG against its placebo: significance calls (``control``,
+    :func:`helpers.replicates.unanimity_placebo.compare`) and, when given, the reordering of runs
+    (``control_tau``, :func:`helpers.replicates.unanimity_placebo.compare_tau`) in one sentence."""
     if control is None:
         return ""
+    if control_tau is not None:
+        vt, vs = control_tau["verdict"], control["verdict"]
+        body = _AGAINST[vt][2] if vt == vs else f"{_AGAINST[vt][0]}; {_AGAINST[vs][1]}"
+        return (f"Against a placebo of UG's size, on {scope}" + ("" if all_cells else " (profile `paper`: all cells)")
+                + f": {body}.")
     where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
     return {"shown": "UG changes more significance calls than a placebo of its size: shown",
             "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
             "does not hold": "UG changes fewer significance calls than a placebo of its size",
             "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
             }[control["verdict"]] + where + "."
+
+
+def _placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
+    from ..replicates.unanimity_placebo import compare_tau
+
+    return compare_tau(rep, graded, claims.min_draws())
 
 
 def _range_name(replicates: int) -> str:
@@ -546,7 +592,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
              partial=(), identical: bool = False, fit: pd.DataFrame | None = None, real: tuple | None = None,
              real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "",
              placebo: Mapping | None = None, control: Mapping | None = None, placebo_scope: str = "",
-             placebo_all: bool = True) -> Findings:
+             placebo_all: bool = True, control_tau: Mapping | None = None) -> Findings:
     """The findings of notebook 02 (see the module docstring for the questions).
 
     Parameters
@@ -572,6 +618,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         (:func:`helpers.replicates.unanimity_placebo.single_draw`) and over the replicates
         (:func:`helpers.replicates.unanimity_placebo.compare`), the cells it was tested on in
         words, and whether those are all the cells.
+    control_tau : UG's τ with RawG against the placebo's over the replicates
+        (:func:`helpers.replicates.unanimity_placebo.compare_tau`; computed from ``grid`` when not given).
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
@@ -597,15 +645,17 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     else:
         g = counts[counts["measure"].isin(graded)]
         total, decisions = int(g["discrepancies"].sum()), pairs * len(g)
-        rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05), t2_paper))
+        rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05), t2_paper, placebo))
+        if control_tau is None and grid is not None:
+            control_tau = _placebo_tau(grid.rep, graded)
         if grid is not None:
-            rows.append(_reorder_row(grid, graded, cut, paper_cell(cfg, "τ < 1 in 28 of 45 cells (one draw)", 2)))
+            rows.append(_reorder_row(grid, graded, cut, control_tau, placebo_scope))
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
         rows += _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
                                    t3_paper, placebo, control if grid is not None else None, placebo_scope)
         if grid is not None and control is not None:
-            prose.append(placebo_prose(control, placebo_scope, placebo_all))
+            prose.append(placebo_prose(control, placebo_scope, placebo_all, control_tau))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding

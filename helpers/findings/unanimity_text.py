@@ -17,7 +17,8 @@ from ..notebook import claims
 __all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table2_view", "chance_outside",
            "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
-           "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line"]
+           "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
+           "placebo_tau_line", "control_tau_line", "skill_sd_line"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -350,12 +351,35 @@ def summary_lines(summary: pd.DataFrame, measure_names, blind) -> list[str]:
     return out
 
 
+def _fit_state(fit: pd.DataFrame, sd: float) -> str:
+    """Whether ``sd`` is the fit's pick (``"picked"``), within the spreads it tried (``"tried"``, as
+    :func:`helpers.findings.unanimity.calibrated`) or outside them (``"untried"``)."""
+    best = fit.loc[fit["best"], "skill_sd"].iloc[0]
+    if np.isclose(best, sd):
+        return "picked"
+    return "tried" if fit["skill_sd"].min() - 1e-9 <= sd <= fit["skill_sd"].max() + 1e-9 else "untried"
+
+
+def skill_sd_line(fit: pd.DataFrame | None, sd: float) -> str:
+    """Section 7's line before the Table 3 check: whether this run's team-skill sd is the one fitted
+    to Table 2's τ, so whether the check is of the calibrated stand-in (the markdown cannot know)."""
+    if fit is None or not np.isfinite(sd):
+        return "team_skill_sd: not the stand-in's fitted one (no fit record for this run)"
+    state, best = _fit_state(fit, sd), fit.loc[fit["best"], "skill_sd"].iloc[0]
+    return {"picked": f"team_skill_sd {sd:g}: the value fitted to Table 2's τ, so this checks the calibrated "
+                      "stand-in, not an independent one",
+            "tried": f"team_skill_sd {sd:g}: not the fit's pick ({best:g}) but a value the fit to Table 2's τ "
+                     "tried, so this checks a calibrated stand-in",
+            "untried": f"team_skill_sd {sd:g}: not fitted to Table 2's τ (the fit picks {best:g} and tried "
+                       f"{fit['skill_sd'].min():g} to {fit['skill_sd'].max():g})"}[state]
+
+
 def fit_line(fit: pd.DataFrame, sd: float) -> str:
     """Appendix A's line under the fit's record: the fitted value, the smallest RMS gap, this run's
     value and whether the fit tried it."""
     best = fit.loc[fit["best"], "skill_sd"].iloc[0]
-    note = ("" if np.isclose(best, sd) else " (not the fit's pick, but a value it tried)"
-            if fit["skill_sd"].min() - 1e-9 <= sd <= fit["skill_sd"].max() + 1e-9 else " (NOT a value the fit tried)")
+    note = {"picked": "", "tried": " (not the fit's pick, but a value it tried)",
+            "untried": " (NOT a value the fit tried)"}[_fit_state(fit, sd)]
     return (f"fitted team_skill_sd: {best:g} (smallest RMS gap at {fit.loc[fit['rmse'].idxmin(), 'skill_sd']:g}); "
             f"this run: {sd:g}{note}")
 
@@ -377,3 +401,24 @@ def control_line(control: Mapping | None, scope: str) -> str:
             if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (too few replicates for an interval)")
     return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], 1)}, placebo "
             f"{claims.number(control['placebo'], 1)}; UG - placebo {diff}")
+
+
+def placebo_tau_line(one: Mapping) -> str:
+    """Section 4's line on the placebo's ranking in the single draw
+    (:func:`helpers.replicates.unanimity_placebo.single_draw`)."""
+    if not one.get("tau_pairs"):
+        return "placebo: not tested in this draw"
+    return (f"placebo of UG's size (UG's bonuses shuffled within topics), same draw: τ with RawG's ranking < 1 in "
+            f"{one['tau_below_placebo']} of {one['tau_pairs']} cells; UG: {one['tau_below_ug']}")
+
+
+def control_tau_line(control: Mapping | None, scope: str) -> str:
+    """Section 7's line on UG's τ with RawG against the placebo's over the replicates
+    (:func:`helpers.replicates.unanimity_placebo.compare_tau`)."""
+    if control is None:
+        return "placebo: no cell tested it, or no graded measure"
+    diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=4).text
+            if np.isfinite(control["low"]) else f"{_signed(control['diff'], 4)} (too few replicates for an interval)")
+    return (f"placebo on {scope}: mean τ with RawG's ranking, UG {claims.number(control['ug'], 4)}, placebo "
+            f"{claims.number(control['placebo'], 4)}; UG - placebo {diff}; τ < 1 in every replicate: UG "
+            f"{control['every_ug']}, placebo {control['every_placebo']} of {control['pairs']} (cell, measure) pairs")

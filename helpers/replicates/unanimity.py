@@ -281,14 +281,15 @@ def _variant_rows(res: dict, values: np.ndarray, d_max: int) -> pd.DataFrame:
          (np.nanmax(values, axis=1) - np.nanmin(values, axis=1)))[relevant]
     full, mean_spread = float(np.mean(d == d_max)), float(d.mean())
     rows = []
-    placebo = res["placebo"].set_index("measure")["discrepancies"] if "placebo" in res else None
+    placebo = res["placebo"].set_index("measure") if "placebo" in res else None
     for t in res["tau"].itertuples():
         rows.append({"measure": t.measure, "tau": float(t.tau), "low": float(t.low), "high": float(t.high),
                      "discrepancies": int(disc.get(t.measure, 0)),
                      "significant_RawG": int(sig.loc[t.measure, "RawG"]),
                      "significant_UG": int(sig.loc[t.measure, "UG"]), "share_full_spread": full,
                      "mean_spread": mean_spread}
-                    | ({} if placebo is None else {"placebo_discrepancies": int(placebo[t.measure])}))
+                    | ({} if placebo is None else {"placebo_discrepancies": int(placebo.at[t.measure, "discrepancies"]),
+                                                   "placebo_tau": float(placebo.at[t.measure, "tau"])}))
     return pd.DataFrame(rows)
 
 
@@ -314,7 +315,7 @@ def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.Dat
     cell and measure). ``scorer``: a :class:`helpers.unanimity.GainScorer` of ``qrels``, ``run``
     and ``measures`` (built here when not given). ``placebo``: ``True`` (every cell) or the
     ``(d_max, n)`` cells that also test :func:`helpers.unanimity.placebo_gain` on the same
-    permutations (a column ``placebo_discrepancies``, NaN in the other cells); its shuffles come
+    permutations (columns ``placebo_discrepancies`` and ``placebo_tau``, NaN in the other cells); its shuffles come
     from a child of ``rng`` (``rng.spawn``), so the ratings and permutations, hence every other
     column, are those of a run without it.
     """
@@ -331,7 +332,7 @@ def unanimity_grid(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.Dat
                                            placebo_rng=placebo_rng, placebo_for=[c in chosen for c in cells])
     frames = [_variant_rows(res, v, d).assign(d_max=d, n=n) for res, v, (d, n) in zip(results, values, cells)]
     out = pd.concat(frames, ignore_index=True)
-    return out[["d_max", "n", *ROW] + (["placebo_discrepancies"] if chosen else [])]
+    return out[["d_max", "n", *ROW] + (["placebo_discrepancies", "placebo_tau"] if chosen else [])]
 
 
 def unanimity_real_contrast(rng: np.random.Generator, *, qrels: pd.DataFrame, run: pd.DataFrame, ratings,

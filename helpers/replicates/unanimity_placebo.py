@@ -1,4 +1,5 @@
-"""Notebook 02's placebo control: does UG change more significance calls than any bonus of its size?
+"""Notebook 02's placebo control: does UG change more significance calls, or reorder more runs, than any
+bonus of its size?
 
 A randomised Tukey HSD call near α flips under any small change of the scores, so a count of
 discrepancies between RawG and UG (Sakai, EVIA 2017, Table 3) says little on its own. The placebo
@@ -6,7 +7,9 @@ discrepancies between RawG and UG (Sakai, EVIA 2017, Table 3) says little on its
 among the items of each topic with RawG > 0: the same sizes and support as UG, but unrelated to how
 unanimous each item's raters were. Its discrepancies with RawG are counted on the same cells and
 the same HSD permutations as UG's (:func:`helpers.unanimity.compare_gains_many`), and
-:func:`compare` sets the two counts side by side over the replicates.
+:func:`compare` sets the two counts side by side over the replicates. Any perturbation of UG's size
+also reorders runs whose mean scores nearly tie, so :func:`compare_tau` does the same for Kendall's τ
+with RawG's ranking (the placebo's scores of the same cells; no extra test).
 
 Testing the placebo costs about a third of a replicate's time, so by default (``scope``
 ``"small_n"``) only the cells with the two smallest N of the grid test it, where UG's bonus and the
@@ -20,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare"]
+__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau"]
 
 #: Which cells test the placebo: the two smallest N of the grid, or all cells.
 SCOPES = ("small_n", "all")
@@ -47,8 +50,10 @@ def scope_text(chosen: Sequence[tuple[int, int]], cells: Sequence[Mapping]) -> s
 def single_draw(results: Sequence[dict], graded: Sequence[str]) -> dict:
     """UG's and the placebo's discrepancies with RawG in one draw, summed over the graded measures
     of the variants that tested the placebo (``results``: :func:`helpers.unanimity.compare_gains_many`);
-    ``cells`` counts those variants (0: none tested it)."""
-    ug = pl = cells = 0
+    ``cells`` counts those variants (0: none tested it). ``tau_below_ug`` and ``tau_below_placebo``
+    count the (cell, graded measure) pairs of those variants whose Kendall's τ with RawG's ranking
+    is below 1 (``tau_pairs`` of them in all)."""
+    ug = pl = cells = below_ug = below_pl = pairs = 0
     for res in results:
         if "placebo" not in res:
             continue
@@ -57,7 +62,17 @@ def single_draw(results: Sequence[dict], graded: Sequence[str]) -> dict:
         ug += int(d["measure"].isin(graded).sum())
         p = res["placebo"]
         pl += int(p.loc[p["measure"].isin(graded), "discrepancies"].sum())
-    return {"ug": ug, "placebo": pl, "cells": cells}
+        t = res["tau"]
+        below_ug += int(_below_one(t.loc[t["measure"].isin(graded), "tau"]).sum())
+        below_pl += int(_below_one(p.loc[p["measure"].isin(graded), "tau"]).sum())
+        pairs += int(t["measure"].isin(graded).sum())
+    return {"ug": ug, "placebo": pl, "cells": cells, "tau_below_ug": below_ug, "tau_below_placebo": below_pl,
+            "tau_pairs": pairs}
+
+
+def _below_one(tau) -> np.ndarray:
+    """τ below 1 beyond rounding (the rule of notebook 02's counts of identical rankings)."""
+    return ~np.isclose(np.asarray(tau, dtype=float), 1.0, rtol=0, atol=1e-12)
 
 
 def compare(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -> dict | None:
@@ -90,4 +105,43 @@ def compare(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -> di
         verdict = "shown" if low > 0 else "does not hold" if high < 0 else "not shown"
     return {"ug": float(per["discrepancies"].mean()), "placebo": float(per["placebo_discrepancies"].mean()),
             "diff": float(d.mean()), "low": float(low), "high": float(high), "replicates": r,
+            "cells": int(tested.groupby(["d_max", "n"]).ngroups), "verdict": verdict}
+
+
+def compare_tau(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -> dict | None:
+    """UG's reordering of the runs against the placebo's over the replicates (rows of
+    :func:`helpers.replicates.unanimity.unanimity_grid` with ``placebo_tau``): per replicate, the
+    mean over the graded measures and the cells that tested the placebo of τ(RawG, UG) −
+    τ(RawG, placebo), Kendall's τ between the rankings of all runs by mean score. Both τ come from
+    the same draw of ratings, so the difference is paired.
+
+    Returns ``ug``, ``placebo`` (mean τ), ``diff`` (mean of UG − placebo; below 0: UG reorders
+    more), ``low``, ``high`` (its 95% CI of the mean, Student's t; NaN below ``min_draws``
+    replicates), ``every_ug``, ``every_placebo`` (the (cell, measure) pairs with τ < 1 in every
+    replicate, of ``pairs``), ``replicates``, ``cells`` and ``verdict``: "shown" (the CI lies
+    below 0: UG reorders runs more than its placebo), "does not hold" (above 0: less), "not shown"
+    (the CI holds 0) or "cannot tell" (fewer than ``min_draws`` replicates, or τ = 1 under both
+    gains everywhere). ``None`` when no cell tested the placebo.
+    """
+    from ..stats.summary import mean_interval
+
+    if "placebo_tau" not in rep.columns:
+        return None
+    tested = rep[rep["measure"].isin(graded) & rep["placebo_tau"].notna()]
+    if tested.empty:
+        return None
+    per = tested.groupby("replicate")[["tau", "placebo_tau"]].mean()
+    d = (per["tau"] - per["placebo_tau"]).to_numpy(dtype=float)
+    r = len(per)
+    low, high = mean_interval(d)[:2] if r >= min_draws else (np.nan, np.nan)
+    moved = _below_one(tested["tau"]).any() or _below_one(tested["placebo_tau"]).any()
+    if r < min_draws or not moved:
+        verdict = "cannot tell"
+    else:
+        verdict = "shown" if high < 0 else "does not hold" if low > 0 else "not shown"
+    every = tested.assign(ug=_below_one(tested["tau"]), pl=_below_one(tested["placebo_tau"])).groupby(
+        ["d_max", "n", "measure"])[["ug", "pl"]].all()
+    return {"ug": float(per["tau"].mean()), "placebo": float(per["placebo_tau"].mean()), "diff": float(d.mean()),
+            "low": float(low), "high": float(high), "every_ug": int(every["ug"].sum()),
+            "every_placebo": int(every["pl"].sum()), "pairs": len(every), "replicates": r,
             "cells": int(tested.groupby(["d_max", "n"]).ngroups), "verdict": verdict}
