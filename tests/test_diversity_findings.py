@@ -164,7 +164,7 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
     assert head[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
     assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); each is checked without the other's "
             "family, shared members included.") in head
-    assert "Counted once (one measure under two names): Y@5 as X@5." in head
+    assert not any("Counted once" in x for x in head)     # section 3 names the aliases, once
     diff = "family best − best outside (95% CI of the mean, 20 replicates)"
     lead, sets = "leader, all measures (level with it)", "leader set of the measures compared: members; chance"
     assert list(table.columns) == ["user", lead, "family: members of compared", "left out; set aside", diff, "Holm p",
@@ -206,11 +206,9 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     rows, caveats = fd.planted_rows(_analysis())
     assert len(rows) == 1                                   # the detail is in appendix A.1
     (row,) = rows
-    assert row.question == ("Does family recovery find each planted user's family, and nothing in a random order "
-                            "(A.1)?")
-    # position and graded order the runs identically: one group, not two
-    assert row.run == ("1 of 3 separable groups of truths recovered (coverage); in part: first-hit; not told apart: "
-                       "position/graded (τ = 1.000); null: no departure")
+    assert row.question == "Does family recovery pass its planted-user test (A.1)?"
+    # position and graded order the runs identically: one group, not two (A.1 names the pair not told apart)
+    assert row.run == "1 of 3 truth groups recovered (coverage); in part: first-hit; null: no departure"
     assert row.verdict == "holds in part" and row.caveats == ("design", "aligned", "holm")
     assert set(caveats) == {"aligned", "holm", "design"} and "5 checks at α = 0.05" in caveats["holm"]
     assert row.numbers["checks"]["position"]["p_holm"] == 0.058
@@ -279,12 +277,12 @@ def test_too_few_trials_for_the_level_are_said():
     # Monte Carlo intervals are 95% whatever the level: B = 500 at 0.01 has no floor at 95%, B = 200 has
     assert "mc_floor" not in _findings(B=500, significance=0.01).caveats
     f = _findings(B=200, significance=0.01)
-    t = f.table().set_index("question")
+    t = f.appendix_findings().table().set_index("question")
     assert "mc_floor" in f.caveats and "at 95%" in f.caveats["mc_floor"]
     # the verdict follows the Monte Carlo intervals (they separate here); the floor is a caveat beside it
-    q = "On these simulated runs (`styles` design) and this topic set, is D♯-nDCG more discriminative than α-nDCG?"
+    q = "Is D♯-nDCG more discriminative than α-nDCG on these runs?"
     assert t.loc[q, "verdict"] == "does not hold (a, b, c)"
-    assert f.rows[3].caveats == ("design", "mc_only", "mc_floor")
+    assert f.appendix[2].caveats == ("design", "mc_only", "mc_floor")
     assert "mc_floor" not in _findings().caveats
     # the longest conclusion: every caveat at once (few runs, too few trials, styles, users not told apart,
     # a departing null, a family recovered in part) stays within the reading rules
@@ -294,6 +292,7 @@ def test_too_few_trials_for_the_level_are_said():
                       tau_ci={"runs": 6, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
                       r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 6})
     assert {"few_runs", "mc_floor", "design"} <= set(worst.caveats) and not worst.problems()
+    assert not worst.appendix_findings().problems()
 
 
 def test_count_once_pct_and_draws_interval():
@@ -312,12 +311,12 @@ POWER = pd.Series({f"D-nDCG@{L}": 0.629, f"alpha-nDCG@{L}": 0.524, f"D#-nDCG@{L}
                    f"strec@{L}": 0.533})
 MC = {f"D-nDCG@{L}": (0.629, 0.629), f"alpha-nDCG@{L}": (0.514, 0.533), f"D#-nDCG@{L}": (0.429, 0.448),
       f"I-rec@{L}": (0.533, 0.543), f"strec@{L}": (0.533, 0.543)}
-TOY = {"P+Q@3": 0.9333333333333333, "P+Q@3 hand": 0.9333333333333333, "IA-Q@3": 0.7333333333333333,
-       "IA-Q@3 hand": 0.7333333333333333, "DIN-nDCG@3": 0.84, "D-nDCG@3": 0.9283}
+EXAMPLES = {"measured": fd.hand_values(), "hand": fd.hand_values()}
 
 
 def _findings(**change):
-    kw = dict(data="simulated", toy=TOY, tau_ci={"runs": 15, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
+    kw = dict(data="simulated", examples=EXAMPLES,
+              tau_ci={"runs": 15, "topics": 100, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)},
               l=L, r={"r": -0.393, "low": -0.754, "high": 0.149, "runs": 15}, power=POWER, mc=MC, n_pairs=105, B=5000,
               significance=0.05, twins=[["I-rec@10", "strec@10"]],
               cover={"measure": f"D-nDCG@{L}", "n_significant": 66, "cover": None, "exactly_cover_vs_rest": False},
@@ -326,41 +325,39 @@ def _findings(**change):
     return fd.findings(**kw)
 
 
-def test_simulated_findings_table():
+def _row_words(table) -> list[int]:
+    return [nf.words(" ".join(str(v) for v in row)) for row in table.itertuples(index=False)]
+
+
+def test_simulated_findings_keep_only_what_simulated_runs_can_answer():
+    """Referee (65b268c), points 1-2 as a class: on simulated runs every row about the measures (set by
+    run_design) and the family-recovery row (built into the simulated users) go to the appendix."""
     f = _findings()
     t = f.table().set_index("question")
-    assert t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "verdict"] == "agrees"
-    assert "P+Q@3 0.9333 (hand: 0.9333) vs IA-Q@3 0.7333 (hand: 0.7333)" in \
-        t.loc["Do the worked examples give the hand-derived values (Eq. 8–9)?", "this run"]
-    q = "Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank these runs differently?"
-    assert t.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600] (15 runs; 95% bootstrap interval over topics)"
-    # rows the run design decides carry its letter (a), the planted row too
-    assert t.loc[q, "verdict"] == "shown (a)"
-    assert t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?", "verdict"] == "not shown (a)"
-    # α-nDCG's power interval lies above D♯-nDCG's: on this topic set the claim is contradicted, and the
-    # verdict says so (the run design is a caveat on what the rows describe, not a reason to withhold it)
-    p = t.loc["On these simulated runs (`styles` design) and this topic set, is D♯-nDCG more discriminative than "
-              "α-nDCG?"]
-    assert p["verdict"] == "does not hold (a, b)" and "(95% Monte Carlo intervals)" in p["this run"]
-    assert "cover the B trials only" in f.caveats["mc_only"] and "another topic set" in f.caveats["mc_only"]
-    assert "`styles` runs were built" in f.caveats["design"] and "not for the measures in general" in f.caveats["design"]
-    assert [r.caveats.count("design") for r in f.rows] == [0, 1, 1, 1, 1, 1]
-    lead = t.loc["On these simulated runs (`styles` design) and this topic set, does one measure lead "
-                 "discriminative power beyond Monte Carlo noise?"]
+    assert list(t.index) == [fd.EXAMPLES_QUESTION] and t.iloc[0]["verdict"] == "agrees"
+    assert t.iloc[0]["this run"] == "14 of 14 equal to 4 decimals"
+    ap = f.appendix_findings().table().set_index("question")
+    assert len(ap) == 5 and all("set by run_design `styles`" in p for p in ap["paper"].iloc[:4])
+    p = ap.loc["Is D♯-nDCG more discriminative than α-nDCG on these runs?"]
+    assert p["verdict"] == "does not hold (a, b)" and p["this run"] == "0.429 [0.429, 0.448] vs 0.524 [0.514, 0.533] of 105 pairs"
+    assert ap.loc["Does family recovery pass its planted-user test (A.1)?", "verdict"].startswith("holds in part")
+    q = "Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?"
+    assert ap.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600], 15 runs (95% bootstrap over topics)"
+    lead = ap.loc["Does one measure lead discriminative power beyond Monte Carlo noise?"]
     # strec is I-rec under another name: counted once, so it is not "within noise" of anything
     assert lead["this run"] == "D-nDCG@10 (0.629); 0 more measures within Monte Carlo noise" and lead["verdict"] == "shown (a, b)"
-    assert len(t) == 6 and all(len(str(r).split()) <= 35 for r in t["this run"])
-    assert f.prose[0].startswith("*Family recovery* reads which user") and "not fit to read real data" in f.prose[0]
-    assert "Counted once (one measure under two names): strec@10 as I-rec@10." in f.prose
-    assert not any("significant pairs of all measures" in p or "normaliser" in p or "tie rule" in p for p in f.prose)
-    assert f.general == ("simulated_runs",) and "few_runs" not in f.caveats
-    assert not f.problems()
-    assert not any("Planted truths need" in p for p in f.prose)
+    assert "`styles` runs were built" in f.caveats["design"] and "B = 5,000" in f.caveats["mc_only"]
+    assert any("run_design `styles`: see the appendix table" in s for s in f.prose)
+    assert f.appendix_prose[0].startswith("*Family recovery* reads which user")
+    assert not f.limitations() and "Simulated runs and planted users" in f.appendix_findings().limitations()
+    assert not f.problems() and not f.appendix_findings().problems()
+    skill = _findings(run_design="skill").appendix_findings().table()
+    assert all("set by run_design `skill`" in p for p in skill["paper"].iloc[:4])
 
 
 def test_real_findings_say_what_eight_runs_support():
     f = _findings(data="trec-web-2012", planted=None, n_pairs=28, significance=0.01,
-                  tau_ci={"runs": 8, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
+                  tau_ci={"runs": 8, "topics": 50, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
                   r={"r": 0.951, "low": 0.745, "high": 0.991, "runs": 8,
                      "rest": {"r": 0.008, "without": ["ql-cata", "rm-cata"]}},
                   power=pd.Series({**POWER, f"D#-nDCG@{L}": 0.429, f"alpha-nDCG@{L}": 0.429}),
@@ -368,42 +365,87 @@ def test_real_findings_say_what_eight_runs_support():
                   cover={"measure": f"I-rec@{L}", "n_significant": 12, "cover": ["ql-cata", "rm-cata"],
                          "exactly_cover_vs_rest": True})
     t = f.table().set_index("question")
-    assert len(t) == 5                                         # no planted-truth row without simulated runs
+    assert len(t) == 5 and not f.appendix                       # real runs: every row in the main table
     r = t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs?"]
-    assert r["verdict"] == "cannot tell (a)"
-    assert r["this run"].endswith("; without ql-cata and rm-cata: 0.008 (post hoc: chosen on these data, so no interval)")
-    assert r["this run"].count("[") == 1                        # the one interval is the pre-set r over all 8 runs
-    assert "(99% CI over runs, Fisher z)" in r["this run"]
-    p = t.loc["On these 8 runs and this topic set, is D♯-nDCG more discriminative than α-nDCG?"]
-    assert p["verdict"].startswith("not shown") and "[0.429, 0.429]" not in p["this run"]
-    assert "design" not in f.caveats                            # real runs: the verdict stands
+    assert r["verdict"] == "cannot tell (a)" and r["this run"] == "r = 0.951 [0.745, 0.991], 8 runs (99% CI, Fisher z)"
+    # the post-hoc r without the runs the tests single out sits in the cover bullet, without interval
+    assert any(s.startswith("All 12 significant pairs of I-rec@10 set ql-cata and rm-cata (the spam-unfiltered")
+               and "without them the r row's r is 0.008 (post hoc, so no interval)" in s for s in f.prose)
+    p = t.loc["Is D♯-nDCG more discriminative than α-nDCG on these runs?"]
+    assert p["verdict"] == "not shown (a, b, c)" and p["this run"] == "0.429 vs 0.429 of 28 pairs"
+    assert "no p-value near the level" in f.caveats["mc_exact"] and "design" not in f.caveats
     assert "in steps of 0.036" in f.limitations()
-    lead = t.loc["On these 8 runs and this topic set, does one measure lead discriminative power beyond Monte Carlo noise?"]
-    assert lead["verdict"].endswith("(a, b)")                    # its shares move in steps of 1/28 too (a)
-    assert any("(the spam-unfiltered Category A runs)" in s for s in f.prose)
     assert "Planted truths need simulated runs (the default profile)." in f.prose
-    assert not any("notebook 05" in s or "(05" in s or "`real`" in s for s in f.prose)   # no pointer to an answer we lack
     assert not f.problems()
 
 
-def test_tau_over_topics_and_r_over_runs_are_reconciled_when_they_disagree():
-    r = {"r": -0.393, "low": -0.754, "high": 0.149, "runs": 15}
-    s = fd.tau_r_sentence((-0.257, -0.390, -0.162), r)
-    assert s.startswith("Section 4's τ(D-nDCG, I-rec) interval excludes 0 and the r row's CI does not")
-    assert "resamples topics with these runs fixed" in s and "sample of runs" in s
-    assert fd.tau_r_sentence((-0.257, -0.390, 0.1), r) == ""              # both include 0: nothing to reconcile
-    assert fd.tau_r_sentence((0.5, 0.143, 0.857), {**r, "low": 0.745, "high": 0.991}) == ""
-    assert fd.tau_r_sentence((0.5, -0.1, 0.857), {**r, "low": 0.745, "high": 0.991}).startswith("The r row's CI excludes 0")
-    assert fd.tau_r_sentence(None, r) == ""
-    f = _findings(tau_ci={"runs": 15, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6),
-                          (f"D-nDCG@{L}", f"I-rec@{L}"): (-0.257, -0.390, -0.162)})
-    assert s in f.prose and not f.problems()
+def test_every_findings_row_is_at_most_30_words():
+    """Referee (65b268c), point 5: rows of 53 words; every row of both tables <= 30 words, in the
+    configurations that lengthen them most (few runs, few topics, B below the level's floor)."""
+    configs = [{}, {"run_design": "skill"}, {"B": 200, "significance": 0.01, "n_pairs": 15},
+               {"data": "trec-web-2012", "planted": None, "n_pairs": 28,
+                "tau_ci": {"runs": 8, "topics": 7, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
+                "r": {"r": 0.951, "low": 0.745, "high": 0.991, "runs": 8, "rest": {"r": 0.008, "without": ["a", "b"]}},
+                "mc": {**MC, f"D#-nDCG@{L}": (0.429, 0.429)}}]
+    for change in configs:
+        f = _findings(**change)
+        for table in (f.table(), f.appendix_findings().table()):
+            assert max(_row_words(table), default=0) <= 30, (change, _row_words(table))
+        assert nf.words(" ".join(f.prose)) + nf.words(f.limitations()) <= 200
 
 
-def test_differing_toy_values_say_so():
-    f = _findings(toy={**TOY, "P+Q@3 hand": 0.6})
+@pytest.mark.parametrize("folder", ["reports", "reports/real"])
+def test_committed_findings_rows_are_at_most_30_words(folder):
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[1]
+    for name in ("04_findings.csv", "04_findings_appendix.csv"):
+        path = root / folder / "tables" / name
+        if path.exists():
+            assert max(_row_words(pd.read_csv(path, dtype=str).fillna(""))) <= 30, path
+
+
+def test_bootstrap_intervals_over_few_topics_say_their_coverage_is_unreliable():
+    """Referee (65b268c), point 6: an 82.8% interval over 7 topics came without a warning."""
+    assert fd.MIN_BOOTSTRAP_TOPICS == 10
+    assert fd.tau_interval_note(0.95, 1000, 100) == "(95% bootstrap intervals over topics: 1,000 resamples of 100 topics)"
+    few = fd.tau_interval_note(0.828, 1000, 7)
+    assert few.startswith("(82.8% bootstrap intervals over topics: 1,000 resamples of 7 topics)")
+    assert "fewer than 10 topics" in few and "coverage is unreliable" in few
+    assert "unreliable" not in fd.tau_interval_note(0.95, 1000, 10)
+    f = _findings(data="files", planted=None,
+                  tau_ci={"runs": 15, "topics": 7, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.524, 0.333, 0.6)})
+    assert "Over 7 topics (fewer than 10)" in f.caveats["few_topics"]
+    tau_row = f.table().set_index("question").loc["Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?"]
+    assert tau_row["verdict"] == "shown (a)" and f.limitations().count("unreliable") == 1
+    assert "few_topics" not in _findings().caveats
+
+
+def test_differing_worked_examples_say_so():
+    """Referee (65b268c), point 3: the worked examples' values against their hand derivations, counted."""
+    hand = fd.hand_values()
+    expect = {"b>c>a D-nDCG@3": 0.9283, "b>c>a DIN-nDCG@3": 0.8400, "b>c>a D#-nDCG@3": 0.9642,
+              "b>c>a DIN#-nDCG@3": 0.9200, "a>b IA-nDCG@2": 0.9631, "b>a IA-nDCG@2": 0.6678, "b>a D-nDCG@2": 0.6934,
+              "b>a>d P+Q@3": 0.9333, "b>a>d IA-Q@3": 0.7333, "b>a>d P+Q#@3": 0.9667, "a>b alpha-nDCG@2": 1.0}
+    assert {k: round(hand[k], 4) for k in expect} == expect and len(hand) == 14
+    measured = fd.measured_values()
+    assert fd.examples_row(measured, hand).run == "14 of 14 equal to 4 decimals"
+    off = fd.examples_row({**measured, "b>a>d P+Q@3": 0.6}, hand)
+    assert off.verdict == "differs" and off.run == "13 of 14 equal to 4 decimals; b>a>d P+Q@3: 0.6000 (hand: 0.9333)"
+    f = _findings(examples={"measured": {**hand, "b>a>d IA-Q@3": 0.9333}, "hand": hand})
     assert f.table()["verdict"].iloc[0] == "differs"
-    assert _findings(toy={**TOY, "IA-Q@3 hand": 0.9333333333333333}).table()["verdict"].iloc[0] == "differs"
+
+
+def test_one_display_name_per_measure():
+    """Referee (65b268c), point 7: strec@33 in one line and I-rec@33 in the next; every printed table
+    names a measure once, under its first name (section 3 notes the aliases once)."""
+    twins = [[f"I-rec@{L}", f"strec@{L}"]]
+    t = fd.power_table(POWER, MC, twins)
+    assert f"strec@{L}" not in set(t["measure"]) and f"I-rec@{L}" in set(t["measure"]) and len(t) == len(POWER) - 1
+    fam = fd.family_table(fd.count_once([f"I-rec@{L}", f"alpha-nDCG@{L}", f"strec@{L}"], twins))
+    assert "strec" not in " ".join(fam["aligned with"]) and "I-rec, alpha-nDCG" in " ".join(fam["aligned with"])
+    asl = {m: np.array([0.01]) for m in POWER.index}
+    _, _, labels = fd.asl_curves(asl, twins, POWER, L)
+    assert labels[f"I-rec@{L}"] == "I-rec" and f"strec@{L}" not in labels
 
 
 # -- a small planted-truth run, end to end -----------------------------------------------------------
@@ -531,7 +573,8 @@ def test_holm_covers_every_check_read():
 def test_the_run_design_is_named_once_in_the_caveats():
     styles = _findings()
     skill = _findings(run_design="skill")
-    assert "`styles`" in styles.caveats["design"] and not any("skill" in p for p in styles.prose + skill.prose)
+    assert "`styles`" in styles.caveats["design"] and not any("skill" in p for p in styles.prose)
+    assert sum("skill" in p for p in skill.prose) == 1        # the bullet that points to the appendix
     assert "`skill` runs differ mainly in skill" in skill.caveats["design"] and "styles" not in skill.caveats["design"]
     assert sum("run design" in c for c in styles.caveats.values()) == 1
 
@@ -686,7 +729,7 @@ def test_asl_figure_draws_each_measure_once_by_family_and_thickens_the_named_one
         ["I-rec@10", "D-nDCG@10", "D#-nDCG@10", "alpha-nDCG@10", "strec@10", "IA-Q@10"])}
     power = pd.Series({m: float((v < 0.05).mean()) for m, v in asl.items()})
     curves, named, labels = fd.asl_curves(asl, [["I-rec@10", "strec@10"]], power, 10)
-    assert "strec@10" not in curves and labels["I-rec@10"] == "I-rec = strec" and labels["IA-Q@10"] == "IA-Q"
+    assert "strec@10" not in curves and labels["I-rec@10"] == "I-rec" and labels["IA-Q@10"] == "IA-Q"
     assert power.idxmax() == "I-rec@10"                                          # the leader, named once
     assert named == ["D#-nDCG@10", "alpha-nDCG@10", "D-nDCG@10", "I-rec@10"]
     fig = plots.family_facets(curves, fd.measure_family, xlabel="x", ylabel="y", hline=0.05, highlight=named,
@@ -795,3 +838,19 @@ def test_a_tau_picked_on_the_data_gets_no_interval():
     assert picked == ("tau(A, B) = -0.333 over 15 runs, picked for the lowest τ of 435 pairs "
                       "(post hoc: chosen on these data, so no interval)")
     assert "[" not in picked
+
+
+def test_a_pair_picked_for_the_lowest_tau_names_every_pair_tied_with_it():
+    """Referee (65b268c), point 4 as a class: a pair picked out of a tie names the others, or counts them."""
+    from types import SimpleNamespace
+    t = SimpleNamespace(tau=-0.333, low=-0.467, high=-0.219, n=15)
+    line = fd.tau_line("A", "B", t, picked_from=378, tied=["A vs C"])
+    assert "picked for the lowest τ of 378 pairs, tied with A vs C (post hoc" in line
+    assert "tied with C vs D and E vs F" in fd.tau_line("A", "B", t, picked_from=3, tied=["C vs D", "E vs F"])
+    assert "one of 5 tied pairs" in fd.tau_line("A", "B", t, picked_from=9, tied=["1", "2", "3", "4"])
+    names = ["A", "B", "C", "D"]
+    tau = pd.DataFrame(np.eye(4), index=names, columns=names)
+    for (a, b), v in {("A", "B"): 0.2, ("A", "C"): -0.3, ("B", "D"): -0.3, ("C", "D"): 0.5, ("A", "D"): 0.1,
+                      ("B", "C"): -0.1}.items():
+        tau.loc[a, b] = tau.loc[b, a] = v
+    assert fd.lowest_pairs(tau, names) == ([("A", "C"), ("B", "D")], 6)

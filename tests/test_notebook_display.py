@@ -219,5 +219,6 @@ def test_04_subset_correlation_is_compared_not_concluded():
     row, numbers = next((r, n) for r, n in zip(rows["table"], rows["numbers"]) if "correlate across runs" in r["question"])
     rest = numbers.get("rest")
     assert rest is not None and "low" not in rest and numbers["low"] > 0   # post hoc: no interval without the runs
-    assert row["verdict"].startswith("cannot tell") and "post hoc" in row["this run"]
+    assert row["verdict"].startswith("cannot tell") and "[" not in row["this run"].split("]", 1)[1]
+    assert any("post hoc, so no interval" in p for p in rows["prose"])   # the r without them: a bullet
 

@@ -28,6 +28,7 @@ measures (:func:`measure_names`) and the lines its cells print (A.1: :mod:`.dive
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,15 +36,17 @@ import numpy as np
 import pandas as pd
 
 from ..notebook import claims
-from ..notebook.findings import Finding, Findings
+from ..notebook.findings import AppendixFindings, Finding, Findings
 from ..stats.summary import min_draws
 from .diversity_planted import against_table, family_table, fitness, fitness_prose, planted_report, planted_result, \
     planted_rows, truth_groups, user_table, with_leaders, checks_table
+from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness",
-           "findings"]
+           "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
+           "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -55,6 +58,12 @@ DATA = ("simulated", "trec-web-2012", "files")
 #: The least number of topic resamples for a bootstrap interval of Kendall's tau (Efron & Tibshirani's
 #: advice for percentile intervals), raised to the interval rule's minimum at the run's level.
 MIN_TAU_BOOTSTRAP = 1000
+#: The fewest topics over which a percentile bootstrap interval is printed without a warning. With fewer,
+#: the resamples take few distinct values and the percentile interval is too narrow (its spread shrinks
+#: by about sqrt((n - 1) / n) and its tails are lumpy), so its coverage falls short of the nominal level
+#: (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, Sec. 13.3 and 14.4: intervals from
+#: small samples). 10 is the usual rule of thumb; the notebook says so once per interval it prints.
+MIN_BOOTSTRAP_TOPICS = 10
 #: How a value chosen on the same data it is computed from is labelled: no interval is printed for
 #: it (a correlation without the runs the tests single out, the lowest of many τ), since an interval
 #: computed after that choice does not have its nominal coverage.
@@ -152,15 +161,40 @@ def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     return claims.bracket(tau, low, high, digits)
 
 
-def tau_line(a: str, b: str, t, *, picked_from: int = 0, digits: int = 3) -> str:
+def tau_line(a: str, b: str, t, *, picked_from: int = 0, tied: Sequence[str] = (), digits: int = 3) -> str:
     """Section 4's line for one pair of measures: ``"tau(A, B) = 0.524 [0.333, 0.600] over 15 runs"``
     (``t``: :func:`helpers.stats.tau_topic_bootstrap`). A pair chosen on these data (``picked_from``:
     the number of pairs it was picked from, e.g. the lowest τ) gets no interval: a bootstrap interval
-    of a pair picked for its extreme τ ignores that choice (:data:`POST_HOC`)."""
+    of a pair picked for its extreme τ ignores that choice (:data:`POST_HOC`). ``tied``: the other
+    pairs with the same τ (``"C vs D"``), all named (up to 3) or counted: no pair is picked out of a tie."""
     if picked_from:
-        return (f"tau({a}, {b}) = {claims.number(t.tau, digits)} over {t.n} runs, picked for the lowest τ of {picked_from:,} pairs "
-                f"({POST_HOC})")
+        tie = ""
+        if len(tied) > 3:
+            tie = f", one of {len(tied) + 1} tied pairs"
+        elif tied:
+            tie = f", tied with {claims.listing(list(tied))}"
+        return (f"tau({a}, {b}) = {claims.number(t.tau, digits)} over {t.n} runs, picked for the lowest τ of "
+                f"{picked_from:,} pairs{tie} ({POST_HOC})")
     return f"tau({a}, {b}) = {tau_text(t.tau, t.low, t.high, digits)} over {t.n} runs"
+
+
+def lowest_pairs(tau: pd.DataFrame, names: Sequence[str]) -> tuple[list[tuple[str, str]], int]:
+    """The pairs of ``names`` (each measure once) with the lowest τ in the matrix ``tau``, in row-major
+    order (the first is the one section 4 draws resamples for), and how many pairs there are."""
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    values = {p: float(tau.loc[p[0], p[1]]) for p in pairs if np.isfinite(tau.loc[p[0], p[1]])}
+    low = min(values.values())
+    return [p for p, v in values.items() if f"{v:.12g}" == f"{low:.12g}"], len(pairs)
+
+
+def tau_interval_note(level: float, resamples: int, topics: int) -> str:
+    """The line under section 4's τ lines: the intervals' level, resamples and topics, and, over fewer
+    than :data:`MIN_BOOTSTRAP_TOPICS` topics, that their coverage is unreliable."""
+    text = f"({pct(level)} bootstrap intervals over topics: {resamples:,} resamples of {topics} topics)"
+    if topics < MIN_BOOTSTRAP_TOPICS:
+        text += (f" With fewer than {MIN_BOOTSTRAP_TOPICS} topics, a percentile bootstrap interval's coverage is "
+                 "unreliable.")
+    return text
 
 
 def measure_family(measure: str) -> str:
@@ -176,19 +210,20 @@ def measure_family(measure: str) -> str:
 def asl_curves(asl: Mapping[str, np.ndarray], twins, power: pd.Series, l: int) -> tuple[dict, list[str], dict]:
     """What the ASL figure draws: the curves with each measure under several names once (``twins``),
     the measures the findings name (D♯-nDCG, α-nDCG, D-nDCG, I-rec and the power leaders), drawn
-    thick, and the legend labels, cutoff dropped (twins: ``"I-rec = strec"``)."""
+    thick, and the legend labels, cutoff dropped (one name per measure: the first of its twins)."""
     keep = count_once(list(asl), twins)
     top = [m for m in power.index if power[m] == power.max() and m in keep]
     named = [f"D#-nDCG@{l}", f"alpha-nDCG@{l}", f"D-nDCG@{l}", f"I-rec@{l}", *top]
     short = {m: m.replace(f"@{l}", "") for m in keep}
-    short.update({list(g)[0]: " = ".join(x.replace(f"@{l}", "") for x in g) for g in twins})
     return {m: asl[m] for m in keep}, [m for m in dict.fromkeys(named) if m in keep], short
 
 
-def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]]) -> pd.DataFrame:
-    """Section 6's table: ``measure, power, Monte Carlo interval`` (:func:`mc_interval`), power order kept."""
-    return pd.DataFrame({"measure": power.index, "power": power.to_numpy(),
-                         "Monte Carlo interval": [mc_interval(*mc[m]) for m in power.index]})
+def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]], twins=()) -> pd.DataFrame:
+    """Section 6's table: ``measure, power, Monte Carlo interval`` (:func:`mc_interval`), power order
+    kept, each measure once under its first name (``twins``: section 3 names the others once)."""
+    keep = count_once(list(power.index), twins)
+    return pd.DataFrame({"measure": keep, "power": power[keep].to_numpy(),
+                         "Monte Carlo interval": [mc_interval(*mc[m]) for m in keep]})
 
 
 def power_lines(dp: Mapping, *, significance: float, B: int, r_rest: Mapping | None, l: int) -> tuple[str, list[str]]:
@@ -286,18 +321,50 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
 
 # -- the findings --------------------------------------------------------------------------------
 
-def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float], tau_ci: Mapping, l: int, r: Mapping,
-             power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, B: int, significance: float,
-             twins: Sequence[Sequence[str]], cover: Mapping | None = None, planted: Mapping | None = None,
-             footer: str = "") -> Findings:
+#: The caption of notebook 04's appendix table (:meth:`DiversityFindings.appendix_findings`).
+APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by the simulation's run design or by how "
+                  "its users were built; checks of the machinery, not findings about the measures.")
+
+
+@dataclass(frozen=True)
+class DiversityFindings(Findings):
+    """The findings of notebook 04 with an ``appendix``: on simulated runs the rows about the measures
+    (their answer is set by the run design) and the family-recovery check (its positive result is built
+    into the simulated users), shown after the conclusion by :meth:`show_appendix`, never in its table."""
+
+    appendix: tuple = ()
+    appendix_prose: tuple = ()
+    appendix_general: tuple = ()
+
+    def appendix_findings(self) -> AppendixFindings:
+        """The appendix rows as a table of their own, with the caveats they point to."""
+        return AppendixFindings(self.notebook, self.appendix, self.appendix_prose, caveats=self.caveats,
+                                general=self.appendix_general, title=APPENDIX_TITLE)
+
+    def show_appendix(self, out=None) -> None:
+        """Display the appendix (saved as ``04_findings_appendix.{csv,tex}`` with ``out``)."""
+        self.appendix_findings().show_or_say(out, empty="Findings appendix: none (no simulated runs in this run).")
+
+    def as_dict(self) -> dict:
+        d = super().as_dict()
+        if self.appendix:
+            d["appendix"] = self.appendix_findings().as_dict()
+        return d
+
+
+def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Mapping[str, float]], tau_ci: Mapping,
+             l: int, r: Mapping, power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, B: int,
+             significance: float, twins: Sequence[Sequence[str]] = (), cover: Mapping | None = None,
+             planted: Mapping | None = None, footer: str = "") -> DiversityFindings:
     """The findings of notebook 04 (module docstring for the questions).
 
     Parameters
     ----------
     data, run_design : the ``data`` and ``run_design`` parameters.
-    toy : the worked examples' values: ``P+Q@3`` and ``IA-Q@3`` with their hand derivations ``P+Q@3 hand``
-        and ``IA-Q@3 hand``, ``DIN-nDCG@3``, ``D-nDCG@3``.
-    tau_ci : ``(a, b) -> (tau, low, high)`` of the measure pairs of section 4 (bootstrap over topics).
+    examples : ``{"measured": ..., "hand": ...}``: the worked examples' values
+        (:func:`measured_values`, :func:`hand_values`).
+    tau_ci : ``(a, b) -> (tau, low, high)`` of the measure pairs of section 4 (bootstrap over topics),
+        ``"runs"`` and ``"topics"`` (the topics resampled).
     l : the cutoff.
     r : ``{"r", "low", "high", "runs"}``: the Pearson correlation of I-rec@l and D-nDCG@l over runs, and
         optionally ``"rest"`` (the same without ``"without"``, the runs the tests single out).
@@ -307,47 +374,72 @@ def findings(*, data: str, run_design: str = "styles", toy: Mapping[str, float],
     twins : groups of measures that are one measure under several names (each counts once).
     cover : :func:`helpers.replicates.diversity.significant_pair_cover` of the leading measure, with ``"measure"``.
     planted : :func:`helpers.replicates.diversity.planted_analysis` (simulated data with replicates), else None.
+
+    On simulated runs every row about the measures goes to the appendix, marked as set by ``run_design``,
+    and so does the family-recovery row: a notebook's findings about measures come from real runs.
     """
-    level = 1 - significance
+    level, simulated = 1 - significance, data == "simulated"
     runs = int(tau_ci.get("runs", r["runs"]))
-    where = f"these simulated runs (`{run_design}` design)" if data == "simulated" else f"these {runs} runs"
-    rows = [_toy_row(toy), _tau_row(tau_ci, l, level), _r_row(r, l, level),
-            _power_row(power, mc, l, n_pairs, B, where), _lead_row(power, mc, twins, where, n_pairs)]
-    caveats = {"mc_only": "Power intervals cover the B trials only; another topic set could change the power "
-                          "verdicts."}
-    if data == "simulated":   # rows 2-5 follow from how the runs were simulated: each carries the letter
-        caveats["design"] = DESIGN_CAVEAT[run_design]
-        rows[1:5] = [dataclasses.replace(row, caveats=("design",) + row.caveats) for row in rows[1:5]]
+    where = "these simulated runs" if simulated else f"these {runs} runs"
+    measured = [_tau_row(tau_ci, l, level), _r_row(r, l, level), _power_row(power, mc, n_pairs),
+                _lead_row(power, mc, twins, where, n_pairs)]
+    caveats = {"mc_only": f"Power intervals are {pct(MC_LEVEL)} Monte Carlo intervals of the B = {B:,} trials only; "
+                          "another topic set could change the power verdicts."}
+    if any(mc[m][0] == mc[m][1] for m in (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")):
+        caveats["mc_exact"] = "A power printed without interval has no p-value near the level."
     floor = mc_floor(B, significance, MC_LEVEL)
     if floor:
         caveats["mc_floor"] = floor
-        rows[3:5] = [dataclasses.replace(row, caveats=row.caveats + ("mc_floor",)) for row in rows[3:5]]
+        measured[2:4] = [dataclasses.replace(row, caveats=row.caveats + ("mc_floor",)) for row in measured[2:4]]
     if n_pairs < 50:
         caveats["few_runs"] = (f"{n_pairs} run pairs move shares in steps of {1 / n_pairs:.3f}; a correlation over "
                                "few runs can rest on two of them.")
-    general = ()
-    if data == "simulated":
-        general = ("simulated_runs",)
+    topics = tau_ci.get("topics")
+    if topics is not None and topics < MIN_BOOTSTRAP_TOPICS:
+        caveats["few_topics"] = (f"Over {topics} topics (fewer than {MIN_BOOTSTRAP_TOPICS}) a percentile bootstrap "
+                                 "interval's coverage is unreliable.")
+        measured[0] = dataclasses.replace(measured[0], caveats=measured[0].caveats + ("few_topics",))
+    rows, prose = [examples_row(examples["measured"], examples["hand"])], []
+    appendix, extra, general = [], [], ()
+    if simulated:   # set by the run design: the appendix, each row marked so
+        caveats["design"] = DESIGN_CAVEAT[run_design]
         caveats["simulated_runs"] = "Simulated runs and planted users say nothing about real systems or users."
-    prose = _prose(data, run_design, twins, cover)
+        general = ("simulated_runs",)
+        appendix = [dataclasses.replace(row, caveats=("design",) + row.caveats,
+                                        paper=f"{'' if row.paper == '—' else row.paper + '; '}set by run_design "
+                                              f"`{run_design}`") for row in measured]
+        if planted is not None:
+            more, own = planted_rows(planted, run_design)
+            appendix += more
+            caveats.update(own)
+            extra.append(fitness_prose(planted))
+        else:
+            extra.append("The family-recovery row needs at least 2 replicates.")
+        prose.append(f"On simulated runs the rows about the measures (τ, r, discriminative power) and the "
+                     f"family-recovery check are set by run_design `{run_design}`: see the appendix table. Profile "
+                     "`real` answers them on TREC runs.")
+    else:
+        rows += measured
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
-    if both:
-        prose.insert(0, both)
-    if planted is not None:
-        more, own = planted_rows(planted, run_design)
-        rows += more
-        caveats.update(own)
-        prose.insert(0, fitness_prose(planted))
-    elif data == "simulated":
-        prose.append("The family-recovery row needs at least 2 replicates.")
-    first = list(dict.fromkeys(k for row in rows for k in row.caveats))   # a row's letters in alphabetical order
-    rows = [dataclasses.replace(row, caveats=tuple(sorted(row.caveats, key=first.index))) for row in rows]
-    return Findings("04_diversified_measures", rows, prose, caveats=caveats, general=general, footer=footer)
+    (extra if simulated else prose).extend(x for x in [both, _cover_line(data, cover, r)] if x)
+    if not simulated:
+        prose.append("Planted truths need simulated runs (the default profile).")
+    prose.append("No public data set pairs SERP preferences with intent judgments, so no profile here says which "
+                 "measure agrees with real users.")
+    rows, appendix = _sorted_letters(rows), _sorted_letters(appendix)
+    return DiversityFindings("04_diversified_measures", rows, prose, caveats=caveats, footer=footer,
+                             appendix=tuple(appendix), appendix_prose=tuple(extra), appendix_general=general)
+
+
+def _sorted_letters(rows: list[Finding]) -> list[Finding]:
+    """Each row's caveats in the order the table first uses them (its letters read alphabetically)."""
+    first = list(dict.fromkeys(k for row in rows for k in row.caveats))
+    return [dataclasses.replace(row, caveats=tuple(sorted(row.caveats, key=first.index))) for row in rows]
 
 
 def tau_r_sentence(tau: Sequence[float] | None, r: Mapping) -> str:
     """``""``, or the sentence that reconciles section 4's τ(D-nDCG, I-rec) interval with the r row's CI
-    when one excludes 0 and the other does not: τ's interval resamples topics with the runs fixed, r's
+    when one excludes 0 and the other does not: τ's resamples topics with the runs fixed, r's
     treats the runs as a sample of runs. ``tau``: ``(tau, low, high)``; ``r``: as in :func:`findings`."""
     if tau is None or not np.isfinite(r["low"]):
         return ""
@@ -363,50 +455,39 @@ def _few(n_pairs: int) -> tuple[str, ...]:
     return ("few_runs",) if n_pairs < 50 else ()
 
 
-def _toy_row(toy: Mapping[str, float]) -> Finding:
-    pq, iaq, din, d = toy["P+Q@3"], toy["IA-Q@3"], toy["DIN-nDCG@3"], toy["D-nDCG@3"]
-    ok = abs(pq - toy["P+Q@3 hand"]) < 1e-12 and abs(iaq - toy["IA-Q@3 hand"]) < 1e-12 and din < d
-    return Finding("Do the worked examples give the hand-derived values (Eq. 8–9)?",
-                   "DIN drops a repeated nav hit; P+Q scores nav intents by P+",
-                   f"P+Q@3 {pq:.4f} (hand: {toy['P+Q@3 hand']:.4f}) vs IA-Q@3 {iaq:.4f} (hand: "
-                   f"{toy['IA-Q@3 hand']:.4f}); DIN-nDCG@3 {din:.4f} < D-nDCG@3 {d:.4f}",
-                   "agrees" if ok else "differs", numbers=dict(toy))
-
-
 def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
     key = (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")
     tau, lo, hi = tau_ci[key]
     n = tau_ci.get("runs", 0)
-    return Finding("Do D♯-nDCG and α-nDCG (NTCIR's and TREC's official measures) rank these runs differently?",
-                   "—", f"τ = {tau_text(tau, lo, hi)} ({n} runs; {pct(level)} bootstrap interval over topics)",
+    return Finding("Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?",
+                   "—", f"τ = {tau_text(tau, lo, hi)}, {n} runs ({pct(level)} bootstrap over topics)",
                    "shown" if hi < 1 else "not shown", caveats=_few(n * (n - 1) // 2) if n else (),
-                   numbers={"tau": tau, "low": lo, "high": hi, "level": level})
+                   numbers={"tau": tau, "low": lo, "high": hi, "level": level, "topics": tau_ci.get("topics")})
 
 
 def _r_row(r: Mapping, l: int, level: float) -> Finding:
+    """The r row; a post-hoc r without the runs the tests single out is in the cover bullet
+    (:func:`_cover_line`), and makes a CI that excludes 0 a "cannot tell"."""
     excl = not (r["low"] <= 0 <= r["high"]) and np.isfinite(r["low"])
-    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} over {r['runs']} runs ({pct(level)} CI over runs, Fisher z)"
+    run = f"r = {claims.bracket(r['r'], r['low'], r['high'])}, {r['runs']} runs ({pct(level)} CI, Fisher z)"
     verdict = "shown" if excl else "not shown" if np.isfinite(r["low"]) else "cannot tell"
-    rest = r.get("rest")
-    if rest is not None:   # the runs every significant pair sets against the rest: r may be the gap between two groups
-        run += f"; without {claims.listing(rest['without'])}: {claims.number(rest['r'])} ({POST_HOC})"
-        if excl:
-            verdict = "cannot tell"
+    if r.get("rest") is not None and excl:   # r may be the gap between two groups of runs
+        verdict = "cannot tell"
     n = r["runs"]
     return Finding(f"Do I-rec@{l} and D-nDCG@{l} correlate across runs?", "trade-off plotted in the INTENT overviews",
                    run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
 
 
-def _power_row(power: pd.Series, mc: Mapping, l: int, n_pairs: int, B: int, where: str) -> Finding:
-    a, b = f"D#-nDCG@{l}", f"alpha-nDCG@{l}"
+def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
+    a, b = (next(m for m in power.index if m.startswith(x)) for x in ("D#-nDCG@", "alpha-nDCG@"))
     c = claims.compare("D♯-nDCG", power[a], "α-nDCG", power[b], interval_a=tuple(mc[a]), interval_b=tuple(mc[b]))
     d = c.numbers["differs"]
     verdict = ("shown" if d and power[a] > power[b] else "does not hold" if d else "not shown")
     show = lambda m: (claims.number(power[m]) if mc[m][0] == mc[m][1] else mc_text(power[m], *mc[m]))  # noqa: E731
-    exact = "; a value without interval: no p-value near the level" if any(mc[m][0] == mc[m][1] for m in (a, b)) else ""
-    return Finding(f"On {where} and this topic set, is D♯-nDCG more discriminative than α-nDCG?", "—",
-                   f"{show(a)} vs {show(b)} of {n_pairs} pairs, B = {B:,} ({pct(MC_LEVEL)} Monte Carlo intervals{exact})",
-                   verdict, caveats=("mc_only",) + _few(n_pairs), numbers=dict(c.numbers))
+    exact = ("mc_exact",) if any(mc[m][0] == mc[m][1] for m in (a, b)) else ()
+    return Finding("Is D♯-nDCG more discriminative than α-nDCG on these runs?", "—",
+                   f"{show(a)} vs {show(b)} of {n_pairs} pairs", verdict,
+                   caveats=("mc_only",) + exact + _few(n_pairs), numbers=dict(c.numbers))
 
 
 def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
@@ -416,22 +497,21 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
     alone = len(n["leaders"]) == 1 and not n["within_noise"]
-    return Finding(f"On {where} and this topic set, does one measure lead discriminative power beyond Monte Carlo "
-                   "noise?", "—", run, "shown" if alone else "not shown", caveats=("mc_only",) + _few(n_pairs),
-                   numbers=dict(n))
+    return Finding("Does one measure lead discriminative power beyond Monte Carlo noise?", "—", run,
+                   "shown" if alone else "not shown", caveats=("mc_only",) + _few(n_pairs),
+                   numbers={**n, "runs": where})
 
 
-def _prose(data: str, run_design: str, twins, cover) -> list[str]:
-    out = []
-    if twins:
-        out.append(twins_line(twins))
-    if cover and cover.get("cover") and cover.get("exactly_cover_vs_rest"):
-        what = (" (the spam-unfiltered Category A runs)" if data == "trec-web-2012"
-                and all("cata" in x and "filtered" not in x for x in cover["cover"]) else "")
-        out.append(f"All {cover['n_significant']} significant pairs of {cover['measure']} set "
-                   f"{claims.listing(cover['cover'])}{what} against the other runs.")
-    if data != "simulated":
-        out.append("Planted truths need simulated runs (the default profile).")
-    out.append("No public data set pairs SERP preferences with intent judgments, so no profile here says which "
-               "measure agrees with real users.")
-    return out
+def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:
+    """``""``, or the bullet naming the runs every significant pair of the leading measure sets against
+    the rest, with the post-hoc r of I-rec and D-nDCG without them (no interval)."""
+    if not (cover and cover.get("cover") and cover.get("exactly_cover_vs_rest")):
+        return ""
+    what = (" (the spam-unfiltered Category A runs)" if data == "trec-web-2012"
+            and all("cata" in x and "filtered" not in x for x in cover["cover"]) else "")
+    text = (f"All {cover['n_significant']} significant pairs of {cover['measure']} set "
+            f"{claims.listing(cover['cover'])}{what} against the other runs")
+    rest = r.get("rest")
+    if rest is not None:
+        text += f"; without them the r row's r is {claims.number(rest['r'])} (post hoc, so no interval)"
+    return text + "."

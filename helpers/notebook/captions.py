@@ -132,9 +132,12 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Appendix of notebook 06: published values, results a simulated pilot settles by how it was built "
         "(sizing, cheapest design, planted coverage and power), and the split halves' detail; checks of the "
         "machinery rather than findings; letters refer to its Limitations.", {}),
+    "04_findings_appendix": (
+        "Appendix of notebook 04: results on simulated runs set by the run design or by how the simulated users "
+        "were built, checks of the machinery rather than findings about the measures.", {}),
     "05_findings_appendix": (
-        "Appendix of notebook 05: the results of this run that hold by construction of the simulation, checks of "
-        "the machinery rather than findings.",
+        "Appendix of notebook 05: the results of this run that hold by construction of the simulation or are set "
+        "by it, checks of the machinery rather than findings.",
         {}),
     "02_replicates_cells": (
         "RawG against UG over the replicates of the simulated ratings, per measure, Dmax and N: Kendall's τ and "
@@ -274,6 +277,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         {"n_assessors": "assessors", "n_topics": "topics", "n_low": "topics low", "n_high": "topics high",
          "cost": "cost", "cost_low": "cost low", "cost_high": "cost high", "diff_low": "difference low",
          "diff_high": "difference high", "cheapest_share": "share cheapest", "point_inside": "point inside interval", "within_noise": "within noise"}),
+    "06_break_even": (
+        "Break-even ratios of topic cost to judgment-set cost: above the ratio, one assessor more per topic reaches "
+        "the target Erho2 at less cost, from the pilot's variance components, with the topic bootstrap's "
+        "95% percentile interval (inf: at no ratio).",
+        {"n_assessors": "n_a", "break_even": "break-even ratio", "low": "low", "high": "high"}),
     "06_split_halves": (
         "Disjoint halves of the pilot: Kendall's τ between the halves' system orders and the rate of major "
         "conflicts, observed (mean, and 95% interval or range of single splits) and predicted out of sample from "
@@ -339,8 +347,9 @@ FIGURES: dict[str, str] = {
         "Planted-truth experiment: MAR of every measure and cross-fitted assessor against panels of each planted "
         "user model, diversity question (mean and interval over the replicates); grey rows: the aligned family."),
     "06_topics_vs_min_diff": (
-        "Topics the paired t-test needs against the difference to detect, per measure: exact noncentral t "
-        "(solid) and Sakai's approximation (dotted)."),
+        "Topics the paired t-test needs against the difference to detect, per measure, exact noncentral t: "
+        "from 2 V_E2, the paired differences' variance (solid, circles), and from Sakai's 2 V_E1, which keeps the "
+        "topic variance (dashed, open squares)."),
     "06_d_study_curves": (
         "Erho2 and Phi of the leading measure against the number of topics, for 1 to 4 assessors per topic, "
         "with 95% intervals; dashed: the target."),
