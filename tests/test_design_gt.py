@@ -354,15 +354,23 @@ def _at(ks=range(1, 7)):
                           "n_paired_high": 7 + 6 - k} for k in ks for m in ("paired t", "CI width")])
 
 
+def _break_even(first=(5.0, 4.0, 7.0), second=(15.0, 12.0, 20.0)):
+    """A break-even table (helpers.design.cost.break_even_bootstrap's columns): 1 -> 2 and 2 -> 3."""
+    return pd.DataFrame({"n_assessors": [1, 2], "break_even": [first[0], second[0]], "low": [first[1], second[1]],
+                         "high": [first[2], second[2]]})
+
+
 def _findings(**over):
     from helpers.design.published import gt_reproductions
     from helpers.findings import design as F
     kw = dict(published=dict(F.PUBLISHED), anova_m2=(629, 629), gt=gt_reproductions(), sizes=_sizes(), lead="m",
-              settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3),
-              cheapest=_curve([300.0, 320.0, 400.0], [True, False, False], 1),
+              settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3, cost_topic=10,
+                            cost_judgment=3),
+              cheapest=_curve([300.0, 320.0, 400.0], [True, False, False], 1), break_even=_break_even(),
               pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 2}, at=_at(), split=None, planted=None, linearity={},
               unjudged="u.")
     kw.update(over)
+    kw["settings"] = {"cost_topic": 10, "cost_judgment": 3, **kw["settings"]}
     return F.findings(**kw)
 
 
@@ -392,7 +400,7 @@ def test_findings_of_notebook_06_follow_the_numbers():
     assert any("profile `real`" in p for p in ok.prose)
     bad = _findings(published={**F.PUBLISHED, "CI, σt² = .10, δ = .10": 155}, planted=_planted(70, 80, 500))
     assert [r.verdict for r in bad.appendix][:1] + [r.verdict for r in bad.appendix][-3:] == \
-        ["not reproduced", "differs", "differs", "differs"]
+        ["not reproduced", "does not hold", "does not hold", "does not hold"]   # one rule: interval vs target
     assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
     assert [r.verdict for r in real.rows][:3] == ["holds", "holds", "holds"] and len(real.appendix) == 3
@@ -437,13 +445,19 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
 
 
 def test_cheapest_row_names_every_design_within_noise():
-    rows = lambda c: _findings(cheapest=c).rows[2]  # noqa: E731
-    assert rows(_curve([300.0, 320.0, 400.0], [True, False, False], 1)).verdict == "holds"
-    r = rows(_curve([300.0, 290.0, 400.0], [True, True, False], 2))
-    assert r.verdict == "cannot tell" and r.run == "tied within noise: n_a = 1 (30 topics, 300); n_a = 2 (30 topics, 290)"
-    assert rows(_curve([500.0, 290.0, 300.0], [False, True, True], 2)).verdict == "does not hold"
-    assert rows(_curve([300.0], [True], 1)).verdict == "not tested"
-    assert _findings(cheapest=None).rows[2].verdict == "cannot tell"
+    """Bodoff's row is the break-even cost ratio with its interval; its verdict reads this run's ratio (10 : 3)
+    against the 1 -> 2 interval, and the cheapest design at this run's costs follows as a consequence."""
+    rows = lambda **kw: _findings(**kw).rows[2]  # noqa: E731
+    r = rows()
+    assert r.question.startswith("Up to which topic : judgment cost ratio is one assessor per topic cheapest")
+    assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); a 3rd assessor beats a 2nd above 15 "
+                                              "[12, 20]; at this run's 10 : 3 (3.3): cheapest n_a = 1")
+    assert rows(break_even=_break_even((2.0, 1.5, 2.5))).verdict == "does not hold"
+    assert rows(break_even=_break_even((3.0, 2.0, 4.0))).verdict == "cannot tell"
+    tie = rows(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2))
+    assert tie.run.endswith("n_a = 1 or 2 tied") and "ties" in tie.caveats
+    assert rows(cheapest=_curve([300.0], [True], 1)).run.endswith("only n_a = 1 searched (set by max_assessors = 1)")
+    assert rows(cheapest=None).run.endswith("no design with n_a ≤ 3 reaches the target")
     from helpers.findings.design import answer_sentence, cheapest_lines
     tie = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     lines = cheapest_lines(tie, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=4)
@@ -455,7 +469,6 @@ def test_cheapest_row_names_every_design_within_noise():
     every = _curve([300.0, 290.0, np.nan], [True, True, False], 2)      # a tie of all: said as such
     assert cheapest_lines(every, target=.95, measure="m", cost_topic=10, cost_judgment=3,
                           max_assessors=3)[0].startswith("All designs that reach the target tie as the cheapest")
-    assert _findings(cheapest=every).rows[2].run.startswith("all tied within noise: n_a = 1")
     assert answer_sentence(_at(), lead="m", target=.95, curve=every, n_a=3) == (
         "Answer for m with 1 or 2 assessors per topic (tied as the cheapest): Eρ² ≥ 0.95 needs 30 [20, 40] topics "
         "with 1 assessor and 30 [20, 40] with 2 (Feldt); a paired t-test needs 10 [9, 12] topics with 1 assessor and "
@@ -637,7 +650,16 @@ def test_power_over_simulated_pilots_takes_the_pilot_as_the_cluster_and_says_whi
     p = summarise_planted(few, beta=.2)
     assert p["power"]["pilots_tested"] == 14 and p["power"]["low"] is None and p["power"]["cluster_se"] > 0
     row = _findings(planted=p).appendix[-1]
-    assert row.verdict == "cannot tell" and "too few pilots (14) for a 95% interval" in row.run
+    # no printed 95% interval over 14 pilots, but the verdict reads Student's t (13 df) about the rate from its SE
+    from scipy.stats import t
+    rate, se = p["power"]["rejections"] / p["power"]["experiments"], p["power"]["cluster_se"]
+    lo, hi = rate - t.ppf(.975, 13) * se, rate + t.ppf(.975, 13) * se
+    assert row.verdict == ("by construction" if lo <= .8 <= hi else "does not hold")
+    assert "too few pilots (14) for a 95% interval" in row.run and f"SE {se:.3f} (" in row.run
+    far = {**p["power"], "rejections": 140, "experiments": 280, "cluster_se": .02, "wrong_sign": 40}   # 0.5, 15 SE
+    row = _findings(planted={**p, "power": far}).appendix[-1]
+    assert row.verdict == "does not hold" and "15.0 SE below 0.80" in row.run
+    assert "; 40 of the 180 rejections (22%) of the wrong sign;" in row.run and "(40" not in row.run
     assert "the 14 of 60 pilots whose n was reachable" in row.run and "clustered" in row.caveats
     lines = planted_lines(p, target=.95, n_assessors=2)
     assert any("the 14 of 60 pilots whose n was reachable" in x for x in lines)
@@ -652,14 +674,12 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     assert lines[0].startswith("The searched range bounds the cheapest design") and "extend max_assessors" in lines[0]
     assert not any("The cheapest design" in x for x in lines)
     row = _findings(cheapest=falling).rows[2]
-    # a design in range beats n_a = 1 beyond noise: Bodoff's claim fails whatever lies beyond
-    assert row.verdict == "does not hold" and row.run.startswith("the searched range bounds the cheapest (cost still "
-                                                                  "falls at n_a = 3")
+    assert row.run.endswith("cheapest n_a = 3; extend max_assessors")
     assert "(cheapest searched; extend max_assessors)" in answer_sentence(_at(), lead="m", target=.95, curve=falling,
                                                                            n_a=2)
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
-    assert _findings(cheapest=edge_tie).rows[2].verdict == "cannot tell"
+    assert _findings(cheapest=edge_tie).rows[2].run.endswith("n_a = 1, 2 or 3 tied; extend max_assessors")
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
 
@@ -734,9 +754,9 @@ def test_split_summary_is_one_short_row_and_reports_both_directions():
                           "conflicts_predicted": [.1, .02], "conflicts_predicted_low": [.05, .001],
                           "conflicts_predicted_high": [.2, .05], "tests": [1900, 1900]})
     row = split_summary(split, simulated=True)
-    assert row.run == ("Urbano τ: inside 2 of 2 judged, above the point at 2 of 2; conflicts: inside 0 of 1 judged "
-                       "(< 2: no verdict), below the point at 2 of 2; arcsin τ: inside 2 of 2 judged, above the point at 2 of 2 "
-                       "(2 sizes; detail in the appendix)")
+    assert row.run == ("Urbano τ: 2 of 2 judged inside, 2 of 2 above the point; conflicts: 0 of 1 judged inside "
+                       "(< 2: no verdict), 2 of 2 below the point; arcsin τ: 2 of 2 judged inside, 2 of 2 above the point "
+                       "(2 sizes)")
     assert row.numbers["parts"] == {"tau": "holds in part", "conflicts": "cannot tell", "normal": "holds in part"}
     assert row.verdict == "holds in part" and words(row.run) <= 50
     f = _findings(split=split)

@@ -130,4 +130,72 @@ def test_a_single_searched_design_is_not_called_the_cheapest():
     at = pd.DataFrame({"n_assessors": [1], "method": ["paired t"], "n_paired": [50], "n_paired_low": [40],
                        "n_paired_high": [60]})
     s = answer_sentence(at, lead="m", target=.8, curve=curve, n_a=4)
-    assert "(the only design searched, max_assessors = 1)" in s and "the cheapest" not in s
+    assert "(the only design searched, set by max_assessors = 1)" in s and "the cheapest" not in s
+
+
+def test_break_even_is_two_components_in_the_nested_design_and_its_interval_holds_its_point():
+    """s x (a:t): n_a + 1 assessors beat n_a above a (a + 1) st / sa:t (algebra on the cost
+    n(k) (r + k) with n(k) ~ st + sa:t / k); the bootstrap interval uses the corrected topic resampling."""
+    from helpers.design import cost, planted
+    from helpers.design.gstudy import g_study_array
+    rng = np.random.default_rng(7)
+    x = planted.simulate_scores({"s": .01, "t": .02, "a:t": .015, "st": .01, "sa:t": .02}, "s x (a:t)", 20, 30, 3, rng)
+    from helpers.design.gstudy import score_array
+    arr = score_array(x, "s x (a:t)")[0]
+    g = g_study_array(arr, "s x (a:t)")
+    ratio = g.variance["st"] / g.variance["sa:t"]
+    be = cost.break_even(g, .95, n_assessors=(1, 2, 3))
+    assert np.allclose(be, [2 * ratio, 6 * ratio, 12 * ratio])
+    assert np.allclose(cost.break_even(g, .8, n_assessors=(1, 2, 3)), be)       # whatever the target (nested)
+    # the break-even is where the costs of the real-valued topic counts meet
+    n = {k: cost._topics_real(g, .95, "erho2", k) for k in (1, 2)}
+    assert n[1] * (be[0] + 1) == pytest.approx(n[2] * (be[0] + 2))
+    boot = cost.break_even_bootstrap(arr, "s x (a:t)", .95, np.random.default_rng(1), n_boot=200)
+    assert (boot["low"] <= boot["break_even"]).all() and (boot["break_even"] <= boot["high"]).all()
+    assert boot["low"].iloc[0] > 0 and boot["high"].iloc[0] < np.inf
+
+
+def test_break_even_edge_cases_and_literal_components():
+    from helpers.design import cost
+    from helpers.design.gstudy import GStudy
+    g = GStudy.__new__(GStudy)
+    object.__setattr__(g, "design", "s x (a:t)")
+    object.__setattr__(g, "variance", {"s": .01, "t": .02, "a:t": .015, "st": .01, "sa:t": .02})
+    object.__setattr__(g, "n", {"s": 20, "t": 30, "a": 3})
+    assert np.allclose(cost.break_even(g, .95, n_assessors=(1, 2)), [1.0, 3.0])       # 1*2*.01/.02, 2*3*.01/.02
+    object.__setattr__(g, "variance", {"s": .01, "t": .02, "a:t": .015, "st": .01, "sa:t": 0.0})
+    assert np.isinf(cost.break_even(g, .95, n_assessors=(1,))).all()                  # assessors add nothing
+    object.__setattr__(g, "variance", {"s": .01, "t": .02, "a:t": .015, "st": 0.0, "sa:t": .02})
+    assert cost.break_even(g, .95, n_assessors=(1,))[0] == 0.0                       # more assessors always pay
+
+
+def test_one_rule_reads_every_verdict_from_its_interval_and_target():
+    from helpers.findings.design_rule import equality_verdict, ses_from, side, t_interval
+    assert side(.70, .76, .8) == "below" and side(.81, .9, .8) == "above" and side(.7, .9, .8) == "inside"
+    assert side(np.nan, .9, .8) is None
+    assert equality_verdict(.68, .77, .8, inside="by construction") == "does not hold"
+    assert equality_verdict(.78, .82, .8, inside="by construction") == "by construction"
+    assert equality_verdict(None, None, .8) == "cannot tell"
+    lo, hi = t_interval(.725, .021, 30)
+    assert hi < .8 and lo == pytest.approx(.725 - 2.0452 * .021, abs=1e-4)
+    assert ses_from(.725, .021, .8) == "3.6 SE below 0.80"
+
+
+def test_a_wide_predicted_interval_judges_an_observed_mean_outside_it():
+    """'Not judged' for a predicted interval wider than x10 means: inside it says little; outside even it
+    is judged outside (the referee's conflicts, 8-18x below the point at every size)."""
+    from helpers.findings.design_split import _judge
+    obs, se = [.008, .005, .02], [.001, .001, .001]
+    low, high = [.037, .016, .001], [.296, .183, .05]     # x8 (judged), x11 (wide), x50 (wide, obs inside)
+    assert _judge(obs, low, high, se) == [False, False, None]
+
+
+def test_one_searched_design_is_not_said_to_tie_and_is_told_to_extend():
+    from helpers.findings.design_cost import cheapest_lines
+    one = pd.DataFrame({"n_assessors": [1], "n_topics": [50], "n_low": [40], "n_high": [60], "cost": [650.0],
+                        "cost_low": [500.0], "cost_high": [800.0], "diff_low": [0.0], "diff_high": [0.0],
+                        "point_inside": [True], "within_noise": [True]})
+    one.attrs = {"best": 1}
+    lines = cheapest_lines(one, target=.9, measure="m", cost_topic=10, cost_judgment=3, max_assessors=1)
+    assert lines[0].startswith("The only design searched (set by max_assessors = 1)") and "extend max_assessors" in lines[0]
+    assert lines[-1] == "Topics: Feldt's 95% interval; cost: the topic bootstrap's." and "tie" not in " ".join(lines)

@@ -44,7 +44,8 @@ from .paired import bias_variance, topics_for_power
 from .resample import topic_resamples
 from .sakai import check_boot, topic_set_size
 
-__all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design", "trade_off_bootstrap"]
+__all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design", "trade_off_bootstrap", "break_even",
+           "break_even_bootstrap"]
 
 TARGETS = ("erho2", "phi", "power", "width")
 
@@ -227,4 +228,89 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     out["point_inside"] = (out["diff_low"] <= point) & (point <= out["diff_high"]) & np.isfinite(cost)
     out["within_noise"] = (out["diff_low"] <= 0) & np.isfinite(cost) & out["point_inside"]
     out.attrs = {**curve.attrs, "best": int(nas[best]), "n_boot": int(n_boot), "level": level}
+    return out
+
+
+def _topics_real(g: GStudy, value: float, target: str, na: int) -> float:
+    """The topics for the coefficient ``target`` >= ``value`` with ``na`` assessors, as a real number
+    (no rounding up: the break-even reads the cost curve, not its integer steps); ``inf`` when no
+    number of topics reaches it."""
+    from .dstudy import _error
+
+    kind = "relative" if target == "erho2" else "absolute"
+    fixed = float(_error(g, np.inf, na, kind))
+    per_topic = float(_error(g, 1, na, kind)) - fixed
+    den = g.variance["s"] * (1 - value) - value * fixed
+    if den <= 0:
+        return np.inf
+    return max(value * per_topic / den, 0.0)
+
+
+def break_even(g: GStudy, value: float, target: str = "erho2", n_assessors=(1, 2, 3)) -> np.ndarray:
+    """The ratio ``cost_topic / cost_judgment`` above which ``n_a + 1`` assessors per topic cost less
+    than ``n_a`` for ``target`` >= ``value`` (one value per ``n_a`` of ``n_assessors``).
+
+    With ``n(k)`` the topics needed with ``k`` assessors (a real number) and ``r`` the ratio, the
+    cost is ``n(k) (r + k)`` judgment sets; ``n(a + 1) (r + a + 1) < n(a) (r + a)`` exactly when
+    ``r > ((a + 1) n(a + 1) - a n(a)) / (n(a) - n(a + 1))``.  In s x (a:t) ``n(k)`` is proportional
+    to ``st + sa:t / k``, so the break-even is ``a (a + 1) st / sa:t``: two variance components,
+    whatever the target (algebra; only the components are estimated).  In s x t x a the
+    ``sa / k`` error that topics do not shrink makes it depend on the target too.  ``0``: ``a + 1``
+    is cheaper at any ratio (``a`` unreachable, or the drop in topics pays for itself); ``inf``: at
+    none (no fewer topics with more assessors); NaN: neither reaches the target.
+    """
+    if not isinstance(g, GStudy) or g.design == "s x t":
+        raise ValueError("break_even needs the G-study of a design with assessors (s x (a:t) or s x t x a)")
+    if target not in COEFFICIENTS:
+        raise ValueError(f"target must be one of {COEFFICIENTS}, got {target!r}")
+    value = check_level(value, "value")
+    out = []
+    for a in n_assessors:
+        a = int(a)
+        if a < 1:
+            raise ValueError(f"n_assessors must be >= 1, got {a}")
+        n0, n1 = _topics_real(g, value, target, a), _topics_real(g, value, target, a + 1)
+        if not np.isfinite(n1):
+            out.append(np.nan if not np.isfinite(n0) else np.inf)
+        elif not np.isfinite(n0):
+            out.append(0.0)
+        elif n0 <= n1:
+            out.append(np.inf)
+        else:
+            out.append(max(((a + 1) * n1 - a * n0) / (n0 - n1), 0.0))
+    return np.asarray(out, dtype=float)
+
+
+def break_even_bootstrap(x: np.ndarray, design: str, value: float, rng: np.random.Generator, *,
+                         target: str = "erho2", n_assessors=(1, 2, 3), n_boot: int = 200,
+                         level: float = 0.95) -> pd.DataFrame:
+    """:func:`break_even` of the pilot ``x`` (systems x topics x assessors) with the topic bootstrap's
+    ``level`` percentile interval: the corrected topic resampling every interval of
+    :mod:`helpers.design` shares (:func:`helpers.design.resample.topic_resamples`, each resample read
+    with ``topic_resample=True``).  Columns ``n_assessors`` (the ``a`` of ``a -> a + 1``),
+    ``break_even``, ``low``, ``high`` (order statistics, numpy's ``lower``/``higher``: a resample may
+    give ``inf``; NaN ends when resamples reaching neither design leave fewer than half)."""
+    from ..stats.checks import check_rng
+
+    rng = check_rng(rng, "break_even_bootstrap")
+    check_boot(n_boot)
+    x = np.asarray(x, dtype=float)
+    x = x if x.ndim == 3 else x[:, :, None]
+    nas = [int(a) for a in n_assessors]
+    point = break_even(g_study_array(x, design), value, target, nas)
+    draws = np.empty((n_boot, len(nas)))
+    b = 0
+    for stack in topic_resamples(x, design, rng, n_boot):
+        for xb in stack:
+            draws[b] = break_even(g_study_array(xb, design, topic_resample=True), value, target, nas)
+            b += 1
+    a = (1 - level) / 2
+    low, high = [], []
+    for j in range(len(nas)):
+        d = draws[:, j][~np.isnan(draws[:, j])]
+        ok = len(d) >= n_boot / 2
+        low.append(np.quantile(d, a, method="lower") if ok else np.nan)
+        high.append(np.quantile(d, 1 - a, method="higher") if ok else np.nan)
+    out = pd.DataFrame({"n_assessors": nas, "break_even": point, "low": low, "high": high})
+    out.attrs = {"target": target, "value": value, "n_boot": int(n_boot), "level": level}
     return out

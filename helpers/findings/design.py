@@ -31,12 +31,14 @@ from ..notebook.findings import AppendixFindings, Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary, \
     who_text as _who
-from .design_cost import cheapest_lines, edge_note, tied, undecided, unreachable
+from .design_cost import break_even_lines, break_even_row as _break_even_row, break_even_text, cheapest_lines, \
+    edge_note, tied, undecided, unreachable
+from .design_rule import equality_verdict, ses_from, side, t_interval
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "published_lines", "break_even_lines", "break_even_text", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
            "split_lines", "linearity_line", "interval_method", "DesignFindings"]
 
 #: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
@@ -59,6 +61,14 @@ def sakai_published() -> tuple[dict[str, int], dict[str, int]]:
 
     return ({k: topic_set_size(m, **kw) for k, (m, kw) in SAKAI_CASES.items()},
             {k: topic_set_size(m, exact=True, **kw) for k, (m, kw) in SAKAI_CASES.items()})
+
+
+def published_lines(published: Mapping[str, int], exact: Mapping[str, int], anova_m2: tuple[int, int]) -> list[str]:
+    """The appendix's lines of Sakai's published cases: his approximation against the published n and
+    the exact noncentral answer, then the exact ANOVA at m = 2 against the two-sample t."""
+    return ([f"{label}: Sakai's approximation {n} (published {PUBLISHED[label]}); exact {exact[label]}"
+             for label, n in published.items()]
+            + [f"exact: ANOVA m = 2 needs {anova_m2[0]}, the two-sample t {anova_m2[1]}"])
 
 
 CAVEATS = {
@@ -290,23 +300,40 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
         cav = ("simulated", "same_variance", *(("satterthwaite",) if crossed and key == "erho2" else ()))
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
                             "cannot tell" if n < MIN_COVERAGE_PILOTS else
-                            "by construction" if lo <= cov["level"] <= hi else "differs", caveats=cav, numbers=dict(cov)))
+                            equality_verdict(lo, hi, cov["level"], inside="by construction"), caveats=cav,
+                            numbers=dict(cov)))
     if never:
         prose.append(f"Planted truth for {claims.listing(never)} unreachable with "
                      f"{claims.plural(n_assessors, 'assessor')} per topic: no coverage to check.")
     pw = p["power"]
     if pw["experiments"]:
         s = pw["sakai_rejections"] / pw["sakai_experiments"]
-        lo, hi = pw.get("low"), pw.get("high")
         at = f" at {_range(pw['n_min'], pw['n_max'])} topics"
-        verdict = ("cannot tell" if lo is None or hi is None else
-                   "by construction" if lo <= pw["target"] <= hi else "differs")
+        lo, hi = _power_interval(pw)
         rows.append(Finding("Does the n each simulated pilot recommends reach the power asked for?",
                             f"1 − β = {pw['target']:.2f}",
-                            f"{_power_text(pw, at)}; {_tested_text(pw)} "
-                            f"({claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign); at Sakai's n: {s:.3f}",
-                            verdict, caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
+                            f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; at Sakai's n: {s:.3f}",
+                            equality_verdict(lo, hi, pw["target"], inside="by construction"),
+                            caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
     return rows, prose
+
+
+def _power_interval(pw: Mapping) -> tuple[float, float]:
+    """The interval the power's verdict reads (:mod:`helpers.findings.design_rule`): the pilot-clustered
+    95% interval, or over fewer than 40 pilots Student's t about the rate from its SE."""
+    if pw.get("low") is not None and pw.get("high") is not None:
+        return pw["low"], pw["high"]
+    se = pw.get("cluster_se")
+    return t_interval(pw["rejections"] / pw["experiments"], se, pw["pilots_tested"]) if se else (np.nan, np.nan)
+
+
+def _wrong_sign_text(pw: Mapping) -> str:
+    """``"29 of the 131 rejections (22%) of the wrong sign"`` (``"0 rejections of the wrong sign"``):
+    of every significant test, those whose sign is not the true difference's."""
+    k, n = pw["wrong_sign"], pw["rejections"] + pw["wrong_sign"]
+    if not k:
+        return "0 rejections of the wrong sign"
+    return f"{k:,} of the {n:,} rejections ({100 * k / n:.0f}%) of the wrong sign"
 
 
 def _power_text(pw: Mapping, where: str = "") -> str:
@@ -316,7 +343,8 @@ def _power_text(pw: Mapping, where: str = "") -> str:
     if pw.get("low") is not None and pw.get("high") is not None:
         return f"{k / n:.3f} [{pw['low']:.3f}, {pw['high']:.3f}] over {n:,} tests{where}"
     se = pw.get("cluster_se")
-    return (f"{k / n:.3f} over {n:,} tests{where}; " + ("" if se is None else f"SE {se:.3f}, ")
+    far = f" ({ses_from(k / n, se, pw['target'])})" if se else ""
+    return (f"{k / n:.3f} over {n:,} tests{where}; " + ("" if se is None else f"SE {se:.3f}{far}, ")
             + f"too few pilots ({pw['pilots_tested']}) for a 95% interval")
 
 
@@ -342,7 +370,7 @@ def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
     row = r[r["measure"] == lead].iloc[0]
     if pd.isna(row.ratio_low):
         return "cannot tell", "no interval of V_E1 / V_E2 (no bootstrap)", nums
-    verdict = "holds" if lead in above else "does not hold" if lead in below else "cannot tell"
+    verdict = {"above": "holds", "below": "does not hold"}.get(side(row.ratio_low, row.ratio_high, 1.0), "cannot tell")
     phrase = f"V_E1 / V_E2 {claims.bracket(row.ratio, row.ratio_low, row.ratio_high, 2)}"
     if n > 1:
         phrase += f", above 1 for {claims.share(len(above), n, 'measures').text}"
@@ -364,7 +392,7 @@ def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
         f" (bias cap {cap:.2f}: no n reaches {power:.2f})" if cap <= power and not said else "")
     if not has:
         return ("cannot tell" if p < power else None), text
-    return ("does not hold" if hi < power else "cannot tell" if lo < power else None), text
+    return {"below": "does not hold", "inside": "cannot tell"}.get(side(lo, hi, power)), text
 
 
 def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float,
@@ -407,38 +435,6 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                             numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired),
                                      **({k: r.get(k) for k in ("power_sakai", "power_cap")} if method == "paired t" else {})}))
     return rows
-
-
-def _cheapest_row(curve: pd.DataFrame | None, *, target: float, lead: str, max_assessors: int) -> Finding:
-    """Bodoff's claim at equal cost: is one assessor per topic the cheapest design? Every design tied
-    within the cost bootstrap's noise is named; none is picked out of a tie."""
-    question = f"Is one assessor per topic the cheapest design for Eρ² ≥ {target} ({lead})?"
-    paper = "more topics beat more assessors (Bodoff 2008)"
-    if curve is None:
-        return Finding(question, paper, f"no design with n_a ≤ {max_assessors} reaches it", "cannot tell")
-    ties = tied(curve)
-    names = [f"{int(a)}" for a in ties["n_assessors"]]
-    short = [f"n_a = {int(r.n_assessors)} ({_n(r.n_topics)} topics, {r.cost:,.0f})" for r in ties.itertuples()]
-    if len(curve) == 1:
-        return Finding(question, paper, f"{short[0]}, the only design considered", "not tested")
-    never = unreachable(curve)
-    every = len(short) == len(curve) - len(never)
-    edge = edge_note(curve)
-    run = (f"the searched range bounds the cheapest ({edge}; extend max_assessors); within noise: "
-           f"{'; '.join(short)}" if edge is not None else
-           f"cheapest: {short[0]}" if len(short) == 1 else
-           f"{'all ' if every else ''}tied within noise: {'; '.join(short)}")
-    if never:
-        run += f"; n_a = {claims.listing(never)} unreachable"
-    open_ = [str(int(a)) for a in undecided(curve)["n_assessors"]]
-    if open_:
-        run += f"; n_a = {claims.listing(open_)} undecided"
-    # at the edge the cheapest may lie beyond the range, but a design in it already beats n_a = 1 beyond noise
-    # when n_a = 1 is not within noise: "does not hold" stands; with n_a = 1 in the tie it cannot be told
-    verdict = ("holds" if names == ["1"] and not open_ else "does not hold" if "1" not in names + open_
-               else "cannot tell")
-    return Finding(question, paper, run, verdict, caveats=("ties",) if len(short) > 1 or verdict == "holds" else (),
-                   numbers={"within_noise": names, "best": int(curve.attrs["best"])})
 
 
 def recommended_assessors(curve: pd.DataFrame | None, n_a: int) -> list[int]:
@@ -530,7 +526,7 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
     tie = ("cheapest searched; extend max_assessors" if edge else
-           f"the only design searched, max_assessors = {len(curve)}" if len(curve) == 1 else
+           f"the only design searched, set by max_assessors = {len(curve)}" if len(curve) == 1 else
            "the cheapest" if len(ks) == 1 else "tied as the cheapest")
     how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
@@ -623,14 +619,15 @@ def judgment_sets_note(dl19: Mapping | None) -> list[str]:
             "pair of annotators (four pairs, each on its own topics but for a few items).",
             "On each passage the pair's labels become judgment sets R1 and R2, beside NIST's: three sets per topic, "
             "read nested (s × (a:t)).",
-            "The annotator pairs judged different topics, so the nesting is right for their identities; section 4 "
+            "The annotator pairs judged different topics, so the nesting is right for their identities; section 3 "
             "prints the crossed reading's topics beside, as a sensitivity check."]
 
 
 def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame, sizes: pd.DataFrame,
              lead: str, settings: Mapping, cheapest: pd.DataFrame | None, pilot_erho2: Mapping, at: pd.DataFrame,
              split: pd.DataFrame | None, planted: Mapping | None, linearity: Mapping, unjudged: str,
-             notes=(), footer: str = "", crossed: Mapping | None = None) -> Findings:
+             notes=(), footer: str = "", crossed: Mapping | None = None,
+             break_even: pd.DataFrame | None = None) -> Findings:
     """The findings of notebook 06.
 
     Parameters
@@ -650,6 +647,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     linearity : measure -> :func:`helpers.design.linearity_check`'s attrs, or what holds instead (a string).
     unjudged : :func:`pilot_note` (what was scored); notes: further bullets.
     crossed : :func:`crossed_reading` (DL-19: the judgment sets read crossed as a sensitivity row), or None.
+    break_even : :func:`helpers.design.cost.break_even_bootstrap` of the lead measure (settings then hold
+        ``cost_topic`` and ``cost_judgment``), or None.
 
     The table keeps what the pilot answers; the appendix (:class:`DesignFindings`) the published
     values, the split halves' detail and, with a simulated pilot (``planted`` given), the answers
@@ -661,14 +660,19 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     design, power = s.get("design"), 1 - s["beta"]
     sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
                           n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
-    sizing.append(_cheapest_row(cheapest, target=s["target"], lead=lead, max_assessors=s["max_assessors"]))
+    if break_even is not None:     # Bodoff's claim at equal cost, answered as a break-even cost ratio
+        ratio = s["cost_topic"] / s["cost_judgment"] if s["cost_judgment"] else np.inf
+        sizing.append(_break_even_row(break_even, cheapest, ratio=ratio, target=s["target"], lead=lead,
+                                      costs=f"{s['cost_topic']:g} : {s['cost_judgment']:g}",
+                                      max_assessors=s["max_assessors"]))
     rows = []
+    ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
     answer = answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
                              design=design, max_assessors=s["max_assessors"], pilot=pilot_erho2)
     if sim:   # the answer itself stays in the table, its verdict the planted components' (caveat "planted_answer")
         rows.append(Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test ({lead})?",
                             "the pilot's D-study and 2 V_E2", answer.split(": ", 1)[1].rstrip("."),
-                            "by construction", caveats=("planted_answer",)))
+                            "by construction", caveats=("planted_answer", *(("ties",) if len(ks) > 1 else ()))))
         appendix += [_built(r) for r in sizing]
     else:
         rows += sizing
@@ -686,7 +690,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     rows += _linear_rows(linearity)
     if binary:
         prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
-                     "section 6 says what holds instead of comparing with the mean gains.")
+                     "section 5 says what holds instead of comparing with the mean gains.")
     if not linearity:
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
     what = "published values, results built into the simulation, split-half detail" if sim else "published values, split-half detail"

@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..notebook import claims
+from ..notebook.findings import Finding
+from .design_rule import side
 from .design_split import interval_method, missing as _missing
 
 def _n(v) -> str:
@@ -18,7 +20,8 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money"]
+__all__ = ["tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+           "break_even_text", "break_even_lines", "break_even_row"]
 
 
 def tied(curve: pd.DataFrame) -> pd.DataFrame:
@@ -77,15 +80,21 @@ def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, c
     never = unreachable(curve)
     tail = [f"With n_a = {claims.listing(never)} the target is unreachable."] if never else []
     how = interval_method(design)
+    running = len(curve) - len(never)          # designs that reach the target: with one, nothing to tie
+    if running == 1:
+        tail.append(f"Topics: {how}'s 95% interval; cost: the topic bootstrap's.")
+        only = ("the only design searched (set by max_assessors = 1)" if len(curve) == 1 else
+                "the only design that reaches the target")
+        extend = "; extend max_assessors" if len(curve) == 1 or edge_note(curve) is not None else ""
+        return [f"{only[0].upper() + only[1:]} {at} is {design_text(ties.iloc[0], how)}{extend}."] + tail
     tail.append(f"Topics: {how}'s 95% interval; cost: the topic bootstrap's, whose difference to the cheapest "
                 "decides the tie.")
-    if len(curve) == 1:
-        return [f"The only design considered {at} is {design_text(ties.iloc[0], how)}."] + tail
     tail = undecided_lines(curve) + tail
     edge = edge_note(curve)
     if edge is not None:
-        return ([f"The searched range bounds the cheapest design {at}: {edge}; extend max_assessors. Within noise "
-                 "of the cheapest searched:"] + [f"  {design_text(r, how)}" for _, r in ties.iterrows()] + tail)
+        within = ("Within noise of the cheapest searched:" if len(ties) > 1 else "The cheapest searched:")
+        return ([f"The searched range bounds the cheapest design {at}: {edge}; extend max_assessors. {within}"]
+                + [f"  {design_text(r, how)}" for _, r in ties.iterrows()] + tail)
     if len(ties) == 1:
         others = "no other is" if not len(undecided(curve)) else "no other decided comparison is"
         return [f"The cheapest design {at} is {design_text(ties.iloc[0], how)}; {others} within the cost bootstrap's "
@@ -113,3 +122,70 @@ def design_text(r: pd.Series, how: str = "Feldt") -> str:
 
 def money(v) -> str:
     return "unbounded" if not np.isfinite(float(v)) else f"{float(v):,.0f}"
+
+
+def _ratio(v) -> str:
+    """A cost ratio as printed: ``0.92``, ``5.5``, ``18``; ``any`` for 0, ``none`` for inf."""
+    v = float(v)
+    return "none" if np.isinf(v) else "0" if v == 0 else f"{v:.2g}" if v < 10 else f"{v:,.0f}"
+
+
+def _ordinal(k: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def break_even_text(be: pd.DataFrame, a: int) -> str:
+    """``"0.92 [0.70, 1.1]"``: the break-even ratio of ``a -> a + 1`` with its bootstrap interval."""
+    r = be.set_index("n_assessors").loc[a]
+    if _missing(r["break_even"]):
+        return "undefined (neither design reaches the target)"
+    ends = "" if _missing(r["low"]) or _missing(r["high"]) else f" [{_ratio(r['low'])}, {_ratio(r['high'])}]"
+    return _ratio(r["break_even"]) + ends
+
+
+def break_even_lines(be: pd.DataFrame, *, ratio: float, target: float, measure: str) -> list[str]:
+    """Section 4's printed lines: per ``a``, the topic : judgment cost ratio above which ``a + 1``
+    assessors per topic cost less than ``a`` (:func:`helpers.design.cost.break_even_bootstrap`),
+    against this run's ratio (``cost_topic / cost_judgment``)."""
+    head = (f"Break-even ratios of topic cost to judgment-set cost for Eρ² ≥ {target} ({measure}), with the "
+            f"topic bootstrap's 95% interval over {be.attrs.get('n_boot', '?')} resamples; this run's ratio: {_ratio(ratio)}.")
+    out = [head]
+    for a in be["n_assessors"]:
+        r = be.set_index("n_assessors").loc[a]
+        where = side(r["low"], r["high"], ratio)
+        said = {"below": "this run's ratio lies above it", "above": "this run's ratio lies below it",
+                "inside": "this run's ratio lies inside it", None: "no interval"}[where]
+        out.append(f"  {int(a) + 1} instead of {claims.plural(int(a), 'assessor')} per topic costs less above "
+                   f"{break_even_text(be, int(a))}: {said}")
+    return out
+
+
+def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio: float, costs: str,
+                    target: float, lead: str, max_assessors: int) -> Finding:
+    """Bodoff's claim at equal cost (one assessor per topic is cheapest) as the pilot answers it: the
+    cost ratio up to which it holds (the break-even of 1 -> 2 assessors, with the topic bootstrap's
+    interval), the next break-even, and, as a consequence, the cheapest design at this run's costs
+    (the cost curve's, a tie named whole).  Verdict (:func:`side`): this run's ratio below the
+    break-even's interval "holds", above it "does not hold", inside "cannot tell"."""
+    question = f"Up to which topic : judgment cost ratio is one assessor per topic cheapest (Eρ² ≥ {target}, {lead})?"
+    paper = "more topics beat more assessors (Bodoff 2008)"
+    if be is None or not len(be):
+        return Finding(question, paper, "no break-even: the design has no assessor facet", "not tested")
+    run = f"up to {break_even_text(be, 1)} (bootstrap)"
+    if len(be) > 1:
+        run += f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}"
+    if curve is None:
+        then = f"no design with n_a ≤ {max_assessors} reaches the target"
+    elif len(curve) == 1:
+        then = f"only n_a = 1 searched (set by max_assessors = 1)"
+    else:
+        ks = [str(int(a)) for a in tied(curve)["n_assessors"]]
+        then = (f"cheapest n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {claims.listing(ks, 'or')} tied")
+        then += "; extend max_assessors" if edge_note(curve) is not None else ""
+    run += f"; at this run's {costs} ({_ratio(ratio)}): {then}"
+    first = be.set_index("n_assessors").loc[1]
+    verdict = {"above": "holds", "below": "does not hold"}.get(side(first["low"], first["high"], ratio), "cannot tell")
+    ties = curve is not None and len(curve) > 1 and len(tied(curve)) > 1
+    return Finding(question, paper, run, verdict, caveats=("ties",) if ties else (),
+                   numbers={"break_even": be.to_dict(orient="records"), "ratio": ratio,
+                            "within_noise": [] if curve is None else [int(a) for a in tied(curve)["n_assessors"]]})

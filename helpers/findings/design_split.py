@@ -2,9 +2,9 @@
 
 Do the D-study's predictions hold on disjoint halves of the pilot, out of sample (Urbano et al.,
 SIGIR 2013, one row per map; the normal-theory relation)?  One Monte Carlo rule for every
-comparison: a size is not judged when its predicted interval spans more than a factor
-:data:`WIDE` (or reaches 0) or the observed mean lies within :data:`MC_Z` Monte Carlo standard
-errors of a bound; a size counts above or below a point prediction only beyond ``MC_Z`` MC SE.
+comparison: a size is not judged when the observed mean lies within :data:`MC_Z` Monte Carlo
+standard errors of a bound of its predicted interval, or inside an interval that spans more than a
+factor :data:`WIDE` (or reaches 0): outside even such an interval it is judged; a size counts above or below a point prediction only beyond ``MC_Z`` MC SE.
 """
 
 from __future__ import annotations
@@ -114,12 +114,19 @@ def _count(ok: list, what: str) -> str:
 
 
 #: Why a size is not judged (the same rule for every simulated comparison of the split halves).
-NOT_JUDGED = f"predicted interval is wider than ×{WIDE:g} or missing, or the observed mean lies within 1.96 MC SE of a bound"
+NOT_JUDGED = (f"observed mean lies within 1.96 MC SE of a bound of its predicted interval, or inside one wider than "
+              f"×{WIDE:g} (an observed mean outside it is judged), or the interval is missing")
 
 
 def _judge(obs, low, high, se) -> list:
-    """Per size: inside the predicted interval (True/False), or None (not judged: :data:`NOT_JUDGED`)."""
-    return [None if _wide(lo, hi) else inside(o, lo, hi, e) for o, lo, hi, e in zip(obs, low, high, se)]
+    """Per size: inside the predicted interval (True/False), or None (not judged: :data:`NOT_JUDGED`).
+    A wide interval (:func:`_wide`) says little when it holds the observed mean, but an observed mean
+    outside even it is judged: outside (False)."""
+    out = []
+    for o, lo, hi, e in zip(obs, low, high, se):
+        v = inside(o, lo, hi, e)
+        out.append(None if v and _wide(lo, hi) else v)
+    return out
 
 
 def _tau_text(split: pd.DataFrame, key: str) -> tuple[str, list]:
@@ -195,7 +202,7 @@ def _short_direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None, fact
     if below == above == 0:
         return "within MC noise of the point"
     side, n, other, m = ("below", below, "above", above) if below >= above else ("above", above, "below", below)
-    return f"{side} the point at {n} of {len(o)}" + (f", {other} at {m}" if m else "")
+    return f"{n} of {len(o)} {side} the point" + (f", {m} {other}" if m else "")
 
 
 def _point_verdict(ok: list, obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool) -> str:
@@ -303,7 +310,7 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
 def _short_count(ok: list) -> str:
     judged = [v for v in ok if v is not None]
     few = f" (< {MIN_JUDGED}: no verdict)" if 0 < len(judged) < MIN_JUDGED else ""
-    return (f"inside {sum(judged)} of {len(judged)} judged{few}" if judged else "none judged")
+    return (f"{sum(judged)} of {len(judged)} judged inside{few}" if judged else "none judged")
 
 
 def split_summary(split: pd.DataFrame, *, simulated: bool) -> Finding:
@@ -321,6 +328,6 @@ def split_summary(split: pd.DataFrame, *, simulated: bool) -> Finding:
     sim = ("simulated",) if simulated else ()
     return Finding("Do the D-study's predictions of τ and major conflicts hold on disjoint halves of the pilot?",
                    "Urbano et al.'s TREC maps; Greiner's arcsin, approximate here",
-                   f"{'; '.join(texts)} ({claims.plural(len(split), 'size')}; detail in the appendix)", verdict,
+                   f"{'; '.join(texts)} ({claims.plural(len(split), 'size')})", verdict,
                    caveats=("rough_map", "conditional", *sim, "uncorrected"),
                    numbers={"parts": dict(zip(names, verdicts))})

@@ -1,0 +1,53 @@
+"""Notebook 06's one verdict rule: an interval against the value a claim names (its target).
+
+Every verdict of the notebook that compares an estimate with a target reads it here: the target
+inside the interval is "cannot tell" for a claim about a side (below / above) or the claim's own
+word for a claim of equality (coverage at 95%, power at 1 - beta); an interval that excludes the
+target gives the side it lies on.  With fewer than :func:`helpers.stats.summary.min_draws` clusters
+no 95% interval is printed, but the verdict still reads one: Student's t with ``k - 1`` degrees of
+freedom about the mean, from its standard error (:func:`t_interval`).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["side", "equality_verdict", "t_interval", "ses_from"]
+
+
+def _finite(*vs) -> bool:
+    return all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in vs)
+
+
+def side(low, high, target) -> str | None:
+    """``"inside"`` when ``low <= target <= high``, ``"below"`` when the interval lies below the
+    target (``high < target``), ``"above"`` when above; ``None`` without an interval."""
+    if not _finite(low, high, target):
+        return None
+    low, high, target = float(low), float(high), float(target)
+    return "below" if high < target else "above" if low > target else "inside"
+
+
+def equality_verdict(low, high, target, *, inside: str = "holds") -> str:
+    """The verdict of a claim that an estimate equals ``target`` (a coverage of 95%, a power of
+    0.80): ``inside`` (the claim's word: "holds", or "by construction" for a planted check) when the
+    interval holds the target, "does not hold" when it excludes it, "cannot tell" without one."""
+    s = side(low, high, target)
+    return "cannot tell" if s is None else inside if s == "inside" else "does not hold"
+
+
+def t_interval(mean, se, clusters: int, level: float = 0.95) -> tuple[float, float]:
+    """``mean -/+ t_{(1+level)/2}(clusters - 1) * se``: the interval a verdict reads where too few
+    clusters give no printed 95% interval; NaN ends without an SE or with fewer than 2 clusters."""
+    from scipy.stats import t
+
+    if not _finite(mean, se) or clusters < 2 or not math.isfinite(float(se)):
+        return math.nan, math.nan
+    q = float(t.ppf((1 + level) / 2, clusters - 1))
+    return float(mean) - q * float(se), float(mean) + q * float(se)
+
+
+def ses_from(mean, se, target) -> str:
+    """``"3.6 SE below 0.80"``: how far ``mean`` lies from ``target`` in standard errors."""
+    z = (float(mean) - float(target)) / float(se)
+    return f"{abs(z):.1f} SE {'below' if z < 0 else 'above'} {float(target):.2f}"
