@@ -417,7 +417,7 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
             extra.append("The family-recovery row needs at least 2 replicates.")
         prose.append(f"On simulated runs the rows about the measures (τ, r, discriminative power) and the "
                      f"family-recovery check are set by run_design `{run_design}`: see the appendix table. Profile "
-                     "`real` answers them on TREC runs.")
+                     "`real` answers the rows about the measures on TREC runs.")
     else:
         rows += measured
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
