@@ -47,7 +47,8 @@ def _rep(n: int = 40) -> pd.DataFrame:
                              (r, model, q, "single", "ahead", float(r < ahead)),
                              (r, model, q, "single", "lead", 0.004 if model == "position" else -0.003),
                              (r, model, q, "single", "q", 3.0 + 0.01 * r),
-                             (r, model, q, "single", "family", 1.0), (r, model, q, "single", "measures", 4.0)]
+                             (r, model, q, "single", "family", 1.0), (r, model, q, "single", "measures", 4.0),
+                             (r, model, q, "single", "compared", 4.0)]
                 rows.append((r, model, q, "alpha", "", 0.40 if q == "relevance" else 0.356))
     return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
 
@@ -127,8 +128,8 @@ def test_recovery_reads_the_planted_families(rec):
                     "users, near RBP's, I-rec's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
                     "the leader includes 0")
     # first by MAR beside the random-order rate (1 of 4 measures in the family), named apart from "chance"
-    assert "  first by MAR (relevance / diversity), with the random-order rate in brackets: position 40 / 39 " \
-           "(25% / 25%), coverage 5 / 8 (25% / 25%)" in lines
+    assert "  first by MAR (relevance / diversity), with the random-order rate in brackets, all 4 measures compared " \
+           "(4 distinct): position 40 / 39 (25% / 25%), coverage 5 / 8 (25% / 25%)" in lines
     assert lines[k + 1].startswith("  relevance: D-RBP (p=0.85)")
     metrics = pf.planted_metrics(rec)
     assert metrics["aligned_lead"]["coverage | relevance"]["after_holm"] is False and metrics["min_replicates"] == 40
@@ -139,8 +140,12 @@ def test_below_forty_replicates_every_planted_row_cannot_tell():
                       alpha_target={"relevance": 0.406, "diversity": 0.356})
     assert not few.enough and set(few.holm.values()) == {None}
     rows = pf.planted_rows(few)
-    assert [r.verdict for r in rows] == ["cannot tell"] * 3
-    assert all("few_replicates" in r.caveats for r in rows)
+    # the one-study rows follow the exact interval at any number of studies (position 5 of 6: [0.359, 0.996],
+    # coverage 0 of 6: [0, 0.459], ruled out); the held-out and null checks need 40 replicates
+    assert [r.verdict for r in rows] == ["cannot tell", "does not hold", "cannot tell", "cannot tell"]
+    assert "5 / 5 of 6 studies" in rows[0].run and "5: [0.359, 0.996]" in rows[0].run and "0: [0, 0.459]" in rows[1].run
+    assert all("few_replicates" in r.caveats for r in rows[2:]) and not any("few_replicates" in r.caveats for r in rows[:2])
+    rows = rows[1:]
     assert rows[1].run == "3 held-out replicates: too few for a test"
     assert rows[2].run.startswith("MAR − own chance, mean over 6 replicates: ")
     table = pf.recovery_table(few)
@@ -188,12 +193,18 @@ def test_top_lines_name_the_hsd_group_not_one_leader():
     assert lines[0] == ("both: top group, not separated from the highest MAR by the HSD with topics as blocks: 2 of 3 "
                         "distinct measures")
     assert lines[1] == "  RBU (p=0.85) 0.6645, D-RBP (p=0.85) (= RBP-IA (p=0.85)) 0.6632"   # its twin named too
-    assert lines[2] == "  bottom I-rec (0.5965)"
+    assert lines[2] == "  separated from the highest MAR (1): I-rec 0.5965"   # exactly the measures outside it
     # every distinct measure in the top group: no bottom group (it would belong to the top group)
     res_none = res.assign(p_value=[0.9, 0.3, 0.4])
     lines = pf.top_lines("both", mar, {"result": res_none}, twins, 0.05)
     assert lines[0] == "both: the HSD with topics as blocks separates none of the 3 distinct measures from the highest MAR"
-    assert not any("bottom" in x for x in lines) and "I-rec 0.5965" in lines[1]
+    assert not any("separated from" in x for x in lines) and "I-rec 0.5965" in lines[1]
+    # the referee's config B: D-ERR (lowest MAR) is in the top group, the one measure outside it is I-rec
+    mar_b = pd.Series({"D#-Q": 0.6100, "D-ERR": 0.5930, "I-rec": 0.5940})
+    res_b = pd.DataFrame({"higher": ["D#-Q", "D#-Q", "I-rec"], "lower": ["D-ERR", "I-rec", "D-ERR"],
+                          "p_value": [0.2, 0.01, 0.9]})
+    lines = pf.top_lines("diversity", mar_b, {"result": res_b}, [], 0.05)
+    assert lines[1] == "  D#-Q 0.6100, D-ERR 0.5930" and lines[2] == "  separated from the highest MAR (1): I-rec 0.5940"
 
 
 def _counts(pairs, survive, topics=(3, 2, 2)):
@@ -203,7 +214,8 @@ def _counts(pairs, survive, topics=(3, 2, 2)):
 
 def test_hsd_row_leads_with_topics_and_reads_the_survivors():
     row = pf._hsd_row(_counts((4, 2, 2), (3, 2, 2)))
-    assert row.question == "Do at least 75% of Table 3's pair-level differences survive topic blocking?"   # the threshold
+    assert row.question == ("Do at least 75% of Table 3's pair-level differences survive topic blocking (so its counts "
+                            "mostly read as topic-level ones)?")   # the threshold and its reason
     assert row.run == ("most (7 of 8, 87.5%) survive; topics / pairs as blocks of 10: 3 / 4 (4–5), 2 / 2 (2–3), "
                        "2 / 2 (2–3) (relevance, diversity, both)")
     assert "most of the pair-level differences" not in row.run and "nearly all" not in row.run
@@ -350,7 +362,10 @@ def test_findings_table_for_a_simulated_run(rec):
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
     # position 36 / 33 of 40: CIs [0.763, 0.972] / [0.672, 0.927] reach below 0.80, coverage 0 / 0 rules it out
     # one row per power reading: position's cannot tell, coverage's ruled out (never hidden under "cannot tell")
-    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "does not hold (a, b)", "holds in part (c)", "holds"]
+    # (a) families, (b) uncorrected intervals, (c) noise model, (d) built-in contrast, (e) near a formula
+    assert t["verdict"].tolist() == ["cannot tell (a, b, c, d, e)", "does not hold (a, b, c, d)", "holds in part (e)",
+                                     "holds"]
+    assert "compares all measures" in f.limitations() and "none corrected for multiple testing" in f.limitations()
     # what holds by construction or is set by the simulation (alpha at its target, r, the null users' chance
     # levels, the topic-blocked survivors) is in the appendix, not the table
     app = f.appendix_findings().table()
@@ -361,8 +376,10 @@ def test_findings_table_for_a_simulated_run(rec):
     rule = "in one study, with 80% power (95% CI of the rate at or above 0.80)?"
     assert t["question"].tolist()[:2] == [f"Is the family of position (relevance and diversity) significantly first {rule}",
                                           f"Is the family of coverage (relevance and diversity) significantly first {rule}"]
-    assert t["this run"].iloc[0] == "position 36 / 33 of 40 studies (relevance / diversity); 95% CIs 33: [0.672, 0.927], 36: [0.763, 0.972]"
-    assert t["this run"].iloc[1] == "coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]"
+    assert t["this run"].iloc[0] == ("position 36 / 33 of 40 studies (relevance / diversity); 95% CIs 33: [0.672, 0.927], "
+                                     "36: [0.763, 0.972]; 4 of 4 measures compared")
+    assert t["this run"].iloc[1] == ("coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]; "
+                                     "4 of 4 measures compared")
     assert t["question"].iloc[2] == "On average, is each planted family first (held out, Holm at 0.05)?"
     assert t["this run"].iloc[2] == "recovered (Holm over 4 at 0.05): position 2 of 2, coverage 0 of 2"
     assert app["this run"].iloc[0].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
@@ -387,13 +404,20 @@ def test_one_study_rows_follow_the_intervals_one_row_per_reading(rec):
     got = rows([36, 37, 0, 0])      # the point estimates pass 0.80, the CIs do not; the other family is ruled out
     assert [r.verdict for r in got] == ["cannot tell", "does not hold"]
     assert [r.numbers["reading"] for r in got] == ["cannot tell", "ruled out"]
-    assert got[0].run.endswith("95% CIs 36: [0.763, 0.972], 37: [0.796, 0.984]") and "0: [0, 0.088]" in got[1].run
+    assert got[0].run.endswith("95% CIs 36: [0.763, 0.972], 37: [0.796, 0.984]; 4 of 4 measures compared")
+    assert "0: [0, 0.088]" in got[1].run
     assert "built_in_contrast" in got[0].caveats and "near_formula" not in got[1].caveats
+    assert all({"families", "uncorrected"} <= set(r.caveats) for r in got)   # one rule each, named in Limitations
     mixed = rows([36, 0, 0, 0])     # a model split over two readings names its questions
     assert "position (relevance)" in mixed[0].question and mixed[0].run.startswith("position 36 of 40 studies (relevance);")
     assert "position (diversity)" in mixed[1].question
-    few = pr_._one_study_rows(dataclasses.replace(rec, replicates=20))
-    assert [r.verdict for r in few] == ["cannot tell"] and "few_replicates" in few[0].caveats
+    # the referee's configs: below 40 studies the exact interval still decides (13 of 38 [0.196, 0.514] and
+    # 11 of 24 [0.256, 0.672] lie below 0.80: ruled out, never "cannot tell")
+    few = pr_._one_study_rows(dataclasses.replace(rec, replicates=38, single=rec.single.assign(
+        ahead=[13, 13, 0, 0], replicates=38)))
+    assert [r.verdict for r in few] == ["does not hold"] and "13: [0.196, 0.514]" in few[0].run
+    assert pr_.rate_interval(11, 24) == pytest.approx((0.2555, 0.6718), abs=1e-4)
+    assert pr_.power_reading(11, 24) == "does not hold"
 
 
 def test_findings_table_for_files_has_no_simulation_rows():
@@ -406,7 +430,7 @@ def test_findings_table_for_files_has_no_simulation_rows():
     q = f.table()["question"].tolist()
     # the user's own labels: the topic-blocked survivors are a finding about the data, in the table
     assert q == ["Which measure agrees best with these assessors (relevance; HSD at 0.05)?",
-                 "Do at least 75% of Table 3's pair-level differences survive topic blocking?",
+                 pf.HSD_QUESTION,
                  "Krippendorff's α of the assessors: the paper's, to 3 decimals?"]
     assert f.general == () and "Simulated" not in f.limitations() and "licensed" not in f.markdown()
     assert "most adjacent measures tie in MAR here" in f.markdown()
@@ -444,25 +468,29 @@ def test_a_replicate_reports_noise_free_agreement_except_for_null_panels():
     assert free["value"].between(0, 1).all() and len(free) == 2 * 2 * 2 * 2
     # one study's reading: only the panel with a family (coverage), per replicate and question
     single = out[out.quantity == "single"]
-    assert set(single.model) == {"coverage"} and set(single.name) == {"first", "ahead", "lead", "q", "family",
-                                                                      "measures"}
-    assert len(single) == 2 * 2 * 6 and single[single.name.isin(["first", "ahead"])]["value"].isin([0.0, 1.0]).all()
+    assert set(single.model) == {"coverage"} and set(single.name) == {"first", "ahead", "own", "own_ahead", "lead", "q",
+                                                                      "family", "measures", "compared"}
+    assert len(single) == 2 * 2 * 9 and single[single.name.isin(["first", "ahead", "own", "own_ahead"])]["value"].isin(
+        [0.0, 1.0]).all()
     w = single.pivot_table(index=["replicate", "question"], columns="name", values="value")
     assert ((w["lead"] > 0) == (w["first"] == 1)).all() and (w["ahead"] <= w["first"]).all()
-    assert (w["measures"] == 2).all() and (w["family"] == 1).all()   # I-rec against D-Q
+    assert (w["own"] == w["first"]).all() and (w["own_ahead"] == w["ahead"]).all()   # I-rec is coverage's own
+    assert (w["measures"] == 2).all() and (w["family"] == 1).all() and (w["compared"] == 2).all()   # I-rec vs D-Q
 
 
 def test_a_measure_identical_to_a_family_member_is_not_its_rival():
     """D#-RBP (p = 0.99) equals I-rec in every replicate when the filter exceeds 1 - 0.99^l: the family
-    check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval). The
-    rule is notebook 04's (helpers.replicates.diversity.outside_exclusions): a measure equal to a member
-    in every replicate is left out, and so is a D#-measure, half coverage."""
+    check must not compare I-rec with itself (a difference of exactly 0, a zero-width interval). Rule
+    (helpers.replicates.preference.study_families): nothing is left out; a measure equal to a member in
+    every replicate is a member, and a D#-measure, half I-rec, is in coverage's family and in its other
+    half's."""
     w = pd.DataFrame({"I-rec": [0.50, 0.60, 0.55, 0.52], "D-nDCG": [0.50, 0.60, 0.55, 0.52],
                       "D-Q": [0.51, 0.58, 0.56, 0.50], "alpha-nDCG": [0.40, 0.45, 0.41, 0.42],
                       "D#-Q": [0.70, 0.70, 0.70, 0.70]})
-    assert list(pr_._without_twins(w, "coverage", ["I-rec", "alpha-nDCG"]).columns) == ["I-rec", "D-Q", "alpha-nDCG"]
-    assert list(pr_._without_twins(w.assign(**{"D-nDCG": [0.50, 0.60, 0.55, 0.53]}), "coverage", ["I-rec"]).columns) \
-        == ["I-rec", "D-nDCG", "D-Q", "alpha-nDCG"]
+    assert pr_._families("coverage", w, list(w)) == (["I-rec", "D-nDCG", "alpha-nDCG", "D#-Q"], ["I-rec", "alpha-nDCG"])
+    assert pr_._families("coverage", w.assign(**{"D-nDCG": [0.50, 0.60, 0.55, 0.53]}), list(w))[0] == \
+        ["I-rec", "alpha-nDCG", "D#-Q"]
+    assert rp.study_families("graded", list(w))[0] == ["D-nDCG", "D-Q", "D#-Q"]   # D#-Q: half D-Q
     rep = _rep(40)
     twin = rep[(rep.name == "I-rec") & rep.quantity.isin(["mar", "noise-free", "chance"])].assign(name="D#-RBP (p=0.99)")
     rec = pf.recovery(pd.concat([rep, twin]), MEAS + ["D#-RBP (p=0.99)"], {"coverage": "coverage:1"},
@@ -470,6 +498,7 @@ def test_a_measure_identical_to_a_family_member_is_not_its_rival():
     for key in ("check", "check_noise_free"):
         ck = rec.cases[("coverage", "relevance")][key]
         assert ck["best_out"] == "D-Q" and ck["low"] < ck["high"], key
+        assert ck["measures"] == len(MEAS) + 1, key   # every measure compared, the twin as a member
 
 
 def test_miss_bullets_say_power_or_nothing_told_apart(rec):
@@ -544,31 +573,40 @@ def _first_hit_rep(n: int = 40) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["replicate", "model", "question", "quantity", "name", "value"])
 
 
-def test_ebr_is_in_the_first_hit_family_and_dsharp_is_not_outside():
+def test_ebr_is_in_the_first_hit_family_and_dsharp_in_two():
     """Families by the measures' definitions (users.BY_DEFINITION, as notebook 04): EBR stops as ERR
-    does, so D-EBR is a first-hit member; D#-EBR is half a member, so it is neither in the family nor
-    its rival. With ALIGNED's families D#-EBR (0.70) would have beaten the family (ERR-IA, 0.64)."""
+    does, so D-EBR is a first-hit member; D#-EBR is half D-EBR, half I-rec, so it is a member of both
+    first-hit's and coverage's families, never left out: every measure is compared (before, D#-EBR,
+    the highest, was dropped and the family's best was D-EBR against 3 measures)."""
     rec = pf.recovery(_first_hit_rep(), list(FIRST_HIT), {"first-hit": "first-hit:1"},
                       alpha_target={"relevance": 0.406, "diversity": 0.356})
     case = rec.cases[("first-hit", "relevance")]
-    assert case["family"] == ["D-EBR", "ERR-IA"]
+    assert case["family"] == ["D#-EBR", "D-EBR", "ERR-IA"] and case["own"] == ["D-EBR", "ERR-IA"]
+    assert case["shared"] == ["D#-EBR"]
     ck = case["check"]
-    assert (ck["best_in"], ck["best_out"], ck["verdict"]) == ("D-EBR", "D-nDCG", "recovered")
-    assert ck["diff"] == pytest.approx(0.06, abs=0.003) and ck["measures"] == 3   # D#-EBR left out
+    assert (ck["best_in"], ck["best_out"], ck["verdict"]) == ("D#-EBR", "D-nDCG", "recovered")
+    assert ck["diff"] == pytest.approx(0.10, abs=0.003) and ck["measures"] == 4   # nothing left out
+    # without the measure it shares with coverage (D#-EBR) the family still leads: D-EBR - D-nDCG
+    assert case["check_unshared"]["best_in"] == "D-EBR" and case["aligned_lead_unshared"]
     assert rec.holm[("first-hit", "relevance")] and rec.holm[("first-hit", "diversity")]
-    # one study: the same measures (rates: pairs x measures, D-nDCG equal to EBR-IA on every pair)
+    # one study: every measure (rates: pairs x measures, D-nDCG equal to EBR-IA on every pair: a member)
     rates = pd.DataFrame({"D-EBR": [1.0, 0.5, 0.0], "EBR-IA": [0.5, 0.5, 1.0], "D#-EBR": [1.0, 1.0, 1.0],
                           "D#-nDCG": [0.0, 1.0, 0.5], "D-nDCG": [0.5, 0.5, 1.0], "I-rec": [0.0, 0.0, 0.5]})
-    keep, family = rp.single_study_measures("first-hit", rates)
-    assert family == ["D-EBR", "EBR-IA"] and keep == ["D-EBR", "EBR-IA", "D#-nDCG", "I-rec"]
+    keep, family, own = rp.single_study_measures("first-hit", rates)
+    assert keep == list(rates) and family == ["D-EBR", "EBR-IA", "D#-EBR", "D-nDCG"]
+    assert own == ["D-EBR", "EBR-IA"]   # D#-EBR is coverage's too, D-nDCG graded's
+    cov = rp.single_study_measures("coverage", rates)
+    assert cov[1] == ["D#-EBR", "D#-nDCG", "I-rec"] and cov[2] == ["I-rec"]
 
 
 def test_family_table_is_generated_from_the_code():
     t = pr_.family_table(["graded", "coverage", "null"], list(pf.measure_names(10))).set_index("model")
     # Q-IA counts for the graded family (users.BY_DEFINITION), as every check and the figure count it
-    assert t.loc["graded", "aligned family"] == "D-nDCG, D-Q, nDCG-IA, Q-IA"
-    assert t.loc["coverage", "aligned family"] == "I-rec, alpha-nDCG" and t.loc["null", "aligned family"] == "none"
-    assert "D#" not in " ".join(t["aligned family"])   # half I-rec: no family
+    assert t.loc["graded", "aligned family"] == "D-nDCG, D-Q, nDCG-IA, Q-IA, D#-nDCG (half), D#-Q (half)"
+    assert t.loc["coverage", "aligned family"].startswith("I-rec, alpha-nDCG, D#-") and t.loc["null", "aligned family"] == "none"
+    # every D#-measure is half I-rec: in coverage's family and in its other half's
+    dsharp = [m for m in pf.measure_names(10) if m.startswith("D#")]
+    assert all(f"{m} (half)" in t.loc["coverage", "aligned family"] for m in dsharp)
 
 
 def test_appendix_intro_follows_the_run():

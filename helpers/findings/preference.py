@@ -205,7 +205,8 @@ def top_lines(question: str, mar: pd.Series, blocked: Mapping, twins: Sequence[S
               significance: float, per_line: int = 5) -> list[str]:
     """A question's top measures as the HSD group the topic-blocked test does not separate from the
     highest MAR (:func:`helpers.preference.questions.top_group`), never one leader out of it, and
-    its bottom measures (every tie named)."""
+    exactly the distinct measures outside it, the ones the HSD separates from the highest MAR (none
+    when the top group is every measure)."""
     g = pq.top_group(mar, blocked["result"], twins, significance)
     same = {grp[0]: [x for x in grp[1:] if x in mar.index] for grp in twins}
     members = [f"{x}{' (= ' + ', '.join(same[x]) + ')' if same.get(x) else ''} {mar[x]:.4f}" for x in g["group"]]
@@ -216,7 +217,10 @@ def top_lines(question: str, mar: pd.Series, blocked: Mapping, twins: Sequence[S
     lines = [f"{question}: top group, not separated from the highest MAR by the HSD with topics as blocks: "
              f"{len(g['group'])} of {g['distinct']} distinct measures"]
     lines += ["  " + ", ".join(members[k:k + per_line]) for k in range(0, len(members), per_line)]
-    lines.append(f"  bottom {claims.leaders(mar.to_dict(), digits=4, higher=False, what='MAR')}")
+    outside = g["outside"]
+    named = [f"{x}{' (= ' + ', '.join(same[x]) + ')' if same.get(x) else ''} {mar[x]:.4f}" for x in outside]
+    head = f"  separated from the highest MAR ({len(outside)}): "
+    lines += [("  " if k else head) + ", ".join(named[k:k + per_line]) for k in range(0, len(named), per_line)]
     return lines
 
 
@@ -299,7 +303,8 @@ def hsd_counts(results: Mapping[str, pd.DataFrame], blocked: Mapping[str, dict],
 #: The share of pair-level differences that must survive topic blocking for Table 3's counts to
 #: hold: "most" of :data:`helpers.notebook.claims.SHARE_SCALE`.
 SURVIVE_SHARE = 0.75
-HSD_QUESTION = f"Do at least {SURVIVE_SHARE:.0%} of Table 3's pair-level differences survive topic blocking?"
+HSD_QUESTION = (f"Do at least {SURVIVE_SHARE:.0%} of Table 3's pair-level differences survive topic blocking (so "
+                "its counts mostly read as topic-level ones)?")
 
 
 def _with_range(k: int, lo_hi: Sequence[int]) -> str:

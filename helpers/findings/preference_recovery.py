@@ -10,9 +10,12 @@ replicates of :func:`helpers.replicates.preference.preference_recovery` are read
   it (:func:`helpers.replicates.planted.family_check`, the two picked on half of the replicates and
   compared on the other half, Holm over the model-question cases)?
 
-Null assessors must leave every measure at its own chance level. A verdict needs
-:data:`MIN_REPLICATES` replicates; with fewer, every planted row says "cannot tell" and prints means
-and ranges. The rows are built here (:func:`planted_rows`, :func:`miss_bullets`) and joined
+Every measure is compared: a D#-measure (half I-rec, half another measure) counts in coverage's
+family and in its other half's (:func:`helpers.replicates.preference.study_families`), so no family
+verdict depends on which measures are left out. Null assessors must leave every measure at its own
+chance level. The one-study rows follow the exact (Clopper-Pearson) interval of the rate at any
+number of replicates; the held-out and null checks need :data:`MIN_REPLICATES` replicates, and
+with fewer they say "cannot tell" and print means and ranges. The rows are built here (:func:`planted_rows`, :func:`miss_bullets`) and joined
 to the rest of the notebook's table by :func:`helpers.findings.preference.findings`.
 """
 
@@ -26,7 +29,6 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
-from ..replicates import diversity as rep_div
 from ..replicates import planted, runner, studies
 from ..replicates import preference as rep_pref
 from ..simulate import users
@@ -45,13 +47,15 @@ USERS_DO = {"position": "read down with persistence p", "graded": "graded releva
 
 def family_table(models, measures: Sequence[str]) -> pd.DataFrame:
     """Each planted model, what its assessors do and the run's measures of its aligned family,
-    generated from :data:`helpers.simulate.users.BY_DEFINITION` (the families every check and figure
-    of section 1 counts), never typed by hand; the D#-measures (half I-rec) belong to none."""
+    generated from :func:`helpers.replicates.preference.study_families` (the families every check and
+    figure of section 1 counts), never typed by hand: whole members, then the half members (the
+    D#-measures, half I-rec, in coverage's family and in their other half's) marked "(half)"."""
     rows = []
     for m in models:
-        fam = [x for x in measures if m in users.BY_DEFINITION and users.aligned_family(
-            m, x, families=users.BY_DEFINITION)]
-        rows.append({"model": m, "the assessors": USERS_DO.get(m, m), "aligned family": ", ".join(fam) or "none"})
+        fam = rep_pref.study_families(m, list(measures))[0] if m in users.BY_DEFINITION else []
+        half = set(users.partial_members(m, fam, families=users.BY_DEFINITION))
+        names = [x for x in fam if x not in half] + [f"{x} (half)" for x in fam if x in half]
+        rows.append({"model": m, "the assessors": USERS_DO.get(m, m), "aligned family": ", ".join(names) or "none"})
     return pd.DataFrame(rows)
 
 
@@ -109,7 +113,7 @@ class Recovery:
         return out
 
     def one_study(self, model: str) -> dict[str, dict]:
-        """Question -> ``{"first", "ahead", "replicates", "lead", "lead_sd", "q_max", "chance_first",
+        """Question -> ``{"first", "ahead", "replicates", "own", "lead", "lead_sd", "q_max", "chance_first",
         "measures"}`` (NaN where the rows lack them) of one model: in how many
         replicates (each one study) the family's best measure was first by MAR and significantly ahead
         (:mod:`helpers.preference.recovery`); empty when the replicates hold no single-study rows."""
@@ -117,6 +121,7 @@ class Recovery:
             return {}
         s = self.single[self.single.model == model]
         return {r.question: {"first": int(r.first), "ahead": int(r.ahead), "replicates": int(r.replicates),
+                             "own": float(r.own), "own_ahead": float(r.own_ahead), "compared": float(r.compared),
                              "lead": float(r.lead), "lead_sd": float(r.lead_sd), "q_max": float(r.q_max),
                              "chance_first": float(r.chance_first), "measures": float(r.measures)}
                 for r in s.itertuples()}
@@ -130,16 +135,12 @@ def _wide(rows: pd.DataFrame, model: str, question: str, measures: Sequence[str]
     return w.pivot(index="replicate", columns="name", values="value")[list(measures)]
 
 
-def _without_twins(wide: pd.DataFrame, model: str, family: Sequence[str]) -> pd.DataFrame:
-    """``wide`` without the measures notebook 04's family check leaves out of "best outside"
-    (:func:`helpers.replicates.diversity.outside_exclusions`, families by
-    :data:`helpers.simulate.users.BY_DEFINITION`): half a member (D#-ERR and D#-EBR for ``first-hit``)
-    and a measure equal to a member in every replicate (one measure under two names, e.g. D#-RBP
-    (p = 0.99) and I-rec when the pair filter exceeds 1 - 0.99^l): comparing a measure with itself
-    would give a difference of exactly 0."""
-    fam = [x for x in family if x in wide.columns]
-    partial, same = rep_div.outside_exclusions(model, wide, fam, list(wide.columns), users.BY_DEFINITION)
-    return wide.drop(columns=partial + same)
+def _families(model: str, wide: pd.DataFrame, measures: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``model``'s family among ``measures`` and its own members
+    (:func:`helpers.replicates.preference.study_families`: half members, the D#-measures, count in
+    both families; a measure equal to a member in every replicate counts as a member), so every
+    measure of ``wide`` is compared and none is left out."""
+    return rep_pref.study_families(model, list(measures), wide)
 
 
 def _held_out_range(wide: pd.DataFrame, ck: Mapping) -> tuple[float, float]:
@@ -161,30 +162,22 @@ def _panel(rep: pd.DataFrame, summary: pd.DataFrame, model: str, question: str, 
     _, paired = studies.paired_leader_intervals(w, means=means)
     lead = claims.leaders(means, intervals=paired, digits=4, what="MAR")
     named = lead.numbers["leaders"] + lead.numbers["within_noise"]
-    fams = users.BY_DEFINITION   # notebook 04's families: EBR with ERR's stopping
-    fam = {how: [x for x in measures if model in fams and users.aligned_family(model, x, through_irec=how,
-                                                                                families=fams)]
-           for how in (False, True)}
-    # the checks leave out half members and measures identical to a family member in every replicate
-    # (a measure is not compared with itself), as notebook 04's do; the leaders above keep every name
-    ck = planted.family_check(_without_twins(w, model, fam[False]), fam[False], means=means, leader_set=named) \
-        if fam[False] else None
-    ck_irec = (planted.family_check(_without_twins(w, model, fam[True]), fam[True], means=means)
-               if fam[True] else None)
-    shared = users.shared_members(model, fam[False], families=fams) if model in fams else []
-    own = [x for x in fam[False] if x not in shared]
-    ck_own = (planted.family_check(_without_twins(w.drop(columns=shared), model, own), own,
+    fam, own = _families(model, w, measures) if model in users.BY_DEFINITION else ([], [])
+    # every measure is compared: half members count in both families, a measure identical to a member
+    # in every replicate counts as a member (a measure is not compared with itself)
+    ck = planted.family_check(w, fam, means=means, leader_set=named) if fam else None
+    shared = [x for x in fam if x not in own]
+    ck_own = (planted.family_check(w.drop(columns=shared), own,
                                    means={k: v for k, v in means.items() if k not in shared})
               if shared and own else None)
-    ck_free = (planted.family_check(_without_twins(free, model, fam[False]), fam[False])
-               if fam[False] and len(free) else None)
+    ck_free = planted.family_check(free, fam) if fam and len(free) else None
     verdict = lambda c: None if c is None else c["verdict"] == "recovered"  # noqa: E731
     for c, frame in ((ck, w), (ck_free, free)):   # the held-out differences' range, printed below 40 replicates
         if c is not None and c["verdict"] != "not testable":
             c["range"] = _held_out_range(frame, c)
-    return {"claim": lead, "check": ck, "shared": shared, "family": fam[False], "check_noise_free": ck_free,
+    return {"claim": lead, "check": ck, "shared": shared, "family": fam, "own": own, "check_noise_free": ck_free,
             "aligned_lead": None if ck is None or ck["verdict"] == "not testable" else verdict(ck),
-            "aligned_lead_through_irec": verdict(ck_irec), "check_unshared": ck_own,
+            "check_unshared": ck_own,
             "aligned_lead_unshared": verdict(ck_own), "lowest": claims.leaders(means, digits=4, higher=False, what="MAR"),
             "median_assessor": s.loc["median assessor"].to_dict() if "median assessor" in s.index else None}
 
@@ -229,20 +222,24 @@ def _one_study(rep: pd.DataFrame) -> pd.DataFrame:
     first (``chance_first``, the mean of family / measures) and the most distinct ``measures``
     (:func:`helpers.replicates.preference.preference_recovery`'s ``"single"`` rows)."""
     s = rep[rep.quantity == "single"]
-    cols = ["model", "question", "replicates", "first", "ahead", "lead", "lead_sd", "q_max", "chance_first",
-            "measures"]
+    cols = ["model", "question", "replicates", "first", "ahead", "own", "own_ahead", "lead", "lead_sd", "q_max", "chance_first",
+            "measures", "compared"]
     if s.empty:
         return pd.DataFrame(columns=cols)
     w = s.pivot_table(index=["model", "question", "replicate"], columns="name", values="value", sort=False)
     g = w.groupby(level=["model", "question"], sort=False)
     nan = pd.Series(np.nan, index=g.size().index)
     out = pd.DataFrame({"replicates": g.size(), "first": g["first"].sum().astype(int),
-                        "ahead": g["ahead"].sum().astype(int), "lead": g["lead"].mean(),
+                        "ahead": g["ahead"].sum().astype(int),
+                        "own": g["own"].sum().astype(int) if "own" in w else nan,
+                        "own_ahead": g["own_ahead"].sum().astype(int) if "own_ahead" in w else nan,
+                        "lead": g["lead"].mean(),
                         "lead_sd": g["lead"].std(ddof=1), "q_max": g["q"].max() if "q" in w else nan,
                         "chance_first": (w["family"] / w["measures"]).groupby(level=["model", "question"],
                                                                               sort=False).mean()
                         if "family" in w and "measures" in w else nan,
-                        "measures": g["measures"].max() if "measures" in w else nan})
+                        "measures": g["measures"].max() if "measures" in w else nan,
+                        "compared": g["compared"].max() if "compared" in w else nan})
     return out.reset_index()[cols]
 
 
@@ -377,15 +374,14 @@ def _counts_line(rec: Recovery) -> list[str]:
         return [f"{rec.replicates} replicates: fewer than the {MIN_REPLICATES} a planted-truth verdict needs, so the "
                 "checks below give means and ranges, not tests (cannot tell)"]
     ok = sum(rec.cases[k]["aligned_lead"] for k in keys)
-    irec = sum(bool(rec.cases[k]["aligned_lead_through_irec"]) for k in keys)
     held = sum(bool(v) for v in rec.holm.values())
     out = [f"held-out check on average: {ok} of {len(keys)} model-question cases recovered (each on its own); "
-           f"{held} after Holm's correction over the {len(keys)} cases",
-           f"with the D#-measures counted as coverage-aligned through their I-rec half: {irec} of {len(keys)}"]
+           f"{held} after Holm's correction over the {len(keys)} cases"]
     lost = [f"{m} ({q})" for (m, q) in keys if rec.cases[(m, q)]["aligned_lead"]
             and rec.cases[(m, q)]["aligned_lead_unshared"] is False]
     if lost:
-        out.append(f"without the measures shared by two families (RBU): no longer shown for {claims.listing(lost)}")
+        out.append("without the measures shared by two families (RBU, iRBU, the D#-measures): no longer shown for "
+                   + claims.listing(lost))
     return out
 
 
@@ -400,7 +396,7 @@ def _single_lines(rec: Recovery, significance: float) -> list[str]:
     return [f"one study of this size (each replicate alone): the family's best measure first by MAR, and significantly "
             f"ahead of every measure outside the family (Tukey's HSD, topics as blocks, familywise {significance:g})",
             f"  significantly ahead: {counts} model-question cases",
-            ] + (["  " + _power_rule(R)] if rec.enough else []) + _first_lines(s)
+            "  " + _power_rule(R)] + _first_lines(s)
 
 
 def _power_rule(R: int) -> str:
@@ -417,13 +413,21 @@ def _first_lines(s: pd.DataFrame) -> list[str]:
     """First by MAR in how many studies per model (questions joined by " / "), beside the
     *random-order rate*: the chance that a random order of the measures puts a family member first
     (family size over distinct measures, averaged over the studies)."""
-    parts = []
+    parts, own = [], []
     for m, g in s.groupby("model", sort=False):
         rate = g["chance_first"]
         tail = f" ({_slash(_pct(c) for c in rate)})" if np.isfinite(rate).all() else ""
         parts.append(f"{m} {_slash(int(k) for k in g['first'])}{tail}")
+        if np.isfinite(g["own"]).all() and (g["own"] != g["first"]).any():
+            own.append(f"{m} {_slash(int(k) for k in g['own'])}")
     qs = _slash(dict.fromkeys(s["question"]))
-    return [f"  first by MAR ({qs}), with the random-order rate in brackets: " + ", ".join(parts)]
+    n = int(s["compared"].max()) if np.isfinite(s["compared"]).all() else None
+    k = int(s["measures"].max()) if np.isfinite(s["measures"]).all() else None
+    lines = [f"  first by MAR ({qs}), with the random-order rate in brackets"
+             + (f", all {n} measures compared ({k} distinct)" if n and k else "") + ": " + ", ".join(parts)]
+    if own:   # the family's best was a measure it shares (a D#-measure, RBU) in some studies
+        lines.append("  of which by a measure of no other family (not a D#-measure or RBU): " + ", ".join(own))
+    return lines
 
 
 def mixture_note(mixture: str) -> str:
@@ -483,8 +487,8 @@ def planted_metrics(rec: Recovery) -> dict:
             "leaders": {key(m, q): v["claim"].numbers for (m, q), v in rec.cases.items()},
             "family_check": {key(m, q): v["check"] for (m, q), v in rec.cases.items()},
             "family_check_noise_free": {key(m, q): v["check_noise_free"] for (m, q), v in rec.cases.items()},
-            "aligned_lead": {key(m, q): {"dsharp_in_no_family": v["aligned_lead"],
-                                         "dsharp_with_coverage": v["aligned_lead_through_irec"],
+            "aligned_lead": {key(m, q): {"every_measure_compared": v["aligned_lead"],
+                                         "family": v["family"], "own": v["own"],
                                          "without_shared_measures": v["aligned_lead_unshared"],
                                          "after_holm": rec.holm.get((m, q))} for (m, q), v in rec.cases.items()},
             "null_minus_own_chance": None if rec.null is None else rec.null[
@@ -544,8 +548,10 @@ CAVEATS = {
     "near_formula": "Position, graded and first-hit users are built close to RBP's, nDCG's and RBU/ERR's formulas, "
                     "and coverage users are a smoothed I-rec, so recovering them checks the code.",
     "built_in_contrast": "The contrast between the families in one study is itself built into the simulation.",
-    "few_replicates": f"Planted-truth verdicts need at least {MIN_REPLICATES} replicated studies (half of them held "
-                      "out for the family check); with fewer they read 'cannot tell'.",
+    "few_replicates": f"The held-out and null checks need at least {MIN_REPLICATES} replicated studies (half of them "
+                      "held out for the family check); with fewer they read 'cannot tell'.",
+    "families": "Every family check compares all measures; a D♯-measure (half I-rec, half another measure) counts in "
+                "coverage's family and in its other half's, so coverage's family is any measure containing I-rec.",
 }
 
 
@@ -603,9 +609,8 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
     R = max(one[m][q]["replicates"] for m in models for q in by[m])
     powered = {m: {q: power_reading(one[m][q]["ahead"], one[m][q]["replicates"]) for q in by[m]} for m in models}
     rule = f"with {POWER_TARGET:.0%} power (95% CI of the rate at or above {POWER_TARGET:.2f})"
+    # the exact interval needs no minimum of replicates: every reading follows it
     groups = [(word, said, [(m, q) for m in models for q in by[m] if powered[m][q] == word]) for word, said in _READINGS]
-    if not rec.enough:
-        groups = [("cannot tell", "cannot tell", [(m, q) for m in models for q in by[m]])]
     rows = []
     for word, said, cases in groups:
         if not cases:
@@ -616,15 +621,20 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
         counts = ", ".join(f"{m} {_slash(one[m][q]['ahead'] for q in qs_of[m])}"
                            + ("" if same_qs else f" ({_slash(qs_of[m])})") for m in ms)
         ks = sorted({one[m][q]["ahead"] for m, q in cases})
+        own = [f"{_slash(int(one[m][q]['own_ahead']) for q in qs_of[m])} by a measure of {m} alone" for m in ms
+               if any(np.isfinite(one[m][q]["own_ahead"]) and one[m][q]["own_ahead"] != one[m][q]["ahead"]
+                      for q in qs_of[m])]
+        n = max(one[m][q]["compared"] for m, q in cases)
         run = (f"{counts} of {R} studies" + (f" ({_slash(qs_of[ms[0]])})" if same_qs else "")
-               + f"; 95% CIs {', '.join(f'{k}: {_ci3(k, R)}' for k in ks)}")
+               + (f", {', '.join(own)}" if own else "")
+               + f"; 95% CIs {', '.join(f'{k}: {_ci3(k, R)}' for k in ks)}"
+               + (f"; {int(n)} of {int(n)} measures compared" if np.isfinite(n) else ""))
         verdict = word
         if word == "holds" and all(m in NEAR_FORMULA for m in ms):
             verdict = "by construction"
         near = ("near_formula",) if word != "does not hold" and any(m in NEAR_FORMULA for m in ms) else ()
-        caveats = ("noise_model", "built_in_contrast") + near + (() if rec.enough else ("few_replicates",))
-        question = (f"Is the family of {_where(cases)} significantly first in one study, {rule}?" if rec.enough else
-                    f"Is each planted family significantly first in one study, {rule}?")
+        caveats = ("families", "uncorrected", "noise_model", "built_in_contrast") + near
+        question = f"Is the family of {_where(cases)} significantly first in one study, {rule}?"
         rows.append(Finding(question, "—", run, verdict, caveats,
                             {"reading": said, "one_study": {m: {q: one[m][q] for q in qs_of[m]} for m in ms},
                              "power_target": POWER_TARGET, "powered": {m: dict(powered[m]) for m in ms}}))
@@ -724,7 +734,7 @@ def coverage_bullet(rec: Recovery) -> list[str]:
     """Coverage users (a smoothed I-rec, :data:`NEAR_FORMULA`): when MAR does not put their family first
     on average, why (the noise-free check: a measure outside the family nearer the users as modelled,
     or a miss of power). Nothing when it does (the findings table says so; the D#-measures, half I-rec,
-    are left out of the check as in notebook 04, which section 1 states) or below :data:`MIN_REPLICATES`."""
+    are members, :func:`_families`) or below :data:`MIN_REPLICATES`."""
     by = rec.by_model().get("coverage")
     if not rec.enough or not by:
         return []

@@ -218,8 +218,9 @@ def top_group(mar: pd.Series, result: pd.DataFrame, twins: Sequence[Sequence[str
     ``mar``: one question's MAR per measure; ``result``: its HSD (topics as blocks, oriented as
     :func:`hsd`'s, measures of a group of ``twins`` under the group's first name). Returns ``top``
     (the measure with the highest MAR, as the HSD names it), ``group`` (``top`` and every distinct
-    measure whose comparison with it has ``p >= significance``, by MAR descending) and ``distinct``
-    (the number of distinct measures)."""
+    measure whose comparison with it has ``p >= significance``, by MAR descending), ``distinct``
+    (the number of distinct measures) and ``outside`` (the distinct measures not in ``group``, the
+    ones the HSD separates from ``top``, by MAR descending)."""
     twin_of = {x: g[0] for g in twins for x in g}
     order = [x for x in mar.sort_values(ascending=False, kind="stable").index]
     distinct = list(dict.fromkeys(twin_of.get(x, x) for x in order))
@@ -228,7 +229,7 @@ def top_group(mar: pd.Series, result: pd.DataFrame, twins: Sequence[Sequence[str
     other = np.where(with_top.higher == top, with_top.lower, with_top.higher)
     not_sep = {x for x, p in zip(other, with_top.p_value) if p >= significance}
     group = [top] + [x for x in distinct[1:] if x in not_sep]
-    return {"top": top, "group": group, "distinct": len(distinct)}
+    return {"top": top, "group": group, "distinct": len(distinct), "outside": [x for x in distinct if x not in group]}
 
 
 __all__ += ["never_equal_chance", "top_group"]

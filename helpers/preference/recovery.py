@@ -49,14 +49,14 @@ def distinct_measures(prefs: pd.DataFrame, prefer: Sequence[str] = (),
                       groups: Sequence[Sequence[str]] | None = None) -> list[str]:
     """The columns of ``prefs`` (pairs x measures) with each group of identical preferences
     (:func:`helpers.preference.identical_preferences`, or ``groups`` when already known) kept once:
-    by its first member in ``prefer`` when it has one, else by its first column. Column order is kept."""
-    prefer = set(prefer)
+    by its member that comes first in ``prefer`` when it has one, else by its first column. Column order
+    is kept."""
     drop = set()
     for group in (identical_preferences(prefs) if groups is None else groups):
         group = [x for x in group if x in prefs.columns]
         if len(group) < 2:
             continue
-        keep = next((x for x in group if x in prefer), group[0])
+        keep = next((x for x in prefer if x in group), group[0])
         drop |= {x for x in group if x != keep}
     return [c for c in prefs.columns if c not in drop]
 
@@ -109,7 +109,8 @@ def blocked_tukey(per_topic: pd.DataFrame, a: str, others: Sequence[str],
 
 
 def single_study(rates: pd.DataFrame, prefs: pd.DataFrame, topics: pd.Series, family: Sequence[str],
-                 significance: float, groups: Sequence[Sequence[str]] | None = None) -> dict | None:
+                 significance: float, groups: Sequence[Sequence[str]] | None = None,
+                 prefer: Sequence[str] = ()) -> dict | None:
     """One study's reading of a family (module docstring).
 
     Parameters
@@ -126,6 +127,9 @@ def single_study(rates: pd.DataFrame, prefs: pd.DataFrame, topics: pd.Series, fa
         Familywise level of the blocked Tukey HSD.
     groups : list of lists, optional
         The groups of identical preferences of ``prefs`` when already known (else computed).
+    prefer : sequence of str, optional
+        Family members to keep, before the other members, for a group of identical measures (e.g.
+        I-rec rather than D#-RBP (p = 0.99)).
 
     Returns
     -------
@@ -135,7 +139,7 @@ def single_study(rates: pd.DataFrame, prefs: pd.DataFrame, topics: pd.Series, fa
     ``family`` (distinct family members: ``family / measures`` is the chance that a random order puts
     one first) and ``topics``; None when the family or the rest is empty.
     """
-    keep = distinct_measures(prefs[list(rates.columns)], prefer=family, groups=groups)
+    keep = distinct_measures(prefs[list(rates.columns)], prefer=[*prefer, *family], groups=groups)
     fam = [m for m in keep if m in set(family)]
     rest = [m for m in keep if m not in set(family)]
     if not fam or not rest:

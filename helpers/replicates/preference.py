@@ -34,7 +34,7 @@ from ..measures import diversity
 from ..preference.recovery import single_study
 from . import runner
 
-__all__ = ["preference_recovery", "single_study_measures", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
+__all__ = ["preference_recovery", "study_families", "single_study_measures", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
            "noise_free_leaders", "dsharp_irec_disagreement"]
 
 #: The panels whose cross-fitted best/median/worst assessors are reported (the others' cost time only).
@@ -83,35 +83,67 @@ def _single_rows(row, question: str, label: str, rates: pd.DataFrame, on: pd.Dat
                  significance: float, twins) -> list[dict]:
     """The single-study reading of a panel with an aligned family
     (:func:`helpers.preference.recovery.single_study`): ``quantity = "single"``, names ``first``,
-    ``ahead`` (1 or 0), ``lead``, ``q``, ``family`` and ``measures`` (distinct ones).
+    ``ahead`` (1 or 0), ``own``, ``own_ahead``, ``lead``, ``q``, ``family``, ``measures`` (distinct ones) and ``compared`` (all).
 
     Families as notebook 04 reads them (:data:`helpers.simulate.users.BY_DEFINITION`: EBR with ERR's
-    stopping), and the same measures left out of "outside" (:func:`single_study_measures`)."""
+    stopping; half members in both families, :func:`study_families`): every measure compared; ``own``
+    is 1 when the family's best is one of its own members (:func:`study_families`) and first,
+    ``own_ahead`` when it is also significantly ahead."""
     from ..simulate import users
 
     if not users.BY_DEFINITION.get(label, ("", ()))[1]:
         return []
-    keep, family = single_study_measures(label, rates)
-    s = single_study(rates[keep], on[keep], topic_of, family, significance, groups=twins)
+    keep, family, own = single_study_measures(label, rates)
+    s = single_study(rates[keep], on[keep], topic_of, family, significance, groups=twins, prefer=own)
     if s is None:
         return []
-    return [row(question, "single", k, float(s[k])) for k in ("first", "ahead", "lead", "q", "family", "measures")]
+    s["own"] = bool(s["first"] and s["best_in"] in set(own))   # the family's best is an own member, and first
+    s["own_ahead"] = bool(s["ahead"] and s["own"])              # ... and significantly ahead
+    s["compared"] = len(keep)                                   # every measure, identical ones under one name
+    return [row(question, "single", k, float(s[k]))
+            for k in ("first", "ahead", "own", "own_ahead", "lead", "q", "family", "measures", "compared")]
 
 
-def single_study_measures(model: str, rates: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """The measures (columns of ``rates``, pairs x measures) a single-study reading of ``model``'s family
-    compares, and the family among them: families by :data:`helpers.simulate.users.BY_DEFINITION`,
-    without the measures notebook 04's family check leaves out of "best outside"
-    (:func:`helpers.replicates.diversity.outside_exclusions`: half a member, D#-EBR for ``first-hit``,
-    or agreeing with a member on every pair)."""
+def study_families(model: str, measures: Sequence[str], values: pd.DataFrame | None = None) -> tuple[list[str], list[str]]:
+    """Notebook 05's family of ``model`` among ``measures`` and its *own* members. Every measure is
+    compared with the family; none is left out.
+
+    The family: the whole members (:data:`helpers.simulate.users.BY_DEFINITION`), the half members
+    (``gamma I-rec + (1 - gamma) X``, :func:`helpers.simulate.users.partial_members`: a D#-, DIN#- or
+    P+Q#-measure belongs to coverage through its I-rec half *and* to the family of its ``X``), and,
+    when ``values`` (rows x measures) is given, every other measure equal to a member in every row
+    at 12 digits (the same measure on this data, e.g. D#-RBP (p = 0.99) and I-rec). So coverage's
+    family is "a measure containing I-rec" and a D#-measure counts in two families.
+
+    The own members: the family's members that belong to no other model's family by the same rule
+    (for coverage I-rec, strec, alpha-nDCG; RBU and iRBU are shared by position and first-hit).
+    Column order is kept."""
     from ..simulate import users
-    from .diversity import outside_exclusions
 
+    fams = users.BY_DEFINITION
+
+    def by_rule(m: str) -> set[str]:
+        if not fams.get(m, ("", ()))[1]:
+            return set()
+        whole = {x for x in measures if users.aligned_family(m, x, families=fams)}
+        return whole | set(users.partial_members(m, measures, families=fams))
+
+    family = by_rule(model)
+    if values is not None and family:
+        cols = {x: np.round(values[x].to_numpy(float), 12) for x in measures if x in values.columns}
+        family |= {x for x in cols if x not in family and any(
+            np.array_equal(cols[x], cols[f], equal_nan=True) for f in family if f in cols)}
+    others = set().union(*(by_rule(o) for o in fams if o != model))
+    return [x for x in measures if x in family], [x for x in measures if x in family and x not in others]
+
+
+def single_study_measures(model: str, rates: pd.DataFrame) -> tuple[list[str], list[str], list[str]]:
+    """The measures (columns of ``rates``, pairs x measures) a single-study reading of ``model``'s
+    family compares -- every one -- the family among them and its own members (:func:`study_families`,
+    identical measures found on ``rates``)."""
     cols = list(rates.columns)
-    family = [m for m in cols if users.aligned_family(model, m, families=users.BY_DEFINITION)]
-    partial, coincide = outside_exclusions(model, rates, family, cols, users.BY_DEFINITION)
-    drop = set(partial) | set(coincide)
-    return [m for m in cols if m not in drop], family
+    family, own = study_families(model, cols, rates)
+    return cols, family, own
 
 
 def _panel_rows(label: str, judged, prefs: pd.DataFrame, topic_of: pd.Series, child, roles: bool,

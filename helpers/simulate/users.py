@@ -67,7 +67,8 @@ ALIGNED = {
 #: Notebook 04's families, read from the measures' own definitions: :data:`ALIGNED` with EBR in the
 #: first-hit family (Zeng & Sakai, Table 1: EBR stops as ERR does, ``P_ERR(r)``, and scores BR(r))
 #: and P+Q in the graded family (Sakai's survey, Eq. 9: P+Q is IA-Q on informational intents, P+
-#: on navigational ones). Notebook 05 still reads :data:`ALIGNED` (its committed outputs do).
+#: on navigational ones). Notebook 05 reads them too, with the D#-measures in two families
+#: (:func:`helpers.replicates.preference.study_families`).
 BY_DEFINITION = {
     **ALIGNED,
     "graded": (ALIGNED["graded"][0], ALIGNED["graded"][1] + ("P+Q",)),
