@@ -253,8 +253,11 @@ def _found(**kw):
 
 def test_findings_rows_and_verdicts():
     f = _found()
-    t = f.table()
+    t = pd.concat([f.table(), f.appendix_findings().table()], ignore_index=True)
     assert t["question"].iloc[0].startswith("Table 6")          # the answer to the notebook's question leads
+    # the findings table: Table 6 (the question), Tables 5 and 7 (the gains in use); the rest in the appendix
+    heads = set(f.table()["question"].str.split(r"[,:]", regex=True).str[0])
+    assert heads == {"Table 6", "Table 5", "Table 7"}
     v = dict(zip(t["question"].str.split(":").str[0], t["verdict"]))
     assert v["Table 1"] == "holds" and v["Table 2"].startswith("holds")
     # one meaning per column: the verdict answers the question, the paper column says whether the run agrees
@@ -271,17 +274,18 @@ def test_findings_rows_and_verdicts():
     assert "cover that choice, not topic sampling" in f.limitations()
     # Table 6's pooled resamples cover more than the choice of U2; Table 7 reads one draw's Kendall CI
     assert all("u2_draw" not in r.caveats for r in f.rows if r.question.startswith("Table 6"))
-    assert all("u2_draw" in r.caveats for r in f.rows if r.question.startswith(("Table 2", "Fig. 2", "Table 5",
-                                                                                  "Table 7")))
+    assert all("u2_draw" in r.caveats for r in list(f.rows) + list(f.appendix)
+               if r.question.startswith(("Table 2", "Fig. 2", "Table 5", "Table 7")))
 
 
 def test_findings_flags_biased_eq5_and_a_failed_table1():
     fall = pv.nonmonotone({1: {1: 0.70, 2: 0.60}}, {1: {1: (0.68, 0.72), 2: (0.57, 0.63)}})
     f = _found(eq_gap=_gap(2.1, 18.0), eq5_valid=False, table1_ok=False, method="eq5", nonmono=fall,
                nonmono_label="p ± 1.96 binomial σ")
-    t = f.table().set_index(f.table()["question"].str.split(":").str[0])
+    t = f.appendix_findings().table()
+    t = t.set_index(t["question"].str.split(":").str[0])
     assert t.loc["Table 2", "verdict"].startswith("cannot tell (") and t.loc["Table 1", "verdict"] == "does not hold"
-    assert "Eq. 5 is biased" in f.limitations() and "same marginals" in f.limitations()
+    assert "Eq. 5 is biased" in f.appendix_findings().limitations() and "same marginals" in f.appendix_findings().limitations()
     assert any("rerun with `method: eq4`" in p for p in f.prose)
     assert ("At θ = 1 the PRM gains fall as the level rises: p(R|2) (0.600 [0.570, 0.630]) is lower than p(R|1) "
             "(0.700 [0.680, 0.720]) (intervals do not overlap); intervals: p ± 1.96 binomial σ.") in f.prose
@@ -321,7 +325,10 @@ def test_simulated_findings_are_checks_of_the_machinery():
     a = app.set_index(app["question"].str.split(":").str[0])
     # checks of the machinery go to the appendix, whatever their verdict; the table leads with what the
     # simulation can answer (here the stress collection: PRM - linear, then PRM - binary)
-    assert t.index[0].startswith("Table 6") and "assumptions fail" in t["question"].iloc[0]
+    # referee 2 (34fbdd0): the default table opened with a stress test; the notebook's question leads
+    assert t["question"].iloc[0] == fp.QUESTION and t["verdict"].iloc[0] == "cannot tell"
+    assert "answered on real data" in t["this run"].iloc[0]
+    assert t.index[1].startswith("Table 6") and "assumptions fail" in t["question"].iloc[1]
     for q in ("Table 2", "Fig. 2", "Sect. 3.4.3", "Do the estimates recover the simulation's exact p(R|i)?"):
         assert q in a.index and q not in t.index, q
     assert a.loc["Table 2", "verdict"].startswith("holds") and a.loc["Fig. 2", "verdict"].startswith("holds")
@@ -331,9 +338,9 @@ def test_simulated_findings_are_checks_of_the_machinery():
     sixes = f.table()[f.table()["question"].str.startswith("Table 6")]
     assert len(sixes) == 1 and "(a strict U2)" in sixes["question"].iloc[0] and "linear gains" in sixes["question"].iloc[0]
     assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
-    assert any("needs profile `real`, which has cross-fitted DL-19 results" in p for p in f.prose)
+    assert not any("needs profile `real`" in p for p in f.prose)     # the lead row says it, once
     assert not any("by construction" in p or "not built in" in p for p in f.prose)
-    assert any("are in the appendix" in p for p in f.prose)
+    assert any("The appendix holds" in p for p in f.prose)
     assert nbf.problems(f) == []
 
 
@@ -402,11 +409,11 @@ def test_robustness_single_holds_every_analysis():
 def test_table2_row_states_the_marginals_test():
     """Eq. 4 = Eq. 5 needs equal marginals: the row says whether the run's data have them."""
     over = _found(marginals={"differ": 47, "n": 50, "p": float("nan")})
-    row = next(r for r in over.rows if r.question.startswith("Table 2"))
+    row = next(r for r in over.appendix if r.question.startswith("Table 2"))
     assert row.run.endswith("U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws.")
     one = _found(over_what="", eq_gap=(pv.Value(0.01, np.nan, np.nan), pv.Value(0.9, np.nan, np.nan)),
                  marginals={"differ": 0, "n": 1, "p": 0.412})
-    row = next(r for r in one.rows if r.question.startswith("Table 2"))
+    row = next(r for r in one.appendix if r.question.startswith("Table 2"))
     assert row.run.endswith("U1's and U2's marginals not shown to differ (Stuart–Maxwell p = 0.412).")
     assert row.numbers["marginals"]["p"] == 0.412
     shares = (0.057, 0.099, {"differ": 40, "n": 40, "p": float("nan")})
@@ -447,7 +454,7 @@ def test_holm_runs_over_every_test_of_the_findings_table():
     own = found.table()[found.table()["question"].str.contains("conditioned on U2")].iloc[0]
     assert own["verdict"].startswith("holds in part") and own["this run"].endswith("Significant after correction: "
                                                                                    "θ = 3.")
-    assert "Every p-value in the findings table is Holm-adjusted over its 12 tests, one family." in found.limitations()
+    assert "Every p-value in the findings table is Holm-adjusted over one family of 12 tests." in found.limitations()
     # one test: no correction to speak of (referee: "Holm corrects within each Table 6 row's 1 thresholds")
     from helpers.notebook.findings import Finding
 
@@ -456,6 +463,56 @@ def test_holm_runs_over_every_test_of_the_findings_table():
     assert fp.across_rows([Finding("Table 1: b?", "-", "-", "holds")]) == ""
     with pytest.raises(ValueError, match="a test in two families"):
         fp.table_holm({"main": rob}, {"x": [("main", "in sample")], "y": [("main", "in sample")]})
+
+
+def test_reference_tests_share_the_family_and_the_stated_size_is_the_used_m():
+    """Referee 2 (34fbdd0): the appendix said "Holm-adjusted over its 8 tests" while the family held 10 (the
+    stress row's linear - binary references, m: 10); and the linear - binary references of limitation (b) were
+    corrected over 3 thresholds while the PRM tests they are read against were corrected over 12 (real: theta = 3
+    raw p 0.014, Holm 0.042 over 3). The raw p-values of the real run (draws of U2)."""
+    raw = {"cross-fitted": {3: 0.0355, 2: 0.301, 1: 0.390}, "in sample": {3: 0.0088, 2: 0.0985, 1: 0.189},
+           "own level": {3: 0.0024, 2: 0.0327, 1: 0.124}, "vs linear": {3: 0.848, 2: 0.658, 1: 0.253},
+           "linear vs binary": {3: 0.0141, 2: 0.259, 1: 0.900}}
+    means = {3: (0.90, 0.80), 2: (0.85, 0.82), 1: (0.80, 0.79)}
+    cl = {a: fp.holm_claims(means, p, first=fp.PAIRS[a][0], other=fp.PAIRS[a][1]) for a, p in raw.items()}
+    diffs = {a: {th: (m[0] - m[1], m[0] - m[1] - 0.05, m[0] - m[1] + 0.05) for th, m in means.items()} for a in raw}
+    rob = fp.Robustness("50 draws of U2", cl, diffs, "unadjusted 95% percentile bootstrap interval", 50)
+    assert rob.supported("linear vs binary") == [3]          # over its 3 thresholds: 0.042, the lighter correction
+    adj = fp._families(rob, None, sim=False)["main"]
+    assert {c.numbers["m"] for by in adj.claims.values() for c in by.values()} == {15}
+    assert round(adj.claims["linear vs binary"][3].numbers["p_holm"], 4) == round(0.0141 * 13, 4)
+    assert adj.supported("linear vs binary") == [] and adj.supported("own level") == [3]
+    found = _found(robustness=rob)
+    own = next(r for r in found.rows if "conditioned on U2" in r.question)
+    assert "graded_too" not in own.caveats                  # (b) no longer rests on the lighter correction
+    assert "over one family of 15 tests (12 shown here, all 15 in A.1)." in found.limitations()
+    # the stated size is the m the correction used, read from the same numbers; two sizes in one table: error
+    from helpers.notebook.findings import Finding
+
+    rows = [Finding("Table 6: a?", "-", "-", "shown", numbers={str(th): c.numbers for th, c in by.items()})
+            for by in adj.claims.values()]
+    assert "one family of 15 tests." in fp.across_rows(rows, "findings table")
+    mixed = rows + [Finding("Table 6: b?", "-", "-", "shown", numbers={"3": cl["in sample"][3].numbers})]
+    with pytest.raises(ValueError, match="several families"):
+        fp.across_rows(mixed, "findings table")
+
+
+def test_simulated_stress_row_counts_its_reference_tests():
+    """Referee 2: cfgA/B/default appendix stated 8 tests, its family holds 10 (6 checks + 2 stress + 2 references)."""
+    cal = {"gap": 0.011, "inside": 12, "n": 12, "label": "95% interval", "replicates": 40}
+    stress = (_stress_rob(), (0.057, 0.099), "a lenient U2")
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], calibration=cal, stress=stress,
+               table5_shares={3: 1.0, 1: 0.25}, over_what="40 replicates",
+               robustness=_rob({3: (0.03, 0.02, 0.04), 1: (0.05, 0.03, 0.06)}, {3: 0.001, 1: 0.001},
+                               {3: 0.001, 1: 0.001}))
+    ms = {v["m"] for r in f.appendix for v in r.numbers.values() if isinstance(v, dict) and "p_holm" in v}
+    assert len(ms) == 1
+    m = ms.pop()
+    lim = f.appendix_findings().limitations()
+    assert f"Holm-adjusted over one family of {m} tests" in lim
+    shown = sum(1 for r in f.appendix for v in r.numbers.values() if isinstance(v, dict) and "p_holm" in v)
+    assert shown == sum(r.run.count(", p ") for r in f.appendix)     # every p-value the table prints is counted
+    assert ("all" in lim.split("one family of")[1].split(".")[0]) == (shown < m)
 
 
 def test_verdicts_are_counted_word_by_word():
@@ -474,8 +531,8 @@ def test_verdicts_are_counted_word_by_word():
                robustness=fp.Robustness("10 replicates", _rob({3: (0.03, 0.02, 0.04)}, {3: 0.001}, {3: 0.001}).claims,
                                         _rob({3: (0.03, 0.02, 0.04)}, {3: 0.001}, {3: 0.001}).diffs,
                                         "95% CI of the mean over 10 replicates", 10))
-    line = next(p for p in f.prose if "in the appendix" in p)
-    assert "did not hold" not in line and line.endswith("verdicts: cannot tell 6.")
+    line = next(p for p in f.prose if "The appendix holds" in p)
+    assert "did not hold" not in line and line.endswith("verdicts: holds 1, cannot tell 6.")
 
 
 def test_agreement_with_the_paper_needs_a_direction_shown():
@@ -508,3 +565,39 @@ def test_caveat_letters_read_in_order_in_every_row():
         for v in table["verdict"]:
             marks = v.split("(")[-1].rstrip(")").split(", ") if "(" in v else []
             assert marks == sorted(marks), v
+
+
+def test_signed_prints_no_float_noise():
+    """Referee 2, cfgA: '+0.000000' for a difference of float noise."""
+    assert fp.signed(2e-17) == "+0.000" and fp.signed(-3e-16) == "+0.000" and fp.signed(-0.0123) == "-0.012"
+    assert fp.signed(0.00004) == "+0.00004"        # a real small difference keeps its digits (claims.number)
+
+
+def test_table7_verdict_needs_every_draw_and_atypical_draw_is_said():
+    """Referee 2, real: the single draw of U2 has p(3|3) = 0.189 above every redraw (max 0.188)."""
+    tau = pv.Value(0.859, 0.756, 0.962, "95% CI of Kendall's τ, this draw of U2", 0)
+    assert fp._table7_row(tau, "3", (), below=(50, 50)).verdict == "holds"
+    row = fp._table7_row(tau, "3", (), below=(47, 50))
+    assert row.verdict == "not shown" and row.run.endswith("CI below 1 in 47 of 50 draws")
+    s = pd.DataFrame({"theta": [3, 3], "level": ["3", "2"], "this_run": [0.189, 0.121], "vmin": [0.154, 0.120],
+                      "vmax": [0.188, 0.140], "replicates": [50, 50], "z": [2.4, -1.6]})
+    line = pv.atypical_line(s)
+    assert "p(R|3) at theta = 3 (0.189 vs [0.154, 0.188]) lies outside all 50 redraws" in line and "p(R|2)" not in line
+    assert pv.atypical_line(s.iloc[1:]) == ""
+    assert pv.draw_position(next(s.itertuples())) == "+2.4 sd, outside all 50 draws"
+
+
+def test_fig2_needs_its_resamples_on_every_data_set():
+    """Referee 2, cfgA (B = 105): the simulated Fig. 2 row read 'not shown' though section 4 says a verdict
+    needs 200 resamples; and the small-n bootstrap bias is stated once where the ratio is read."""
+    r = pv.Value(0.93, 0.88, 0.99, "95% CI of the mean over 60 replicates", 60)
+    row = fp._ratio_row(r, (), sim=True, B=105)
+    assert row.verdict == "cannot tell" and row.run.endswith("105 resamples, a verdict needs 200")
+    assert fp._ratio_row(r, (), sim=True, B=1000).verdict == "does not hold"
+    cal = {"gap": 0.011, "inside": 12, "n": 12, "label": "95% interval", "replicates": 40}
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], calibration=cal, topics=6,
+               table5_shares={3: 1.0, 1: 0.25}, over_what="40 replicates")
+    fig2 = next(r for r in f.appendix if r.question.startswith("Fig. 2"))
+    assert "few_topics" in fig2.caveats
+    assert "With 6 topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) = 0.91" in \
+        f.appendix_findings().limitations()

@@ -160,6 +160,9 @@ def robustness_draws(d) -> Robustness:
 
 
 def signed(v: float) -> str:
+    """``"+0.012"``, ``"-0.003"``; a difference within float noise of 0 (|v| < 1e-9, e.g. two equal
+    tau summed in another order) is ``"+0.000"``, not ``"+0.000000"``."""
+    v = 0.0 if abs(v) < 1e-9 else v
     return claims.number(v) if v < 0 else "+" + claims.number(v)
 
 
@@ -303,20 +306,29 @@ def survivors(rows, name=str) -> list[str]:
     """The tests of ``rows`` (findings whose ``numbers`` hold claims' numbers by threshold) that
     reject after the correction: ``["own level, θ = 3"]``."""
     return [f"{r.numbers.get('analysis', '?')}, θ = {name(int(th))}" for r in rows for th, v in r.numbers.items()
-            if isinstance(v, Mapping) and v.get("differs")]
+            if str(th).isdigit() and isinstance(v, Mapping) and v.get("differs")]
 
 
 def across_rows(rows, table: str = "table") -> str:
     """The Limitations' sentence on multiplicity: the p-values of ``rows`` (findings whose
     ``numbers`` hold claims' numbers with ``p_holm``, from :func:`table_holm`) are Holm-adjusted over
-    every test of the ``table``, one family. ``""`` without such rows."""
-    n = sum(1 for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
-            and np.isfinite(v.get("p_raw", np.nan)))
-    if not n:
+    one family of ``m`` tests -- the ``m`` the correction used, read from those same numbers (a
+    family may hold tests no row shows, e.g. the linear − binary references; A.1 lists them all).
+    ``""`` without such rows; a table whose p-values come from families of different sizes is an
+    error (one family per table)."""
+    tests = [v for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
+             and np.isfinite(v.get("p_raw", np.nan))]
+    if not tests:
         return ""
-    if n == 1:
+    sizes = {(v.get("family"), int(v["m"])) for v in tests}
+    if len(sizes) > 1:
+        raise ValueError(f"the {table}'s p-values come from several families: {sorted(sizes, key=str)}")
+    (family, m), = sizes
+    if m == 1:
         return f"The {table} holds one test: its p-value needs no correction."
-    return f"Every p-value in the {table} is Holm-adjusted over its {n} tests, one family."
+    shown = len(tests)
+    where = "" if shown == m else f" ({shown} shown here, all {m} in A.1)"
+    return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}."
 
 
 def draws_views(d, vname) -> list[tuple[pd.DataFrame, str]]:

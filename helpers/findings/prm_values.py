@@ -332,10 +332,33 @@ def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: flo
             for th, g in d.p_table.groupby("theta")}
     shares = s["table5_share_prm_more_precise"].set_index("theta")["mean"]
     mg = d.rep.loc[d.rep["quantity"] == "eq_marginals", "value"].dropna()
+    hi7 = d.rep.loc[(d.rep["quantity"] == "table7_high") & (d.rep["level"].astype(str) == "PRM vs binary")
+                    & (d.rep["theta"] == T), "value"].dropna()
     return {"eq_gap": (draw_mean(d, "eq_gap"), draw_mean(d, "eq_z")),
             "marginals": {"differ": int(mg.sum()), "n": len(mg), "p": float("nan")},
             "ratio": draw_mean(d, "boot_ratio") if "boot_ratio" in s else Value(np.nan, np.nan, np.nan),
             "table5_shares": {th: float(shares.loc[th]) for th in thetas}, "table7": table7, "udm": udm,
+            "table7_below": (int((hi7 < 1).sum()), len(hi7)) if len(hi7) else None,
             "over_what": f"{d.replicates} draws of U2",
             "nonmono": nonmonotone(p_mean, binomial_intervals(p_mean, p_sigma or {}, p_sd), names),
             "nonmono_label": f"mean over {d.replicates} draws of U2 ± 1.96 √(binomial σ² + sd²)"}
+
+
+def draw_position(r) -> str:
+    """``"+2.4 sd"``, or ``"+2.4 sd, outside all 50 draws"`` when this notebook's draw of U2 lies
+    beyond every redraw (a row of :func:`helpers.replicates.prm.p_over_draws`)."""
+    outside = r.this_run > r.vmax or r.this_run < r.vmin
+    return f"{r.z:+.1f} sd" + (f", outside all {int(r.replicates)} draws" if outside else "")
+
+
+def atypical_line(s: pd.DataFrame, star=lambda t: "") -> str:
+    """One sentence, printed once: where this notebook's draw of U2 lies outside every redraw, and
+    that no finding rests on it (they read the redraws; Table 7's verdict needs its Kendall CI
+    below 1 in every draw). ``""`` when the draw is inside the redraws' range everywhere."""
+    out = s[(s["this_run"] > s["vmax"]) | (s["this_run"] < s["vmin"])]
+    if not len(out):
+        return ""
+    where = ", ".join(f"p(R|{r.level}) at theta = {r.theta}{star(r.theta)} ({r.this_run:.3f} vs "
+                      f"[{r.vmin:.3f}, {r.vmax:.3f}])" for r in out.itertuples())
+    return (f"This draw of U2 is atypical: {where} lies outside all {int(out['replicates'].iloc[0])} redraws. "
+            "No finding rests on it: the findings read the redraws.")
