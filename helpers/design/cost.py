@@ -235,11 +235,11 @@ def _topics_real(g: GStudy, value: float, target: str, na: int) -> float:
     """The topics for the coefficient ``target`` >= ``value`` with ``na`` assessors, as a real number
     (no rounding up: the break-even reads the cost curve, not its integer steps); ``inf`` when no
     number of topics reaches it."""
-    from .dstudy import _error
+    from .dstudy import error_variance
 
     kind = "relative" if target == "erho2" else "absolute"
-    fixed = float(_error(g, np.inf, na, kind))
-    per_topic = float(_error(g, 1, na, kind)) - fixed
+    one, two = (float(error_variance(g, k, na, kind)) for k in (1, 2))   # per_topic / k + fixed
+    per_topic, fixed = 2 * (one - two), 2 * two - one
     den = g.variance["s"] * (1 - value) - value * fixed
     if den <= 0:
         return np.inf
