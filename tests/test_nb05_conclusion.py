@@ -19,6 +19,7 @@ import papermill as pm
 import pytest
 
 from helpers import paths, stats
+from helpers.findings import preference as pf
 from helpers.findings import preference_recovery as pr_
 from helpers.notebook import findings, pipeline
 
@@ -113,7 +114,7 @@ def test_no_planted_verdict_below_forty_replicates(run_pa):
 def test_hsd_row_leads_with_topics_and_carries_monte_carlo_ranges(run_pa):
     _, texts, metrics = run_pa
     # set by the simulated topics: a row of the appendix, its threshold in the question
-    run = _app(metrics)["Do at least 75% of Table 3's pair-level differences survive topic blocking?"]["this run"]
+    run = _app(metrics)[pf.HSD_QUESTION]["this run"]
     assert "topics / pairs as blocks of " in run
     for q, k in metrics["hsd_significant_topics"].items():
         lo, hi = metrics["hsd_significant_topics_monte_carlo"][q]
@@ -123,7 +124,7 @@ def test_hsd_row_leads_with_topics_and_carries_monte_carlo_ranges(run_pa):
         p, (plo, phi) = metrics["hsd_significant_pairs"][q], metrics["hsd_significant_pairs_monte_carlo"][q]
         assert (f"{k} ({lo}–{hi})" if lo != hi else f"{k}") + " / " + (f"{p} ({plo}–{phi})" if plo != phi else f"{p}") \
             in run   # every count with its Monte Carlo range
-    share = _app(metrics)["Do at least 75% of Table 3's pair-level differences survive topic blocking?"]
+    share = _app(metrics)[pf.HSD_QUESTION]
     lo_s, hi_s = share["verdict"], re.search(r"; ([\d.]+)%–([\d.]+)% over the Monte Carlo ranges", run)
     if hi_s and float(hi_s.group(1)) < 75 <= float(hi_s.group(2)):
         assert lo_s == "cannot tell"   # B = 500 here: the range straddles "most"
