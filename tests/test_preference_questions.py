@@ -126,5 +126,5 @@ def test_top_group_names_the_measures_the_hsd_does_not_separate():
                         "p_value": [0.40, 0.001, 0.06, 0.01]})
     g = pq.top_group(mar, res, [["b", "b2"]], 0.05)
     # b (= b2) and d are not separated from a (p 0.40, 0.06); c is (p 0.001)
-    assert g == {"top": "a", "group": ["a", "b", "d"], "distinct": 4}
+    assert g == {"top": "a", "group": ["a", "b", "d"], "distinct": 4, "outside": ["c"]}   # exactly the rest
     assert pq.top_group(mar, res.assign(p_value=0.0), [["b", "b2"]], 0.05)["group"] == ["a"]
