@@ -601,3 +601,15 @@ def test_fig2_needs_its_resamples_on_every_data_set():
     assert "few_topics" in fig2.caveats
     assert "With 6 topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) = 0.91" in \
         f.appendix_findings().limitations()
+
+
+def test_one_format_for_a_value_and_its_interval_and_shares_of_runs_print_k_of_n():
+    """Referee 2: cfgB printed '1.002 [0.8, 1.2]' (here: z 0.99 [0.8, 1.2]); cfgA '0.325 [0.079, 0.667]' for a
+    share of 6 runs."""
+    assert pv.one_format(0.99, 0.8, 1.2, 1) == "0.99 [0.80, 1.20]"
+    assert pv.one_format(0.9, 0.8, 1.1, 1) == "0.9 [0.8, 1.1]"
+    s = pd.DataFrame({"table": ["5", "5", "udm"], "comparison": ["share PRM more precise, theta=Rel",
+                                                                 "share PRM more precise, theta=Key", "prm_ratio"],
+                      "mean": [0.325, 1.0, 0.993], "low": [0.079, 1.0, 0.885], "high": [4 / 6, 1.0, 1.1]})
+    v = fp.replicate_view(s, ("5", "udm"), runs=6)["value"].tolist()
+    assert v == ["0.325 [0 of 6, 4 of 6 runs]", "1.000 in every replicate", "0.993 [0.885, 1.100]"]

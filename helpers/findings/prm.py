@@ -433,7 +433,7 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
     q = "Table 2: do Eq. 4 and Eq. 5 give the same p(R|i)?"
     if gap.n:
         run = (f"θ = {name_T}: largest gap {claims.bracket(gap.mean, gap.low, gap.high)}; largest z "
-               f"{claims.bracket(z.mean, z.low, z.high, 1)} in Eq. 4's σ ({gap.label}).")
+               f"{prm_values.one_format(z.mean, z.low, z.high, 1)} in Eq. 4's σ ({gap.label}).")
         verdict = ("cannot tell" if few(z.n) else "holds" if z.high <= 2 else "does not hold" if z.low > 2
                    else "cannot tell")
     else:

@@ -246,11 +246,19 @@ def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=l
     return tests_table(robs, name, label, spreads), caption
 
 
-def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate") -> pd.DataFrame:
+def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs: int = 0) -> pd.DataFrame:
     """Rows of :class:`helpers.replicates.prm.Simulated`'s ``summary`` for ``tables``, the value
-    as ``mean [low, high]`` (no zero-width interval)."""
+    as ``mean [low, high]`` (no zero-width interval). With ``runs``, a share of the runs (Table 5's
+    ``share ...`` rows) prints its ends as ``k of runs`` -- the attainable shares just outside the
+    interpolated percentile ends -- never an interpolated value such as 0.079 of 6 runs."""
     s = summary[summary["table"].isin(list(tables))]
-    return s.assign(value=[spread(r.mean, r.low, r.high, what=what) for r in s.itertuples()])[
+
+    def text(r):
+        if runs and str(r.comparison).startswith("share") and r.low != r.high and np.isfinite(r.low):
+            lo, hi = int(np.floor(r.low * runs + 1e-9)), int(np.ceil(r.high * runs - 1e-9))
+            return f"{claims.number(r.mean)} [{lo} of {runs}, {hi} of {runs} runs]"
+        return spread(r.mean, r.low, r.high, what=what)
+    return s.assign(value=[text(r) for r in s.itertuples()])[
         ["table", "comparison", "value"]].reset_index(drop=True)
 
 

@@ -362,3 +362,13 @@ def atypical_line(s: pd.DataFrame, star=lambda t: "") -> str:
                       f"[{r.vmin:.3f}, {r.vmax:.3f}])" for r in out.itertuples())
     return (f"This draw of U2 is atypical: {where} lies outside all {int(out['replicates'].iloc[0])} redraws. "
             "No finding rests on it: the findings read the redraws.")
+
+
+def one_format(mean: float, low: float, high: float, digits: int = 3) -> str:
+    """``claims.bracket`` with one number of decimals for a value and its interval: the most that
+    :func:`helpers.notebook.claims.number` needs for any of the three (``"0.99 [0.80, 1.20]"``, not
+    ``"0.99 [0.8, 1.2]"``)."""
+    vals = [v for v in (mean, low, high) if v is not None and np.isfinite(v)]
+    d = max([len(claims.number(v, digits).split(".")[1]) if "." in claims.number(v, digits) else 0 for v in vals]
+            or [digits])
+    return claims.bracket(mean, low, high, d)
