@@ -38,15 +38,17 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from ..stats.summary import min_draws
-from .diversity_planted import against_table, family_table, fitness, fitness_prose, planted_report, planted_result, \
+from .diversity_planted import against_table, family_table, fitness, fitness_prose, fitness_verdict, planted_metrics, \
+    planted_report, planted_result, \
     planted_rows, truth_groups, user_table, with_leaders, checks_table
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness",
+           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
-           "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE"]
+           "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
+           "tau_metrics"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -179,12 +181,34 @@ def tau_line(a: str, b: str, t, *, picked_from: int = 0, tied: Sequence[str] = (
 
 
 def lowest_pairs(tau: pd.DataFrame, names: Sequence[str]) -> tuple[list[tuple[str, str]], int]:
-    """The pairs of ``names`` (each measure once) with the lowest τ in the matrix ``tau``, in row-major
-    order (the first is the one section 4 draws resamples for), and how many pairs there are."""
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    values = {p: float(tau.loc[p[0], p[1]]) for p in pairs if np.isfinite(tau.loc[p[0], p[1]])}
-    low = min(values.values())
-    return [p for p, v in values.items() if f"{v:.12g}" == f"{low:.12g}"], len(pairs)
+    """:func:`helpers.replicates.diversity_sections.lowest_pairs` (kept importable here)."""
+    from ..replicates.diversity_sections import lowest_pairs as lowest
+
+    return lowest(tau, names)
+
+
+def tau_lines(ts: Mapping, level: float, resamples: int) -> list[str]:
+    """What section 4 prints from :func:`helpers.replicates.diversity_sections.tau_section` (``ts``):
+    one :func:`tau_line` per pair in drawing order (the lowest-τ pair, when picked on these data,
+    without interval and with its ties named), the intervals' note, and, when the lowest pair is a
+    fixed one, every pair at the lowest τ (no pair picked out of a tie)."""
+    tied = ts["tied"]
+    out = [tau_line(a, b, t, picked_from=0 if (a, b) in ts["pairs"] else ts["n_once"],
+                    tied=[f"{x} vs {y}" for x, y in tied[1:]]) for a, b, t in ts["boot"]]
+    out.append(tau_interval_note(level, resamples, ts["topics"]))
+    if not ts["picked"]:
+        lowest = claims.leaders(ts["pair_tau"], higher=False, what="tau")
+        out.append(f"lowest tau: {short_leaders(lowest, noun='pairs')}")
+    return out
+
+
+def tau_metrics(ts: Mapping, level: float, resamples: int) -> dict:
+    """What section 4 writes to the metrics JSON: each fixed pair's τ and bootstrap interval, how the
+    intervals were made, and the lowest τ of any pair (post hoc: no interval, :func:`tau_line`)."""
+    return {"kendall_tau": {f"{a} | {b}": {"tau": float(v[0]), "low": float(v[1]), "high": float(v[2])}
+                            for (a, b), v in ((k, v) for k, v in ts["tau_ci"].items() if isinstance(k, tuple))},
+            "kendall_tau_interval": f"{pct(level)} percentile bootstrap over topics, {resamples} resamples",
+            "kendall_tau_min": ts["lowest_tau"]}
 
 
 def tau_interval_note(level: float, resamples: int, topics: int) -> str:
@@ -321,6 +345,11 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
 
 # -- the findings --------------------------------------------------------------------------------
 
+#: Where notebook 04's answers about the measures on real data are: the first bullet under the main
+#: table of every run on simulated data (which cannot give them).
+REAL_ANSWERS = ("The measures' answers for real data (τ, r, discriminative power on TREC Web 2012) are in profile "
+                "`real`'s book page and `reports/real/tables/04_findings.csv`.")
+
 #: The caption of notebook 04's appendix table (:meth:`DiversityFindings.appendix_findings`).
 APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by the simulation's run design or by how "
                   "its users were built; checks of the machinery, not findings about the measures.")
@@ -415,9 +444,9 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
             extra.append(fitness_prose(planted))
         else:
             extra.append("The family-recovery row needs at least 2 replicates.")
-        prose.append(f"On simulated runs the rows about the measures (τ, r, discriminative power) and the "
-                     f"family-recovery check are set by run_design `{run_design}`: see the appendix table. Profile "
-                     "`real` answers the rows about the measures on TREC runs.")
+        prose.append(REAL_ANSWERS + f" This profile's simulated runs answer only the worked examples here: their τ, r "
+                     f"and power rows are set by run_design `{run_design}`, and family recovery is a check of the "
+                     "machinery (appendix table).")
     else:
         rows += measured
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
@@ -466,16 +495,37 @@ def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
 
 
 def _r_row(r: Mapping, l: int, level: float) -> Finding:
-    """The r row; a post-hoc r without the runs the tests single out is in the cover bullet
-    (:func:`_cover_line`), and makes a CI that excludes 0 a "cannot tell"."""
+    """The r row. Whenever its verdict is not the one its CI gives, the row says why in its own cell
+    (:func:`r_reason`): a post-hoc r without the runs the tests single out makes a CI that excludes
+    0 a "cannot tell" (r may be the gap between two groups of runs), and so does an undefined r."""
     excl = not (r["low"] <= 0 <= r["high"]) and np.isfinite(r["low"])
     run = f"r = {claims.bracket(r['r'], r['low'], r['high'])}, {r['runs']} runs ({pct(level)} CI, Fisher z)"
     verdict = "shown" if excl else "not shown" if np.isfinite(r["low"]) else "cannot tell"
     if r.get("rest") is not None and excl:   # r may be the gap between two groups of runs
         verdict = "cannot tell"
+    why = r_reason(r, verdict, excl)
+    if why and not np.isfinite(r["low"]):   # no CI to print
+        run = (f"r = {claims.number(r['r'])}" if np.isfinite(r["r"]) else "r undefined") + f", {r['runs']} runs"
+    elif why:   # the row stays within 30 words
+        run = f"r = {claims.bracket(r['r'], r['low'], r['high'])} ({pct(level)} CI, {r['runs']} runs)"
+    if why:
+        run += f"; {why}"
     n = r["runs"]
     return Finding(f"Do I-rec@{l} and D-nDCG@{l} correlate across runs?", "trade-off plotted in the INTENT overviews",
                    run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
+
+
+def r_reason(r: Mapping, verdict: str, excl: bool) -> str:
+    """``""``, or why the r row's verdict is not the one its CI gives, short enough for its cell:
+    ``"0.008 without 2 runs (post hoc)"`` (the CI excludes 0, but r rests on the runs every
+    significant pair sets against the rest: without them it is another value), or ``"no CI: a
+    measure is constant over runs, or 3 runs or fewer"``."""
+    if verdict == "cannot tell" and excl and r.get("rest") is not None:
+        rest = r["rest"]
+        return f"{claims.number(rest['r'])} without {claims.plural(len(rest['without']), 'run')} (post hoc)"
+    if verdict == "cannot tell" and not np.isfinite(r["low"]):
+        return "no CI: a measure is constant over runs, or 3 runs or fewer"
+    return ""
 
 
 def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
@@ -512,6 +562,7 @@ def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:
     text = (f"All {cover['n_significant']} significant pairs of {cover['measure']} set "
             f"{claims.listing(cover['cover'])}{what} against the other runs")
     rest = r.get("rest")
-    if rest is not None:
+    excl = np.isfinite(r["low"]) and not (r["low"] <= 0 <= r["high"])
+    if rest is not None and not excl:   # else the r row says it (r_reason): said once
         text += f"; without them the r row's r is {claims.number(rest['r'])} (post hoc, so no interval)"
     return text + "."

@@ -20,7 +20,8 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, fit_cell, pct, short_leaders
 
-__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "fitness_prose"]
+__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "fitness_prose",
+           "fitness_verdict", "fitness_sentence", "planted_metrics"]
 
 
 # -- section 7 ---------------------------------------------------------------------------------
@@ -113,6 +114,7 @@ def planted_result(job, *, data: str, replicates: int, seed: int, common: Mappin
     a = with_leaders(rdiv.planted_analysis(rep, alpha=significance, twins=twins))
     spread = a["summary"]["replicates"].map(lambda n: draws_interval(n, 1 - significance))
     a["summary"] = a["summary"].assign(interval=spread)   # a spread of draws, not "95% interval"
+    a["fitness"] = fitness(a)   # one verdict, read by the findings row, its bullet and A.1's summary
     return a, ""
 
 
@@ -155,11 +157,49 @@ def fitness(a: Mapping) -> dict:
         name = "/".join(g)
         (rec if all(w == "shown" for w in ws) else part if any(w in ("shown", "holds in part") for w in ws)
          else other).append(name)
-    return {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
-            "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
-            "alike": alike, "null_departs": departs,
-            "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
-            "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
+    f = {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
+         "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
+         "alike": alike, "null_departs": departs,
+         "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
+         "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
+    f["verdict"] = fitness_verdict(f)
+    return f
+
+
+def fitness_verdict(f: Mapping) -> str:
+    """The ONE verdict of the fitness test (:func:`fitness`), read by the findings row, the bullet
+    under the appendix table (:func:`fitness_prose`) and A.1's "In sum" line (:func:`planted_report`):
+    ``"cannot tell"`` below the interval rule's replicates, ``"holds"`` when it passes (every truth
+    group recovered, a clean null), ``"holds in part"`` when some group is recovered at least in part,
+    else ``"does not hold"``."""
+    if f["too_few"]:
+        return "cannot tell"
+    if f["passes"]:
+        return "holds"
+    return "holds in part" if f["recovered"] or f["in_part"] else "does not hold"
+
+
+def _fit(a: Mapping) -> dict:
+    """The fitness test of ``a``: the one stored by :func:`planted_result` (``a["fitness"]``), so
+    every reader reads the same object, else computed (:func:`fitness`)."""
+    return a["fitness"] if "fitness" in a else fitness(a)
+
+
+#: What the fitness verdict means for reading real data (the only wording each verdict gets).
+FITNESS_MEANING = {
+    "holds": "so family recovery may be used on real data",
+    "holds in part": "the test needs every truth group recovered and a clean null, so family recovery is not yet "
+                     "fit to read real data",
+    "does not hold": "so family recovery is not fit to read real data",
+    "cannot tell": "so this run cannot say whether family recovery may read real data"}
+
+
+def fitness_sentence(f: Mapping) -> str:
+    """``"Verdict of helpers.simulate.users' test: holds in part; the test needs ... ."``: the verdict
+    of :func:`fitness_verdict` and what it means, worded once for every reader (with ``too_few``,
+    the replicates the run has and needs)."""
+    why = f" ({f['too_few'][0]} replicates; verdicts need {f['too_few'][1]})" if f["too_few"] else ""
+    return f"Verdict of helpers.simulate.users' test: {f['verdict']}{why}; {FITNESS_MEANING[f['verdict']]}."
 
 
 def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
@@ -210,10 +250,8 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
                     f"measures at α = {alpha:g}: " + (f"{claims.listing(nl['departs'])} depart from one half" if
                                                       nl["departs"] else "none departs from one half")
                     + f" (uncorrected: {nl['uncorrected']} of {nl['measures']} {pct(level)} CIs exclude it).")
-    f = fitness(a)
-    tail.append(f"In sum: {_fitness_text(f, digits)}; by helpers.simulate.users' test, family recovery "
-                + ("cannot be judged." if f["too_few"] else "passes." if f["passes"] else
-                   "is not fit to read real data."))
+    f = _fit(a)
+    tail.append(f"In sum: {_fitness_text(f, digits)}. {fitness_sentence(f)}")
     return head, user_table(a, digits), tail
 
 
@@ -401,9 +439,8 @@ def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tup
     """The one row of the planted-truth check (appendix A.1 has the detail) and the caveats it uses:
     what family recovery can and cannot separate, and whether it passes the fitness test."""
     alpha = a["alpha"]
-    f = fitness(a)
-    verdict = ("cannot tell" if f["too_few"] else "holds" if f["passes"] else
-               "holds in part" if f["recovered"] or f["in_part"] else "does not hold")
+    f = _fit(a)
+    verdict = f["verdict"]   # the one verdict: the bullet and A.1's summary read the same (fitness_sentence)
     caveats = {"aligned": "Each planted user has its family's shape, so the family-recovery row tests the analysis, "
                           "not which measure users prefer."}
     caveats["design"] = DESIGN_CAVEAT[run_design]
@@ -421,14 +458,10 @@ def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tup
 
 def fitness_prose(a: Mapping, digits: int = 3) -> str:
     """The one bullet that says what the planted-user check comes to, naming the analysis it checks."""
-    f = fitness(a)
+    f = _fit(a)
     what = ("*Family recovery* reads which user a run order follows from the measure family that best "
             "recovers it (A.1). ")
-    if f["too_few"]:
-        return what + f"This run cannot test it: {f['too_few'][0]} replicates, and verdicts need {f['too_few'][1]}."
-    if f["passes"]:
-        return what + "It passes helpers.simulate.users' test, so it may be used on real data."
-    return what + "It fails helpers.simulate.users' test, so it is not fit to read real data."
+    return what + fitness_sentence(f)
 
 
 #: The column of :func:`against_table` naming the measures with the largest share against a user
@@ -457,3 +490,17 @@ def against_table(sig_vs_truth: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
                      "against it": against, "share against": f"{against / sig:.0%}" if sig else "—", LARGEST: most})
     return pd.DataFrame(rows, columns=["user", "significant pairs", "in its order", "against it", "share against",
                                        LARGEST])
+
+
+def planted_metrics(a: Mapping, replicates: int, level: float) -> dict:
+    """What appendix A.1 writes to the metrics JSON from :func:`planted_result`: replicates, pooled
+    topics, the truths' τ and the pairs told apart, recovery, leaders, family checks and their Holm
+    family, the null, the measures counted once, the coinciding truths and the fitness test (with
+    its one verdict)."""
+    models = a["models"]
+    return {"R": replicates, "pooled_topics": a["truth"][models[0]]["topics"], "level": level,
+            "truth_tau": a["truth_tau"], "told_apart": a["pairs"], "recovery": a["summary"],
+            "leaders": {m: c and c.numbers for m, c in a["leaders"].items()},
+            "family_check": a["checks"], "holm_family": a["holm_family"], "null": a["null"],
+            "counted_once": a["twins"], "coinciding_truths": [list(p) for p in a["coinciding"]],
+            "fitness": _fit(a)}

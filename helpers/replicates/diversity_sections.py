@@ -1,0 +1,119 @@
+"""Notebook 04's section computations that are not replicates: Kendall's τ between the measures'
+system rankings with bootstrap intervals over topics (section 4, :func:`tau_section`) and the other
+normaliser's scores, power and ranking (appendix A.3, :func:`normaliser_sensitivity`).
+
+Split from :mod:`helpers.replicates.diversity` so that the notebook's cells only orchestrate and
+print; the lines they print are worded by :mod:`helpers.findings.diversity`. Randomness only through
+the ``rng`` passed in, drawn in the order the notebook always drew it (its later draws unchanged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["TAU_PAIRS", "tau_matrix", "lowest_pairs", "tau_section", "normaliser_sensitivity"]
+
+#: The measure pairs of section 4 whose τ gets a bootstrap interval (``{l}``: the cutoff): NTCIR's
+#: against TREC's official measure, against intent-aware nDCG, relevance against diversity, D♯ against
+#: DIN♯, α-nDCG against ERR-IA, D♯-nDCG against RBU.
+TAU_PAIRS = (("D#-nDCG", "alpha-nDCG"), ("D#-nDCG", "IA-nDCG"), ("D-nDCG", "I-rec"), ("D#-nDCG", "DIN#-nDCG"),
+             ("alpha-nDCG", "ERR-IA"), ("D#-nDCG", "RBU(p=0.99)"))
+
+
+def tau_matrix(means: pd.DataFrame) -> pd.DataFrame:
+    """Kendall's τ-b between the system rankings (run means, one column per measure) of every pair of
+    measures, 1 on the diagonal and NaN where τ is undefined (:func:`helpers.stats.tau_or_undefined`)."""
+    from .. import stats
+
+    names = list(means.columns)
+    tau = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            tau.loc[a, b] = tau.loc[b, a] = stats.tau_or_undefined(means[a].to_numpy(), means[b].to_numpy()).tau
+    return tau
+
+
+def lowest_pairs(tau: pd.DataFrame, names: Sequence[str]) -> tuple[list[tuple[str, str]], int]:
+    """The pairs of ``names`` (each measure once) with the lowest τ in the matrix ``tau``, in row-major
+    order (the first is the one section 4 draws resamples for), and how many pairs there are."""
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    values = {p: float(tau.loc[p[0], p[1]]) for p in pairs if np.isfinite(tau.loc[p[0], p[1]])}
+    low = min(values.values())
+    return [p for p, v in values.items() if f"{v:.12g}" == f"{low:.12g}"], len(pairs)
+
+
+def tau_section(results: pd.DataFrame, means: pd.DataFrame, once: Sequence[str], l: int,
+                rng: np.random.Generator, *, resamples: int, level: float) -> dict:
+    """Section 4 of notebook 04: the τ matrix and bootstrap intervals over topics of the fixed pairs
+    (:data:`TAU_PAIRS` at cutoff ``l``) and of the lowest-τ pair when it is not one of them.
+
+    Parameters
+    ----------
+    results : per run, topic and measure ``value`` (NaN rows dropped).
+    means : run means, one column per measure, rows in the notebook's run order.
+    once : the measures counted once (one name per measure under several names).
+    rng, resamples, level : :func:`helpers.stats.tau_topic_bootstrap`'s generator, resamples and level.
+
+    Returns
+    -------
+    ``{"tau", "pairs", "tied", "n_once", "picked", "boot", "tau_ci", "topics", "lowest_tau", "pair_tau"}``
+    (``pair_tau``: ``"A vs B"`` -> τ for every pair of ``once``; ``lowest_tau``: over every pair):
+    ``tied`` holds every pair (of ``once``) at the lowest τ; ``picked`` is True when the first of
+    them is not a fixed pair (its resamples are drawn too, so later draws do not depend on it, but it
+    gets no interval: chosen on these data); ``boot`` lists ``(a, b, result)`` in drawing order;
+    ``tau_ci`` maps each fixed pair to ``(tau, low, high)`` and holds ``"runs"`` and ``"topics"``.
+    """
+    from .. import stats
+
+    tau = tau_matrix(means)
+    per_topic = {m: results[results["measure"] == m].pivot(index="query_id", columns="run_id", values="value")
+                 for m in tau.columns}
+    topics = sorted(set.intersection(*(set(v.dropna().index) for v in per_topic.values())))
+    pairs = [(f"{a}@{l}", f"{b}@{l}") for a, b in TAU_PAIRS]
+    tied, n_once = lowest_pairs(tau, once)
+    picked = tied[0] not in pairs and tied[0][::-1] not in pairs
+    tau_ci, boot = {"runs": len(means), "topics": len(topics)}, []
+    for a, b in pairs + ([tied[0]] if picked else []):
+        x, y = (per_topic[m].loc[topics, means.index].to_numpy() for m in (a, b))
+        t = stats.tau_topic_bootstrap(x, y, rng, B=resamples, level=level)
+        boot.append((a, b, t))
+        if (a, b) in pairs:
+            tau_ci[(a, b)] = (t.tau, t.low, t.high)
+    off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
+    pair_tau = {f"{a} vs {b}": tau.loc[a, b] for i, a in enumerate(once) for b in once[i + 1:]}
+    return {"tau": tau, "pairs": pairs, "tied": tied, "n_once": n_once, "picked": picked, "boot": boot,
+            "tau_ci": tau_ci, "topics": len(topics), "lowest_tau": float(off.min()), "pair_tau": pair_tau}
+
+
+def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFrame, results: pd.DataFrame,
+                           measures: Sequence[str], *, normaliser: str, power: pd.Series, means: pd.DataFrame,
+                           B: int, rng: np.random.Generator, significance: float, gains=None) -> tuple[str, pd.DataFrame]:
+    """Appendix A.3 of notebook 04: the same runs and topics scored under the other normaliser
+    (``"ideal"`` <-> ``"fixed"``: gmax of the ERR/EBR/RBP/RBU-type measures). Returns the other
+    normaliser and a table with a row per measure whose scores change (by more than 1e-12 on some
+    run and topic): its discriminative power under ``normaliser`` (``power``) and under the other
+    (a randomised Tukey HSD with the same ``B``, fresh trials from ``rng``; share of run pairs with
+    p < ``significance``), and Kendall's τ between its two system rankings (run means)."""
+    from .. import stats
+    from ..measures import diversity
+
+    other = "fixed" if normaliser == "ideal" else "ideal"
+    res_other = diversity.evaluate(dqrels, intents, runs, list(measures), gains=gains, normaliser=other)
+    res_other = res_other.dropna(subset=["value"])
+    both = results.merge(res_other, on=["run_id", "query_id", "measure"], suffixes=("", "_other"))
+    gap = (both["value"] - both["value_other"]).abs().groupby(both["measure"]).max()
+    changed = [m for m in measures if gap.get(m, 0.0) > 1e-12]
+    columns = ["measure", f"power ({normaliser})", f"power ({other})", "tau between the two rankings"]
+    rows = []
+    if changed:
+        mats = {m: res_other[res_other["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
+                for m in changed}
+        hsd = stats.randomised_tukey_hsd_each(mats, B=B, rng=rng)
+        means_o = res_other.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
+        for m in changed:
+            t = stats.tau_or_undefined(means[m], means_o.loc[means.index, m]).tau
+            rows.append([m, power[m], float((hsd[m]["p_value"].to_numpy() < significance).mean()), t])
+    return other, pd.DataFrame(rows, columns=columns)

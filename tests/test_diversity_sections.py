@@ -1,0 +1,67 @@
+"""helpers.replicates.diversity_sections: notebook 04's section 4 (Kendall's tau with bootstrap intervals)
+and appendix A.3 (the other normaliser), on literal inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from helpers.findings import diversity as fd
+from helpers.replicates import diversity_sections as ds
+
+
+def _means():
+    return pd.DataFrame({"A@3": [0.9, 0.6, 0.3], "B@3": [0.8, 0.7, 0.1], "C@3": [0.1, 0.5, 0.9]},
+                        index=["r1", "r2", "r3"])
+
+
+def test_tau_matrix_and_lowest_pairs_by_hand():
+    tau = ds.tau_matrix(_means())
+    assert tau.loc["A@3", "B@3"] == 1.0 and tau.loc["A@3", "C@3"] == -1.0 and tau.loc["B@3", "C@3"] == -1.0
+    assert (np.diag(tau) == 1).all()
+    tied, n = ds.lowest_pairs(tau, ["A@3", "B@3", "C@3"])
+    assert tied == [("A@3", "C@3"), ("B@3", "C@3")] and n == 3        # every pair at the lowest tau, in order
+    assert fd.lowest_pairs(tau, ["A@3", "B@3", "C@3"]) == (tied, n)    # still importable from the findings
+
+
+def test_tau_section_draws_the_fixed_pairs_then_the_lowest_and_words_it_post_hoc():
+    rng = np.random.default_rng(1)
+    names = [f"{m}@3" for m in ("D#-nDCG", "alpha-nDCG", "IA-nDCG", "D-nDCG", "I-rec", "DIN#-nDCG", "ERR-IA",
+                                "RBU(p=0.99)", "X")]
+    rows = [(r, q, m, rng.random()) for r in ("r1", "r2", "r3", "r4") for q in range(12) for m in names]
+    results = pd.DataFrame(rows, columns=["run_id", "query_id", "measure", "value"])
+    means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")[names]
+    ts = ds.tau_section(results, means, names, 3, np.random.default_rng(2), resamples=200, level=0.95)
+    assert ts["topics"] == 12 and ts["tau_ci"]["runs"] == 4 and len(ts["pairs"]) == len(ds.TAU_PAIRS)
+    assert [(a, b) for a, b, _ in ts["boot"]][:6] == ts["pairs"]
+    assert len(ts["boot"]) == 6 + ts["picked"]
+    assert ts["lowest_tau"] == min(ts["pair_tau"].values())
+    lines = fd.tau_lines(ts, 0.95, 200)
+    assert lines[-1 if ts["picked"] else -2].startswith("(95% bootstrap intervals over topics: 200 resamples of 12")
+    if ts["picked"]:
+        assert "picked for the lowest τ of 36 pairs" in lines[6] and "[" not in lines[6]
+    m = fd.tau_metrics(ts, 0.95, 200)
+    assert set(m) == {"kendall_tau", "kendall_tau_interval", "kendall_tau_min"} and len(m["kendall_tau"]) == 6
+
+
+def test_normaliser_sensitivity_lists_only_measures_whose_scores_change():
+    qrels = pd.DataFrame([("q", "i1", "a", 1), ("q", "i1", "b", 2), ("q", "i2", "c", 1), ("p", "i1", "a", 1),
+                          ("p", "i2", "d", 1)], columns=["query_id", "intent_id", "doc_id", "relevance"])
+    intents = pd.DataFrame([("q", "i1", 0.5, "inf"), ("q", "i2", 0.5, "inf"), ("p", "i1", 0.5, "inf"),
+                            ("p", "i2", 0.5, "inf")], columns=["query_id", "intent_id", "prob", "kind"])
+    runs = pd.DataFrame([(r, q, d, k + 1) for r, docs in (("r1", "abcd"), ("r2", "dcba"), ("r3", "cadb"))
+                         for q in ("q", "p") for k, d in enumerate(docs)], columns=["run_id", "query_id", "doc_id", "rank"])
+    from helpers.measures import diversity
+
+    measures = ["I-rec@3", "D-nERR@3"]
+    results = diversity.evaluate(qrels, intents, runs, measures, normaliser="ideal").dropna(subset=["value"])
+    means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
+    power = pd.Series({"I-rec@3": 0.0, "D-nERR@3": 0.0})
+    other, table = ds.normaliser_sensitivity(qrels, intents, runs, results, measures, normaliser="ideal", power=power,
+                                             means=means, B=100, rng=np.random.default_rng(0), significance=0.05)
+    assert other == "fixed"
+    assert list(table.columns) == ["measure", "power (ideal)", "power (fixed)", "tau between the two rankings"]
+    assert "I-rec@3" not in set(table["measure"])          # a measure without gmax never changes
+    fixed = diversity.evaluate(qrels, intents, runs, ["D-nERR@3"], normaliser="fixed").dropna(subset=["value"])
+    changes = not np.allclose(np.sort(fixed["value"]), np.sort(results[results.measure == "D-nERR@3"]["value"]))
+    assert ("D-nERR@3" in set(table["measure"])) == changes
