@@ -366,3 +366,66 @@ def test_id_columns_that_are_not_strings_or_integers_are_refused(ids):
         M.evaluate(qrels, run, ["AP"], conventions="trec_eval")
     ok = pd.Series(["1", "1", "2"], dtype="category")
     assert len(M.evaluate(qrels.assign(query_id=ok), run.assign(query_id=ok), ["AP"], conventions="trec_eval"))
+
+
+# --- the fifth probe round (issue 40): each class with an example of its own ----------------------------------
+
+@pytest.mark.parametrize("args, status, said", [
+    (["-m", "bpref.5"], 2, "measure 'bpref' takes no parameters, got '.5'"),       # trec_eval prints 'bpref'
+    (["-m", "map.5"], 2, "(cutoffs: map_cut.5)"),
+    (["-m", "rbp.p=0.9,p=0.5"], 2, "p given twice"),                                  # trec_eval uses the last
+    (["-m", "ndcg.1=2", "-m", "ndcg.1=3"], 1, "each level or name once"),           # no cutoff hint for gains
+    (["-R", "qrels_jg", "-m", "map"], 4, "needs -R qrels"),                          # trec_eval: exit 4
+])
+def test_parameters_trec_eval_would_ignore_or_reread_are_refused(tmp_path, capsysbinary, args, status, said):
+    q, r = _files(tmp_path, b"u 0 d 1\nu 0 e 0\n", b"u Q0 d 1 1 one\n")
+    got, out, err = _run(capsysbinary, args + [q, r])
+    assert got == status and out == b"" and said in err, err
+
+
+def test_no_evaluated_topic_exits_as_trec_eval_does(tmp_path, capsysbinary, nist):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 one\n")
+    theirs = subprocess.run([str(nist), "-D", "0.zz", q, r], capture_output=True).returncode
+    assert _run(capsysbinary, ["-D", "0.zz", q, r])[0] == theirs == 7
+
+
+def test_a_missing_z_score_is_said_not_averaged_silently(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"A 0 d 1\nB 0 d 1\n", b"A Q0 d 1 1 one\nB Q0 d 1 1 one\n")
+    (tmp_path / "z").write_bytes(b"A map 0.5 0.25\n")
+    status, out, err = _run(capsysbinary, ["-q", "-Z", str(tmp_path / "z"), "-m", "map", q, r])
+    assert status == 0 and b"\tB\t-1000000.0000" in out
+    assert "note: -Z: 1 value(s) have no usable z-score entry (first: topic 'B', map)" in err
+
+
+def test_out_dir_never_writes_over_an_input(tmp_path, capsysbinary):
+    q, r = _files(tmp_path, b"u 0 d 1\n", b"u Q0 d 1 1 one\n")
+    (tmp_path / "run.trec_eval").write_bytes(b"u 0 d 1\n")          # the qrels, named like an output
+    status, _, err = _run(capsysbinary, ["--many-runs", "--out-dir", str(tmp_path), str(tmp_path / "run.trec_eval"), r])
+    assert status == 1 and "which is the input file" in err and (tmp_path / "run.trec_eval").read_bytes() == b"u 0 d 1\n"
+
+
+def test_integer_scores_float64_cannot_order_are_refused():
+    qrels = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "relevance": [1, 2, 0]})
+    run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"],
+                        "score": np.array([2**53 + 2, 2**53 + 1, 2**53], dtype="int64")})
+    with pytest.raises(ValueError, match=r"run 'score' holds integers beyond 2\*\*53 \(row 0 has 9007199254740994\)"):
+        M.evaluate(qrels, run, ["AP"], conventions="trec_eval")
+    small = run.assign(score=np.array([3, 2, 1], dtype="uint64"))
+    assert M.evaluate(qrels, small, ["AP"], conventions="trec_eval")["value"].tolist() == [1.0]
+
+
+@pytest.mark.parametrize("qrels, run", [(b"1 0 d1 \xe0\xbc\xa1\n1 0 d2 1\n", b"1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n"),
+                                        (b"1 0 d1 1\n1 0 d2 1\n", b"1 Q0 d1 \xd9\xa1 1 r\n1 Q0 d2 2 1 r\n")])
+def test_digits_of_other_scripts_are_not_numbers(tmp_path, qrels, run):
+    """U+0F21 and U+0661 are digits to Python's \\d and int(); trec_eval's atol reads them as 0."""
+    q, r = _files(tmp_path, qrels, run)
+    done = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", q, "--run", r, "--measures", "AP"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and ":1: expected" in done.stderr and "field 4" in done.stderr, done.stderr
+
+
+def test_a_negative_rel_is_a_level_not_a_collection(tmp_path):
+    q, r = _files(tmp_path, b"1 0 d1 1\n", b"1 Q0 d1 1 2 r\n")
+    done = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", q, "--run", r, "--rel", "-1"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and "--rel must be an integer level >= 1" in done.stderr, done.stderr

@@ -356,6 +356,15 @@ def refusal(case: Case) -> str | None:
         v = _flag(case.args, flag)
         if v is not None and (not v.lstrip("-").isdigit() or int(v) < least):
             return f"{flag} out of range"
+    from helpers.measures.treceval.catalog import BY_NAME
+
+    for i, a in enumerate(case.args[:-1]):
+        if a == "-m" and "." in case.args[i + 1]:
+            name, params = case.args[i + 1].split(".", 1)
+            if getattr(BY_NAME.get(name), "kind", "") in ("double", "long", "runid"):
+                return "parameters on a measure that takes none"
+            if [x.split("=")[0] for x in params.split(",")].count("p") > 1:
+                return "p given twice"
     named: dict = {}
     for i, a in enumerate(case.args[:-1]):
         if a == "-m" and "." in case.args[i + 1]:

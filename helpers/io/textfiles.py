@@ -27,9 +27,9 @@ __all__ = ["resolve_paths", "source", "plain_name", "stem", "text_lines", "first
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
-INTEGER = r"[+-]?\d{1,18}"      # 18 digits: every such number fits int64
+INTEGER = r"[+-]?[0-9]{1,18}"      # 18 digits: every such number fits int64
 
-NTCIR_LEVEL = r"L\d{1,18}|[+-]?\d{1,18}"
+NTCIR_LEVEL = r"L[0-9]{1,18}|[+-]?[0-9]{1,18}"
 
 
 

@@ -65,8 +65,8 @@ _IN_MEMORY = 256 << 20
 FieldCheck = Callable[[str], bool]
 
 
-_INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
-_FLOAT_TEXT = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
+_INT_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+_FLOAT_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 
 
 def is_int(text: str) -> bool:
@@ -320,7 +320,7 @@ def read_delimited(path: os.PathLike | str, names: Sequence[str], *, dtypes: dic
 def _exact_int(path: Path, text: pd.Series, k: int, expected: str, skip: int) -> pd.Series:
     """An int64 column from its text, refusing what :func:`is_int` refuses (``2.0``, ``1e3``, ``3_0``,
     beyond int64) with the file and line; vectorised, the per-value check runs only on a failure."""
-    ok = text.str.fullmatch(r"[+-]?\d{1,18}").to_numpy(dtype=bool, copy=True)
+    ok = text.str.fullmatch(r"[+-]?[0-9]{1,18}").to_numpy(dtype=bool, copy=True)
     if not ok.all():
         ok |= np.fromiter((is_int(t) for t in text), dtype=bool, count=len(text))  # 19 digits within int64
         _check_rows(path, ~ok, f"{expected}; field {k + 1} is not an integer (digits with an optional sign)",

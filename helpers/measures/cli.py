@@ -72,6 +72,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -109,7 +110,7 @@ def _cutoffs(text: str) -> list[int]:
     out = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit() or int(part) < 1:
+        if not (part.isascii() and part.isdigit()) or int(part) < 1:
             raise argparse.ArgumentTypeError(
                 f"cutoffs must be positive integers separated by commas, e.g. 1,10,1000; got {text!r}")
         out.append(int(part))
@@ -203,7 +204,7 @@ def _add_interop_options(p: argparse.ArgumentParser) -> None:
 def _rel_value(text: str | None) -> int | None:
     if text is None:
         return None
-    if text.strip().isdigit():
+    if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):      # a number (a negative one too), never a collection
         value = int(text)
         if value < 1:
             raise ValueError(f"--rel must be an integer level >= 1 or a collection name, got {text!r}")

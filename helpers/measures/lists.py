@@ -147,6 +147,14 @@ def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "dou
         if np.isnan(rank).any():
             i = int(np.flatnonzero(np.isnan(rank))[0])
             raise ValueError(f"run 'rank' must be numeric; row {i} has {run['rank'].iloc[i]!r}")
+    for col in ("rank", "score"):   # integers float64 cannot tell apart would tie (and reorder) without a word
+        if col in run.columns and pd.api.types.is_integer_dtype(run[col].dtype) and len(run):
+            big = np.abs(run[col].to_numpy().astype(np.float64)) >= 2.0 ** 53
+            if big.any():
+                i = int(np.flatnonzero(big)[0])
+                raise ValueError(f"run '{col}' holds integers beyond 2**53 (row {i} has {int(run[col].iloc[i])}), which "
+                                 "float64 cannot order exactly: neighbouring values would tie and be reordered by "
+                                 "doc_id; rescale them (e.g. subtract the smallest) or rank them first")
     if "score" in run.columns:
         score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
         if np.isnan(score).any():

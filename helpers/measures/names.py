@@ -113,7 +113,7 @@ _TREC_EVAL_PLAIN = {
 #: trec_eval names with an integer cutoff (``relative_P_5``) or a number (``iprec_at_recall_0.10``).
 _TREC_EVAL_CUT = {"relative_P": "relP@{}", "unj": "Unjudged@{}"}
 _TREC_EVAL_X = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult={})"}
-_TREC_X_RE = re.compile(r"^(iprec_at_recall|Rprec_mult|relative_P|unj)[._](\d*\.?\d+)$")
+_TREC_X_RE = re.compile(r"^(iprec_at_recall|Rprec_mult|relative_P|unj)[._]([0-9]*\.?[0-9]+)$")
 _TREC_REFUSED = {
     "gm_map": "gm_map is the geometric mean of AP over topics, not a per-topic value: ask for logAP (log(max(AP, "
               "0.00001)) per topic) and take exp of its mean, or run " + COMMAND + " trec_eval -m gm_map",
@@ -134,7 +134,7 @@ _TREC_EVAL = {  # trec_eval name -> (engine family, extra parameters, cutoff req
     "ndcg": ("MSnDCG", "", False),
     "ndcg_cut": ("MSnDCG", "", True),
 }
-_TREC_RE = re.compile(r"^(map|map_cut|recip_rank|P|recall|success|ndcg|ndcg_cut)(?:[._](\d+))?$")
+_TREC_RE = re.compile(r"^(map|map_cut|recip_rank|P|recall|success|ndcg|ndcg_cut)(?:[._]([0-9]+))?$")
 _IRM_RE = re.compile(r"^(?P<name>[^\s()@]+)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<cutoff>\S+))?$")
 _IRM = {"AP": "AP", "RR": "RR", "P": "P", "R": "R", "Success": "Hit", "nDCG": "MSnDCG", "IPrec": "IPrec"}
 _REFUSED = {
@@ -230,7 +230,7 @@ def _trec_eval_only(text: str) -> str | None:
         return None
     family, value = m.groups()
     if family in _TREC_EVAL_CUT:
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise ValueError(f"{text!r}: trec_eval's {family} takes an integer cutoff, e.g. {family}_10")
         return _TREC_EVAL_CUT[family].format(int(value))
     return _TREC_EVAL_X[family].format(value)

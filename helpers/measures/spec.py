@@ -290,7 +290,7 @@ class MeasureSpec:
         cutoff = None
         if m.group("cutoff") is not None:
             raw = m.group("cutoff")
-            if not raw.isdigit() or int(raw) < 1:
+            if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
                 raise ValueError(f"{text!r}: the cutoff after '@' must be a positive integer, got {raw!r}")
             cutoff = int(raw)
         if mdef.cutoff == "required" and cutoff is None:

@@ -122,7 +122,7 @@ def parse_measure(text: str) -> DiversityMeasure:
             raise ValueError(f"{label!r}: {name} needs a cutoff, e.g. {name}@10")
         cut_val = None
     else:
-        if not cutoff.isdigit() or int(cutoff) < 1:
+        if not (cutoff.isascii() and cutoff.isdigit()) or int(cutoff) < 1:
             raise ValueError(f"{label!r}: the cutoff must be a positive integer, got {cutoff!r}")
         cut_val = int(cutoff)
         if cut_val > MAX_CUTOFF:

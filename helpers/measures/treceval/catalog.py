@@ -35,13 +35,13 @@ LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 def atol(text: str) -> int:
     """C's ``atol``: the integer at the start of ``text`` (after blanks), 0 if there is none."""
-    m = re.match(r"\s*([+-]?\d+)", text)
+    m = re.match(r"\s*([+-]?[0-9]+)", text)
     return int(m.group(1)) if m else 0
 
 
 def atof(text: str) -> float:
     """C's ``atof`` for decimal numbers: the longest number at the start of ``text``, else 0."""
-    m = re.match(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", text)
+    m = re.match(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", text)
     return float(m.group(1)) if m else 0.0
 
 
@@ -162,8 +162,8 @@ class Value:
     engine: str | None
 
 
-_INT = re.compile(r"[+-]?\d+")
-_NUM = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INT = re.compile(r"[+-]?[0-9]+")
+_NUM = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def _items(text: str, what: str) -> list[str]:
@@ -177,7 +177,7 @@ def _items(text: str, what: str) -> list[str]:
 def _integer(t: str, what: str, text: str) -> int:
     """An integer, or a decimal that trec_eval's ``atol`` truncates (``23.4`` is 23: its own test
     suite writes ``ndcg_cut.10,20,23.4``); anything else (``x``, ``1e3``, which atol reads as 1) is refused."""
-    if not re.fullmatch(r"[+-]?\d+(?:\.\d*)?", t):
+    if not re.fullmatch(r"[+-]?[0-9]+(?:\.[0-9]*)?", t):
         raise ValueError(f"{what} {t!r} in '{text}' is not an integer (trec_eval's atol would read it as "
                          f"{atol(t)})")
     value = atol(t)
@@ -238,7 +238,7 @@ def _pair_spec(m: TrecMeasure, pairs: list[tuple[str, float]]) -> str:
     """The engine measure of a pairs measure: integer names are level gains, ``p`` rbp's persistence."""
     gains: dict[int, float] = {}
     for n, v in pairs:
-        if re.fullmatch(r"[+-]?\d+", n):
+        if re.fullmatch(r"[+-]?[0-9]+", n):
             if int(n) in gains:
                 raise ValueError(f"gain level {int(n)} given twice in '{','.join(f'{a}={b:g}' for a, b in pairs)}': "
                                  "trec_eval would count its documents under the first pair but give them the "
@@ -246,6 +246,9 @@ def _pair_spec(m: TrecMeasure, pairs: list[tuple[str, float]]) -> str:
                                  "each level once")
             gains[int(n)] = v
     parts = []
+    if [n for n, _ in pairs].count("p") > 1:
+        raise ValueError(f"p given twice in '{','.join(f'{a}={b:g}' for a, b in pairs)}': trec_eval would use the "
+                         "last one without a word; give p once")
     if m.name in ("rbp", "rbp_resid"):
         p = next((v for n, v in pairs if n == "p"), 0.9)
         parts.append(f"p={_fmt(p)}")
@@ -284,6 +287,10 @@ def expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]:
     if m.kind == "cut_double":
         cuts = _cutoffs_double(params) if given else list(m.default)
         return [Value(f"{m.name}_{x:3.2f}", m.engine.format(x=_fmt(x))) for x in cuts]
+    if given and m.kind in ("double", "long", "runid"):
+        raise ValueError(f"measure '{m.name}' takes no parameters, got '.{params}'; trec_eval would ignore "
+                         f"them without a word and print '{m.name}': leave them out"
+                         + (f" (cutoffs: {m.name}_cut.{params})" if f"{m.name}_cut" in BY_NAME else ""))
     name = f"{m.name}_{params}" if given else m.name
     if m.kind == "params":
         values = [_number(t, "parameter", params) for t in _items(params, "parameter")] if given \

@@ -159,7 +159,7 @@ def parse_args(argv: list[str]) -> Options:
     if opts.out_dir is not None and not opts.many:
         raise UsageError("--out-dir goes with --many-runs")
     if opts.out_dir is not None:
-        _check_out_names(opts.out_dir, opts.files[1:])
+        _check_out_names(opts.out_dir, opts.files[1:], opts.files[:1])
     if opts.help or opts.version:
         return opts
     if opts.many and len(files) < 2:
@@ -170,11 +170,13 @@ def parse_args(argv: list[str]) -> Options:
     return opts
 
 
-def _check_out_names(folder: str, results: list[str]) -> None:
-    """``--out-dir`` must be a folder, and no two results files may write the same output file
-    (``a/run`` and ``b/run``, or one file given twice): one would replace the other's output."""
+def _check_out_names(folder: str, results: list[str], others: list[str] = ()) -> None:
+    """``--out-dir`` must be a folder, no two results files may write the same output file
+    (``a/run`` and ``b/run``, or one file given twice: one would replace the other's output), and
+    no output may be an input (``DIR/run.trec_eval`` given as the qrels or as a results file)."""
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise UsageError(f"--out-dir {folder!r}: not a folder (it is a file); give a folder for the outputs")
+    inputs = {os.path.realpath(p): p for p in [*others, *results] if p != "-"}
     seen: dict[str, str] = {}
     for path in results:
         name = os.path.basename(path) + ".trec_eval"
@@ -183,6 +185,10 @@ def _check_out_names(folder: str, results: list[str]) -> None:
                              "(one output would replace the other); give files with distinct names, or leave "
                              "out --out-dir to print each after a '==> file <==' line")
         seen[name] = path
+        target = os.path.realpath(os.path.join(folder, name))
+        if target in inputs:
+            raise UsageError(f"--out-dir: the output of {path!r} would be written to {os.path.join(folder, name)!r}, "
+                             f"which is the input file {inputs[target]!r}; give another --out-dir")
 
 
 def _same_measure_twice(opts: Options, name: str, params: str | None, arg: str) -> None:
@@ -192,9 +198,13 @@ def _same_measure_twice(opts: Options, name: str, params: str | None, arg: str) 
         return
     for other, other_params in opts.measures:
         if other == name and other_params is not None and other_params != params:
+            from .catalog import BY_NAME
+
+            cutoffs = getattr(BY_NAME.get(name), "kind", "") in ("cut_long", "cut_double")
+            hint = (f"give them in one -m (e.g. -m {name}.{other_params},{params})" if cutoffs
+                    else "give the parameters you mean in one -m, each level or name once")
             raise UsageError(f"-m {name}.{other_params} and -m {arg} give measure '{name}' two parameter lists; "
-                             f"trec_eval would use the first one only and drop '{params}' without a word: give them "
-                             f"in one -m (e.g. -m {name}.{other_params},{params} for cutoffs)")
+                             f"trec_eval would use the first one only and drop '{params}' without a word: {hint}")
 
 
 def _double(v: float) -> str:
@@ -389,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError, MemoryError) as exc:
         text = _message(exc)
         print(f"trec_eval: {text}", file=sys.stderr)
-        return 1 if text.startswith("illegal measure") else 2
+        return getattr(exc, "status", 1 if text.startswith("illegal measure") else 2)
     _write(sys.stdout.buffer, data)
     return 0
 

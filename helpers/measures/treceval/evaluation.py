@@ -32,9 +32,19 @@ from .lists import NONPOOL, UNJUDGED
 from .matching import ranked_lists, refuse_repeated_results, topic_codes
 from .request import Evaluation, Settings, marked, summaries
 
-__all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE"]
+__all__ = ["Settings", "Evaluation", "evaluate", "MISSING_ZSCORE", "Stop"]
 
 MISSING_ZSCORE = -1000000.0
+
+
+class Stop(ValueError):
+    """An input trec_eval stops on with its own exit status (``status``): 4 "Can't calculate
+    measure" (a measure that needs another -R), 7 "No queries with both results and relevance
+    info"; other bad input exits 2."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 #: input each rel_format provides to the measures' sources
 _SOURCES = {"qrels": "qrels", "qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
 
@@ -122,7 +132,7 @@ def _check_sources(measures, s: Settings) -> None:
     for m, _ in measures:
         if m.source not in ("any", have):
             need = {"qrels": "-R qrels", "qrels_jg": "-R qrels_jg", "prefs": "-R prefs or -R qrels_prefs"}[m.source]
-            raise ValueError(f"measure '{m.name}' needs {need}; the relevance file was read as -R {s.rel_format}")
+            raise Stop(f"measure '{m.name}' needs {need}; the relevance file was read as -R {s.rel_format}", 4)
 
 
 def _topics_of(rel) -> list:
@@ -206,7 +216,7 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
     position = np.array([where.get(t, -1) for t in all_topics] + [-1], dtype=np.int64)
     tcode = position[codes]                                   # -1 (not evaluated) maps through the last entry
     if not topics:
-        raise ValueError("No queries with both results and relevance info")
+        raise Stop("No queries with both results and relevance info", 7)
     if s.complete:
         _check_placeholder(topics, answered_set, measures)
     values: dict[str, np.ndarray] = {}
@@ -244,16 +254,27 @@ def evaluate(rel, results: ResultsFile, measures, settings: Settings) -> Evaluat
 
 def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:
     """Replace every per-topic value by its z score (trec_eval ``-Z``), in place; ``zscores`` from
-    :func:`helpers.io.trec_eval_files.read_zscores`."""
+    :func:`helpers.io.trec_eval_files.read_zscores`. A value without an entry, or with standard
+    deviation 0 and another value than the mean, becomes -1000000 as in trec_eval's
+    ``convert_zscores.c`` (and enters the mean); a note on standard error counts them."""
+    missing: list[tuple[str, str]] = []
     for i, topic in enumerate(ev.topics):
         key = topic.encode("utf-8", "surrogateescape")
         for j, name in enumerate(names):
             if key not in zscores.topics or (key, name) not in zscores.table:
                 ev.table[i, j] = MISSING_ZSCORE
+                missing.append((topic, name))
                 continue
             mu, sd = zscores.table[(key, name)]
             v = ev.table[i, j]
             ev.table[i, j] = (v - mu) / sd if sd else (0.0 if v == mu else MISSING_ZSCORE)
+            if not sd and v != mu:
+                missing.append((topic, name))
+    if missing:
+        topic, name = missing[0]
+        ev.notes.append(f"note: -Z: {len(missing)} value(s) have no usable z-score entry (first: topic {topic!r}, "
+                        f"{name}); they print as -1000000.0000, trec_eval's placeholder (convert_zscores.c), and "
+                        "enter the mean over topics")
 
 
 def summarise(ev: Evaluation, settings: Settings, n_rel_topics: int, num_rel_all: int) -> None:
