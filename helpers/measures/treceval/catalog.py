@@ -280,6 +280,22 @@ def expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]:
         For parameters trec_eval refuses (non-positive or repeated cutoffs, malformed pairs,
         utility without four numbers, 11pt_avg without a point).
     """
+    values = _expand(m, params, docs=docs)
+    # a value outside the measure's domain: said with the -m argument (the measures whose parameters
+    # have a domain; never the numpy-free path's measures, whose cutoffs are checked above)
+    if params is not None and (m.kind in ("pairs", "params") or m.name == "Rprec_mult"):
+        from ..spec import MeasureSpec
+
+        for v in values:
+            try:
+                MeasureSpec.parse(v.engine) if v.engine and not v.engine.startswith("relstring") else None
+            except ValueError as exc:
+                text = str(exc).split(": ", 1)[-1] if str(exc).startswith("'") else str(exc)
+                raise ValueError(f"-m {m.name}.{params}: {text}") from None
+    return values
+
+
+def _expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]:
     given = params is not None
     if m.kind == "cut_long":
         cuts = _cutoffs_long(params) if given else list(m.default)
