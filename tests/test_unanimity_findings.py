@@ -361,9 +361,37 @@ def test_table2_is_by_construction_at_any_value_the_fit_tried():
     assert F._table2_row(_t2(45), fit_sd=fit, fitted=F.calibrated(fit, 1.05)).verdict == "by construction"
     assert F._table2_row(_t2(45), fit_sd=fit, fitted=F.calibrated(fit, 2.0)).verdict == "agrees"
     cfg = F.check_parameters({**_defaults(), "team_skill_sd": 1.05})
-    assert "lies within the spreads the fit to Table 2 tried (0.25 to 1.2; it picks 0.65)" in F._fit_prose(cfg, fit)[0]
+    assert "is one of the spreads the fit to Table 2 tried (0.25, 0.65, 1.05, 1.2; it picks 0.65)" in F._fit_prose(cfg, fit)[0]
     cfg = F.check_parameters({**_defaults(), "team_skill_sd": 2.0})
-    assert "outside the spreads" in F._fit_prose(cfg, fit)[0]
+    assert "not one of the spreads" in F._fit_prose(cfg, fit)[0]
+
+
+#: The committed fit's grid (tools/calibrate_stc_like.py): 0.25 to 0.75 by 0.1, then 0.9 to 1.2 by 0.15.
+_GRID = [0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.9, 1.05, 1.2]
+
+
+@pytest.mark.parametrize("sd, state", [(0.36, "untried"), (0.76, "untried"), (0.35, "tried"),
+                                       (0.35 + 1e-12, "tried"), (0.65, "picked"), (0.1 + 0.2 + 0.35, "picked")])
+def test_a_value_between_two_tried_spreads_is_not_one_the_fit_tried(sd, state):
+    from helpers.findings import unanimity_text as T
+
+    fit = pd.DataFrame({"skill_sd": _GRID, "rmse": 0.003, "mean_gap": 0.0, "noise_floor": 0.004,
+                        "best": [v == 0.65 for v in _GRID]})
+    assert T.fit_state(fit, sd) == state
+    assert F.calibrated(fit, sd) is (state != "untried")
+    line, note = T.skill_sd_line(fit, sd), T.fit_line(fit, sd)
+    cfg = F.check_parameters({**_defaults(), "team_skill_sd": sd})
+    head = F.sensitivity_caveat(cfg, None, fitted=state)["skill_sd"]
+    if state == "untried":
+        assert "NOT a value the fit tried" in note and "not fitted to Table 2's τ" in line
+        assert "not fitted to the paper" in head and "fitted to Table 2" not in head
+        assert "not one of the spreads" in F._fit_prose(cfg, fit)[0]
+    elif state == "tried":
+        assert "not the fit's pick, but a value it tried" in note and "a value the fit to Table 2's τ tried" in line
+        assert "one of the spreads the fit to Table 2's τ tried (not its pick)" in head
+    else:
+        assert note.endswith(f"this run: {sd:g}") and "the value fitted to Table 2's τ" in line
+        assert "which is fitted to Table 2's τ, not to Table 3" in head
 
 
 def test_ug_equal_to_rawg_rows_state_the_papers_tables():

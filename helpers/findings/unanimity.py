@@ -24,6 +24,7 @@ from ..notebook import claims
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
                              effect_sizes, hsd_runs_line, range_text, read_real, table2_lines, table2_view)
+from .unanimity_text import fit_state, tried_text
 from .unanimity_text import signed as _signed, signed_count as _signed_count
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
@@ -537,14 +538,15 @@ def _at_threshold(c: Mapping, pre: str, need: float = 0.8, margin: float = 0.01)
     return bool(np.isfinite(c[pre + "_power"]) and c[pre + "_power"] >= need > c[pre + "_power_low"] >= need - margin)
 
 
-def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fitted: bool = True) -> dict:
+def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fitted: bool | str = True) -> dict:
     """On the stand-in, the caveat ``skill_sd``: the discrepancy count depends on the team-skill sd.
 
     The numbers of the record of :func:`helpers.replicates.unanimity_sensitivity.table3_sensitivity`
     (``record``; by default the committed one) are printed only when this run is the record's
     configuration (:func:`_is_record_run`): they are another run's otherwise, and the caveat says
-    where they are. ``fitted``: whether this run's sd is one the fit to Table 2 tried
-    (:func:`calibrated`). Empty for other data."""
+    where they are. ``fitted``: this run's sd against the fit to Table 2, as
+    :func:`helpers.findings.unanimity_text.fit_state` (``"picked"``, ``"tried"``, ``"untried"``;
+    ``True`` means picked, ``False`` untried). Empty for other data."""
     if cfg.dataset != "stc-like":
         return {}
     from ..replicates import unanimity_sensitivity as sens
@@ -552,8 +554,11 @@ def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fit
     if record is None and (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
         record = sens.read_sensitivity()
     sd = float(cfg.metrics.get("team_skill_sd", np.nan))
-    head = ("The discrepancy count depends on the stand-in's team-skill sd, "
-            + ("which is fitted to Table 2's τ, not to Table 3" if fitted else f"here {sd:g}, not fitted to the paper"))
+    state = ("picked" if fitted else "untried") if isinstance(fitted, bool) else fitted
+    head = "The discrepancy count depends on the stand-in's team-skill sd, " + {
+        "picked": "which is fitted to Table 2's τ, not to Table 3",
+        "tried": f"here {sd:g}, one of the spreads the fit to Table 2's τ tried (not its pick), not fitted to Table 3",
+        }.get(state, f"here {sd:g}, not fitted to the paper")
     if record is None:
         return {"skill_sd": head + "."}
     if not _is_record_run(cfg, record):
@@ -623,8 +628,9 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
-    fitted = calibrated(fit, cfg.metrics.get("team_skill_sd", np.nan))
-    sens = sensitivity_caveat(cfg, fitted=fitted) if graded and not identical else {}
+    state = fit_state(fit, cfg.metrics.get("team_skill_sd", np.nan))
+    fitted = state in ("picked", "tried")   # as calibrated(fit, sd)
+    sens = sensitivity_caveat(cfg, fitted=state) if graded and not identical else {}
     caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens}
     cut = ("cut",) if cfg.too_deep else ()
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
@@ -692,12 +698,11 @@ def _checked(appendix) -> list[str]:
 
 def calibrated(fit: pd.DataFrame | None, sd: float) -> bool:
     """Whether a stand-in run's team-skill sd ``sd`` comes from the fit to Table 2 (``fit``, the
-    record of :func:`helpers.replicates.unanimity.calibrate`): any value within the range of spreads
-    the fit tried, not only the one it picked. Each of them was set against Table 2's τ (1.05, for
-    one, has the smallest RMS gap), so agreement with Table 2 there is by calibration too."""
-    if fit is None or not np.isfinite(sd):
-        return False
-    return bool(fit["skill_sd"].min() - 1e-9 <= float(sd) <= fit["skill_sd"].max() + 1e-9)
+    record of :func:`helpers.replicates.unanimity.calibrate`): one of the spreads the fit tried
+    (within 1e-9, :func:`helpers.findings.unanimity_text.fit_state`), not only the one it picked,
+    and not a value merely between two of them. Each was set against Table 2's τ (1.05, for one,
+    has the smallest RMS gap), so agreement with Table 2 there is by calibration too."""
+    return fit_state(fit, sd) in ("picked", "tried")
 
 
 def _fit_prose(cfg: Settings, fit: pd.DataFrame | None) -> list[str]:
@@ -705,15 +710,15 @@ def _fit_prose(cfg: Settings, fit: pd.DataFrame | None) -> list[str]:
     if fit is None:
         return []
     best, sd = fit[fit["best"]].iloc[0], cfg.metrics.get("team_skill_sd", float("nan"))
-    if np.isclose(best["skill_sd"], sd):
+    state = fit_state(fit, sd)
+    if state == "picked":
         return [f"The stand-in's team-skill sd, {sd:g}, is fitted to Table 2: RMS gap {best['rmse']:.4f} over 45 cells, "
                 f"within one draw's noise ({best['noise_floor']:.4f})."]
-    if calibrated(fit, sd):
-        return [f"This run's team-skill sd, {sd:g}, lies within the spreads the fit to Table 2 tried "
-                f"({fit['skill_sd'].min():g} to {fit['skill_sd'].max():g}; it picks {best['skill_sd']:g}). "
-                "Agreement with Table 2 is by calibration at any of them."]
-    return [f"This run sets the stand-in's team-skill sd to {sd:g}, outside the spreads the fit to Table 2 tried "
-            f"({fit['skill_sd'].min():g} to {fit['skill_sd'].max():g})."]
+    if state == "tried":
+        return [f"This run's team-skill sd, {sd:g}, is one of the spreads the fit to Table 2 tried "
+                f"({tried_text(fit)}; it picks {best['skill_sd']:g}). Agreement with Table 2 is by calibration at any of them."]
+    return [f"This run sets the stand-in's team-skill sd to {sd:g}, not one of the spreads the fit to Table 2 tried "
+            f"({tried_text(fit)})."]
 
 
 @dataclass(frozen=True)

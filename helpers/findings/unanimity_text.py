@@ -18,7 +18,7 @@ __all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table
            "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
            "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
-           "placebo_tau_line", "control_tau_line", "skill_sd_line"]
+           "placebo_tau_line", "control_tau_line", "skill_sd_line", "fit_state", "tried_text"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -351,13 +351,24 @@ def summary_lines(summary: pd.DataFrame, measure_names, blind) -> list[str]:
     return out
 
 
-def _fit_state(fit: pd.DataFrame, sd: float) -> str:
-    """Whether ``sd`` is the fit's pick (``"picked"``), within the spreads it tried (``"tried"``, as
-    :func:`helpers.findings.unanimity.calibrated`) or outside them (``"untried"``)."""
+def fit_state(fit: pd.DataFrame | None, sd: float) -> str:
+    """Whether ``sd`` is the fit's pick (``"picked"``), another spread the fit tried (``"tried"``:
+    one of ``fit["skill_sd"]`` within 1e-9, not merely between its smallest and largest) or neither
+    (``"untried"``; also without a fit record or a finite ``sd``)."""
+    if fit is None or not np.isfinite(sd):
+        return "untried"
     best = fit.loc[fit["best"], "skill_sd"].iloc[0]
-    if np.isclose(best, sd):
+    if np.isclose(best, sd, rtol=0, atol=1e-9):
         return "picked"
-    return "tried" if fit["skill_sd"].min() - 1e-9 <= sd <= fit["skill_sd"].max() + 1e-9 else "untried"
+    return "tried" if np.isclose(fit["skill_sd"].to_numpy(dtype=float), float(sd), rtol=0, atol=1e-9).any() else "untried"
+
+
+_fit_state = fit_state
+
+
+def tried_text(fit: pd.DataFrame) -> str:
+    """The spreads the fit tried, in words (``"0.25, 0.35, ..., 1.2"`` written out in full)."""
+    return ", ".join(f"{v:g}" for v in sorted(fit["skill_sd"]))
 
 
 def skill_sd_line(fit: pd.DataFrame | None, sd: float) -> str:
@@ -370,8 +381,8 @@ def skill_sd_line(fit: pd.DataFrame | None, sd: float) -> str:
                       "stand-in, not an independent one",
             "tried": f"team_skill_sd {sd:g}: not the fit's pick ({best:g}) but a value the fit to Table 2's τ "
                      "tried, so this checks a calibrated stand-in",
-            "untried": f"team_skill_sd {sd:g}: not fitted to Table 2's τ (the fit picks {best:g} and tried "
-                       f"{fit['skill_sd'].min():g} to {fit['skill_sd'].max():g})"}[state]
+            "untried": f"team_skill_sd {sd:g}: not fitted to Table 2's τ (the fit picks {best:g}; it tried "
+                       f"{tried_text(fit)})"}[state]
 
 
 def fit_line(fit: pd.DataFrame, sd: float) -> str:
