@@ -113,7 +113,11 @@ def test_linearity_rows_state_agreement_with_the_expectation():
                          "ERR@10": {"max_abs_difference": 0.0, "kendall_tau": 1.0},
                          "AP": "binary: what holds instead"})
     assert [r.verdict for r in rows] == ["holds", "holds", "does not hold"]
-    assert rows[0].paper == "not equal: not linear in the gains" and rows[1].paper == "equal: linear in the gains"
+    assert rows[0].paper == "differ: not linear in the gains" and rows[1].paper == "equal: linear in the gains"
+    # asked positively, so that "holds" says the expectation was met (no "not equal ... holds")
+    assert rows[0].question == ("nDCG@10: do GT's mean over assessors and the measure of the mean gains differ, as "
+                                "expected for a non-linear measure?")
+    assert rows[1].question.startswith("RBP: are GT's mean over assessors and the measure of the mean gains equal")
 
 
 def test_dl19_sentences_are_printed_from_the_run_only():

@@ -29,7 +29,7 @@ from ..stats.summary import min_draws
 from ..notebook import claims
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
-    never_text as _never, split_header, split_lines, split_rows as _split_rows, split_summary as _split_summary, \
+    never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
 from .design_cost import break_even_lines, break_even_row as _break_even_row, break_even_text, cheapest_lines, \
     edge_note, tied, undecided, unreachable
@@ -80,7 +80,8 @@ CAVEATS = {
     "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
 }
 BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, G-study-scaled to other assessor counts."
-BOOTSTRAP_CROSSED = " Crossed: the t-test adds the assessors' bias (chi² interval), which shifts a CI, not its width."
+BOOTSTRAP_CROSSED = (" Crossed: the t-test adds the assessors' bias (chi² interval); the bias shifts a CI, not its "
+                     "width, so its coverage of the population difference falls below 95%.")
 NORMAL_PLANTED = "The Eρ² and Φ intervals assume normal effects (as planted), not bounded scores."
 NORMAL_REAL = "The Eρ² and Φ intervals assume normal effects; scores bounded in [0, 1] are not."
 
@@ -493,13 +494,14 @@ def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[st
     return out
 
 
-def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True) -> str:
+def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun: bool = True) -> str:
     """What the paired t-test needs at the assessors ``ks``: ``"a paired t-test needs 143 [110, 180] topics
-    with 1 assessor (bootstrap)"``, and for the counts no n powers, :func:`_never`'s sentence part."""
+    with 1 assessor (bootstrap)"`` (``noun``: False drops "topics", said before), and for the counts no n
+    powers, :func:`_never`'s sentence part."""
     reach, never = _reachable(at, ks)
     parts = []
     if reach:
-        parts.append(f"a paired t-test needs {_per_k(reach, 'topics' if len(reach) <= 2 else '')} (bootstrap)")
+        parts.append(f"a paired t-test needs {_per_k(reach, 'topics' if noun and len(reach) <= 2 else '')} (bootstrap)")
     if never:
         parts.append(_never(never, power, "gives a paired t-test", who))
     return "; ".join(parts)
@@ -507,31 +509,32 @@ def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True) -> st
 
 def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int,
                     power: float | None = None, design: str | None = None, max_assessors: int | None = None,
-                    pilot: Mapping | None = None) -> str:
-    """The answer in one sentence, at the recommended assessors per topic (:func:`recommended_assessors`):
+                    pilot: Mapping | None = None, scope: str = "") -> str:
+    """The answer in one sentence (``scope``: what was scored, said after the measure, e.g. :data:`DL19_SCOPE`), at the recommended assessors per topic (:func:`recommended_assessors`):
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
     measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
     bias sets) and for Eρ² (the cost curve's, its interval named by ``design``'s method), every
     design of a tie named."""
     ks = recommended_assessors(curve, n_a)
-    t = _t_clause(at, ks, power)
+    t = _t_clause(at, ks, power, noun=False)
     if curve is None:   # only the searched range is known not to reach it (max_assessors), and the pilot's n_a
         searched = ("no number of assessors per topic" if max_assessors is None else
                     f"no design with at most max_assessors = {max_assessors} per topic")
-        own = ("" if not pilot or pilot.get("n") is None else
+        own = ("" if not pilot else
+               f"; with the pilot's {pilot['n_a']}, {_unreachable_text(pilot.get('low'))}" if _missing(pilot.get("n")) else
                f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
-        return (f"Answer for {lead}: {searched} reaches Eρ² ≥ {target}{own}; at the pilot's "
+        return (f"Answer for {lead}{' ' + scope if scope else ''}: {searched} reaches Eρ² ≥ {target}{own}; at the pilot's "
                 f"{claims.plural(n_a, 'assessor')} per topic, {_t_clause(at, ks, power, who=False)}.")
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
     tie = ("cheapest searched; extend max_assessors" if edge else
            f"the only design searched, set by max_assessors = {len(curve)}" if len(curve) == 1 else
-           "the cheapest" if len(ks) == 1 else "tied as the cheapest")
+           "the cheapest" if len(ks) == 1 else "tied cheapest")
     how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
            f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
-    return f"Answer for {lead} with {how}: Eρ² ≥ {target} needs {e} ({interval_method(design)}); {t}."
+    return f"Answer for {lead}{' ' + scope + ',' if scope else ''} with {how}: Eρ² ≥ {target} needs {e} ({interval_method(design)}); {t}."
 
 
 #: Measures linear in the gains (a fixed gmax, no ideal to divide by): GT's mean over assessors is
@@ -548,8 +551,12 @@ def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
             continue
         diff = v["max_abs_difference"]
         linear = measure.split("@")[0] in LINEAR_IN_GAINS
-        expected = "equal: linear in the gains" if linear else "not equal: not linear in the gains"
-        rows.append(Finding(f"{measure}: is GT's mean over assessors the measure of the mean gains, as expected?",
+        expected = "equal: linear in the gains" if linear else "differ: not linear in the gains"
+        question = (f"{measure}: are GT's mean over assessors and the measure of the mean gains equal, as expected for "
+                    "a linear measure?" if linear else
+                    f"{measure}: do GT's mean over assessors and the measure of the mean gains differ, as expected for "
+                    "a non-linear measure?")    # asked positively: "holds" says the expectation was met
+        rows.append(Finding(question,
                             expected, f"largest |difference| over systems {_difference(diff)}; τ between the two "
                             f"orders {v['kendall_tau']:.3f}", "holds" if (diff < 1e-9) == linear else "does not hold",
                             numbers={**dict(v), "linear": linear}))
@@ -588,6 +595,10 @@ def _crossed_row(reading: Mapping, target: float) -> Finding:
            f"95% interval for {sum(judged)} of {len(ok)}")
     return Finding(f"Do DL-19's topics for Eρ² ≥ {target} survive reading its judgment sets as crossed?",
                    "each annotator pair judged its own topics: neither reading is exact", run, verdict, numbers=dict(reading))
+
+
+#: What a DL-19 answer was scored on, said in the answer (section 1 says it in full, :func:`pilot_note`).
+DL19_SCOPE = "on NIST's re-annotated half"
 
 
 def pilot_note(data: str, *, unjudged: str, fill_assessor: str, items: Mapping[str, int] | None = None,
@@ -668,7 +679,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     rows = []
     ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
     answer = answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
-                             design=design, max_assessors=s["max_assessors"], pilot=pilot_erho2)
+                             design=design, max_assessors=s["max_assessors"], pilot=pilot_erho2,
+                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "")
     if sim:   # the answer itself stays in the table, its verdict the planted components' (caveat "planted_answer")
         rows.append(Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test ({lead})?",
                             "the pilot's D-study and 2 V_E2", answer.split(": ", 1)[1].rstrip("."),
@@ -680,8 +692,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
     prose = [answer, _RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
-    if split is not None and len(split):
-        rows.append(_split_summary(split, simulated=sim))
+    if split is not None and len(split):     # three predictions, three verdicts: the appendix, not one combined row
         appendix += _split_rows(split, simulated=sim)
     if planted is not None:
         more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"], design == "s x t x a")
@@ -752,7 +763,10 @@ def _scored(note: str) -> str:
 
 
 def _built(row: Finding) -> Finding:
-    """A row whose answer follows from the planted components: verdict "by construction"."""
+    """A row whose answer follows from the planted components: verdict "by construction"; a row with
+    no answer ("cannot tell", "not tested": e.g. an undefined break-even) keeps its verdict."""
+    if row.verdict in ("cannot tell", "not tested"):
+        return row
     return Finding(row.question, row.paper, row.run, "by construction", (*row.caveats, "by_construction"), row.numbers)
 
 

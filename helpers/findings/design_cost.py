@@ -134,11 +134,15 @@ def _ordinal(k: int) -> str:
     return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
+#: A break-even that does not exist (NaN: neither design reaches the target), said the same everywhere.
+UNDEFINED = "undefined: neither design reaches the target"
+
+
 def break_even_text(be: pd.DataFrame, a: int) -> str:
     """``"0.92 [0.70, 1.1]"``: the break-even ratio of ``a -> a + 1`` with its bootstrap interval."""
     r = be.set_index("n_assessors").loc[a]
     if _missing(r["break_even"]):
-        return "undefined (neither design reaches the target)"
+        return UNDEFINED
     ends = "" if _missing(r["low"]) or _missing(r["high"]) else f" [{_ratio(r['low'])}, {_ratio(r['high'])}]"
     return _ratio(r["break_even"]) + ends
 
@@ -155,6 +159,9 @@ def break_even_lines(be: pd.DataFrame, *, ratio: float, target: float, measure: 
         where = side(r["low"], r["high"], ratio)
         said = {"below": "this run's ratio lies above it", "above": "this run's ratio lies below it",
                 "inside": "this run's ratio lies inside it", None: "no interval"}[where]
+        if _missing(r["break_even"]):
+            out.append(f"  {int(a) + 1} instead of {claims.plural(int(a), 'assessor')} per topic: {UNDEFINED}")
+            continue
         out.append(f"  {int(a) + 1} instead of {claims.plural(int(a), 'assessor')} per topic costs less above "
                    f"{break_even_text(be, int(a))}: {said}")
     return out
@@ -171,9 +178,12 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     paper = "more topics beat more assessors (Bodoff 2008)"
     if be is None or not len(be):
         return Finding(question, paper, "no break-even: the design has no assessor facet", "not tested")
-    run = f"up to {break_even_text(be, 1)} (bootstrap)"
+    undefined = [a for a in (1, 2)[:len(be)] if _missing(be.set_index("n_assessors").loc[a, "break_even"])]
+    run = (f"break-even of 1 vs 2 assessors per topic {UNDEFINED}" if 1 in undefined else
+           f"up to {break_even_text(be, 1)} (bootstrap)")
     if len(be) > 1:
-        run += f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}"
+        run += (f"; of 2 vs 3: {UNDEFINED}" if 2 in undefined else
+                f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
     if curve is None:
         then = f"no design with n_a ≤ {max_assessors} reaches the target"
     elif len(curve) == 1:
@@ -184,7 +194,8 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
         then += "; extend max_assessors" if edge_note(curve) is not None else ""
     run += f"; at this run's {costs} ({_ratio(ratio)}): {then}"
     first = be.set_index("n_assessors").loc[1]
-    verdict = {"above": "holds", "below": "does not hold"}.get(side(first["low"], first["high"], ratio), "cannot tell")
+    verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
+               {"above": "holds", "below": "does not hold"}.get(side(first["low"], first["high"], ratio), "cannot tell"))
     ties = curve is not None and len(curve) > 1 and len(tied(curve)) > 1
     return Finding(question, paper, run, verdict, caveats=("ties",) if ties else (),
                    numbers={"break_even": be.to_dict(orient="records"), "ratio": ratio,

@@ -18,7 +18,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 
 __all__ = ["interval_method", "MC_Z", "WIDE", "NOT_JUDGED", "ARCSIN", "split_header", "split_lines", "coefficient_lines", "split_rows",
-           "split_summary", "one_sided", "who_text", "never_text", "inside", "missing", "n_ci"]
+           "one_sided", "SIGN_ALPHA", "who_text", "never_text", "inside", "missing", "n_ci", "unreachable_text"]
 
 
 def interval_method(design: str | None, coefficient: str = "erho2") -> str:
@@ -48,17 +48,25 @@ def never_text(never: Mapping[int, float], power: float | None, what: str = "rea
     return f"no number of topics {what} {asked}{f' with {who}' if who else ''}{why}"
 
 
+def unreachable_text(lo) -> str:
+    """A target unreachable at the point estimate, with the pilot's interval when its lower end is
+    reachable: ``"unreachable at the point estimate but within the 95% interval from 23 topics"``."""
+    return ("unreachable" if missing(lo) else
+            f"unreachable at the point estimate but within the 95% interval from {int(lo):,} topics")
+
+
 def missing(v) -> bool:
     """None, pandas' NA or a float NaN: a value the tables leave empty."""
     return v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v))
 
 
 def n_ci(n, lo, hi) -> str:
-    """``"107 [96, 119]"``; ``"unreachable"`` for no n, ``"unbounded"`` for an end no number of topics reaches."""
+    """``"107 [96, 119]"``; ``"unbounded"`` for an end no number of topics reaches; for no n,
+    ``"unreachable"``, or, when the lower end is reachable, :func:`unreachable_text` (the interval)."""
     def one(v):
         return "unbounded" if missing(v) else f"{int(v):,}"
     if missing(n):
-        return "unreachable"
+        return unreachable_text(lo)
     if missing(lo) and missing(hi):
         return one(n)
     return f"{one(n)} [{one(lo)}, {one(hi)}]"
@@ -153,14 +161,26 @@ def _sides(obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool)
     return o, p, beyond, int((beyond & (o < p)).sum()), int((beyond & (o > p)).sum())
 
 
+#: A one-sided miss of the point prediction is read from a two-sided sign test over the separable sizes
+#: (beyond ``MC_Z`` MC SE) below this level, or from every separable size (at least ``MIN_JUDGED``) on one side.
+SIGN_ALPHA = 0.05
+
+
 def one_sided(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, factors: bool = False) -> str | None:
-    """``"below"`` or ``"above"`` when the observed mean misses the point prediction on that side,
-    beyond ``MC_Z`` Monte Carlo standard errors, at every size with a prediction (a systematic
-    bias of the point prediction); ``None`` otherwise."""
+    """``"below"`` or ``"above"`` when the observed mean misses the point prediction on that side (a
+    systematic bias of the point prediction): at every size with a prediction beyond ``MC_Z`` Monte
+    Carlo standard errors, or at every separable size (beyond them; at least ``MIN_JUDGED``), or at
+    most of them with a two-sided sign test p < :data:`SIGN_ALPHA` (8 of 8 separable: p = 0.008);
+    ``None`` otherwise."""
+    from scipy.stats import binomtest
     o, _, _, below, above = _sides(obs, pred, se, factors)
-    if not len(o):
+    separable = below + above
+    if not len(o) or not separable:
         return None
-    return "below" if below == len(o) else "above" if above == len(o) else None
+    side, n = ("below", below) if below >= above else ("above", above)
+    if n == len(o) or (n == separable >= MIN_JUDGED) or binomtest(n, separable).pvalue < SIGN_ALPHA:
+        return side
+    return None
 
 
 def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, factors: bool = True) -> str:
@@ -194,20 +214,9 @@ def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, 
     return text + (f"; observed 0 at {zero}" if zero else "")
 
 
-def _short_direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool) -> str:
-    """The summary row's direction: ``"above the point at 6 of 6"``, ``"below the point at 5 of 9, above at 3"``."""
-    o, _, _, below, above = _sides(obs, pred, se, factors)
-    if not len(o):
-        return "no point prediction"
-    if below == above == 0:
-        return "within MC noise of the point"
-    side, n, other, m = ("below", below, "above", above) if below >= above else ("above", above, "below", below)
-    return f"{n} of {len(o)} {side} the point" + (f", {m} {other}" if m else "")
-
-
 def _point_verdict(ok: list, obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool) -> str:
     """The interval's verdict (:func:`_parts_verdict`), but never "holds" when the point prediction is
-    missed on one side at every size beyond Monte Carlo noise (:func:`one_sided`): "holds in part"."""
+    missed on one side (:func:`one_sided`: every separable size, or a sign test p < 0.05): "holds in part"."""
     if sum(v is not None for v in ok) < MIN_JUDGED:     # one judged size gives no verdict
         return "cannot tell"
     verdict = _parts_verdict({"x": ok})
@@ -285,7 +294,7 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     """The split-half detail, one row per prediction: Urbano et al.'s two maps (τ, major conflicts)
     and the normal-theory τ, Greiner's relation (exact for bivariate-normal pairs, which the means of
     two topic halves are not: an approximation here, on simulated pilots too).  A point prediction
-    missed on one side at every size beyond Monte Carlo noise keeps any row from "holds"
+    missed on one side (:func:`one_sided`: every separable size, or a sign test p < 0.05) keeps any row from "holds"
     (:func:`_point_verdict`)."""
     sim = ("simulated",) if simulated else ()
     parts = _parts(split)
@@ -305,29 +314,3 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     rows.append(Finding("Does the D-study's Eρ² predict τ between disjoint halves as (2/π)·arcsin Eρ²?", ARCSIN, normal,
                         _point_verdict(ok_n, *n_rest), caveats=("conditional", *sim)))
     return rows
-
-
-def _short_count(ok: list) -> str:
-    judged = [v for v in ok if v is not None]
-    few = f" (< {MIN_JUDGED}: no verdict)" if 0 < len(judged) < MIN_JUDGED else ""
-    return (f"{sum(judged)} of {len(judged)} judged inside{few}" if judged else "none judged")
-
-
-def split_summary(split: pd.DataFrame, *, simulated: bool) -> Finding:
-    """The three predictions of :func:`split_rows` in one row (the findings table; the detail goes to
-    the appendix): per part, sizes inside the predicted interval and the side of the point
-    prediction the observed mean lies on; the verdict combines the parts' (all alike: theirs; else
-    "holds in part"; parts that cannot tell left out)."""
-    names = {"tau": "Urbano τ", "conflicts": "conflicts", "normal": "arcsin τ"}
-    texts, verdicts = [], []
-    for key, (ok, obs, pred, se, factors) in _parts(split).items():
-        texts.append(f"{names[key]}: {_short_count(ok)}, {_short_direction(obs, pred, se, factors)}")
-        verdicts.append(_point_verdict(ok, obs, pred, se, factors))
-    told = [v for v in verdicts if v != "cannot tell"]
-    verdict = "cannot tell" if not told else told[0] if len(set(told)) == 1 else "holds in part"
-    sim = ("simulated",) if simulated else ()
-    return Finding("Do the D-study's predictions of τ and major conflicts hold on disjoint halves of the pilot?",
-                   "Urbano et al.'s TREC maps; Greiner's arcsin, approximate here",
-                   f"{'; '.join(texts)} ({claims.plural(len(split), 'size')})", verdict,
-                   caveats=("rough_map", "conditional", *sim, "uncorrected"),
-                   numbers={"parts": dict(zip(names, verdicts))})
