@@ -202,8 +202,12 @@ def test_significance_rows_rest_on_the_placebo():
     # UG's count in every replicate is > 0, yet the verdict is the placebo comparison's, not "shown"
     assert over.run.startswith("UG: 2 of 120 (1.7%) in every one of 40. On all 1 cells, UG 2.0 vs placebo 1.5: +0.5 "
                                "[-0.2, +1.2] (95% CI of the mean over 40 replicates)")
-    assert over.verdict == "not shown" and over.paper == "— (the paper has no placebo)"
-    assert over.caveats == ("hsd_family", "fragile")
+    # simulated ratings (the default): the placebo's null holds by construction, so "not shown" is no finding
+    assert over.verdict == "by construction" and over.paper == "— (the paper has no placebo)"
+    assert over.caveats == ("placebo_sim", "hsd_family", "fragile")
+    real = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(-0.2, 1.2, "not shown"),
+                                scope="x", simulated=False)[1]
+    assert real.verdict == "not shown" and real.caveats == ("hsd_family",)
     shown = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(0.3, 1.2, "shown"),
                                  scope="x")[1]
     assert shown.verdict == "shown"
@@ -472,8 +476,10 @@ def test_reorder_row_rests_on_the_placebo():
     assert row.question == "Over 40 replicates: does UG reorder runs more than a placebo of its size?"
     assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 cells. On all 1 cells, mean τ UG 0.9896 vs "
                        "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
-    assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
-    assert row.numbers["placebo"]["every_placebo"] == 0
+    assert row.verdict == "by construction" and row.paper == "— (the paper has no placebo)"
+    assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ("placebo_sim",)
+    assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "x",
+                          simulated=False).verdict == "not shown"
     assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.002, -0.001, "shown"), "x").verdict == "shown"
     bare = F._reorder_row(grid, ["nG@1"], ())
     assert bare.verdict == "cannot tell" and bare.run.endswith("; no placebo tested")
@@ -503,3 +509,15 @@ def test_placebo_prose_with_tau_states_both_comparisons_once():
     assert F.placebo_prose({**c, "verdict": "shown"}, "x", True, _control_tau(0, 0, "shown")).endswith(
         ": UG reorders runs more and changes more significance calls.")
     assert F.placebo_prose(None, where, False, _control_tau(0, 0, "shown")) == ""
+
+
+def test_a_rows_letters_read_in_order_and_keep_their_letters():
+    from helpers.notebook.findings import Finding, Findings
+
+    rows = [Finding("q1", "p", "r", "holds", ("x",)), Finding("q2", "p", "r", "holds", ("y", "z", "x", "g"))]
+    cav = {"x": "X.", "y": "Y.", "z": "Z.", "g": "G."}
+    before = Findings("nb", rows, [], caveats=cav, general=["g"])
+    after = Findings("nb", F.in_letter_order(rows, ["g"]), [], caveats=cav, general=["g"])
+    assert list(before.table()["verdict"]) == ["holds (a)", "holds (b, c, a)"]
+    assert list(after.table()["verdict"]) == ["holds (a)", "holds (a, b, c)"]
+    assert before.letters() == after.letters() and before.limitations() == after.limitations()

@@ -169,3 +169,28 @@ def test_compare_tau_reads_the_ci_of_the_mean_difference_of_tau():
     assert P.compare_tau(both, ["nG@1"])["diff"] == c["diff"]
     assert P.compare_tau(_rep_tau(d, d).drop(columns="placebo_tau"), ["nG@1"]) is None
     assert P.compare_tau(_rep_tau(d, d), ["P+"]) is None
+
+
+def test_the_two_placebo_comparisons_are_one_holm_family():
+    # p 0.03 (calls) and 0.04 (τ): each 95% CI excludes 0, but Holm over the 2 gives 0.06 and 0.06: neither shown
+    calls = {"diff": 1.0, "p": 0.03, "verdict": "shown"}
+    tau = {"diff": -0.001, "p": 0.04, "verdict": "shown"}
+    c, t = P.holm_family(calls, tau)
+    assert (round(c["p_holm"], 4), round(t["p_holm"], 4)) == (0.06, 0.06) and c["family"] == t["family"] == 2
+    assert c["verdict"] == t["verdict"] == "not shown" and calls["verdict"] == "shown"   # inputs untouched
+    # p 0.01 and 0.04: Holm gives 0.02 and 0.04, both below 0.05; the sign sets the direction
+    c, t = P.holm_family({**calls, "p": 0.01, "diff": -1.0}, {**tau, "p": 0.04})
+    assert (round(c["p_holm"], 4), round(t["p_holm"], 4)) == (0.02, 0.04)
+    assert (c["verdict"], t["verdict"]) == ("does not hold", "shown")
+    # a "cannot tell" stays, and one comparison alone is a family of 1
+    c, t = P.holm_family({**calls, "p": float("nan"), "verdict": "cannot tell"}, {**tau, "p": 0.04})
+    assert c["verdict"] == "cannot tell" and t["family"] == 1 and t["p_holm"] == 0.04 and t["verdict"] == "shown"
+    assert P.holm_family(None, None) == (None, None)
+
+
+def test_placebo_p_is_the_t_test_its_interval_inverts():
+    from scipy import stats
+
+    d = np.array([1.0, -1.0, 2.0, 0.0, 3.0] * 8)
+    assert P._p(d, 40) == pytest.approx(stats.ttest_1samp(d, 0.0).pvalue)
+    assert np.isnan(P._p(d[:39], 40)) and P._p(np.zeros(40), 40) == 1.0 and P._p(np.ones(40), 40) == 0.0

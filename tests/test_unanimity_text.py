@@ -80,6 +80,6 @@ def test_skill_sd_line_says_whether_the_table3_check_is_of_the_fitted_stand_in()
     assert T.skill_sd_line(fit, 0.65) == ("team_skill_sd 0.65: the value fitted to Table 2's τ, so this checks the "
                                           "calibrated stand-in, not an independent one")
     assert T.skill_sd_line(fit, 1.2).startswith("team_skill_sd 1.2: not the fit's pick (0.65) but a value")
-    assert T.skill_sd_line(fit, 1.23) == ("team_skill_sd 1.23: not fitted to Table 2's τ (the fit picks 0.65 and "
-                                          "tried 0.25 to 1.2)")
+    assert T.skill_sd_line(fit, 1.23) == ("team_skill_sd 1.23: not fitted to Table 2's τ (the fit picks 0.65; it "
+                                          "tried 0.25, 0.65, 1.2)")
     assert T.skill_sd_line(None, 1.37) == "team_skill_sd: not the stand-in's fitted one (no fit record for this run)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,13 +25,13 @@ from ..notebook import claims
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bracket,  # noqa: F401
                              effect_sizes, hsd_runs_line, range_text, read_real, table2_lines, table2_view)
-from .unanimity_text import fit_state, tried_text
+from .unanimity_text import fit_state, placebo_prose, placebo_verdict as _placebo_verdict, tried_text  # noqa: F401
 from .unanimity_text import signed as _signed, signed_count as _signed_count
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
            "cell_view", "table2_view", "table2_lines", "read_real", "gains_identical",
-           "effect_sizes", "range_text", "paper_cell", "PAPER_VALUES", "placebo_prose"]
+           "effect_sizes", "range_text", "paper_cell", "PAPER_VALUES", "placebo_prose", "in_letter_order"]
 
 #: The evaluation conventions notebook 02 can run under (:mod:`helpers.measures.conventions`).
 CONVENTIONS = ("ntcireval",)
@@ -185,6 +186,11 @@ OWN_CAVEATS = {
     "shares_fit": "Table 3 is not fitted, but it shares the stand-in's team-skill sd, fitted to Table 2's τ.",
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
+    "placebo_holm": "Each configuration compares UG with its placebo twice (reordering, significance calls): those two "
+                    "verdicts rest on Holm's adjusted p over that family of 2 at 0.05, not on the 95% CIs shown.",
+    "placebo_sim": "The replicates draw each item's ratings uniformly, whatever its level and run, so UG's bonuses and "
+                   "the placebo's shuffled ones are alike in distribution: no difference between them is expected by "
+                   "construction; only real ratings could test it.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": "A range over R draws, with R below the 40 that 95% needs, holds a new draw with probability "
               "(R − 1)/(R + 1) only.",
@@ -302,7 +308,8 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
     return Finding(RANK_Q, paper or PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
 
 
-def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "") -> Finding:
+def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "",
+                 simulated: bool = True) -> Finding:
     """The replicates' side of Table 2: cells whose τ is below 1 in every replicate, then the
     verdict, which rests on UG's τ against the placebo's (``control``:
     :func:`helpers.replicates.unanimity_placebo.compare_tau`, on the cells ``scope`` names): any
@@ -321,7 +328,8 @@ def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope
                 f"{claims.number(control['placebo'], 4)}" + (
                     f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=4).text}"
                     if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
-        verdict = control["verdict"]
+        p, verdict, more = _placebo_verdict(control, simulated)
+        run, cav = run + p, more + cav
         nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
     return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
                    "— (the paper has no placebo)", run, verdict, cav + _few(grid.replicates), nums)
@@ -358,7 +366,7 @@ def pct(k: float, n: float) -> str:
 
 def _significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
                        fragile: Mapping | None = None, paper: str = PAPER_T3_SHARE, placebo: Mapping | None = None,
-                       control: Mapping | None = None, scope: str = "") -> list[Finding]:
+                       control: Mapping | None = None, scope: str = "", simulated: bool = True) -> list[Finding]:
     """Table 3's question, as a share of the pair decisions (team pairs × graded cells): the single
     draw with its fragile share and the placebo's count on the same cells (``placebo``:
     :func:`helpers.replicates.unanimity_placebo.single_draw`; one draw: no verdict of its own),
@@ -393,41 +401,11 @@ def _significance_rows(grid, total: int, decisions: int, replicates: int, graded
         run += (f". On {scope}, UG {claims.number(control['ug'], 1)} vs placebo {claims.number(control['placebo'], 1)}"
                 + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=1).text}"
                    if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
-        verdict = control["verdict"]
+        p, verdict, more = _placebo_verdict(control, simulated)
+        run, cav = run + p, more + cav
         nums["placebo"] = {k2: v for k2, v in control.items() if k2 != "verdict"}
     return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
                          "— (the paper has no placebo)", run, verdict, cav + _few(replicates), nums)]
-
-
-#: What :func:`placebo_prose` says of each comparison with the placebo, by verdict: (reordering,
-#: significance calls) apart, and both at once when their verdicts agree.
-_AGAINST = {"shown": ("UG reorders runs more", "UG changes more significance calls",
-                      "UG reorders runs more and changes more significance calls"),
-            "does not hold": ("UG reorders runs less", "UG changes fewer significance calls",
-                              "UG reorders runs less and changes fewer significance calls"),
-            "not shown": ("no difference shown in reordering", "no difference shown in significance calls",
-                          "no difference shown in reordering or in significance calls"),
-            "cannot tell": ("cannot tell for reordering", "cannot tell for significance calls",
-                            "cannot tell for reordering or for significance calls")}
-
-
-def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_tau: Mapping | None = None) -> str:
-    """The bullet on UG against its placebo: significance calls (``control``,
-    :func:`helpers.replicates.unanimity_placebo.compare`) and, when given, the reordering of runs
-    (``control_tau``, :func:`helpers.replicates.unanimity_placebo.compare_tau`) in one sentence."""
-    if control is None:
-        return ""
-    if control_tau is not None:
-        vt, vs = control_tau["verdict"], control["verdict"]
-        body = _AGAINST[vt][2] if vt == vs else f"{_AGAINST[vt][0]}; {_AGAINST[vs][1]}"
-        return (f"Against a placebo of UG's size, on {scope}" + ("" if all_cells else " (profile `paper`: all cells)")
-                + f": {body}.")
-    where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
-    return {"shown": "UG changes more significance calls than a placebo of its size: shown",
-            "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
-            "does not hold": "UG changes fewer significance calls than a placebo of its size",
-            "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
-            }[control["verdict"]] + where + "."
 
 
 def _placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
@@ -597,7 +575,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
              partial=(), identical: bool = False, fit: pd.DataFrame | None = None, real: tuple | None = None,
              real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "",
              placebo: Mapping | None = None, control: Mapping | None = None, placebo_scope: str = "",
-             placebo_all: bool = True, control_tau: Mapping | None = None) -> Findings:
+             placebo_all: bool = True, control_tau: Mapping | None = None, simulated_ratings: bool = True) -> Findings:
     """The findings of notebook 02 (see the module docstring for the questions).
 
     Parameters
@@ -625,6 +603,10 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         words, and whether those are all the cells.
     control_tau : UG's τ with RawG against the placebo's over the replicates
         (:func:`helpers.replicates.unanimity_placebo.compare_tau`; computed from ``grid`` when not given).
+        Both are read as one family (:func:`helpers.replicates.unanimity_placebo.holm_family`).
+    simulated_ratings : whether the replicates' ratings are simulated (uniform, independent of level
+        and run; every grid of this notebook so far): the placebo's null then holds by construction,
+        and its "not shown" reads "by construction".
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
@@ -654,14 +636,18 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         rows.append(_ranking_row(tau, grid, graded, cut, cfg.metrics.get("alpha", 0.05), t2_paper, placebo))
         if control_tau is None and grid is not None:
             control_tau = _placebo_tau(grid.rep, graded)
+        if grid is not None:   # the two placebo comparisons are one family (Holm over 2)
+            from ..replicates.unanimity_placebo import holm_family
+            control, control_tau = holm_family(control, control_tau)
         if grid is not None:
-            rows.append(_reorder_row(grid, graded, cut, control_tau, placebo_scope))
+            rows.append(_reorder_row(grid, graded, cut, control_tau, placebo_scope, simulated_ratings))
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
         rows += _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
-                                   t3_paper, placebo, control if grid is not None else None, placebo_scope)
+                                   t3_paper, placebo, control if grid is not None else None, placebo_scope,
+                                   simulated_ratings)
         if grid is not None and control is not None:
-            prose.append(placebo_prose(control, placebo_scope, placebo_all, control_tau))
+            prose.append(placebo_prose(control, placebo_scope, placebo_all, control_tau, simulated_ratings))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
@@ -684,8 +670,19 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     elif real is None:
         prose.append("Sakai's conjecture needs real ratings: profile `real`, or `ratings_path` with your files.")
     general = ["uniform"] + (["stand_in"] if cfg.dataset == "stc-like" else [])
+    rows, appendix = in_letter_order(rows, general), in_letter_order(appendix, ["stand_in"])
     return UnanimityFindings("02_unanimity_evaluation", rows, prose, caveats=caveats, general=general, footer=footer,
                              appendix=tuple(appendix), appendix_prose=tuple(app_prose))
+
+
+def in_letter_order(rows: list, general=()) -> list:
+    """``rows`` with each row's caveats in the order of their letters (first use over the rows, as
+    :meth:`helpers.notebook.findings.Findings.letters`), so a verdict reads "(a, b, c)", never
+    "(b, c, a)". The letters themselves do not change: a row's new caveats keep their order, after
+    the ones earlier rows used."""
+    first = {k: i for i, k in enumerate(dict.fromkeys(k for r in rows for k in r.caveats if k not in general))}
+    return [dataclasses.replace(r, caveats=tuple(sorted(r.caveats, key=lambda k: first.get(k, -1))))
+            for r in rows]
 
 
 def _checked(appendix) -> list[str]:

@@ -18,7 +18,8 @@ __all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table
            "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
            "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
-           "placebo_tau_line", "control_tau_line", "skill_sd_line", "fit_state", "tried_text"]
+           "placebo_tau_line", "control_tau_line", "skill_sd_line", "fit_state", "tried_text",
+           "placebo_verdict", "placebo_prose"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -433,3 +434,55 @@ def control_tau_line(control: Mapping | None, scope: str) -> str:
     return (f"placebo on {scope}: mean τ with RawG's ranking, UG {claims.number(control['ug'], 4)}, placebo "
             f"{claims.number(control['placebo'], 4)}; UG - placebo {diff}; τ < 1 in every replicate: UG "
             f"{control['every_ug']}, placebo {control['every_placebo']} of {control['pairs']} (cell, measure) pairs")
+
+
+def placebo_verdict(control: Mapping, simulated: bool) -> tuple[str, str, tuple]:
+    """A placebo row's Holm p in words, its verdict and caveats: with simulated ratings
+    (``simulated``), "not shown" is what the construction implies, so it reads "by construction"."""
+    p = (f"; Holm p {claims.format_p(control['p_holm'], 0.05)}" if np.isfinite(control.get("p_holm", np.nan)) else "")
+    verdict = control["verdict"]
+    cav = (("placebo_holm",) if p else ()) + (("placebo_sim",) if simulated else ())
+    return p, "by construction" if simulated and verdict == "not shown" else verdict, cav
+
+
+#: What :func:`placebo_prose` says of each comparison with the placebo, by verdict: (reordering,
+#: significance calls) apart, and both at once when their verdicts agree.
+_AGAINST = {"shown": ("UG reorders runs more", "UG changes more significance calls",
+                      "UG reorders runs more and changes more significance calls"),
+            "does not hold": ("UG reorders runs less", "UG changes fewer significance calls",
+                              "UG reorders runs less and changes fewer significance calls"),
+            "not shown": ("no difference shown in reordering", "no difference shown in significance calls",
+                          "no difference shown in reordering or in significance calls"),
+            "cannot tell": ("cannot tell for reordering", "cannot tell for significance calls",
+                            "cannot tell for reordering or for significance calls"),
+            "by construction": ("no difference shown in reordering, as the uniform ratings imply",
+                                "no difference shown in significance calls, as the uniform ratings imply",
+                                "no difference shown in reordering or in significance calls, as the uniform "
+                                "ratings imply")}
+
+
+def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_tau: Mapping | None = None,
+                  simulated: bool = False) -> str:
+    """The bullet on UG against its placebo: significance calls (``control``,
+    :func:`helpers.replicates.unanimity_placebo.compare`) and, when given, the reordering of runs
+    (``control_tau``, :func:`helpers.replicates.unanimity_placebo.compare_tau`) in one sentence.
+    With simulated ratings (``simulated``) a "not shown" is what the construction implies and says so."""
+    if control is None:
+        return ""
+
+    def v(c):
+        return "by construction" if simulated and c["verdict"] == "not shown" else c["verdict"]
+
+    if control_tau is not None:
+        vt, vs = v(control_tau), v(control)
+        body = _AGAINST[vt][2] if vt == vs else f"{_AGAINST[vt][0]}; {_AGAINST[vs][1]}"
+        return (f"Against a placebo of UG's size, on {scope}" + ("" if all_cells else " (profile `paper`: all cells)")
+                + f": {body}.")
+    where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
+    return {"shown": "UG changes more significance calls than a placebo of its size: shown",
+            "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
+            "by construction": "UG changes no more significance calls than a placebo of its size, as the uniform "
+                               "ratings imply",
+            "does not hold": "UG changes fewer significance calls than a placebo of its size",
+            "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
+            }[v(control)] + where + "."

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau"]
+__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau", "holm_family"]
 
 #: Which cells test the placebo: the two smallest N of the grid, or all cells.
 SCOPES = ("small_n", "all")
@@ -70,6 +70,39 @@ def single_draw(results: Sequence[dict], graded: Sequence[str]) -> dict:
             "tau_pairs": pairs}
 
 
+def _p(d: np.ndarray, min_draws: int) -> float:
+    """Two-sided p of Student's one-sample t-test of mean(d) = 0 (the test the 95% CI inverts); NaN
+    below ``min_draws`` draws; with no spread, 1 for a mean of 0 and 0 otherwise."""
+    from scipy import stats
+
+    if len(d) < min_draws:
+        return float("nan")
+    if np.ptp(d) == 0:
+        return 1.0 if d[0] == 0 else 0.0
+    return float(stats.ttest_1samp(d, 0.0).pvalue)
+
+
+def holm_family(control: Mapping | None, control_tau: Mapping | None, alpha: float = 0.05) -> tuple:
+    """One configuration's two comparisons with the placebo, significance calls (``control``,
+    :func:`compare`) and reordering (``control_tau``, :func:`compare_tau`), as one family: Holm's
+    step-down over their p (:func:`_p`; :func:`helpers.stats.paired.holm`) at ``alpha``. Returns copies with ``p_holm``, ``family``
+    (how many had a p) and the verdict read from ``p_holm`` < ``alpha`` and the sign of ``diff``
+    (significance calls: UG − placebo > 0 is "shown"; τ: < 0 is "shown"). A "cannot tell" stays."""
+    from ..stats.paired import holm
+
+    out = [dict(c) if c is not None else None for c in (control, control_tau)]
+    live = [c for c in out if c is not None and np.isfinite(c.get("p", np.nan))]
+    adj = holm([c["p"] for c in live]) if live else []
+    for c, q in zip(live, adj):
+        c["p_holm"], c["family"] = float(q), len(live)
+    for c, more in ((out[0], 1.0), (out[1], -1.0)):
+        if c is None or c["verdict"] == "cannot tell" or "p_holm" not in c:
+            continue
+        c["verdict"] = ("not shown" if c["p_holm"] >= alpha else
+                        "shown" if more * c["diff"] > 0 else "does not hold")
+    return out[0], out[1]
+
+
 def _below_one(tau) -> np.ndarray:
     """τ below 1 beyond rounding (the rule of notebook 02's counts of identical rankings)."""
     return ~np.isclose(np.asarray(tau, dtype=float), 1.0, rtol=0, atol=1e-12)
@@ -104,7 +137,7 @@ def compare(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -> di
     else:
         verdict = "shown" if low > 0 else "does not hold" if high < 0 else "not shown"
     return {"ug": float(per["discrepancies"].mean()), "placebo": float(per["placebo_discrepancies"].mean()),
-            "diff": float(d.mean()), "low": float(low), "high": float(high), "replicates": r,
+            "diff": float(d.mean()), "low": float(low), "high": float(high), "p": _p(d, min_draws), "replicates": r,
             "cells": int(tested.groupby(["d_max", "n"]).ngroups), "verdict": verdict}
 
 
@@ -142,6 +175,6 @@ def compare_tau(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -
     every = tested.assign(ug=_below_one(tested["tau"]), pl=_below_one(tested["placebo_tau"])).groupby(
         ["d_max", "n", "measure"])[["ug", "pl"]].all()
     return {"ug": float(per["tau"].mean()), "placebo": float(per["placebo_tau"].mean()), "diff": float(d.mean()),
-            "low": float(low), "high": float(high), "every_ug": int(every["ug"].sum()),
+            "low": float(low), "high": float(high), "p": _p(d, min_draws), "every_ug": int(every["ug"].sum()),
             "every_placebo": int(every["pl"].sum()), "pairs": len(every), "replicates": r,
             "cells": int(tested.groupby(["d_max", "n"]).ngroups), "verdict": verdict}
