@@ -330,7 +330,9 @@ def test_thuir_row_counts_measures_above_chance_after_holm():
     assert row.caveats == ("low_power",)
     assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
     base = pf._thuir_baseline_row(t, 0.05)
-    assert base.verdict == "shown" and base.run == "relevant share (Holm p 0.010 (decisive), 0.001 (all))"
+    assert base.verdict == "shown" and base.run == ("relevant share (Holm p 0.010 (decisive), 0.001 (all)); 22 of its "
+                                                    "54 agreements (all queries) are ties matching users' EQUAL")
+    assert pf._tie_clause(t, "Q") == ""   # no agreement on the users' ties: no clause
     assert pf._thuir_baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
     # with each system's chance level and ties: the baseline and the best measure compared directly
     t2 = t.assign(chance=[0.5, 0.5, 0.5, 0.3571, 0.2762, 0.3403], ties=[0, 0, 0, 16, 1, 38])
@@ -655,3 +657,51 @@ def test_replay_and_narrow_tables():
                                  "held-out mean difference [95% CI]", "verdict", "after Holm", "random-set rate"])
     assert list(pf.recovery_narrow(wide).columns) == ["model", "question", "significantly ahead in one study",
                                                       "held-out mean difference [95% CI]", "after Holm"]
+
+
+def test_power_rule_says_none_when_no_count_rules_power_out():
+    # 0 of 2 has the exact interval [0, 0.842]: nothing rules 80% out, and no count is printed as -1
+    assert pr_.power_limits(2) == (3, -1)
+    assert pr_._power_rule(2).endswith("no count of 2 studies can show it, none can rule it out")
+    assert pr_.power_limits(3) == (4, 0)   # 0 of 3: [0, 0.708]
+    assert pr_._power_rule(3).endswith("no count of 3 studies can show it, only 0 rules it out")
+    assert pr_._power_rule(16).endswith("no count of 16 studies can show it, 8 or fewer rule it out")
+    assert pr_.power_limits(17) == (17, 9)   # 17 of 17: [0.805, 1]
+    assert pr_._power_rule(40).endswith("shown at 38 or more of 40 (lower bound >= 0.80), ruled out at 26 or fewer, "
+                                        "else cannot tell")
+    assert "-1" not in " ".join(pr_._power_rule(r) for r in range(1, 41))
+
+
+def test_leader_text_says_no_noise_below_the_draws_of_an_interval():
+    from helpers.notebook import claims
+    claim = claims.leaders({"A": 0.61, "B": 0.60, "C": 0.50}, intervals={"A": (0.5, 0.7), "B": (0.55, 0.65),
+                                                                          "C": (0.45, 0.55)}, digits=4)
+    assert "within noise" in str(claim)
+    assert pr_._leader_text(claim, 2) == "A (0.6100); too few replicates (2 < 40) to tell measures apart"
+    assert pr_._leader_text(claim, 40) == str(claim)
+    tied = claims.leaders({"A": 0.61, "B": 0.61, "C": 0.5}, digits=4)
+    assert pr_._leader_text(tied, 39) == "A and B (tied at 0.6100); too few replicates (39 < 40) to tell measures apart"
+
+
+def test_contrast_caveat_says_a_trail_is_no_built_in_contrast(rec):
+    import dataclasses
+
+    def with_lead(diff):
+        cases = {k: {**v, "check_noise_free": None if v["check_noise_free"] is None
+                     else {**v["check_noise_free"], "diff": diff, "verdict": "recovered"}}
+                 for k, v in rec.cases.items()}
+        return pr_.contrast_caveat(dataclasses.replace(rec, cases=cases))
+
+    assert "leads the best measure outside it by +0.010" in with_lead(0.01)
+    trail = with_lead(-0.001)
+    assert "trails it by 0.001" in trail and "no contrast between the families is built" in trail
+    assert "leads" not in trail.split("(")[1] and "-0.001" not in trail
+    assert "ties with it" in with_lead(0.0)
+
+
+def test_near_caveat_names_only_the_planted_models():
+    assert pf.near_caveat(["position", "graded", "coverage", "first-hit", "null"]) == pr_.CAVEATS["near_formula"]
+    assert pf.near_caveat(["position", "null", "mixture"]) == (
+        "Position users are built close to RBP's formula, so recovering them checks the code.")
+    assert pf.near_caveat(["coverage", "graded"]) == ("Graded users are built close to nDCG's formula, and coverage "
+                                                      "users are a smoothed I-rec, so recovering them checks the code.")

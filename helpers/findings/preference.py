@@ -33,6 +33,7 @@ from ..notebook import claims, params
 from ..notebook.findings import AppendixFindings, Finding, Findings
 from ..preference import questions as pq
 from ..simulate import users
+from .preference_recovery import COVERAGE_IS
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
 from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery, contrast_caveat,  # noqa: F401
                                   coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
@@ -41,7 +42,7 @@ from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUES
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
            "recovery_lines",
-           "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
+           "planted_metrics", "mixture_note", "near_caveat", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
            "filter_line", "same_preference_line", "shift_sentence", "replay_table", "appendix_intro", "involving", "APPENDIX_NAMES", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
            "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS"]
 
@@ -448,6 +449,25 @@ def consistent_line(counts: pd.Series, judges: int) -> str:
             f"5-15; pairs with fewer than 2: {int((counts < 2).sum())}")
 
 
+def near_caveat(models: Sequence[str]) -> str:
+    """The near-formula caveat naming only the planted ``models`` near a measure's formula
+    (:data:`helpers.findings.preference_recovery.NEAR_FORMULA`): ``"Position users are built close to RBP's formula, so recovering them
+    checks the code."``; all four give :data:`helpers.findings.preference_recovery.CAVEATS` ``["near_formula"]``."""
+    near = [m for m in NEAR_FORMULA if m in models]
+    built = [m for m in near if m != "coverage"]
+    parts = []
+    if built:
+        formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in built])
+        parts.append(f"{claims.listing(built)} users are built close to {formulas} "
+                     f"{'formula' if len(built) == 1 else 'formulas'}")
+    if "coverage" in near:
+        parts.append(f"coverage users are {COVERAGE_IS}")
+    if not parts:
+        return PLANTED_CAVEATS["near_formula"]
+    text = ", and ".join(parts) + ", so recovering them checks the code."
+    return text[0].upper() + text[1:]
+
+
 def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, significance: float) -> Finding:
     dec = real_table[(real_table.scope == "decisive") & (real_table.kind == "measure")]
     best = dec[dec.k == dec.k.max()]
@@ -478,6 +498,19 @@ def p_text(df: pd.DataFrame, significance: float, columns: Sequence[str]) -> pd.
     return out
 
 
+def _tie_clause(real_table: pd.DataFrame, system: str) -> str:
+    """How many of a system's agreements on all queries are its ties matching the users' EQUAL: the
+    agreements on the queries the users tie (all minus decisive), e.g. ``"; 22 of its 54 agreements
+    are ties matching users' EQUAL"``; empty when it has none or the table lacks the scopes."""
+    rows = real_table[real_table.system == system].set_index("scope")
+    if not {"all", "decisive"} <= set(rows.index):
+        return ""
+    k_all, k_dec = int(rows.loc["all", "k"]), int(rows.loc["decisive", "k"])
+    if k_all - k_dec <= 0:
+        return ""
+    return f"; {k_all - k_dec} of its {k_all} agreements (all queries) are ties matching users' EQUAL"
+
+
 def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
     """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive
     queries; the first of them compared with the best measure on the decisive queries, each against
@@ -491,6 +524,7 @@ def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Findin
               for r in above[above.system == x].itertuples()]
         parts.append(f"{x} (Holm p {', '.join(ps)})")
     run = f"{'; '.join(parts)}" if names else f"none of the {base.system.nunique()} after Holm"
+    run += _tie_clause(real_table, names[0]) if names else ""
     dec = real_table[real_table.scope == "decisive"]
     meas = dec[dec.kind == "measure"]
     if names and len(meas) and (dec.system == names[0]).any() and {"chance", "ties"} <= set(dec.columns):
@@ -666,5 +700,6 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     rows = [r for r in rows if r not in appendix]   # what holds by construction is no finding
     prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
     return PreferenceFindings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS, **(
-                                  {"built_in_contrast": contrast_caveat(rec)} if rec is not None else {})},
+                                  {"built_in_contrast": contrast_caveat(rec), "near_formula": near_caveat([m for m, _ in rec.cases])}
+                                  if rec is not None else {})},
                               general=("simulated",) if simulated else (), footer=footer, appendix=appendix)

@@ -403,10 +403,12 @@ def _power_rule(R: int) -> str:
     """How the power of :data:`POWER_TARGET` is read from ``R`` studies (:func:`power_limits`)."""
     shown, ruled = power_limits(R)
     head = f"{POWER_TARGET:.0%} power is read from the 95% Clopper-Pearson CI of the rate: "
+    out = f"ruled out at {ruled} or fewer" if ruled >= 0 else "none can rule it out"
     if shown > R:
-        return head + f"no count of {R} studies can show it, {ruled} or fewer rule it out"
-    return head + (f"shown at {shown} or more of {R} (lower bound >= {POWER_TARGET:.2f}), ruled out at {ruled} or "
-                   "fewer, else cannot tell")
+        out = ("none can rule it out" if ruled < 0 else "only 0 rules it out" if ruled == 0
+               else f"{ruled} or fewer rule it out")
+        return head + f"no count of {R} studies can show it, {out}"
+    return head + f"shown at {shown} or more of {R} (lower bound >= {POWER_TARGET:.2f}), {out}, else cannot tell"
 
 
 def _first_lines(s: pd.DataFrame) -> list[str]:
@@ -461,7 +463,7 @@ def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance:
             noise = ("; within noise: the uncorrected paired 95% CI of the difference to the leader includes 0"
                      if rec.enough else "")
             lines.append(f"mixture panel, leaders by construction ({mixture_note(mix)}){noise}")
-            lines += [f"  {q}: {_leader_text(rec.cases[(m, q)]['claim'])}" for q in ("relevance", "diversity")]
+            lines += [f"  {q}: {_leader_text(rec.cases[(m, q)]['claim'], rec.replicates)}" for q in ("relevance", "diversity")]
     if len(rec.noise_free):
         rho = rec.noise_free["rho"].dropna()
         if len(rho):
@@ -470,10 +472,17 @@ def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance:
     return lines
 
 
-def _leader_text(claim: claims.Claim, most: int = 4) -> str:
+def _leader_text(claim: claims.Claim, replicates: int, most: int = 4) -> str:
     """The leaders as :func:`helpers.notebook.claims.leaders` words them, or, when more than ``most``
-    measures are within noise, the leaders and how many are within noise."""
+    measures are within noise, the leaders and how many are within noise. Below the draws a 95%
+    interval needs (:func:`helpers.notebook.claims.min_draws`) no measure is said within noise: the
+    leaders and ``"too few replicates (2 < 40) to tell measures apart"``."""
     n = claim.numbers
+    need = claims.min_draws(0.95)
+    if replicates < need:
+        head = str(claim).split("; within noise")[0]
+        head += ")" if head != str(claim) else ""
+        return f"{head}; too few replicates ({replicates} < {need}) to tell measures apart"
     if len(n["within_noise"]) <= most:
         return str(claim)
     return (f"{claims.listing(n['leaders'])} ({n['best']:.4f}); {len(n['within_noise'])} more measures within noise "
@@ -569,6 +578,10 @@ def contrast_caveat(rec: Recovery) -> str:
     if not lead:
         return head + "."
     top = max(lead, key=lead.get)
+    if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
+        how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
+        return (f"Without noise no planted family leads the best measure outside it ({top}'s {how}), so no "
+                "contrast between the families is built into the simulation.")
     rest = [v for m, v in lead.items() if m != top]
     tail = f", the others by at most {signed(max(rest))}" if rest else ""
     return f"{head}: without noise {top}'s family leads the best measure outside it by {signed(lead[top])}{tail}."
