@@ -459,8 +459,11 @@ def test_cheapest_row_names_every_design_within_noise():
     assert rows(cheapest=_curve([300.0], [True], 1)).run.endswith("only n_a = 1 searched (set by max_assessors = 1)")
     assert rows(cheapest=None).run.endswith("no design with n_a ≤ 3 reaches the target")
     none = rows(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None)   # undefined: said so, "cannot tell"
-    assert none.run.startswith("break-even of 1 vs 2 assessors per topic undefined: neither design reaches the target; "
+    assert none.run.startswith("no break-even (1 vs 2 assessors per topic): neither design reaches the target; "
                                "a 3rd assessor beats a 2nd above 15 [12, 20]") and none.verdict == "cannot tell"
+    both = rows(break_even=_break_even((np.nan, np.nan, np.nan), (np.nan, np.nan, np.nan)), cheapest=None)
+    assert both.run.startswith("no break-even (1 vs 2 and 2 vs 3 assessors per topic): neither design reaches the "
+                               "target; at this run's") and both.verdict == "cannot tell"
     sim = _findings(break_even=_break_even((np.nan, np.nan, np.nan)), planted=_planted())
     assert [r.verdict for r in sim.appendix if r.question.startswith("Up to which topic")] == ["cannot tell"]
     from helpers.findings.design import answer_sentence, cheapest_lines
@@ -487,16 +490,17 @@ def test_cheapest_row_names_every_design_within_noise():
     said = answer_sentence(_at(), lead="m", target=.95, curve=tie, n_a=2)
     assert said.startswith("Answer for m with 2 or 3 assessors per topic (tied cheapest)")
     assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2) == (
-        "Answer for m: no number of assessors per topic reaches Eρ² ≥ 0.95; at the pilot's 2 assessors per topic, a "
-        "paired t-test needs 9 [8, 11] topics with 2 assessors (bootstrap).")
+        "Answer for m: no number of assessors per topic reaches Eρ² ≥ 0.95; a paired t-test needs 9 [8, 11] topics "
+        "with 2 assessors (bootstrap).")
     # unreachable at the point estimate, but the pilot's interval reaches: the interval is said (review 3)
     from helpers.findings.design_split import n_ci
     assert n_ci(np.nan, 23.0, np.nan) == "unreachable at the point estimate but within the 95% interval from 23 topics"
     assert n_ci(np.nan, np.nan, np.nan) == "unreachable"
     assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2, max_assessors=6,
                            pilot={"n": None, "low": 23, "high": None, "n_a": 2}).startswith(
-        "Answer for m: no design with at most max_assessors = 6 per topic reaches Eρ² ≥ 0.95; with the pilot's 2, "
-        "unreachable at the point estimate but within the 95% interval from 23 topics; at the pilot's 2 assessors")
+        "Answer for m: no design with at most max_assessors = 6 per topic reaches Eρ² ≥ 0.95 (the pilot's 2 assessors: "
+        "unreachable at the point estimate but within the 95% interval from 23 topics); a paired t-test needs 9 [8, 11] "
+        "topics with 2 assessors (bootstrap).")
 
 
 def test_an_unreachable_planted_truth_has_no_coverage_row():
@@ -750,8 +754,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
                      cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[0].verdict == \
         "cannot tell"
     assert answer_sentence(_crossed_at(), lead="m", target=.95, curve=None, n_a=4, power=.9).endswith(
-        "at the pilot's 4 assessors per topic, no number of topics gives a paired t-test power 0.90: the assessors' "
-        "bias caps it at 0.84.")
+        "; no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' bias caps it at 0.84.")
     assert not f.problems()
 
 

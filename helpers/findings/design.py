@@ -521,10 +521,10 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
         searched = ("no number of assessors per topic" if max_assessors is None else
                     f"no design with at most max_assessors = {max_assessors} per topic")
         own = ("" if not pilot else
-               f"; with the pilot's {pilot['n_a']}, {_unreachable_text(pilot.get('low'))}" if _missing(pilot.get("n")) else
-               f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
-        return (f"Answer for {lead}{' ' + scope if scope else ''}: {searched} reaches Eρ² ≥ {target}{own}; at the pilot's "
-                f"{claims.plural(n_a, 'assessor')} per topic, {_t_clause(at, ks, power, who=False)}.")
+               f" (the pilot's {pilot['n_a']} assessors: {_unreachable_text(pilot.get('low'))})" if _missing(pilot.get("n"))
+               else f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
+        return (f"Answer for {lead}{' ' + scope if scope else ''}: {searched} reaches Eρ² ≥ {target}{own}; "
+                f"{_t_clause(at, ks, power)}.")     # the t clause names the pilot's assessors
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None

@@ -179,11 +179,15 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     if be is None or not len(be):
         return Finding(question, paper, "no break-even: the design has no assessor facet", "not tested")
     undefined = [a for a in (1, 2)[:len(be)] if _missing(be.set_index("n_assessors").loc[a, "break_even"])]
-    run = (f"break-even of 1 vs 2 assessors per topic {UNDEFINED}" if 1 in undefined else
-           f"up to {break_even_text(be, 1)} (bootstrap)")
-    if len(be) > 1:
-        run += (f"; of 2 vs 3: {UNDEFINED}" if 2 in undefined else
-                f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
+    pairs = claims.listing([f"{a} vs {a + 1}" for a in undefined])
+    none = f"no break-even ({pairs} assessors per topic): neither design reaches the target"
+    if 1 in undefined:
+        run = none + ("" if len(be) == 1 or 2 in undefined else
+                      f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
+    else:
+        run = f"up to {break_even_text(be, 1)} (bootstrap)" + (
+            "" if len(be) == 1 else f"; {none}" if 2 in undefined else
+            f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
     if curve is None:
         then = f"no design with n_a ≤ {max_assessors} reaches the target"
     elif len(curve) == 1:
