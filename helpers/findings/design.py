@@ -353,7 +353,7 @@ def _tested_text(pw: Mapping) -> str:
     """Which simulated pilots the power rests on: every one, or those whose n was reachable."""
     if pw["pilots_tested"] == pw["pilots"]:
         return f"tests in all {pw['pilots']:,} pilots"
-    return f"tests in the {pw['pilots_tested']:,} of {pw['pilots']:,} pilots whose n was reachable (the others test none)"
+    return f"tests in the {pw['pilots_tested']:,} of {pw['pilots']:,} pilots whose n was reachable"
 
 
 # --------------------------------------------------------------------------------------------

@@ -160,9 +160,9 @@ def break_even_lines(be: pd.DataFrame, *, ratio: float, target: float, measure: 
         said = {"below": "this run's ratio lies above it", "above": "this run's ratio lies below it",
                 "inside": "this run's ratio lies inside it", None: "no interval"}[where]
         if _missing(r["break_even"]):
-            out.append(f"  {int(a) + 1} instead of {claims.plural(int(a), 'assessor')} per topic: {UNDEFINED}")
+            out.append(f"  n_a = {int(a) + 1} instead of {int(a)} per topic: {UNDEFINED}")
             continue
-        out.append(f"  {int(a) + 1} instead of {claims.plural(int(a), 'assessor')} per topic costs less above "
+        out.append(f"  n_a = {int(a) + 1} instead of {int(a)} per topic costs less above "
                    f"{break_even_text(be, int(a))}: {said}")
     return out
 
