@@ -747,7 +747,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     assert said.endswith("no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' "
                          "bias caps it at 0.84.") and "(Satterthwaite)" in said and "unreachable" not in said
     assert at_lines(_crossed_at(), "m", power=.9) == [
-        "m, 4 assessors per topic (2 V_E2): CI width 49 [44, 53] topics; no number of topics gives the paired t-test "
+        "m, n_a = 4 per topic (2 V_E2): CI width 49 [44, 53] topics; no number of topics gives the paired t-test "
         "power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"]
     # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
     assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,

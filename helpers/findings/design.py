@@ -485,7 +485,7 @@ def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[st
     t, ci, caps = _at_k(at, "paired t"), _at_k(at, "CI width"), _caps(at)
     out = []
     for k in t:
-        head = f"{lead}, {claims.plural(k, 'assessor')} per topic (2 V_E2): "
+        head = f"{lead}, n_a = {k} per topic (2 V_E2): "     # not "3 assessors": read as the pilot's count
         if t[k] == "unreachable":
             out.append(f"{head}CI width {ci[k]} topics; "
                        + _never({k: caps.get(k, np.nan)}, power, "gives the paired t-test"))
