@@ -361,7 +361,8 @@ def atypical_line(s: pd.DataFrame, star=lambda t: "") -> str:
     where = ", ".join(f"p(R|{r.level}) at theta = {r.theta}{star(r.theta)} ({r.this_run:.3f} vs "
                       f"[{r.vmin:.3f}, {r.vmax:.3f}])" for r in out.itertuples())
     return (f"This draw of U2 is atypical: {where} lies outside all {int(out['replicates'].iloc[0])} redraws. "
-            "No finding rests on it: the findings read the redraws.")
+            "No finding rests on it alone: Tables 5–6 read the redraws, and Table 7 holds only if every "
+            "redraw's CI lies below 1.")
 
 
 def one_format(mean: float, low: float, high: float, digits: int = 3) -> str:
