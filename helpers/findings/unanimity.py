@@ -186,11 +186,8 @@ OWN_CAVEATS = {
     "shares_fit": "Table 3 is not fitted, but it shares the stand-in's team-skill sd, fitted to Table 2's τ.",
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
-    "placebo_holm": "Each configuration compares UG with its placebo twice (reordering, significance calls): those two "
-                    "verdicts rest on Holm's adjusted p over that family of 2 at 0.05, not on the 95% CIs shown.",
-    "placebo_sim": "The replicates draw each item's ratings uniformly, whatever its level and run, so UG's bonuses and "
-                   "the placebo's shuffled ones are alike in distribution: no difference between them is expected by "
-                   "construction; only real ratings could test it.",
+    "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
+    "placebo_sim": "Uniform ratings ignore level and run: no placebo difference is expected.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": "A range over R draws, with R below the 40 that 95% needs, holds a new draw with probability "
               "(R − 1)/(R + 1) only.",
@@ -646,7 +643,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         rows += _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
                                    t3_paper, placebo, control if grid is not None else None, placebo_scope,
                                    simulated_ratings)
-        if grid is not None and control is not None:
+        if grid is not None and control is not None and not (   # "by construction" twice: the rows say it
+                simulated_ratings and {c["verdict"] for c in (control, control_tau) if c is not None} == {"not shown"}):
             prose.append(placebo_prose(control, placebo_scope, placebo_all, control_tau, simulated_ratings))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted))

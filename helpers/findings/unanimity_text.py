@@ -455,10 +455,9 @@ _AGAINST = {"shown": ("UG reorders runs more", "UG changes more significance cal
                           "no difference shown in reordering or in significance calls"),
             "cannot tell": ("cannot tell for reordering", "cannot tell for significance calls",
                             "cannot tell for reordering or for significance calls"),
-            "by construction": ("no difference shown in reordering, as the uniform ratings imply",
-                                "no difference shown in significance calls, as the uniform ratings imply",
-                                "no difference shown in reordering or in significance calls, as the uniform "
-                                "ratings imply")}
+            "by construction": ("no difference shown in reordering (by construction)",
+                                "no difference shown in significance calls (by construction)",
+                                "no difference shown in reordering or significance calls (by construction)")}
 
 
 def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_tau: Mapping | None = None,
@@ -481,8 +480,7 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
     where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
     return {"shown": "UG changes more significance calls than a placebo of its size: shown",
             "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
-            "by construction": "UG changes no more significance calls than a placebo of its size, as the uniform "
-                               "ratings imply",
+            "by construction": "UG changes no more significance calls than a placebo of its size (by construction)",
             "does not hold": "UG changes fewer significance calls than a placebo of its size",
             "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
             }[v(control)] + where + "."
