@@ -76,8 +76,8 @@ def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
     assert [r.verdict for r in rows] == [verdict, verdict] and checks == []
     assert rows[1].caveats == ("in_sample",) and "p = " in rows[0].run or "p < " in rows[0].run
     # the tests that survive the correction are named in the row; the brackets once, in the Limitations
-    assert rows[0].run.endswith({"shown": "Significant after correction: θ = 3 and θ = 1.",
-                                 "holds in part": "Significant after correction: θ = 3.",
+    assert rows[0].run.endswith({"shown": "Significant after correction: PRM − binary at θ = 3 and θ = 1.",
+                                 "holds in part": "Significant after correction: PRM − binary at θ = 3.",
                                  "not shown": "p = 0.600."}[verdict])
     assert fp._brackets(rob) == "Table 6 rows give PRM − binary (or − linear) τ; brackets: 95% CI of the mean over 40 replicates."
 
