@@ -196,5 +196,5 @@ def test_notebook_05_runs_on_preferences_with_one_question_only(tmp_path, monkey
     from helpers.notebook import findings
 
     conclusion = findings.conclusion_markdown(nb)     # the conclusion cell (an appendix may follow it)
-    assert "| Which measure agrees best with these assessors (diversity)? |" in conclusion
+    assert "| Which measure agrees best with these assessors (diversity; HSD at 0.05)? |" in conclusion
     assert "relevance" not in conclusion

@@ -440,7 +440,7 @@ def test_sensitivity_caveat_prints_no_number_of_another_configuration(change):
                         "replicates": 40, "seed": 20170901, "B": 5000})
     text = F.sensitivity_caveat(F.check_parameters({**_defaults(), **change}), rec)["skill_sd"]
     assert not any(x in text for x in ("26.4", "19.1", "20170901", "40 replicates")), text
-    assert text.endswith("records it for the default configuration, not this run's.")
+    assert text.endswith("records the default configuration's.")
     # a team-skill sd the fit did not try is not called fitted
     other = F.sensitivity_caveat(F.check_parameters({**_defaults(), "team_skill_sd": 1.23}), rec, fitted=False)
     assert "here 1.23, not fitted to the paper" in other["skill_sd"] and "fitted to Table 2" not in other["skill_sd"]

@@ -189,12 +189,10 @@ OWN_CAVEATS = {
     "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
     "placebo_sim": "Uniform ratings ignore level and run: no placebo difference is expected.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
-    "ranges": "A range over R draws, with R below the 40 that 95% needs, holds a new draw with probability "
-              "(R − 1)/(R + 1) only.",
+    "ranges": "With R < 40 draws (95% needs 40), a range holds a new draw with probability (R − 1)/(R + 1) only.",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
-    "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests. Each "
-                 "team enters with its best run under RawG, not under UG: this favours RawG, and a discrepancy may "
-                 "come from the pick rather than from UG.",
+    "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests: "
+                 "this favours RawG.",
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
 PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
@@ -537,8 +535,7 @@ def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fit
     if record is None:
         return {"skill_sd": head + "."}
     if not _is_record_run(cfg, record):
-        return {"skill_sd": f"{head}; data/raw/{sens.SENSITIVITY_FILE} records it for the default configuration, "
-                            "not this run's."}
+        return {"skill_sd": f"{head}; data/raw/{sens.SENSITIVITY_FILE} records the default configuration's."}
     r = record.sort_values("skill_sd")
     at = claims.listing([f"{claims.number(m, 1)} at {v:g}" for v, m in zip(r["skill_sd"], r["mean"])])
     return {"skill_sd": f"{head}: per replicate, mean {at} (seed {int(r['seed'].iloc[0])}, "
@@ -658,7 +655,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         prose.append("Appendix A's table checks the simulation: " + claims.listing(_checked(appendix)) + ".")
     if off_paper:
         prose.append("The paper's tables are not set against this run: its setting differs in "
-                     + claims.listing([o.split(" (")[0] for o in [*off_paper, *partial]]) + ".")
+                     + claims.listing([o.split(" (")[0].split(" = ")[0] for o in [*off_paper, *partial]]) + ".")
     elif partial and (table2 is not None or table3_total is not None):
         prose.append("The paper's tables are set against the measures and cells this run shares with them only.")
     if real is not None and real[1]:

@@ -468,6 +468,7 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
     With simulated ratings (``simulated``) a "not shown" is what the construction implies and says so."""
     if control is None:
         return ""
+    all_cells = all_cells or scope.startswith("all ")       # every cell of the grid: nothing more for `paper`
 
     def v(c):
         return "by construction" if simulated and c["verdict"] == "not shown" else c["verdict"]

@@ -157,7 +157,8 @@ class Reporter:
         return out
 
     def save_table(self, df: pd.DataFrame, name: str, *, float_format: str = "%.4f",
-                   index: bool = False, caption: str | None = None, label: str | None = None) -> list[Path]:
+                   index: bool = False, caption: str | None = None, label: str | None = None,
+                   latex: bool = True) -> list[Path]:
         """Save a table as CSV and as a LaTeX table, named ``NN_<name>``.
 
         The ``.tex`` file is a complete ``table`` float (``table*`` when wider than one column of
@@ -166,13 +167,16 @@ class Reporter:
         ``\\label{tab:NN-name}`` (:func:`table_label`). The caption is ``caption``, else the
         table's human caption and the headers its column labels
         (:mod:`helpers.notebook.captions`; a table without one is warned about and captioned from
-        its name). The CSV keeps the column names.
+        its name). The CSV keeps the column names. ``latex=False``: the CSV only (a detail table
+        of many wide text columns, read as data, that no page of a paper would hold).
         """
         name = safe_stem(name)          # names built from data (question, run, assessor ids) stay in tables/
         stem = f"{self.prefix}_{name}"
         df = csv_safe_labels(df, index=index)   # a label such as "null" would read back as NaN
         csv = df.to_csv(index=index, float_format=float_format, lineterminator="\n")
         columns = df.reset_index().columns if index else df.columns
+        if not latex:
+            return [self._write(self.tables / f"{stem}.csv", csv.encode("utf-8"))]
         tex = latex_table(df, caption=caption or default_caption(self.notebook, name),
                           label=label or table_label(self.notebook, name, self.profile),
                           float_format=float_format, index=index,
