@@ -189,7 +189,7 @@ OWN_CAVEATS = {
     "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
     "placebo_sim": "Uniform ratings ignore level and run: no placebo difference is expected.",
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
-    "ranges": "With R < 40 draws (95% needs 40), a range holds a new draw with probability (R − 1)/(R + 1) only.",
+    "ranges": "Ranges over R draws, fewer than 95% needs (40), hold a new draw with probability (R − 1)/(R + 1) only.",
     "doubled": "Sakai names no effect size: the power is for an impact twice the uniform ratings' one.",
     "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests: "
                  "this favours RawG.",
