@@ -3,6 +3,8 @@ the verdict rules of every row, no zero-width interval, and the reading rules of
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -180,14 +182,25 @@ def test_table7_asks_whether_the_orderings_differ_and_never_compares_the_papers_
     assert "τ below 1" in row.question and "not comparable" in row.paper
 
 
-def test_table7_on_real_data_reads_this_draws_kendall_ci_and_carries_the_draw_caveat():
-    """Referee: 0.851 [0.850, 0.853] over draws covers only which re-annotator is U2; the draw's own CI
-    is [0.756, 0.962], and the paper's 0.75 (FedWeb13) is another data set."""
-    draws = pv.Value(0.851, 0.850, 0.853, "95% CI of the mean over 50 draws of U2", 50)
-    row = fp._table7_row(pv.Value(0.851, 0.756, 0.962, "95% CI of Kendall's τ, this draw of U2"), "3", ("u2_draw",),
-                         draws)
-    assert "0.851 [0.756, 0.962]" in row.run and "[0.850, 0.853]" not in row.run
-    assert row.run.endswith("mean τ over 50 draws of U2 0.851") and row.caveats == ("u2_draw",)
+def test_table7_on_real_data_reports_median_and_range_over_the_draws_and_judges_every_draw():
+    """Referee 3: the real row reported one draw of U2 (0.859 [0.756, 0.962]); it now gives the median
+    [range] of tau over the draws and holds only when every draw's own Kendall CI lies below 1."""
+    rep = pd.DataFrame({"quantity": ["table7"] * 4 + ["table7_high"], "theta": [3, 3, 3, 2, 3],
+                        "level": ["PRM vs binary", "PRM vs binary", "PRM vs binary", "PRM vs binary", "PRM vs binary"],
+                        "value": [0.844, 0.851, 0.859, 0.5, 0.96]})
+    v = pv.draw_median(types.SimpleNamespace(rep=rep), "table7", "PRM vs binary", 3)
+    assert (v.mean, v.low, v.high, v.n) == (0.851, 0.844, 0.859, 3) and v.label == "median [range] over 3 draws of U2"
+    many = pv.Value(0.851, 0.844, 0.859, "median [range] over 50 draws of U2", 50)
+    row = fp._table7_row(many, "3", ("u2_draw",), below=(50, 50, "95%"))
+    assert row.verdict == "holds" and row.caveats == ("u2_draw",)
+    assert row.run == ("τ = 0.851 [0.844, 0.859] (median [range] over 50 draws of U2); "
+                       "Kendall's 95% CI below 1 in 50 of 50 draws")
+    assert fp._table7_row(many, "3", (), below=(49, 50, "95%")).verdict == "not shown"
+    ones = pv.Value(1.0, 1.0, 1.0, "median [range] over 50 draws of U2", 50)
+    row = fp._table7_row(ones, "3", (), below=(0, 50, "95%"))
+    assert row.verdict == "does not hold" and row.run.startswith("τ = 1.000 in every draw (50 draws of U2)")
+    assert fp._table7_row(pv.Value(0.85, 0.84, 0.86, "median [range] over 5 draws of U2", 5), "3", (),
+                          below=(5, 5, "95%")).verdict == "cannot tell"   # too few draws
 
 
 def _stress_rob():

@@ -508,31 +508,38 @@ def _table7_row(tau: Value, T_name: str, base: tuple, mean_over: Value | None = 
                 below: tuple | None = None) -> Finding:
     """Does the PRM order the runs differently from binary gains at theta = T (the paper's reading
     of its tau = 0.75: "the necessity of compensating for disagreement")? Holds when tau's interval
-    lies below 1 -- an interval that covers the ranking's own uncertainty (Kendall's CI, or the CI
-    of the mean over replicates, each a new collection), never one over draws of U2 alone, which
-    ``mean_over`` only reports. The paper's value comes from another collection: not compared.
-    ``below = (k, n)``: in how many of ``n`` draws of U2 the Kendall CI lies below 1; with it the
-    verdict rests on every draw, not on this one (which may be atypical): holds only when all do."""
+    lies below 1 -- an interval that covers the ranking's own uncertainty (Kendall's asymptotic CI
+    of one collection, or the CI of the mean over replicates, each a new collection). On real data
+    ``tau`` is the median [range] of tau over the draws of U2 (which cover the choice of U2 only),
+    and ``below = (k, n, level)`` says in how many of the ``n`` draws Kendall's ``level`` CI lies
+    below 1: the verdict rests on every draw, never on one (which may be atypical), and holds only
+    when all do. ``mean_over`` (older callers): a mean over draws, reported, not tested."""
     t, lo, hi = tau.mean, tau.low, tau.high
     if not np.isfinite(t) or few(tau.n):
         verdict = "cannot tell"
+    elif below is not None and below[1]:   # over the draws of U2: every draw's own Kendall CI
+        verdict = "holds" if below[0] == below[1] else "does not hold" if lo == 1 else "not shown"
     elif lo == hi:   # the orderings agree (or reverse) exactly: no interval
         verdict = "does not hold" if t == 1 else "holds"
     else:
         verdict = "holds" if hi < 1 else "not shown"
-    if below is not None and below[1] and verdict == "holds" and below[0] < below[1]:
-        verdict = "not shown"   # some draw of U2 gives an interval that reaches 1
-    run = f"τ = {tau_text(t, lo, hi)}" + (f" ({tau.label})" if tau.label and lo != hi else "")
+    if tau.n and below is not None:   # a median and range over draws, never a zero-width bracket
+        run = f"τ = {prm_values.spread(t, lo, hi)}" + (f" ({tau.label})" if tau.label and lo != hi else
+                                                        f" ({tau.n} draws of U2)")
+    else:
+        run = f"τ = {tau_text(t, lo, hi)}" + (f" ({tau.label})" if tau.label and lo != hi else "")
     if mean_over is not None and np.isfinite(mean_over.mean):
         run += f"; mean τ over {mean_over.n} {mean_over.unit}s of U2 {claims.number(mean_over.mean)}"
     if below is not None and below[1]:
-        run += f"; CI below 1 in {below[0]} of {below[1]} draws"
+        level = f" {below[2]}" if len(below) > 2 else ""
+        run += f"; Kendall's{level} CI below 1 in {below[0]} of {below[1]} draws"
     return Finding(f"Table 7: at top relevance (θ = {T_name}), do PRM gains order the runs differently from binary "
                    "gains (τ below 1)?",
                    _noted(f"yes: τ = {PAPER_TABLE7_TOP} on FedWeb13 Results Merging, a value not comparable with "
                           "this run's", True, verdict), run, verdict, caveats=base,
                    numbers={"tau": t, "low": lo, "high": hi, "n": tau.n,
-                            "mean_over_draws": mean_over.mean if mean_over is not None else float("nan")})
+                            "mean_over_draws": mean_over.mean if mean_over is not None else float("nan"),
+                            "draws_below": below[0] if below else float("nan")})
 
 
 def _udm_row(prm_ratio: str, udm_ratio: str, numbers: Mapping, base: tuple = ()) -> Finding:
@@ -615,10 +622,10 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     robustness : Table 6's tests (:func:`robustness_single`, :func:`robustness_replicates`,
         :func:`robustness_draws`).
     table7 : PRM vs binary tau at theta = T (:class:`Value`) with an interval that covers the ranking's
-        uncertainty (on real data with draws of U2: this draw's Kendall CI).
-    table7_draws : that tau over the draws of U2 (its mean is reported, not tested).
-    table7_below : ``(k, n)``: in how many of the ``n`` draws of U2 that Kendall CI lies below 1 (the
-        verdict needs all, so that it does not rest on this draw alone).
+        uncertainty; on real data with draws of U2, its median [range] over the draws.
+    table7_draws : a mean of that tau over the draws of U2, reported, not tested (older callers).
+    table7_below : ``(k, n, level)``: in how many of the ``n`` draws of U2 Kendall's ``level`` CI lies
+        below 1 (the verdict needs all, so that it rests on no single draw).
     udm : ``prm_ratio``, ``udm_ratio`` (text) and their numbers.
     marginals : in how many replicates or draws U1's and U2's marginals differ (Stuart-Maxwell,
         :func:`helpers.findings.prm_values.marginals`), or this collection's p-value.
@@ -737,11 +744,8 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
     elif draws is not None:
         v = prm_values.over_draws(draws, names=names, thetas=thetas, tau_level=tau_level,
                                   p_sigma=(collection or {}).get("p_sigma"))
-        if collection is not None:   # Table 7 reads this draw's Kendall CI; the draws' CI covers U2's choice only
-            t7 = collection["table7_row"]
-            v["table7_draws"] = v["table7"]
-            v["table7"] = Value(float(t7["tau"]), float(t7["low"]), float(t7["high"]),
-                                f"{tau_level:.0%} CI of Kendall's τ, this draw of U2")
+        if v.get("table7_below"):   # Table 7: median [range] over the draws, judged on every draw's Kendall CI
+            v["table7_below"] = v["table7_below"][:2] + (f"{tau_level:.0%}",)
         v["robustness"], v["p_top"] = robustness_draws(draws), p_top(draws, T, method)
     else:
         v = prm_values.this_collection(**{"names": names, **collection})

@@ -20,7 +20,7 @@ import pandas as pd
 from .. import prm
 from ..notebook import claims
 
-__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "draw_median", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
            "over_replicates", "over_draws", "nonmonotone", "binomial_intervals", "marginals"]
 
 
@@ -186,6 +186,22 @@ def draw_mean(d, quantity: str, level: str | None = None, theta: int | None = No
     return mean_ci(rep.loc[keep, "value"], what, BOUNDS.get(quantity, (-np.inf, np.inf)))
 
 
+def draw_median(d, quantity: str, level: str | None = None, theta: int | None = None,
+                what: str = "draws of U2") -> Value:
+    """The median of one quantity over the draws of ``d`` with their range (min, max): what one
+    draw of U2 can give, for a row judged on every draw (Table 7), not an interval of a mean."""
+    rep = d.rep
+    keep = (rep["quantity"] == quantity) & (rep["level"].astype(str) == str(level) if level is not None else True)
+    if theta is not None:
+        keep &= rep["theta"] == theta
+    x = rep.loc[keep, "value"].to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return Value(float("nan"), float("nan"), float("nan"), f"no {what}", 0, _unit(what))
+    return Value(float(np.median(x)), float(x.min()), float(x.max()), f"median [range] over {len(x)} {what}",
+                 len(x), _unit(what))
+
+
 def from_summary(s: pd.DataFrame, what: str) -> Value:
     """A one-row :func:`helpers.replicates.runner.summarise` frame as a :class:`Value`."""
     r = s.iloc[0]
@@ -280,7 +296,7 @@ def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float
             "ratio": bootstrap_ratio(boot_sd, sigma, B),
             "table5_shares": {th: float(t5.loc[th, "share_prm_more_precise"]) for th in thetas},
             "table7": Value(float(table7_row["tau"]), float(table7_row["low"]), float(table7_row["high"]),
-                            f"{tau_level:.0%} CI"),
+                            f"asymptotic {tau_level:.0%} CI of Kendall's τ"),
             "udm": {"prm_ratio": f"{u_prm:.2f}", "udm_ratio": f"{u_udm:.2f}",
                     "numbers": {"prm_ratio": u_prm, "udm_ratio": u_udm}},
             "over_what": "", "nonmono": nonmonotone(p_gain, binomial_intervals(p_gain, p_sigma or {}), names),
@@ -324,7 +340,7 @@ def over_draws(d, *, names: Sequence[str], thetas: Sequence[int], tau_level: flo
     draws (sampling error and the choice of U2; the draws alone cover only the latter)."""
     T = len(names) - 1
     s = d.summaries
-    table7 = draw_mean(d, "table7", "PRM vs binary", T) if "table7" in s else Value(np.nan, np.nan, np.nan)
+    table7 = draw_median(d, "table7", "PRM vs binary", T) if "table7" in s else Value(np.nan, np.nan, np.nan)
     udm = _udm_text(draw_mean(d, "udm", "prm_ratio"), draw_mean(d, "udm", "udm_ratio"))
     p_mean = {int(th): g.set_index("level")["mean"].rename(index=int).to_dict()
               for th, g in d.p_table.groupby("theta")}
