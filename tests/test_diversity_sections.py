@@ -4,6 +4,7 @@ and appendix A.3 (the other normaliser), on literal inputs."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import pandas as pd
 
 from helpers.findings import diversity as fd
@@ -35,6 +36,9 @@ def test_tau_section_draws_the_fixed_pairs_then_the_lowest_and_words_it_post_hoc
     assert ts["topics"] == 12 and ts["tau_ci"]["runs"] == 4 and len(ts["pairs"]) == len(ds.TAU_PAIRS)
     assert [(a, b) for a, b, _ in ts["boot"]][:6] == ts["pairs"]
     assert len(ts["boot"]) == 6 + ts["picked"]
+    if ts["picked"]:   # post hoc: its τ on the full topics, no interval and no resamples drawn
+        a, b, t = ts["boot"][-1]
+        assert np.isnan(t.low) and np.isnan(t.high) and t.tau == pytest.approx(ts["tau"].loc[a, b])
     assert ts["lowest_tau"] == min(ts["pair_tau"].values())
     lines = fd.tau_lines(ts, 0.95, 200)
     assert lines[-1 if ts["picked"] else -2].startswith("(95% bootstrap intervals over topics: 200 resamples of 12")
@@ -65,3 +69,27 @@ def test_normaliser_sensitivity_lists_only_measures_whose_scores_change():
     fixed = diversity.evaluate(qrels, intents, runs, ["D-nERR@3"], normaliser="fixed").dropna(subset=["value"])
     changes = not np.allclose(np.sort(fixed["value"]), np.sort(results[results.measure == "D-nERR@3"]["value"]))
     assert ("D-nERR@3" in set(table["measure"])) == changes
+
+
+def test_tau_section_draws_nothing_for_the_post_hoc_pair():
+    """Referee round 4, defect 3: the lowest-τ pair picked on the data gets no interval, so no resamples
+    are drawn for it; the generator ends where the six fixed pairs' bootstraps leave it."""
+    from helpers import stats
+
+    rng = np.random.default_rng(5)
+    names = [f"{m}@3" for m in ("D#-nDCG", "alpha-nDCG", "IA-nDCG", "D-nDCG", "I-rec", "DIN#-nDCG", "ERR-IA",
+                                "RBU(p=0.99)", "X")]
+    rows = [(r, q, m, rng.random()) for r in ("r1", "r2", "r3", "r4", "r5") for q in range(10) for m in names]
+    results = pd.DataFrame(rows, columns=["run_id", "query_id", "measure", "value"])
+    # X reverses D#-nDCG's order exactly: the lowest τ (-1) is a pair no fixed pair covers
+    results.loc[results.measure == "X@3", "value"] = -results.loc[results.measure == "D#-nDCG@3", "value"].to_numpy()
+    means = results.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")[names]
+    used = np.random.default_rng(9)
+    ts = ds.tau_section(results, means, names, 3, used, resamples=100, level=0.95)
+    assert ts["picked"] and ts["boot"][-1][:2] == ("D#-nDCG@3", "X@3") and ts["boot"][-1][2].tau == pytest.approx(-1)
+    ref = np.random.default_rng(9)
+    for a, b in ts["pairs"]:
+        x, y = (results[results.measure == m].pivot(index="query_id", columns="run_id", values="value")
+                .loc[:, means.index].to_numpy() for m in (a, b))
+        stats.tau_topic_bootstrap(x, y, ref, B=100, level=0.95)
+    assert used.random() == ref.random()

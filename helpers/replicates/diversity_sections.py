@@ -4,7 +4,7 @@ normaliser's scores, power and ranking (appendix A.3, :func:`normaliser_sensitiv
 
 Split from :mod:`helpers.replicates.diversity` so that the notebook's cells only orchestrate and
 print; the lines they print are worded by :mod:`helpers.findings.diversity`. Randomness only through
-the ``rng`` passed in, drawn in the order the notebook always drew it (its later draws unchanged).
+the ``rng`` passed in; nothing is drawn that no output uses.
 """
 
 from __future__ import annotations
@@ -62,9 +62,11 @@ def tau_section(results: pd.DataFrame, means: pd.DataFrame, once: Sequence[str],
     ``{"tau", "pairs", "tied", "n_once", "picked", "boot", "tau_ci", "topics", "lowest_tau", "pair_tau"}``
     (``pair_tau``: ``"A vs B"`` -> τ for every pair of ``once``; ``lowest_tau``: over every pair):
     ``tied`` holds every pair (of ``once``) at the lowest τ; ``picked`` is True when the first of
-    them is not a fixed pair (its resamples are drawn too, so later draws do not depend on it, but it
-    gets no interval: chosen on these data); ``boot`` lists ``(a, b, result)`` in drawing order;
-    ``tau_ci`` maps each fixed pair to ``(tau, low, high)`` and holds ``"runs"`` and ``"topics"``.
+    them is not a fixed pair (it gets no interval, chosen on these data, so no resamples are drawn
+    for it: its entry in ``boot`` carries τ on the full topic set and NaN bounds); ``boot`` lists
+    ``(a, b, result)``, the fixed pairs in drawing order, then the picked pair; ``tau_ci`` maps each
+    fixed pair to ``(tau, low, high)`` and holds ``"runs"`` and ``"topics"``. Only the fixed pairs
+    draw from ``rng``.
     """
     from .. import stats
 
@@ -76,12 +78,15 @@ def tau_section(results: pd.DataFrame, means: pd.DataFrame, once: Sequence[str],
     tied, n_once = lowest_pairs(tau, once)
     picked = tied[0] not in pairs and tied[0][::-1] not in pairs
     tau_ci, boot = {"runs": len(means), "topics": len(topics)}, []
-    for a, b in pairs + ([tied[0]] if picked else []):
+    for a, b in pairs:
         x, y = (per_topic[m].loc[topics, means.index].to_numpy() for m in (a, b))
         t = stats.tau_topic_bootstrap(x, y, rng, B=resamples, level=level)
         boot.append((a, b, t))
-        if (a, b) in pairs:
-            tau_ci[(a, b)] = (t.tau, t.low, t.high)
+        tau_ci[(a, b)] = (t.tau, t.low, t.high)
+    if picked:   # post hoc: printed without interval, so nothing is resampled for it
+        a, b = tied[0]
+        x, y = (per_topic[m].loc[topics, means.index].to_numpy().mean(0) for m in (a, b))
+        boot.append((a, b, stats.KendallTauCI(stats.tau_or_undefined(x, y).tau, float("nan"), float("nan"), len(means))))
     off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
     pair_tau = {f"{a} vs {b}": tau.loc[a, b] for i, a in enumerate(once) for b in once[i + 1:]}
     return {"tau": tau, "pairs": pairs, "tied": tied, "n_once": n_once, "picked": picked, "boot": boot,
