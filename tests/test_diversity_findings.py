@@ -467,10 +467,25 @@ def small_rep():
     return runner.run_replicates(rd.diversity_recovery, 6, 3, common=common, scheduler=None, progress=False)
 
 
-def test_planted_analysis_on_a_small_run(small_rep):
+def test_verdict_replicates_ask_40_at_any_level_and_the_interval_rule_above(small_rep):
+    """Referee round 4, defect 4: a loose level does not lower the replicates a verdict needs (at 80% the
+    interval rule alone would allow 10 replicates, tested on 5); 6 replicates at level 0.5 give none."""
+    from helpers.replicates import planted
+
+    assert [planted.verdict_replicates(x) for x in (0.5, 0.8, 0.9, 0.95, 0.99)] == [40, 40, 40, 40, 200]
+    a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]], alpha=0.5))
+    assert not a["enough"] and a["min_replicates"] == 40
+    assert {ck["verdict"] for ck in a["checks"].values()} <= {"too few", "not testable"}
+    assert fd.fitness(a)["verdict"] == "cannot tell"
+
+
+def test_planted_analysis_on_a_small_run(small_rep, monkeypatch):
+    from helpers.replicates import planted
     from helpers.simulate import users
 
-    # 6 replicates are enough for the interval rule at level 0.5 (min_draws: 4), so the verdicts are read
+    # the verdict machinery on a small run: the minimum lowered to 4 for this test only (6 replicates
+    # of a real run give no verdict, test_verdict_replicates_ask_40_at_any_level_and_the_interval_rule_above)
+    monkeypatch.setattr(planted, "MIN_REPLICATES", 4)
     a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]], alpha=0.5))
     assert a["enough"] and a["min_replicates"] == 4
     assert a["replicates"] == 6 and a["models"][-1] == "null" and "mixture" in a["models"]
@@ -512,7 +527,7 @@ def test_planted_analysis_on_a_small_run(small_rep):
 
 
 def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep):
-    """The referee's point: verdicts over replicates only from min_draws of them (40 at 95%); 6 replicates
+    """The referee's point: verdicts over replicates only from verdict_replicates of them (40 at 95%); 6 replicates
     print the means, no interval, no verdict, and say why."""
     a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]))
     assert not a["enough"] and a["min_replicates"] == 40
@@ -524,7 +539,7 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert f["too_few"] == (6, 40) and not f["passes"] and not f["recovered"] and not f["in_part"]
     head, table, tail = fd.planted_report(a)
     text = "\n".join(_lines(a))
-    assert "no interval or verdict below (the interval rule's minimum is 40; this run has 6)" in text
+    assert "no interval or verdict below (verdicts need 40; this run has 6)" in text
     assert "CI" not in text + " ".join(table.columns) and "Holm p = " not in text and "(no interval)" in text
     assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
     assert "null: means" in text and "not tested (6 replicates < minimum 40)" in text
@@ -534,7 +549,7 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     assert table.columns[1] == "highest mean, all measures (no test: 6 replicates < minimum 40)"
     assert "level with" not in " ".join(map(str, table.columns)) + text
     rows, caveats = fd.planted_rows(a)
-    assert rows[0].verdict == "cannot tell" and rows[0].run == "no verdict from 6 replicates (the interval rule needs 40)"
+    assert rows[0].verdict == "cannot tell" and rows[0].run == "no verdict from 6 replicates (verdicts need 40)"
     assert "holm" not in caveats
     assert fd.fitness_prose(a).endswith("test: cannot tell (6 replicates; verdicts need 40); so this run cannot say "
                                         "whether family recovery may read real data.")
@@ -623,7 +638,7 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
             ck.update(verdict="too few", replicates=3)
     lines = _lines(a)
     assert lines[0].endswith("Each family check picks and compares its pair on the same 3 replicates (too few to "
-                             "split); no interval or verdict below (the interval rule's minimum is 40; this run has 3).")
+                             "split); no interval or verdict below (verdicts need 40; this run has 3).")
     assert "half of the replicates" not in "\n".join(lines)
 
 

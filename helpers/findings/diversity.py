@@ -9,8 +9,8 @@ models: do the users order the runs differently; does each user's aligned family
 recover that user's order best; does any measure recover a random order (it should not); and so,
 does family recovery (reading which user a run order follows from the measure family that best
 recovers it) pass the test :mod:`helpers.simulate.users` sets before it reads real data (every
-planted family recovered, nothing found in the null; no verdict from fewer replicates than the
-interval rule needs).
+planted family recovered, nothing found in the null; no verdict from fewer replicates than
+:func:`helpers.replicates.planted.verdict_replicates` asks: 40, or the interval rule's minimum when larger).
 
 Every test is at ``significance`` and every interval a ``1 - significance`` interval, except the
 Monte Carlo intervals of discriminative power, which are 95% whatever the level (:data:`MC_LEVEL`:

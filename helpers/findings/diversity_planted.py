@@ -53,7 +53,7 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
     (:func:`helpers.notebook.claims.leaders`; printed as "level with it" (:func:`short_leaders`): the
     ``1 - alpha`` CI of the mean paired difference to a tied leader includes 0,
     :func:`helpers.replicates.studies.paired_leader_intervals}; with fewer replicates than the interval
-    rule needs (``a["enough"]`` False) no interval is used, only ties as printed) and, in each family check, the weak check it replaces: among the measures the check compares (the
+    rule needs (``a["enough"]`` False: :func:`helpers.replicates.planted.verdict_replicates`) no interval is used, only ties as printed) and, in each family check, the weak check it replaces: among the measures the check compares (the
     left-out families aside), how likely a random set of the leader set's size is to hold a family
     member (:func:`helpers.replicates.planted.chance_of_a_member`). No leader is named for ``null``
     (its check is a departure test). Returns ``a``, filled in."""
@@ -83,7 +83,7 @@ def with_leaders(a: dict, digits: int = 3) -> dict:
 
 def _leaders(wide: pd.DataFrame, means: Mapping[str, float], level: float, digits: int, paired: bool = True):
     """:func:`helpers.notebook.claims.leaders` of ``means`` with paired intervals (without them when
-    ``paired`` is False: too few replicates for the interval rule), or None when no value is finite
+    ``paired`` is False: too few replicates for the verdict rule), or None when no value is finite
     (no run pair resolved in any replicate)."""
     from ..replicates import studies
 
@@ -144,8 +144,8 @@ def fitness(a: Mapping) -> dict:
     check Holm-corrected, not resting on members of two families) and no measure departing from
     chance in the null? ``{"groups", "recovered", "in_part", "other", "alike", "null_departs",
     "passes", "too_few"}``; the three lists hold groups, each named ``"position/graded"``;
-    ``too_few`` is ``(replicates, needed)`` when the run has fewer replicates than the interval rule
-    needs (then no verdict: every group is in ``other``), else None."""
+    ``too_few`` is ``(replicates, needed)`` when the run has fewer replicates than the verdict rule
+    needs (:func:`helpers.replicates.planted.verdict_replicates`) (then no verdict: every group is in ``other``), else None."""
     word = {m: _verdict(ck) for m, ck in a["checks"].items()}
     alike = [(r.a, r.b, r.tau) for r in a["pairs"].itertuples() if not r.told_apart]
     departs = list(a["null"]["departs"]) if a["null"] is not None else []
@@ -169,7 +169,7 @@ def fitness(a: Mapping) -> dict:
 def fitness_verdict(f: Mapping) -> str:
     """The ONE verdict of the fitness test (:func:`fitness`), read by the findings row, the bullet
     under the appendix table (:func:`fitness_prose`) and A.1's "In sum" line (:func:`planted_report`):
-    ``"cannot tell"`` below the interval rule's replicates, ``"holds"`` when it passes (every truth
+    ``"cannot tell"`` below the verdict rule's replicates, ``"holds"`` when it passes (every truth
     group recovered, a clean null), ``"holds in part"`` when some group is recovered at least in part,
     else ``"does not hold"``."""
     if f["too_few"]:
@@ -207,7 +207,7 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
     told apart, which A.1 lists."""
     if f.get("too_few"):
         n, need = f["too_few"]
-        return f"no verdict from {n} replicates (the interval rule needs {need})"
+        return f"no verdict from {n} replicates (verdicts need {need})"
     n = len(f["groups"])
     text = f"{len(f['recovered'])} of {n} {'truth groups' if short else 'separable groups of truths'} recovered" + (
         f" ({claims.listing(f['recovered'])})" if f["recovered"] else "")
@@ -257,7 +257,7 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
 
 def leader_header(a: Mapping) -> str:
     """The header of A.1's leader column: which measures it ranks and whether a test made its ties.
-    Below the interval rule's minimum no paired test ran, so the header says so instead of
+    Below the verdict rule's minimum (:func:`helpers.replicates.planted.verdict_replicates`) no paired test ran, so the header says so instead of
     "level with it" (only exact ties are then named)."""
     if a.get("enough", True):
         return "leader, all measures (level with it)"
@@ -415,7 +415,7 @@ def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
 def _design_text(a: Mapping) -> str:
     """How this run's family checks pick and test, and whether they give verdicts: the sentence that
     follows the run (split halves from 4 replicates on, in sample below; verdicts and intervals only
-    from the interval rule's number of replicates, :func:`helpers.stats.summary.min_draws`)."""
+    from the verdict rule's number of replicates, :func:`helpers.replicates.planted.verdict_replicates`)."""
     n, need, level = a["replicates"], a["min_replicates"], 1 - a["alpha"]
     half = n // 2   # planted.family_check picks on the even rows and tests on the odd ones
     how = (f"Each family check picks its pair on {n - half} replicates and compares it on the other {half}"
@@ -423,7 +423,7 @@ def _design_text(a: Mapping) -> str:
     if a.get("enough", True):
         return f"{how}; intervals are {pct(level)}, verdicts Holm-corrected at α = {a['alpha']:g}."
     # the rule's minimum is not followed by the word "replicates": it is not a replicate count of the run
-    return f"{how}; no interval or verdict below (the interval rule's minimum is {need}; this run has {n})."
+    return f"{how}; no interval or verdict below (verdicts need {need}; this run has {n})."
 
 
 def _verdict(ck: Mapping) -> str:

@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 from ..measures import diversity
-from ..stats.summary import min_draws
 
 __all__ = ["discriminative_power", "correlation_without", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
            "power_interval", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
@@ -490,8 +489,9 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
       each ``without_shared``; ``holm_family`` counts them) and ``verdict`` the one verdict it gives:
       ``recovered`` (the family ahead, ``p_holm < alpha``), ``outside ahead``, ``not shown`` or
       ``not testable``, or ``too few`` (no verdict) when the run has fewer replicates than the
-      interval rule needs at its level (:func:`helpers.stats.summary.min_draws`, 40 at 95%:
-      ``min_replicates``; ``enough`` says whether it has them);
+      verdict rule needs at its level (:func:`helpers.replicates.planted.verdict_replicates`: 40, or
+      the interval rule's :func:`helpers.stats.summary.min_draws` when larger; ``min_replicates``;
+      ``enough`` says whether it has them);
     * ``null``: :func:`helpers.replicates.planted.departures` of every measure's mean recovery of the
       random order from one half, Holm over the distinct measures (``None`` without a null model).
     """
@@ -514,7 +514,7 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
         means_m = summary[summary.model == m].set_index("measure")["mean"].to_dict()
         if any(users.aligned_family(m, x, families=users.BY_DEFINITION) for x in means_m):
             checks[m] = _family_check(m, wide[m], means_m, close.get(m, []), 1 - alpha)
-    n_rep, needs = int(rec["replicate"].nunique()), min_draws(1 - alpha)
+    n_rep, needs = int(rec["replicate"].nunique()), planted.verdict_replicates(1 - alpha)
     family = _holm_verdicts(checks, alpha, enough=n_rep >= needs)
     return {"truth": truth, "truth_tau": tau, "pairs": pairs, "coinciding": planted.coinciding(tau),
             "recovery": rec, "summary": summary, "wide": wide, "models": models, "leaders": {},
@@ -541,7 +541,7 @@ def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tupl
 def _holm_verdicts(checks: Mapping[str, dict], alpha: float, enough: bool = True) -> int:
     """Holm over every check read (each model's and each ``without_shared``); sets ``p_holm`` and the
     one ``verdict`` of each (the uncorrected call is not kept). With too few replicates for the
-    interval rule (``enough`` False: fewer than :func:`helpers.stats.summary.min_draws` at the run's
+    verdict rule (``enough`` False: fewer than :func:`helpers.replicates.planted.verdict_replicates` at the run's
     level) every tested check's verdict is ``"too few"``: no verdict. Returns the number of checks
     corrected."""
     from ..stats.paired import holm

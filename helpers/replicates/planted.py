@@ -17,10 +17,23 @@ import numpy as np
 import pandas as pd
 
 from ..stats.paired import holm
-from ..stats.summary import mean_interval
+from ..stats.summary import mean_interval, min_draws
 
-__all__ = ["chance_of_a_member", "family_check", "difference_label", "coinciding", "departures", "mean_interval",
+__all__ = ["MIN_REPLICATES", "verdict_replicates", "chance_of_a_member", "family_check", "difference_label", "coinciding", "departures", "mean_interval",
            "VERDICT_TEXT"]
+
+#: The fewest replicates from which notebook 04's planted-truth checks give a verdict or an interval,
+#: at any level: the family check picks on half of them and tests on the other half, so 40 leave 20
+#: for its t interval (notebook 05 asks the same: :data:`helpers.findings.preference_recovery.MIN_REPLICATES`).
+MIN_REPLICATES = 40
+
+
+def verdict_replicates(level: float) -> int:
+    """The replicates a planted-truth check needs for a verdict at ``level``: :data:`MIN_REPLICATES`,
+    or more when the interval rule asks more (:func:`helpers.stats.summary.min_draws`: 200 at 99%).
+    At a loose level the interval rule alone would allow verdicts from 10 replicates (80%), tested on 5."""
+    return max(MIN_REPLICATES, min_draws(level))
+
 
 #: How notebooks 04 and 05 word each verdict of :func:`family_check`.
 VERDICT_TEXT = {"recovered": "recovered (the family's best is ahead; the 95% CI of the mean difference excludes 0)",
