@@ -272,9 +272,10 @@ def _real_found(power_low: float, nothing: bool = False):
 def test_conjecture_family_is_named_uncorrected_and_the_threshold_said():
     rows, prose, caveats = _real_found(0.7965)
     assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are read one by "
-                                      "one, uncorrected for multiplicity.")
+                                      "one, uncorrected; their ranges are over uniform draws against one real data set.")
     assert all("conj_family" in r.caveats for r in rows[1:]) and "conj_family" not in rows[0].caveats
-    assert "For nG@1, the τ and discrepancy parts' power sits at the 0.8 threshold (lower bound 0.796): a near miss." in prose
+    # the near miss is said once, in the row (power 0.847, lower bound 0.796, at the 0.8 threshold), not in the prose
+    assert "at the 0.8 threshold" in rows[1].run and not any("threshold" in p for p in prose)
     assert not F._at_threshold({"tau_power": 0.896, "tau_power_low": 0.688}, "tau")   # well below: not "at" it
     rows, prose, caveats = _real_found(0.5)
     assert "conj_family" in caveats and not any("threshold" in p for p in prose)
@@ -339,10 +340,12 @@ def test_the_fade_with_n_is_an_appendix_row():
                        off_paper=["replicates"], fit=None)
     assert not any("fade" in r.question for r in found.rows) and "by construction" not in found.table()["verdict"].str.cat()
     app = found.appendix_findings()
-    assert [r.verdict for r in app.rows] == ["by construction"] and "fade" in app.rows[0].question
+    assert [r.verdict for r in app.rows if "fade" in r.question] == ["by construction"] and "fade" in app.rows[0].question
+    # the placebo rows follow it there: on simulated ratings the placebo's null holds by construction
+    assert [("placebo" in r.question, r.verdict) for r in app.rows[1:]] == [(True, "cannot tell")] * 2
     # the fade comes from the independent uniform ratings (D reaches Dmax as N grows), not from UG's formula
-    assert ("Appendix A's table checks the simulation: the fade with N, which follows from the independent uniform "
-            "ratings.") in found.prose
+    assert ("Appendix A's table checks the simulation: the fade with N and UG against a placebo of its size."
+            in found.prose)
     assert not any("formula" in x for x in found.prose + (found.appendix_findings().table().to_string(),))
     assert "follow from how the simulation was built" in app.limitations() and problems(found) == []
 
@@ -521,3 +524,50 @@ def test_a_rows_letters_read_in_order_and_keep_their_letters():
     assert list(before.table()["verdict"]) == ["holds (a)", "holds (b, c, a)"]
     assert list(after.table()["verdict"]) == ["holds (a)", "holds (a, b, c)"]
     assert before.letters() == after.letters() and before.limitations() == after.limitations()
+
+
+def test_hsd_floor_is_the_smallest_attainable_p_when_it_cannot_reject():
+    from helpers.findings import unanimity_placebo as P
+
+    # significance is p < alpha; the smallest p with B trials is 1/(B + 1)
+    assert P.hsd_floor(5000, 0.05) is None and P.hsd_floor(100, 0.01) is None     # 1/101 = 0.0099 < 0.01
+    assert P.hsd_floor(100, 0.005) == pytest.approx(0.0099, abs=1e-4)
+    assert P.hsd_floor(199, 0.005) == pytest.approx(0.005)                         # equal: p < alpha never holds
+    assert P.floor_caveat(5000, 0.05) == {}
+    assert P.floor_caveat(100, 0.005)["hsd_floor"] == (
+        "With B = 100 trials the HSD's smallest p-value, 1/(B + 1) = 0.0099, is not below α = 0.005: no pair can be "
+        "significant, so every discrepancy count is 0.")
+
+
+def _floor_findings(alpha: float, simulated: bool = True):
+    from helpers.replicates.unanimity import summarise_grid
+
+    cfg = F.check_parameters({**_defaults(), "replicates": 40, "B": 100, "alpha": alpha, "d_max_list": [2],
+                              "n_list": [5, 80]})
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(40), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 40,
+                        "tau": 0.99, "discrepancies": np.tile([1, 0], 40) * (np.arange(80) % 3)})
+    tau = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "tau": [0.97, 1.0], "low": [0.95, 1.0],
+                        "high": [0.99, 1.0]})
+    counts = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "discrepancies": [0, 0]})
+    return F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                      pairs=120, tau=tau, counts=counts, fragile=None, grid=summarise_grid(rep), off_paper=["x"],
+                      fit=None, control=_control(0.3, 1.2, "shown"), simulated_ratings=simulated)
+
+
+def test_no_verdict_from_an_hsd_that_cannot_reject():
+    # B = 100 at alpha = 0.005: no p-value can fall below alpha, so every HSD-based row cannot tell and says why
+    low = _floor_findings(0.005, simulated=False)
+    hsd_rows = [r for r in low.rows if "calls" in r.question]
+    assert [r.verdict for r in hsd_rows] == ["cannot tell", "cannot tell"]
+    assert all("hsd_floor" in r.caveats for r in hsd_rows) and "hsd_floor" in low.caveats
+    assert [r.verdict for r in low.appendix_findings().rows if "fade" in r.question] == ["cannot tell"]
+    ok = _floor_findings(0.01, simulated=False)   # 1/101 < 0.01: the test can reject; the placebo's verdict stands
+    assert [r.verdict for r in ok.rows if "calls" in r.question] == ["cannot tell", "shown"]
+    assert "hsd_floor" not in ok.caveats and not any("hsd_floor" in r.caveats for r in ok.rows)
+
+
+def test_placebo_rows_check_the_simulation_on_simulated_ratings():
+    sim, real = _floor_findings(0.05), _floor_findings(0.05, simulated=False)
+    assert not any("placebo" in r.question for r in sim.rows)
+    assert sum("placebo" in r.question for r in sim.appendix_findings().rows) == 2
+    assert sum("placebo" in r.question for r in real.rows) == 2

@@ -1,0 +1,144 @@
+"""Notebook 02's rows on significance calls and on UG against a placebo of its size.
+
+Split from :mod:`helpers.findings.unanimity` (the module limit): the single draw's row on Table 3's
+question, the replicates' rows that set UG against a placebo (RawG plus UG's own bonuses shuffled
+within topics; :mod:`helpers.replicates.unanimity_placebo`), and the rule that keeps a verdict from
+an HSD whose Monte Carlo p-value cannot fall below its level (:func:`hsd_floor`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..notebook import claims
+from ..notebook.findings import Finding
+from .unanimity_text import placebo_verdict as _placebo_verdict
+
+__all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat"]
+
+#: Sakai's Table 3 as a share of his pair decisions (120 team pairs x 45 cells).
+PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
+#: The question of the significance rows.
+SIG_Q = "Does UG change significance calls between teams (Table 3)?"
+
+
+def _few(replicates: int) -> tuple[str, ...]:
+    """The caveat ``ranges`` for a range over fewer draws than a 95% interval needs."""
+    return ("ranges",) if 1 < replicates < claims.min_draws() else ()
+
+
+def hsd_floor(B: int, alpha: float) -> float | None:
+    """The smallest p-value the randomised Tukey HSD can give with ``B`` trials, 1/(B + 1)
+    (:func:`helpers.stats.randomised_tukey_hsd`: (count + 1)/(B + 1); Phipson & Smyth 2010),
+    when it is not below ``alpha`` (significance is ``p < alpha``, strict): then no pair can be
+    significant under either gain, and every count of discrepancies is 0 whatever the gains do.
+    ``None`` when the test can reject."""
+    smallest = 1.0 / (int(B) + 1)
+    return smallest if smallest >= float(alpha) else None
+
+
+def floor_caveat(B: int, alpha: float) -> dict:
+    """The caveat ``hsd_floor`` when :func:`hsd_floor` says the HSD cannot reject; else empty."""
+    smallest = hsd_floor(B, alpha)
+    if smallest is None:
+        return {}
+    return {"hsd_floor": f"With B = {int(B):,} trials the HSD's smallest p-value, 1/(B + 1) = {smallest:.4f}, is not "
+                         f"below α = {float(alpha):g}: no pair can be significant, so every discrepancy count is 0."}
+
+
+def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "",
+                 simulated: bool = True) -> Finding:
+    """The replicates' side of Table 2: cells whose τ is below 1 in every replicate, then the
+    verdict, which rests on UG's τ against the placebo's (``control``:
+    :func:`helpers.replicates.unanimity_placebo.compare_tau`, on the cells ``scope`` names): any
+    change of the scores of UG's size reorders runs that nearly tie, so only more reordering than
+    the placebo's is UG's."""
+    rep = grid.rep[grid.rep["measure"].isin(graded)]
+    below = rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12
+    every, same = int(below.sum()), int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
+    run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} cells" + (
+        f"; UG = RawG in {same}" if same else "")
+    nums = {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same}
+    if control is None:
+        run, verdict = run + "; no placebo tested", "cannot tell"
+    else:
+        run += (f". On {scope}, mean τ UG {claims.number(control['ug'], 4)} vs placebo "
+                f"{claims.number(control['placebo'], 4)}" + (
+                    f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=4).text}"
+                    if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+        p, verdict, more = _placebo_verdict(control, simulated)
+        run, cav = run + p, more + cav
+        nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
+    return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
+                   "— (the paper has no placebo)", run, verdict, cav + _few(grid.replicates), nums)
+
+
+def pct(k: float, n: float) -> str:
+    """A small share as a percentage with two significant digits (30 of 5,400: ``"0.56%"``)."""
+    v = 100.0 * float(k) / float(n) if n else math.nan
+    return f"{v:.2g}%" if 0 < v < 10 else f"{v:.0f}%"
+
+
+def _significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
+                       fragile: Mapping | None = None, paper: str = PAPER_T3_SHARE, placebo: Mapping | None = None,
+                       control: Mapping | None = None, scope: str = "", simulated: bool = True,
+                       floor: bool = False) -> list[Finding]:
+    """Table 3's question, as a share of the pair decisions (team pairs × graded cells): the single
+    draw with its fragile share and the placebo's count on the same cells (``placebo``:
+    :func:`helpers.replicates.unanimity_placebo.single_draw`; one draw: no verdict of its own),
+    then the replicates, whose verdict rests on UG against the placebo (``control``:
+    :func:`helpers.replicates.unanimity_placebo.compare`, on the cells ``scope`` names): a call
+    flips under any change of the scores near α, so only more flips than the placebo's are UG's.
+    ``floor``: the HSD cannot reject (:func:`hsd_floor`): every verdict is "cannot tell", with the
+    caveat ``hsd_floor`` saying why."""
+    k = int((fragile or {}).get("k", 0) or 0)
+    cav = ("hsd_family",) + (("fragile",) if k else ()) + (("hsd_floor",) if floor else ()) + cav
+    frag = f"; {k} of them fragile ({pct(k, total)})" if k else ""
+    pl = (f"; a placebo of UG's size: {placebo['placebo']}" + ("" if placebo["ug"] == total else
+                                                                f" on {placebo['cells']} cells (UG {placebo['ug']})")
+          if placebo and placebo["cells"] else "")
+    one = Finding(SIG_Q, paper,
+                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}{pl}", "cannot tell",
+                  ("one_draw",) + cav, {"total": total, "fragile": k, "decisions": decisions,
+                                        "placebo": (placebo or {}).get("placebo")})
+    if grid is None:
+        return [one]
+    from ..replicates.unanimity import order_interval
+
+    per = grid.rep[grid.rep["measure"].isin(graded)].groupby("replicate")["discrepancies"].sum()
+    iv = order_interval(per)
+    lo, hi = int(round(iv["low"])), int(round(iv["high"]))
+    run = (f"UG: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
+           f"UG: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
+           f"{lo} to {hi} ({_range_name(replicates)})")
+    nums = {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": int((per == 0).sum()),
+            "fragile": k, "total": total, "decisions": decisions}
+    if control is None:
+        run, verdict = run + "; no placebo tested", "cannot tell"
+    else:
+        run += (f". On {scope}, UG {claims.number(control['ug'], 1)} vs placebo {claims.number(control['placebo'], 1)}"
+                + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=1).text}"
+                   if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+        p, verdict, more = _placebo_verdict(control, simulated)
+        run, cav = run + p, more + cav
+        nums["placebo"] = {k2: v for k2, v in control.items() if k2 != "verdict"}
+    if floor:   # every count is 0 whatever the gains do: nothing to read
+        verdict = "cannot tell"
+    return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
+                         "— (the paper has no placebo)", run, verdict, cav + _few(replicates), nums)]
+
+
+def _placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
+    from ..replicates.unanimity_placebo import compare_tau
+
+    return compare_tau(rep, graded, claims.min_draws())
+
+
+def _range_name(replicates: int) -> str:
+    from ..replicates.unanimity import range_name
+
+    return range_name(replicates)
