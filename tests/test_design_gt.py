@@ -391,7 +391,7 @@ def test_findings_of_notebook_06_follow_the_numbers():
     # the planted checks are checks of the machinery: the appendix table, not the findings table
     # ... but the sizing answer itself is one row of the findings table, its verdict the planted components'
     assert [r.verdict for r in ok.rows] == ["by construction"] and ok.rows[0].caveats == ("planted_answer",)
-    assert ok.rows[0].run.startswith("Eρ² ≥ 0.95 needs") and "planted_answer" in ok.caveats
+    assert ok.rows[0].run.startswith("1 assessor per topic (the cheapest): Eρ² ≥ 0.95 needs") and "planted_answer" in ok.caveats
     assert [r.verdict for r in ok.appendix] == ["reproduced"] * 3 + ["by construction"] * 6, verdicts
     assert all("by_construction" in r.caveats for r in ok.appendix[3:6]) and "simulated" in ok.appendix[-1].caveats
     # the planted checks draw from the variance that defines their truth: said once, by letter
@@ -404,6 +404,9 @@ def test_findings_of_notebook_06_follow_the_numbers():
     assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
     assert [r.verdict for r in real.rows][:3] == ["holds", "holds", "holds"] and len(real.appendix) == 3
+    # the answer first (Bodoff's claim its verdict), never repeated in the prose
+    assert real.rows[0].question.startswith("How many assessors per topic, and topics, for Eρ² ≥ 0.95")
+    assert not any(p.startswith("Answer for") for p in real.prose + ok.prose)
 
 
 def test_findings_rows_and_sentences_stay_short():
@@ -424,8 +427,8 @@ def test_findings_rows_and_sentences_stay_short():
     worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
-    assert f.prose[0].startswith("Answer for m with 1 to 5 assessors per topic (tied cheapest): Eρ² ≥ 0.95 "
-                                 "needs from 30 [20, 40] topics with 1 assessor to 30 [20, 40] with 5")
+    assert f.rows[0].run.startswith("1 to 5 assessors per topic (tied cheapest): Eρ² ≥ 0.95 "
+                                    "needs from 30 [20, 40] topics with 1 assessor to 30 [20, 40] with 5")
 
 
 def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
@@ -436,9 +439,9 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     for sizes, lead, verdict in ((below, "a", "does not hold"), (mixed, "a", "holds"), (mixed, "b", "does not hold"),
                                  (unclear, "a", "cannot tell")):
         rows = _findings(sizes=sizes, lead=lead).rows
-        assert rows[0].verdict == rows[1].verdict == verdict
-    assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[0].run
-    row = _findings().rows[0]
+        assert rows[1].verdict == rows[2].verdict == verdict
+    assert "above 1 for about half of the measures (1 of 2, 50%)" in _findings(sizes=mixed, lead="b").rows[1].run
+    row = _findings().rows[1]
     assert "2 V_E1: 11 [8, 15]" in row.run and "2 V_E2: 5 [4, 7]" in row.run
     # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
     assert row.run.startswith("2 V_E2: 10 [9, 12] topics with 1 assessor; pilot's 2 sets, 2 V_E1")
@@ -447,8 +450,17 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
 def test_cheapest_row_names_every_design_within_noise():
     """Bodoff's row is the break-even cost ratio with its interval; its verdict reads this run's ratio (10 : 3)
     against the 1 -> 2 interval, and the cheapest design at this run's costs follows as a consequence."""
-    rows = lambda **kw: _findings(**kw).rows[2]  # noqa: E731
+    from helpers.findings.design_cost import break_even_row
+
+    def rows(break_even=_break_even(), cheapest=_curve([300.0, 320.0, 400.0], [True, False, False], 1)):
+        return break_even_row(break_even, cheapest, ratio=10 / 3, costs="10 : 3", target=.95, lead="m", max_assessors=3)
     r = rows()
+    answer = _findings().rows[0]         # the answer row carries the same verdict, with the 1 -> 2 break-even
+    assert answer.verdict == "holds" and answer.run == ("1 assessor per topic (the cheapest): Eρ² ≥ 0.95 needs 30 [20, 40] "
+                                                        "topics with 1 assessor (Feldt); one assessor is cheapest up "
+                                                        "to a cost ratio of 5 [4, 7] (this run: 3.3)")
+    assert _findings(break_even=_break_even((2.0, 1.5, 2.5))).rows[0].verdict == "does not hold"
+    assert _findings(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None).rows[0].verdict == "cannot tell"
     assert r.question.startswith("Up to which topic : judgment cost ratio is one assessor per topic cheapest")
     assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); a 3rd assessor beats a 2nd above 15 "
                                               "[12, 20]; at this run's 10 : 3 (3.3): cheapest n_a = 1")
@@ -692,13 +704,19 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     lines = cheapest_lines(falling, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
     assert lines[0].startswith("The searched range bounds the cheapest design") and "extend max_assessors" in lines[0]
     assert not any("The cheapest design" in x for x in lines)
-    row = _findings(cheapest=falling).rows[2]
+    from helpers.findings.design_cost import break_even_row
+    row = break_even_row(_break_even(), falling, ratio=10 / 3, costs="10 : 3", target=.95, lead="m", max_assessors=3)
     assert row.run.endswith("cheapest n_a = 3; extend max_assessors")
-    assert "(cheapest searched; extend max_assessors)" in answer_sentence(_at(), lead="m", target=.95, curve=falling,
-                                                                           n_a=2)
+    edge = "(max_assessors = 3, cost still falling: more may be cheaper)"
+    assert edge in answer_sentence(_at(), lead="m", target=.95, curve=falling, n_a=2)
+    assert _findings(cheapest=falling).rows[0].run.startswith("3 assessors per topic " + edge)   # the table says it too
+    assert "cheapest" not in _findings(cheapest=falling).rows[0].run.split(";")[0].replace("may be cheaper", "")
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
-    assert _findings(cheapest=edge_tie).rows[2].run.endswith("n_a = 1, 2 or 3 tied; extend max_assessors")
+    assert break_even_row(_break_even(), edge_tie, ratio=10 / 3, costs="10 : 3", target=.95, lead="m",
+                          max_assessors=3).run.endswith("n_a = 1, 2 or 3 tied; extend max_assessors")
+    assert _findings(cheapest=edge_tie).rows[0].run.startswith(
+        "1 to 3 assessors per topic (tied; 3 = max_assessors: more may be cheaper)")
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
 
@@ -737,13 +755,13 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     curve = _curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4)
     f = _findings(sizes=_crossed_sizes(), at=_crossed_at(), settings=settings, cheapest=curve,
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
-    t, ci = f.rows[0], f.rows[1]
+    t, ci = f.rows[1], f.rows[2]
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
     assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias caps it at 0.84)")
     assert "power at Sakai's n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
     assert ci.verdict == "holds" and "conservative" in ci.paper   # the bias shifts a CI, not its width
-    said = f.prose[0]
+    said = answer_sentence(_crossed_at(), lead="m", target=.95, curve=curve, n_a=4, power=.9, design="s x t x a")
     assert said.endswith("no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' "
                          "bias caps it at 0.84.") and "(Satterthwaite)" in said and "unreachable" not in said
     assert at_lines(_crossed_at(), "m", power=.9) == [
@@ -751,7 +769,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
         "power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"]
     # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
     assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,
-                     cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[0].verdict == \
+                     cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[1].verdict == \
         "cannot tell"
     assert answer_sentence(_crossed_at(), lead="m", target=.95, curve=None, n_a=4, power=.9).endswith(
         "; no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' bias caps it at 0.84.")
@@ -787,9 +805,9 @@ def test_split_halves_are_three_appendix_rows_and_a_one_sided_miss_is_read_by_a_
 
 def test_a_long_note_on_what_was_scored_points_to_section_1_keeping_the_prose_short():
     long = "DL-19: " + "word " * 40
-    assert _findings(unjudged=long).prose[2] == ("Section 1 says which labels were scored and how unjudged items were "
+    assert _findings(unjudged=long).prose[1] == ("Section 1 says which labels were scored and how unjudged items were "
                                                  "treated.")
-    assert _findings(unjudged="Each set was scored on 10 items.").prose[2] == "Each set was scored on 10 items."
+    assert _findings(unjudged="Each set was scored on 10 items.").prose[1] == "Each set was scored on 10 items."
 
 
 def test_appendix_rows_read_within_50_words_a_sentence_in_the_worst_case():

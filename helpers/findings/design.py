@@ -11,8 +11,8 @@ components: do the intervals on n cover the truth, and does the n each simulated
 reach the power asked for. With real or file data: is GT's mean over assessors the measure of the
 mean gains (measures of gains; binary measures say what holds instead).
 
-Wording rules kept here: the prose opens with the answer in one sentence (:func:`answer_sentence`);
-answers that follow from planted components, and the checks of the machinery, go to the appendix
+Wording rules kept here: the table opens with the answer (:func:`answer_sentence`, a design at the
+searched range's edge never called the cheapest); answers that follow from planted components, and the checks of the machinery, go to the appendix
 table; a tie is named whole; every cell and sentence stays under 50 words.
 """
 
@@ -509,32 +509,40 @@ def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun:
 
 def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int,
                     power: float | None = None, design: str | None = None, max_assessors: int | None = None,
-                    pilot: Mapping | None = None, scope: str = "") -> str:
+                    pilot: Mapping | None = None, scope: str = "", row: bool = False, t_test: bool = True) -> str:
     """The answer in one sentence (``scope``: what was scored, said after the measure, e.g. :data:`DL19_SCOPE`), at the recommended assessors per topic (:func:`recommended_assessors`):
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
     measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
     bias sets) and for Eρ² (the cost curve's, its interval named by ``design``'s method), every
-    design of a tie named."""
+    design of a tie named.  A design at the searched range's edge (:func:`edge_note`) is never called
+    the cheapest: the sentence says the cheapest may have more assessors than ``max_assessors``.
+    ``row``: the findings table's cell (no "Answer for ..." head); ``t_test``: False leaves the t-test out."""
     ks = recommended_assessors(curve, n_a)
     t = _t_clause(at, ks, power, noun=False)
+    head = f"Answer for {lead}{' ' + scope if scope else ''}"
     if curve is None:   # only the searched range is known not to reach it (max_assessors), and the pilot's n_a
         searched = ("no number of assessors per topic" if max_assessors is None else
                     f"no design with at most max_assessors = {max_assessors} per topic")
         own = ("" if not pilot else
                f" (the pilot's {pilot['n_a']} assessors: {_unreachable_text(pilot.get('low'))})" if _missing(pilot.get("n"))
                else f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
-        return (f"Answer for {lead}{' ' + scope if scope else ''}: {searched} reaches Eρ² ≥ {target}{own}; "
-                f"{_t_clause(at, ks, power)}.")     # the t clause names the pilot's assessors
+        said = f"{searched} reaches Eρ² ≥ {target}{own}" + (f"; {_t_clause(at, ks, power)}" if t_test else "")
+        return said[0].upper() + said[1:] if row else f"{head}: {said}."     # the t clause names the pilot's assessors
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
-    tie = ("cheapest searched; extend max_assessors" if edge else
+    last = int(curve["n_assessors"].max())
+    tie = (f"max_assessors = {last}, cost still falling: more may be cheaper" if edge and len(ks) == 1 else
+           f"tied; {last} = max_assessors: more may be cheaper" if edge else
            f"the only design searched, set by max_assessors = {len(curve)}" if len(curve) == 1 else
            "the cheapest" if len(ks) == 1 else "tied cheapest")
     how = (f"{claims.plural(ks[0], 'assessor')} per topic ({tie})" if len(ks) == 1 else
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
-           f"{ks[0]} to {ks[-1]} assessors per topic ({'tied cheapest' if not edge else tie})")
-    return f"Answer for {lead}{' ' + scope + ',' if scope else ''} with {how}: Eρ² ≥ {target} needs {e} ({interval_method(design)}); {t}."
+           f"{ks[0]} to {ks[-1]} assessors per topic ({tie})")
+    said = f"Eρ² ≥ {target} needs {e} ({interval_method(design)})" + (f"; {t}" if t_test else "")
+    if row:
+        return f"{how[0].upper() + how[1:]}: {said}"
+    return f"{head}{',' if scope else ''} with {how}: {said}."
 
 
 #: Measures linear in the gains (a fixed gmax, no ideal to divide by): GT's mean over assessors is
@@ -543,24 +551,21 @@ LINEAR_IN_GAINS = ("RBP", "DCG")
 
 
 def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
-    """One row per measure of gains: the expectation (equal exactly when the measure is linear in the
-    gains) and whether this run agrees with it ("holds") or not ("does not hold")."""
-    rows = []
-    for measure, v in linearity.items():
-        if isinstance(v, str):
-            continue
-        diff = v["max_abs_difference"]
-        linear = measure.split("@")[0] in LINEAR_IN_GAINS
-        expected = "equal: linear in the gains" if linear else "differ: not linear in the gains"
-        question = (f"{measure}: are GT's mean over assessors and the measure of the mean gains equal, as expected for "
-                    "a linear measure?" if linear else
-                    f"{measure}: do GT's mean over assessors and the measure of the mean gains differ, as expected for "
-                    "a non-linear measure?")    # asked positively: "holds" says the expectation was met
-        rows.append(Finding(question,
-                            expected, f"largest |difference| over systems {_difference(diff)}; τ between the two "
-                            f"orders {v['kendall_tau']:.3f}", "holds" if (diff < 1e-9) == linear else "does not hold",
-                            numbers={**dict(v), "linear": linear}))
-    return rows
+    """One row for every measure of gains (none without one): is GT's mean over assessors the measure
+    of the mean gains exactly for the measures linear in the gains?  Each measure agrees with the
+    expectation or not; "holds" when all do, "does not hold" when none does, "holds in part" between."""
+    checked = {m: v for m, v in linearity.items() if not isinstance(v, str)}
+    if not checked:
+        return []
+    linear = {m: m.split("@")[0] in LINEAR_IN_GAINS for m in checked}
+    met = {m: (v["max_abs_difference"] < 1e-9) == linear[m] for m, v in checked.items()}
+    parts = [f"{m} {'equal' if d < 1e-9 else 'differs by up to ' + (_difference(d) if d >= 5e-7 else f'{d:.1e}')} (τ {v['kendall_tau']:.3f})"
+             for m, v in checked.items() for d in [v["max_abs_difference"]]]
+    verdict = "holds" if all(met.values()) else "does not hold" if not any(met.values()) else "holds in part"
+    return [Finding("Is GT's mean over assessors the measure of the mean gains for linear measures only?",
+                    "equal only if linear in the gains (RBP, DCG)",
+                    ", ".join(parts) + "; τ between the two orders of the systems", verdict,
+                    numbers={m: {**dict(v), "linear": linear[m]} for m, v in checked.items()})]
 
 
 def crossed_reading(gd: pd.DataFrame, crossed: Mapping) -> dict:
@@ -669,29 +674,30 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     appendix = _published_rows(published, anova_m2, gt)     # checks of the machinery: the appendix table
     sim = planted is not None          # the pilot is simulated: its answers follow from the planted components
     design, power = s.get("design"), 1 - s["beta"]
+    ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
     sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
-                          n_a=pilot_erho2["n_a"], ks=recommended_assessors(cheapest, pilot_erho2["n_a"]))
+                          n_a=pilot_erho2["n_a"], ks=ks)
+    bodoff = None
     if break_even is not None:     # Bodoff's claim at equal cost, answered as a break-even cost ratio
         ratio = s["cost_topic"] / s["cost_judgment"] if s["cost_judgment"] else np.inf
-        sizing.append(_break_even_row(break_even, cheapest, ratio=ratio, target=s["target"], lead=lead,
-                                      costs=f"{s['cost_topic']:g} : {s['cost_judgment']:g}",
-                                      max_assessors=s["max_assessors"]))
-    rows = []
-    ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
-    answer = answer_sentence(at, lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power,
-                             design=design, max_assessors=s["max_assessors"], pilot=pilot_erho2,
-                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "")
-    if sim:   # the answer itself stays in the table, its verdict the planted components' (caveat "planted_answer")
-        rows.append(Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test ({lead})?",
-                            "the pilot's D-study and 2 V_E2", answer.split(": ", 1)[1].rstrip("."),
-                            "by construction", caveats=("planted_answer", *(("ties",) if len(ks) > 1 else ()))))
-        appendix += [_built(r) for r in sizing]
-    else:
-        rows += sizing
+        bodoff = _break_even_row(break_even, cheapest, ratio=ratio, target=s["target"], lead=lead,
+                                 costs=f"{s['cost_topic']:g} : {s['cost_judgment']:g}", max_assessors=s["max_assessors"])
+    answer = dict(lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power, design=design,
+                  max_assessors=s["max_assessors"], pilot=pilot_erho2, row=True)
+    costs = f"topic : judgment costs {s.get('cost_topic', 1):g} : {s.get('cost_judgment', 1):g}"
+    ties = ("ties",) if len(ks) > 1 else ()
+    if sim:   # the answer stays in the table, its verdict the planted components' (caveat "planted_answer")
+        rows = [Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test at {costs} ({lead})?",
+                        "the pilot's D-study and 2 V_E2", answer_sentence(at, **answer), "by construction",
+                        caveats=("planted_answer", *ties))]
+        appendix += [_built(r) for r in sizing + ([bodoff] if bodoff is not None else [])]
+    else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
+        rows = [_answer_row(answer_sentence(at, t_test=False, **answer), bodoff, break_even, lead=lead,
+                            target=s["target"], costs=costs, ties=ties), *sizing]
     if crossed is not None:
         rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
-    prose = [answer, _RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
+    prose = [_RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
     if split is not None and len(split):     # three predictions, three verdicts: the appendix, not one combined row
         appendix += _split_rows(split, simulated=sim)
     if planted is not None:
@@ -711,6 +717,23 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))
+
+
+def _answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
+                costs: str, ties: tuple) -> Finding:
+    """The answer of real or file data, first in the table: the cheapest assessors per topic and their
+    topics for Eρ² (``answer``: :func:`answer_sentence`'s cell), with Bodoff's claim as the verdict
+    (:func:`helpers.findings.design_cost.break_even_row`: the break-even of 1 -> 2 assessors against
+    this run's cost ratio)."""
+    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} at {costs} ({lead})?"
+    paper = "more topics beat more assessors (Bodoff 2008)"
+    if bodoff is None or be is None or not len(be):
+        return Finding(question, paper, answer, "not tested")
+    one = break_even_text(be, 1)
+    ratio = bodoff.numbers["ratio"]
+    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
+            f"one assessor is cheapest up to a cost ratio of {one} (this run: {ratio:.2g})")
+    return Finding(question, paper, f"{answer}; {said}", bodoff.verdict, caveats=ties, numbers=bodoff.numbers)
 
 
 def _published_rows(published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame) -> list[Finding]:
