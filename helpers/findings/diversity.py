@@ -347,8 +347,8 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
 
 #: Where notebook 04's answers about the measures on real data are: the first bullet under the main
 #: table of every run on simulated data (which cannot give them).
-REAL_ANSWERS = ("The measures' answers for real data (τ, r, discriminative power on TREC Web 2012) are in profile "
-                "`real`'s book page and `reports/real/tables/04_findings.csv`.")
+REAL_ANSWERS = ("Findings about the measures (τ, r, discriminative power) need real runs: profile `real` (TREC Web "
+                "2012, `reports/real/tables/04_findings.csv`) or your own files (`data: files`).")
 
 #: The caption of notebook 04's appendix table (:meth:`DiversityFindings.appendix_findings`).
 APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by the simulation's run design or by how "
@@ -444,11 +444,10 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
             extra.append(fitness_prose(planted))
         else:
             extra.append("The family-recovery row needs at least 2 replicates.")
-        prose.append(REAL_ANSWERS + f" This profile's simulated runs answer only the worked examples here: their τ, r "
-                     f"and power rows are set by run_design `{run_design}`, and family recovery is a check of the "
-                     "machinery (appendix table).")
-    else:
-        rows += measured
+        prose.append(REAL_ANSWERS + f" On these simulated runs run_design `{run_design}` sets those rows, and family "
+                     "recovery checks the machinery (appendix table).")
+    else:   # real runs: the rows about the measures first, the worked examples last
+        rows = measured + rows
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
     (extra if simulated else prose).extend(x for x in [both, _cover_line(data, cover, r)] if x)
     if not simulated:

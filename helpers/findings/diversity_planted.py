@@ -20,7 +20,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, fit_cell, pct, short_leaders
 
-__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "fitness_prose",
+__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "FAMILY_RULE", "fitness_prose",
            "fitness_verdict", "fitness_sentence", "planted_metrics"]
 
 
@@ -435,6 +435,12 @@ def _verdict(ck: Mapping) -> str:
     return word
 
 
+#: Why A.1's families differ from notebook 05's (:func:`helpers.replicates.preference.study_families`,
+#: which counts a half member in both families): the caveat the family-recovery row points to.
+FAMILY_RULE = ("Half members (D♯-, DIN♯-, P+Q♯-measures) are set aside here, in neither family, where notebook 05 "
+               "counts them in both: a family's best must be a whole member, so no I-rec half credits it.")
+
+
 def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
     """The one row of the planted-truth check (appendix A.1 has the detail) and the caveats it uses:
     what family recovery can and cannot separate, and whether it passes the fitness test."""
@@ -444,7 +450,8 @@ def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tup
     caveats = {"aligned": "Each planted user has its family's shape, so the family-recovery row tests the analysis, "
                           "not which measure users prefer."}
     caveats["design"] = DESIGN_CAVEAT[run_design]
-    cav = ("design", "aligned")
+    caveats["family_rule"] = FAMILY_RULE
+    cav = ("design", "aligned", "family_rule")
     if not f["too_few"]:
         caveats["holm"] = f"The family checks are Holm-corrected over {a['holm_family']} checks at α = {alpha:g}."
         cav += ("holm",)
