@@ -85,8 +85,9 @@ def test_cells_where_ug_equals_rawg_have_nothing_to_test():
     assert lines[1].startswith("0 of 45 cells are not informative")
     assert "(the smallest and largest of 40 draws: 39/41)" in lines[3]
     assert lines[-1].endswith("a τ within 0.0005 of a range (its rounding) counts as inside")
-    view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1")
+    view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1", ranges=True)
     assert view.iloc[0, 0] == ".990 | UG = RawG: nothing to test" and view.iloc[5, 0].endswith(" in")
+    assert F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1").iloc[0, 0] == ".990 | UG = RawG"
 
 
 def _conj(part_tau: str, part_disc: str, power_low: float, draws: int = 50) -> dict:
@@ -422,8 +423,9 @@ def test_identical_cells_at_p_zero_are_every_cell():
                         "tau": 1.0, "discrepancies": 0, "share_full_spread": [1.0, 0.98] * 2})
     assert identical_cells(rep) == {(3, 40)} and identical_cells(rep, 0.0) == {(3, 40), (5, 40)}
     assert summarise_grid(rep, p=0.0).cells["ug_equals_rawg"].all()
-    view, _ = F.cell_view(summarise_grid(rep, p=0.0).cells, "RR")
+    view, _ = F.cell_view(summarise_grid(rep, p=0.0).cells, "RR", ranges=True)
     assert (view == F.SAME).all().all()
+    assert (F.cell_view(summarise_grid(rep, p=0.0).cells, "RR")[0] == "UG = RawG").all().all()
 
 
 def test_sensitivity_caveat_reads_the_record():

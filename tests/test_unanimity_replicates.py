@@ -51,11 +51,15 @@ def test_table2_comparison_cell_by_cell():
     assert out["coverage"].iloc[0] == pytest.approx(1 / 3)          # the range of 2 draws holds a third draw 1/3
     from helpers.findings.unanimity import table2_lines, table2_view
 
-    view = table2_view(out.reset_index(), "nG@1")
+    view = table2_view(out.reset_index(), "nG@1", ranges=True)
     assert list(view.columns) == ["N = 5", "N = 10"]
     assert view.loc[2, "N = 5"] == ".987 | 0.985 [0.980, 0.990] in"
     assert view.loc[2, "N = 10"] == ".950 | 0.980 [0.970, 0.990] below"
-    assert table2_view(out.reset_index(), "P+").loc[4, "N = 5"] == "1 | 0.995 [0.990, 1.000] in (τ = 1)"
+    assert table2_view(out.reset_index(), "P+", ranges=True).loc[4, "N = 5"] == "1 | 0.995 [0.990, 1.000] in (τ = 1)"
+    # the printed view: the mean and where the paper lies; the ranges stay in the saved table
+    narrow = table2_view(out.reset_index(), "nG@1")
+    assert narrow.loc[2].tolist() == [".987 | 0.985 in", ".950 | 0.980 below"]
+    assert table2_view(out.reset_index(), "P+").loc[4, "N = 5"] == "1 | 0.995 (in)"
     lines = table2_lines(out.reset_index())
     assert lines[0].startswith("1 of 4 cells are not informative")
     assert lines[1] == ("informative cells with the paper's τ inside: 1 of 3; outside: nG@1 Dmax=2 N=10 (below), "
@@ -227,9 +231,11 @@ def test_summarise_grid_by_n():
     assert g.replicates == 2 and g.by_n.loc[5, "mean"] == 3 and g.by_n.loc[80, "zero"] == 2
     from helpers.findings.unanimity import cell_view
 
-    view, skewed = cell_view(g.cells, "nG@1")
+    view, skewed = cell_view(g.cells, "nG@1", ranges=True)
     assert view.loc[2, "N = 5"] == "0.925 [0.900, 0.950] | 3.0 [2, 4]" and not skewed   # counts: integer bounds
     assert view.loc[2, "N = 80"] == "1.000 | 0"          # every draw gave the same: no zero-width interval
+    narrow, _ = cell_view(g.cells, "nG@1")                # the printed view: the means only
+    assert narrow.loc[2].tolist() == ["0.925 | 3.0", "1.000 | 0"]
     assert runner.summarise(rep, "tau", by=["n"])["interval"].iloc[0] == "range"
 
 

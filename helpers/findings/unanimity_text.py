@@ -14,7 +14,7 @@ import pandas as pd
 from .. import unanimity
 from ..notebook import claims
 
-__all__ = ["bracket", "count_bracket", "range_text", "SAME", "cell_view", "table2_view", "chance_outside",
+__all__ = ["bracket", "count_bracket", "range_text", "SAME", "SAME_SHORT", "cell_view", "table2_view", "chance_outside",
            "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
            "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
@@ -75,32 +75,50 @@ def _signed(v: float, digits: int = 3) -> str:
 SAME = "UG = RawG: nothing to test"
 
 
-def cell_view(cells: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, bool]:
-    """One measure's cells as the notebook shows them (rows Dmax, columns N): ``"τ [low, high] |
-    discrepancies [low, high]"``, a ``†`` where a mean lies outside its draws' interval, and
-    :data:`SAME` where UG equals RawG in every draw (``ug_equals_rawg``). Returns the table and
-    whether any cell has a ``†``."""
+#: :data:`SAME` in the narrow views the notebook prints (a line under the table says what it means).
+SAME_SHORT = "UG = RawG"
+
+
+def _mean_count(mean: float, low: float, high: float) -> str:
+    """A mean count to 1 decimal, or the count alone (``"0"``) when every draw gave it."""
+    return count_bracket(mean, low, high) if low == high else claims.number(mean, 1)
+
+
+def cell_view(cells: pd.DataFrame, measure: str, ranges: bool = False) -> tuple[pd.DataFrame, bool]:
+    """One measure's cells as the notebook shows them (rows Dmax, columns N): ``"mean τ | mean
+    discrepancies"`` over the draws, :data:`SAME_SHORT` where UG equals RawG in every draw
+    (``ug_equals_rawg``); the ranges stay in the saved table. With ``ranges``, the wide form
+    ``"τ [low, high] | discrepancies [low, high]"`` with a ``†`` where a mean lies outside its
+    draws' interval, and :data:`SAME`. Returns the table and whether any cell has a ``†``."""
     mark = lambda m, lo, hi: "†" if m < lo - 1e-12 or m > hi + 1e-12 else ""  # noqa: E731  (a skewed count)
     view = cells[cells["measure"] == measure]
     same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
-    text = [SAME if u else f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
-            for a, b, c, d, e, g, u in zip(view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low,
-                                           view.disc_high, same)]
+    cols = (view.tau_mean, view.tau_low, view.tau_high, view.disc_mean, view.disc_low, view.disc_high, same)
+    if ranges:
+        text = [SAME if u else f"{bracket(a, b, c, note=False)}{mark(a, b, c)} | {count_bracket(d, e, g)}{mark(d, e, g)}"
+                for a, b, c, d, e, g, u in zip(*cols)]
+    else:
+        text = [SAME_SHORT if u else f"{claims.number(a, 3)} | {_mean_count(d, e, g)}"
+                for a, b, c, d, e, g, u in zip(*cols)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
     wide.index.name = "Dmax"
     return wide, any("†" in t for t in text)
 
 
-def table2_view(comparison: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """One measure's Table 2 comparison in the paper's layout: ``"paper | mean [low, high] in"``
-    per cell (``above``/``below`` where the paper's tau lies outside the interval, ``in (τ = 1)``
-    where it lies inside whatever the stand-in does, :data:`SAME` where UG = RawG in every draw)."""
+def table2_view(comparison: pd.DataFrame, measure: str, ranges: bool = False) -> pd.DataFrame:
+    """One measure's Table 2 comparison in the paper's layout: ``"paper | mean in"`` per cell
+    (``above``/``below`` where the paper's tau lies outside the stand-in's range, ``(in)`` where it
+    lies inside whatever the stand-in does, :data:`SAME_SHORT` where UG = RawG in every draw); the
+    ranges stay in the saved table. With ``ranges``: ``"paper | mean [low, high] in"``, ``in (τ = 1)``
+    and :data:`SAME`."""
     view = comparison[comparison["measure"] == measure]
     same = view["ug_equals_rawg"] if "ug_equals_rawg" in view.columns else [False] * len(view)
-    where = ["in" if ins and inf else "in (τ = 1)" if ins else side
+    where = ["in" if ins and inf else ("in (τ = 1)" if ranges else "(in)") if ins else side
              for ins, inf, side in zip(view.inside, view.informative, view.side)]
-    text = [f"{unanimity.fmt_tau(p)} | " + (SAME if u else f"{bracket(m, lo, hi, note=False)} {w}")
+    shown = (lambda m, lo, hi: bracket(m, lo, hi, note=False)) if ranges else (  # noqa: E731
+        lambda m, lo, hi: claims.number(m, 3))
+    text = [f"{unanimity.fmt_tau(p)} | " + ((SAME if ranges else SAME_SHORT) if u else f"{shown(m, lo, hi)} {w}")
             for p, m, lo, hi, w, u in zip(view.paper, view["mean"], view.low, view.high, where, same)]
     wide = view.assign(cell=text).pivot(index="d_max", columns="n", values="cell")
     wide.columns = [f"N = {n}" for n in wide.columns]
@@ -128,8 +146,8 @@ def table2_lines(t2: pd.DataFrame) -> list[str]:
     where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
     lines = [f"{same} of {len(t2)} cells have UG = RawG on every item in every replicate: nothing to test"] if same else []
     return lines + [
-        f"{trivial} of {len(t2)} cells are not informative: the paper's τ is 1 and the stand-in's range "
-        "ends at 1, so it lies inside whatever the stand-in gives",
+        f"{trivial} of {len(t2)} cells are not informative, marked (in): the paper's τ is 1 and the stand-in's "
+        "range ends at 1, so it lies inside whatever the stand-in gives",
         f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
         f"each range holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
         f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
@@ -253,7 +271,10 @@ def show_replicates(grid, measure_names, blind, replicates: int) -> None:
     from ..replicates.unanimity import range_name
 
     iv = range_name(replicates)
-    print(f"per cell: mean tau [range] | mean discrepancies [range]; each bracket is the {iv}:")
+    print(f"per cell: mean tau | mean discrepancies over {replicates} replicates (their ranges: the saved "
+          "02_replicates_cells.csv)")
+    if "ug_equals_rawg" in grid.cells.columns and grid.cells["ug_equals_rawg"].any():
+        print(f"{SAME_SHORT}: UG equals RawG on every item in every replicate, nothing to test")
     for m in measure_names:
         if m in blind:
             print(f"({m}) it cannot tell RawG from UG (only sees whether a gain is > 0)")
