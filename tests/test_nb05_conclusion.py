@@ -98,7 +98,7 @@ def test_no_planted_verdict_below_forty_replicates(run_pa):
     assert "On average MAR does not single out" not in md            # no explanation of a miss not tested
     # the one-study rows follow the exact interval of the rate at any number of studies (no 40 gate)
     one = metrics["planted_truth"]["one_study"]
-    rows = [r for r in metrics["findings"]["table"] if r["question"].startswith("Is the family of")]
+    rows = [r for r in metrics["findings"]["table"] if r["question"].startswith("In one study, is the family of")]
     text = " ".join(r["this run"] for r in rows)
     for m in dict.fromkeys(x["model"] for x in one if x["model"] in ("position", "graded", "coverage", "first-hit")):
         mine = {x["question"]: x for x in one if x["model"] == m}
@@ -156,7 +156,7 @@ def test_alpha_is_a_calibration(run_pa):
     else:
         assert row["verdict"] in ("holds in part", "does not hold")
     # the targets are not the paper's, so the paper's alpha is not the comparison
-    assert row["paper"] == "— (this run's targets are not the paper's α)"
+    assert row["paper"] == "— (α is calibrated to a target)"   # a target is no comparison with the paper
     for q, t in (("relevance", 0.29), ("diversity", 0.387)):
         ok = "" if reached[q] else "not "
         assert f"{metrics['alpha'][q]:.3f} ({q}), {ok}calibrated to its target {t:.3f}" in row["this run"]

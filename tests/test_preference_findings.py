@@ -270,11 +270,11 @@ def test_monte_carlo_range_is_simultaneous_over_the_comparisons():
 def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
     sim = pf._alpha_row({"relevance": 0.406, "diversity": 0.3561}, {"relevance": 0.406, "diversity": 0.356}, None)
     assert sim.verdict == "by construction" and "reproduced" not in sim.run
-    # the paper's alpha is shown only when it is the target the run calibrated to: like with like
-    assert sim.paper == "0.406 (relevance), 0.356 (diversity); this run's targets"
+    # a simulator's target is no comparison with the paper, even when it is the paper's alpha
+    assert sim.paper == "— (α is calibrated to a target)" and "0.406" not in sim.paper
     missed = pf._alpha_row({"relevance": 0.467, "diversity": 0.5}, {"relevance": 0.587, "diversity": 0.5}, None)
     assert missed.verdict == "holds in part" and missed.numbers["missed"] == ["relevance"]
-    assert missed.paper == "— (this run's targets are not the paper's α)"
+    assert missed.paper == "— (α is calibrated to a target)"
     assert missed.run == ("0.467 (relevance), not calibrated to its target 0.587; 0.500 (diversity), calibrated to "
                           "its target 0.500")
     both = pf._alpha_row({"relevance": 0.467, "diversity": 0.3}, {"relevance": 0.587, "diversity": 0.356}, None)
@@ -294,15 +294,21 @@ def test_r_and_bound_rows():
     assert sim.verdict == "by construction" and sim.question in pf.APPENDIX_QUESTIONS
     assert sim.run == ("r = 0.938 [0.930, 0.945]; consistent: 81.4% of 15 assessors (12.21); follows from the "
                        "simulator (question correlation 0.97)")
-    assert sim.paper == "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)"
+    assert sim.paper == "— (r is set by the simulator)"   # a simulator constant is not compared with the paper
+    assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).paper == (
+        "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)")
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"
     files = pf._r_row((0.80, 0.75, 0.85), (8.8, 11), False)   # another panel size: shares, each size named
     assert files.verdict == "differs" and files.run == "r = 0.800 [0.750, 0.850]; consistent: 80.0% of 11 assessors (8.80)"
     line = pf.consistent_line(pd.Series([4, 11, 9]), 11)
     assert line == ("assessors consistent across the two questions per pair: mean 72.7% of 11 assessors (8.00), min 4, "
                     "max 11; paper 87.3% of 15 assessors (13.10), 5-15; pairs with fewer than 2: 0")
-    assert pf.pearson_line(0.938, 0.93, 0.945, 1127, True).endswith(
-        "paper 0.898; by construction here (the simulator's question correlation is 0.97)")
+    assert pf.consistent_line(pd.Series([4, 11, 9]), 11, simulated=True) == (
+        "assessors consistent across the two questions per pair: mean 72.7% of 11 assessors (8.00), min 4, "
+        "max 11; by construction; pairs with fewer than 2: 0")
+    assert pf.pearson_line(0.938, 0.93, 0.945, 1127, True) == (
+        "Pearson r of (#LEFT - #RIGHT), relevance vs diversity: 0.938 (95% CI [0.930, 0.945], n = 1127); by "
+        "construction (the simulator's question correlation is 0.97)")
     assert pf.pearson_line(0.9, 0.88, 0.92, 1127, False).endswith("n = 1127); paper 0.898")
     forced = {"max_d_rbp": 1 - 0.99 ** 10, "can_differ": False}
     row = pf._bound_row(forced, 1.0, 1127, 10, 0.1)
@@ -331,13 +337,16 @@ def test_thuir_row_counts_measures_above_chance_after_holm():
     assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
     base = pf._thuir_baseline_row(t, 0.05)
     assert base.verdict == "shown" and base.run == ("relevant share (Holm p 0.010 (decisive), 0.001 (all)); 22 of its "
-                                                    "54 agreements (all queries) are ties matching users' EQUAL")
+                                                    "54 agreements on all queries are ties matching users' EQUAL")
     assert pf._tie_clause(t, "Q") == ""   # no agreement on the users' ties: no clause
     assert pf._thuir_baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
-    # with each system's chance level and ties: the baseline and the best measure compared directly
+    # with each system's chance level and ties: the baseline against its own chance, the best measure against its
+    # own in its row (each said once)
     t2 = t.assign(chance=[0.5, 0.5, 0.5, 0.3571, 0.2762, 0.3403], ties=[0, 0, 0, 16, 1, 38])
-    assert pf._thuir_baseline_row(t2, 0.05).run.endswith(
-        "; decisive: 32 of 56 against its own chance 0.357 (16 ties), Q 35 of 56 against 0.500")
+    assert pf._thuir_baseline_row(t2, 0.05).run == (
+        "relevant share (Holm p 0.010 (decisive), 0.001 (all)); decisive: 32 of 56 against its own chance 0.357 "
+        "(16 ties); 22 of its 54 agreements on all queries are ties matching users' EQUAL")
+    assert pf._thuir_row(t2, None, 0.05).run.startswith("best: Q, 35 of 56 decisive queries against chance 0.500 (Holm")
     shown = pf.p_text(pd.DataFrame({"p": [0.0008, 0.0104, 0.5]}), 0.05, ["p"])
     assert shown["p"].tolist() == ["< 0.001", "0.010", "0.500"]   # the rule of the printed lines, not "0.001"
 
@@ -364,24 +373,29 @@ def test_findings_table_for_a_simulated_run(rec):
     # one row for the planted models; a reached alpha target is no finding (by construction), so no alpha row
     # position 36 / 33 of 40: CIs [0.763, 0.972] / [0.672, 0.927] reach below 0.80, coverage 0 / 0 rules it out
     # one row per power reading: position's cannot tell, coverage's ruled out (never hidden under "cannot tell")
-    # (a) families, (b) uncorrected intervals, (c) noise model, (d) built-in contrast, (e) near a formula
-    assert t["verdict"].tolist() == ["cannot tell (a, b, c, d, e)", "does not hold (a, b, c, d)", "holds in part (e)",
-                                     "holds"]
-    assert "compares all measures" in f.limitations() and "none corrected for multiple testing" in f.limitations()
+    # (a) families, (b) uncorrected intervals, (c) noise model and built-in contrast; near a formula: general
+    assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "does not hold (a, b, c)", "holds in part", "holds"]
+    lim = f.limitations()
+    assert "compares all 4 measures" in lim and "none corrected for multiple testing" in lim
+    assert lim.startswith("Planted users are built near RBP (position) and I-rec (coverage, smoothed), so a recovery "
+                          "checks the code, not real assessors. (a) Every family check compares all 4 measures, ")
+    # the aligned models this fixture did not plant, and the D-sharp family no planted user stands for
+    assert "Graded and first-hit were not planted, so their families are not tested." in lim
+    assert "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in lim
+    assert "built into it: without noise" in lim and lim.count("(c)") == 1 and "(d)" not in lim
     # what holds by construction or is set by the simulation (alpha at its target, r, the null users' chance
     # levels, the topic-blocked survivors) is in the appendix, not the table
     app = f.appendix_findings().table()
     assert app["question"].tolist() == [pr_.NULL_QUESTION, pf.HSD_QUESTION, *pf.APPENDIX_QUESTIONS]
     assert app["verdict"].tolist() == ["by construction", "holds", "by construction", "by construction"]
     assert "stand-in" not in f.limitations()
-    assert "4 results set by the simulation are in the appendix table after the conclusion." in f.markdown()
-    rule = "in one study, with 80% power (95% CI of the rate at or above 0.80)?"
-    assert t["question"].tolist()[:2] == [f"Is the family of position (relevance and diversity) significantly first {rule}",
-                                          f"Is the family of coverage (relevance and diversity) significantly first {rule}"]
+    assert "The appendix holds 4 results set by the simulation." in f.markdown()
+    rule = "significantly first with 80% power (95% CI ≥ 0.80)?"
+    assert t["question"].tolist()[:2] == [f"In one study, is the family of position (relevance and diversity) {rule}",
+                                          f"In one study, is the family of coverage (relevance and diversity) {rule}"]
     assert t["this run"].iloc[0] == ("position 36 / 33 of 40 studies (relevance / diversity); 95% CIs 33: [0.672, 0.927], "
-                                     "36: [0.763, 0.972]; 4 of 4 measures compared")
-    assert t["this run"].iloc[1] == ("coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]; "
-                                     "4 of 4 measures compared")
+                                     "36: [0.763, 0.972]")
+    assert t["this run"].iloc[1] == "coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]"
     assert t["question"].iloc[2] == "On average, is each planted family first (held out, Holm at 0.05)?"
     assert t["this run"].iloc[2] == "recovered (Holm over 4 at 0.05): position 2 of 2, coverage 0 of 2"
     assert app["this run"].iloc[0].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
@@ -406,10 +420,11 @@ def test_one_study_rows_follow_the_intervals_one_row_per_reading(rec):
     got = rows([36, 37, 0, 0])      # the point estimates pass 0.80, the CIs do not; the other family is ruled out
     assert [r.verdict for r in got] == ["cannot tell", "does not hold"]
     assert [r.numbers["reading"] for r in got] == ["cannot tell", "ruled out"]
-    assert got[0].run.endswith("95% CIs 36: [0.763, 0.972], 37: [0.796, 0.984]; 4 of 4 measures compared")
+    assert got[0].run.endswith("95% CIs 36: [0.763, 0.972], 37: [0.796, 0.984]")
+    assert got[0].numbers["compared"] == 4   # stated once, in Limitation (a)
     assert "0: [0, 0.088]" in got[1].run
-    assert "built_in_contrast" in got[0].caveats and "near_formula" not in got[1].caveats
-    assert all({"families", "uncorrected"} <= set(r.caveats) for r in got)   # one rule each, named in Limitations
+    # one rule each, named in Limitations; the planted users near a formula are the conclusion's general caveat
+    assert all(r.caveats == ("families", "uncorrected", "noise_model") for r in got)
     mixed = rows([36, 0, 0, 0])     # a model split over two readings names its questions
     assert "position (relevance)" in mixed[0].question and mixed[0].run.startswith("position 36 of 40 studies (relevance);")
     assert "position (diversity)" in mixed[1].question
@@ -692,16 +707,27 @@ def test_contrast_caveat_says_a_trail_is_no_built_in_contrast(rec):
                  for k, v in rec.cases.items()}
         return pr_.contrast_caveat(dataclasses.replace(rec, cases=cases))
 
-    assert "leads the best measure outside it by +0.010" in with_lead(0.01)
+    lead = with_lead(0.01)
+    assert lead.startswith("One-study power rests on the simulator's noise (per-pair effect 0.4, ")
+    assert "built into it: without noise position's family leads the best outside it by +0.010" in lead
     trail = with_lead(-0.001)
     assert "trails it by 0.001" in trail and "no contrast between the families is built" in trail
-    assert "leads" not in trail.split("(")[1] and "-0.001" not in trail
+    assert trail.startswith("One-study power rests on the simulator's noise (") and "; without noise" in trail
+    assert "leads" not in trail.split("outside it (")[1] and "-0.001" not in trail
     assert "ties with it" in with_lead(0.0)
 
 
-def test_near_caveat_names_only_the_planted_models():
-    assert pf.near_caveat(["position", "graded", "coverage", "first-hit", "null"]) == pr_.CAVEATS["near_formula"]
-    assert pf.near_caveat(["position", "null", "mixture"]) == (
-        "Position users are built close to RBP's formula, so recovering them checks the code.")
-    assert pf.near_caveat(["coverage", "graded"]) == ("Graded users are built close to nDCG's formula, and coverage "
-                                                      "users are a smoothed I-rec, so recovering them checks the code.")
+def test_users_caveat_names_only_the_planted_models():
+    assert pf.users_caveat(["position", "graded", "coverage", "first-hit", "null"]) == (
+        "Planted users are built near RBP (position), nDCG (graded), I-rec (coverage, smoothed) and RBU/ERR "
+        "(first-hit), so a recovery checks the code, not real assessors.")
+    assert pf.users_caveat(["position", "null", "mixture"]) == (
+        "Planted users are built near RBP (position), so a recovery checks the code, not real assessors.")
+
+
+def test_families_caveat_names_the_families_not_planted():
+    every = pf.families_caveat(["position", "graded", "coverage", "first-hit", "null", "mixture"], 22.0)
+    assert every.startswith("Every family check compares all 22 measures, a D♯-measure (half I-rec) in two families.")
+    assert "not planted" not in every and "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in every
+    one = pf.families_caveat(["position", "graded", "first-hit", "null"], float("nan"))
+    assert "Coverage was not planted, so its family is not tested." in one and "compares all measures" in one

@@ -38,13 +38,14 @@ from .preference_recovery import CAVEATS as PLANTED_CAVEATS
 from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery, contrast_caveat,  # noqa: F401
                                   coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
-                                  recovery_parts, recovery_table)
+                                  recovery_parts, recovery_table, PART_TITLES)
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
            "recovery_lines",
-           "planted_metrics", "mixture_note", "near_caveat", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
+           "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
            "filter_line", "same_preference_line", "shift_sentence", "replay_table", "appendix_intro", "involving", "APPENDIX_NAMES", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
-           "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS"]
+           "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS", "users_caveat",
+           "families_caveat"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
 CAVEATS: dict[str, str] = {}
@@ -375,7 +376,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
     compared with the paper's ("reproduced" at its three digits). With simulated labels it is compared
     with the target this run calibrated to, within 0.01, as are the planted panels (``off_target``):
     "by construction" when every target is reached (a row of the appendix), else "holds in part" or
-    "does not hold"; the paper column shows the paper's alpha only when it is this run's target."""
+    "does not hold"; the paper column shows no value then (a target set to the paper's alpha is no test of it)."""
     known = [q for q in ("relevance", "diversity") if q in alphas]
     if not known:
         return None
@@ -387,8 +388,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
                        numbers={"alpha": {q: alphas[q] for q in known}})
     # simulated labels: alpha against the target this run calibrated to (the paper's alpha only when it is the target)
     missed = [q for q in known if abs(alphas[q] - targets[q]) > 0.01]
-    at_paper = all(round(targets[q], 3) == PAPER["alpha"][q] for q in known)
-    paper = (f"{paper}; this run's targets" if at_paper else "— (this run's targets are not the paper's α)")
+    paper = "— (α is calibrated to a target)"   # a simulator's target is no comparison with the paper
     run = "; ".join(f"{alphas[q]:.3f} ({q}), {'not ' if q in missed else ''}calibrated to its target {targets[q]:.3f}"
                     for q in known)
     panels = int(len(off_target)) if off_target is not None else 0
@@ -410,9 +410,9 @@ def consistent_text(mean: float, judges: int) -> str:
 
 def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: bool) -> Finding:
     """The two questions' preference balances (Pearson r over pairs) and the consistent assessors per
-    pair (a share of each panel, :func:`consistent_text`), beside the paper's. With simulated labels r
-    follows from the simulator's question correlation (:data:`helpers.findings.preference_recovery.NOISE`):
-    "by construction", a row of the appendix; with the user's files "agrees" when the paper's r lies
+    pair (a share of each panel, :func:`consistent_text`). With simulated labels r follows from the
+    simulator's question correlation (:data:`helpers.findings.preference_recovery.NOISE`): "by
+    construction", a row of the appendix, with no paper value beside it; with the user's files "agrees" when the paper's r lies
     inside this run's 95% interval, "differs" when not."""
     r, lo, hi = pearson
     mean, judges = consistent
@@ -420,9 +420,9 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
     paper = (f"r = {PAPER['r'][0]:.3f} [{PAPER['r'][1]:.3f}, {PAPER['r'][2]:.3f}]; consistent: "
              f"{consistent_text(PAPER['consistent'], PAPER['judges'])}")
     run = f"r = {r:.3f} [{lo:.3f}, {hi:.3f}]; consistent: {consistent_text(mean, judges)}"
-    if simulated:
+    if simulated:   # set by the simulator: the paper's r is no reference for it
         run += f"; follows from the simulator (question correlation {NOISE['question_correlation']:g})"
-        return Finding(R_QUESTION, paper, run, "by construction",
+        return Finding(R_QUESTION, "— (r is set by the simulator)", run, "by construction",
                        numbers={"r": r, "low": lo, "high": hi, "consistent": mean, "judges": judges,
                                 "question_correlation": NOISE["question_correlation"]})
     return Finding("Do the two questions' preference counts correlate as in the paper (its r in the 95% CI)?", paper, run,
@@ -431,41 +431,50 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
 
 
 def pearson_line(r: float, lo: float, hi: float, n: int, simulated: bool) -> str:
-    """Section 3's printed r beside the paper's; with simulated labels it says that r follows from the
-    simulator's question correlation (by construction, no finding)."""
+    """Section 3's printed r: beside the paper's for the user's labels; with simulated labels it says
+    that r follows from the simulator's question correlation (by construction, so no paper value beside it)."""
     line = (f"Pearson r of (#LEFT - #RIGHT), relevance vs diversity: {r:.3f} (95% CI [{lo:.3f}, {hi:.3f}], "
-            f"n = {n}); paper {PAPER['r'][0]:.3f}")
+            f"n = {n})")
     if simulated:
-        line += f"; by construction here (the simulator's question correlation is {NOISE['question_correlation']:g})"
-    return line
+        return line + f"; by construction (the simulator's question correlation is {NOISE['question_correlation']:g})"
+    return line + f"; paper {PAPER['r'][0]:.3f}"
 
 
-def consistent_line(counts: pd.Series, judges: int) -> str:
-    """Section 3's consistent assessors per pair (``counts``) as a share of this run's panel beside
-    the paper's share of its 15 (:func:`consistent_text`), the counts' range, and the pairs with fewer
-    than two (left out of "both")."""
+def consistent_line(counts: pd.Series, judges: int, simulated: bool = False) -> str:
+    """Section 3's consistent assessors per pair (``counts``) as a share of this run's panel, the
+    counts' range and the pairs with fewer than two (left out of "both"); beside the paper's share of
+    its 15 (:func:`consistent_text`) for the user's labels, "by construction" for simulated ones."""
+    ref = ("by construction" if simulated else
+           f"paper {consistent_text(PAPER['consistent'], PAPER['judges'])}, 5-15")
     return (f"assessors consistent across the two questions per pair: mean {consistent_text(counts.mean(), judges)}, "
-            f"min {int(counts.min())}, max {int(counts.max())}; paper {consistent_text(PAPER['consistent'], PAPER['judges'])}, "
-            f"5-15; pairs with fewer than 2: {int((counts < 2).sum())}")
+            f"min {int(counts.min())}, max {int(counts.max())}; {ref}; pairs with fewer than 2: {int((counts < 2).sum())}")
 
 
-def near_caveat(models: Sequence[str]) -> str:
-    """The near-formula caveat naming only the planted ``models`` near a measure's formula
-    (:data:`helpers.findings.preference_recovery.NEAR_FORMULA`): ``"Position users are built close to RBP's formula, so recovering them
-    checks the code."``; all four give :data:`helpers.findings.preference_recovery.CAVEATS` ``["near_formula"]``."""
-    near = [m for m in NEAR_FORMULA if m in models]
-    built = [m for m in near if m != "coverage"]
-    parts = []
-    if built:
-        formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in built])
-        parts.append(f"{claims.listing(built)} users are built close to {formulas} "
-                     f"{'formula' if len(built) == 1 else 'formulas'}")
-    if "coverage" in near:
-        parts.append(f"coverage users are {COVERAGE_IS}")
-    if not parts:
-        return PLANTED_CAVEATS["near_formula"]
-    text = ", and ".join(parts) + ", so recovering them checks the code."
-    return text[0].upper() + text[1:]
+def users_caveat(models: Sequence[str]) -> str:
+    """The conclusion's general caveat when planted users ran: the measure each planted model is built
+    near (:data:`NEAR_FORMULA`, the planted ``models`` only), so a recovery checks the code, e.g.
+    ``"Planted users are built near RBP (position) and I-rec (coverage, smoothed), so a recovery checks
+    the code, not real assessors."``"""
+    near = [f"{NEAR_FORMULA[m]} ({m}{', smoothed' if m == 'coverage' else ''})" for m in NEAR_FORMULA if m in models]
+    return f"Planted users are built near {claims.listing(near)}, so a recovery checks the code, not real assessors."
+
+
+def families_caveat(models: Sequence[str], compared: float | None = None) -> str:
+    """Limitation "families" from the run: every family check compares all ``compared`` measures, and a
+    D♯-measure (half I-rec) counts in coverage's family and in its other half's; the aligned models
+    this run did not plant (``planted_models``), whose families no check tests; and that no planted
+    user mixes coverage with another model, so the D♯ family, which holds the paper's diversity leader
+    D♯-nDCG (Tables 2 and 5), is not tested as such."""
+    n = f" {int(compared)}" if compared is not None and np.isfinite(compared) else ""
+    out = [f"Every family check compares all{n} measures, a D♯-measure (half I-rec) in two families."]
+    missing = [m for m in NEAR_FORMULA if m not in models]
+    if missing:
+        names = claims.listing(missing)
+        out.append(f"{names[0].upper() + names[1:]} {'was' if len(missing) == 1 else 'were'} not planted, so "
+                   f"{'its family is' if len(missing) == 1 else 'their families are'} not tested.")
+    out.append("No planted user mixes coverage with another model, so the D♯ family (the paper's leader D♯-nDCG) "
+               "is not tested as such.")
+    return " ".join(out)
 
 
 def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, significance: float) -> Finding:
@@ -473,7 +482,8 @@ def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, signifi
     best = dec[dec.k == dec.k.max()]
     b = best.sort_values("p_above", kind="stable").iloc[0]
     above = int((dec.p_above_holm < significance).sum())
-    run = (f"best: {claims.listing(list(best.system))}, {int(b['k'])} of {int(b['n'])} decisive queries "
+    chance = f" against chance {b['chance']:.3f}" if "chance" in b.index else ""
+    run = (f"best: {claims.listing(list(best.system))}, {int(b['k'])} of {int(b['n'])} decisive queries{chance} "
            f"(Holm p {_p(b['p_above_holm'], significance)}); above chance: {above} of {len(dec)} measures")
     if real_sens is not None:
         k = int((real_sens["p above, Holm"] < significance).sum())
@@ -500,21 +510,21 @@ def p_text(df: pd.DataFrame, significance: float, columns: Sequence[str]) -> pd.
 
 def _tie_clause(real_table: pd.DataFrame, system: str) -> str:
     """How many of a system's agreements on all queries are its ties matching the users' EQUAL: the
-    agreements on the queries the users tie (all minus decisive), e.g. ``"; 22 of its 54 agreements
-    are ties matching users' EQUAL"``; empty when it has none or the table lacks the scopes."""
+    agreements on the queries the users tie (all minus decisive), e.g. ``"; 22 of its 54 agreements on
+    all queries are ties matching users' EQUAL"``; empty when it has none or the table lacks the scopes."""
     rows = real_table[real_table.system == system].set_index("scope")
     if not {"all", "decisive"} <= set(rows.index):
         return ""
     k_all, k_dec = int(rows.loc["all", "k"]), int(rows.loc["decisive", "k"])
     if k_all - k_dec <= 0:
         return ""
-    return f"; {k_all - k_dec} of its {k_all} agreements (all queries) are ties matching users' EQUAL"
+    return f"; {k_all - k_dec} of its {k_all} agreements on all queries are ties matching users' EQUAL"
 
 
 def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
     """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive
-    queries; the first of them compared with the best measure on the decisive queries, each against
-    its own chance level (a baseline that ties has a lower one)."""
+    queries; the first of them on the decisive queries against its own chance level (a baseline that
+    ties has a lower one; the best measure's is in :func:`_thuir_row`), and its ties matching users' EQUAL."""
     base = real_table[real_table.kind == "baseline"]
     above = base[base.p_above_holm < significance]
     names = list(dict.fromkeys(above.system))
@@ -524,14 +534,12 @@ def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Findin
               for r in above[above.system == x].itertuples()]
         parts.append(f"{x} (Holm p {', '.join(ps)})")
     run = f"{'; '.join(parts)}" if names else f"none of the {base.system.nunique()} after Holm"
-    run += _tie_clause(real_table, names[0]) if names else ""
     dec = real_table[real_table.scope == "decisive"]
-    meas = dec[dec.kind == "measure"]
-    if names and len(meas) and (dec.system == names[0]).any() and {"chance", "ties"} <= set(dec.columns):
+    if names and (dec.system == names[0]).any() and {"chance", "ties"} <= set(dec.columns):
         r = dec[dec.system == names[0]].iloc[0]
-        m = meas.sort_values(["k", "p_above"], ascending=[False, True], kind="stable").iloc[0]
         run += (f"; decisive: {int(r['k'])} of {int(r['n'])} against its own chance {r['chance']:.3f} "
-                f"({int(r['ties'])} ties), {m['system']} {int(m['k'])} of {int(m['n'])} against {m['chance']:.3f}")
+                f"({int(r['ties'])} ties)")
+    run += _tie_clause(real_table, names[0]) if names else ""
     return Finding(f"THUIR users: does a trivial baseline agree more often than chance (Holm at {significance:g})?",
                    "—", run, "shown" if names else "not shown", () if names else ("low_power",),
                    numbers={"above": names})
@@ -589,8 +597,7 @@ def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, sign
     if shift:
         prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
     if appendix:
-        prose.append(f"{appendix} {'results' if appendix > 1 else 'result'} set by the simulation "
-                     f"{'are' if appendix > 1 else 'is'} in the appendix table after the conclusion.")
+        prose.append(f"The appendix holds {appendix} {'results' if appendix > 1 else 'result'} set by the simulation.")
     return prose
 
 
@@ -699,7 +706,12 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     appendix = tuple(r for r in rows if _in_appendix(r, simulated))
     rows = [r for r in rows if r not in appendix]   # what holds by construction is no finding
     prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
-    return PreferenceFindings("05_preference_agreement", rows, prose, caveats={**PLANTED_CAVEATS, **CAVEATS, **(
-                                  {"built_in_contrast": contrast_caveat(rec), "near_formula": near_caveat([m for m, _ in rec.cases])}
-                                  if rec is not None else {})},
-                              general=("simulated",) if simulated else (), footer=footer, appendix=appendix)
+    caveats, general = {**PLANTED_CAVEATS, **CAVEATS}, ("simulated",) if simulated else ()
+    if rec is not None:
+        models = list(dict.fromkeys(m for m, _ in rec.cases))
+        compared = rec.single["compared"].max() if "compared" in rec.single.columns and len(rec.single) else None
+        caveats.update(noise_model=contrast_caveat(rec), families=families_caveat(models, compared))
+        if any(m in NEAR_FORMULA for m in models):   # the planted users near a formula qualify every planted row
+            caveats["planted_users"], general = users_caveat(models), ("planted_users",)
+    return PreferenceFindings("05_preference_agreement", rows, prose, caveats=caveats, general=general,
+                              footer=footer, appendix=appendix)

@@ -36,7 +36,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "family_table", "USERS_DO", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "recovery_narrow", "signed"]
+           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
 
 #: What each planted model's assessors do (:mod:`helpers.simulate.users`), for :func:`family_table`.
 USERS_DO = {"position": "read down with persistence p", "graded": "graded relevance, log rank discount",
@@ -341,6 +341,10 @@ RECOVERY_PARTS = {
     "planted_recovery_average": ["family's best − best outside", "held-out mean difference [95% CI]",
                                  "held-out mean difference (range)", "verdict", "after Holm"],
     "planted_recovery_noise_free": ["random-set rate", "nearest without noise", "without noise"]}
+#: The Appendix's caption of each part (the full table cut into parts a two-column page holds).
+PART_TITLES = {"planted_recovery": "first and significantly ahead in one study",
+               "planted_recovery_average": "the held-out check on average",
+               "planted_recovery_noise_free": "the random-set rate and the check without noise"}
 
 
 #: The columns of :func:`recovery_narrow`, the table the main text shows (a column the table lacks is left out).
@@ -551,40 +555,37 @@ def _noise_constants() -> dict[str, float]:
 NOISE = _noise_constants()
 
 CAVEATS = {
-    "noise_model": ("The one-study power rests on the simulation's noise model: per-pair effect "
+    "noise_model": ("One-study power rests on the simulator's noise (per-pair effect "
                     f"{NOISE['pair_effect']:g}, question correlation {NOISE['question_correlation']:g}, assessor "
-                    f"spread {NOISE['assessor_spread']:g} (`helpers.simulate.preferences`)."),
-    "near_formula": "Position, graded and first-hit users are built close to RBP's, nDCG's and RBU/ERR's formulas, "
-                    "and coverage users are a smoothed I-rec, so recovering them checks the code.",
-    "built_in_contrast": "The contrast between the families in one study is itself built into the simulation.",
+                    f"spread {NOISE['assessor_spread']:g}) and on the contrast between the families built into it."),
     "few_replicates": f"The held-out and null checks need at least {MIN_REPLICATES} replicated studies (half of them "
                       "held out for the family check); with fewer they read 'cannot tell'.",
-    "families": "Every family check compares all measures; a D♯-measure (half I-rec, half another measure) counts in "
-                "coverage's family and in its other half's, so coverage's family is any measure containing I-rec.",
+    "families": "Every family check compares all measures, a D♯-measure (half I-rec) in two families.",
 }
 
 
 def contrast_caveat(rec: Recovery) -> str:
-    """The caveat of the one-study row: which family lies far from the measures outside it is itself
-    set by the simulated users, read from the noise-free family checks (each family's best measure
-    minus the best outside it, the largest over the questions), e.g. ``"... without noise coverage's
-    family leads the best measure outside it by +0.107, the others by at most +0.031."``"""
+    """The one caveat of the one-study rows: their power rests on the simulation's noise model
+    (:data:`NOISE`) and on the contrast between the families built into it, read from the noise-free
+    family checks (each family's best measure minus the best outside it, the largest over the
+    questions), e.g. ``"... built into it: without noise coverage's family leads the best measure
+    outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast."""
     lead: dict[str, float] = {}
     for (m, _q), c in rec.cases.items():
         ck = c["check_noise_free"]
         if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
             lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
-    head = CAVEATS["built_in_contrast"][:-1]
+    head = CAVEATS["noise_model"][:-1]
     if not lead:
         return head + "."
     top = max(lead, key=lead.get)
     if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
         how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
-        return (f"Without noise no planted family leads the best measure outside it ({top}'s {how}), so no "
-                "contrast between the families is built into the simulation.")
+        return (head.split(" and on the contrast")[0] + "; without noise no planted family leads the best measure "
+                f"outside it ({top}'s {how}), so no contrast between the families is built in.")
     rest = [v for m, v in lead.items() if m != top]
     tail = f", the others by at most {signed(max(rest))}" if rest else ""
-    return f"{head}: without noise {top}'s family leads the best measure outside it by {signed(lead[top])}{tail}."
+    return f"{head}: without noise {top}'s family leads the best outside it by {signed(lead[top])}{tail}."
 
 
 def _nearest(rec: Recovery, model: str) -> list[str]:
@@ -621,7 +622,7 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
     one = {m: rec.one_study(m) for m in models}
     R = max(one[m][q]["replicates"] for m in models for q in by[m])
     powered = {m: {q: power_reading(one[m][q]["ahead"], one[m][q]["replicates"]) for q in by[m]} for m in models}
-    rule = f"with {POWER_TARGET:.0%} power (95% CI of the rate at or above {POWER_TARGET:.2f})"
+    rule = f"with {POWER_TARGET:.0%} power (95% CI ≥ {POWER_TARGET:.2f})"
     # the exact interval needs no minimum of replicates: every reading follows it
     groups = [(word, said, [(m, q) for m in models for q in by[m] if powered[m][q] == word]) for word, said in _READINGS]
     rows = []
@@ -640,17 +641,16 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
         n = max(one[m][q]["compared"] for m, q in cases)
         run = (f"{counts} of {R} studies" + (f" ({_slash(qs_of[ms[0]])})" if same_qs else "")
                + (f", {', '.join(own)}" if own else "")
-               + f"; 95% CIs {', '.join(f'{k}: {_ci3(k, R)}' for k in ks)}"
-               + (f"; {int(n)} of {int(n)} measures compared" if np.isfinite(n) else ""))
+               + f"; 95% CIs {', '.join(f'{k}: {_ci3(k, R)}' for k in ks)}")
         verdict = word
         if word == "holds" and all(m in NEAR_FORMULA for m in ms):
             verdict = "by construction"
-        near = ("near_formula",) if word != "does not hold" and any(m in NEAR_FORMULA for m in ms) else ()
-        caveats = ("families", "uncorrected", "noise_model", "built_in_contrast") + near
-        question = f"Is the family of {_where(cases)} significantly first in one study, {rule}?"
+        caveats = ("families", "uncorrected", "noise_model")   # near a formula: the conclusion's general caveat
+        question = f"In one study, is the family of {_where(cases)} significantly first {rule}?"
         rows.append(Finding(question, "—", run, verdict, caveats,
                             {"reading": said, "one_study": {m: {q: one[m][q] for q in qs_of[m]} for m in ms},
-                             "power_target": POWER_TARGET, "powered": {m: dict(powered[m]) for m in ms}}))
+                             "power_target": POWER_TARGET, "powered": {m: dict(powered[m]) for m in ms},
+                             "compared": int(n) if np.isfinite(n) else None}))
     return rows
 
 
@@ -658,12 +658,11 @@ def _average_row(rec: Recovery) -> Finding:
     """Over the replicates: does the held-out family check rank each planted family first (Holm)?"""
     by = rec.by_model()
     n_cases = sum(len(v) for v in by.values())
-    near = ("near_formula",) if any(m in NEAR_FORMULA for m in by) else ()
     question = f"On average, is each planted family first (held out, Holm at {rec.level:g})?"
     if not rec.enough:
         held = max(rec.cases[(m, q)]["check"]["replicates"] for m, qs in by.items() for q in qs)
         return Finding(question, "—", f"{held} held-out replicates: too few for a test",
-                       "cannot tell", near + ("few_replicates",), {"held_out": held})
+                       "cannot tell", ("few_replicates",), {"held_out": held})
     parts = [f"{m} {sum(bool(v) for v in qs.values())} of {len(qs)}" for m, qs in by.items()]
     ok = [bool(v) for qs in by.values() for v in qs.values()]
     run = f"recovered (Holm over {n_cases} at {rec.level:g}): {', '.join(parts)}"
@@ -671,7 +670,7 @@ def _average_row(rec: Recovery) -> Finding:
     checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
                                                                        "p", "replicates", "verdict")}
               for m, qs in by.items() for q in qs}
-    return Finding(question, "—", run, verdict, near,
+    return Finding(question, "—", run, verdict, (),
                    {"recovered_after_holm": {m: dict(qs) for m, qs in by.items()}, "checks": checks})
 
 
