@@ -706,7 +706,7 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     assert not any("The cheapest design" in x for x in lines)
     from helpers.findings.design_cost import break_even_row
     row = break_even_row(_break_even(), falling, ratio=10 / 3, costs="10 : 3", target=.95, lead="m", max_assessors=3)
-    assert row.run.endswith("cheapest n_a = 3; extend max_assessors")
+    assert row.run.endswith("cost still falls at n_a = 3 = max_assessors: more may be cheaper")
     edge = "(max_assessors = 3, cost still falling: more may be cheaper)"
     assert edge in answer_sentence(_at(), lead="m", target=.95, curve=falling, n_a=2)
     assert _findings(cheapest=falling).rows[0].run.startswith("3 assessors per topic " + edge)   # the table says it too
@@ -714,7 +714,7 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
     assert break_even_row(_break_even(), edge_tie, ratio=10 / 3, costs="10 : 3", target=.95, lead="m",
-                          max_assessors=3).run.endswith("n_a = 1, 2 or 3 tied; extend max_assessors")
+                          max_assessors=3).run.endswith("n_a = 1, 2 or 3 tied, 3 = max_assessors: more may be cheaper")
     assert _findings(cheapest=edge_tie).rows[0].run.startswith(
         "1 to 3 assessors per topic (tied; 3 = max_assessors: more may be cheaper)")
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)

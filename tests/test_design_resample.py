@@ -205,3 +205,34 @@ def test_one_searched_design_is_not_said_to_tie_and_is_told_to_extend():
     lines = cheapest_lines(one, target=.9, measure="m", cost_topic=10, cost_judgment=3, max_assessors=1)
     assert lines[0].startswith("The only design searched (set by max_assessors = 1)") and "extend max_assessors" in lines[0]
     assert lines[-1] == "Topics: Feldt's 95% interval; cost: the topic bootstrap's." and "tie" not in " ".join(lines)
+
+
+def test_printed_tables_join_each_estimate_and_its_interval_in_one_cell():
+    """Notebook 06 prints narrow tables (helpers.findings.design_views); the saved CSVs keep every column."""
+    from helpers.findings.design_views import cost_view, g_and_d_view, sizes_view, with_interval
+    assert with_interval(0.93941, 0.89372, 0.97184) == "0.9394 [0.8937, 0.9718]"
+    assert with_interval(3.1555, 2.237, np.inf, fmt="{:.2f}") == "3.16 [2.24, unbounded]"
+    assert with_interval(np.nan, 1, 2) == "" and with_interval(0.5, None, None) == "0.5000"
+    sizes = pd.DataFrame({"measure": ["m", "m"], "method": ["paired t", "ANOVA (m = 20)"], "V_E1": [.0507, .0507],
+                          "n_approx": [321, 833], "n_exact": [321, 836], "n_exact_low": [229, 593],
+                          "n_exact_high": [445, 1161], "V_E2": [.0161, .0161], "n_paired": [103, None],
+                          "n_paired_low": [92, None], "n_paired_high": [115, None], "ratio": [3.1555, 3.1555],
+                          "ratio_low": [2.237, 2.237], "ratio_high": [4.3669, 4.3669], "power_sakai": [.9987, np.nan]})
+    v = sizes_view(sizes.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")}))
+    assert v.iloc[0].tolist() == ["m", "paired t", "0.0507", "321", "321 [229, 445]", "0.0161", "103 [92, 115]",
+                                  "3.16 [2.24, 4.37]", "0.9987"]
+    assert v.iloc[1]["n exact (2 V_E2)"] == "" and v.iloc[1]["n exact (2 V_E1)"] == "836 [593, 1,161]"
+    gd = pd.DataFrame({"measure": ["m"], "var_s": [.0083], "var_st": [.0093], "erho2": [.9394], "erho2_low": [.8937],
+                       "erho2_high": [.9718], "phi": [.8308], "phi_low": [.6923], "phi_high": [.9216],
+                       "topics_needed": [37], "topics_low": [17], "topics_high": [None]})
+    assert g_and_d_view(gd).iloc[0].tolist() == ["m", .0083, .0093, "0.9394 [0.8937, 0.9718]", "0.8308 [0.6923, 0.9216]",
+                                                 "37 [17, unbounded]"]
+    curve = pd.DataFrame({"n_assessors": [1, 2, 3], "n_topics": [68, 45, None], "n_low": [31, 21, None],
+                          "n_high": [125, 83, None], "cost": [884.0, 720.0, np.nan], "cost_low": [689.0, 560.0, np.nan],
+                          "cost_high": [1170.0, 944.0, np.nan], "diff_low": [125.0, 0.0, np.nan],
+                          "diff_high": [253.0, 0.0, np.nan], "cheapest_share": [0.0, 1.0, 0.0],
+                          "within_noise": [False, True, False]})
+    c = cost_view(curve)
+    assert c["cost"].tolist() == ["884 [689, 1,170]", "720 [560, 944]", "unreachable"]
+    assert c["minus cheapest"].tolist() == ["164 [125, 253]", "0 [0, 0]", "unreachable"]
+    assert c["topics"].tolist() == ["68 [31, 125]", "45 [21, 83]", "unreachable"] and c.columns.size == 6

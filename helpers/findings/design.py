@@ -31,8 +31,8 @@ from ..notebook.findings import AppendixFindings, Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
-from .design_cost import break_even_lines, break_even_row as _break_even_row, break_even_text, cheapest_lines, \
-    edge_note, tied, undecided, unreachable
+from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
+    break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import equality_verdict, ses_from, side, t_interval
 
 NOTEBOOK = "06_study_design"
@@ -405,8 +405,11 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
     verdict follows the power, and the paper column does not call it so)."""
     verdict, ratio, nums = _conservative(sizes, lead)
     rows, power = [], 1 - beta
-    for method, question in (("paired t", f"Topics for a paired t-test (minD = {min_diff:g}, power {power:.2f}; {lead})?"),
-                             ("CI width", f"Topics for a CI of width ≤ {ci_width:g} on a mean difference ({lead})?")):
+    # asked as Sakai's claim, so that the verdict answers the question; the topics are the run's cell
+    for method, question in (("paired t", f"Is Sakai's 2 V_E1 conservative for a paired t-test (minD = {min_diff:g}, "
+                                          f"power {power:.2f}; {lead})?"),
+                             ("CI width", f"Is Sakai's 2 V_E1 conservative for a CI of width ≤ {ci_width:g} on a mean "
+                                          f"difference ({lead})?")):
         r = sizes[(sizes["measure"] == lead) & (sizes["method"] == method)].iloc[0]
         paired = f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
         run = f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; {paired}"
@@ -693,7 +696,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         appendix += [_built(r) for r in sizing + ([bodoff] if bodoff is not None else [])]
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
         rows = [_answer_row(answer_sentence(at, t_test=False, **answer), bodoff, break_even, lead=lead,
-                            target=s["target"], costs=costs, ties=ties), *sizing]
+                            target=s["target"], costs=costs, ties=ties,
+                            scope=DL19_SCOPE if unjudged.startswith("DL-19:") else ""), *sizing]
     if crossed is not None:
         rows.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
@@ -717,23 +721,6 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))
-
-
-def _answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
-                costs: str, ties: tuple) -> Finding:
-    """The answer of real or file data, first in the table: the cheapest assessors per topic and their
-    topics for Eρ² (``answer``: :func:`answer_sentence`'s cell), with Bodoff's claim as the verdict
-    (:func:`helpers.findings.design_cost.break_even_row`: the break-even of 1 -> 2 assessors against
-    this run's cost ratio)."""
-    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} at {costs} ({lead})?"
-    paper = "more topics beat more assessors (Bodoff 2008)"
-    if bodoff is None or be is None or not len(be):
-        return Finding(question, paper, answer, "not tested")
-    one = break_even_text(be, 1)
-    ratio = bodoff.numbers["ratio"]
-    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
-            f"one assessor is cheapest up to a cost ratio of {one} (this run: {ratio:.2g})")
-    return Finding(question, paper, f"{answer}; {said}", bodoff.verdict, caveats=ties, numbers=bodoff.numbers)
 
 
 def _published_rows(published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame) -> list[Finding]:

@@ -20,7 +20,7 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+__all__ = ["answer_row", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
            "break_even_text", "break_even_lines", "break_even_row"]
 
 
@@ -194,8 +194,12 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
         then = f"only n_a = 1 searched (set by max_assessors = 1)"
     else:
         ks = [str(int(a)) for a in tied(curve)["n_assessors"]]
-        then = (f"cheapest n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {claims.listing(ks, 'or')} tied")
-        then += "; extend max_assessors" if edge_note(curve) is not None else ""
+        last = int(curve["n_assessors"].max())
+        if edge_note(curve) is None:
+            then = f"cheapest n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {claims.listing(ks, 'or')} tied"
+        else:          # the searched range bounds it: never called the cheapest
+            then = (f"cost still falls at n_a = {last} = max_assessors" if len(ks) == 1 else
+                    f"n_a = {claims.listing(ks, 'or')} tied, {last} = max_assessors") + ": more may be cheaper"
     run += f"; at this run's {costs} ({_ratio(ratio)}): {then}"
     first = be.set_index("n_assessors").loc[1]
     verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
@@ -204,3 +208,20 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     return Finding(question, paper, run, verdict, caveats=("ties",) if ties else (),
                    numbers={"break_even": be.to_dict(orient="records"), "ratio": ratio,
                             "within_noise": [] if curve is None else [int(a) for a in tied(curve)["n_assessors"]]})
+
+
+def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
+               costs: str, ties: tuple, scope: str = "") -> Finding:
+    """The answer of real or file data, first in the table: the cheapest assessors per topic and their
+    topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as the verdict
+    (:func:`break_even_row`: the break-even of 1 -> 2 assessors against
+    this run's cost ratio)."""
+    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} at {costs} ({lead}{' ' + scope if scope else ''})?"
+    paper = "more topics beat more assessors (Bodoff 2008)"
+    if bodoff is None or be is None or not len(be):
+        return Finding(question, paper, answer, "not tested")
+    one = break_even_text(be, 1)
+    ratio = bodoff.numbers["ratio"]
+    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
+            f"one assessor is cheapest up to a cost ratio of {one} (this run: {ratio:.2g})")
+    return Finding(question, paper, f"{answer}; {said}", bodoff.verdict, caveats=ties, numbers=bodoff.numbers)
