@@ -17,5 +17,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)
 ``helpers.findings.design_split``  notebook 06: its split-half rows (one Monte Carlo rule)
 ``helpers.findings.design_cost``  notebook 06: the cheapest design in words (ties, undecided comparisons)
+``helpers.findings.design_views``  notebook 06: its printed tables (an estimate and its interval in one cell)
 =========================  ==================================================
 """
