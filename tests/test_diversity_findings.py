@@ -974,3 +974,11 @@ def test_the_family_recovery_row_says_why_its_families_differ_from_notebook_05s(
     assert "D#-nDCG@10" in rp.study_families("coverage", ["I-rec@10", "D#-nDCG@10", "D-nDCG@10"])[0]
     f = _findings().appendix_findings()
     assert f.limitations().count("notebook 05") == 1
+
+
+def test_planted_verdicts_need_as_many_replicates_as_notebook_05s():
+    """04's and 05's planted-truth checks ask the same replicates of a verdict at 95% (one rule)."""
+    from helpers.findings import preference_recovery as pr
+    from helpers.replicates import planted
+
+    assert planted.verdict_replicates(0.95) == planted.MIN_REPLICATES == pr.MIN_REPLICATES

@@ -437,8 +437,8 @@ def _verdict(ck: Mapping) -> str:
 
 #: Why A.1's families differ from notebook 05's (:func:`helpers.replicates.preference.study_families`,
 #: which counts a half member in both families): the caveat the family-recovery row points to.
-FAMILY_RULE = ("Half members (D♯-, DIN♯-, P+Q♯-measures) are set aside here, in neither family, where notebook 05 "
-               "counts them in both: a family's best must be a whole member, so no I-rec half credits it.")
+FAMILY_RULE = ("Half members (D♯-, DIN♯-, P+Q♯-measures) sit in neither family here, in both in notebook 05: "
+               "a family's best must be a whole member.")
 
 
 def planted_rows(a: Mapping, run_design: str = "styles", digits: int = 3) -> tuple[list[Finding], dict]:
