@@ -634,3 +634,25 @@ def test_one_format_for_a_value_and_its_interval_and_shares_of_runs_print_k_of_n
                       "mean": [0.325, 1.0, 0.993], "low": [0.079, 1.0, 0.885], "high": [4 / 6, 1.0, 1.1]})
     v = fp.replicate_view(s, ("5", "udm"), runs=6)["value"].tolist()
     assert v == ["0.325 [0 of 6, 4 of 6 runs]", "1.000 in every replicate", "0.993 [0.885, 1.100]"]
+
+
+def test_other_sources_gives_one_view_line_per_source_and_threshold_with_variants_starred():
+    """Appendix A.3 (review 3: one table): U1 vs one rater (the run's method) and rater vs rater (Eq. 5);
+    a threshold below the relevance threshold is starred; no source without ratings."""
+    from helpers.replicates import prm as rp
+
+    pairs = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(6)], "u1": [2, 2, 1, 1, 0, 0],
+                          "u2": [2, 1, 1, 0, 0, 0]})
+    ratings = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(6) for _ in (0, 1)],
+                            "assessor": ["a", "b"] * 6, "rating": [2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2]})
+    got = rp.other_sources("files", pairs, ratings, np.random.default_rng(1), T=2, method="eq4", thresholds=[2, 1],
+                           variants=[1], rf10=False)
+    assert list(got.view["source"]) == ["U1 vs one rater"] * 2 + ["rater vs rater"] * 2 and got.rf is None
+    assert list(got.view["θ"]) == ["2", "1*", "2", "1*"] and list(got.view["estimator"]) == ["eq4", "eq4", "eq5", "eq5"]
+    # U1 vs one rater at theta = 2, Eq. 4: p(2|2) = 1/2, p(2|1) = 0/2, p(2|0) = 0/2
+    assert got.view["p(R|i), top level first"].iloc[0] == "0.500 0.000 0.000"
+    # rater vs rater: the two items rated 2 are rated 2 by both raters, so p(2|2) = 1 whatever the order
+    assert got.view["p(R|i), top level first"].iloc[2].startswith("1.000") and len(got.rows) == 12
+    none = rp.other_sources("simulated", pairs, None, np.random.default_rng(1), T=2, method="eq5", thresholds=[2],
+                            variants=[], rf10=False)
+    assert none.rows.empty and none.view.empty

@@ -20,7 +20,7 @@ import pandas as pd
 from .. import prm
 from ..notebook import claims
 
-__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "stress_lines", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "draw_median", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "draw_median", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
            "over_replicates", "over_draws", "nonmonotone", "binomial_intervals", "marginals"]
 
 
@@ -52,19 +52,6 @@ def band(values) -> tuple[float, float]:
         lo, hi = np.quantile(x, [0.025, 0.975])
         return float(lo), float(hi)
     return float(x.min()), float(x.max())
-
-
-def stress_lines(u2_lenience: float, lenience_sd: float) -> list[str]:
-    """What section 12's second collection is under this run's parameters (no sentence that holds
-    for a lenient U2 only)."""
-    who = ("lenient (it finds more relevance than U1)" if u2_lenience > 0 else
-           "strict (it finds less relevance than U1)" if u2_lenience < 0 else "as lenient as U1 on average")
-    return [f"U2 of the second collection is {who}: shift {u2_lenience:g} on average, sd {lenience_sd:g} over topics.",
-            "The PRM's assumptions fail there: U2's marginals can differ from U1's, and the disagreement depends on "
-            "the topic.",
-            "One latent relevance still drives the runs and both assessors, so a graded gain can beat binary gains "
-            "for that reason alone.",
-            "So linear − binary is printed as the reference, and PRM − linear shows what the PRM's gains add."]
 
 
 def spread(mean: float, low: float, high: float, digits: int = 3, what: str = "draw") -> str:

@@ -27,7 +27,7 @@ from .. import prm
 from . import runner
 
 __all__ = ["prm_robustness", "prm_u2_draw", "Simulated", "simulated", "Draws", "draws", "p_draws", "p_over_draws",
-           "mean_difference_p", "ANALYSES", "SUMMARISED", "STRESS", "STRESS_ANALYSES", "MARGINALS"]
+           "mean_difference_p", "other_sources", "OtherSources", "rf_over_draws", "ANALYSES", "SUMMARISED", "STRESS", "STRESS_ANALYSES", "MARGINALS"]
 
 #: The tables of :func:`prm_robustness` on the collection where the PRM's assumptions fail.
 STRESS = ("stress 6", "stress eq", "stress share")
@@ -482,3 +482,59 @@ def p_draws(replicates: int, seed: int, *, qrels_u1, ratings, thresholds: Sequen
                                                                         "thresholds": list(thresholds), "T": T,
                                                                         "method": method},
                                  scheduler=None, progress=progress)
+
+
+@dataclass
+class OtherSources:
+    """Further double judgments of notebook 03 (appendix A.3): ``rows`` (source, method, pairs,
+    threshold, level, p, sigma, variant), ``view`` (one line per source and threshold, p_{R|i} from
+    the top level down; ``*`` marks a variant threshold) and ``rf`` (``nist_rf, crowd, thresholds``
+    of TREC 2010 RF for the redraws of the crowd worker, or None)."""
+
+    rows: pd.DataFrame
+    view: pd.DataFrame
+    rf: tuple | None = None
+
+
+def other_sources(dataset: str, pairs: pd.DataFrame, reannotation: pd.DataFrame | None, rng: np.random.Generator, *,
+                  T: int, method: str, thresholds: Sequence[int], variants: Sequence[int], rf10: bool) -> OtherSources:
+    """p_{R|i} from further sources of double judgments (Demeester et al. 2016, Sect. 3.1.4: how much
+    the parameters depend on who the second assessor is): on ``dl19`` (and ``files`` with ratings)
+    U1 against one rater per item (``pairs``, with ``method``) and rater against rater of the same
+    item (:func:`helpers.prm.pairs_within_items`, Eq. 5, valid since both judged the same items); with
+    ``rf10`` TREC 2010 RF NIST against one crowd worker per item (Eq. 4 and Eq. 5; levels 0-2).
+    ``rng`` draws the rater order and the crowd worker, in that order."""
+    from ..data import datasets
+
+    real = {"dl19": ("DL19 NIST vs re-annotator", "DL19 re-annotator vs re-annotator"),
+            "files": ("U1 vs one rater", "rater vs rater")}
+    sources, rf = {}, None
+    if dataset in real and reannotation is not None:
+        sources[real[dataset][0]] = (pairs, T, method, list(thresholds))
+        sources[real[dataset][1]] = (prm.pairs_within_items(reannotation, rng), T, "eq5", list(thresholds))
+    if rf10:
+        ratings = datasets.load_ratings("trec-rf10")
+        nist = ratings.loc[ratings["assessor"] == "NIST"].rename(columns={"rating": "relevance"})
+        crowd = ratings.loc[ratings["assessor"] != "NIST"]
+        rf = (nist, crowd, [2, datasets.relevance_threshold("trec-rf10")])
+        rf_pairs = prm.pairs_from_qrels(nist, prm.one_rating_per_item(crowd, rng))
+        sources["RF10 NIST vs crowd"] = (rf_pairs, 2, "eq4", rf[2])
+        sources["RF10 NIST vs crowd (Eq. 5)"] = (rf_pairs, 2, "eq5", rf[2])
+    rows, view = [], []
+    for name, (src, t_max, m, ths) in sources.items():
+        own = name in real.get(dataset, ())   # RF10's thresholds are its own scale's, never variants
+        for th in ths:
+            e = prm.estimate(src, threshold=th, method=m, T=t_max)
+            star = own and th in variants
+            rows += [{"source": name, "method": m, "pairs": len(src), "threshold": th, "level": int(r.level),
+                      "p": r.p, "sigma": r.sigma, "variant": star} for r in e.itertuples()]
+            view.append({"source": name, "estimator": m, "pairs": len(src), "θ": f"{th}{'*' if star else ''}",
+                         "p(R|i), top level first": " ".join(f"{v:.3f}" for v in e["p"].iloc[::-1])})
+    return OtherSources(pd.DataFrame(rows), pd.DataFrame(view), rf)
+
+
+def rf_over_draws(rep: pd.DataFrame, rows: pd.DataFrame, thresholds: Sequence[int]) -> pd.DataFrame:
+    """:func:`p_over_draws` of the RF10 crowd-worker draws (:func:`p_draws`) against this notebook's
+    Eq. 4 estimates (``rows`` of :func:`other_sources`)."""
+    mine = rows[rows["source"] == "RF10 NIST vs crowd"]
+    return p_over_draws(rep, {th: mine[mine["threshold"] == th].set_index("level")["p"] for th in thresholds})
