@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from ..io.files import atomic_write_bytes, atomic_write_text
-from . import outputs
+from . import batch, outputs
 from .params import RESERVED_NAMES, check_values, load_yaml, parameter_lines
 from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 from ..replicates.cluster import SHARED_SCHEDULER
@@ -655,11 +655,25 @@ class _RunCluster:
                 self.starting.close()
 
 
+def _run_tasks(tasks: list, jobs: int, shared: "_RunCluster", stream, profile: str) -> dict:
+    """Run the notebooks of ``tasks`` (``(notebook, args, kwargs)`` of :func:`_run_one`), one after
+    the other or ``jobs`` at once (:mod:`helpers.notebook.batch`); each notebook's result."""
+    if jobs <= 1:
+        return {nb: _run_one(*args, stream=stream, dask_address=shared.address_for(nb), **kwargs)
+                for nb, args, kwargs in tasks}
+    order = batch.slowest_first([nb for nb, _, _ in tasks], reports_root() / "executed" / profile / "runtimes.json")
+    by_nb = {nb: (args, kwargs) for nb, args, kwargs in tasks}
+    print(f"running {jobs} notebooks at a time (--jobs {jobs})", file=stream, flush=True)
+    return batch.run_parallel([(nb, by_nb[nb][0], {**by_nb[nb][1], "dask_address": shared.address_for(nb)})
+                               for nb in order], jobs, _run_one, stream)
+
+
 def run(profile: str = "default", only: list[str] | None = None, *, html: bool = True,
         refresh: bool = False, stream=None, params: str | os.PathLike | None = None,
-        name: str | None = None) -> list[tuple[str, str, float]]:
+        name: str | None = None, jobs: int | str = 1) -> list[tuple[str, str, float]]:
     """Execute notebooks for ``profile`` (or for the user's parameter files ``params``, outputs
-    under ``reports/<name>/``); returns ``(stem, status, seconds)`` per notebook."""
+    under ``reports/<name>/``); returns ``(stem, status, seconds)`` per notebook. ``jobs``: how many
+    notebooks run at once (``"auto"``: one per core; :mod:`helpers.notebook.batch`)."""
     stream = sys.stdout if stream is None else stream
     books = discover(only)
     user_files: dict[Path, Path] | None = None
@@ -683,19 +697,22 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
           file=stream, flush=True)
     shared = _RunCluster(books, loaded, stream)
     try:
+        tasks = []
         for k, nb_path in enumerate(books, 1):
-            nb_params = loaded.get(nb_path)
             tag = f"[{k}/{len(books)}] {nb_path.stem}"
-            if nb_params is None:
+            if loaded.get(nb_path) is None:
                 missing = (f"no parameter file for it in {params}" if user_files is not None
                            else f"no {params_file(nb_path, profile).relative_to(ROOT)}")
                 print(f"{tag}: skipped ({missing})", file=stream, flush=True)
-                results.append((nb_path.stem, "skipped", 0.0))
                 continue
-            # the notebooks do not depend on each other: a failure does not stop the others
-            results.append(_run_one(nb_path, nb_params, profile, tag, html=html, refresh=refresh,
-                                    named=user_files is not None, stream=stream,
-                                    dask_address=shared.address_for(nb_path)))
+            tasks.append((nb_path, (nb_path, loaded[nb_path], profile, tag),
+                          {"html": html, "refresh": refresh, "named": user_files is not None}))
+        # the notebooks do not depend on each other: a failure does not stop the others
+        jobs = batch.resolve_jobs(jobs, len(tasks))
+        began = time.perf_counter()
+        done = _run_tasks(tasks, jobs, shared, stream, profile)
+        wall = time.perf_counter() - began
+        results = [done[nb] if nb in done else (nb.stem, "skipped", 0.0) for nb in books]
     finally:
         shared.close()
     failed = [stem for stem, status, _ in results if status == "failed"]
@@ -705,7 +722,9 @@ def run(profile: str = "default", only: list[str] | None = None, *, html: bool =
         print(f"profile {profile!r}: {done} of {len(results)} notebook(s) ok"
               + (f"; FAILED: {', '.join(failed)}" if failed else "")
               + (f" (executed copies with the error under {_show(executed_dir / 'failed')})"
-                 if any(failed_copy(executed_dir / f"{stem}.ipynb").is_file() for stem in failed) else "") + f"; {sum(t for _, _, t in results):.0f} s in the notebooks", file=stream, flush=True)
+                 if any(failed_copy(executed_dir / f"{stem}.ipynb").is_file() for stem in failed) else "") + f"; {sum(t for _, _, t in results):.0f} s in the notebooks"
+              + (f", {wall:.0f} s from the first start to the last end ({jobs} at a time)" if jobs > 1 else ""),
+              file=stream, flush=True)
     return results
 
 
@@ -722,6 +741,9 @@ def main(argv: list[str] | None = None) -> int:
                             "outputs go to reports/<name>/")
     p_run.add_argument("--name", help="output folder name for --params (default: the folder's name)")
     p_run.add_argument("--no-html", action="store_true", help="skip the HTML rendering")
+    p_run.add_argument("--jobs", default=os.environ.get("SUBJEVAL_JOBS", "auto"), metavar="N|auto",
+                       help="notebooks run at once (default: $SUBJEVAL_JOBS, else auto = one per core); 1: one "
+                            "after the other")
     p_run.add_argument("only", nargs="*", help="two-digit prefixes or stems (default: all)")
     p_ref = sub.add_parser("refresh", help="regenerate committed outputs (default profile)")
     p_ref.add_argument("only", nargs="*")
@@ -737,10 +759,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"python -m helpers notebooks: note: PROFILE={os.environ['PROFILE']} (environment) is ignored: "
                       f"--params {args.params} chooses the parameters", file=sys.stderr, flush=True)
             profile = args.profile if args.profile is not None else os.environ.get("PROFILE", "default")
+            batch.resolve_jobs(args.jobs, 1)   # a bad value stops here, before any kernel
             results = run(profile, args.only or None, html=not args.no_html,
-                          params=args.params, name=args.name)
+                          params=args.params, name=args.name, jobs=args.jobs)
         else:
-            results = run("default", args.only or None, html=True, refresh=True)
+            results = run("default", args.only or None, html=True, refresh=True,
+                          jobs=os.environ.get("SUBJEVAL_JOBS", "auto"))
     except ValueError as exc:  # unknown profile, a bad parameter file: before any kernel starts
         print(f"python -m helpers notebooks: error: {exc}", file=sys.stderr)
         return 2

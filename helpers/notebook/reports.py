@@ -67,6 +67,19 @@ def _jsonable(obj: Any, digits: int | None = None) -> Any:
     return obj
 
 
+def _display_png(png: bytes, fig, dpi: int) -> None:
+    """Display PNG bytes (saved at ``dpi``) at the size the inline backend gives ``fig``, and close
+    the figure so that the backend does not render it again."""
+    import struct
+
+    import matplotlib.pyplot as plt
+    from IPython.display import Image, display
+
+    width = struct.unpack(">I", png[16:20])[0]   # the IHDR chunk: width, then height, in pixels
+    display(Image(data=png, format="png", width=max(1, round(width * float(fig.dpi) / dpi))))
+    plt.close(fig)
+
+
 class Reporter:
     """Output writer of one notebook.
 
@@ -139,21 +152,30 @@ class Reporter:
     def metrics_path(self) -> Path:
         return self.root / "metrics" / f"{self.notebook}.json"
 
-    def save_fig(self, fig, name: str, *, dpi: int = 150) -> list[Path]:
+    def save_fig(self, fig, name: str, *, dpi: int = 150, show: bool | None = None) -> list[Path]:
         """Save a matplotlib figure as PDF (no creation date, TrueType fonts) and PNG; returns both paths.
-        ``name`` passes through :func:`helpers.io.files.safe_stem` (it may come from data)."""
+        ``name`` passes through :func:`helpers.io.files.safe_stem` (it may come from data).
+
+        ``show``: display the saved PNG in the notebook and close the figure (``None``: when the
+        inline backend is active, i.e. in a notebook). The cell then shows exactly the file that was
+        saved, and the figure is drawn twice (once per file) instead of three times (the inline
+        backend would render it again at the end of the cell); its size on the page is what the
+        inline backend would give (the PNG scaled from ``dpi`` to the figure's own dpi)."""
         import io
 
         import matplotlib
 
-        name, out = safe_stem(name), []
+        name, out, png = safe_stem(name), [], b""
         for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
                           ("png", {"Software": None})):
             buf = io.BytesIO()
             # TrueType (Type 42) fonts whatever the notebook's style: never a Type 3 bitmap font in a paper
             with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
                 fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight", metadata=meta)
-            out.append(self._write(self.figures / f"{name}.{ext}", buf.getvalue()))
+            png = buf.getvalue()
+            out.append(self._write(self.figures / f"{name}.{ext}", png))
+        if show if show is not None else "inline" in matplotlib.get_backend():
+            _display_png(png, fig, dpi)
         return out
 
     def save_table(self, df: pd.DataFrame, name: str, *, float_format: str = "%.4f",
