@@ -731,3 +731,15 @@ def test_families_caveat_names_the_families_not_planted():
     assert "not planted" not in every and "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in every
     one = pf.families_caveat(["position", "graded", "first-hit", "null"], float("nan"))
     assert "Coverage was not planted, so its family is not tested." in one and "compares all measures" in one
+
+
+def test_thuir_view_prints_eight_columns_and_keeps_the_numbers():
+    t = pd.DataFrame({"system": ["Q", "relevant share"], "kind": ["measure", "baseline"], "ties": [0, 16],
+                      "k": [35, 32], "n": [56, 56], "chance": [0.5, 0.35714], "p_value": [0.0817, 0.0021],
+                      "p_above": [0.0409, 0.0011], "p_above_holm": [0.4074, 0.0104],
+                      "ci_low": [0.4852, 0.4318], "ci_high": [0.7526, 0.7012]})
+    v = pf.thuir_view(t, 0.05)
+    assert list(v.columns) == ["system", "kind", "ties", "k of n", "chance", "p two-sided", "p above, Holm", "95% CI"]
+    assert v.iloc[1].tolist() == ["relevant share", "baseline", 16, "32 of 56", "0.357", "0.002", "0.010",
+                                  "[0.432, 0.701]"]
+    assert v.iloc[0]["p above, Holm"] == "0.407" and v.iloc[0]["95% CI"] == "[0.485, 0.753]"

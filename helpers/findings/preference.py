@@ -44,7 +44,7 @@ __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery",
            "recovery_lines",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
            "filter_line", "same_preference_line", "shift_sentence", "replay_table", "appendix_intro", "involving", "APPENDIX_NAMES", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
-           "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS", "users_caveat",
+           "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS", "users_caveat", "thuir_view",
            "families_caveat"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
@@ -506,6 +506,18 @@ def p_text(df: pd.DataFrame, significance: float, columns: Sequence[str]) -> pd.
     for c in columns:
         out[c] = [claims.format_p(v, significance) for v in out[c]]
     return out
+
+
+def thuir_view(t: pd.DataFrame, significance: float) -> pd.DataFrame:
+    """Section 7's printed THUIR table, eight columns: system, kind, ties, "k of n", chance, the exact
+    two-sided p, the one-sided p ("above chance") after Holm and its 95% Clopper-Pearson interval as one
+    cell; the uncorrected one-sided p and every column stay in the saved ``05_real_thuir_agreement``."""
+    out = p_text(t, significance, ["p_value", "p_above_holm"])
+    return pd.DataFrame({"system": out["system"], "kind": out["kind"], "ties": out["ties"],
+                         "k of n": [f"{int(k)} of {int(n)}" for k, n in zip(t["k"], t["n"])],
+                         "chance": t["chance"].map("{:.3f}".format), "p two-sided": out["p_value"],
+                         "p above, Holm": out["p_above_holm"],
+                         "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t["ci_low"], t["ci_high"])]})
 
 
 def _tie_clause(real_table: pd.DataFrame, system: str) -> str:
