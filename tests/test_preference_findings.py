@@ -376,13 +376,14 @@ def test_findings_table_for_a_simulated_run(rec):
     # (a) families, (b) uncorrected intervals, (c) noise model and built-in contrast; near a formula: general
     assert t["verdict"].tolist() == ["cannot tell (a, b, c)", "does not hold (a, b, c)", "holds in part", "holds"]
     lim = f.limitations()
-    assert "compares all 4 measures" in lim and "none corrected for multiple testing" in lim
+    assert "compares all 4 measures" in lim and "(b) Each rate's 95% CI stands alone, uncorrected over the 4 " \
+        "model-question cases." in lim
     assert lim.startswith("Planted users are built near RBP (position) and I-rec (coverage, smoothed), so a recovery "
                           "checks the code, not real assessors. (a) Every family check compares all 4 measures, ")
     # the aligned models this fixture did not plant, and the D-sharp family no planted user stands for
     assert "Graded and first-hit were not planted, so their families are not tested." in lim
     assert "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in lim
-    assert "built into it: without noise" in lim and lim.count("(c)") == 1 and "(d)" not in lim
+    assert "and on its built-in contrast: without noise" in lim and lim.count("(c)") == 1 and "(d)" not in lim
     # what holds by construction or is set by the simulation (alpha at its target, r, the null users' chance
     # levels, the topic-blocked survivors) is in the appendix, not the table
     app = f.appendix_findings().table()
@@ -424,7 +425,7 @@ def test_one_study_rows_follow_the_intervals_one_row_per_reading(rec):
     assert got[0].numbers["compared"] == 4   # stated once, in Limitation (a)
     assert "0: [0, 0.088]" in got[1].run
     # one rule each, named in Limitations; the planted users near a formula are the conclusion's general caveat
-    assert all(r.caveats == ("families", "uncorrected", "noise_model") for r in got)
+    assert all(r.caveats == ("families", "rates_uncorrected", "noise_model") for r in got)
     mixed = rows([36, 0, 0, 0])     # a model split over two readings names its questions
     assert "position (relevance)" in mixed[0].question and mixed[0].run.startswith("position 36 of 40 studies (relevance);")
     assert "position (diversity)" in mixed[1].question
@@ -709,7 +710,7 @@ def test_contrast_caveat_says_a_trail_is_no_built_in_contrast(rec):
 
     lead = with_lead(0.01)
     assert lead.startswith("One-study power rests on the simulator's noise (per-pair effect 0.4, ")
-    assert "built into it: without noise position's family leads the best outside it by +0.010" in lead
+    assert "and on its built-in contrast: without noise position's family leads the best outside it by +0.010" in lead
     trail = with_lead(-0.001)
     assert "trails it by 0.001" in trail and "no contrast between the families is built" in trail
     assert trail.startswith("One-study power rests on the simulator's noise (") and "; without noise" in trail

@@ -722,7 +722,10 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     if rec is not None:
         models = list(dict.fromkeys(m for m, _ in rec.cases))
         compared = rec.single["compared"].max() if "compared" in rec.single.columns and len(rec.single) else None
-        caveats.update(noise_model=contrast_caveat(rec), families=families_caveat(models, compared))
+        cases = sum(len(qs) for qs in rec.by_model().values())
+        caveats.update(noise_model=contrast_caveat(rec), families=families_caveat(models, compared),
+                       rates_uncorrected=f"Each rate's 95% CI stands alone, uncorrected over the {cases} "
+                                         "model-question cases.")
         if any(m in NEAR_FORMULA for m in models):   # the planted users near a formula qualify every planted row
             caveats["planted_users"], general = users_caveat(models), ("planted_users",)
     return PreferenceFindings("05_preference_agreement", rows, prose, caveats=caveats, general=general,

@@ -557,10 +557,11 @@ NOISE = _noise_constants()
 CAVEATS = {
     "noise_model": ("One-study power rests on the simulator's noise (per-pair effect "
                     f"{NOISE['pair_effect']:g}, question correlation {NOISE['question_correlation']:g}, assessor "
-                    f"spread {NOISE['assessor_spread']:g}) and on the contrast between the families built into it."),
+                    f"spread {NOISE['assessor_spread']:g}) and on its built-in contrast between the families."),
     "few_replicates": f"The held-out and null checks need at least {MIN_REPLICATES} replicated studies (half of them "
                       "held out for the family check); with fewer they read 'cannot tell'.",
     "families": "Every family check compares all measures, a D♯-measure (half I-rec) in two families.",
+    "rates_uncorrected": "Each rate's 95% CI stands alone, uncorrected over the model-question cases.",
 }
 
 
@@ -568,24 +569,25 @@ def contrast_caveat(rec: Recovery) -> str:
     """The one caveat of the one-study rows: their power rests on the simulation's noise model
     (:data:`NOISE`) and on the contrast between the families built into it, read from the noise-free
     family checks (each family's best measure minus the best outside it, the largest over the
-    questions), e.g. ``"... built into it: without noise coverage's family leads the best measure
+    questions), e.g. ``"... and on its built-in contrast: without noise coverage's family leads the best
     outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast."""
     lead: dict[str, float] = {}
     for (m, _q), c in rec.cases.items():
         ck = c["check_noise_free"]
         if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
             lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
-    head = CAVEATS["noise_model"][:-1]
+    noise = CAVEATS["noise_model"].split(" and on its built-in contrast")[0]
     if not lead:
-        return head + "."
+        return CAVEATS["noise_model"]
     top = max(lead, key=lead.get)
     if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
         how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
-        return (head.split(" and on the contrast")[0] + "; without noise no planted family leads the best measure "
-                f"outside it ({top}'s {how}), so no contrast between the families is built in.")
+        return (f"{noise}; without noise no planted family leads the best measure outside it ({top}'s {how}), so "
+                "no contrast between the families is built in.")
     rest = [v for m, v in lead.items() if m != top]
     tail = f", the others by at most {signed(max(rest))}" if rest else ""
-    return f"{head}: without noise {top}'s family leads the best outside it by {signed(lead[top])}{tail}."
+    return (f"{noise} and on its built-in contrast: without noise {top}'s family leads the best outside it by "
+            f"{signed(lead[top])}{tail}.")
 
 
 def _nearest(rec: Recovery, model: str) -> list[str]:
@@ -645,7 +647,7 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
         verdict = word
         if word == "holds" and all(m in NEAR_FORMULA for m in ms):
             verdict = "by construction"
-        caveats = ("families", "uncorrected", "noise_model")   # near a formula: the conclusion's general caveat
+        caveats = ("families", "rates_uncorrected", "noise_model")   # near a formula: the conclusion's general caveat
         question = f"In one study, is the family of {_where(cases)} significantly first {rule}?"
         rows.append(Finding(question, "—", run, verdict, caveats,
                             {"reading": said, "one_study": {m: {q: one[m][q] for q in qs_of[m]} for m in ms},
