@@ -78,3 +78,33 @@ def test_two_notebooks_run_at_the_same_time(tmp_path, monkeypatch):
     for path in books:
         nb = json.loads((tmp_path / "reports" / "executed" / "ci" / path.name).read_text(encoding="utf-8"))
         assert "".join(nb["cells"][-1]["outputs"][0]["text"]) == "met\n"
+
+
+def _scheduler_notebook(tmp_path, only_when=None):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    if only_when is not None:
+        nb.metadata["subjeval"] = {"dask_only_when": only_when}
+    nb.cells = [nbformat.v4.new_code_cell('data: str = "simulated"  # source\nscheduler: str = "local"  # where',
+                                          metadata={"tags": ["parameters"]})]
+    path = tmp_path / "07_demo.ipynb"
+    nbformat.write(nb, str(path))
+    return path
+
+
+def test_the_run_cluster_is_started_only_for_the_parameters_that_use_it(tmp_path, monkeypatch):
+    """A notebook's metadata can say for which parameter values its replicates run on dask
+    (notebook 06: simulated pilots only); the runner starts no cluster for the other values."""
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    plain = _scheduler_notebook(tmp_path)
+    assert pipeline.uses_local_dask(plain, {}) and pipeline.uses_local_dask(plain, {"data": "dl19"})
+    assert not pipeline.uses_local_dask(plain, {"scheduler": "serial"})
+    marked = _scheduler_notebook(tmp_path, {"data": ["simulated"]})
+    assert pipeline.uses_local_dask(marked, {}) and pipeline.uses_local_dask(marked, {"data": "simulated"})
+    assert not pipeline.uses_local_dask(marked, {"data": "dl19"})
+    assert not pipeline.uses_local_dask(marked, {"data": "simulated", "scheduler": "serial"})
+    real = pipeline.NOTEBOOKS / "06_study_design.ipynb"
+    assert not pipeline.uses_local_dask(real, pipeline.load_parameters(real, "real"))
+    assert pipeline.uses_local_dask(real, pipeline.load_parameters(real, "default"))

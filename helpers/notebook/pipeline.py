@@ -610,11 +610,24 @@ def uses_local_dask(notebook: Path, parameters: dict) -> bool:
         return False
     if "scheduler" not in declared:
         return False
-    if "scheduler" in parameters:
-        return parameters["scheduler"] == "local"
-    with contextlib.suppress(ValueError, SyntaxError):
-        return ast.literal_eval(declared["scheduler"]["default"]) == "local"
-    return False
+
+    def value(name: str):
+        if name in parameters:
+            return parameters[name]
+        with contextlib.suppress(KeyError, TypeError, ValueError, SyntaxError):
+            return ast.literal_eval(declared[name]["default"])
+        return None
+
+    if value("scheduler") != "local":
+        return False
+    # a notebook whose replicates run only for some parameter values says which in its metadata
+    # ("subjeval": {"dask_only_when": {"data": ["simulated"]}}): no cluster is started for the others
+    try:
+        meta = json.loads(notebook.read_text(encoding="utf-8")).get("metadata", {})
+        only_when = meta.get("subjeval", {}).get("dask_only_when", {})
+    except (OSError, ValueError, AttributeError):
+        return True
+    return all(value(name) in wanted for name, wanted in only_when.items()) if isinstance(only_when, dict) else True
 
 
 class _RunCluster:
