@@ -27,8 +27,9 @@ from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bra
                              effect_sizes, hsd_runs_line, range_text, read_real, table2_lines, table2_view)
 from .unanimity_text import fit_state, placebo_prose, placebo_verdict as _placebo_verdict, tried_text  # noqa: F401
 from .unanimity_text import signed as _signed, signed_count as _signed_count
-from .unanimity_placebo import (PAPER_T3_SHARE, SIG_Q, _few, _placebo_tau, _range_name,  # noqa: F401
-                                _reorder_row, _significance_rows, floor_caveat, hsd_floor, pct)
+from .unanimity_placebo import PAPER_T3_SHARE, SIG_Q, floor_caveat, hsd_floor, pct  # noqa: F401
+from .unanimity_placebo import few as _few, placebo_tau as _placebo_tau  # noqa: F401
+from .unanimity_placebo import reorder_row as _reorder_row, significance_rows as _significance_rows  # noqa: F401
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",

@@ -18,7 +18,8 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 from .unanimity_text import placebo_verdict as _placebo_verdict
 
-__all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat"]
+__all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat", "few", "placebo_tau", "range_label",
+           "reorder_row", "significance_rows"]
 
 #: Sakai's Table 3 as a share of his pair decisions (120 team pairs x 45 cells).
 PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
@@ -26,7 +27,7 @@ PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
 SIG_Q = "Does UG change significance calls between teams (Table 3)?"
 
 
-def _few(replicates: int) -> tuple[str, ...]:
+def few(replicates: int) -> tuple[str, ...]:
     """The caveat ``ranges`` for a range over fewer draws than a 95% interval needs."""
     return ("ranges",) if 1 < replicates < claims.min_draws() else ()
 
@@ -50,7 +51,7 @@ def floor_caveat(B: int, alpha: float) -> dict:
                          f"below α = {float(alpha):g}: no pair can be significant, so every discrepancy count is 0."}
 
 
-def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "",
+def reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope: str = "",
                  simulated: bool = True) -> Finding:
     """The replicates' side of Table 2: cells whose τ is below 1 in every replicate, then the
     verdict, which rests on UG's τ against the placebo's (``control``:
@@ -74,7 +75,7 @@ def _reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope
         run, cav = run + p, more + cav
         nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
     return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
-                   "— (the paper has no placebo)", run, verdict, cav + _few(grid.replicates), nums)
+                   "— (the paper has no placebo)", run, verdict, cav + few(grid.replicates), nums)
 
 
 def pct(k: float, n: float) -> str:
@@ -83,7 +84,7 @@ def pct(k: float, n: float) -> str:
     return f"{v:.2g}%" if 0 < v < 10 else f"{v:.0f}%"
 
 
-def _significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
+def significance_rows(grid, total: int, decisions: int, replicates: int, graded, cav: tuple,
                        fragile: Mapping | None = None, paper: str = PAPER_T3_SHARE, placebo: Mapping | None = None,
                        control: Mapping | None = None, scope: str = "", simulated: bool = True,
                        floor: bool = False) -> list[Finding]:
@@ -114,7 +115,7 @@ def _significance_rows(grid, total: int, decisions: int, replicates: int, graded
     lo, hi = int(round(iv["low"])), int(round(iv["high"]))
     run = (f"UG: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
            f"UG: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
-           f"{lo} to {hi} ({_range_name(replicates)})")
+           f"{lo} to {hi} ({range_label(replicates)})")
     nums = {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": int((per == 0).sum()),
             "fragile": k, "total": total, "decisions": decisions}
     if control is None:
@@ -129,16 +130,16 @@ def _significance_rows(grid, total: int, decisions: int, replicates: int, graded
     if floor:   # every count is 0 whatever the gains do: nothing to read
         verdict = "cannot tell"
     return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
-                         "— (the paper has no placebo)", run, verdict, cav + _few(replicates), nums)]
+                         "— (the paper has no placebo)", run, verdict, cav + few(replicates), nums)]
 
 
-def _placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
+def placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
     from ..replicates.unanimity_placebo import compare_tau
 
     return compare_tau(rep, graded, claims.min_draws())
 
 
-def _range_name(replicates: int) -> str:
+def range_label(replicates: int) -> str:
     from ..replicates.unanimity import range_name
 
     return range_name(replicates)
