@@ -429,3 +429,50 @@ def test_a_negative_rel_is_a_level_not_a_collection(tmp_path):
     done = subprocess.run([sys.executable, "-m", "helpers", "evaluate", "--qrels", q, "--run", r, "--rel", "-1"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and "--rel must be an integer level >= 1" in done.stderr, done.stderr
+
+
+# --- the fourth probe round (issue 40): each class with an example of its own ---
+
+def test_gains_given_as_a_measure_parameter_are_checked_for_overflow_like_gains(tmp_path, capsysbinary):
+    """Every path by which gains reach a measure refuses sums past GAIN_TOTAL_LIMIT: trec_eval's
+    ``gains=`` parameter (API and command), diversity gains and evaluate_arrays (was 0.0 after a
+    numpy overflow warning for ``MSnDCGg(gains=1:1e308)``)."""
+    import warnings
+
+    from helpers.measures import diversity
+    from helpers.measures.kernels import evaluate_arrays
+
+    qrels = pd.DataFrame({"query_id": ["k"] * 2, "doc_id": ["u", "v"], "relevance": [2, 2]})
+    run = pd.DataFrame({"query_id": ["k"] * 2, "doc_id": ["v", "w"], "score": [2.0, 1.0], "run_id": ["z"] * 2})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for spec in ("G(gains=2:7e299)", "MSnDCGg(gains=1:1;2:-7e299)"):
+            with pytest.raises(ValueError, match=r"sum to more than 1e\+300 .*divide every gain"):
+                M.evaluate(qrels, run, measures=[spec])
+        assert M.evaluate(qrels, run, measures=["G(gains=2:4e299)"])["value"].notna().all()
+        dq = qrels.assign(intent_id="i")
+        intents = pd.DataFrame({"query_id": ["k"], "intent_id": ["i"], "prob": [1.0], "kind": ["inf"]})
+        with pytest.raises(ValueError, match=r"dqrels gain 6e\+299 .*doc_id='u'"):
+            diversity.evaluate(dq, intents, run, ["D-nDCG@5"], gains={2: 6e299})
+        with pytest.raises(ValueError, match=r"ideal_gains\[1\] \(list 1\)"):
+            evaluate_arrays(np.ones((2, 2)), np.array([[1.0, 1.0], [9e299, 9e299]]), ["nDCG@2"])
+    q, r = _files(tmp_path, b"k 0 u 2\nk 0 v 2\n", b"k Q0 v 1 2 z\nk Q0 w 2 1 z\n")
+    status, out, err = _run(capsysbinary, ["-m", "ndcg.2=7e299", q, r])
+    assert status == 2 and out == b"" and "-m ndcg.2=7e+299" in err and "Warning" not in err, err
+
+
+def test_trec_eval_misorder_refusal_names_the_cause_that_applies(tmp_path, capsysbinary):
+    """The refusal said 'differ by less than 1' for integer gains past 2^31 too; it names each cause."""
+    q, r = _files(tmp_path, b"s 0 a 1\ns 0 b 3\n", b"s Q0 a 1 2 z\ns Q0 b 2 1 z\n")
+    status, _, err = _run(capsysbinary, ["-q", "-m", "ndcg.1=5000000000,3=2", q, r])
+    assert status == 2 and "differ by 2^31 or more" in err and "less than 1" not in err, err
+    assert "--measures 'MSnDCGg(gains=1:5000000000.0;3:2.0)'" in err
+
+
+def test_an_empty_topic_after_the_debug_dot_selects_no_topic(tmp_path, capsysbinary, nist):
+    """``-D 2.`` names the empty topic (trec_eval: no query, status 7); it was read as no -D topic."""
+    q, r = _files(tmp_path, b"w 0 d 1\n", b"w Q0 d 1 1 one\n")
+    theirs = subprocess.run([str(nist), "-D", "2.", q, r], capture_output=True)
+    status, out, err = _run(capsysbinary, ["-D", "2.", q, r])
+    assert status == theirs.returncode == 7 and out == theirs.stdout == b""
+    assert "No queries with both results and relevance info" in err

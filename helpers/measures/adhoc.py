@@ -67,6 +67,7 @@ from .kernels import evaluate_arrays, geometric_sum
 from .notices import warn_caller
 from .ragged import Ragged, blocks
 from .results import aggregate, to_matrix
+from .spec import GAIN_TOTAL_LIMIT
 from .spec import (CONDENSED_ONLY, CUTOFF_POLICIES, MEASURES, REL_PARAM, MeasureDef,
                                    MeasureSpec, parse_gain_spec, parse_measures, with_default_rel)
 from .treceval.defs import uses_trec_kernel
@@ -211,9 +212,6 @@ def _topic_gmax(gmax, scale_max, ideal: Ragged, R: np.ndarray) -> np.ndarray:
     return out
 
 
-#: Largest total of gains the kernels accept: cumulative gains, Q's beta * cg + count and the ideal
-#: sums stay far from float64's 1.8e308 (gains of 1e308 made nDCG and Q NaN with only an overflow warning).
-GAIN_TOTAL_LIMIT = 1e300
 
 
 def _refuse_overflowing_gains(gain: np.ndarray) -> None:

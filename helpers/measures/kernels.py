@@ -90,7 +90,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .spec import (CONDENSED_ONLY, MEASURES, MeasureSpec, log_base, parse_measures,
+from .spec import (CONDENSED_ONLY, GAIN_TOTAL_LIMIT, MEASURES, MeasureSpec, log_base, parse_measures,
                                    unknown_message)
 from .treceval.defs import TREC_FAMILIES, uses_trec_kernel
 
@@ -665,7 +665,22 @@ def _checked_arrays(ranked_gains, ideal_gains, preference, grades, ideal_grades)
         if ideal_grades.shape[0] != n:
             raise ValueError(f"ranked_gains has {n} lists but ideal_grades has "
                              f"{ideal_grades.shape[0]} rows")
+    _refuse_overflowing_sums(g, "ranked_gains")
+    _refuse_overflowing_sums(ideal, "ideal_gains")
     return g, ideal, preference, grades, ideal_grades
+
+
+def _refuse_overflowing_sums(x: np.ndarray, what: str) -> None:
+    """Refuse a list whose gains sum past :data:`GAIN_TOTAL_LIMIT` (the sums would overflow to
+    inf and the measures be NaN with only a numpy warning), naming the list."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.nansum(np.abs(x), axis=1) if x.size else np.zeros(x.shape[0])
+    over = np.flatnonzero(total > GAIN_TOTAL_LIMIT)
+    if len(over):
+        i = int(over[0])
+        raise ValueError(f"{what}[{i}] (list {i}) has gains summing to more than {GAIN_TOTAL_LIMIT:g} "
+                         f"(largest {float(np.nanmax(np.abs(x[i]))):g}): the sums of gains would overflow; "
+                         "normalised measures do not depend on the gains' scale, so divide every gain by the same factor")
 
 
 def _condensed(g: np.ndarray, ranked_judged, preference, grades):

@@ -57,6 +57,7 @@ __all__ = [
     "MEASURES",
     "REL_PARAM",
     "CONDENSED_ONLY",
+    "GAIN_TOTAL_LIMIT",
     "parse_measures",
     "parse_gain_spec",
     "with_default_rel",
@@ -528,6 +529,13 @@ def is_graded(spec: "str | MeasureSpec", registry: Mapping[str, MeasureDef] | No
 #: Measures computed on the condensed list (judged documents only) whatever ``condensed`` says.
 CONDENSED_ONLY = ("bpref", "bpref_R", "bpref_N", "bpref_relative", "rpref_N", "rpref_relative",
                   "rpref_relative2")
+
+
+#: Largest total of gains the kernels accept: cumulative gains, Q's beta * cg + count and the ideal
+#: sums stay far from float64's 1.8e308 (gains of 1e308 made nDCG and Q NaN with only an overflow warning).
+#: Every path by which gains reach a measure checks it: ``gains=``/``--gains`` and a ``gain`` column
+#: (:mod:`.adhoc`), trec_eval's ``gains=`` parameter (:mod:`.treceval.graded`), diversity gains.
+GAIN_TOTAL_LIMIT = 1e300
 
 
 def parse_gain_spec(gains: "str | Mapping[int, float]") -> dict[int, float]:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ...io.ids import str_ids
 from ..notices import warn_caller
+from ..spec import GAIN_TOTAL_LIMIT
 
 __all__ = ["DiversityData", "prepare", "need_columns", "check_columns", "sig6", "gain_scale"]
 
@@ -157,6 +158,11 @@ def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
         if bad.any():
             raise ValueError(f"dqrels 'relevance' must hold integer levels; first bad row: {_first(dq, bad, ['query_id', 'intent_id', 'doc_id', 'relevance'])}")
         g, gmax_mapping = _gain_table(gains, lv)
+    if len(g) and float(np.max(g)) * len(g) > GAIN_TOTAL_LIMIT:
+        raise ValueError(f"dqrels gain {float(np.max(g)):g} with {len(g):,} judged rows: the sums of gains would pass "
+                         f"{GAIN_TOTAL_LIMIT:g} and overflow (the limit of every measure's gains); normalised measures "
+                         "do not depend on the gains' scale, so divide every gain by the same factor; row: "
+                         f"{_first(dq, g == np.max(g), ['query_id', 'intent_id', 'doc_id'])}")
     dq["gain"] = g
     return dq, gmax_mapping
 

@@ -119,7 +119,7 @@ def _option(opts: Options, flag: str, arg: str) -> None:
     elif flag in ("-D", "--Debug_level"):
         level, _, qid = arg.partition(".")
         _integer("-D", level)
-        s.debug_query = qid or None
+        s.debug_query = qid if "." in arg else None   # "-D 1." selects the empty topic, as trec_eval does
     elif flag in ("-J", "--Judged_docs_only"):
         s.judged_only = True
     elif flag in ("-N", "--Number_docs_in_coll"):

@@ -273,9 +273,14 @@ def _message(name: str, v, pairs: dict, max_level: int, topics: list, bad, wrong
     shown = [f"{x:6.4f}" for x in (wrong[i], right[i])]
     if shown[0] == shown[1]:        # trec_eval prints the same 4 decimals; its mean may still differ
         shown = [f"{x:.17g}" for x in (wrong[i], right[i])]
-    big = " (or by 2^31 or more, which overflows)" if max(abs(g) for g in pairs.values()) >= _INT_LIMIT / 2 else ""
-    text = (f"-m {arg}: trec_eval 10 orders gains that differ by less than 1{big} by their order on the command line "
-            f"(its comp_rel_gain truncates the difference to an integer), so its ideal ranking is wrong and it would "
+    causes = []
+    if any(g != int(g) for g in pairs.values()):
+        causes.append("gains that differ by less than 1 by their order on the command line (its comp_rel_gain "
+                      "truncates the difference to an integer)")
+    if not causes or max(max(abs(g) for g in pairs.values()), float(max_level)) >= _INT_LIMIT / 2:
+        causes.append("gains that differ by 2^31 or more as if the larger were the smaller (comp_rel_gain's "
+                      "integer difference overflows)")
+    text = (f"-m {arg}: trec_eval 10 orders {' and '.join(causes)}, so its ideal ranking is wrong and it would "
             f"print a wrong {v.name} for {len(bad)} topic(s), first topic '{topic}': {shown[0]} where the value "
             f"is {shown[1]}. The right values: python -m helpers evaluate --qrels {files[0]} --run {files[1]} "
             f"--conventions trec_eval --per-topic --measures '{v.engine}' (or helpers.measures.evaluate with "

@@ -41,7 +41,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..spec import MeasureSpec
+from ..spec import GAIN_TOTAL_LIMIT, MeasureSpec
 from .defs import GAIN_PARAM, LEVEL_GAINS, parse_gain_pairs
 from .lists import NONPOOL, UNJUDGED, Block, safe_div
 
@@ -51,6 +51,28 @@ __all__ = ["GRADED", "with_ideal", "rescaled_topics"]
 def _pairs(spec: MeasureSpec) -> dict[int, float]:
     value = dict(spec.params).get(GAIN_PARAM, LEVEL_GAINS)
     return parse_gain_pairs(value if isinstance(value, str) else repr(value))
+
+
+def _refuse_overflow(pairs: dict[int, float], hist, present, levels, gain, g_full) -> None:
+    """Refuse gains whose sums (DCG, the ideal DCG, G's cumulative gain) may pass
+    :data:`helpers.measures.adhoc.GAIN_TOTAL_LIMIT`, the limit ``--gains``/``gains=`` of the engine
+    has: a topic's judged documents or a list's retrieved ones summing more than it in absolute value
+    (``ndcg.1=1e308`` with two such documents was inf/inf, printed as 0 after an overflow warning)."""
+    if not pairs:
+        return
+    col_gain = np.abs(np.array([dict(zip(levels.tolist(), gain.tolist())).get(int(lv), 0.0) for lv in present]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        per_topic = (hist * col_gain[None, :]).sum(axis=1) if hist.size else np.zeros(0)
+        per_list = np.abs(g_full).sum(axis=1) if g_full.size else np.zeros(0)
+    worst = max(float(per_topic.max(initial=0.0)), float(per_list.max(initial=0.0)))
+    if worst > GAIN_TOTAL_LIMIT:
+        big = max(pairs.items(), key=lambda kv: abs(kv[1]))
+        text = ";".join(f"{lv}:{g:g}" for lv, g in pairs.items())
+        trec = ",".join(f"{lv}={g:g}" for lv, g in pairs.items())
+        raise ValueError(f"gains={text} (trec_eval's -m ndcg.{trec} and the like): level {big[0]} has gain {big[1]:g}, and the gains of one topic's judged (or "
+                         f"one list's retrieved) documents sum to more than {GAIN_TOTAL_LIMIT:g} in absolute value, "
+                         "so the sums of gains would overflow (the same limit as --gains); the measures normalised "
+                         "by the ideal do not depend on the gains' scale, so divide every gain by the same factor")
 
 
 class _Gains:
@@ -68,6 +90,7 @@ class _Gains:
         self.levels, self.gain = levels, gain
         # the retrieved documents with a non-zero gain, compacted (few per list; most have none)
         g_full = self.gain_of(b.lv)
+        _refuse_overflow(pairs, hist, present, levels, gain, g_full)
         rows, cols = np.nonzero(g_full)
         counts_nz = np.bincount(rows, minlength=b.n)
         width = max(int(counts_nz.max()) if b.n else 0, 1)
