@@ -476,3 +476,22 @@ def test_an_empty_topic_after_the_debug_dot_selects_no_topic(tmp_path, capsysbin
     status, out, err = _run(capsysbinary, ["-D", "2.", q, r])
     assert status == theirs.returncode == 7 and out == theirs.stdout == b""
     assert "No queries with both results and relevance info" in err
+
+
+def test_a_self_contradicting_preference_group_is_named_by_file_lines_and_documents(tmp_path, capsysbinary):
+    """Both refusals of a judgment group name the file, the lines and the documents (was 'internal
+    documents 0 and 1', and a topic/group/document without file:line), in the command and the API."""
+    from helpers.io import judgment_groups
+    from helpers.measures.treceval.prefs import preference_scores
+
+    cyclic = b"# comment\nT jA a x 3\nT jA a y 1\nT jA b y 2\nT jA b z 1\nT jA c z 5\nT jA c x 0.5\nT jB a w 1\n"
+    q, r = _files(tmp_path, cyclic, b"T Q0 x 1 3 one\nT Q0 y 2 2 one\n")
+    status, out, err = _run(capsysbinary, ["-R", "prefs", "-m", "prefs_simp", q, r])
+    assert status == 2 and out == b"", err
+    assert f"{q}: lines 2, 3, 4, 5, 6, 7: topic 'T', judgment group 'jA'" in err
+    assert "documents " in err and "internal" not in err and "status 134" in err
+    mixed = b"T g s1 p 0\nT g s2 p 4\nT g s2 o 1\n"
+    (tmp_path / "m").write_bytes(mixed)
+    run = pd.DataFrame({"query_id": ["T"], "doc_id": ["p"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"m: lines 1, 2: topic 'T', judgment group 'g': document 'p' has both"):
+        preference_scores(judgment_groups.read_prefs(tmp_path / "m"), run)

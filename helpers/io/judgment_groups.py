@@ -99,8 +99,10 @@ def read_prefs(path: os.PathLike | str) -> pd.DataFrame:
     lines = split_lines(read_bytes(path), path, 5, PREFS_FORMAT, comments="qrels")
     level = _levels(lines, 4, PREFS_FORMAT + "; field 5 (rel_level) is not a finite number")
     _repeated(lines, lines.fields[:4], "each document once per (query_id, judgment_group, judgment_subgroup)")
-    return pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
-                         "jsg": _text(lines, 2, "jsg"), "doc_id": _text(lines, 3, "doc_id"), "rel_level": level})
+    out = pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
+                        "jsg": _text(lines, 2, "jsg"), "doc_id": _text(lines, 3, "doc_id"), "rel_level": level})
+    out.attrs["files"] = [str(path)]   # messages about a group found later name file and lines
+    return out
 
 
 def read_qrels_prefs(path: os.PathLike | str) -> pd.DataFrame:
@@ -122,9 +124,11 @@ def read_qrels_prefs(path: os.PathLike | str) -> pd.DataFrame:
     lines = split_lines(read_bytes(path), path, 4, QRELS_PREFS_FORMAT, comments="qrels")
     level = _levels(lines, 3, QRELS_PREFS_FORMAT + "; field 4 (relevance) is not a finite number")
     _repeated(lines, lines.fields[:3], "each document judged once per (query_id, judgment_group)")
-    return pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
-                         "jsg": pd.Series("0", index=range(len(level)), dtype="str"),
-                         "doc_id": _text(lines, 2, "doc_id"), "rel_level": level})
+    out = pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
+                        "jsg": pd.Series("0", index=range(len(level)), dtype="str"),
+                        "doc_id": _text(lines, 2, "doc_id"), "rel_level": level})
+    out.attrs["files"] = [str(path)]
+    return out
 
 
 def judgment_group_ratings(qrels_jg: pd.DataFrame) -> pd.DataFrame:

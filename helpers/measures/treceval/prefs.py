@@ -37,6 +37,7 @@ when neither is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -111,7 +112,25 @@ def _closure(pa: np.ndarray) -> np.ndarray:
     return m
 
 
-def _pa_group(sub: pd.DataFrame, nj: int, njr: int, counts: np.ndarray, topic: str, jg: str) -> _Group:
+def _lines(files: tuple, topic: str, jg: str, docs: list) -> str:
+    """``file:lines: `` of the lines of group ``jg`` of ``topic`` naming one of ``docs`` (the file
+    is searched again only for this message; empty for a frame built in memory)."""
+    from ...io.trec import numbered_lines
+
+    for f in files:
+        try:
+            found = [n for n, text in numbered_lines(Path(f)) if isinstance(text, str)
+                     for x in [text.split()] if len(x) >= 4 and x[0] == topic and x[1] == jg and x[-2] in docs]
+        except OSError:
+            continue
+        if found:
+            shown = ", ".join(map(str, found[:8])) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
+            return f"{f}: line{'s' if len(found) > 1 else ''} {shown}: "
+    return ""
+
+
+def _pa_group(sub: pd.DataFrame, nj: int, njr: int, counts: np.ndarray, topic: str, jg: str,
+              files: tuple = ()) -> _Group:
     """A group with several subgroups: a closed preference array (``form_jg_pa``)."""
     levels, ranks = sub["rel_level"].to_numpy(), sub["rank"].to_numpy()
     zero, pos = np.zeros(nj, dtype=bool), np.zeros(nj, dtype=bool)
@@ -119,8 +138,8 @@ def _pa_group(sub: pd.DataFrame, nj: int, njr: int, counts: np.ndarray, topic: s
     pos[ranks[levels > 0.0]] = True
     if (zero & pos).any():
         doc = sub["doc_id"].to_numpy()[ranks == int(np.flatnonzero(zero & pos)[0])][0]
-        raise ValueError(f"topic {topic!r}, judgment group {jg!r}: document {doc!r} has both rel_level 0 and a "
-                         "rel_level > 0 (trec_eval refuses this too)")
+        raise ValueError(f"{_lines(files, topic, jg, [doc])}topic {topic!r}, judgment group {jg!r}: document {doc!r} "
+                         "has both rel_level 0 and a rel_level > 0 (trec_eval refuses this too)")
     rel_array = np.full(nj, -1.0)
     last = pd.Series(levels).groupby(ranks, sort=False).last()     # trec_eval's order: the last level wins
     rel_array[last.index.to_numpy()] = last.to_numpy()
@@ -131,8 +150,13 @@ def _pa_group(sub: pd.DataFrame, nj: int, njr: int, counts: np.ndarray, topic: s
     pa = _closure(pa)
     if (pa & pa.T).any():
         i, j = np.argwhere(pa & pa.T)[0]
-        raise ValueError(f"topic {topic!r}, judgment group {jg!r}: contradictory preferences between internal "
-                         f"documents {i} and {j} after transitive closure (trec_eval aborts)")
+        doc_of = dict(zip(ranks.tolist(), sub["doc_id"].tolist()))
+        a, b = doc_of[int(i)], doc_of[int(j)]
+        cycle = [a] + [doc_of[int(k)] for k in np.flatnonzero(pa[i] & pa[:, i]) if int(k) in doc_of]   # i's cycle
+        via = f" (through {', '.join(map(repr, sorted(set(cycle) - {a, b})))})" if len(set(cycle) - {a, b}) else ""
+        raise ValueError(f"{_lines(files, topic, jg, cycle)}topic {topic!r}, judgment group {jg!r}: contradictory "
+                         f"preferences: documents {a!r} and {b!r} are each preferred to the other{via} once its "
+                         "subgroups are closed transitively (trec_eval aborts: 'Pref inconsistency found', status 134)")
     counts += pa
     a = pa
     ful_ret = int(np.triu(a[:njr, :njr], 1).sum())
@@ -246,7 +270,7 @@ def _topic_values(groups: list[_Group], counts: np.ndarray, njr: int) -> dict[st
     return out
 
 
-def _topic(prefs: pd.DataFrame, retrieved: np.ndarray, topic: str) -> dict[str, float]:
+def _topic(prefs: pd.DataFrame, retrieved: np.ndarray, topic: str, files: tuple = ()) -> dict[str, float]:
     judged = pd.unique(prefs["doc_id"].to_numpy(dtype=object))
     ret = retrieved[pd.Index(judged).get_indexer(retrieved) >= 0]
     unret = np.sort(np.setdiff1d(judged.astype(str), ret.astype(str)))
@@ -258,7 +282,7 @@ def _topic(prefs: pd.DataFrame, retrieved: np.ndarray, topic: str) -> dict[str, 
     groups = []
     for jg, g in sub.groupby("jg", sort=False):
         if g["jsg"].nunique() > 1:
-            groups.append(_pa_group(g, nj, njr, counts, topic, str(jg)))
+            groups.append(_pa_group(g, nj, njr, counts, topic, str(jg), files))
         else:
             groups.append(_ec_group(g["rel_level"].to_numpy(), g["rank"].to_numpy(), njr, counts))
     return _topic_values(groups, counts, njr)
@@ -295,13 +319,14 @@ def evaluate_prefs(prefs: pd.DataFrame, ranked: Ranked, topics: list[str], names
     if bad:
         raise ValueError(f"{bad[0]!r} is not a preference measure; they are {', '.join(PREFS_MEASURES)}")
     out = {n: np.zeros(len(topics)) for n in names}
+    files = tuple(prefs.attrs.get("files") or ())
     by_topic = dict(tuple(prefs.groupby("query_id", sort=False)))
     starts = np.searchsorted(ranked.topic, np.arange(len(topics) + 1))
     for t, topic in enumerate(topics):
         sub = by_topic.get(topic)
         if sub is None:
             continue
-        values = _topic(sub, ranked.doc[starts[t]:starts[t + 1]], topic)
+        values = _topic(sub, ranked.doc[starts[t]:starts[t + 1]], topic, files)
         for n in names:
             out[n][t] = values[n]
     return out
