@@ -506,3 +506,40 @@ def test_standard_input_as_a_path_is_said_to_be_no_regular_file(tmp_path):
     with pytest.raises(ValueError, match=r"^run: '\S*fifo' is not a regular file \(a pipe, a device or standard "
                                          r"input\); standard input is not read"):
         resolve_paths(str(tmp_path / "fifo"), what="run")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("split_topics: [4, null]\n", r"^parameter 'split_topics' = \[4, None\] holds null at position 2; expected "
+                                  r"integers only in \S*06_x.yaml:1$"),
+    ("measures: [nDCG@10, [AP]]\n", r"holds a list at position 2; expected text only in \S*06_x.yaml:1$"),
+    ("min_diff_grid: [0.1, '0.2']\n", r"holds '0.2' \(str\) at position 2; expected numbers only"),
+    ("components: {s: 0.1, t: null}\n", r"^parameter 'components' maps 't' to null; expected numbers as values"),
+])
+def test_list_and_dict_members_no_notebook_can_use_stop_the_runner(tmp_path, monkeypatch, text, message):
+    """Members are checked like the values (null, nested lists, text among numbers), before any kernel."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "06_x.yaml").write_text(text)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(params.ParameterError, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_list_and_dict_parameter_of_a_notebook_has_its_member_types():
+    """The member table covers every list/dict parameter the notebooks declare, and their defaults fit it."""
+    for nb in pipeline.discover():
+        for name, value in params.notebook_defaults(nb.stem).items():
+            if isinstance(value, (list, dict)):
+                assert name in params.LIST_MEMBERS or name in params.DICT_MEMBERS, (nb.stem, name)
+                assert params.member_problem(name, value) is None, (nb.stem, name)
+    assert params.member_problem("other", [1, "a"]).endswith("expected plain values of one kind "
+                                                             "(text, numbers or true/false) only")
+
+
+def test_a_complex_yaml_key_and_a_huge_value_are_one_short_line(tmp_path):
+    (tmp_path / "k.yaml").write_text("seed: 1\n? {a: 1}\n: 2\n")
+    with pytest.raises(ValueError, match=r"k.yaml:2: expected a name \(plain text\) as key, got a mapping"):
+        params.load_yaml(tmp_path / "k.yaml")
+    with pytest.raises(params.ParameterError) as err:
+        params.check_values({"seed": "7" * 300_000}, {"seed": "int"}, where="in f.yaml")
+    assert len(str(err.value)) < 200 and "(300,002 characters)" in str(err.value) and "inf" not in str(err.value)

@@ -92,14 +92,14 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
     if not kinds and not allow_none:
         return None  # an annotation we do not interpret: nothing to check
     if value is None:
-        return None if allow_none else (f"parameter {name!r} is None (null); expected "
+        return None if allow_none else (f"parameter {shown(name)} is None (null); expected "
                                         f"{_type_label(annotation)}")
     if isinstance(value, list) and any(isinstance(v, bool) for v in value) and (
             name in VALUE_DOMAINS or name in SIZE_LIMITS
             or any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
         # [true, 4]: Python counts true as 1, as plain `seed: true` would be (refused above)
         first = next(v for v in value if isinstance(v, bool))
-        return (f"parameter {name!r} = {value!r} holds {str(first).lower()} (a boolean) among numbers; "
+        return (f"parameter {shown(name)} = {shown(value)} holds {str(first).lower()} (a boolean) among numbers; "
                 f"expected numbers only")
     ok = False
     for kind in kinds:
@@ -110,7 +110,7 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
         elif kind is float:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
             if ok and isinstance(value, float) and not math.isfinite(value):
-                return f"parameter {name!r} = {value!r} is not a finite number"
+                return f"parameter {shown(name)} = {shown(value)} is not a finite number"
         else:
             ok = isinstance(value, kind)
         if ok:
@@ -124,9 +124,75 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
         except ValueError:
             pass
         else:  # text that reads as a number ('09'): YAML kept it as text
-            hint = f" (the file holds it as text: write it as a plain number, e.g. {number:g})"
-    return (f"parameter {name!r} = {value!r} has type {type(value).__name__}; expected "
+            if math.isfinite(number):
+                hint = f" (the file holds it as text: write it as a plain number, e.g. {number:g})"
+    return (f"parameter {shown(name)} = {shown(value)} has type {type(value).__name__}; expected "
             f"{_type_label(annotation)}{hint}")
+
+
+#: What the members of the notebooks' list and dict parameters must be (the notebooks declare only
+#: ``list``/``dict``; their code reads these member types): list name -> member type, dict name ->
+#: (key type, value type); ``float`` admits integers. A list or dict parameter not named here may
+#: hold plain values of one kind (text, numbers or booleans), never null or a nested list/mapping.
+LIST_MEMBERS: dict[str, type] = {"d_max_list": int, "n_list": int, "split_topics": int, "split_assessors": int,
+                                 "min_diff_grid": float, "measure_names": str, "measures": str,
+                                 "real_datasets": str}
+DICT_MEMBERS: dict[str, tuple[type, type]] = {"components": (str, float), "team_overrides": (str, str)}
+_MEMBER_NAMES = {int: "integers", float: "numbers", str: "text", bool: "true or false"}
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters with the full length said (a 5 MB
+    value is not echoed whole)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _kind_of(v: Any) -> type | None:
+    """The member kind of a plain value (``int`` and ``float`` both count as numbers: ``float``)."""
+    if isinstance(v, bool):
+        return bool
+    if isinstance(v, (int, float)):
+        return float
+    return str if isinstance(v, str) else None
+
+
+def _member_fits(v: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if kind is float:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, kind) and (kind is bool or not isinstance(v, bool))
+
+
+def _what(v: Any) -> str:
+    return ("null" if v is None else "a list" if isinstance(v, list) else "a mapping" if isinstance(v, dict)
+            else f"{shown(v)} ({type(v).__name__})")
+
+
+def member_problem(name: str, value: Any) -> str | None:
+    """``None`` if the members of a list or dict parameter are what the notebooks read
+    (:data:`LIST_MEMBERS`, :data:`DICT_MEMBERS`; otherwise plain values of one kind), else one line
+    naming the first bad member (null, a nested list, text among numbers, 5.5 for an integer)."""
+    if isinstance(value, list):
+        kind = LIST_MEMBERS.get(name)
+        for i, v in enumerate(value):
+            fits = _member_fits(v, kind) if kind else _kind_of(v) is not None and _kind_of(v) == _kind_of(value[0])
+            if not fits:
+                want = _MEMBER_NAMES[kind] if kind else "plain values of one kind (text, numbers or true/false)"
+                return (f"parameter {shown(name)} = {shown(value)} holds {_what(v)} at position {i + 1}; "
+                        f"expected {want} only")
+    elif isinstance(value, dict):
+        key_kind, value_kind = DICT_MEMBERS.get(name, (str, None))
+        for k, v in value.items():
+            if not _member_fits(k, key_kind):
+                return f"parameter {shown(name)} has the key {_what(k)}; expected {_MEMBER_NAMES[key_kind]} keys"
+            first = next(iter(value.values()))
+            fits = _member_fits(v, value_kind) if value_kind else _kind_of(v) is not None and _kind_of(v) == _kind_of(first)
+            if not fits:
+                want = _MEMBER_NAMES[value_kind] if value_kind else "plain values of one kind (text, numbers or true/false)"
+                return f"parameter {shown(name)} maps {shown(k)} to {_what(v)}; expected {want} as values"
+    return None
 
 
 def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
@@ -134,7 +200,7 @@ def _unknown_message(names: list[str], declared: list[str], where: str) -> str:
     for name in names:
         close = difflib.get_close_matches(name, declared, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        lines.append(f"unknown parameter {name!r}{hint} {where}")
+        lines.append(f"unknown parameter {shown(name)}{hint} {where}")
     lines.append(f"this notebook's parameters are: {', '.join(sorted(declared))}")
     return "\n".join(lines)
 
@@ -197,8 +263,8 @@ def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None 
     for name, value in values.items():
         if name in SIZE_LIMITS and (size := _size(value)) is not None and size > SIZE_LIMITS[name][0]:
             bound, what = SIZE_LIMITS[name]
-            shown = value if isinstance(value, int) else f"{value!r} (largest {size})"
-            problems.append(f"parameter {name!r} = {shown} is above its upper bound {bound:,} ({what})")
+            said = value if isinstance(value, int) else f"{shown(value)} (largest {size})"
+            problems.append(f"parameter {shown(name)} = {said} is above its upper bound {bound:,} ({what})")
     for names, budget, what in SIZE_BUDGETS:
         if declared is not None and not all(n in declared for n in names):
             continue
@@ -272,7 +338,7 @@ def domain_problem(name: str, value: Any) -> str | None:
         close = difflib.get_close_matches(value, SCHEDULERS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return (f"scheduler must be 'local', 'serial' or a dask scheduler address such as tcp://host:8786, "
-                f"got {value!r}{hint}")
+                f"got {shown(value)}{hint}")
     if name not in VALUE_DOMAINS:
         return None
     low, low_in, high, high_in, what = VALUE_DOMAINS[name]
@@ -286,9 +352,9 @@ def domain_problem(name: str, value: Any) -> str | None:
     kind = "an integer " if integral else ""
     if isinstance(value, list):
         return (f"{name} must hold {'integers' if integral else 'numbers'} {_interval(low, low_in, high, high_in)} "
-                f"({what}), got {value!r}")
+                f"({what}), got {shown(value)}")
     verb = "be" if high is None else "lie in"
-    return f"{name} must {verb} {kind}{_interval(low, low_in, high, high_in)} ({what}), got {value!r}"
+    return f"{name} must {verb} {kind}{_interval(low, low_in, high, high_in)} ({what}), got {shown(value)}"
 
 
 def _repeated(name: str, value: Any) -> str | None:
@@ -298,7 +364,7 @@ def _repeated(name: str, value: Any) -> str | None:
         return None
     for i, item in enumerate(value):
         if any(item == other and type(item) is type(other) for other in value[:i]):
-            return f"parameter {name!r} = {value!r} lists {item!r} twice; expected each value once"
+            return f"parameter {shown(name)} = {shown(value)} lists {shown(item)} twice; expected each value once"
     return None
 
 
@@ -316,7 +382,7 @@ def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, wher
 
     not_names = [k for k in values if not isinstance(k, str)]
     if not_names:
-        raise ParameterError(f"expected parameter names (text) {where}".rstrip() + f", got {not_names[0]!r}; "
+        raise ParameterError(f"expected parameter names (text) {where}".rstrip() + f", got {shown(not_names[0])}; "
                              f"this notebook's parameters are: {', '.join(sorted(declared))}")
     unknown = [k for k in values if k not in declared]
     problems = []
@@ -324,7 +390,7 @@ def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, wher
         problems.append(_unknown_message(unknown, list(declared), at(unknown[0]) if len(unknown) == 1 else where))
     for name, value in values.items():
         if name in declared:
-            issue = type_problem(name, value, declared[name]) or _repeated(name, value)
+            issue = type_problem(name, value, declared[name]) or member_problem(name, value) or _repeated(name, value)
             if issue:
                 problems.append(issue + (f" {at(name)}" if where else ""))
     if not problems:  # domains and bounds only for values of the right types
@@ -447,7 +513,7 @@ def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Seq
     if mode:
         for name in required:
             if not namespace.get(name):
-                problems.append(f"parameter {name!r} is empty; {switch} needs it")
+                problems.append(f"parameter {shown(name)} is empty; {switch} needs it")
         from ..io.readers import resolve_paths
 
         for name in [*required, *optional]:
@@ -459,7 +525,7 @@ def check_file_inputs(namespace: Mapping[str, Any], *, mode: bool, required: Seq
     else:
         for name in [*required, *optional]:
             if namespace.get(name):
-                problems.append(f"parameter {name!r} = {namespace[name]!r} is set but only read with {switch}")
+                problems.append(f"parameter {shown(name)} = {shown(namespace[name])} is set but only read with {switch}")
     if problems:
         raise ParameterError("\n".join(problems))
 
@@ -609,10 +675,10 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
     if name:
         # compared case-folded: on a case-insensitive file system 'Real' is the folder of profile 'real'
         if not name.replace("-", "").replace("_", "").isalnum() or name.casefold() in RESERVED_NAMES:
-            raise ParameterError(f"run name {name!r} is not usable: a simple name (letters, digits, - and _) "
+            raise ParameterError(f"run name {shown(name)} is not usable: a simple name (letters, digits, - and _) "
                                  f"other than {', '.join(sorted(RESERVED_NAMES))} (in any case)")
         if name.casefold() != "default" and canonical_values(notebook, name.casefold(), committed=committed) is None:
-            return name, f"named run {name!r}"
+            return name, f"named run {shown(name)}"
         # a name that is a profile of this project would mix this run into that profile's folder
     slug = profile if profile.replace("-", "").replace("_", "").isalnum() else "run"
     folder = f"runs/{slug}-{parameters_hash(values)}"
@@ -642,10 +708,14 @@ def _strict_loader(path: Path):
         def construct_mapping(self, node, deep=False):   # noqa: ANN001
             seen: dict[Any, int] = {}
             for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
                 line = key_node.start_mark.line + 1
+                if not isinstance(key_node, yaml.ScalarNode):   # '? [a, b]': a list as key
+                    got = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                    raise ValueError(f"{path}:{line}: expected a name (plain text) as key, got {got} "
+                                     "(a YAML complex key '? ...')")
+                key = self.construct_object(key_node, deep=deep)
                 if key in seen:
-                    raise ValueError(f"{path}:{line}: expected each parameter once, got {key!r} again "
+                    raise ValueError(f"{path}:{line}: expected each parameter once, got {shown(key)} again "
                                      f"(first on line {seen[key]})")
                 seen[key] = line
             return super().construct_mapping(node, deep=deep)
@@ -653,22 +723,22 @@ def _strict_loader(path: Path):
         def strict_int(self, node):   # noqa: ANN001
             text = node.value.replace("_", "")
             if ":" in text:
-                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60 "
+                raise refuse(node, "a number", f"{shown(node.value)}, which YAML 1.1 reads as base 60 "
                              f"({yaml.SafeLoader.construct_yaml_int(self, node)}); quote it if it is text")
             if re.fullmatch(r"[-+]?0[0-9]+", text):
-                raise refuse(node, "a decimal number without leading zeros", f"{node.value!r}, which YAML 1.1 "
+                raise refuse(node, "a decimal number without leading zeros", f"{shown(node.value)}, which YAML 1.1 "
                              f"reads as octal {yaml.SafeLoader.construct_yaml_int(self, node)}; write "
                              f"{int(text, 10)}, or quote it if it is text")
             return yaml.SafeLoader.construct_yaml_int(self, node)
 
         def strict_float(self, node):   # noqa: ANN001
             if ":" in node.value:
-                raise refuse(node, "a number", f"{node.value!r}, which YAML 1.1 reads as base 60; quote it if it is text")
+                raise refuse(node, "a number", f"{shown(node.value)}, which YAML 1.1 reads as base 60; quote it if it is text")
             return yaml.SafeLoader.construct_yaml_float(self, node)
 
         def strict_bool(self, node):   # noqa: ANN001
             if node.value.lower() not in ("true", "false"):
-                raise refuse(node, "true or false", f"{node.value!r}, which YAML 1.1 reads as "
+                raise refuse(node, "true or false", f"{shown(node.value)}, which YAML 1.1 reads as "
                              f"{yaml.SafeLoader.construct_yaml_bool(self, node)}; quote it if it is text")
             return yaml.SafeLoader.construct_yaml_bool(self, node)
 
