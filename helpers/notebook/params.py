@@ -135,8 +135,7 @@ def type_problem(name: str, value: Any, annotation: Any) -> str | None:
 #: (key type, value type); ``float`` admits integers. A list or dict parameter not named here may
 #: hold plain values of one kind (text, numbers or booleans), never null or a nested list/mapping.
 LIST_MEMBERS: dict[str, type] = {"d_max_list": int, "n_list": int, "split_topics": int, "split_assessors": int,
-                                 "min_diff_grid": float, "measure_names": str, "measures": str,
-                                 "real_datasets": str}
+                                 "min_diff_grid": float, "measure_names": str, "measures": str, "real_datasets": str}
 DICT_MEMBERS: dict[str, tuple[type, type]] = {"components": (str, float), "team_overrides": (str, str)}
 _MEMBER_NAMES = {int: "integers", float: "numbers", str: "text", bool: "true or false"}
 
@@ -150,19 +149,13 @@ def shown(value: Any, limit: int = 80) -> str:
 
 def _kind_of(v: Any) -> type | None:
     """The member kind of a plain value (``int`` and ``float`` both count as numbers: ``float``)."""
-    if isinstance(v, bool):
-        return bool
-    if isinstance(v, (int, float)):
-        return float
-    return str if isinstance(v, str) else None
+    return bool if isinstance(v, bool) else float if isinstance(v, (int, float)) else str if isinstance(v, str) else None
 
 
 def _member_fits(v: Any, kind: type) -> bool:
     if kind is int:
         return isinstance(v, int) and not isinstance(v, bool)
-    if kind is float:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-    return isinstance(v, kind) and (kind is bool or not isinstance(v, bool))
+    return _kind_of(v) is kind
 
 
 def _what(v: Any) -> str:
@@ -187,8 +180,8 @@ def member_problem(name: str, value: Any) -> str | None:
         for k, v in value.items():
             if not _member_fits(k, key_kind):
                 return f"parameter {shown(name)} has the key {_what(k)}; expected {_MEMBER_NAMES[key_kind]} keys"
-            first = next(iter(value.values()))
-            fits = _member_fits(v, value_kind) if value_kind else _kind_of(v) is not None and _kind_of(v) == _kind_of(first)
+            fits = (_member_fits(v, value_kind) if value_kind
+                    else _kind_of(v) is not None and _kind_of(v) == _kind_of(next(iter(value.values()))))
             if not fits:
                 want = _MEMBER_NAMES[value_kind] if value_kind else "plain values of one kind (text, numbers or true/false)"
                 return f"parameter {shown(name)} maps {shown(k)} to {_what(v)}; expected {want} as values"
