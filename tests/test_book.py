@@ -280,8 +280,12 @@ def test_a_run_that_only_failed_has_a_book_and_an_empty_one_names_its_command(tm
     out = book.build("mine", pdf=False, stream=io.StringIO())
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "1 of 1 notebook(s) FAILED" in index and "bad ratings" in index
-    with pytest.raises(SystemExit, match=r"make reproduce PARAMS=<your folder> \(named 'other'"):
+    with pytest.raises(SystemExit, match=r"unknown profile 'other'.*make reproduce PARAMS=<your folder>.*--name other"):
         book.sources("other")
+    with pytest.raises(SystemExit, match=r"unknown profile 'reall' \(did you mean 'real'\?\)"):   # the runner's check
+        book.sources("reall")
+    with pytest.raises(SystemExit, match=r"^build_book: --params \S*absent: no such file or folder$"):
+        book.run_name("default", str(tmp_path / "absent"))
     (tmp_path / "reports" / "executed" / "real").mkdir(parents=True)
     with pytest.raises(SystemExit, match=r"`make reproduce PROFILE=real` first"):
         book.sources("real")

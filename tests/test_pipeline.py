@@ -29,9 +29,12 @@ def test_profile_contradiction_is_rejected(tmp_path, monkeypatch):
         pipeline.load_parameters(paths.NOTEBOOKS / "01_gain_definitions.ipynb", "ci")
 
 
-def test_unknown_notebook_selection():
-    with pytest.raises(SystemExit, match="no notebook matches"):
+def test_unknown_notebook_selection(capsys):
+    with pytest.raises(ValueError, match="no notebook matches"):
         pipeline.discover(["99"])
+    # a usage error of the command: status 2 and the program's prefix, before any kernel
+    assert pipeline.main(["run", "--no-html", "7"]) == 2
+    assert capsys.readouterr().err.startswith("python -m helpers notebooks: error: no notebook matches ['7']")
 
 
 def test_clean_strips_volatile_keeps_outputs_and_tags():

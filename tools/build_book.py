@@ -63,6 +63,8 @@ def run_name(profile: str = "default", params: str | None = None, name: str | No
             raise SystemExit("build_book: --name only goes with --params")
         return profile
     try:
+        if not Path(os.path.expanduser(params)).exists():
+            pipeline.parameter_files(params, [])   # the runner's message for a folder that does not exist
         return pipeline.output_name(params, name)
     except ValueError as exc:
         raise SystemExit(f"build_book: {exc}") from None
@@ -80,10 +82,16 @@ def sources(profile: str) -> list[Path]:
     found.update({p.name: p for p in (folder / "failed").glob("[0-9][0-9]_*.ipynb")})
     if not found:
         known = sorted(p.name for p in folder.parent.iterdir() if p.is_dir()) if folder.parent.is_dir() else []
-        make = (f"make reproduce PROFILE={profile}" if profile in pipeline.profiles()
-                else f"make reproduce PARAMS=<your folder> (named {profile!r}: the folder's name, or --name {profile})")
-        raise SystemExit(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run `{make}` "
-                         "first" + (f"; executed runs: {', '.join(known)}" if known else ""))
+        runs = f"; executed runs: {', '.join(known)}" if known else ""
+        if profile in pipeline.profiles():
+            raise SystemExit(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run "
+                             f"`make reproduce PROFILE={profile}` first{runs}")
+        try:
+            pipeline.check_profile(profile)   # the runner's message: unknown profile, did you mean, known ones
+        except ValueError as exc:
+            raise SystemExit(f"build_book: no executed notebooks for {profile!r}: {exc}, nor a run of your own "
+                             f"parameter files (none under {pipeline._show(folder)}; `make reproduce PARAMS=<your "
+                             f"folder>` makes one, named after the folder or --name {profile}){runs}") from None
     return [found[name] for name in sorted(found)]
 
 

@@ -54,7 +54,7 @@ def discover(only: list[str] | None = None) -> list[Path]:
         books = [b for b in books if b.stem[:2] in wanted or b.stem in wanted]
         missing = wanted - {b.stem[:2] for b in books} - {b.stem for b in books}
         if missing:
-            raise SystemExit(f"no notebook matches {sorted(missing)}; have "
+            raise ValueError(f"no notebook matches {sorted(missing)}; have "
                              f"{[b.stem for b in sorted(NOTEBOOKS.glob('[0-9][0-9]_*.ipynb'))]}")
     return books
 
