@@ -14,6 +14,7 @@ notebooks  run or refresh the notebooks headlessly (needs the project's checkout
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
 
@@ -62,31 +63,75 @@ def main(argv: list[str] | None = None) -> int:
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(var, "1")
     module = importlib.import_module(COMMANDS[argv[0]], __package__ or "helpers")
+    _name_stdout()
+    prog = f"{paths.COMMAND} {argv[0]}"     # every line below starts with the program, as usage errors do
     try:
-        return int(module.main(argv[1:]) or 0)
+        status = int(module.main(argv[1:]) or 0)
+        sys.stdout.flush()       # what is still buffered fails here, inside this net, not at exit
+        return status
     except BrokenPipeError:
         # `... | head`: the reader went away. Point stdout at devnull so the interpreter's final
         # flush does not raise again, and say it in one line.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        print("note: output closed early (broken pipe); stopped", file=sys.stderr)
+        _drop_stdout()
+        print(f"{prog}: note: output closed early (broken pipe); stopped", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except MemoryError as exc:
         # numpy's ArrayMemoryError says how large the array was; no traceback either way
         detail = str(exc).strip()
-        print(f"error: out of memory: the input (or a value in it that sizes an array) is too large for this "
-              f"machine's memory{': ' + detail if detail else ''}", file=sys.stderr)
+        print(f"{prog}: error: out of memory: the input (or a value in it that sizes an array) is too large for "
+              f"this machine's memory{': ' + detail if detail else ''}", file=sys.stderr)
         return 2
     except (OSError, EOFError, ValueError, TypeError, KeyError) as exc:
         # Every command reports its own expected errors; this is the net under them, so that no
         # raw traceback reaches a user. The message names the file where the exception knows it.
         where = getattr(exc, "filename", None)
+        if where == STDOUT_NAME:     # `> /dev/full`: the results could not be written
+            _drop_stdout()
         text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
-        print(f"error: {where + ': ' if where else ''}{text}", file=sys.stderr)
+        print(f"{prog}: error: {where + ': ' if where else ''}{text}", file=sys.stderr)
         return 2
+
+
+class _NamedStdout(io.FileIO):
+    """Standard output's file descriptor, whose write errors (``> /dev/full``: no space left) name
+    it: the message then says that the results could not be written, not just ``No space left``."""
+
+    def write(self, b):
+        try:
+            return super().write(b)
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = STDOUT_NAME
+            raise
+
+
+STDOUT_NAME = "standard output"
+
+
+def _name_stdout() -> None:
+    """Put :class:`_NamedStdout` under ``sys.stdout`` (same encoding, errors and buffering); left as
+    it is when standard output is no file descriptor (a test's capture)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return
+    sys.stdout.flush()
+    raw = _NamedStdout(fd, "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=sys.stdout.encoding, errors=sys.stdout.errors,
+                                  line_buffering=sys.stdout.line_buffering, write_through=False)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's final flush of what
+    could not be written raises no second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

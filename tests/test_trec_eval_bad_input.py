@@ -164,7 +164,8 @@ def test_out_of_memory_is_one_line_naming_what(tmp_path, capsysbinary, monkeypat
     monkeypatch.setattr(cli, "main", boom)
     assert entry.main(["evaluate", "--qrels", q, "--run", r]) == 2
     err = capsysbinary.readouterr().err.decode()
-    assert err.startswith("error: out of memory") and "1.46 TiB" in err and "Traceback" not in err
+    assert err.startswith("python -m helpers evaluate: error: out of memory") and "1.46 TiB" in err
+    assert "Traceback" not in err
 
 
 def test_output_closed_early_exits_2_with_one_line(tmp_path):
@@ -179,7 +180,7 @@ def test_output_closed_early_exits_2_with_one_line(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 2 and first.startswith(b"num_ret")
-    assert err.strip() == "note: output closed early (broken pipe); stopped"
+    assert err.strip() == "python -m helpers trec_eval: note: output closed early (broken pipe); stopped"
 
 
 def test_cr_only_line_ends_with_a_comment_get_their_own_message(tmp_path, capsysbinary):
@@ -495,3 +496,18 @@ def test_a_self_contradicting_preference_group_is_named_by_file_lines_and_docume
     run = pd.DataFrame({"query_id": ["T"], "doc_id": ["p"], "score": [1.0]})
     with pytest.raises(ValueError, match=r"m: lines 1, 2: topic 'T', judgment group 'g': document 'p' has both"):
         preference_scores(judgment_groups.read_prefs(tmp_path / "m"), run)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_full_standard_output_is_named_with_the_program(tmp_path):
+    """``> /dev/full``: one line naming the program and standard output (was ``error: No space left
+    on device``), status 2, for both commands."""
+    q, r = _files(tmp_path, b"h 0 e 1\n", b"h Q0 e 1 1 x\n")
+    for args in (["trec_eval", q, r], ["evaluate", "--qrels", q, "--run", r, "--measures", "AP"]):
+        with open("/dev/full", "wb") as full:
+            done = subprocess.run([sys.executable, "-m", "helpers", *args], stdout=full, stderr=subprocess.PIPE,
+                                  cwd=ROOT, timeout=120)
+        last = done.stderr.decode().strip().splitlines()[-1]
+        assert done.returncode == 2, done.stderr
+        assert last == f"python -m helpers {args[0]}: error: standard output: No space left on device", done.stderr
+        assert "Exception ignored" not in done.stderr.decode()
