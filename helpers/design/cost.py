@@ -178,7 +178,8 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     ``inf``: the target unreachable in more than the tail; NaN, as the differences, for a design
     unreachable as estimated), ``diff_low``, ``diff_high`` (the interval of
     the cost minus the cheapest design's cost on the same resample), ``cheapest_share`` (the share
-    of resamples in which the design is the cheapest; none where no design reaches the target)
+    of resamples in which the design is the cheapest, a tie of k designs counting 1/k for each, so
+    the column sums to 1 less the share of resamples in which no design reaches the target)
     ``point_inside`` (the point difference of costs lies inside its own interval) and
     ``within_noise`` (``diff_low <= 0`` and ``point_inside``, for designs that reach the target as
     estimated: no tie is read from an interval that misses its own point).
@@ -221,7 +222,10 @@ def trade_off_bootstrap(x: np.ndarray, design: str, curve: pd.DataFrame, rng: np
     for col in ("cost_low", "cost_high", "diff_low", "diff_high"):
         out[col] = out[col].where(~never, np.nan)
     low = draws.min(axis=1, keepdims=True)
-    out["cheapest_share"] = ((draws == low) & np.isfinite(low)).mean(axis=0)
+    cheapest = (draws == low) & np.isfinite(low)
+    # a resample whose cheapest cost is shared by k designs counts 1/k for each: the shares sum to 1
+    # over the resamples in which some design reaches the target
+    out["cheapest_share"] = (cheapest / np.maximum(cheapest.sum(axis=1, keepdims=True), 1)).mean(axis=0)
     # a tie is read only from an interval that holds its own point difference (the discrete topic
     # counts can leave the point at or beyond an end): otherwise the comparison is undecided
     point = cost - cost[best]
