@@ -108,3 +108,12 @@ def test_the_run_cluster_is_started_only_for_the_parameters_that_use_it(tmp_path
     real = pipeline.NOTEBOOKS / "06_study_design.ipynb"
     assert not pipeline.uses_local_dask(real, pipeline.load_parameters(real, "real"))
     assert pipeline.uses_local_dask(real, pipeline.load_parameters(real, "default"))
+
+
+def test_a_huge_profile_value_is_not_echoed_whole(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "01_g.yaml").write_text("profile: " + "x" * 100_000 + "\nseed: 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"contradicts its output name 'mine'") as err:
+        pipeline.run(params=folder, html=False, only=["01"])
+    assert "(100,000 characters)" in str(err.value) and len(str(err.value)) < 600

@@ -129,7 +129,9 @@ def read_parameter_file(path: Path, notebook: Path, profile: str) -> dict:
     if params is not None and not isinstance(params, dict):
         raise ValueError(f"{shown}: expected a mapping of parameter names to values{link}")
     if params and params.get("profile", profile) != profile:
-        raise ValueError(f"{shown}: 'profile: {params['profile']}' contradicts its output "
+        said = str(params["profile"])
+        said = said if len(said) <= 80 else f"{said[:80]}… ({len(said):,} characters)"   # a 5 MB value is not echoed
+        raise ValueError(f"{shown}: 'profile: {said}' contradicts its output "
                          f"name '{profile}' (the name of its folder); delete the 'profile:' line, the folder's "
                          "name names the run")
     if not {k: v for k, v in (params or {}).items() if k != "profile"}:
