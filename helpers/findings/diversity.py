@@ -16,8 +16,11 @@ Every test is at ``significance`` and every interval a ``1 - significance`` inte
 Monte Carlo intervals of discriminative power, which are 95% whatever the level (:data:`MC_LEVEL`:
 they measure the B trials' error, not a test). Holm-corrected: the family checks of the planted-truth
 check (over every check read) and its null test (over the measures). Not corrected: the rows of the
-findings table, each read on its own, and "within Monte Carlo noise" (pairwise overlap of two Monte
-Carlo intervals). Measures that are one measure under several names
+findings table, each read on its own, and "within Monte Carlo noise" (a Monte Carlo interval that
+overlaps the leaders' common interval, :func:`leader_intervals`). The power rows compare powers on
+THESE topics beyond the B trials' Monte Carlo error only (no topic resampling: a topic bootstrap of
+randomised Tukey HSD would cost B trials per resample), so their verdicts are "holds", "does not
+hold" or "cannot tell" for that question, never "shown". Measures that are one measure under several names
 (:func:`helpers.measures.results.affine_measures`) count once.
 
 The module also holds the notebook's parameter check (:func:`check_parameters`), its list of
@@ -42,13 +45,13 @@ from .diversity_planted import against_table, family_table, fitness, fitness_pro
     planted_report, planted_result, \
     planted_rows, truth_groups, user_table, with_leaders, checks_table
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
-from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, pct, short_leaders, twins_line
+from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, label_offsets, pct, short_leaders, twins_line
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
-           "tau_metrics"]
+           "tau_metrics", "leader_intervals", "POWER_ON", "gain_line", "TREC_2012_GRADES", "label_offsets"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -124,6 +127,24 @@ def count_once(names, twins) -> list[str]:
     several names: :func:`helpers.measures.results.affine_measures`), order kept."""
     later = {x for g in twins for x in list(g)[1:]}
     return [x for x in names if x not in later]
+
+
+def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
+                     digits: int = 3) -> dict[str, tuple[float, float]]:
+    """The Monte Carlo intervals to read "within Monte Carlo noise" of the LEADING VALUE with
+    :func:`helpers.notebook.claims.leaders`: ``mc`` with each leader's interval (the values tied at
+    the best as printed to ``digits``) replaced by the leaders' common interval, the values every
+    leader's interval holds. A measure is then within noise when its interval overlaps that common
+    interval, not merely one tied leader's wider interval (a leader whose interval reaches down must
+    not pull in measures the exactly known leaders exclude). An empty intersection (leaders tied only
+    as printed) falls back to the best value itself."""
+    clean = {k: float(v) for k, v in values.items() if v is not None and np.isfinite(float(v))}
+    best = (max if higher else min)(clean.values())
+    tied = [k for k in clean if f"{clean[k]:.{digits}f}" == f"{best:.{digits}f}"]
+    lo = max(float(mc[k][0]) for k in tied)
+    hi = min(float(mc[k][1]) for k in tied)
+    common = (lo, hi) if lo <= hi else (best, best)
+    return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
 
 
 def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
@@ -343,16 +364,37 @@ def collection_lines(c: Mapping, data: str) -> tuple[list[str], dict]:
     return lines, numbers
 
 
+#: TREC Web 2012's names of its relevance grades (the track overview; -2 "junk" is read as 0, as ndeval does).
+TREC_2012_GRADES = {1: "Rel", 2: "HRel", 3: "Key", 4: "Nav"}
+
+
+def gain_line(dqrels: pd.DataFrame, data: str) -> str:
+    """The level -> gain mapping every measure of the run uses (2^x - 1, Zeng & Sakai; gdeval's gain at
+    TREC Web 2012), for the levels the qrels hold: ``"gains (2^x - 1): L1 1, L2 3, L3 7"``. On TREC Web
+    2012 the grades are named, and the line says that level 4 ("Nav", a page that is the entity's home
+    page) gets the top gain, as gdeval gives it, and is not otherwise special: DIN's navigational rule
+    (Eq. 8) reads the intents typed nav in the topics file, not this document level."""
+    levels = sorted(int(x) for x in dqrels["relevance"].unique() if int(x) > 0)
+    named = TREC_2012_GRADES if data == "trec-web-2012" else {}
+    pairs = ", ".join(f"L{x}{' ' + named[x] if x in named else ''} {2 ** x - 1}" for x in levels)
+    text = f"gains (2^x - 1, every measure): {pairs or 'no relevant level'}"
+    if data == "trec-web-2012" and 4 in levels:
+        n = int((dqrels["relevance"] == 4).sum())
+        text += (f". L4 Nav ({n:,} judgments) gets the top gain, as gdeval's 2^rel - 1 gives it; no other rule reads"
+                 " it: DIN's navigational rule reads the nav intents of the topics file")
+    return text + "."
+
+
 # -- the findings --------------------------------------------------------------------------------
 
 #: Where notebook 04's answers about the measures on real data are: the first bullet under the main
 #: table of every run on simulated data (which cannot give them).
-REAL_ANSWERS = ("Findings about the measures (τ, r, discriminative power) need real runs: profile `real` (TREC Web "
-                "2012, `reports/real/tables/04_findings.csv`) or your own files (`data: files`).")
+REAL_ANSWERS = ("Findings about the measures (τ, r, discriminative power) come from real runs: profile `real` (TREC "
+                "Web 2012, `reports/real/tables/04_findings.csv`) or your own files (`data: files`).")
 
 #: The caption of notebook 04's appendix table (:meth:`DiversityFindings.appendix_findings`).
-APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by the simulation's run design or by how "
-                  "its users were built; checks of the machinery, not findings about the measures.")
+APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by the simulation's run design; not "
+                  "findings about the measures.")
 
 
 @dataclass(frozen=True)
@@ -430,22 +472,21 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
         measured[0] = dataclasses.replace(measured[0], caveats=measured[0].caveats + ("few_topics",))
     rows, prose = [examples_row(examples["measured"], examples["hand"])], []
     appendix, extra, general = [], [], ()
-    if simulated:   # set by the run design: the appendix, each row marked so
+    if simulated:   # the run design sets the rows about the measures: the appendix, each row marked so
         caveats["design"] = DESIGN_CAVEAT[run_design]
         caveats["simulated_runs"] = "Simulated runs and planted users say nothing about real systems or users."
         general = ("simulated_runs",)
         appendix = [dataclasses.replace(row, caveats=("design",) + row.caveats,
                                         paper=f"{'' if row.paper == '—' else row.paper + '; '}set by run_design "
                                               f"`{run_design}`") for row in measured]
-        if planted is not None:
+        prose.append(REAL_ANSWERS + f" Here run_design `{run_design}` sets those rows (appendix table).")
+        if planted is not None:   # the machinery check answers the default question: the main table
             more, own = planted_rows(planted, run_design)
-            appendix += more
+            rows += more
             caveats.update(own)
-            extra.append(fitness_prose(planted))
+            prose.append(fitness_prose(planted))
         else:
-            extra.append("The family-recovery row needs at least 2 replicates.")
-        prose.append(REAL_ANSWERS + f" On these simulated runs run_design `{run_design}` sets those rows, and family "
-                     "recovery checks the machinery (appendix table).")
+            prose.append("The family-recovery row needs at least 2 replicates.")
     else:   # real runs: the rows about the measures first, the worked examples last
         rows = measured + rows
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
@@ -527,28 +568,42 @@ def r_reason(r: Mapping, verdict: str, excl: bool) -> str:
     return ""
 
 
+#: What the power rows compare: the power on this run's topics, beyond the B trials' Monte Carlo error
+#: only (another topic set could change it: the ``mc_only`` caveat).
+POWER_ON = "on these topics, beyond Monte Carlo error"
+
+
 def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
+    """D♯-nDCG against α-nDCG: ``"holds"`` / ``"does not hold"`` when the two Monte Carlo intervals
+    are apart (higher / lower), else ``"cannot tell"``: a statement about these topics only."""
     a, b = (next(m for m in power.index if m.startswith(x)) for x in ("D#-nDCG@", "alpha-nDCG@"))
     c = claims.compare("D♯-nDCG", power[a], "α-nDCG", power[b], interval_a=tuple(mc[a]), interval_b=tuple(mc[b]))
     d = c.numbers["differs"]
-    verdict = ("shown" if d and power[a] > power[b] else "does not hold" if d else "not shown")
+    verdict = ("holds" if d and power[a] > power[b] else "does not hold" if d else "cannot tell")
     show = lambda m: (claims.number(power[m]) if mc[m][0] == mc[m][1] else mc_text(power[m], *mc[m]))  # noqa: E731
     exact = ("mc_exact",) if any(mc[m][0] == mc[m][1] for m in (a, b)) else ()
-    return Finding("Is D♯-nDCG more discriminative than α-nDCG on these runs?", "—",
-                   f"{show(a)} vs {show(b)} of {n_pairs} pairs", verdict,
+    pairs = f" of {n_pairs} pairs" if n_pairs >= 50 else ""   # fewer: the few_runs caveat states them
+    return Finding(f"Does D♯-nDCG out-discriminate α-nDCG {POWER_ON}?", "—",
+                   f"{show(a)} vs {show(b)}{pairs}", verdict,
                    caveats=("mc_only",) + exact + _few(n_pairs), numbers=dict(c.numbers))
 
 
 def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
+    """One measure leads ``"holds"`` when no other measure ties it or comes within Monte Carlo noise of
+    the leading value (:func:`leader_intervals`); ``"does not hold"`` when several tie and every
+    leader's power is exact (no p-value near the level); else ``"cannot tell"``."""
     keep = count_once(list(power.index), twins)
-    c = claims.leaders({m: power[m] for m in keep}, intervals={m: tuple(mc[m]) for m in keep})
+    values = {m: power[m] for m in keep}
+    c = claims.leaders(values, intervals=leader_intervals(values, mc))
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
-    alone = len(n["leaders"]) == 1 and not n["within_noise"]
-    return Finding("Does one measure lead discriminative power beyond Monte Carlo noise?", "—", run,
-                   "shown" if alone else "not shown", caveats=("mc_only",) + _few(n_pairs),
-                   numbers={**n, "runs": where})
+    exact_tie = len(n["leaders"]) > 1 and all(mc[m][0] == mc[m][1] for m in n["leaders"])
+    verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] else
+               "does not hold" if exact_tie else "cannot tell")
+    # no interval in this row, so no pointer to the intervals' caveat: the question states the scope
+    return Finding(f"Does one measure lead discriminative power {POWER_ON}?", "—", run, verdict,
+                   caveats=_few(n_pairs), numbers={**n, "runs": where})
 
 
 def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:

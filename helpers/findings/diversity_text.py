@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..notebook import claims
 from ..stats.summary import min_draws
 
-__all__ = ["USERS", "CELL", "fit_cell", "DESIGN_CAVEAT", "pct", "draws_interval", "twins_line", "short_leaders"]
+__all__ = ["USERS", "CELL", "fit_cell", "label_offsets", "DESIGN_CAVEAT", "pct", "draws_interval", "twins_line", "short_leaders"]
 
 #: The planted users of section 7 in one line each (:mod:`helpers.simulate.users` has the formulas).
 USERS = {"position": "reads down the page with persistence p",
@@ -83,3 +83,35 @@ def fit_cell(full: str, short: str, width: int = CELL) -> str:
     """``full`` when it has at most ``width`` characters, else ``short`` (a count instead of a list,
     the list going to a CSV)."""
     return full if len(full) <= width else short
+
+
+def label_offsets(ax, x, y, labels, fontsize: float = 7.0, marker: float = 3.0) -> dict:
+    """Offsets (in points) of the text labels of a scatter plot such that no two labels overlap and
+    no label covers another point: each label, top point first, takes the first of eight places
+    around its point (right above, right below, left above, left below, then one line further out)
+    whose box, about ``0.6 * fontsize`` points per character wide and ``fontsize`` high, meets no
+    placed label and no marker (``marker`` points in radius); when none is free, the right-above
+    place. Read the axes' scale after its limits and layout are set (``fig.canvas.draw()``)."""
+    import numpy as np
+
+    to_pt = 72.0 / ax.figure.dpi
+    pts = ax.transData.transform(np.column_stack([np.asarray(x, float), np.asarray(y, float)])) * to_pt
+    placed, out = [], {}
+
+    for k in np.argsort(-pts[:, 1], kind="stable"):
+        w, h = 0.6 * fontsize * len(str(labels[k])), float(fontsize)
+        places = [(3, 2), (3, -h - 2), (-w - 3, 2), (-w - 3, -h - 2), (3, h + 4), (3, -2 * h - 6), (-w - 3, h + 4),
+                  (-w - 3, -2 * h - 6)]
+        px, py = pts[k]
+        choice = places[0]
+        for dx, dy in places:
+            x0, y0, x1, y1 = px + dx, py + dy, px + dx + w, py + dy + h
+            hit_label = any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in placed)
+            hit_point = any(x0 - marker < qx < x1 + marker and y0 - marker < qy < y1 + marker
+                            for j, (qx, qy) in enumerate(pts) if j != k)
+            if not hit_label and not hit_point:
+                choice = (dx, dy)
+                break
+        placed.append((px + choice[0], py + choice[1], px + choice[0] + w, py + choice[1] + h))
+        out[labels[k]] = choice
+    return out
