@@ -146,9 +146,8 @@ def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
     built = fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True)
     assert built.verdict == verdict
     assert built.caveats == (("by_construction",) if verdict == "holds" else ("simulated",))
-    # the verdict answers the question; agreement with the paper's "yes" is the paper column's note
-    assert row.paper.endswith({"holds": "this run: the same", "does not hold": "this run: not borne out",
-                               "cannot tell": "the smaller σ"}[verdict])
+    # the paper column says what the paper reports, nothing of this run (the verdict column does)
+    assert row.paper == "yes: differences small; Eq. 5 has the smaller σ"
 
 
 def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
@@ -179,7 +178,9 @@ def test_fig2_needs_enough_resamples_and_is_built_in_on_the_simulation():
 def test_table7_asks_whether_the_orderings_differ_and_never_compares_the_papers_value(value, verdict):
     row = fp._table7_row(value, "Key", ())
     assert row.verdict == verdict and (value.label in row.run or value.low == value.high or np.isnan(value.mean))
-    assert "τ below 1" in row.question and "not comparable" in row.paper
+    # the paper's value is the paper's only; that a gap to it is no failure is caveat other_data / stand_in
+    assert "τ below 1" in row.question and row.paper == "yes: τ = 0.75 (FedWeb13 Results Merging)"
+    assert fp._table7_row(value, "Key", ("other_data",)).caveats == ("other_data",)
 
 
 def test_table7_on_real_data_reports_median_and_range_over_the_draws_and_judges_every_draw():
@@ -273,12 +274,12 @@ def test_findings_rows_and_verdicts():
     assert heads == {"Table 6", "Table 5", "Table 7"}
     v = dict(zip(t["question"].str.split(":").str[0], t["verdict"]))
     assert v["Table 1"] == "holds" and v["Table 2"].startswith("holds")
-    # one meaning per column: the verdict answers the question, the paper column says whether the run agrees
+    # one meaning per column: the verdict answers the question, the paper column says only what the paper reports
     assert set(t["verdict"].str.split(" (", regex=False).str[0]) <= {"holds", "holds in part", "does not hold", "shown", "not shown",
                                                          "cannot tell"}
     p = dict(zip(t["question"].str.split(":").str[0], t["paper"]))
-    assert p["Table 5"].endswith("this run: in part") and p["Table 7"].endswith("not comparable with this run's; "
-                                                                                  "this run: the same")
+    assert p["Table 5"] == "yes, at both θ (FedWeb13, top 3)" and p["Table 7"] == "yes: τ = 0.75 (FedWeb13 Results Merging)"
+    assert not t["paper"].str.contains("this run").any()
     assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")
     assert v["Table 7"].startswith("holds")
     sixes = t[t["question"].str.startswith("Table 6")]["verdict"].tolist()
@@ -340,7 +341,7 @@ def test_simulated_findings_are_checks_of_the_machinery():
     # simulation can answer (here the stress collection: PRM - linear, then PRM - binary)
     # referee 2 (34fbdd0): the default table opened with a stress test; the notebook's question leads
     assert t["question"].iloc[0] == fp.QUESTION and t["verdict"].iloc[0] == "cannot tell"
-    assert "answered on real data" in t["this run"].iloc[0]
+    assert "profile `real` or your own data" in t["this run"].iloc[0]
     assert t.index[1].startswith("Table 6") and "assumptions fail" in t["question"].iloc[1]
     for q in ("Table 2", "Fig. 2", "Sect. 3.4.3", "Do the estimates recover the simulation's exact p(R|i)?"):
         assert q in a.index and q not in t.index, q
@@ -377,11 +378,20 @@ def test_one_replicate_count_rule_for_every_row():
     assert fp._udm_row("1.00", "0.37", {**udm, "n": 40}).verdict == "holds"
 
 
-def test_table6_rows_label_the_variant_threshold():
-    f = _found(robustness=_rob({3: (0.1, 0.01, 0.28), 1: (0.03, -0.03, 0.1)}, {3: 0.035, 1: 0.3}, {3: 0.009, 1: 0.1}),
-               variants=[1])
+def test_table6_variants_go_to_the_appendix_in_the_same_holm_family():
+    rob = _rob({3: (0.1, 0.01, 0.28), 1: (0.03, -0.03, 0.1)}, {3: 0.035, 1: 0.3}, {3: 0.009, 1: 0.1})
+    f, g = _found(robustness=rob, variants=[1]), _found(robustness=rob)
     run = f.table().set_index("question").filter(like="Table 6", axis=0)["this run"].iloc[0]
-    assert "θ = 1 (variant) +" in run and "θ = 3 +" in run
+    assert "θ = 3 +" in run and "θ = 1" not in run               # the findings table: the row's own thresholds
+    moved = [r for r in f.appendix if r.question.startswith("Table 6 at the variant θ = 1")]
+    assert moved and all("θ = 1 (variant) +" in r.run and "θ = 3" not in r.run for r in moved)
+    # the family (and so every adjusted p-value) is the one without the move
+    p = lambda found, th: sorted(v[str(th)]["p_holm"] for r in list(found.rows) + list(found.appendix)  # noqa: E731
+                                 if r.question.startswith("Table 6") and str(th) in r.numbers for v in [r.numbers])
+    assert p(f, 3) == p(g, 3) and p(f, 1) == p(g, 1) and p(f, 1)
+    assert "one family of" in f.limitations() and "θ = 1 variants included; the variants are in the appendix" \
+        in f.limitations()
+    assert "The variant rows' p-values are in the findings table's family." in f.appendix_findings().limitations()
 
 
 def test_robustness_single_holds_every_analysis():
@@ -556,16 +566,13 @@ def test_verdicts_are_counted_word_by_word():
     assert "did not hold" not in line and line.endswith("verdicts: holds 1, cannot tell 6.")
 
 
-def test_agreement_with_the_paper_needs_a_direction_shown():
-    """Referee (real): 'linear tau is the higher ...; this run: the same' while PRM - linear was +0.006, +0.015,
-    +0.034 and nothing shown."""
+def test_paper_column_repeats_nothing_of_the_run():
+    """Referee (real): the paper column's 'this run: ...' notes repeated the verdict and run columns."""
     rob = _rob({3: (0.1, 0.01, 0.28)}, {3: 0.5}, {3: 0.5}, linear={3: (0.006, -0.02, 0.04, 0.85),
                                                                    2: (0.015, -0.03, 0.05, 0.66)})
     row = next(r for r in fp._table6_rows(rob, str, ())[0] if "linear gains" in r.question)
     assert row.verdict == "not shown"
-    assert row.paper.endswith("this run: no difference shown (point estimates favour PRM)")
-    assert fp._noted("yes", True, "not shown") == "yes; this run: no difference shown"
-    assert fp._noted("no", False, "does not hold") == "no; this run: the same"
+    assert row.paper == "no: linear τ is the higher in 3 of 4 INTENT-2 sets"
 
 
 def test_intervals_of_bounded_values_stay_in_their_range():

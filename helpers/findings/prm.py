@@ -26,6 +26,7 @@ and both exchangeable assessors, so that comparison is set by how the simulation
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -201,9 +202,8 @@ class PrmFindings(Findings):
 
 
 _CAVEATS = {
-    "sim_design": "Both simulated assessors follow one latent-relevance model calibrated to the paper's Table 3: "
-                  "they are exchangeable and disagree by level only, as the PRM assumes. "
-                  "Its topic-to-topic spread is set, not fitted to FedWeb13.",
+    "sim_design": "Both simulated assessors follow one latent-relevance model calibrated to the paper's Table 3, so "
+                  "they disagree exactly as the PRM assumes; its topic spread is set, not fitted.",
     "other_data": "The paper's values come from FedWeb13 and INTENT-2 (licensed judgments): a gap to them is no "
                   "failure to reproduce.",
     "eq_same": "Eq. 4 and Eq. 5 agree only when U2 re-judged an unbiased sample of U1's judgments with the same "
@@ -211,9 +211,7 @@ _CAVEATS = {
     "eq5_biased": "Here U2 re-judged U1's levels in different shares: the paper predicts Eq. 5 is biased "
                   "then, so the data's design cannot test whether Eq. 4 and Eq. 5 agree.",
     "no_test": "Counts of runs carry no test.",
-    "se_floor": "Relative SE favours any gain vector with a floor (p(R|0), p(R|1) > 0), not the PRM's alone; Table 5 "
-                "holds when the PRM is the more precise in most runs at every θ, does not hold when in under half "
-                "at any θ.",
+    "se_floor": "Relative SE favours any gain vector with a floor (p(R|0), p(R|1) > 0), not the PRM's alone.",
     "u2_draw": "U2 is one rater per item drawn at random; intervals over its draws cover that choice, not topic "
                "sampling.",
     "shared_order": "One latent relevance drives the simulated runs and both assessors, so a graded gain can beat "
@@ -223,9 +221,6 @@ _CAVEATS = {
 }
 
 _PAPER6 = "yes: τ rises in 3 of 4 INTENT-2 sets (0.84 → 0.93 Japanese inf.)"
-
-#: The paper's answer to the question of a Table 6 row (None: the paper does not ask it).
-_ANSWERS = {"in sample": True, "vs linear": False}
 
 #: Table 6's rows: analysis -> (question, what the paper reports).
 _QUESTIONS = {
@@ -270,16 +265,6 @@ def _brackets(rob: Robustness) -> str:
     return f"Table 6 rows give PRM − binary (or − linear) τ{where}; brackets: {rob.interval}."
 
 
-def _leaning(rob: Robustness, analysis: str) -> str:
-    """Which gains the point estimates of a test without a result favour: ``"PRM"``, ``"linear"`` or
-    ``""`` (mixed, or a difference undefined)."""
-    d = [rob.diffs[analysis][th][0] for th in rob.claims[analysis]]
-    if not d or not all(np.isfinite(d)):
-        return ""
-    first, other = PAIRS[analysis]
-    return first if all(v > 0 for v in d) else other if all(v < 0 for v in d) else ""
-
-
 def _table6_verdict(rob: Robustness, analysis: str) -> str:
     n, ok, bad = len(rob.claims[analysis]), rob.supported(analysis), rob.against(analysis)
     if few(rob.n):
@@ -310,7 +295,7 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
                      + (("shared_order",) if analysis == "vs linear" else ())) if sim else ()
             # own-level gains are fitted in sample to predict one assessor from the other: a check (appendix)
             (checks if sim or analysis == "own level" else rows).append(
-                Finding(q, _noted(paper, _ANSWERS.get(analysis), verdict, _leaning(rob, analysis)),
+                Finding(q, paper,
                         _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
                         numbers={"analysis": analysis, **{str(th): c.numbers for th, c in rob.claims[analysis].items()}}))
     return rows, checks
@@ -318,17 +303,6 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
 
 #: Verdicts that say a claim holds (a by-construction caveat applies only to these).
 _HOLDING = ("shown", "holds", "holds in part", "agrees", "reproduced")
-
-#: The paper column's note: the paper's answer (yes / no) against the verdict, which answers the
-#: row's question only (one meaning per column); agreement with the paper is said here. "The same"
-#: (or "the opposite") only where a test or interval shows a direction; a verdict that shows none
-#: is "no difference shown", whatever the paper's answer.
-_NOTES = {(True, "shown"): "the same", (True, "holds"): "the same", (True, "holds in part"): "in part",
-          (True, "not shown"): "no difference shown", (True, "does not hold"): "not borne out",
-          (False, "not shown"): "no difference shown", (False, "does not hold"): "the same",
-          (False, "shown"): "the opposite", (False, "holds"): "the opposite",
-          (False, "holds in part"): "in part the opposite"}
-
 
 #: The notebook's question, as the first row of a simulated run asks it (:func:`_question_row_simulated`).
 QUESTION = "Are PRM gains more robust than binary gains when estimated on other topics?"
@@ -339,19 +313,9 @@ def _question_row_simulated() -> Finding:
     PRM assumes, so its cross-fitted Table 6 checks the machinery (appendix) and cannot answer the
     question about assessors; real data (profile ``real``) or the user's own (``files``) can."""
     return Finding(QUESTION, "in sample only: τ rises in 3 of 4 INTENT-2 sets",
-                   "cannot tell on simulated data: its assessors disagree exactly as the PRM assumes (the test is an "
-                   "appendix check); answered on real data (profile `real`) or yours (`files`)",
+                   "cannot tell on simulated data (its test is an appendix check); profile `real` or your own data "
+                   "(`files`) answer it",
                    "cannot tell", numbers={"analysis": "question"})
-
-
-def _noted(paper: str, answer: bool | None, verdict: str, leaning: str = "") -> str:
-    """``paper`` with what this run says of the paper's answer (``"; this run: the same"``); no note
-    where the paper gives no answer or the run cannot tell. ``leaning``: the gains the point
-    estimates favour, said beside "no difference shown"."""
-    note = _NOTES.get((answer, verdict)) if answer is not None else None
-    if note == "no difference shown" and leaning:
-        note += f" (point estimates favour {leaning})"
-    return f"{paper}; this run: {note}" if note else paper
 
 
 def verdict_counts(rows) -> str:
@@ -457,7 +421,7 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
         caveats = ("by_construction",) if verdict in _HOLDING else ("simulated",)
     else:
         caveats = ("eq_same",) + (() if eq5_valid else ("eq5_biased",)) + base
-    return Finding(q, _noted("yes: differences small; Eq. 5 has the smaller σ", True, verdict), run, verdict,
+    return Finding(q, "yes: differences small; Eq. 5 has the smaller σ", run, verdict,
                    caveats=caveats,
                    numbers={"gap": gap.mean, "z_max": z.mean, "z_low": z.low, "z_high": z.high, "eq5_valid": eq5_valid,
                             "marginals": dict(marginals or {})})
@@ -480,7 +444,7 @@ def _ratio_row(ratio: Value, base: tuple, *, sim: bool, B: int) -> Finding:
         caveats = (("by_construction",) if verdict in _HOLDING else ("simulated",)) + base
     else:
         verdict, caveats = {"above": "holds", "below": "does not hold", "about": "not shown"}[reading], base
-    return Finding(q, _noted(paper, True, verdict), run, verdict, caveats=caveats,
+    return Finding(q, paper, run, verdict, caveats=caveats,
                    numbers={"mean": ratio.mean, "low": ratio.low, "high": ratio.high, "reading": reading, "B": B})
 
 
@@ -499,7 +463,7 @@ def _table5_row(shares: Mapping, n: int, name, base: tuple, over_what: str = "")
     verdict = ("cannot tell" if held is None else "holds" if len(held) == len(shares) else "does not hold" if below
                else "holds in part" if held else "does not hold")
     return Finding("Table 5: is the PRM count of relevant results the more precise (smaller SE / mean)?",
-                   _noted("yes, at both θ (FedWeb13, top 3)", True, verdict), run, verdict,
+                   "yes, at both θ (FedWeb13, top 3)", run, verdict,
                    caveats=base + ("no_test", "se_floor"),
                    numbers={str(th): float(s) for th, s in shares.items()})
 
@@ -535,8 +499,7 @@ def _table7_row(tau: Value, T_name: str, base: tuple, mean_over: Value | None = 
         run += f"; Kendall's{level} CI below 1 in {below[0]} of {below[1]} draws"
     return Finding(f"Table 7: at top relevance (θ = {T_name}), do PRM gains order the runs differently from binary "
                    "gains (τ below 1)?",
-                   _noted(f"yes: τ = {PAPER_TABLE7_TOP} on FedWeb13 Results Merging, a value not comparable with "
-                          "this run's", True, verdict), run, verdict, caveats=base,
+                   f"yes: τ = {PAPER_TABLE7_TOP} (FedWeb13 Results Merging)", run, verdict, caveats=base,
                    numbers={"tau": t, "low": lo, "high": hi, "n": tau.n,
                             "mean_over_draws": mean_over.mean if mean_over is not None else float("nan"),
                             "draws_below": below[0] if below else float("nan")})
@@ -554,7 +517,7 @@ def _udm_row(prm_ratio: str, udm_ratio: str, numbers: Mapping, base: tuple = ())
         verdict = "holds" if all(parts) else "holds in part" if any(parts) else "does not hold"
     caveats = (("by_construction",) if verdict in _HOLDING else ("simulated",)) + base
     return Finding("Sect. 3.4.3: with the top two levels indistinguishable, does the PRM give them equal gains, "
-                   "unlike the UDM?", _noted("yes, argued, not measured", True, verdict),
+                   "unlike the UDM?", "yes, argued, not measured",
                    f"gain ratio PRM {prm_ratio}, UDM {udm_ratio}",
                    verdict, caveats=caveats, numbers=dict(numbers))
 
@@ -654,12 +617,20 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     stressed = stress is not None and bool(stress[0].claims.get("cross-fitted"))
     adjusted = _families(robustness, stress[0] if stressed else None, sim=sim)
     robustness = adjusted["main"]
-    rows, checks = _table6_rows(robustness, vname, (), sim=sim)   # their resamples cover topic sampling too
+    keep = [th for th in {th for a in robustness.claims.values() for th in a} if th not in variants]
+    rows, _ = _table6_rows(_only(robustness, keep), vname, (), sim=sim)   # resamples cover topic sampling too
+    _, checks = _table6_rows(robustness, vname, (), sim=sim)   # the appendix's Table 6 rows keep every θ
+    moved = _table6_rows(_only(robustness, variants), vname, (), sim=sim)[0] if variants else []
     if sim:   # the notebook's question leads, answered as far as simulated data can
         rows.insert(0, _question_row_simulated())
     if stressed:
-        more, built = _stress_rows(adjusted["stress"], vname, *stress[1:])
-        rows, checks = rows + more, checks + built
+        more, built = _stress_rows(_only(adjusted["stress"], keep), vname, *stress[1:])
+        rows, checks = rows + more, checks + _stress_rows(adjusted["stress"], vname, *stress[1:])[1]
+        moved += _stress_rows(_only(adjusted["stress"], variants), vname, *stress[1:])[0] if variants else []
+    # a row's θ = 1 variants go to the appendix, in the findings table's Holm family (no p-value changes)
+    moved = [dataclasses.replace(r, question=r.question.replace("Table 6", f"Table 6 at the variant θ = "
+                                                                f"{claims.listing([name(v) for v in variants])}", 1))
+             for r in moved]
     checks.append(Finding("Table 1: do Eq. 4 and Eq. 5 give the paper's fractions?",
                         "Eq. 4: 2/4, 3/10, 1/6; Eq. 5: 4/10, 5/17, 1/13", "6 of 6 fractions equal" if table1_ok
                         else "some fractions differ (section 1)", "holds" if table1_ok else "does not hold",
@@ -677,24 +648,34 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
                    nonmono_label=nonmono_label)
     among = ("" if not any(r.question.startswith("Table 6") for r in checks) else
-             " and, as a check on simulated data, Table 6" if sim else " and Table 6 with own-level gains")
-    prose.append(f"The appendix holds {claims.plural(len(checks), 'row')} on the estimators (Tables 1–2, Fig. 2, "
-                 f"Sect. 3.4.3{among}); verdicts: {verdict_counts(checks)}.")
-    rows, checks = _lettered(rows), _lettered(checks)
-    holm_note = across_rows(rows, "findings table")   # stated once, in the Limitations: the family it covers
+             ", Table 6 on simulated data" if sim else ", own-level gains")
+    among += f", θ = {claims.listing([name(v) for v in variants])} variants" if moved else ""
+    prose.append(f"The appendix holds {claims.plural(len(checks + moved), 'row')} (estimators{among}); verdicts: "
+                 f"{verdict_counts(checks + moved)}.")
+    rows, checks = _lettered(rows), _lettered(checks + moved)
+    holm_note = across_rows(rows + moved, "findings table",   # stated once, in the Limitations
+                            claims.listing([name(v) for v in variants]) if moved else "")
     t6 = [r for r in rows if r.question.startswith("Table 6")]
     brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
     general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \
         (("holm_family",) if holm_note else ())
     app6 = [r for r in checks if r.question.startswith("Table 6")]
     extra = {"brackets_appendix": _brackets(robustness) if app6 else "",
-             "holm_appendix": across_rows(checks, "appendix table")}
+             "holm_appendix": across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table")
+             + (" The variant rows' p-values are in the findings table's family." if moved else "")}
     few_topics = (f"With {topics} topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) "
                   f"= {np.sqrt((topics - 1) / topics):.2f}; the ratio is not corrected.") if topics >= 2 else ""
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
                                                                   "few_topics": few_topics,
                                                                   "brackets": brackets, **extra},
                        general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
+
+
+def _only(rob: Robustness, thetas) -> Robustness:
+    """``rob`` with the tests at ``thetas`` only (their Holm adjustment, made over the whole family,
+    kept): the findings table shows a row's thresholds, the appendix its variants."""
+    return dataclasses.replace(rob, claims={a: {th: c for th, c in d.items() if th in thetas} for a, d in rob.claims.items()},
+                               diffs={a: {th: v for th, v in d.items() if th in thetas} for a, d in rob.diffs.items()})
 
 
 def _families(main: Robustness, stress: Robustness | None, *, sim: bool) -> dict:
@@ -721,8 +702,6 @@ def _families(main: Robustness, stress: Robustness | None, *, sim: bool) -> dict
 def _lettered(rows: list) -> list:
     """Each row's caveats in the order of their letters (first use over the table): ``(a, b, c)``,
     never ``(a, c, b)``."""
-    import dataclasses
-
     first = list(dict.fromkeys(k for r in rows for k in r.caveats))
     return [dataclasses.replace(r, caveats=tuple(sorted(r.caveats, key=first.index))) for r in rows]
 

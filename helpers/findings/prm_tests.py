@@ -317,13 +317,14 @@ def survivors(rows, name=str) -> list[str]:
             if str(th).isdigit() and isinstance(v, Mapping) and v.get("differs")]
 
 
-def across_rows(rows, table: str = "table") -> str:
+def across_rows(rows, table: str = "table", variants: str = "") -> str:
     """The Limitations' sentence on multiplicity: the p-values of ``rows`` (findings whose
     ``numbers`` hold claims' numbers with ``p_holm``, from :func:`table_holm`) are Holm-adjusted over
     one family of ``m`` tests -- the ``m`` the correction used, read from those same numbers (a
     family may hold tests no row shows, e.g. the linear − binary references; A.1 lists them all).
     ``""`` without such rows; a table whose p-values come from families of different sizes is an
-    error (one family per table)."""
+    error (one family per table). ``variants`` (``"1"``): the table's rows at those thresholds are
+    shown in the appendix, in this same family (the sentence says so)."""
     tests = [v for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
              and np.isfinite(v.get("p_raw", np.nan))]
     if not tests:
@@ -334,6 +335,9 @@ def across_rows(rows, table: str = "table") -> str:
     (family, m), = sizes
     if m == 1:
         return f"The {table} holds one test: its p-value needs no correction."
+    if variants:
+        return (f"Every p-value of Table 6 is Holm-adjusted over one family of {m} tests, its θ = {variants} "
+                f"variants included; the variants are in the appendix, all {m} tests in A.1.")
     shown = len(tests)
     where = "" if shown == m else f" ({shown} shown here, all {m} in A.1)"
     return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}."
