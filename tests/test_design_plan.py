@@ -404,3 +404,18 @@ def test_cheapest_share_splits_a_tied_resample_between_its_designs():
     curve = trade_off(g_study_array(x, "s x (a:t)"), "erho2", .9, cost_topic=1, cost_judgment=0, max_assessors=3)
     out = trade_off_bootstrap(x, "s x (a:t)", curve, np.random.default_rng(2), cost_topic=1, cost_judgment=0, n_boot=200)
     assert np.allclose(out["cheapest_share"], 1 / 3) and out["within_noise"].all()
+
+
+def test_assessors_needed_is_the_bound_of_the_error_topics_do_not_shrink():
+    """Crossed: Erho2 -> sigma2_s / (sigma2_s + sigma2_sa / n_a) with topics, so the target needs
+    n_a >= sigma2_sa / (sigma2_s (1 / target - 1)) = 2.94 here: 3, the first count trade_off reaches it with."""
+    from helpers.design.cost import assessors_needed
+    g = g_study(planted.simulate_scores(CROSSED, "s x t x a", 12, 24, 4, np.random.default_rng(0)), "s x t x a")
+    v = g.variance
+    assert round(v["sa"] / (v["s"] * (1 / .9 - 1)), 4) == 2.9419 and assessors_needed(g, .9) == 3
+    curve = trade_off(g, "erho2", .9, max_assessors=3)
+    assert curve["n_topics"].isna().tolist() == [True, True, False]
+    nested = g_study(planted.simulate_scores(NESTED, "s x (a:t)", 12, 20, 3, np.random.default_rng(8)), "s x (a:t)")
+    assert assessors_needed(nested, .9) == 1                       # nested: topics shrink every error
+    with pytest.raises(ValueError, match="target must be one of"):
+        assessors_needed(g, .9, "power")

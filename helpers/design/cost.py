@@ -45,6 +45,7 @@ from .resample import topic_resamples
 from .sakai import check_boot, topic_set_size
 
 __all__ = ["TARGETS", "Design", "paired_variance", "trade_off", "cheapest_design", "trade_off_bootstrap", "break_even",
+           "assessors_needed",
            "break_even_bootstrap"]
 
 TARGETS = ("erho2", "phi", "power", "width")
@@ -318,3 +319,30 @@ def break_even_bootstrap(x: np.ndarray, design: str, value: float, rng: np.rando
     out = pd.DataFrame({"n_assessors": nas, "break_even": point, "low": low, "high": high})
     out.attrs = {"target": target, "value": value, "n_boot": int(n_boot), "level": level}
     return out
+
+
+def assessors_needed(g: GStudy, value: float, target: str = "erho2", limit: int = 10_000) -> int | None:
+    """The fewest assessors per topic with which some number of topics reaches ``target`` >= ``value``,
+    from the estimated components: the error that topics do not shrink is ``A / n_a`` (s x t x a:
+    ``sigma2_sa`` for Eρ², ``sigma2_a + sigma2_sa`` for Φ), so ``n_a >= A / (sigma2_s (1 / value - 1))``,
+    e.g. ``sigma2_sa / (sigma2_s (1 / target - 1))`` for Eρ².  The first ``n_a`` from that bound on
+    whose topics :func:`topics_needed_point` finds (it caps the topics) is returned; ``None`` when
+    ``sigma2_s`` is 0 or none up to ``limit`` does."""
+    if not isinstance(g, GStudy) or g.design == "s x t":
+        raise ValueError("assessors_needed needs the G-study of a design with assessors (s x (a:t) or s x t x a)")
+    if target not in COEFFICIENTS:
+        raise ValueError(f"target must be one of {COEFFICIENTS}, got {target!r}")
+    value = check_level(value, "value")
+    from .dstudy import error_variance
+    s2 = g.variance["s"]
+    if s2 <= 0:
+        return None
+    kind = "relative" if target == "erho2" else "absolute"
+    one, two = (float(error_variance(g, k, 1, kind)) for k in (1, 2))
+    fixed = max(2 * two - one, 0.0)                   # the error at one assessor that topics do not shrink
+    start = max(int(np.floor(fixed / (s2 * (1 / value - 1)))), 1)
+    for na in range(start, limit + 1):
+        if topics_needed_point(g, value, target, na) is not None:
+            return na
+    return None
+

@@ -18,5 +18,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.design_split``  notebook 06: its split-half rows (one Monte Carlo rule)
 ``helpers.findings.design_cost``  notebook 06: the cheapest design in words (ties, undecided comparisons)
 ``helpers.findings.design_views``  notebook 06: its printed tables (an estimate and its interval in one cell)
+``helpers.findings.design_published``  notebook 06: published values and its appendix table (letters after the conclusion's)
 =========================  ==================================================
 """

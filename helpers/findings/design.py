@@ -19,7 +19,6 @@ table; a tie is named whole; every cell and sentence stays under 50 words.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -27,56 +26,29 @@ import pandas as pd
 from ..design.study import cluster_rate
 from ..stats.summary import min_draws
 from ..notebook import claims
-from ..notebook.findings import AppendixFindings, Finding, Findings
+from ..notebook.findings import Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
 from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import equality_verdict, ses_from, side, t_interval
+from .design_published import PUBLISHED, SAKAI_CASES, DesignFindings, gt_line, published_lines, published_rows, \
+    sakai_published
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
            "answer_sentence", "published_lines", "break_even_lines", "break_even_text", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
-           "split_lines", "linearity_line", "interval_method", "DesignFindings"]
-
-#: Sakai's published sizes (alpha .05, beta .20) as STUDY-DESIGN's table pins them: label -> n.
-PUBLISHED = {"paired t, σt² = .10, minDt = .05": 316, "paired t, σt² = .05, minDt = .10": 42,
-             "ANOVA m = 10, σ² = .10, minD = .10": 313, "ANOVA m = 2, σ² = .10, minD = .05": 614,
-             "CI, σt² = .10, δ = .10": 156}
-
-#: Sakai's published cases: label -> (method, arguments of :func:`helpers.design.topic_set_size`).
-SAKAI_CASES = {"paired t, σt² = .10, minDt = .05": ("t", dict(sigma2=.05, min_diff=.05)),
-               "paired t, σt² = .05, minDt = .10": ("t", dict(sigma2=.025, min_diff=.10)),
-               "ANOVA m = 10, σ² = .10, minD = .10": ("anova", dict(sigma2=.1, min_diff=.1, n_systems=10)),
-               "ANOVA m = 2, σ² = .10, minD = .05": ("anova", dict(sigma2=.1, min_diff=.05, n_systems=2)),
-               "CI, σt² = .10, δ = .10": ("ci", dict(sigma2=.05, width=.1))}
-
-
-def sakai_published() -> tuple[dict[str, int], dict[str, int]]:
-    """Sakai's published cases (:data:`SAKAI_CASES`, alpha .05, beta .20) recomputed: (label -> his
-    approximation, label -> the exact noncentral t / F answer)."""
-    from ..design import topic_set_size
-
-    return ({k: topic_set_size(m, **kw) for k, (m, kw) in SAKAI_CASES.items()},
-            {k: topic_set_size(m, exact=True, **kw) for k, (m, kw) in SAKAI_CASES.items()})
-
-
-def published_lines(published: Mapping[str, int], exact: Mapping[str, int], anova_m2: tuple[int, int]) -> list[str]:
-    """The appendix's lines of Sakai's published cases: his approximation against the published n and
-    the exact noncentral answer, then the exact ANOVA at m = 2 against the two-sample t."""
-    return ([f"{label}: Sakai's approximation {n} (published {PUBLISHED[label]}); exact {exact[label]}"
-             for label, n in published.items()]
-            + [f"exact: ANOVA m = 2 needs {anova_m2[0]}, the two-sample t {anova_m2[1]}"])
-
+           "split_lines", "linearity_line", "interval_method", "gt_line", "DesignFindings"]
 
 CAVEATS = {
     "rough_map": "Urbano et al.'s maps are TREC fits, not laws.",
     "conditional": "Splits reuse the pilot's topics: conditional on it.",
     "satterthwaite": "Crossed: the Satterthwaite intervals (Feldt's formula on composite mean squares) are approximate.",
     "same_variance": "Planted checks draw from the variance defining their truth: only estimation noise can fail them.",
-    "ties": "'Within noise': uncorrected 95% comparisons with the cheapest chosen on the same pilot.",
+    "ties": "'Within noise' and each break-even against this run's ratio: uncorrected 95% comparisons, the cheapest "
+            "chosen on the same pilot.",
     "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
 }
 BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, G-study-scaled to other assessor counts."
@@ -374,7 +346,7 @@ def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
     verdict = {"above": "holds", "below": "does not hold"}.get(side(row.ratio_low, row.ratio_high, 1.0), "cannot tell")
     phrase = f"V_E1 / V_E2 {claims.bracket(row.ratio, row.ratio_low, row.ratio_high, 2)}"
     if n > 1:
-        phrase += f", above 1 for {claims.share(len(above), n, 'measures').text}"
+        phrase += f", above 1 for {len(above)} of {n} measures"
     return verdict, phrase, nums
 
 
@@ -419,12 +391,14 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             reach = {k: v for k, v in mine.items() if v != "unreachable"}
             never = ({k: c for k, c in _caps(at).items() if k in mine and mine[k] == "unreachable"}
                      if method == "paired t" else {})
-            parts = ([f"2 V_E2: {_per_k(reach, 'topics')}"] if reach else []) + (
+            nas = claims.listing([str(k) for k in reach], "or")
+            parts = ([f"2 V_E2: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
                 [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias caps it at "
                  f"{claims.listing([f'{c:.2f}' for c in never.values()])})"] if never else [])
-            run = "; ".join(parts) + f"; pilot's {n_a} sets, 2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
+            run = "; ".join(parts) + f"; pilot's {n_a} sets: 2 V_E1 {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
             # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
-            run += "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else f"; {paired}"
+            run += "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else \
+                f", 2 V_E2 {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
         row_verdict, paper = verdict, "Sakai: 2 V_E1, conservative"
         if method == "paired t":
             said = at is not None and n_a is not None and n_a in never
@@ -469,11 +443,15 @@ def _reachable(at: pd.DataFrame, ks) -> tuple[dict[int, str], dict[int, float]]:
             {k: caps.get(k, np.nan) for k, v in t.items() if k in ks and v == "unreachable"})
 
 
-def _per_k(texts: Mapping[int, str], noun: str = "") -> str:
+def _per_k(texts: Mapping[int, str], noun: str = "", short: bool = False) -> str:
     """``"143 [110, 180] topics with 1 assessor and 125 [96, 160] with 2"`` (``noun``: after the first value);
-    over more than two counts the first and the last, ``"from ... with 1 assessor to ... with 5"``."""
+    over more than two counts the first and the last, ``"from ... with 1 assessor to ... with 5"``.
+    ``short`` (a table cell whose assessors are named before it): ``"143 [110, 180] or 125 [96, 160] topics"``."""
     items = list(texts.items())
     ends = items if len(items) <= 2 else [items[0], items[-1]]
+    if short:      # a table cell: the values in the order of the assessors named before it, numbers only
+        joined = ends[0][1] if len(ends) == 1 else f"{ends[0][1]} {'or' if len(items) == 2 else 'to'} {ends[1][1]}"
+        return f"{joined} {noun}".rstrip()
     parts = [f"{v}{' ' + noun if noun and i == 0 else ''} with {claims.plural(k, 'assessor') if i == 0 else k}"
              for i, (k, v) in enumerate(ends)]
     if len(items) <= 2:
@@ -497,13 +475,16 @@ def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[st
     return out
 
 
-def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun: bool = True) -> str:
+def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun: bool = True,
+              short: bool = False) -> str:
     """What the paired t-test needs at the assessors ``ks``: ``"a paired t-test needs 143 [110, 180] topics
     with 1 assessor (bootstrap)"`` (``noun``: False drops "topics", said before), and for the counts no n
     powers, :func:`_never`'s sentence part."""
     reach, never = _reachable(at, ks)
     parts = []
-    if reach:
+    if reach and short:
+        parts.append(f"paired t-test: {_per_k(reach, 'topics', short=True)} (bootstrap)")
+    elif reach:
         parts.append(f"a paired t-test needs {_per_k(reach, 'topics' if noun and len(reach) <= 2 else '')} (bootstrap)")
     if never:
         parts.append(_never(never, power, "gives a paired t-test", who))
@@ -512,16 +493,19 @@ def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun:
 
 def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.DataFrame | None, n_a: int,
                     power: float | None = None, design: str | None = None, max_assessors: int | None = None,
-                    pilot: Mapping | None = None, scope: str = "", row: bool = False, t_test: bool = True) -> str:
+                    pilot: Mapping | None = None, scope: str = "", row: bool = False, t_test: bool = True,
+                    needed: int | None = None) -> str:
     """The answer in one sentence (``scope``: what was scored, said after the measure, e.g. :data:`DL19_SCOPE`), at the recommended assessors per topic (:func:`recommended_assessors`):
     topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
     measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
     bias sets) and for Eρ² (the cost curve's, its interval named by ``design``'s method), every
     design of a tie named.  A design at the searched range's edge (:func:`edge_note`) is never called
     the cheapest: the sentence says the cheapest may have more assessors than ``max_assessors``.
-    ``row``: the findings table's cell (no "Answer for ..." head); ``t_test``: False leaves the t-test out."""
+    ``row``: the findings table's cell (no "Answer for ..." head); ``t_test``: False leaves the t-test out;
+    ``needed``: when no design reaches the target, the assessors per topic that would
+    (:func:`helpers.design.cost.assessors_needed`), said after the range."""
     ks = recommended_assessors(curve, n_a)
-    t = _t_clause(at, ks, power, noun=False)
+    t = _t_clause(at, ks, power, noun=False, short=row)
     head = f"Answer for {lead}{' ' + scope if scope else ''}"
     if curve is None:   # only the searched range is known not to reach it (max_assessors), and the pilot's n_a
         searched = ("no number of assessors per topic" if max_assessors is None else
@@ -529,7 +513,8 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
         own = ("" if not pilot else
                f" (the pilot's {pilot['n_a']} assessors: {_unreachable_text(pilot.get('low'))})" if _missing(pilot.get("n"))
                else f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
-        said = f"{searched} reaches Eρ² ≥ {target}{own}" + (f"; {_t_clause(at, ks, power)}" if t_test else "")
+        would = "" if needed is None else f" (n_a ≥ {needed} would, from the estimated components)"
+        said = f"{searched} reaches Eρ² ≥ {target}{would}{own}" + (f"; {_t_clause(at, ks, power)}" if t_test else "")
         return said[0].upper() + said[1:] if row else f"{head}: {said}."     # the t clause names the pilot's assessors
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
@@ -543,7 +528,10 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
            f"{ks[0]} to {ks[-1]} assessors per topic ({tie})")
     said = f"Eρ² ≥ {target} needs {e} ({interval_method(design)})" + (f"; {t}" if t_test else "")
-    if row:
+    if row:      # the cell: numbers in the order of the assessors named first
+        short = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks},
+                       "topics", short=True)
+        said = f"Eρ² ≥ {target}: {short} ({interval_method(design)})" + (f"; {t}" if t_test else "")
         return f"{how[0].upper() + how[1:]}: {said}"
     return f"{head}{',' if scope else ''} with {how}: {said}."
 
@@ -674,7 +662,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     that follow from the planted components ("by construction") and the coverage and power checks.
     """
     s = settings
-    appendix = _published_rows(published, anova_m2, gt)     # checks of the machinery: the appendix table
+    appendix = published_rows(published, anova_m2, gt)     # checks of the machinery: the appendix table
     sim = planted is not None          # the pilot is simulated: its answers follow from the planted components
     design, power = s.get("design"), 1 - s["beta"]
     ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
@@ -684,9 +672,10 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     if break_even is not None:     # Bodoff's claim at equal cost, answered as a break-even cost ratio
         ratio = s["cost_topic"] / s["cost_judgment"] if s["cost_judgment"] else np.inf
         bodoff = _break_even_row(break_even, cheapest, ratio=ratio, target=s["target"], lead=lead,
-                                 costs=f"{s['cost_topic']:g} : {s['cost_judgment']:g}", max_assessors=s["max_assessors"])
+                                 costs=f"{s['cost_topic']:g} : {s['cost_judgment']:g}", max_assessors=s["max_assessors"],
+                                 needed=s.get("assessors_needed"))
     answer = dict(lead=lead, target=s["target"], curve=cheapest, n_a=pilot_erho2["n_a"], power=power, design=design,
-                  max_assessors=s["max_assessors"], pilot=pilot_erho2, row=True)
+                  max_assessors=s["max_assessors"], pilot=pilot_erho2, row=True, needed=s.get("assessors_needed"))
     costs = f"topic : judgment costs {s.get('cost_topic', 1):g} : {s.get('cost_judgment', 1):g}"
     ties = ("ties",) if len(ks) > 1 else ()
     if sim:   # the answer stays in the table, its verdict the planted components' (caveat "planted_answer")
@@ -718,52 +707,12 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
+               **({} if break_even is None else {"ties": (
+                   f"'Within noise' and the {len(break_even)} break-even intervals, each against this run's ratio: "
+                   "uncorrected 95% comparisons, the cheapest chosen on the same pilot.")}),
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))
-
-
-def _published_rows(published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame) -> list[Finding]:
-    """Sakai's published sizes, the exact ANOVA at m = 2 and gt4ireval's and Brennan's values: checks
-    of the machinery (the appendix table)."""
-    ok = all(published[k] == v for k, v in PUBLISHED.items())
-    same = int(gt["same"].sum())
-    differ = [f"{r.data}: {r.quantity}" for r in gt[~gt["same"]].itertuples()]
-    return [Finding("Do Sakai's approximations give his published topic-set sizes?",
-                    ", ".join(str(v) for v in PUBLISHED.values()),
-                    ", ".join(str(published[k]) for k in PUBLISHED), "reproduced" if ok else "not reproduced",
-                    numbers=dict(published)),
-            Finding("With the exact F, does the ANOVA at m = 2 need the topics of the two-sample t?",
-                    "629 (the approximation: 614)", f"{anova_m2[0]} and {anova_m2[1]}",
-                    "reproduced" if anova_m2 == (629, 629) else "not reproduced"),
-            Finding("Do the G- and D-studies give gt4ireval's and Brennan's published values?",
-                    f"{len(gt)} values of 4 data sets",
-                    f"{same} of {len(gt)} at the printed digits" + ("" if not differ else "; differ: " + "; ".join(
-                        differ[:3] + ([f"{len(differ) - 3} more"] if len(differ) > 3 else []))),
-                    "reproduced" if same == len(gt) else "not reproduced")]
-
-
-#: The caption of this notebook's appendix table (``design``'s ``appendix_findings``).
-_APPENDIX_TITLE = ("Appendix of notebook 06: published values, results a simulated pilot settles by how it was built, "
-                   "and the split halves' detail; checks of the machinery rather than findings.")
-
-
-@dataclass(frozen=True)
-class DesignFindings(Findings):
-    """The findings of notebook 06 with an ``appendix``: the published values, the rows a simulated
-    pilot settles by how it was built (sizing, cheapest design, planted coverage and power) and the
-    split halves' detail, shown after the conclusion by :meth:`show_appendix`."""
-
-    appendix: tuple = ()
-
-    def appendix_findings(self) -> Findings:
-        """The appendix rows as a table of their own, with the caveats they point to."""
-        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, general=self.general,
-                                title=_APPENDIX_TITLE)
-
-    def show_appendix(self, out=None) -> None:
-        """Display the appendix (saved as ``06_findings_appendix.{csv,tex}`` with ``out``)."""
-        self.appendix_findings().show_or_say(out, empty="appendix: no check of the machinery in this run")
 
 
 def _scored(note: str) -> str:

@@ -20,7 +20,7 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["answer_row", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+__all__ = ["answer_row", "cost_verdict", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
            "break_even_text", "break_even_lines", "break_even_row"]
 
 
@@ -66,15 +66,18 @@ def edge_note(curve: pd.DataFrame | None) -> str | None:
 
 
 def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, cost_topic: float,
-                   cost_judgment: float, max_assessors: int, design: str | None = None) -> list[str]:
+                   cost_judgment: float, max_assessors: int, design: str | None = None,
+                   needed: int | None = None) -> list[str]:
     """The cheapest design for Eρ² >= target, or every design tied within the cost bootstrap's
     noise (one line each), never one of a tie (``curve`` from
     :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target).
     When the searched range bounds it (:func:`edge_note`) no design is named the cheapest.  ``design``
     names the topics' interval (:func:`interval_method`: Feldt, Satterthwaite when crossed)."""
-    if curve is None:
+    if curve is None:   # ``needed``: helpers.design.cost.assessors_needed, the count that would reach it
+        would = ("" if needed is None else
+                 f" From the estimated components, n_a = {needed} per topic would reach it.")
         return [f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
-                "the error that does not shrink with topics is too large."]
+                f"the error that does not shrink with topics is too large.{would}"]
     at = f"for Eρ² ≥ {target} ({measure}) at {cost_topic:g} per topic and {cost_judgment:g} per judgment set"
     ties = tied(curve)
     never = unreachable(curve)
@@ -168,7 +171,7 @@ def break_even_lines(be: pd.DataFrame, *, ratio: float, target: float, measure: 
 
 
 def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio: float, costs: str,
-                    target: float, lead: str, max_assessors: int) -> Finding:
+                    target: float, lead: str, max_assessors: int, needed: int | None = None) -> Finding:
     """Bodoff's claim at equal cost (one assessor per topic is cheapest) as the pilot answers it: the
     cost ratio up to which it holds (the break-even of 1 -> 2 assessors, with the topic bootstrap's
     interval), the next break-even, and, as a consequence, the cheapest design at this run's costs
@@ -189,7 +192,8 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
             "" if len(be) == 1 else f"; {none}" if 2 in undefined else
             f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
     if curve is None:
-        then = f"no design with n_a ≤ {max_assessors} reaches the target"
+        then = f"no design with n_a ≤ {max_assessors} reaches the target" + (
+            "" if needed is None else f" (n_a ≥ {needed} would)")
     elif len(curve) == 1:
         then = f"only n_a = 1 searched (set by max_assessors = 1)"
     else:
@@ -204,18 +208,31 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     first = be.set_index("n_assessors").loc[1]
     verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
                {"above": "holds", "below": "does not hold"}.get(side(first["low"], first["high"], ratio), "cannot tell"))
-    ties = curve is not None and len(curve) > 1 and len(tied(curve)) > 1
-    return Finding(question, paper, run, verdict, caveats=("ties",) if ties else (),
+    # the caveat names the break-even intervals, each compared with this run's ratio uncorrected (and the tie)
+    return Finding(question, paper, run, verdict, caveats=("ties",),
                    numbers={"break_even": be.to_dict(orient="records"), "ratio": ratio,
+                            "designs": 0 if curve is None else len(curve),
                             "within_noise": [] if curve is None else [int(a) for a in tied(curve)["n_assessors"]]})
+
+
+def cost_verdict(bodoff: Finding) -> str:
+    """Bodoff's claim (one assessor per topic is cheapest) at this run's costs, read from the cost
+    bootstrap of whole topics (the criterion of the answer's tie): "holds" when n_a = 1 alone is the
+    cheapest, "does not hold" when it is not within noise of the cheapest, "cannot tell" when it is
+    tied with another design or when only n_a = 1 was searched or no design reaches the target.
+    The break-even reads unrounded topics, so it can separate designs whose whole-topic costs tie."""
+    ks, designs = bodoff.numbers.get("within_noise", []), bodoff.numbers.get("designs", 0)
+    if designs < 2 or not ks:
+        return "cannot tell"
+    return "holds" if ks == [1] else "cannot tell" if 1 in ks else "does not hold"
 
 
 def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
                costs: str, ties: tuple, scope: str = "") -> Finding:
     """The answer of real or file data, first in the table: the cheapest assessors per topic and their
-    topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as the verdict
-    (:func:`break_even_row`: the break-even of 1 -> 2 assessors against
-    this run's cost ratio)."""
+    topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as
+    the verdict, read by the criterion of the answer itself (:func:`cost_verdict`: the cost bootstrap of whole
+    topics); the break-even of 1 -> 2 assessors (unrounded topics) follows as a number."""
     question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} at {costs} ({lead}{' ' + scope if scope else ''})?"
     paper = "more topics beat more assessors (Bodoff 2008)"
     if bodoff is None or be is None or not len(be):
@@ -223,5 +240,6 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     one = break_even_text(be, 1)
     ratio = bodoff.numbers["ratio"]
     said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
-            f"one assessor is cheapest up to a cost ratio of {one} (this run: {ratio:.2g})")
-    return Finding(question, paper, f"{answer}; {said}", bodoff.verdict, caveats=ties, numbers=bodoff.numbers)
+            f"1 vs 2 assessors break even at cost ratio {one}, unrounded topics (this run: {ratio:.2g})")
+    return Finding(question, paper, f"{answer}; {said}", cost_verdict(bodoff), caveats=("ties",),
+                   numbers=bodoff.numbers)
