@@ -442,7 +442,8 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
         assert rows[1].verdict == rows[2].verdict == verdict
     assert "above 1 for 1 of 2 measures" in _findings(sizes=mixed, lead="b").rows[1].run
     row = _findings().rows[1]
-    assert "2 V_E1 11 [8, 15]" in row.run and "2 V_E2 5 [4, 7]" in row.run
+    assert "2 V_E1 11 [8, 15]" in row.run and "2 V_E2 5 [4, 7]" not in row.run   # the ratio says it
+    assert "2 V_E2 5 [4, 7]" in _findings().rows[2].run                               # the CI row has no ratio
     # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
     assert row.run.startswith("2 V_E2: 10 [9, 12] topics (n_a = 1); pilot's 2 sets: 2 V_E1")
 
@@ -460,8 +461,8 @@ def test_cheapest_row_names_every_design_within_noise():
     # topics) follows as a number, named as such, and every break-even comparison points to the uncorrected caveat
     answer = _findings().rows[0]
     assert answer.verdict == "holds" and answer.run == ("1 assessor per topic (the cheapest): Eρ² ≥ 0.95: 30 [20, 40] "
-                                                        "topics (Feldt); 1 vs 2 assessors break even at cost ratio 5 "
-                                                        "[4, 7], unrounded topics (this run: 3.3)")
+                                                        "topics (Feldt); break-even 1 → 2 assessors: cost ratio 5 "
+                                                        "[4, 7], unrounded topics (this run 3.3)")
     assert "ties" in answer.caveats and "break-even intervals, each against this run's ratio: uncorrected" in \
         _findings().limitations()
     assert _findings(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2)).rows[0].verdict == "cannot tell"

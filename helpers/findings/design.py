@@ -384,7 +384,7 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                                           f"difference ({lead})?")):
         r = sizes[(sizes["measure"] == lead) & (sizes["method"] == method)].iloc[0]
         paired = f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
-        run = f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; {paired}"
+        run, own = f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; {paired}", ""
         never = {}
         if at is not None and n_a is not None:
             mine = {k: v for k, v in _at_k(at, method).items() if k in ks}
@@ -397,18 +397,22 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                  f"{claims.listing([f'{c:.2f}' for c in never.values()])})"] if never else [])
             run = "; ".join(parts) + f"; pilot's {n_a} sets: 2 V_E1 {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
             # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
-            run += "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else \
+            own = "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else \
                 f", 2 V_E2 {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
         row_verdict, paper = verdict, "Sakai: 2 V_E1, conservative"
         if method == "paired t":
             said = at is not None and n_a is not None and n_a in never
             override, power_text = _sakai_power(r, power, said)
             if power_text:
-                run += f"; {power_text}"
+                run += f"{own}; {power_text}"
                 paper = "Sakai: 2 V_E1 (his model has no assessor bias)"
                 row_verdict = override if override is not None and (override == "does not hold" or verdict == "holds") \
                     else verdict
-            run += "" if power_text else f"; {ratio}"    # crossed: the ratio stays in the sizes table (row length)
+            # the ratio V_E1 / V_E2 says the pilot's own 2 V_E2 (not repeated); crossed: the ratio stays in the
+            # sizes table (row length)
+            run += "" if power_text else f"; {ratio}"
+        else:
+            run += own
         rows.append(Finding(question, paper, run, row_verdict, caveats=("bootstrap",),
                             numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired),
                                      **({k: r.get(k) for k in ("power_sakai", "power_cap")} if method == "paired t" else {})}))

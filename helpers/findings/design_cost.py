@@ -240,6 +240,6 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     one = break_even_text(be, 1)
     ratio = bodoff.numbers["ratio"]
     said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
-            f"1 vs 2 assessors break even at cost ratio {one}, unrounded topics (this run: {ratio:.2g})")
+            f"break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
     return Finding(question, paper, f"{answer}; {said}", cost_verdict(bodoff), caveats=("ties",),
                    numbers=bodoff.numbers)

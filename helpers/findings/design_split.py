@@ -313,5 +313,5 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     verdict = "by construction" if simulated else split_verdict(ok_n, *n_rest)
     rows.append(Finding("Does the D-study's Eρ² predict τ between disjoint halves as (2/π)·arcsin Eρ²?", ARCSIN,
                         f"{normal}; {_miss_text(*n_rest[:3])}", verdict,
-                        caveats=("conditional", *sim, *(("by_construction",) if simulated else ()))))
+                        caveats=(*(("by_construction",) if simulated else ()), "conditional", *sim)))
     return rows
