@@ -81,7 +81,7 @@ def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
     assert rows[0].run.endswith({"shown": "Significant after correction: PRM − binary at θ = 3 and θ = 1.",
                                  "holds in part": "Significant after correction: PRM − binary at θ = 3.",
                                  "not shown": "p = 0.600."}[verdict])
-    assert fp._brackets(rob) == "Table 6 rows give PRM − binary (or − linear) τ; brackets: 95% CI of the mean over 40 replicates."
+    assert fp._brackets(rob) == "Table 6's brackets: 95% CI of the mean over 40 replicates."
 
 
 def test_table6_against_the_prm_does_not_hold():
@@ -389,7 +389,7 @@ def test_table6_variants_go_to_the_appendix_in_the_same_holm_family():
     p = lambda found, th: sorted(v[str(th)]["p_holm"] for r in list(found.rows) + list(found.appendix)  # noqa: E731
                                  if r.question.startswith("Table 6") and str(th) in r.numbers for v in [r.numbers])
     assert p(f, 3) == p(g, 3) and p(f, 1) == p(g, 1) and p(f, 1)
-    assert "one family of" in f.limitations() and "θ = 1 variants included; the variants are in the appendix" \
+    assert "Table 6's p-values: Holm over 4 tests, its θ = 1 variants (appendix) included; A.1 lists all." \
         in f.limitations()
     assert "The variant rows' p-values are in the findings table's family." in f.appendix_findings().limitations()
 

@@ -212,8 +212,9 @@ _CAVEATS = {
                   "then, so the data's design cannot test whether Eq. 4 and Eq. 5 agree.",
     "no_test": "Counts of runs carry no test.",
     "se_floor": "Relative SE favours any gain vector with a floor (p(R|0), p(R|1) > 0), not the PRM's alone.",
-    "u2_draw": "U2 is one rater per item drawn at random; intervals over its draws cover that choice, not topic "
+    "u2_draw": "Intervals over the draws of U2 (one rater per item, at random) cover that choice, not topic "
                "sampling.",
+    "in_sample": "Gains estimated and scored on the same topics are optimistic.",
     "shared_order": "One latent relevance drives the simulated runs and both assessors, so a graded gain can beat "
                     "binary gains for that reason alone; linear − binary is given as that reference.",
     "graded_too": "Linear gains beat binary gains wherever the PRM's do, and the PRM's do not beat linear ones "
@@ -262,7 +263,7 @@ def _table6_run(rob: Robustness, analysis: str, name) -> str:
 def _brackets(rob: Robustness) -> str:
     """The Limitations' sentence that names Table 6's brackets once."""
     where = "" if rob.scope in rob.interval or rob.scope == "this collection" else f" over {rob.scope}"
-    return f"Table 6 rows give PRM − binary (or − linear) τ{where}; brackets: {rob.interval}."
+    return f"Table 6's brackets{where}: {rob.interval}."
 
 
 def _table6_verdict(rob: Robustness, analysis: str) -> str:
@@ -544,14 +545,7 @@ def _calibration_row(cal: Mapping, method: str) -> Finding:
 
 def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str,
            nonmono_label: str = "") -> list[str]:
-    out = []
-    cf, ins = rob.diffs.get("cross-fitted", {}), rob.diffs.get("in sample", {})
-    both = [th for th in cf if th in ins]
-    if both and not sim:
-        th = both[0]
-        word = {"shown": "shown", "cannot tell": "cannot tell"}.get(_table6_verdict(rob, "cross-fitted"), "not shown")
-        out.append(f"At θ = {name(th)} read the cross-fitted PRM − binary ({signed(cf[th][0])}, {word}), not the "
-                   f"in-sample one ({signed(ins[th][0])}).")
+    out = []   # which Table 6 row to read (cross-fitted, not in sample) is its order and caveat in_sample
     if few(rob.n):
         out.append(f"Every verdict over replicates or draws needs {MIN_RANGE} of them; with fewer it cannot tell.")
     if p_top:
@@ -661,8 +655,10 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         (("holm_family",) if holm_note else ())
     app6 = [r for r in checks if r.question.startswith("Table 6")]
     extra = {"brackets_appendix": _brackets(robustness) if app6 else "",
-             "holm_appendix": across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table")
-             + (" The variant rows' p-values are in the findings table's family." if moved else "")}
+             "holm_appendix": (("The variant rows' p-values are in the findings table's family. " if moved else "")
+             + across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table")
+             .replace("Every p-value in the appendix", "Every other p-value in the appendix" if moved else "Every p-value "
+                      "in the appendix")).strip()}
     few_topics = (f"With {topics} topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) "
                   f"= {np.sqrt((topics - 1) / topics):.2f}; the ratio is not corrected.") if topics >= 2 else ""
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
@@ -725,16 +721,16 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
                                   p_sigma=(collection or {}).get("p_sigma"))
         if v.get("table7_below"):   # Table 7: median [range] over the draws, judged on every draw's Kendall CI
             v["table7_below"] = v["table7_below"][:2] + (f"{tau_level:.0%}",)
-        v["robustness"], v["p_top"] = robustness_draws(draws), p_top(draws, T, method)
+        v["robustness"], v["p_top"] = robustness_draws(draws), p_top(draws, T)
     else:
         v = prm_values.this_collection(**{"names": names, **collection})
         v["robustness"] = robustness
     return v
 
 
-def p_top(draws, T: int, method: str) -> str:
+def p_top(draws, T: int) -> str:
     """One sentence on p(T|T) over the draws of U2 (real data)."""
     s = draws.p_table
     r = s[(s["theta"] == T) & (s["level"] == str(T))].iloc[0]
     return (f"Another assessor gives a top-level result the top level with p = {spread(r['mean'], r['low'], r['high'])} "
-            f"({method}; mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")
+            f"(mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")
