@@ -24,7 +24,7 @@ depend on the run's data:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -421,7 +421,7 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
              f"{consistent_text(PAPER['consistent'], PAPER['judges'])}")
     run = f"r = {r:.3f} [{lo:.3f}, {hi:.3f}]; consistent: {consistent_text(mean, judges)}"
     if simulated:   # set by the simulator: the paper's r is no reference for it
-        run += f"; follows from the simulator (question correlation {NOISE['question_correlation']:g})"
+        run += "; set by the simulator's question correlation, attenuated by the labels' noise"
         return Finding(R_QUESTION, "— (r is set by the simulator)", run, "by construction",
                        numbers={"r": r, "low": lo, "high": hi, "consistent": mean, "judges": judges,
                                 "question_correlation": NOISE["question_correlation"]})
@@ -430,13 +430,18 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
                                                               "judges": judges})
 
 
-def pearson_line(r: float, lo: float, hi: float, n: int, simulated: bool) -> str:
+def pearson_line(r: float, lo: float, hi: float, n: int, simulated: bool,
+                 alphas: Mapping[str, float] | None = None) -> str:
     """Section 3's printed r: beside the paper's for the user's labels; with simulated labels it says
-    that r follows from the simulator's question correlation (by construction, so no paper value beside it)."""
+    that r is set by the simulator (by construction, so no paper value beside it) and attenuated by
+    the labels' noise, whose size this run's ``alphas`` (question -> Krippendorff's alpha) state; the
+    latent question correlation is not printed beside the observed r (the noise separates them)."""
     line = (f"Pearson r of (#LEFT - #RIGHT), relevance vs diversity: {r:.3f} (95% CI [{lo:.3f}, {hi:.3f}], "
             f"n = {n})")
     if simulated:
-        return line + f"; by construction (the simulator's question correlation is {NOISE['question_correlation']:g})"
+        noise = ("" if not alphas else " (α " + ", ".join(f"{a:.3f} ({q})" for q, a in alphas.items()
+                                                           if q in ("relevance", "diversity")) + ")")
+        return line + f"; by construction: set by the simulator, attenuated by the labels' noise{noise}"
     return line + f"; paper {PAPER['r'][0]:.3f}"
 
 
@@ -515,8 +520,8 @@ def thuir_view(t: pd.DataFrame, significance: float) -> pd.DataFrame:
     out = p_text(t, significance, ["p_value", "p_above_holm"])
     return pd.DataFrame({"system": out["system"], "kind": out["kind"], "ties": out["ties"],
                          "k of n": [f"{int(k)} of {int(n)}" for k, n in zip(t["k"], t["n"])],
-                         "chance": t["chance"].map("{:.3f}".format), "p two-sided": out["p_value"],
-                         "p above, Holm": out["p_above_holm"],
+                         "chance": t["chance"].map("{:.3f}".format), "p two-sided, uncorrected": out["p_value"],
+                         "p above chance, Holm": out["p_above_holm"],
                          "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t["ci_low"], t["ci_high"])]})
 
 
@@ -638,6 +643,15 @@ APPENDIX_NAMES = {ALPHA_QUESTION: "the labels' α, calibrated to its targets",
                                 "the simulated topics"}
 
 
+def _appendix_name(question: str) -> str:
+    """How :func:`appendix_intro` names an appendix row: :data:`APPENDIX_NAMES`, or for a one-study
+    row the power the simulator's noise and built-in contrast set."""
+    if question.startswith(ONE_STUDY_PREFIX):
+        return "one study's power for " + question[len(ONE_STUDY_PREFIX):].split(" significantly first")[0].strip() + \
+            ", set by the simulator's noise and built-in contrast"
+    return APPENDIX_NAMES.get(question, question)
+
+
 def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
     """The appendix's opening sentences, from what this run put there: the rows that hold by
     construction (named by :data:`APPENDIX_NAMES`, or that none does), how many longer tables
@@ -646,7 +660,7 @@ def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] 
     rows = list(getattr(found, "appendix", ()))
     if rows:
         out = ["First what this run's simulation builds in or sets, checks of the machinery rather than findings:"]
-        out += [f"  - {APPENDIX_NAMES.get(r.question, r.question)}" for r in rows]   # one to a line
+        out += [f"  - {_appendix_name(r.question)}" for r in rows]   # one to a line
     else:
         out = ["No result of this run holds by construction of the simulation, so no findings appendix follows."]
     if tables:
@@ -670,12 +684,36 @@ def _in_appendix(row: Finding, simulated: bool) -> bool:
     appendix: a reached α target and r set by the question correlation; the null users' chance levels
     unless a measure departs (null assessors ignore the documents); and, with simulated labels, the
     share of pair-level differences that survive topic blocking (set by the simulator's within-topic
-    dependence, so it says nothing about the paper's Table 3)."""
+    dependence, so it says nothing about the paper's Table 3) and the one-study power of the planted
+    families (set by the simulator's noise and the contrast built into it, caveat ``noise_model``)."""
     if row.question in APPENDIX_QUESTIONS:
         return row.verdict == "by construction"
     if row.question == NULL_QUESTION:
         return row.verdict != "does not hold"
-    return simulated and row.question == HSD_QUESTION
+    return simulated and (row.question == HSD_QUESTION or row.question.startswith(ONE_STUDY_PREFIX))
+
+
+#: How the one-study rows of :mod:`helpers.findings.preference_recovery` open their question.
+ONE_STUDY_PREFIX = "In one study, is the family of"
+
+
+def _by_construction(row: Finding) -> Finding:
+    """An appendix row under the one label of the appendix, "by construction" (VERDICTS): what the
+    run's own test read (e.g. "does not hold") stays in its numbers as ``reading``, so no row set by
+    the simulation carries a finding's verdict."""
+    if row.verdict == "by construction":
+        return row
+    return replace(row, verdict="by construction", numbers={**row.numbers, "reading": row.numbers.get(
+        "reading", row.verdict)})
+
+
+#: The order of the findings table: what the data answer and what is no artefact of the simulation first
+#: (real users, the D#/I-rec bound, the method check on average), then the rest in the order built.
+_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "On average, is each planted family")
+
+
+def _rank(row: Finding) -> int:
+    return next((i for i, head in enumerate(_FIRST) if row.question.startswith(head)), len(_FIRST))
 
 
 def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapping[str, float] | None,
@@ -715,8 +753,9 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
         rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
-    appendix = tuple(r for r in rows if _in_appendix(r, simulated))
-    rows = [r for r in rows if r not in appendix]   # what holds by construction is no finding
+    keep = [not _in_appendix(r, simulated) for r in rows]
+    appendix = tuple(_by_construction(r) for r, k in zip(rows, keep) if not k)
+    rows = sorted((r for r, k in zip(rows, keep) if k), key=_rank)   # what holds by construction is no finding
     prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
     caveats, general = {**PLANTED_CAVEATS, **CAVEATS}, ("simulated",) if simulated else ()
     if rec is not None:

@@ -672,7 +672,7 @@ def _average_row(rec: Recovery) -> Finding:
     checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
                                                                        "p", "replicates", "verdict")}
               for m, qs in by.items() for q in qs}
-    return Finding(question, "—", run, verdict, (),
+    return Finding(question, "—", run, verdict, ("families",),
                    {"recovered_after_holm": {m: dict(qs) for m, qs in by.items()}, "checks": checks})
 
 
