@@ -400,8 +400,9 @@ APPENDIX_TITLE = ("Appendix of notebook 04: results on simulated runs, set by th
 @dataclass(frozen=True)
 class DiversityFindings(Findings):
     """The findings of notebook 04 with an ``appendix``: on simulated runs the rows about the measures
-    (their answer is set by the run design) and the family-recovery check (its positive result is built
-    into the simulated users), shown after the conclusion by :meth:`show_appendix`, never in its table."""
+    (their answer is set by the run design), shown after the conclusion by :meth:`show_appendix`, never
+    in its table. The conclusion's table answers what simulated data can: the worked examples and the
+    family-recovery machinery check (its recoveries labelled by construction)."""
 
     appendix: tuple = ()
     appendix_prose: tuple = ()
@@ -446,8 +447,9 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
     cover : :func:`helpers.replicates.diversity.significant_pair_cover` of the leading measure, with ``"measure"``.
     planted : :func:`helpers.replicates.diversity.planted_analysis` (simulated data with replicates), else None.
 
-    On simulated runs every row about the measures goes to the appendix, marked as set by ``run_design``,
-    and so does the family-recovery row: a notebook's findings about measures come from real runs.
+    On simulated runs every row about the measures goes to the appendix, marked as set by ``run_design``
+    (a notebook's findings about measures come from real runs: the first bullet says where), and the
+    main table answers the default question: the worked examples and the family-recovery machinery row.
     """
     level, simulated = 1 - significance, data == "simulated"
     runs = int(tau_ci.get("runs", r["runs"]))
