@@ -335,7 +335,7 @@ def _row_words(table) -> list[int]:
 
 def test_simulated_findings_keep_only_what_simulated_runs_can_answer():
     """Referee (65b268c), points 1-2 as a class: on simulated runs every row about the measures (set by
-    run_design) and the family-recovery row (built into the simulated users) go to the appendix."""
+    run_design) goes to the appendix; the main table answers what simulated data can (fix04, defect 1)."""
     f = _findings()
     t = f.table().set_index("question")
     # review round 4 (fix04, defect 1): the default table answers the default question, the worked
