@@ -354,7 +354,7 @@ def test_simulated_findings_are_checks_of_the_machinery():
     assert "12 of 12 exact values" in a.loc["Do the estimates recover the simulation's exact p(R|i)?", "this run"]
     assert not any("needs profile `real`" in p for p in f.prose)     # the lead row says it, once
     assert not any("by construction" in p or "not built in" in p for p in f.prose)
-    assert any("The appendix holds" in p for p in f.prose)
+    assert any(p.startswith("Appendix: ") for p in f.prose)
     assert nbf.problems(f) == []
 
 
@@ -562,7 +562,7 @@ def test_verdicts_are_counted_word_by_word():
                robustness=fp.Robustness("10 replicates", _rob({3: (0.03, 0.02, 0.04)}, {3: 0.001}, {3: 0.001}).claims,
                                         _rob({3: (0.03, 0.02, 0.04)}, {3: 0.001}, {3: 0.001}).diffs,
                                         "95% CI of the mean over 10 replicates", 10))
-    line = next(p for p in f.prose if "The appendix holds" in p)
+    line = next(p for p in f.prose if p.startswith("Appendix: "))
     assert "did not hold" not in line and line.endswith("verdicts: holds 1, cannot tell 6.")
 
 

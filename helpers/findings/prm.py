@@ -204,8 +204,8 @@ class PrmFindings(Findings):
 _CAVEATS = {
     "sim_design": "Both simulated assessors follow one latent-relevance model calibrated to the paper's Table 3, so "
                   "they disagree exactly as the PRM assumes; its topic spread is set, not fitted.",
-    "other_data": "The paper's values come from FedWeb13 and INTENT-2 (licensed judgments): a gap to them is no "
-                  "failure to reproduce.",
+    "other_data": "The paper's values are from licensed FedWeb13 and INTENT-2 data: a gap to them is no failure "
+                  "to reproduce.",
     "eq_same": "Eq. 4 and Eq. 5 agree only when U2 re-judged an unbiased sample of U1's judgments with the same "
                "marginals (Sect. 5.2.1).",
     "eq5_biased": "Here U2 re-judged U1's levels in different shares: the paper predicts Eq. 5 is biased "
@@ -644,7 +644,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     among = ("" if not any(r.question.startswith("Table 6") for r in checks) else
              ", Table 6 on simulated data" if sim else ", own-level gains")
     among += f", θ = {claims.listing([name(v) for v in variants])} variants" if moved else ""
-    prose.append(f"The appendix holds {claims.plural(len(checks + moved), 'row')} (estimators{among}); verdicts: "
+    prose.append(f"Appendix: {claims.plural(len(checks + moved), 'row')} (estimators{among}); verdicts: "
                  f"{verdict_counts(checks + moved)}.")
     rows, checks = _lettered(rows), _lettered(checks + moved)
     holm_note = across_rows(rows + moved, "findings table",   # stated once, in the Limitations
@@ -733,4 +733,4 @@ def p_top(draws, T: int) -> str:
     s = draws.p_table
     r = s[(s["theta"] == T) & (s["level"] == str(T))].iloc[0]
     return (f"Another assessor gives a top-level result the top level with p = {spread(r['mean'], r['low'], r['high'])} "
-            f"(mean [{prm_values.spread_name(draws.replicates)}] over {draws.replicates} draws of U2).")
+            f"(mean [{prm_values.spread_name(draws.replicates)}], {draws.replicates} draws of U2).")
