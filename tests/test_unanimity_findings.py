@@ -573,3 +573,28 @@ def test_placebo_rows_check_the_simulation_on_simulated_ratings():
     assert not any("placebo" in r.question for r in sim.rows)
     assert sum("placebo" in r.question for r in sim.appendix_findings().rows) == 2
     assert sum("placebo" in r.question for r in real.rows) == 2
+
+
+def test_conjecture_row_sets_the_real_ci_beside_the_uniform_draws():
+    c = {**_conj("not shown", "not shown", 0.5), "tau_real": 0.958, "tau_real_ci_low": 0.9166,
+         "tau_real_ci_high": 0.99942, "tau_sim_ci_excludes_1": 31}
+    row = F._conjecture_row("nERR@10", c, 50, ())
+    assert row.run.startswith("τ real .958 [.917, .999] (95% CI) excludes 1; so do the uniform draws' CIs in 31 of 50. ")
+    c["tau_real_ci_high"] = 1.0
+    row = F._conjecture_row("nERR@10", c, 50, ())
+    assert row.run.startswith("τ real .958 [.917, 1] (95% CI) includes 1; the uniform draws' CIs exclude it in 31 of 50. ")
+    assert F._ci_text(_conj("holds", "holds", 0.9), 50) == ""   # without the CI numbers: nothing said
+
+
+@pytest.mark.parametrize("measures, cut_on_rows", [(["nG@1", "P@10"], False), (["nG@1", "nERR@10"], True)])
+def test_cut_caveat_only_on_rows_of_measures_they_count(measures, cut_on_rows):
+    # P@10 only sees whether a gain is > 0: left out of every count, so its cut to 5 documents concerns no row
+    cfg = F.check_parameters({**_defaults(), "replicates": 1, "d_max_list": [2], "n_list": [5],
+                              "measure_names": measures, "cutoff": 5})
+    assert cfg.too_deep and ("cut" in F._cut_caveat(cfg)) == cut_on_rows
+    tau = pd.DataFrame({"measure": measures, "d_max": 2, "n": 5, "tau": [0.97, 0.98], "low": 0.9, "high": 1.0})
+    counts = pd.DataFrame({"measure": measures, "d_max": 2, "n": 5, "discrepancies": [2, 1]})
+    found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                       pairs=120, tau=tau, counts=counts, fragile=None, off_paper=["cutoff"], fit=None)
+    assert any("cut" in r.caveats for r in found.rows) == cut_on_rows
+    assert ("cut to its top 5" in found.limitations()) == cut_on_rows

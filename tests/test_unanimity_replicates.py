@@ -197,6 +197,19 @@ def test_conjecture_reads_each_part_against_single_uniform_draws():
     assert c["tau_real_fixed"] and c["tau_sim_low"] == 0.94 and c["draws"] == 4
     other = U.conjecture(out.assign(tau=np.where(out["ratings"] == "real", 0.99, out["tau"])), ["nG@1"]).iloc[0]
     assert other["tau_part"] == "other way"
+    assert "tau_real_ci_high" not in c   # no CI columns given: none read
+
+
+def test_conjecture_sets_the_real_ci_beside_the_uniform_draws():
+    # the real τ's CI [.85, .95] excludes 1; of the 4 uniform draws' CIs, 2 end below 1 (1.0001 is cut to 1)
+    out = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1",
+                        "ratings": ["real", "simulated"] * 4, "tau": [0.90, 0.95, 0.90, 0.96, 0.90, 0.94, 0.90, 0.97],
+                        "low": [0.85, 0.9, 0.85, 0.91, 0.85, 0.89, 0.85, 0.93],
+                        "high": [0.95, 0.9999999999, 0.95, 1.0001, 0.95, 0.99, 0.95, 0.995],
+                        "discrepancies": [0, 1, 0, 0, 1, 0, 0, 2]})
+    c = U.conjecture(out, ["nG@1"]).iloc[0]
+    assert (c["tau_real_ci_low"], c["tau_real_ci_high"]) == pytest.approx((0.85, 0.95))
+    assert c["tau_sim_ci_excludes_1"] == 2
 
 
 def _runs_over(qrels: pd.DataFrame) -> pd.DataFrame:

@@ -83,3 +83,28 @@ def test_skill_sd_line_says_whether_the_table3_check_is_of_the_fitted_stand_in()
     assert T.skill_sd_line(fit, 1.23) == ("team_skill_sd 1.23: not fitted to Table 2's τ (the fit picks 0.65; it "
                                           "tried 0.25, 0.65, 1.2)")
     assert T.skill_sd_line(None, 1.37) == "team_skill_sd: not the stand-in's fitted one (no fit record for this run)"
+
+
+def test_dropped_topics_are_said_only_when_a_cell_drops_one():
+    tau = pd.DataFrame({"d_max": [2, 2, 4, 4], "n": [5, 5, 5, 5], "measure": ["a", "b"] * 2, "topics": [89, 89, 90, 90]})
+    assert T.dropped_topics_line(tau, 90) == (
+        "1 cell of 2 leaves out a topic whose simulated ratings are all 0 in this draw (fewest topics: 89 of 90; "
+        "column topics of the saved 02_table2_tau.csv)")
+    assert T.dropped_topics_line(tau.assign(topics=90), 90) == ""
+
+
+def _grid(same: list[bool]):
+    from types import SimpleNamespace
+
+    cells = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80][:len(same)], "tau_mean": 0.99, "tau_low": 0.98,
+                          "tau_high": 1.0, "disc_mean": 1.0, "disc_low": 0.0, "disc_high": 2.0, "ug_equals_rawg": same})
+    by_n = pd.DataFrame({"mean": [1.0], "low": [0.0], "high": [2.0], "zero": [3]}, index=pd.Index([5], name="n"))
+    return SimpleNamespace(cells=cells, by_n=by_n)
+
+
+def test_replicates_legend_only_when_a_cell_is_marked(capsys):
+    T.show_replicates(_grid([False, True]), ["nG@1"], [], 40)
+    text = capsys.readouterr().out
+    assert "cells marked UG = RawG: UG equals RawG on every item of that cell in every replicate" in text
+    T.show_replicates(_grid([False, False]), ["nG@1"], [], 40)
+    assert "cells marked" not in capsys.readouterr().out

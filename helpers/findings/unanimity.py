@@ -414,8 +414,22 @@ def _conjecture_row(m: str, c: Mapping, draws: int, cav: tuple, floor: bool = Fa
                f"power {_pw(c, 'tau')}; discrepancies: mean {_signed(c['ddisc'], 2)}, {_signed_count(c['ddisc_low'])} to "
                f"{_signed_count(c['ddisc_high'])}, power {_pw(c, 'disc')}")
     verdict, extra = _conjecture_verdict(c, floor)
-    return Finding(q, "expected (Sec. 6), not tested", run, verdict, extra + _few(draws) + cav,
+    return Finding(q, "expected (Sec. 6), not tested", _ci_text(c, draws) + run, verdict, extra + _few(draws) + cav,
                    {k: v for k, v in c.items() if not k.endswith("_text")})
+
+
+def _ci_text(c: Mapping, draws: int) -> str:
+    """The real ratings' τ with its own 95% CI, and in how many uniform draws of the same RawG the CI
+    excludes 1 too: a real CI off 1 reads beside what uniform ratings give ("" without those numbers)."""
+    if "tau_real_ci_high" not in c:
+        return ""
+    lo, hi = c["tau_real_ci_low"], c["tau_real_ci_high"]
+    word = "excludes" if round(hi, 9) < 1 else "includes"
+    return (f"τ real {unanimity.fmt_tau(c['tau_real'])} [{unanimity.fmt_tau(lo)}, {unanimity.fmt_tau(hi)}] (95% CI) "
+            f"{word} 1; so do the uniform draws' CIs in {int(c['tau_sim_ci_excludes_1'])} of {draws}. "
+            if word == "excludes" else
+            f"τ real {unanimity.fmt_tau(c['tau_real'])} [{unanimity.fmt_tau(lo)}, {unanimity.fmt_tau(hi)}] (95% CI) "
+            f"includes 1; the uniform draws' CIs exclude it in {int(c['tau_sim_ci_excludes_1'])} of {draws}. ")
 
 
 def _pw(c: Mapping, pre: str) -> str:
@@ -477,9 +491,12 @@ def _is_record_run(cfg: Settings, record: pd.DataFrame) -> bool:
 
 
 def _cut_caveat(cfg: Settings) -> dict:
-    if not cfg.too_deep:
+    """The caveat ``cut``: graded measures that read deeper than the cutoff (a gain-blind one is left
+    out of every row's counts, so no row points to it; section 0 prints its depth warning)."""
+    deep = [(m, d) for m, d in cfg.too_deep if m in cfg.graded]
+    if not deep:
         return {}
-    named = claims.listing([f"{m} reads {d}" for m, d in cfg.too_deep])
+    named = claims.listing([f"{m} reads {d}" for m, d in deep])
     return {"cut": f"{named} documents, but every list is cut to its top {cfg.cutoff}: scored on those {cfg.cutoff}."}
 
 
@@ -530,7 +547,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     alpha = cfg.metrics.get("alpha", 0.05)
     floor = hsd_floor(cfg.B, alpha) is not None   # no pair can be significant: the HSD's counts say nothing
     caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens, **floor_caveat(cfg.B, alpha)}
-    cut = ("cut",) if cfg.too_deep else ()
+    cut = ("cut",) if any(m in graded for m, _ in cfg.too_deep) else ()   # a gain-blind measure counts in no row
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
     t2_paper, t3_paper = paper_cell(cfg, PAPER_T2, 2), paper_cell(cfg, PAPER_T3_SHARE, 3)

@@ -19,7 +19,7 @@ __all__ = ["bracket", "count_bracket", "range_text", "SAME", "SAME_SHORT", "cell
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
            "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
            "placebo_tau_line", "control_tau_line", "skill_sd_line", "fit_state", "tried_text",
-           "placebo_verdict", "placebo_prose"]
+           "placebo_verdict", "placebo_prose", "dropped_topics_line"]
 
 
 def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool = True) -> str:
@@ -274,7 +274,7 @@ def show_replicates(grid, measure_names, blind, replicates: int) -> None:
     print(f"per cell: mean tau | mean discrepancies over {replicates} replicates (their ranges: the saved "
           "02_replicates_cells.csv)")
     if "ug_equals_rawg" in grid.cells.columns and grid.cells["ug_equals_rawg"].any():
-        print(f"{SAME_SHORT}: UG equals RawG on every item in every replicate, nothing to test")
+        print(f"cells marked {SAME_SHORT}: UG equals RawG on every item of that cell in every replicate, nothing to test")
     for m in measure_names:
         if m in blind:
             print(f"({m}) it cannot tell RawG from UG (only sees whether a gain is > 0)")
@@ -287,6 +287,19 @@ def show_replicates(grid, measure_names, blind, replicates: int) -> None:
     print(f"discrepancies per N summed over measures and Dmax: mean [{iv}], replicates with none")
     print("\n".join(f"  N = {int(n)}: {count_bracket(r['mean'], r['low'], r['high'])}, none in "
                     f"{int(r['zero'])} of {replicates}" for n, r in grid.by_n.iterrows()))
+
+
+def dropped_topics_line(tau: pd.DataFrame, topics: int) -> str:
+    """Section 4: the cells of the single draw that leave a topic out because its simulated ratings
+    are all 0 (no positive gain, so no ideal list; :class:`helpers.unanimity.GainScorer`), from the
+    ``topics`` column of ``tau``, against the collection's ``topics``; "" when no cell does."""
+    per_cell = tau.groupby(["d_max", "n"])["topics"].min()
+    short = per_cell[per_cell < topics]
+    if short.empty:
+        return ""
+    return (f"{claims.plural(len(short), 'cell')} of {len(per_cell)} {'leaves' if len(short) == 1 else 'leave'} out a topic whose simulated ratings are "
+            f"all 0 in this draw (fewest topics: {int(short.min())} of {topics}; column topics of the saved "
+            "02_table2_tau.csv)")
 
 
 def table3_lines(total: Mapping | None, cells: pd.DataFrame | None) -> list[str]:

@@ -743,6 +743,8 @@ def conjecture(out: pd.DataFrame, graded: Sequence[str]) -> pd.DataFrame:
     set against single uniform draws, not against the uniform mean); a part ``holds`` when its
     interval excludes 0 in the expected direction, goes the ``other way`` when it excludes 0 in
     the other, else is ``not shown``; ``*_power``: :func:`doubled_power` of that part.
+    ``tau_real_ci_low``/``high``: the real ratings' τ CI (cut to [-1, 1]); ``tau_sim_ci_excludes_1``:
+    the uniform draws whose τ CI excludes 1.
     """
     rows = []
     for m in graded:
@@ -760,5 +762,11 @@ def conjecture(out: pd.DataFrame, graded: Sequence[str]) -> pd.DataFrame:
                         f"{pre}_part": _part(d, up), f"{pre}_power": pw["power"], f"{pre}_power_low": pw["low"],
                         f"{pre}_power_high": pw["high"]})
         row["coverage"] = order_interval(w["simulated"]["tau"])["coverage"]
+        # τ's own 95% CI (cut to [-1, 1]): the real ratings' (one data set: the same in every draw) and how
+        # many uniform draws' CIs exclude 1 too, so a CI off 1 is read beside what uniform ratings give
+        if {"low", "high"} <= set(out.columns):
+            row.update({"tau_real_ci_low": float(np.clip(w["real"]["low"].mean(), -1.0, 1.0)),
+                        "tau_real_ci_high": float(np.clip(w["real"]["high"].mean(), -1.0, 1.0)),
+                        "tau_sim_ci_excludes_1": int((w["simulated"]["high"].round(9) < 1).sum())})
         rows.append(row)
     return pd.DataFrame(rows)
