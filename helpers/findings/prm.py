@@ -212,7 +212,7 @@ _CAVEATS = {
                   "then, so the data's design cannot test whether Eq. 4 and Eq. 5 agree.",
     "no_test": "Counts of runs carry no test.",
     "se_floor": "Relative SE favours any gain vector with a floor (p(R|0), p(R|1) > 0), not the PRM's alone.",
-    "u2_draw": "Intervals over the draws of U2 (one rater per item, at random) cover that choice, not topic "
+    "u2_draw": "Intervals over draws of U2 (one rater per item, at random) cover that choice, not topic "
                "sampling.",
     "in_sample": "Gains estimated and scored on the same topics are optimistic.",
     "shared_order": "One latent relevance drives the simulated runs and both assessors, so a graded gain can beat "

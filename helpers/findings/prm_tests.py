@@ -336,7 +336,7 @@ def across_rows(rows, table: str = "table", variants: str = "") -> str:
     if m == 1:
         return f"The {table} holds one test: its p-value needs no correction."
     if variants:
-        return f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants (appendix) included; A.1 lists all."
+        return f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants (appendix) included."
     shown = len(tests)
     where = "" if shown == m else f" ({shown} shown here, all {m} in A.1)"
     return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}."
