@@ -70,10 +70,10 @@ def test_the_notebook_reads_as_an_appendix(run_pa):
 def test_each_measures_own_chance_level(run_pa):
     _, texts, metrics = run_pa
     # I-rec says EQUAL on about a third of the pairs without the filter: its own chance level is named
-    assert re.search(r"I-rec says EQUAL on 3\d\.\d% of the pairs: own chance 0\.3\d\d \(relevance\)", texts["c11"])
+    assert re.search(r"I-rec says EQUAL on 3\d\.\d% of the pairs: own chance 0\.3\d\d \(relevance\)", texts["a-mar"])
     # each question's never-EQUAL chance from its own EQUAL share
     for q, c in metrics["chance_never_equal"].items():
-        assert f"{q} {c['chance']:.3f} (e = {c['equal_share']:.3f})" in texts["c11"]
+        assert f"{q} {c['chance']:.3f} (e = {c['equal_share']:.3f})" in texts["a-mar"]
     null = metrics["planted_truth"]["null_minus_own_chance"]
     # null users ignore the documents: their chance levels are by construction, a row of the appendix
     row = _app(metrics)["Null users: does every measure stay at its chance level?"]
@@ -161,13 +161,13 @@ def test_alpha_is_a_calibration(run_pa):
         ok = "" if reached[q] else "not "
         assert f"{metrics['alpha'][q]:.3f} ({q}), {ok}calibrated to its target {t:.3f}" in row["this run"]
     for q, ok in reached.items():   # the printed line never calls a missed target calibrated
-        line = next(ln for ln in texts["c07"].splitlines() if ln.startswith(q))
+        line = next(ln for ln in texts["a-assessors"].splitlines() if ln.startswith(q))
         assert ("calibrated to the target" in line) == ok and ("missed by" in line) == (not ok)
 
 
 def test_top_group_and_bottom_name_every_tie(run_pa):
     _, texts, metrics = run_pa
-    lines = texts["c20"].splitlines()
+    lines = texts["a-mar"].splitlines()
     for q, mar in metrics["mar_measures"].items():
         k = lines.index(next(ln for ln in lines if ln.startswith(f"{q}: ")))
         if "separates none of the" in lines[k]:   # every measure in the top group: nothing separated
@@ -192,4 +192,4 @@ def test_top_group_and_bottom_name_every_tie(run_pa):
         assert int(re.search(r"separated from the highest MAR \((\d+)\)", sep).group(1)) == d - n
         assert sep.count(" 0.") + sep.count(" 1.0000") == d - n
         assert all((f" {m} " in text) != (f" {m} " in sep) for m in mar if f" {m} " in text + sep), q
-    assert "by construction: which measures lead follows from the simulated assessors" in texts["c20"]
+    assert "by construction: which measures lead follows from the simulated assessors" in texts["a-mar"]

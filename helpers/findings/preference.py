@@ -157,6 +157,22 @@ def check_parameters(values: Mapping) -> Setup:
 PAPER_FILTER = (10500, 1247)
 
 
+class Notes:
+    """The lines of the one-study cells (notebook 05, section 2), kept for the Appendix: ``notes(key,
+    line)`` keeps ``line`` under ``key`` and ``notes.show(key)`` prints them there, so the main path
+    prints nothing that the simulated mixture sets by construction."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, list[str]] = {}
+
+    def __call__(self, key: str, line: object) -> None:
+        self.lines.setdefault(key, []).append(str(line))
+
+    def show(self, *keys: str) -> None:
+        for key in keys:
+            print("\n".join(self.lines.get(key, ())))
+
+
 def alpha_text(alpha: float, target: float, tol: float = 0.01) -> str:
     """``" (calibrated to the target 0.406)"``, or, when the simulation could not reach it,
     ``" (not calibrated: target 0.599, missed by 0.113)"``: a missed calibration is never called calibrated."""
@@ -603,14 +619,16 @@ def replay_table(counts: Mapping[str, dict], pairs_used: Mapping[str, int]) -> p
 
 
 def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, significance: float = 0.05,
-           appendix: int = 0) -> list[str]:
+           appendix: int = 0, real: bool = False) -> list[str]:
     prose = []
     if rec is not None:
         prose += one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec)
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if simulated:
-        prose.append("Which measure agrees with real users needs licensed labels (`data: files`).")
+        # beside the THUIR rows (single-intent measures on real users) only the diversity measures are open
+        prose.append(f"Which {'diversity ' if real else ''}measure agrees with real users needs licensed labels "
+                     "(`data: files`).")
     if shift:
         prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
     if appendix:
@@ -756,7 +774,8 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     keep = [not _in_appendix(r, simulated) for r in rows]
     appendix = tuple(_by_construction(r) for r, k in zip(rows, keep) if not k)
     rows = sorted((r for r, k in zip(rows, keep) if k), key=_rank)   # what holds by construction is no finding
-    prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix))
+    prose = _prose(rec=rec, simulated=simulated, shift=shift, significance=significance, appendix=len(appendix),
+                  real=real_table is not None)
     caveats, general = {**PLANTED_CAVEATS, **CAVEATS}, ("simulated",) if simulated else ()
     if rec is not None:
         models = list(dict.fromkeys(m for m, _ in rec.cases))
