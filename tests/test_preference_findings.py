@@ -753,3 +753,21 @@ def test_thuir_view_prints_eight_columns_and_keeps_the_numbers():
     assert v.iloc[1].tolist() == ["relevant share", "baseline", 16, "32 of 56", "0.357", "0.002", "0.010",
                                   "[0.432, 0.701]"]
     assert v.iloc[0]["p above chance, Holm"] == "0.407" and v.iloc[0]["95% CI"] == "[0.485, 0.753]"
+
+
+def test_notes_keep_lines_for_the_appendix(capsys):
+    say = pf.Notes()
+    say("pairs", "first")
+    say("mar", 0.5)
+    say("pairs", "second")
+    assert capsys.readouterr().out == ""   # nothing printed where the lines are kept
+    say.show("pairs", "mar", "absent")
+    assert capsys.readouterr().out == "first\nsecond\n0.5\n"
+
+
+def test_licensed_labels_bullet_names_diversity_measures_beside_real_users():
+    plain = pf._prose(rec=None, simulated=True, shift=None)
+    real = pf._prose(rec=None, simulated=True, shift=None, real=True)
+    assert "Which measure agrees with real users needs licensed labels (`data: files`)." in plain
+    assert "Which diversity measure agrees with real users needs licensed labels (`data: files`)." in real
+    assert not any("needs licensed labels" in x for x in pf._prose(rec=None, simulated=False, shift=None, real=True))

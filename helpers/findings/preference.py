@@ -170,7 +170,8 @@ class Notes:
 
     def show(self, *keys: str) -> None:
         for key in keys:
-            print("\n".join(self.lines.get(key, ())))
+            for line in self.lines.get(key, ()):
+                print(line)
 
 
 def alpha_text(alpha: float, target: float, tol: float = 0.01) -> str:
