@@ -250,7 +250,8 @@ MEASURES = {
               "utility.2,-1,0.5,0", "iprec_at_recall..1,.5", "11pt_avg..2,.8", "relstring", "relstring.4", "success.1,2",
               "bpref", "infAP", "Rprec_mult.0.5,1.5", "G", "G.1=2", "ndcg_rel", "Rndcg", "binG", "gm_map", "gm_bpref",
               "yaap", "unj.2", "map_cut.2,4", "P.2.5", "ndcg_cut.10,20,23.4", "relative_P.3", "set_F.0.5", "recall.3", "num_q", "runid",
-              "recip_rank", "num_nonrel_judged_ret", "dcg", "ideal_dcg"],
+              "recip_rank", "num_nonrel_judged_ret", "dcg", "ideal_dcg", "P.1,2147483648", "Rprec_mult.1e20,123456",
+              "success.2,4294967298", "map_cut.1,3000000000"],
     "qrels_jg": ["qrels_jg", "map_avgjg", "P_avgjg.1,3", "Rprec_mult_avgjg.0.5"],
     "prefs": ["prefs", "all_prefs", "prefs_simp", "prefs_pair_imp", "prefs_avgjg_Rnonrel_ret"],
 }
@@ -365,6 +366,8 @@ def refusal(case: Case) -> str | None:
                 return "parameters on a measure that takes none"
             if [x.split("=")[0] for x in params.split(",")].count("p") > 1:
                 return "p given twice"
+            if getattr(BY_NAME.get(name), "kind", "") == "cut_long" and _missorted(params):
+                return "cutoffs trec_eval's comp_long compares through a C int"
     named: dict = {}
     for i, a in enumerate(case.args[:-1]):
         if a == "-m" and "." in case.args[i + 1]:
@@ -387,6 +390,17 @@ def refusal(case: Case) -> str | None:
     if case.kind != "qrels" and any(not _utf8(x.fields) for f in (case.rel, case.res) for x in f.data_lines()):
         return "non-UTF-8 id with -R qrels_jg/prefs"
     return None
+
+
+def _missorted(params: str) -> bool:
+    """Two cutoffs that trec_eval's ``comp_long`` (the longs' difference cast to a 32-bit int)
+    calls equal or orders the wrong way round."""
+    try:
+        cuts = sorted(int(x) for x in params.split(","))
+    except ValueError:
+        return False
+    low32 = [((b - a) & 0xFFFFFFFF) for i, a in enumerate(cuts) for b in cuts[i + 1:]]
+    return any(d == 0 or d >= 1 << 31 for d in low32)
 
 
 def _holds(f: File, line: Line) -> bool:

@@ -161,6 +161,19 @@ def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
                 i = next(i for i, x in enumerate(values) if isinstance(x, (complex, np.complexfloating)))
                 raise ValueError(f"{what} '{name}' must hold real numbers; row {i} has {complex(values[i])} "
                                  "(a complex number)")
+            refuse_booleans(values, f"{what} '{name}'")
+
+
+def refuse_booleans(values, what: str) -> None:
+    """Refuse booleans in a numeric column (``True`` was read as 1.0 without a word), as ids and
+    ``depth`` refuse them: a bool column, or an object column holding a ``bool``/``numpy.bool_``."""
+    values = np.asarray(values)
+    if values.dtype.kind == "b" or (values.dtype == object and any(isinstance(x, (bool, np.bool_))
+                                                                   for x in values.ravel())):
+        flat = values.ravel()
+        i = next(i for i, x in enumerate(flat) if isinstance(x, (bool, np.bool_)))
+        raise ValueError(f"{what} must hold numbers; row {i} has {bool(flat[i])} (a boolean, which would be read "
+                         "as 1 or 0): convert the column to the numbers you mean")
 
 
 def _is_path_list(value) -> bool:

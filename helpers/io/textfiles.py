@@ -77,14 +77,27 @@ def resolve_paths(pattern: str | os.PathLike, *, what: str) -> list[Path]:
         raise ValueError(f"{what}: {shown!r} is not a regular file (a pipe, a device or standard input); "
                          "standard input is not read: save it to a file and give that file")
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        found = sorted(p for p in path.iterdir() if not p.name.startswith("."))
     elif _GLOB_CHARS.search(text):
-        files = sorted(Path(p) for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+        found = sorted(Path(p) for p in glob.glob(text, recursive=True))
     else:
-        files = []
+        found = [path] if path.is_symlink() else []
+    refuse_dangling(found, what=what)
+    files = [p for p in found if p.is_file()]
     if not files:
         raise missing
     return files
+
+
+def refuse_dangling(paths: Sequence[Path], *, what: str) -> None:
+    """Refuse a symbolic link whose target does not exist among ``paths`` (a folder's entries or a
+    glob's matches): it was left out without a word, so a run went missing from the results."""
+    dangling = [p for p in paths if p.is_symlink() and not p.exists()]
+    if dangling:
+        shown = ", ".join(repr(os.fspath(p)) for p in dangling[:5]) + (" ..." if len(dangling) > 5 else "")
+        raise ValueError(f"{what}: {shown} {'is a symbolic link' if len(dangling) == 1 else 'are symbolic links'} "
+                         f"to a file that does not exist ({os.readlink(dangling[0])!r}); fix or remove "
+                         f"{'it' if len(dangling) == 1 else 'them'}: a file that cannot be read is never left out")
 
 
 def plain_name(path: Path) -> str:

@@ -74,6 +74,7 @@ import json
 import math
 import re
 import sys
+import unicodedata
 import warnings
 from pathlib import Path
 
@@ -85,6 +86,7 @@ from ..data import thresholds
 from ..io import coerce, trec
 from . import adhoc as M, names
 from . import conventions as C
+from .notices import one_line
 from .spec import expand_ntcir_aliases, format_value, parse_value, split_top_level
 
 DEFAULT_CUTOFFS = (1000,)
@@ -306,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except _UsageError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
@@ -331,18 +333,19 @@ def main(argv: list[str] | None = None) -> int:
                                           if args.output_format == "ntcireval" else specs),
                              conventions=conv, gains=args.gains, condensed=args.condensed,
                              duplicates=args.duplicates, order_by=conv.order_by if args.order else None)
-        print(f"{parser.prog}: {conv.describe()}" + ("; --order file: lists in file order"
-                                                     if args.order == "file" else ""), file=sys.stderr)
+            if args.output_format != "jsonl":
+                refuse_control_characters(res, [lab for lab, _ in named])
+        print(f"{parser.prog}: {conv.describe(file_order=args.order == 'file')}", file=sys.stderr)
         for w in caught:  # one plain line each, never a source excerpt; the rank-order note names the flags
             check = getattr(w.message, "check", None)
-            print(f"{parser.prog}: warning: {check.note('command') if check else w.message}", file=sys.stderr)
+            print(f"{parser.prog}: warning: {one_line(check.note('command') if check else w.message)}", file=sys.stderr)
         if args.output_format == "ntcireval":
             info = ntcir_info(qrels, run, res, condensed=args.condensed)
             res = res[res["measure"].isin([str(s) for s in specs])]
             write_ntcireval(sys.stdout, res, specs, info)
             return 0
     except (ValueError, OSError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     renamed = [(lab, s) for lab, s in named if lab != str(s)]
     if renamed:  # make the translation impossible to miss
@@ -350,6 +353,22 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{lab} = {s}" for lab, s in renamed), file=sys.stderr)
     _write(res, named, args, sys.stdout)
     return 0
+
+
+def refuse_control_characters(res: pd.DataFrame, labels: list[str]) -> None:
+    """Refuse a run id, topic id or measure name holding a control character (tab, newline, the
+    separators U+001C-U+001F, U+0085, U+2028, U+2029, ...): printed raw it would split the output
+    line or its columns (a file named ``r<newline>x`` with ``--name-by-file``); jsonl escapes them."""
+    def bad(text: str) -> bool:
+        return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+    for what, values in (("run id", pd.unique(res["run_id"]) if len(res) else []),
+                         ("topic id", pd.unique(res["query_id"]) if len(res) else []), ("measure", labels)):
+        found = [str(v) for v in values if bad(str(v))]
+        if found:
+            raise ValueError(f"{what} {found[0]!r} holds a control character, which would split the printed line "
+                             "or its columns; rename it (a run named by its file: rename the file or leave out "
+                             "--name-by-file), or print --output-format jsonl, which escapes it")
 
 
 def _write(res: pd.DataFrame, named: list[tuple[str, M.MeasureSpec]], args, out) -> None:

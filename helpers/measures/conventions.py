@@ -110,14 +110,22 @@ class Conventions:
         return {"conventions": self.preset, **self.settings(), "source": self.source,
                 "overrides": list(self.overrides)}
 
-    def describe(self) -> str:
-        """One line saying what is in force, e.g. for the command line's stderr."""
+    def describe(self, *, file_order: bool = False) -> str:
+        """One line saying what is in force, e.g. for the command line's stderr.
+
+        ``file_order``: the lists are in the order of the rows (the command's ``--order file``,
+        which ranks each row by its position): said instead of the order setting, once.
+        """
         how = {"default": "the default", "conventions=": "chosen",
                "names=": f"chosen by names={self.names!r}"}.get(self.source, self.source)
-        parts = [_WORDS[(k, v)] for k, v in self.settings().items()]
+        parts = [_WORDS[(k, v)] if not (file_order and k == "order_by") else
+                 "lists in file order (each row ranked by its position; scores not compared)"
+                 for k, v in self.settings().items() if not (file_order and k == "score_precision")]
         text = f"conventions {self.preset} ({how}): " + "; ".join(parts)
-        if self.overrides:
-            text += " [overridden: " + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.overrides) + "]"
+        shown = [f"{k}={getattr(self, k)!r}" for k in self.overrides if not (file_order and k == "order_by")]
+        shown += ["order_by=file order (--order file)"] if file_order else []
+        if shown:
+            text += " [overridden: " + ", ".join(shown) + "]"
         return text
 
 

@@ -158,7 +158,28 @@ def _earlier_smaller(xs: np.ndarray, valid: np.ndarray, ws: np.ndarray
 _BLOCK_ELEMENTS = 1 << 18  # rows per block * depth: keeps the working arrays in cache
 
 
+def _plain(x):
+    """A numpy scalar as its Python value (``'a'``, not ``np.str_('a')``) for messages."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
 def _as_2d(name: str, a, allow_nan: bool) -> np.ndarray:
+    raw = a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object)
+    kind = raw.dtype.kind
+    bad = kind in "bUSVMmc" or (kind == "O" and any(
+        isinstance(x, (bool, np.bool_, str, bytes, complex, np.complexfloating)) for x in raw.ravel()))
+    if not bad and kind == "O":
+        try:
+            np.asarray(raw, dtype=float)
+        except (TypeError, ValueError):
+            bad = True
+    if bad:
+        flat = raw.ravel()
+        i = next((i for i, x in enumerate(flat) if not isinstance(x, (int, float, np.integer, np.floating))
+                  or isinstance(x, (bool, np.bool_))), 0)
+        at = np.unravel_index(i, raw.shape) if raw.ndim else ()
+        raise ValueError(f"{name} must be a 2-D array of real numbers (n_lists x ranks); got dtype "
+                         f"{raw.dtype}" + (f", {name}[{', '.join(map(str, at))}] = {_plain(flat[i])!r}" if flat.size else ""))
     arr = np.asarray(a, dtype=float)
     if arr.ndim == 1:
         arr = arr[None, :]

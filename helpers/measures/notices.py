@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import unicodedata
 import warnings
 
-__all__ = ["warn_caller"]
+__all__ = ["warn_caller", "one_line"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -22,3 +23,13 @@ def warn_caller(message: "str | Warning", category: type[Warning] = UserWarning)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE + os.sep):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def one_line(text: object) -> str:
+    """``text`` with every control character (newline, tab, CR, U+001C-U+001F, U+0085, U+2028,
+    U+2029, ...) written as its Python escape (``\\n``, ``\\x1c``, ``\\u2028``): a value echoed in a
+    message (``-m 'P.5<newline>'``) then cannot split the message's line."""
+    text = str(text)
+    if not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+        return text
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)

@@ -39,6 +39,7 @@ import ast
 import difflib
 import math
 import os
+import re
 import types
 import typing
 from pathlib import Path
@@ -171,8 +172,8 @@ def member_problem(name: str, value: Any) -> str | None:
         kind = LIST_MEMBERS.get(name)
         for i, v in enumerate(value):
             fits = _member_fits(v, kind) if kind else _kind_of(v) is not None and _kind_of(v) == _kind_of(value[0])
-            if not fits:
-                want = _MEMBER_NAMES[kind] if kind else "plain values of one kind (text, numbers or true/false)"
+            if not fits or (isinstance(v, float) and not math.isfinite(v)):   # .nan, .inf: as a scalar
+                want = "finite numbers" if fits else _MEMBER_NAMES[kind] if kind else "plain values of one kind (text, numbers or true/false)"
                 return (f"parameter {shown(name)} = {shown(value)} holds {_what(v)} at position {i + 1}; "
                         f"expected {want} only")
     elif isinstance(value, dict):
@@ -182,8 +183,8 @@ def member_problem(name: str, value: Any) -> str | None:
                 return f"parameter {shown(name)} has the key {_what(k)}; expected {_MEMBER_NAMES[key_kind]} keys"
             fits = (_member_fits(v, value_kind) if value_kind
                     else _kind_of(v) is not None and _kind_of(v) == _kind_of(next(iter(value.values()))))
-            if not fits:
-                want = _MEMBER_NAMES[value_kind] if value_kind else "plain values of one kind (text, numbers or true/false)"
+            if not fits or (isinstance(v, float) and not math.isfinite(v)):
+                want = "finite numbers" if fits else _MEMBER_NAMES[value_kind] if value_kind else "plain values of one kind (text, numbers or true/false)"
                 return f"parameter {shown(name)} maps {shown(k)} to {_what(v)}; expected {want} as values"
     return None
 
@@ -683,8 +684,6 @@ def run_folder(notebook: str, values: Mapping[str, Any], *, committed: bool | No
 def _strict_loader(path: Path):
     """A PyYAML SafeLoader that refuses what parameter files must not hold (see :func:`load_yaml`)
     and reads ``1e-3`` as the number it looks like (YAML 1.1 reads it as text)."""
-    import re
-
     import yaml
 
     def refuse(node, expected: str, got: str) -> ValueError:
@@ -692,10 +691,13 @@ def _strict_loader(path: Path):
 
     class _Strict(yaml.SafeLoader):
         def compose_node(self, parent, index):   # noqa: ANN001 - PyYAML's signature
-            if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
-                raise ValueError(f"{path}:{mark.line + 1}: expected plain YAML values, got an alias "
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent):
+                raise ValueError(f"{path}:{event.start_mark.line + 1}: expected plain YAML values, got an alias "
                                  "(*name): anchors and aliases are not accepted in parameter files")
+            if getattr(event, "tag", None) not in (None, "!"):   # !!int '5' too: nothing is built from a tag
+                raise ValueError(f"{path}:{event.start_mark.line + 1}: expected plain YAML values, got the tag "
+                                 f"{event.tag.replace('tag:yaml.org,2002:', '!!')} (not accepted in parameter files)")
             return super().compose_node(parent, index)
 
         def construct_mapping(self, node, deep=False):   # noqa: ANN001
@@ -782,8 +784,6 @@ def parameter_lines(path: Path) -> dict[str, int]:
 def _yaml_problem(path: Path, exc: Exception) -> str:
     """One line for a YAML error: ``file:line: expected ..., got ...`` (PyYAML's own message spans
     several lines with a caret drawing)."""
-    import re
-
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
     problem = str(getattr(exc, "problem", None) or str(exc).splitlines()[0])

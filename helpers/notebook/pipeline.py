@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from ..io.files import atomic_write_bytes, atomic_write_text
+from ..io.textfiles import refuse_dangling
 from . import batch, outputs
 from .params import RESERVED_NAMES, check_values, load_yaml, parameter_lines
 from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
@@ -184,7 +185,9 @@ def parameter_files(spec: str | os.PathLike, books: list[Path]) -> dict[Path, Pa
     """
     spec = Path(os.path.expanduser(str(spec)))
     if spec.is_dir():
-        files = sorted(f for f in spec.iterdir() if f.suffix in (".yaml", ".yml") and f.is_file())
+        files = sorted(f for f in spec.iterdir() if f.suffix in (".yaml", ".yml"))
+        refuse_dangling(files, what=f"--params {spec}")
+        files = [f for f in files if f.is_file()]
         if not files:
             raise ValueError(f"--params {spec}: no .yaml parameter file in this folder")
     elif spec.is_file():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...io.coerce import refuse_booleans
 from ...io.ids import str_ids
 from ..notices import warn_caller
 from ..spec import GAIN_TOTAL_LIMIT
@@ -125,6 +126,7 @@ def _checked_intents(intents: pd.DataFrame) -> pd.DataFrame:
     if bad.any():
         raise ValueError(f"intents 'kind' must be 'inf' or 'nav'; first bad row: {_first(intents, bad, ['query_id', 'intent_id', 'kind'])}")
     intents["kind"] = kinds
+    refuse_booleans(intents["prob"].to_numpy(), "intents 'prob'")
     prob = pd.to_numeric(intents["prob"], errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(prob) | (prob < 0) | (prob > 1)
     if bad.any():
@@ -145,6 +147,7 @@ def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
     if dup.any():
         raise ValueError(f"dqrels judges a (query_id, intent_id, doc_id) triple twice: {_first(dq, dup, ['query_id', 'intent_id', 'doc_id'])}")
     if "gain" in dq.columns:
+        refuse_booleans(dq["gain"].to_numpy(), "dqrels 'gain'")
         g = pd.to_numeric(dq["gain"], errors="coerce").to_numpy(dtype=float)
         bad = ~np.isfinite(g) | (g < 0)
         if bad.any():
@@ -153,6 +156,7 @@ def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
             raise ValueError("pass either a 'gain' column in dqrels or a gains mapping, not both")
         gmax_mapping = float(g.max()) if len(g) and g.max() > 0 else 1.0
     else:
+        refuse_booleans(dq["relevance"].to_numpy(), "dqrels 'relevance'")
         lv = pd.to_numeric(dq["relevance"], errors="coerce").to_numpy(dtype=float)
         bad = ~np.isfinite(lv) | (lv != np.round(lv))
         if bad.any():
@@ -240,6 +244,7 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
     inq = qcode >= 0
     lst_all = rcode.astype(np.int64) * T + np.maximum(qcode, 0)
     if "rank" in run.columns:
+        refuse_booleans(run["rank"].to_numpy(), "run 'rank'")
         rk = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
         bad = np.isnan(rk)
         if bad.any():
@@ -254,6 +259,7 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
             raise ValueError(f"run gives two documents the same rank: run_id={runs[rcode[k]]!r}, "
                              f"query_id={str(run['query_id'].iloc[k])!r}, rank={run['rank'].iloc[k]!r}")
     else:
+        refuse_booleans(run["score"].to_numpy(), "run 'score'")
         sc = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
         if not np.isfinite(sc).all():
             raise ValueError("run 'score' must be finite numbers")

@@ -77,7 +77,11 @@ def _log_ap(b: Block, spec: MeasureSpec) -> np.ndarray:
 
 
 def _rprec(b: Block, spec: MeasureSpec) -> np.ndarray:
-    k = np.floor(float(spec["mult"]) * b.R + 0.9)        # (long)(x * num_rel + 0.9)
+    with np.errstate(over="ignore"):
+        k = np.floor(float(spec["mult"]) * b.R + 0.9)    # (long)(x * num_rel + 0.9)
+    # past a C long the cast is undefined (x86 reads LONG_MIN, so trec_eval leaves the value 0;
+    # a saturating cast gives num_rel_ret / LONG_MAX, also 0 to 4 places): 0
+    k = np.where(k < 2.0**63, k, 0.0)
     return safe_div(np.where(k > 0, b.count_rel(k), 0.0), k)
 
 

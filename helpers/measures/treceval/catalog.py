@@ -203,7 +203,30 @@ def _cutoffs_long(text: str) -> list[int]:
                          + (")" if cuts[0] == 0 else ": 'Negative cutoff detected')"))
     if len(set(cuts)) != len(cuts):
         raise ValueError("cutoffs must be distinct (trec_eval: 'duplicate cutoffs detected')")
+    _refuse_missorted(cuts, text)
     return cuts
+
+
+def _c_int(x: int) -> int:
+    """``(int) x`` of a C long: its low 32 bits, signed (gcc and clang on every 64-bit target)."""
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
+def _refuse_missorted(cuts: list[int], text: str) -> None:
+    """trec_eval sorts cutoffs with ``comp_long`` (``meas_init.c``), which returns the longs'
+    difference cast to an ``int``: two cutoffs whose difference's low 32 bits have the wrong sign
+    (e.g. 1 and 3000000000) compare the wrong way, qsort may leave them out of order, and trec_eval
+    then prints each value under another cutoff's name. Refused (cutoffs whose differences stay
+    below 2^31 always sort right)."""
+    for i, a in enumerate(cuts):
+        for b in cuts[i + 1:]:
+            if _c_int(a - b) >= 0:          # a < b, so trec_eval's comparison must be negative
+                raise ValueError(f"cutoffs {a} and {b} in '{text}' differ by {b - a}, which trec_eval's sort "
+                                 "compares through a C int (comp_long keeps the difference's low 32 bits): it "
+                                 "takes them for equal or the wrong way round and may print values under the "
+                                 "wrong cutoffs' names; "
+                                 "give cutoffs less than 2^31 apart, or evaluate them in separate -m options")
 
 
 def _cutoffs_double(text: str) -> list[float]:
@@ -226,6 +249,8 @@ def _pairs(text: str, m: TrecMeasure | None = None) -> list[tuple[str, float]]:
             allowed = "an integer level" + (" or p" if m is not None and m.name in ("rbp", "rbp_resid") else "")
             raise ValueError(f"parameter name {name!r} in '{text}' is not {allowed}; trec_eval would ignore the "
                              "pair without a word")
+        if name != "p":
+            _integer(name, "gain level", text)   # trec_eval's atol: a C long
         out.append((name, _number(value, f"value of {name}", text)))
     return out
 
@@ -302,7 +327,8 @@ def _expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]
         return [Value(f"{m.name}_{k}", m.engine.format(k=k)) for k in cuts]
     if m.kind == "cut_double":
         cuts = _cutoffs_double(params) if given else list(m.default)
-        return [Value(f"{m.name}_{x:3.2f}", m.engine.format(x=_fmt(x))) for x in cuts]
+        # append_double: snprintf into strlen(name) + 10 bytes keeps 8 characters after the '_'
+        return [Value(f"{m.name}_{f'{x:3.2f}'[:8]}", m.engine.format(x=_fmt(x))) for x in cuts]
     if given and m.kind in ("double", "long", "runid"):
         raise ValueError(f"measure '{m.name}' takes no parameters, got '.{params}'; trec_eval would ignore "
                          f"them without a word and print '{m.name}': leave them out"
@@ -323,6 +349,10 @@ def _expand(m: TrecMeasure, params: str | None, *, docs: int = 0) -> list[Value]
         return [Value(name, _pair_spec(m, _pairs(params, m) if given else []))]
     if m.kind == "relstring":
         length = _number(_items(params, "length")[0], "length", params) if given else 10.0
+        if not -(2.0**63) <= length < 2.0**63:
+            raise ValueError(f"relstring length {params!r} is beyond a C long once read as a double; trec_eval's "
+                             "(long) cast of it is undefined (x86 reads a negative length and prints '', other "
+                             "machines the whole list): give a length below 9223372036854775296")
         return [Value(name, f"relstring:{int(length)}")]
     return [Value(name, m.engine or None)]
 

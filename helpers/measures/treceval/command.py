@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from ...paths import COMMAND
 from .catalog import CATALOG, LONG_MAX, LONG_MIN, META_NAMES
 from .request import Evaluation, Settings, marked
+from ..notices import one_line
 
 __all__ = ["main", "run", "parse_args", "Options", "USAGE"]
 
@@ -293,7 +294,7 @@ def _evaluate_one(opts: Options, measures, rel, zscores, results_path: str, data
     for text in ev.notes:               # once per call (--many-runs: not once per file)
         if text not in said:
             said.add(text)
-            print(f"trec_eval: {text}", file=sys.stderr)
+            print(f"trec_eval: {one_line(text)}", file=sys.stderr)
     return format_lines(ev, opts)
 
 
@@ -347,7 +348,7 @@ def _run_many(opts: Options) -> int:
         try:
             data = _encode(_evaluate_one(opts, measures, rel, zscores, path, said=said))
         except (ValueError, OSError) as exc:
-            print(f"trec_eval: {_message(exc)}", file=sys.stderr)
+            print(f"trec_eval: {one_line(_message(exc))}", file=sys.stderr)
             status = 2
             continue
         if opts.out_dir is not None:
@@ -383,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         opts = parse_args(argv)
     except UsageError as exc:
-        print(f"trec_eval: {exc}\n{USAGE}", file=sys.stderr)
+        print(f"trec_eval: {one_line(exc)}\n{USAGE}", file=sys.stderr)
         return 1
     if opts.help:
         sys.stdout.write(help_text())
@@ -397,8 +398,10 @@ def main(argv: list[str] | None = None) -> int:
             return _run_many(opts)
         data = _encode(run(opts))
     except (ValueError, OSError, MemoryError) as exc:
+        if isinstance(exc, OSError) and exc.filename == "standard output":
+            raise     # a write (`> /dev/full`): python -m helpers says it in one line, naming standard output
         text = _message(exc)
-        print(f"trec_eval: {text}", file=sys.stderr)
+        print(f"trec_eval: {one_line(text)}", file=sys.stderr)
         return getattr(exc, "status", 1 if text.startswith("illegal measure") else 2)
     _write(sys.stdout.buffer, data)
     return 0

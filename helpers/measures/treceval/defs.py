@@ -60,6 +60,9 @@ def parse_gain_pairs(text: str) -> dict[int, float]:
             level, gain = int(parts[0]), float(parts[1])
         except ValueError:
             raise ValueError(f"gains: level {parts[0]!r} must be an integer and gain {parts[1]!r} a number") from None
+        if not -(2**63) <= level < 2**63:
+            raise ValueError(f"gains: level {parts[0]!r} is beyond the range of relevance levels (a 64-bit "
+                             f"integer, as trec_eval's C long: {-(2**63)} to {2**63 - 1})")
         if not math.isfinite(gain):
             raise ValueError(f"gains: the gain of level {level} must be finite, got {parts[1]!r}")
         if level in out:
