@@ -1,7 +1,8 @@
 """Notebook 04's findings: diversified search measures (NTCIR D/D♯, DIN, P+Q, intent-aware; TREC ndeval).
 
-Questions asked of every run: do the worked examples give the hand-derived values of Sakai's
-survey (Sec. 2.2, Eq. 8-9); do NTCIR's and TREC's official measures (D♯-nDCG, α-nDCG) rank the runs
+Questions asked of every run: do the implemented definitions (Sakai's survey, Sec. 2.2, Eq. 3-4,
+6-9) give the values derived by hand for the notebook's own worked examples (the survey prints no
+worked examples); do NTCIR's and TREC's official measures (D♯-nDCG, α-nDCG) rank the runs
 differently; do relevance (D-nDCG) and diversity (I-rec) go together across runs, as the NTCIR
 INTENT overviews plot them; is D♯-nDCG more discriminative than α-nDCG; does one measure lead
 discriminative power beyond Monte Carlo noise. On simulated runs (section 7), with planted user
@@ -20,7 +21,9 @@ findings table, each read on its own, and "within Monte Carlo noise" (a Monte Ca
 overlaps the leaders' common interval, :func:`leader_intervals`). The power rows compare powers on
 THESE topics beyond the B trials' Monte Carlo error only (no topic resampling: a topic bootstrap of
 randomised Tukey HSD would cost B trials per resample), so their verdicts are "holds", "does not
-hold" or "cannot tell" for that question, never "shown". Measures that are one measure under several names
+hold" or "cannot tell" for that question, never "shown", by one rule in every profile
+(:func:`power_verdict`): "holds" needs a lead of :data:`MIN_LEAD_PAIRS` run pairs beyond Monte Carlo
+error, "does not hold" means no more pairs found (equal powers known exactly included). Measures that are one measure under several names
 (:func:`helpers.measures.results.affine_measures`) count once.
 
 The module also holds the notebook's parameter check (:func:`check_parameters`), its list of
@@ -51,7 +54,7 @@ __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sent
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
-           "tau_metrics", "leader_intervals", "POWER_ON", "gain_line", "TREC_2012_GRADES", "label_offsets"]
+           "tau_metrics", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -303,6 +306,42 @@ def power_metrics(dp: Mapping, r_rest: Mapping | None) -> dict:
         out["irec_dndcg_pearson_without_cover"] = {"r": r_rest["r"], "runs": r_rest["runs"], "without": r_rest["without"],
                                                    "post_hoc": POST_HOC}
     return out
+
+
+def normaliser_line(table: pd.DataFrame, normaliser: str, other: str, n_measures: int, where: str) -> str:
+    """Appendix A.3's one printed line (the table itself goes to the CSV at ``where``): how many of the
+    ``n_measures`` measures (each counted once) change score under the ``other`` normaliser, the largest
+    change in discriminative power (ties named, :func:`helpers.notebook.claims.leaders`) and the range
+    of Kendall's τ between each measure's two run rankings. ``table``: the measures that change
+    (:func:`helpers.replicates.diversity_sections.normaliser_sensitivity`, one name per measure)."""
+    text = f"normaliser {normaliser!r} -> {other!r}: {len(table)} of {n_measures} measures change score"
+    if not len(table):
+        return text + "."
+    shift = (table[f"power ({other})"] - table[f"power ({normaliser})"]).abs()
+    largest = claims.leaders(dict(zip(table["measure"], shift)), what="change")
+    tau = table["tau between the two rankings"].dropna()
+    span = (f"; τ between the two rankings {tau.min():.3f} to {tau.max():.3f}" if len(tau) and tau.min() < tau.max()
+            else f"; τ between the two rankings {tau.iloc[0]:.3f} for every one" if len(tau) else "")
+    return (f"{text}; largest change in discriminative power: {short_leaders(largest, limit=3)}{span}. "
+            f"Per measure: {where}.")
+
+
+def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l: int, l2: int,
+                     keep: Sequence[str], where: str) -> str:
+    """Appendix A.4's one printed line (the table goes to the CSV at ``where``, with the Monte Carlo
+    intervals and the power at the first cutoff ``l``): the highest and the lowest discriminative power
+    at the second cutoff ``l2`` among the
+    measures ``keep`` (each counted once), with the measures within Monte Carlo noise of each
+    (:func:`leader_intervals`, as section 7 reads power at the first cutoff)."""
+    values = {m: float(v) for m, v in zip(power2["measure"], power2[f"power@{l2}"]) if m in keep and np.isfinite(v)}
+    if not values:
+        return f"power@{l2}: no measure has a value. Per measure: {where}."
+    noise = "within Monte Carlo noise"
+    top = claims.leaders(values, intervals=leader_intervals(values, mc2))
+    low = claims.leaders(values, higher=False, intervals=leader_intervals(values, mc2, higher=False))
+    return (f"power@{l2} over {len(values)} measures: highest {short_leaders(top, limit=3, term=noise)}; lowest "
+            f"{short_leaders(low, limit=3, term=noise)} ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
+            f"only). Per measure, with power@{l} and the intervals: {where}.")
 
 
 def depth_note(runs: pd.DataFrame, cutoff: int, name: str) -> str:
@@ -575,25 +614,59 @@ def r_reason(r: Mapping, verdict: str, excl: bool) -> str:
 POWER_ON = "on these topics, beyond Monte Carlo error"
 
 
+#: The fewest run pairs by which a measure must find more significant pairs than another, beyond Monte
+#: Carlo error, for a power verdict "holds": a difference of one pair is the granularity of the share
+#: (one pair more or less on these topics), not a difference in discriminative power.
+MIN_LEAD_PAIRS = 2
+
+
+def pairs_ahead(lead: Sequence[float], other: Sequence[float], n_pairs: int) -> int:
+    """By how many run pairs the lowest power of ``lead``'s Monte Carlo interval exceeds the highest of
+    ``other``'s (``(low, high)`` shares of ``n_pairs``); 0 or less when the intervals meet."""
+    return int(round((float(lead[0]) - float(other[1])) * int(n_pairs)))
+
+
+def power_verdict(a: Sequence[float], b: Sequence[float], n_pairs: int) -> str:
+    """The rule of every power comparison of notebook 04 (``a``, ``b``: Monte Carlo intervals of two
+    powers over ``n_pairs`` run pairs; a power without p-value near the level has an interval without
+    width). ``"holds"`` (a out-discriminates b): a's lowest power is at least :data:`MIN_LEAD_PAIRS`
+    pairs above b's highest; ``"does not hold"``: a's highest is at most b's lowest (a finds no more
+    pairs than b, equal powers known exactly included); else ``"cannot tell"`` (the intervals overlap,
+    or a is ahead by a single pair)."""
+    if pairs_ahead(a, b, n_pairs) >= MIN_LEAD_PAIRS:
+        return "holds"
+    if float(a[1]) * n_pairs <= float(b[0]) * n_pairs + 1e-9:
+        return "does not hold"
+    return "cannot tell"
+
+
+def _one_pair(ahead: int) -> str:
+    """The run cell's note when a power leads by one pair only (:data:`MIN_LEAD_PAIRS`)."""
+    return f"; {claims.plural(ahead, 'pair')} ahead (holds needs {MIN_LEAD_PAIRS})" if 0 < ahead < MIN_LEAD_PAIRS else ""
+
+
 def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
-    """D♯-nDCG against α-nDCG: ``"holds"`` / ``"does not hold"`` when the two Monte Carlo intervals
-    are apart (higher / lower), else ``"cannot tell"``: a statement about these topics only."""
+    """D♯-nDCG against α-nDCG by :func:`power_verdict` (about these topics only): "holds" needs
+    D♯-nDCG ahead by :data:`MIN_LEAD_PAIRS` pairs beyond Monte Carlo error, "does not hold" when it
+    finds no more pairs than α-nDCG (whatever the profile), else "cannot tell"."""
     a, b = (next(m for m in power.index if m.startswith(x)) for x in ("D#-nDCG@", "alpha-nDCG@"))
     c = claims.compare("D♯-nDCG", power[a], "α-nDCG", power[b], interval_a=tuple(mc[a]), interval_b=tuple(mc[b]))
-    d = c.numbers["differs"]
-    verdict = ("holds" if d and power[a] > power[b] else "does not hold" if d else "cannot tell")
+    ahead = pairs_ahead(mc[a], mc[b], n_pairs)
+    verdict = power_verdict(mc[a], mc[b], n_pairs)
     show = lambda m: (claims.number(power[m]) if mc[m][0] == mc[m][1] else mc_text(power[m], *mc[m]))  # noqa: E731
     exact = ("mc_exact",) if any(mc[m][0] == mc[m][1] for m in (a, b)) else ()
     pairs = f" of {n_pairs} pairs" if n_pairs >= 50 else ""   # fewer: the few_runs caveat states them
     return Finding(f"Does D♯-nDCG out-discriminate α-nDCG {POWER_ON}?", "—",
-                   f"{show(a)} vs {show(b)}{pairs}", verdict,
-                   caveats=("mc_only",) + exact + _few(n_pairs), numbers=dict(c.numbers))
+                   f"{show(a)} vs {show(b)}{pairs}{_one_pair(ahead)}", verdict,
+                   caveats=("mc_only",) + exact + _few(n_pairs),
+                   numbers={**c.numbers, "pairs_ahead": ahead, "min_lead_pairs": MIN_LEAD_PAIRS})
 
 
 def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
     """One measure leads ``"holds"`` when no other measure ties it or comes within Monte Carlo noise of
-    the leading value (:func:`leader_intervals`); ``"does not hold"`` when several tie and every
-    leader's power is exact (no p-value near the level); else ``"cannot tell"``."""
+    the leading value (:func:`leader_intervals`) and it is ahead of every other by
+    :data:`MIN_LEAD_PAIRS` pairs beyond Monte Carlo error (:func:`power_verdict`); ``"does not hold"``
+    when several tie and every leader's power is exact (no p-value near the level); else ``"cannot tell"``."""
     keep = count_once(list(power.index), twins)
     values = {m: power[m] for m in keep}
     c = claims.leaders(values, intervals=leader_intervals(values, mc))
@@ -601,11 +674,18 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
     exact_tie = len(n["leaders"]) > 1 and all(mc[m][0] == mc[m][1] for m in n["leaders"])
-    verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] else
+    ahead = 0
+    if len(n["leaders"]) == 1 and not n["within_noise"] and len(keep) > 1:   # a lead: by how many pairs
+        top = n["leaders"][0]
+        ahead = min(pairs_ahead(mc[top], mc[m], n_pairs) for m in keep if m != top)
+        run = f"{lead} ({n['best']:.3f}), {claims.plural(ahead, 'pair')} ahead" + (
+            f" (holds needs {MIN_LEAD_PAIRS})" if ahead < MIN_LEAD_PAIRS else "")
+    verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] and
+               (len(keep) == 1 or ahead >= MIN_LEAD_PAIRS) else
                "does not hold" if exact_tie else "cannot tell")
     # no interval in this row, so no pointer to the intervals' caveat: the question states the scope
     return Finding(f"Does one measure lead discriminative power {POWER_ON}?", "—", run, verdict,
-                   caveats=_few(n_pairs), numbers={**n, "runs": where})
+                   caveats=_few(n_pairs), numbers={**n, "runs": where, "pairs_ahead": ahead})
 
 
 def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:

@@ -13,8 +13,8 @@ Three toy topics, all from section 1 of the notebook:
 * ``"ab"`` / ``"ba"``: intents A (Pr 0.9) and B (Pr 0.1), one relevant document each (a, b; binary
   gains): D-nDCG, IA-nDCG and α-nDCG at 2 for both orders.
 
-The survey prints the definitions, not these numbers: the reference values are this module's
-arithmetic from the equations (:func:`hand_values`, no call into :mod:`helpers.measures`), and
+The survey prints the definitions, no worked examples: the examples are the notebook's own, and the
+reference values are this module's arithmetic from the equations (:func:`hand_values`, no call into :mod:`helpers.measures`), and
 ``tests/test_diversity.py`` derives them once more.
 """
 
@@ -29,7 +29,7 @@ from ..notebook.findings import Finding
 __all__ = ["hand_values", "measured_values", "examples_row", "EXAMPLES_QUESTION"]
 
 #: The question of the worked-examples row.
-EXAMPLES_QUESTION = "Do the definitions (Eq. 3–4, 6–9) give the worked examples' hand-derived values?"
+EXAMPLES_QUESTION = "Do the definitions (Eq. 3–4, 6–9) give the hand-derived values of the notebook's own examples?"
 
 
 def _disc(r: int) -> float:
@@ -111,6 +111,6 @@ def examples_row(measured: Mapping[str, float], hand: Mapping[str, float], digit
     if off:
         k = off[0]
         run += f"; {k}: {measured[k]:.{digits}f} (hand: {hand[k]:.{digits}f})"
-    return Finding(EXAMPLES_QUESTION, "definitions only; no values printed", run,
+    return Finding(EXAMPLES_QUESTION, "definitions only; no worked examples", run,
                    "agrees" if not off else "differs",
                    numbers={"equal": len(same), "values": len(keys), "measured": dict(measured), "hand": dict(hand)})
