@@ -663,3 +663,19 @@ def test_other_sources_gives_one_view_line_per_source_and_threshold_with_variant
     none = rp.other_sources("simulated", pairs, None, np.random.default_rng(1), T=2, method="eq5", thresholds=[2],
                             variants=[], rf10=False)
     assert none.rows.empty and none.view.empty
+
+
+def test_marginal_tests_on_a_pool_selected_by_u1_level_cannot_tell():
+    """Referee round 5: a pool re-judged by U1's level makes the marginals differ for exchangeable
+    assessors too, so section 2's line and the Table 2 row say the test cannot tell, and why."""
+    marg = {"stuart_maxwell": {"stat": 1624.94, "df": 3, "p": 0.0}, "bowker": {"stat": 3.46, "df": 6, "p": 0.739}}
+    valid = fp.marginal_tests_line(marg, True)
+    assert valid == ("same marginals (Stuart-Maxwell): chi2 = 1624.9, df 3, p < 0.001; "
+                     "symmetric table (Bowker): chi2 = 3.5, df 6, p = 0.739")
+    assert fp.marginal_tests_line(marg, False) == valid + "\n  Cannot tell how the assessors label: the pool is " \
+        "selected on U1's level, which makes the marginals differ even for exchangeable assessors"
+    z = (pv.Value(0.085, 0.084, 0.086, n=50), pv.Value(17.1, 16.0, 18.1, n=50))
+    row = fp._eq_row(*z, "3", sim=False, eq5_valid=False, marginals={"differ": 50, "n": 50, "p": float("nan")})
+    assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws: " + fp.SELECTED_POOL + ".")
+    assert fp._eq_row(*z, "3", sim=False, eq5_valid=True, marginals={"differ": 50, "n": 50, "p": float("nan")}
+                      ).run.endswith("in 50 of 50 draws.")

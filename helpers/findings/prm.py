@@ -44,7 +44,7 @@ from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tes
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
            "robustness_single", "robustness_replicates", "robustness_draws", "tests_table", "all_tests", "wins_line",
-           "findings", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few", "verdict_counts"]
+           "findings", "marginal_tests_line", "SELECTED_POOL", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few", "verdict_counts"]
 
 
 #: Paper values quoted in the table (Demeester et al. 2016).
@@ -387,6 +387,20 @@ def _marginals_text(m: Mapping, unit: str) -> str:
     return f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s"
 
 
+#: Why a marginal-homogeneity test says nothing on a pool U2 re-judged by U1's level (Sect. 5.2.1).
+SELECTED_POOL = ("cannot tell how the assessors label: the pool is selected on U1's level, which makes "
+                 "the marginals differ even for exchangeable assessors")
+
+
+def marginal_tests_line(marg: Mapping, eq5_valid: bool) -> str:
+    """Section 2's line of the Stuart–Maxwell and Bowker tests (:func:`helpers.prm.marginal_tests`),
+    with :data:`SELECTED_POOL` appended where U2's pool was chosen by U1's level (``eq5_valid`` false)."""
+    line = "; ".join(f"{what} ({name}): chi2 = {marg[key]['stat']:.1f}, df {marg[key]['df']}, p {p_text(marg[key]['p'])}"
+                     for what, name, key in (("same marginals", "Stuart-Maxwell", "stuart_maxwell"),
+                                             ("symmetric table", "Bowker", "bowker")))
+    return line if eq5_valid else f"{line}\n  {SELECTED_POOL[0].upper()}{SELECTED_POOL[1:]}"
+
+
 def _coverage_text(coverage: Mapping, name) -> str:
     """``"U2 re-judged 7.9% of U1's level 0, 100% of levels 1, 2 and 3"``: equal shares grouped."""
     groups: dict = {}
@@ -417,7 +431,8 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
     if not sim and not eq5_valid and coverage:
         run += f" {coverage[0].upper()}{coverage[1:]}."
     if marginals and marginals["n"]:
-        run += f" {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."
+        run += f" {_marginals_text(marginals, gap.unit if gap.n else 'collection')}" + (
+            "." if sim or eq5_valid else f": {SELECTED_POOL}.")
     if sim:   # exchangeable simulated assessors: agreement is built in, a gap is not
         caveats = ("by_construction",) if verdict in _HOLDING else ("simulated",)
     else:
