@@ -1108,14 +1108,14 @@ def test_a3_and_a4_print_one_line_each():
     p2 = pd.DataFrame({"measure": ["X", "Y", "Z"], "power@10": [0.5, 0.4, 0.3], "power@20": [0.6, 0.59, 0.2]})
     mc2 = {"X": (0.58, 0.6), "Y": (0.59, 0.59), "Z": (0.2, 0.2)}
     line = fd.extra_power_line(p2, mc2, 10, 20, {"X", "Y", "Z"}, "t.csv")
-    assert line == ("power@20 over 3 measures: highest X (0.600; within Monte Carlo noise: Y 0.590); lowest Z (0.200) "
-                    "(95% Monte Carlo intervals, the B trials' error only). Per measure, with power@10 and the "
+    assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only): highest X (0.600; "
+                    "within Monte Carlo noise: Y 0.590); lowest Z (0.200). Per measure, with power@10 and the "
                     "intervals: t.csv.")
     assert not nf.long_sentences(line)
 
 
 def test_the_mean_scores_csv_reproduces_the_printed_tau():
-    """fix04b item 7: 04_mean_scores.csv keeps 10 significant digits, so Kendall's tau from it is the printed one
+    """fix04b item 7: 04_mean_scores.csv keeps 10 decimals, so Kendall's tau from it is the printed one
     (4 decimals made ties: 0.440 for the printed 0.448)."""
     import json
     from pathlib import Path
@@ -1123,7 +1123,7 @@ def test_the_mean_scores_csv_reproduces_the_printed_tau():
     from scipy.stats import kendalltau
 
     cell = next(c for c in _notebook()["cells"] if '"mean_scores"' in "".join(c["source"]))
-    assert 'float_format="%.10g"' in "".join(cell["source"])
+    assert 'float_format="%.10f"' in "".join(cell["source"])
     root = Path(__file__).resolve().parents[1] / "reports"
     means = pd.read_csv(root / "tables" / "04_mean_scores.csv")
     printed = json.loads((root / "metrics" / "04_diversified_measures.json").read_text())["kendall_tau"]

@@ -339,9 +339,9 @@ def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l
     noise = "within Monte Carlo noise"
     top = claims.leaders(values, intervals=leader_intervals(values, mc2))
     low = claims.leaders(values, higher=False, intervals=leader_intervals(values, mc2, higher=False))
-    return (f"power@{l2} over {len(values)} measures: highest {short_leaders(top, limit=3, term=noise)}; lowest "
-            f"{short_leaders(low, limit=3, term=noise)} ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
-            f"only). Per measure, with power@{l} and the intervals: {where}.")
+    return (f"power@{l2} over {len(values)} measures ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
+            f"only): highest {short_leaders(top, limit=3, term=noise)}; lowest {short_leaders(low, limit=3, term=noise)}. "
+            f"Per measure, with power@{l} and the intervals: {where}.")
 
 
 def depth_note(runs: pd.DataFrame, cutoff: int, name: str) -> str:
