@@ -280,7 +280,7 @@ def test_findings_rows_and_verdicts():
     p = dict(zip(t["question"].str.split(":").str[0], t["paper"]))
     assert p["Table 5"] == "yes, at both θ (FedWeb13, top 3)" and p["Table 7"] == "yes: τ = 0.75 (FedWeb13 Results Merging)"
     assert not t["paper"].str.contains("this run").any()
-    assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")
+    assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")   # never "holds": se_floor
     assert v["Table 7"].startswith("holds")
     sixes = t[t["question"].str.startswith("Table 6")]["verdict"].tolist()
     assert sixes[0].startswith("not shown") and sixes[1].startswith("holds in part")   # Holm p = 0.070 vs 0.018
@@ -679,3 +679,15 @@ def test_marginal_tests_on_a_pool_selected_by_u1_level_cannot_tell():
     assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws: " + fp.SELECTED_POOL + ".")
     assert fp._eq_row(*z, "3", sim=False, eq5_valid=True, marginals={"differ": 50, "n": 50, "p": float("nan")}
                       ).run.endswith("in 50 of 50 draws.")
+
+
+def test_table5_never_holds_outright_since_relative_se_cannot_single_out_the_prm():
+    """Referee round 5: relative SE favours any floored gain vector, so Table 5 holds at most in part."""
+    name = str
+    assert fp._table5_row({3: 1.0, 2: 1.0}, 37, name, (), "50 draws of U2").verdict == "holds in part"
+    assert fp._table5_row({3: 1.0, 2: 0.23}, 20, name, (), "40 replicates").verdict == "does not hold"
+    assert fp._table5_row({3: 0.6, 2: 0.7}, 20, name, (), "40 replicates").verdict == "does not hold"
+    assert fp._table5_row({3: 1.0}, 37, name, (), "5 draws of U2").verdict == "cannot tell"
+    row = fp._table5_row({3: 1.0}, 10, name, ())
+    assert row.verdict == "holds in part" and row.question.endswith("and is that due to the PRM alone?")
+    assert "se_floor" in row.caveats
