@@ -691,3 +691,14 @@ def test_table5_never_holds_outright_since_relative_se_cannot_single_out_the_prm
     row = fp._table5_row({3: 1.0}, 10, name, ())
     assert row.verdict == "holds in part" and row.question.endswith("and is that due to the PRM alone?")
     assert "se_floor" in row.caveats
+
+
+def test_tests_table_names_a_family_of_one_test_in_the_singular():
+    """Referee round 5: A.1's CSV said "(findings table, 1 tests)"."""
+    cl = fp.holm_claims({3: (0.9, 0.8)}, {3: 0.01})
+    rob = fp.Robustness("this collection", {"cross-fitted": cl}, {"cross-fitted": {3: (0.1, 0.05, 0.15)}},
+                        "unadjusted 95% percentile bootstrap interval", 0)
+    for m, text in ((1, "(findings table, 1 test)"), (12, "(findings table, 12 tests)")):
+        cl[3].numbers.update(family="findings table", m=m)
+        got = fp.tests_table({"this collection": rob}, str)["Holm p (family)"].iloc[0]
+        assert got == f"{fp.claims.format_p(cl[3].numbers['p_holm'])} {text}"

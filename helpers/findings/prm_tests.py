@@ -208,7 +208,7 @@ def tests_table(robs: Mapping[str, Robustness], name, label=lambda th: "",
                             "difference": f"{first} − {other} {diff_text(mean, lo, hi)}",
                             "single replicates": f"[{signed(sp[0])}, {signed(sp[1])}]" if sp and all(np.isfinite(sp))
                             else "",
-                            "Holm p (family)": (f"{claims.format_p(n['p_holm'])} ({n['family']}, {n['m']} tests)"
+                            "Holm p (family)": (f"{claims.format_p(n['p_holm'])} ({n['family']}, {claims.plural(n['m'], 'test')})"
                                                 if "family" in n else f"{claims.format_p(n['p_holm'])} ({n['m']} θ)")
                             if np.isfinite(n["p_holm"]) else "", "unadjusted p": claims.format_p(n["p_raw"]) if np.isfinite(n["p_raw"]) else "",
                             "reading at α = 0.05": word})
