@@ -236,3 +236,13 @@ def test_printed_tables_join_each_estimate_and_its_interval_in_one_cell():
     assert c["cost"].tolist() == ["884 [689, 1,170]", "720 [560, 944]", "unreachable"]
     assert c["minus cheapest"].tolist() == ["164 [125, 253]", "0 [0, 0]", "unreachable"]
     assert c["topics"].tolist() == ["68 [31, 125]", "45 [21, 83]", "unreachable"] and c.columns.size == 6
+
+
+def test_break_even_bootstrap_names_the_designs_that_cannot_reach_the_target():
+    from helpers.design import cost
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(6, 12, 3)) * .05 + rng.normal(size=(6, 1, 1)) * .05
+    boot = cost.break_even_bootstrap(x, "s x t x a", .95, np.random.default_rng(1), n_boot=200, n_assessors=(1, 2))
+    from helpers.design.gstudy import g_study_array
+    g = g_study_array(x, "s x t x a")
+    assert boot.attrs["unreachable"] == [k for k in (1, 2, 3) if not np.isfinite(cost._topics_real(g, .95, "erho2", k))]

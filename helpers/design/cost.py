@@ -294,7 +294,9 @@ def break_even_bootstrap(x: np.ndarray, design: str, value: float, rng: np.rando
     :mod:`helpers.design` shares (:func:`helpers.design.resample.topic_resamples`, each resample read
     with ``topic_resample=True``).  Columns ``n_assessors`` (the ``a`` of ``a -> a + 1``),
     ``break_even``, ``low``, ``high`` (order statistics, numpy's ``lower``/``higher``: a resample may
-    give ``inf``; NaN ends when resamples reaching neither design leave fewer than half)."""
+    give ``inf``; NaN ends when resamples reaching neither design leave fewer than half).  ``attrs["unreachable"]``:
+    the assessors per topic with which no number of topics reaches the target at the point estimate (a
+    break-even against such a design is 0 or inf by definition, not a cost ratio)."""
     from ..stats.checks import check_rng
 
     rng = check_rng(rng, "break_even_bootstrap")
@@ -302,7 +304,8 @@ def break_even_bootstrap(x: np.ndarray, design: str, value: float, rng: np.rando
     x = np.asarray(x, dtype=float)
     x = x if x.ndim == 3 else x[:, :, None]
     nas = [int(a) for a in n_assessors]
-    point = break_even(g_study_array(x, design), value, target, nas)
+    g = g_study_array(x, design)
+    point = break_even(g, value, target, nas)
     draws = np.empty((n_boot, len(nas)))
     b = 0
     for stack in topic_resamples(x, design, rng, n_boot):
@@ -317,7 +320,9 @@ def break_even_bootstrap(x: np.ndarray, design: str, value: float, rng: np.rando
         low.append(np.quantile(d, a, method="lower") if ok else np.nan)
         high.append(np.quantile(d, 1 - a, method="higher") if ok else np.nan)
     out = pd.DataFrame({"n_assessors": nas, "break_even": point, "low": low, "high": high})
-    out.attrs = {"target": target, "value": value, "n_boot": int(n_boot), "level": level}
+    reach = {k: bool(np.isfinite(_topics_real(g, value, target, k))) for k in sorted({*nas, *(a + 1 for a in nas)})}
+    out.attrs = {"target": target, "value": value, "n_boot": int(n_boot), "level": level,
+                 "unreachable": [k for k, ok in reach.items() if not ok]}
     return out
 
 

@@ -32,7 +32,7 @@ from .design_split import coefficient_lines, inside as _inside, interval_method,
     who_text as _who
 from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
-from .design_rule import equality_verdict, ses_from, side, t_interval
+from .design_rule import beside, equality_verdict, ses_from, side, t_interval
 from .design_published import PUBLISHED, SAKAI_CASES, DesignFindings, gt_line, published_lines, published_rows, \
     sakai_published
 
@@ -148,9 +148,10 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-def _pct(x: float) -> str:
-    """A proportion as a percentage with one decimal (an interval bound beside a share)."""
-    return f"{100 * x:.1f}%"
+def _pct(x: float, target: float | None = None) -> str:
+    """A proportion as a percentage with one decimal (an interval bound beside a share); compared with a
+    ``target`` proportion, more decimals while it would round to it (:func:`beside`)."""
+    return f"{100 * x:.1f}%" if target is None else f"{beside(100 * x, 100 * target, 1)}%"
 
 
 def _proportion_ci(k: int, n: int, method: str) -> tuple[float, float]:
@@ -230,7 +231,7 @@ def _coverage_text(cov: Mapping) -> str:
     lo, hi = _proportion_ci(k, n, "wilson")
     few = (f"; too few replicates ({n} < {MIN_COVERAGE_PILOTS}) for a verdict"
            if n < MIN_COVERAGE_PILOTS else "")
-    return f"{claims.share(k, n, 'pilots').text}; Wilson 95% [{_pct(lo)}, {_pct(hi)}]{few}"
+    return f"{claims.share(k, n, 'pilots').text}; Wilson 95% [{_pct(lo, cov['level'])}, {_pct(hi, cov['level'])}]{few}"
 
 
 def _range(lo, hi) -> str:
@@ -314,7 +315,8 @@ def _power_text(pw: Mapping, where: str = "") -> str:
     its SE over fewer than 40 pilots (no 95% interval over so few clusters)."""
     k, n = pw["rejections"], pw["experiments"]
     if pw.get("low") is not None and pw.get("high") is not None:
-        return f"{k / n:.3f} [{pw['low']:.3f}, {pw['high']:.3f}] over {n:,} tests{where}"
+        t = pw["target"]
+        return f"{k / n:.3f} [{beside(pw['low'], t, 3)}, {beside(pw['high'], t, 3)}] over {n:,} tests{where}"
     se = pw.get("cluster_se")
     far = f" ({ses_from(k / n, se, pw['target'])})" if se else ""
     return (f"{k / n:.3f} over {n:,} tests{where}; " + ("" if se is None else f"SE {se:.3f}{far}, ")
@@ -361,8 +363,11 @@ def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
         return None, ""
     p, lo, hi = (r.get(k) for k in ("power_sakai", "power_sakai_low", "power_sakai_high"))
     has = not (_missing(lo) or _missing(hi))
-    text = f"power at Sakai's n {claims.bracket(p, lo, hi) if has else f'{p:.3f}'}" + (
-        f" (bias cap {cap:.2f}: no n reaches {power:.2f})" if cap <= power and not said else "")
+    clash = has and any(f"{float(v):.3f}" == f"{power:.3f}" and float(v) != power for v in (lo, hi))
+    shown = (f"{p:.3f} [{beside(lo, power, 3)}, {beside(hi, power, 3)}]" if clash else
+             claims.bracket(p, lo, hi) if has else f"{p:.3f}")
+    text = f"power at Sakai's n {shown}" + (
+        f" (bias cap {beside(cap, power)}: no n reaches {power:.2f})" if cap <= power and not said else "")
     if not has:
         return ("cannot tell" if p < power else None), text
     return {"below": "does not hold", "inside": "cannot tell"}.get(side(lo, hi, power)), text
@@ -388,13 +393,14 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
         never = {}
         if at is not None and n_a is not None:
             mine = {k: v for k, v in _at_k(at, method).items() if k in ks}
-            reach = {k: v for k, v in mine.items() if v != "unreachable"}
-            never = ({k: c for k, c in _caps(at).items() if k in mine and mine[k] == "unreachable"}
+            reach = {k: v for k, v in mine.items() if not _unreached(v)}
+            never = ({k: c for k, c in _caps(at).items() if k in mine and _unreached(mine[k])}
                      if method == "paired t" else {})
             nas = claims.listing([str(k) for k in reach], "or")
             parts = ([f"2 V_E2: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
                 [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias caps it at "
-                 f"{claims.listing([f'{c:.2f}' for c in never.values()])})"] if never else [])
+                 f"{claims.listing([beside(c, power) for c in never.values()])}{_within(_lows(at), never)})"]
+                if never else [])
             run = "; ".join(parts) + f"; pilot's {n_a} sets: 2 V_E1 {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
             # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
             own = "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else \
@@ -408,9 +414,9 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                 paper = "Sakai: 2 V_E1 (his model has no assessor bias)"
                 row_verdict = override if override is not None and (override == "does not hold" or verdict == "holds") \
                     else verdict
-            # the ratio V_E1 / V_E2 says the pilot's own 2 V_E2 (not repeated); crossed: the ratio stays in the
-            # sizes table (row length)
-            run += "" if power_text else f"; {ratio}"
+            # the pilot's own 2 V_E2 as in the CI row, then the ratio; crossed: the ratio stays in the sizes
+            # table (row length)
+            run += "" if power_text else f"{own}; {ratio}"
         else:
             run += own
         rows.append(Finding(question, paper, run, row_verdict, caveats=("bootstrap",),
@@ -439,12 +445,30 @@ def _caps(at: pd.DataFrame) -> dict[int, float]:
     return {int(x.n_assessors): float(x.power_cap) for x in r.itertuples()}
 
 
+def _unreached(text: str) -> bool:
+    """Whether a topics text of :func:`_n_ci` says no n at the point estimate (with or without an interval)."""
+    return text.startswith("unreachable")
+
+
+def _lows(at: pd.DataFrame) -> dict[int, int]:
+    """``k -> lower end`` of the t-test's topics where the point estimate reaches no n but the interval does."""
+    r = at[at["method"] == "paired t"]
+    return {int(x.n_assessors): int(x.n_paired_low) for x in r.itertuples()
+            if _missing(x.n_paired) and not _missing(x.n_paired_low)}
+
+
+def _within(lows: Mapping[int, int], ks) -> str:
+    """``"; within the 95% interval from 62 topics"`` for the counts ``ks`` whose interval reaches the power."""
+    got = [lows[k] for k in ks if k in lows]
+    return "" if not got else f"; within the 95% interval from {claims.listing([f'{v:,}' for v in got])} topics"
+
+
 def _reachable(at: pd.DataFrame, ks) -> tuple[dict[int, str], dict[int, float]]:
     """The t-test's topics at the assessors ``ks``: (k -> "143 [110, 180]" where some n reaches the
-    power, k -> the power cap where none does)."""
+    power at the point estimate, k -> the power cap where none does)."""
     t, caps = _at_k(at, "paired t"), _caps(at)
-    return ({k: v for k, v in t.items() if k in ks and v != "unreachable"},
-            {k: caps.get(k, np.nan) for k, v in t.items() if k in ks and v == "unreachable"})
+    return ({k: v for k, v in t.items() if k in ks and not _unreached(v)},
+            {k: caps.get(k, np.nan) for k, v in t.items() if k in ks and _unreached(v)})
 
 
 def _per_k(texts: Mapping[int, str], noun: str = "", short: bool = False) -> str:
@@ -471,9 +495,9 @@ def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[st
     out = []
     for k in t:
         head = f"{lead}, n_a = {k} per topic (2 V_E2): "     # not "3 assessors": read as the pilot's count
-        if t[k] == "unreachable":
+        if _unreached(t[k]):
             out.append(f"{head}CI width {ci[k]} topics; "
-                       + _never({k: caps.get(k, np.nan)}, power, "gives the paired t-test"))
+                       + _never({k: caps.get(k, np.nan)}, power, "gives the paired t-test") + _within(_lows(at), [k]))
         else:
             out.append(f"{head}paired t-test {t[k]} topics; CI width {ci[k]}")
     return out
@@ -491,7 +515,7 @@ def _t_clause(at: pd.DataFrame, ks, power: float | None, who: bool = True, noun:
     elif reach:
         parts.append(f"a paired t-test needs {_per_k(reach, 'topics' if noun and len(reach) <= 2 else '')} (bootstrap)")
     if never:
-        parts.append(_never(never, power, "gives a paired t-test", who))
+        parts.append(_never(never, power, "gives a paired t-test", who) + _within(_lows(at), never))
     return "; ".join(parts)
 
 
@@ -726,11 +750,11 @@ def _scored(note: str) -> str:
 
 
 def _built(row: Finding) -> Finding:
-    """A row whose answer follows from the planted components: verdict "by construction"; a row with
-    no answer ("cannot tell", "not tested": e.g. an undefined break-even) keeps its verdict."""
-    if row.verdict in ("cannot tell", "not tested"):
-        return row
-    return Finding(row.question, row.paper, row.run, "by construction", (*row.caveats, "by_construction"), row.numbers)
+    """A row of a simulated pilot whose truth the planted components set: it keeps its rule's own verdict
+    (a failing rule is never hidden as "by construction"), its run cell says "(simulated pilot)" and it
+    points to the caveat that planted components, not real assessors, decide it."""
+    return Finding(row.question, row.paper, f"{row.run} (simulated pilot)", row.verdict, (*row.caveats, "simulated"),
+                   row.numbers)
 
 
 #: Why the sizing rows differ (said once).

@@ -67,17 +67,20 @@ def edge_note(curve: pd.DataFrame | None) -> str | None:
 
 def cheapest_lines(curve: pd.DataFrame | None, *, target: float, measure: str, cost_topic: float,
                    cost_judgment: float, max_assessors: int, design: str | None = None,
-                   needed: int | None = None) -> list[str]:
+                   needed: int | None = None, system_zero: bool = False) -> list[str]:
     """The cheapest design for Eρ² >= target, or every design tied within the cost bootstrap's
     noise (one line each), never one of a tie (``curve`` from
     :func:`helpers.design.cost.trade_off_bootstrap`; ``None`` when no design reaches the target).
     When the searched range bounds it (:func:`edge_note`) no design is named the cheapest.  ``design``
-    names the topics' interval (:func:`interval_method`: Feldt, Satterthwaite when crossed)."""
+    names the topics' interval (:func:`interval_method`: Feldt, Satterthwaite when crossed); ``system_zero``:
+    the G-study's σ²(s) is 0 (a negative estimate set to 0), the reason no design reaches the target."""
     if curve is None:   # ``needed``: helpers.design.cost.assessors_needed, the count that would reach it
         would = ("" if needed is None else
                  f" From the estimated components, n_a = {needed} per topic would reach it.")
+        why = ("the systems' variance σ²(s) was estimated negative and set to 0, so Eρ² is 0 for every design"
+               if system_zero else "the error that does not shrink with topics is too large")
         return [f"No design reaches Eρ² ≥ {target} ({measure}) with at most max_assessors = {max_assessors} per topic: "
-                f"the error that does not shrink with topics is too large.{would}"]
+                f"{why}.{would}"]
     at = f"for Eρ² ≥ {target} ({measure}) at {cost_topic:g} per topic and {cost_judgment:g} per judgment set"
     ties = tied(curve)
     never = unreachable(curve)
@@ -141,11 +144,23 @@ def _ordinal(k: int) -> str:
 UNDEFINED = "undefined: neither design reaches the target"
 
 
+def _one_side(be: pd.DataFrame, a: int) -> str | None:
+    """``"n_a = 2 cannot reach the target"`` when exactly one of ``a``, ``a + 1`` reaches no n at the point
+    estimate (``be.attrs["unreachable"]``): no cost ratio to break even at."""
+    never = set(be.attrs.get("unreachable", ()))
+    if (a in never) == (a + 1 in never):
+        return None
+    return f"n_a = {a if a in never else a + 1} cannot reach the target"
+
+
 def break_even_text(be: pd.DataFrame, a: int) -> str:
-    """``"0.92 [0.70, 1.1]"``: the break-even ratio of ``a -> a + 1`` with its bootstrap interval."""
+    """``"0.92 [0.70, 1.1]"``: the break-even ratio of ``a -> a + 1`` with its bootstrap interval (or why there is
+    none: :data:`UNDEFINED`, or one side that cannot reach the target)."""
     r = be.set_index("n_assessors").loc[a]
     if _missing(r["break_even"]):
         return UNDEFINED
+    if _one_side(be, a) is not None:
+        return _one_side(be, a)
     ends = "" if _missing(r["low"]) or _missing(r["high"]) else f" [{_ratio(r['low'])}, {_ratio(r['high'])}]"
     return _ratio(r["break_even"]) + ends
 
@@ -162,8 +177,8 @@ def break_even_lines(be: pd.DataFrame, *, ratio: float, target: float, measure: 
         where = side(r["low"], r["high"], ratio)
         said = {"below": "this run's ratio lies above it", "above": "this run's ratio lies below it",
                 "inside": "this run's ratio lies inside it", None: "no interval"}[where]
-        if _missing(r["break_even"]):
-            out.append(f"  n_a = {int(a) + 1} instead of {int(a)} per topic: {UNDEFINED}")
+        if _missing(r["break_even"]) or _one_side(be, int(a)) is not None:
+            out.append(f"  n_a = {int(a) + 1} instead of {int(a)} per topic: {break_even_text(be, int(a))}")
             continue
         out.append(f"  n_a = {int(a) + 1} instead of {int(a)} per topic costs less above "
                    f"{break_even_text(be, int(a))}: {said}")
@@ -184,13 +199,17 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     undefined = [a for a in (1, 2)[:len(be)] if _missing(be.set_index("n_assessors").loc[a, "break_even"])]
     pairs = claims.listing([f"{a} vs {a + 1}" for a in undefined])
     none = f"no break-even ({pairs} assessors per topic): neither design reaches the target"
+    def third():         # the 2 -> 3 break-even, or why there is none (one side unreachable)
+        side_ = _one_side(be, 2)
+        return f"; {side_}" if side_ else f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}"
+    one_side = _one_side(be, 1)
     if 1 in undefined:
-        run = none + ("" if len(be) == 1 or 2 in undefined else
-                      f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
+        run = none + ("" if len(be) == 1 or 2 in undefined else third())
+    elif one_side:
+        run = f"no break-even: {one_side}" + ("" if len(be) == 1 or 2 in undefined else third())
     else:
         run = f"up to {break_even_text(be, 1)} (bootstrap)" + (
-            "" if len(be) == 1 else f"; {none}" if 2 in undefined else
-            f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}")
+            "" if len(be) == 1 else f"; {none}" if 2 in undefined else third())
     if curve is None:
         then = f"no design with n_a ≤ {max_assessors} reaches the target" + (
             "" if needed is None else f" (n_a ≥ {needed} would)")
@@ -207,6 +226,8 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     run += f"; at this run's {costs} ({_ratio(ratio)}): {then}"
     first = be.set_index("n_assessors").loc[1]
     verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
+               "does not hold" if one_side and 1 in be.attrs.get("unreachable", ()) else    # 1 cannot reach it at all
+               "cannot tell" if one_side else
                {"above": "holds", "below": "does not hold"}.get(side(first["low"], first["high"], ratio), "cannot tell"))
     # the caveat names the break-even intervals, each compared with this run's ratio uncorrected (and the tie)
     return Finding(question, paper, run, verdict, caveats=("ties",),
@@ -239,7 +260,7 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
         return Finding(question, paper, answer, "not tested")
     one = break_even_text(be, 1)
     ratio = bodoff.numbers["ratio"]
-    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") else
+    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") or _one_side(be, 1) else
             f"break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
     return Finding(question, paper, f"{answer}; {said}", cost_verdict(bodoff), caveats=("ties",),
                    numbers=bodoff.numbers)

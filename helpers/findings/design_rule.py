@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["side", "equality_verdict", "t_interval", "ses_from"]
+__all__ = ["side", "equality_verdict", "t_interval", "ses_from", "beside"]
 
 
 def _finite(*vs) -> bool:
@@ -51,3 +51,13 @@ def ses_from(mean, se, target) -> str:
     """``"3.6 SE below 0.80"``: how far ``mean`` lies from ``target`` in standard errors."""
     z = (float(mean) - float(target)) / float(se)
     return f"{abs(z):.1f} SE {'below' if z < 0 else 'above'} {float(target):.2f}"
+
+
+def beside(value, target, digits: int = 2) -> str:
+    """``value`` as printed beside the ``target`` it is compared with: ``digits`` decimals, more (up to
+    4) while it would round to the target (a cap of 0.699 against 0.70 is ``"0.699"``, never ``"0.70"``)."""
+    value, target = float(value), float(target)
+    for d in range(digits, 5):
+        if value == target or f"{value:.{d}f}" != f"{target:.{d}f}":
+            return f"{value:.{d}f}"
+    return f"{value:.4f}"
