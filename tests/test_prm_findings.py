@@ -702,3 +702,15 @@ def test_tests_table_names_a_family_of_one_test_in_the_singular():
         cl[3].numbers.update(family="findings table", m=m)
         got = fp.tests_table({"this collection": rob}, str)["Holm p (family)"].iloc[0]
         assert got == f"{fp.claims.format_p(cl[3].numbers['p_holm'])} {text}"
+
+
+def test_simulated_table6_checks_ask_visibly_another_question_than_the_findings_table():
+    """Referee round 5: the default said "cannot tell" in the findings table and "shown" in the appendix
+    for what read as one question; the appendix rows now name the simulated assessors."""
+    f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], over_what="40 replicates")
+    first = f.table()["question"].iloc[0]
+    assert first == fp.QUESTION
+    sixes = [q for q in f.appendix_findings().table()["question"] if q.startswith("Table 6")]
+    assert sixes and all(q.startswith("Table 6 on the simulated assessors (a check of the code), ") for q in sixes
+                         if "assumptions fail" not in q)
+    assert first not in sixes

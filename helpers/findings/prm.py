@@ -295,6 +295,8 @@ def _table6_rows(rob: Robustness, name, base: tuple, *, sim: bool = False) -> tu
             first = ((("by_construction",) if verdict in _HOLDING else ("simulated",))
                      + (("shared_order",) if analysis == "vs linear" else ())) if sim else ()
             # own-level gains are fitted in sample to predict one assessor from the other: a check (appendix)
+            if sim:   # visibly another question than the findings table's (about assessors that are not built)
+                q = q.replace("Table 6, ", "Table 6 on the simulated assessors (a check of the code), ", 1)
             (checks if sim or analysis == "own level" else rows).append(
                 Finding(q, paper,
                         _table6_run(rob, analysis, name), verdict, caveats=first + base + extra,
