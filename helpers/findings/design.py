@@ -687,7 +687,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
 
     The table keeps what the pilot answers; the appendix (:class:`DesignFindings`) the published
     values, the split halves' detail and, with a simulated pilot (``planted`` given), the answers
-    that follow from the planted components ("by construction") and the coverage and power checks.
+    whose truth the planted components set (each with its rule's verdict, marked "(simulated pilot)") and the
+    coverage and power checks.
     """
     s = settings
     appendix = published_rows(published, anova_m2, gt)     # checks of the machinery: the appendix table
@@ -731,7 +732,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                      "section 5 says what holds instead of comparing with the mean gains.")
     if not linearity:
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
-    what = "published values, results built into the simulation, split-half detail" if sim else "published values, split-half detail"
+    what = ("published values, rows whose truth the simulation planted, split-half detail" if sim else
+            "published values, split-half detail")
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
