@@ -775,7 +775,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
     t, ci = f.rows[1], f.rows[2]
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
-    assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias caps it at 0.84)")
+    assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
     assert "power at Sakai's n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
     assert ci.verdict == "holds" and "conservative" in ci.paper   # the bias shifts a CI, not its width
@@ -891,7 +891,7 @@ def test_an_unreachable_t_test_with_a_reachable_interval_reads_as_one_sentence()
     settings = dict(min_diff=.05, beta=.3, ci_width=.1, target=.95, max_assessors=3, design="s x t x a")
     row = _findings(sizes=_crossed_sizes((.621, .552, .695), (.699, .6, .8)), at=at, settings=settings, cheapest=None,
                     pilot_erho2={"n": None, "low": None, "high": None, "n_a": 2}, break_even=None).rows[1]
-    assert "bias caps it at 0.699; within the 95% interval from 62 topics" in row.run and row.verdict == "does not hold"
+    assert "no n reaches power 0.70 (bias cap 0.699; 95% interval from 62)" in row.run and row.verdict == "does not hold"
 
 
 def test_a_simulated_sizing_row_keeps_its_rules_verdict():

@@ -398,8 +398,8 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
                      if method == "paired t" else {})
             nas = claims.listing([str(k) for k in reach], "or")
             parts = ([f"2 V_E2: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
-                [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias caps it at "
-                 f"{claims.listing([beside(c, power) for c in never.values()])}{_within(_lows(at), never)})"]
+                [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias cap "
+                 f"{claims.listing([beside(c, power) for c in never.values()])}{_within(_lows(at), never, True)})"]
                 if never else [])
             run = "; ".join(parts) + f"; pilot's {n_a} sets: 2 V_E1 {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
             # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
@@ -457,10 +457,11 @@ def _lows(at: pd.DataFrame) -> dict[int, int]:
             if _missing(x.n_paired) and not _missing(x.n_paired_low)}
 
 
-def _within(lows: Mapping[int, int], ks) -> str:
-    """``"; within the 95% interval from 62 topics"`` for the counts ``ks`` whose interval reaches the power."""
-    got = [lows[k] for k in ks if k in lows]
-    return "" if not got else f"; within the 95% interval from {claims.listing([f'{v:,}' for v in got])} topics"
+def _within(lows: Mapping[int, int], ks, short: bool = False) -> str:
+    """``"; within the 95% interval from 62 topics"`` for the counts ``ks`` whose interval reaches the power
+    (``short``, a table cell: ``"; 95% interval from 62"``)."""
+    got = claims.listing([f"{lows[k]:,}" for k in ks if k in lows])
+    return "" if not got else f"; 95% interval from {got}" if short else f"; within the 95% interval from {got} topics"
 
 
 def _reachable(at: pd.DataFrame, ks) -> tuple[dict[int, str], dict[int, float]]:
