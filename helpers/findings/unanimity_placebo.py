@@ -23,8 +23,9 @@ __all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat", "few",
 
 #: Sakai's Table 3 as a share of his pair decisions (120 team pairs x 45 cells).
 PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
-#: The question of the significance rows.
-SIG_Q = "Does UG change significance calls between teams (Table 3)?"
+#: The question of the single draw's significance row: what its verdict answers (UG against a
+#: placebo of its size, i.e. against Monte Carlo and reordering noise), not Table 3's raw count.
+SIG_Q = "Does UG change more significance calls between teams than a placebo of its size (Table 3)?"
 
 
 def few(replicates: int) -> tuple[str, ...]:
