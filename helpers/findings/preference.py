@@ -371,12 +371,14 @@ def _hsd_row(counts: Mapping[str, dict]) -> Finding:
 
 def _bound_row(bound: Mapping, same: float, n_pairs: int, cutoff: int, min_difference: float) -> Finding:
     """Must D#-RBP (p = 0.99) prefer the SERP I-rec prefers? "Always" only when the bound proves it
-    (``1 - 0.99^l`` below the filter's I-rec difference, :func:`helpers.preference.dsharp_irec_bound`):
+    (``1 - 0.99^l`` below ``min_difference``, the smallest I-rec difference of a kept pair, which the
+    1/N steps of I-rec can push above the filter's: :func:`helpers.replicates.preference.smallest_gap`,
+    :func:`helpers.preference.dsharp_irec_bound`):
     "holds". When the bound lets them differ, the draw gives the observed share: a pair where they
     part refutes "always" ("does not hold"); none in this draw proves nothing ("cannot tell")."""
     k = int(round(same * n_pairs))
     why = (f"1 − 0.99^{cutoff} = {bound['max_d_rbp']:.4f} {'<' if not bound['can_differ'] else '≥'} "
-           f"{min_difference:g}")
+           f"{min_difference:.4g}")
     if not bound["can_differ"]:
         question = "Does D♯-RBP (p = 0.99) always prefer the SERP I-rec prefers?"
         run, verdict = f"{why}, so always (the same SERP on {k:,} of {n_pairs:,} pairs)", "holds"

@@ -35,7 +35,7 @@ from ..preference.recovery import single_study
 from . import runner
 
 __all__ = ["preference_recovery", "study_families", "single_study_measures", "judge", "panels", "study_parameters", "start", "collect", "above_own_chance",
-           "noise_free_leaders", "dsharp_irec_disagreement"]
+           "noise_free_leaders", "dsharp_irec_disagreement", "smallest_gap"]
 
 #: The panels whose cross-fitted best/median/worst assessors are reported (the others' cost time only).
 ROLE_PANELS = ("null", "mixture")
@@ -372,6 +372,19 @@ def dsharp_irec_disagreement(rng: np.random.Generator, *, cutoff: int, min_diffe
             rows.append({"normaliser": norm, "p": p, "pairs": len(pairs), "disagree": float((ds != irec).mean()),
                          "max_d_rbp_diff": float(d[f"D-RBP(p={p})@{cutoff}"].abs().max())})
     return pd.DataFrame(rows)
+
+
+def smallest_gap(left: pd.DataFrame, right: pd.DataFrame, measure: str = "I-rec", tie_tolerance: float = 1e-9) -> float:
+    """The smallest ``|left - right|`` of ``measure`` over the pairs, a gap of at most ``tie_tolerance``
+    counted as 0: what :func:`helpers.preference.dsharp_irec_bound` must compare with ``1 - p^l``.
+    I-rec moves in steps of 1/N (N intents of a topic), so on pairs kept by the paper's filter this
+    can exceed ``min_difference``: with at most 10 intents and a filter of 0.05 it is still 0.1."""
+    if measure not in left.columns or measure not in right.columns:
+        raise ValueError(f"left and right need a column {measure!r}, got {list(left.columns)}")
+    if not len(left):
+        raise ValueError("no pairs: the smallest gap needs at least one pair")
+    gap = (left[measure] - right[measure]).abs()
+    return float(gap.where(gap > tie_tolerance, 0.0).min())
 
 
 def above_own_chance(rep: pd.DataFrame, model: str = "null", level: float = 0.95) -> pd.DataFrame:
