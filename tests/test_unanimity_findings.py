@@ -253,8 +253,8 @@ def test_n_row_of_few_replicates_prints_a_range():
 def test_power_prints_three_digits_and_its_lower_bound():
     c = _conj("not shown", "not shown", 0.7965)
     row = F._conjecture_row("nG@1", c, 50, ())
-    # a power of 0.847 whose lower bound 0.796 falls just short of 0.8: said to be at the threshold
-    assert "power 0.847 (lower bound 0.796, at the 0.8 threshold)" in row.run and row.verdict == "cannot tell"
+    # a power of 0.847 whose lower bound 0.796 falls just short of 0.8: said to be below the threshold
+    assert "power 0.847 (lower bound 0.796, below the 0.8 threshold)" in row.run and row.verdict == "cannot tell"
     low = F._conjecture_row("nG@1", _conj("not shown", "not shown", 0.5), 50, ())
     assert "(lower bound 0.500)" in low.run and "threshold" not in low.run
 
@@ -275,9 +275,11 @@ def test_conjecture_family_is_named_uncorrected_and_the_threshold_said():
     assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are read one by "
                                       "one, uncorrected; their ranges are over uniform draws against one real data set.")
     assert all("conj_family" in r.caveats for r in rows[1:]) and "conj_family" not in rows[0].caveats
-    # the near miss is said once, in the row (power 0.847, lower bound 0.796, at the 0.8 threshold), not in the prose
-    assert "at the 0.8 threshold" in rows[1].run and not any("threshold" in p for p in prose)
+    # the near miss is said once, in the row (power 0.847, lower bound 0.796, below the 0.8 threshold), not in the prose
+    assert "below the 0.8 threshold" in rows[1].run and not any("threshold" in p for p in prose)
     assert not F._at_threshold({"tau_power": 0.896, "tau_power_low": 0.688}, "tau")   # well below: not "at" it
+    assert "approximate (Clopper-Pearson on 25 disjoint pairs of the 50 draws)" in caveats["doubled"]
+    assert caveats["doubled"].endswith('"does not hold" needs a power above 0.98.')
     rows, prose, caveats = _real_found(0.5)
     assert "conj_family" in caveats and not any("threshold" in p for p in prose)
     rows, prose, caveats = _real_found(0.5, nothing=True)

@@ -185,6 +185,17 @@ def test_doubled_power_on_literal_draws():
     assert np.isnan(U.doubled_power([0.9], 0.9, tau=True)["power"])
 
 
+def test_power_reach_is_what_the_approximate_bound_lets_a_verdict_reach():
+    # 50 draws: 25 pairs; 24 of 25 give a lower bound 0.7965 < 0.8, 25 of 25 give 0.8628: power above 24.5/25
+    assert U.power_reach(50) == pytest.approx(0.98)
+    assert U.power_reach(40) == pytest.approx(0.975) and U.power_reach(100) == pytest.approx(0.91)
+    assert np.isnan(U.power_reach(33))   # 16 pairs: even 16 of 16 give 0.7941 < 0.8
+    every = U.doubled_power(np.full(50, 0.9), 0.85, tau=True)   # every pair passes: power 1 > 0.98, bound 0.8628
+    assert every["power"] == 1 and every["low"] == pytest.approx(0.8628, abs=1e-4)
+    most = U.doubled_power(np.r_[np.full(49, 0.9), 0.99], 0.85, tau=True)   # 49 of 1,225 pairs fail: 0.96 < 0.98
+    assert most["power"] == pytest.approx(0.96) and most["low"] == pytest.approx(0.7965, abs=1e-4)
+
+
 def test_conjecture_reads_each_part_against_single_uniform_draws():
     tau_sim = [0.95, 0.96, 0.94, 0.97]
     out = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1",

@@ -436,7 +436,7 @@ def _pw(c: Mapping, pre: str) -> str:
     """The power and the lower bound the verdict compares with 0.8, to 3 digits (0.7965 is not 0.80)."""
     if not np.isfinite(c[pre + "_power"]):
         return "n/a (one draw)"
-    return f"{c[pre + '_power']:.3f} (lower bound {c[pre + '_power_low']:.3f}{', at the 0.8 threshold' if _at_threshold(c, pre) else ''})"
+    return f"{c[pre + '_power']:.3f} (lower bound {c[pre + '_power_low']:.3f}{', below the 0.8 threshold' if _at_threshold(c, pre) else ''})"
 
 
 def _at_threshold(c: Mapping, pre: str, need: float = 0.8, margin: float = 0.01) -> bool:
@@ -697,11 +697,16 @@ def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_ma
     if any(c["nothing"] for c in conjecture.values()):
         return
     if read:
+        from ..replicates.unanimity import power_reach
+
+        reach, r = power_reach(cfg.real_replicates), int(cfg.real_replicates)
+        caveats["doubled"] = (OWN_CAVEATS["doubled"] + f" Its bounds are approximate (Clopper-Pearson on {r // 2} "
+                              f"disjoint pairs of the {r} draws): \"does not hold\" needs a power above {reach:.2f}.")
         k = len(conjecture)
         caveats["conj_family"] = (f"The conjecture's {2 * k} tests ({k} measure{'s' if k > 1 else ''} × τ and "
                                   "discrepancies) are read one by one, uncorrected; their ranges are over uniform "
                                   "draws against one real data set.")
-    # a power at the 0.8 threshold is said in its row (:func:`_pw`), not again here
+    # a power whose bound falls just below the 0.8 threshold is said in its row (:func:`_pw`), not again here
     other = [m for m, c in conjecture.items() if "other way" in (c["tau_part"], c["disc_part"])
              and c["draws"] >= claims.min_draws()]
     if other:

@@ -190,7 +190,7 @@ def read_real(real, graded, draws: int, p: float = 0.2) -> tuple[dict, dict]:
         if c["measure"] not in graded:
             continue
         tau_real = claims.number(c["tau_real"]) if c["tau_real_fixed"] else claims.number(c["tau_real"], 3)
-        power = lambda pre: (f"power {c[pre + '_power']:.3f} (95% CI {c[pre + '_power_low']:.3f} to "  # noqa: E731
+        power = lambda pre: (f"power {c[pre + '_power']:.3f} (approximate 95% CI {c[pre + '_power_low']:.3f} to "  # noqa: E731
                              f"{c[pre + '_power_high']:.3f})" if np.isfinite(c[pre + "_power"]) else "no power (one draw)")
         if c["draws"] < 2:   # one uniform draw: a difference, no interval, nothing read from it
             c["tau_text"] = (f"one draw: τ real {tau_real}, uniform {claims.number(c['tau_sim'], 3)}; real − uniform "
@@ -348,7 +348,7 @@ def real_lines(premise: Mapping, conjecture: Mapping, blind, draws: int) -> list
     iv = range_name(draws, "draws")
     lines = [f"PREMISE (simulated: mean [{iv}]) - share of items with RawG > 0 at D = Dmax: "
              f"{premise['share_full_spread']}", f"PREMISE - mean spread D: {premise['mean_spread']}",
-             f"TEST - per measure, real against uniform ratings (mean [{iv}]; power with its 95% CI):"]
+             f"TEST - per measure, real against uniform ratings (mean [{iv}]; power with its approximate 95% CI):"]
     lines += [f"  {m}: only sees whether a gain is > 0, so UG scores ratings of the same RawG alike: nothing to test"
               for m in blind]
     for m, c in conjecture.items():
