@@ -439,6 +439,19 @@ def test_sensitivity_caveat_reads_the_record():
     assert F.sensitivity_caveat(F.check_parameters({**_defaults(), "dataset": "dl19"}), rec) == {}
 
 
+def test_table3_row_says_when_it_cannot_tell_team_skill_spreads_apart():
+    cfg = F.check_parameters(_defaults())
+    rec = pd.DataFrame({"skill_sd": [1.05, 0.65, 1.2], "mean": [19.1, 26.4, 16.1], "low": [9, 17, 8],
+                        "high": [31, 37, 30], "replicates": 40, "seed": 20170901, "B": 5000})
+    t3 = {"paper": 24, "mean": 26.375, "low": 17.0, "high": 37.0, "inside": True, "cells": 45, "replicates": 40}
+    text = F.table3_spread(cfg, t3, rec)
+    assert text == "; so do the ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30): this check cannot tell these team-skill spreads apart"
+    assert text in F._table3_row(t3, spread=text).run
+    assert F.table3_spread(cfg, {**t3, "paper": 33}, rec) == "; ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30)"
+    for other in ({"seed": 1}, {"B": 1000}, {"team_skill_sd": 0.9}, {"dataset": "dl19"}):   # another run: no numbers
+        assert F.table3_spread(F.check_parameters({**_defaults(), **other}), t3, rec) == ""
+
+
 @pytest.mark.parametrize("change", [{"seed": 1}, {"replicates": 1}, {"alpha": 0.2}, {"B": 1000}, {"p": 0.656},
                                     {"n_list": [2, 4, 15]}, {"team_skill_sd": 0.9}, {"measure_names": ["nERR@10"]}])
 def test_sensitivity_caveat_prints_no_number_of_another_configuration(change):

@@ -323,11 +323,12 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
                     "allowed_outside": allowed, "coverage": cov, "ug_equals_rawg": same})
 
 
-def _table3_row(t3: Mapping, fitted: bool = True, floor: bool = False) -> Finding:
+def _table3_row(t3: Mapping, fitted: bool = True, floor: bool = False, spread: str = "") -> Finding:
     """The paper's Table 3 total against the replicates' range; "cannot tell" when the HSD cannot
-    reject (``floor``, :func:`helpers.findings.unanimity_placebo.hsd_floor`): every count is 0 then."""
+    reject (``floor``, :func:`helpers.findings.unanimity_placebo.hsd_floor`): every count is 0 then.
+    ``spread``: :func:`table3_spread`, whether the other team-skill spreads' ranges hold it too."""
     run = (f"total over the same {t3['cells']} cells: "
-           + range_text(t3["mean"], t3["low"], t3["high"], t3["replicates"]))
+           + range_text(t3["mean"], t3["low"], t3["high"], t3["replicates"]) + spread)
     verdict = "cannot tell" if floor else "agrees" if t3["inside"] else "differs"
     return Finding("Is the paper's Table 3 total inside the stand-in's range over replicates?",
                    PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run,
@@ -476,6 +477,30 @@ def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fit
                         f"{int(r['replicates'].iloc[0])} replicates each)."}
 
 
+def table3_spread(cfg: Settings, t3: Mapping, record: pd.DataFrame | None = None) -> str:
+    """What the Table 3 row says of the sensitivity record's other team-skill spreads (only when this
+    run is the record's configuration, :func:`_is_record_run`, on the paper's 45 cells): their ranges
+    over replicates and whether the paper's total lies inside each. When it lies inside every one,
+    the check cannot tell the spreads apart, and the row says so. "" otherwise."""
+    if cfg.dataset != "stc-like" or t3.get("cells") != 45:
+        return ""
+    from ..replicates import unanimity_sensitivity as sens
+
+    if record is None and (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
+        record = sens.read_sensitivity()
+    if record is None or not _is_record_run(cfg, record):
+        return ""
+    sd = float(cfg.metrics.get("team_skill_sd", np.nan))
+    other = record[~np.isclose(record["skill_sd"], sd)].sort_values("skill_sd")
+    if other.empty:
+        return ""
+    at = claims.listing([f"{v:g} ({lo:.0f} to {hi:.0f})" for v, lo, hi in zip(other["skill_sd"], other["low"],
+                                                                           other["high"])])
+    inside = bool(((other["low"] <= t3["paper"]) & (t3["paper"] <= other["high"])).all())
+    return (f"; so do the ranges at sd {at}: this check cannot tell these team-skill spreads apart" if inside
+            else f"; ranges at sd {at}")
+
+
 def _is_record_run(cfg: Settings, record: pd.DataFrame) -> bool:
     """Whether this run is the configuration the sensitivity record was drawn in: the paper's
     setting (:data:`PAPER_VALUES`, the record's B), the record's seed and replicates, and a
@@ -587,7 +612,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
             (app_prose if simulated_ratings else prose).append(
                 placebo_prose(control, placebo_scope, placebo_all, control_tau, simulated_ratings))
         if table3_total is not None:
-            appendix.append(_table3_row(table3_total, fitted, floor))
+            appendix.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
             appendix.append(_n_row(grid, n_lo, n_hi, cut + pick, floor))
         (appendix if simulated_ratings else rows).extend(placebo_rows)
