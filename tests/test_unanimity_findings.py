@@ -394,7 +394,7 @@ def test_a_value_between_two_tried_spreads_is_not_one_the_fit_tried(sd, state):
     head = F.sensitivity_caveat(cfg, None, fitted=state)["skill_sd"]
     if state == "untried":
         assert "NOT a value the fit tried" in note and "not fitted to Table 2's τ" in line
-        assert "not fitted to the paper" in head and "fitted to Table 2" not in head
+        assert "not fitted to the paper in this run's setting" in head and "fitted to Table 2" not in head
         assert "not one of the spreads" in F._fit_prose(cfg, fit)[0]
     elif state == "tried":
         assert "not the fit's pick, but a value it tried" in note and "a value the fit to Table 2's τ tried" in line

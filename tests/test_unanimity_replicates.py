@@ -301,3 +301,14 @@ def test_identical_cells_are_those_where_every_item_spans_0_to_dmax():
     paper = pd.DataFrame({"measure": "nG@1", "d_max": [2, 2], "n": [5, 80], "tau": [0.99, 1.0]})
     t2 = U.table2(rep, paper)
     assert t2["ug_equals_rawg"].tolist() == [False, True] and t2["informative"].tolist() == [True, False]
+
+
+def test_the_fit_to_table2_applies_only_in_the_setting_it_was_made_in():
+    paper = dict(U.PAPER_SETTING)
+    assert U.fit_for(paper) is not None and U.fit_for({**paper, "alpha": 0.01, "best_run_by": "rawg"}) is not None
+    for change in ({"relevance threshold": 2}, {"cutoff": 20}, {"p": 0.5}, {"dataset": "dl19"}):
+        assert U.fit_for({**paper, **change}) is None
+    assert U.no_fit_line({**paper, "relevance threshold": 2, "cutoff": 20}) == (
+        "the fit of the team-skill sd to Table 2 was made in the paper's setting, not at this run's cutoff 20, "
+        "relevance threshold 2: no fit to show")
+    assert U.no_fit_line({**paper, "dataset": "dl19"}).startswith("the stand-in is not used by this run")

@@ -466,7 +466,7 @@ def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fit
     head = "The discrepancy count depends on the stand-in's team-skill sd, " + {
         "picked": "which is fitted to Table 2's τ, not to Table 3",
         "tried": f"here {sd:g}, one of the spreads the fit to Table 2's τ tried (not its pick), not fitted to Table 3",
-        }.get(state, f"here {sd:g}, not fitted to the paper")
+        }.get(state, f"here {sd:g}, not fitted to the paper in this run's setting")
     if record is None:
         return {"skill_sd": head + "."}
     if not _is_record_run(cfg, record):

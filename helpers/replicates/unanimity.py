@@ -26,7 +26,7 @@ from . import runner
 
 __all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate", "choose",
            "GAP_TOLERANCE", "read_fit", "table2", "identical_cells", "order_interval", "range_name", "summarise_order",
-           "doubled_power", "power_reach", "conjecture", "setting_differences", "STAND_IN_DEPTH"]
+           "doubled_power", "power_reach", "conjecture", "FIT_SETTING", "fit_for", "no_fit_line", "setting_differences", "STAND_IN_DEPTH"]
 
 #: This run's measure name -> the paper's (Sakai 2017, Tables 2 and 3: nG@1, P+, nERR on the top 10).
 PAPER_MEASURE = {"nG@1": "nG@1", "P+": "P+", "nERR@10": "nERR"}
@@ -189,6 +189,27 @@ def choose(fit: pd.DataFrame) -> pd.DataFrame:
 def read_fit() -> pd.DataFrame:
     """The committed calibration record (``data/raw/stc_like_table2_fit.csv``)."""
     return pd.read_csv(paths.DATA_RAW / FIT_FILE)
+
+
+#: The keys of :data:`PAPER_SETTING` that set the τ the fit to Table 2 matched (:func:`calibrate`
+#: ran in the paper's setting; alpha and best_run_by do not touch τ of all runs).
+FIT_SETTING = ("dataset", "cutoff", "p", "relevance threshold")
+
+
+def fit_for(setting: Mapping) -> pd.DataFrame | None:
+    """The calibration record (:func:`read_fit`) when it applies to a run of ``setting`` (the keys of
+    :data:`PAPER_SETTING`): the stand-in in the setting the fit was made in (:data:`FIT_SETTING`);
+    else ``None``: another dataset, cutoff, p or relevance threshold, where no spread was fitted."""
+    return read_fit() if all(setting[k] == PAPER_SETTING[k] for k in FIT_SETTING) else None
+
+
+def no_fit_line(setting: Mapping) -> str:
+    """Appendix A's line when :func:`fit_for` gives no fit: why there is none to show."""
+    if setting["dataset"] != PAPER_SETTING["dataset"]:
+        return f"the stand-in is not used by this run (dataset {setting['dataset']!r}): no fit to show"
+    off = [f"{k} {setting[k]!r}" for k in FIT_SETTING if setting[k] != PAPER_SETTING[k]]
+    return ("the fit of the team-skill sd to Table 2 was made in the paper's setting, not at this run's "
+            + ", ".join(off) + ": no fit to show")
 
 
 #: Half a unit of the paper's printed τ (3 digits): a printed .996 stands for any value in [.9955, .9965).
