@@ -374,40 +374,36 @@ def test_findings_table_for_a_simulated_run(rec):
                     consistent=(12.21, 15), shift={"max_move": 0.0227, "gap": 0.0017, "other": "fixed"})
     t = f.table()
     # the table leads with what is no artefact of the simulation: the D#/I-rec bound, then the method check on
-    # average; one study's power (set by the simulator's noise and built-in contrast) is in the appendix
-    assert t["verdict"].tolist() == ["holds", "holds in part (a)"]
+    # average, then one row on single-study power (set by the simulator: the by-construction caveat letter)
+    assert t["verdict"].tolist() == ["holds", "holds in part (a)", "does not hold (a, b, c, d)"]
     assert t["question"].iloc[1] == "On average, is each planted family first (held out, Holm at 0.05)?"
     assert t["this run"].iloc[1] == "recovered (Holm over 4 at 0.05): position 2 of 2, coverage 0 of 2"
+    assert t["question"].iloc[2] == ("In one study of 1,127 pairs, is each planted family significantly first with "
+                                     "80% power (95% CI ≥ 0.80)?")
+    assert t["this run"].iloc[2] == ("Cannot tell: position 36 / 33 of 40 studies (relevance / diversity); 95% CIs "
+                                     "33: [0.672, 0.927], 36: [0.763, 0.972]. Ruled out: coverage 0 / 0 of 40 studies "
+                                     "(relevance / diversity); 95% CIs 0: [0, 0.088]")
     lim = f.limitations()
-    assert "compares all 4 measures" in lim and "(b)" not in lim and "(c)" not in lim
+    assert "compares all 4 measures" in lim
+    assert "(d) Simulated results that follow from how the simulation was built check the code" in lim
     assert lim.startswith("Planted users are built near RBP (position) and I-rec (coverage, smoothed), so a recovery "
                           "checks the code, not real assessors. (a) Every family check compares all 4 measures, ")
     # the aligned models this fixture did not plant, and the D-sharp family no planted user stands for
     assert "Graded and first-hit were not planted, so their families are not tested." in lim
     assert "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in lim
-    # what holds by construction or is set by the simulation (one study's power, the null users' chance levels,
-    # the topic-blocked survivors, alpha at its target, r) is in the appendix, one label for all of it
+    # what is set by the simulation (the null users' chance levels, the topic-blocked survivors, alpha at its
+    # target, r) is in the appendix, each verdict answering its own question, with the by-construction letter
     app = f.appendix_findings()
     at = app.table()
-    rule = "significantly first with 80% power (95% CI ≥ 0.80)?"
-    assert at["question"].tolist() == [f"In one study, is the family of position (relevance and diversity) {rule}",
-                                       f"In one study, is the family of coverage (relevance and diversity) {rule}",
-                                       pr_.NULL_QUESTION, pf.HSD_QUESTION, *pf.APPENDIX_QUESTIONS]
-    assert [v.split(" (")[0] for v in at["verdict"]] == ["by construction"] * 6
-    assert [r.numbers["reading"] for r in app.rows[:2]] == ["cannot tell", "ruled out"]
-    assert app.rows[3].numbers["reading"] == "holds"   # the topic-blocking share's own test, kept in its numbers
-    assert at["this run"].iloc[0] == ("position 36 / 33 of 40 studies (relevance / diversity); 95% CIs 33: [0.672, "
-                                      "0.927], 36: [0.763, 0.972]")
-    assert at["this run"].iloc[1] == "coverage 0 / 0 of 40 studies (relevance / diversity); 95% CIs 0: [0, 0.088]"
-    alim = app.limitations()
-    assert "(b) Each rate's 95% CI stands alone, uncorrected over the 4 model-question cases." in alim
-    assert "and on its built-in contrast: without noise" in alim
-    assert "stand-in" not in f.limitations()
-    assert "The appendix holds 6 results set by the simulation." in f.markdown()
-    assert at["this run"].iloc[2].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
+    assert at["question"].tolist() == [pr_.NULL_QUESTION, pf.HSD_QUESTION, *pf.APPENDIX_QUESTIONS]
+    assert [v.split(" (")[0] for v in at["verdict"]] == ["holds"] * 4
+    assert all(r.caveats[0] == "by_construction" for r in app.rows)
+    assert "by construction" not in at["verdict"].str.cat()
+    assert "Simulated results that follow from how the simulation was built" in app.limitations()
+    assert "The appendix holds 4 results set by the simulation." in f.markdown()
+    assert at["this run"].iloc[0].startswith("own chance 0.450 (relevance), 0.450 (diversity); ")
     intro = pf.appendix_intro(f, [])
-    assert intro[1] == "  - one study's power for position (relevance and diversity), set by the simulator's noise and " \
-        "built-in contrast"
+    assert intro[1] == "  - the null users' chance levels (they ignore the documents)"
     # the referee's cases: 36 and 37 of 40 have exact CIs [0.763, 0.972] and [0.796, 0.984]: cannot tell;
     # 32 of 40 (the old rule's threshold, 80% exactly) is [0.644, 0.909]
     assert pr_.rate_interval(36, 40) == pytest.approx((0.7634, 0.9721), abs=1e-4)

@@ -18,3 +18,36 @@ def test_smallest_gap_reads_the_one_over_n_steps_of_irec():
     assert rep_pref.smallest_gap(tied, left, "I-rec", 1e-9) == 0.0   # a tie within the tolerance is a gap of 0
     with pytest.raises(ValueError, match="I-rec"):
         rep_pref.smallest_gap(left.rename(columns={"I-rec": "x"}), right)
+
+
+def test_power_verdict_and_row_merge_the_one_study_readings():
+    from helpers.findings import preference_power as pp
+    from helpers.notebook.findings import Finding
+
+    assert pp.power_verdict(["cannot tell", "does not hold"]) == "does not hold"   # the referee's default run
+    assert pp.power_verdict(["by construction"]) == "holds"
+    assert pp.power_verdict(["by construction", "does not hold"]) == "holds in part"
+    assert pp.power_verdict(["cannot tell"]) == "cannot tell" and pp.power_verdict([]) == "cannot tell"
+    rows = [Finding("q1", "—", "coverage 35 / 34 of 40 studies", "cannot tell", ("noise_model",), {"powered": {"coverage": {"relevance": "cannot tell"}}}),
+            Finding("q2", "—", "position 0 / 0 of 40 studies", "does not hold", ("families",), {})]
+    row = pp.power_row(rows, 1127, "this run's study: the HSD leaves 18, 18, 19 of 21 measures unseparated")
+    assert row.verdict == "does not hold" and row.caveats == ("noise_model", "families", "by_construction")
+    assert row.run == ("Cannot tell: coverage 35 / 34 of 40 studies. Ruled out: position 0 / 0 of 40 studies. "
+                       "This run's study: the HSD leaves 18, 18, 19 of 21 measures unseparated")
+    assert row.question.startswith("In one study of 1,127 pairs, is each planted family")
+    assert pp.power_row([], 1127) is None
+    app = pp.appendix_row(Finding("q", "—", "r", "by construction", ("a",), {}))
+    assert app.verdict == "holds" and app.caveats == ("by_construction", "a")
+    assert pp.appendix_row(Finding("q", "—", "r", "does not hold", (), {})).verdict == "does not hold"
+
+
+def test_unseparated_text_counts_each_questions_top_group():
+    from helpers.findings import preference_power as pp
+
+    mar = {q: pd.Series({"a": 0.7, "b": 0.65, "c": 0.6}) for q in ("relevance", "diversity")}
+    res = {"relevance": pd.DataFrame({"higher": ["a", "a"], "lower": ["b", "c"], "p_value": [0.3, 0.01]}),
+           "diversity": pd.DataFrame({"higher": ["a", "a"], "lower": ["b", "c"], "p_value": [0.3, 0.2]})}
+    text = pp.unseparated_text(mar, {q: {"result": r} for q, r in res.items()}, [], 0.05)
+    assert text == ("this run's study: the top group the HSD does not separate from the highest MAR holds 2, 3 of 3 "
+                    "measures (relevance, diversity)")
+    assert pp.unseparated_text({}, {}, [], 0.05) == ""

@@ -39,6 +39,7 @@ from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUES
                                   coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
                                   recovery_parts, recovery_table, PART_TITLES)
+from .preference_power import ONE_STUDY_PREFIX, appendix_row, power_row, unseparated_text
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
            "recovery_lines",
@@ -53,7 +54,7 @@ CAVEATS: dict[str, str] = {}
 #: The rows that go to the appendix when their verdict is "by construction": a reached alpha target and
 #: r set by the simulator (the planted rows stay in the table, labelled, since they answer the question).
 ALPHA_QUESTION = "Are the simulated labels calibrated to their α targets (within 0.01)?"
-R_QUESTION = "How do the two questions' preference counts correlate?"
+R_QUESTION = "Do the two questions' preference counts correlate (95% CI of r above 0)?"
 APPENDIX_QUESTIONS = (ALPHA_QUESTION, R_QUESTION)
 
 #: What the paper reports (Zeng & Sakai; Sakai & Zeng, SIGIR 2019).
@@ -665,11 +666,7 @@ APPENDIX_NAMES = {ALPHA_QUESTION: "the labels' α, calibrated to its targets",
 
 
 def _appendix_name(question: str) -> str:
-    """How :func:`appendix_intro` names an appendix row: :data:`APPENDIX_NAMES`, or for a one-study
-    row the power the simulator's noise and built-in contrast set."""
-    if question.startswith(ONE_STUDY_PREFIX):
-        return "one study's power for " + question[len(ONE_STUDY_PREFIX):].split(" significantly first")[0].strip() + \
-            ", set by the simulator's noise and built-in contrast"
+    """How :func:`appendix_intro` names an appendix row (:data:`APPENDIX_NAMES`)."""
     return APPENDIX_NAMES.get(question, question)
 
 
@@ -705,32 +702,28 @@ def _in_appendix(row: Finding, simulated: bool) -> bool:
     appendix: a reached α target and r set by the question correlation; the null users' chance levels
     unless a measure departs (null assessors ignore the documents); and, with simulated labels, the
     share of pair-level differences that survive topic blocking (set by the simulator's within-topic
-    dependence, so it says nothing about the paper's Table 3) and the one-study power of the planted
-    families (set by the simulator's noise and the contrast built into it, caveat ``noise_model``)."""
+    dependence, so it says nothing about the paper's Table 3). The one-study power stays in the table,
+    one row with the ``by_construction`` caveat (:func:`helpers.findings.preference_power.power_row`)."""
     if row.question in APPENDIX_QUESTIONS:
         return row.verdict == "by construction"
     if row.question == NULL_QUESTION:
         return row.verdict != "does not hold"
-    return simulated and (row.question == HSD_QUESTION or row.question.startswith(ONE_STUDY_PREFIX))
-
-
-#: How the one-study rows of :mod:`helpers.findings.preference_recovery` open their question.
-ONE_STUDY_PREFIX = "In one study, is the family of"
+    return simulated and row.question == HSD_QUESTION
 
 
 def _by_construction(row: Finding) -> Finding:
-    """An appendix row under the one label of the appendix, "by construction" (VERDICTS): what the
-    run's own test read (e.g. "does not hold") stays in its numbers as ``reading``, so no row set by
-    the simulation carries a finding's verdict."""
-    if row.verdict == "by construction":
-        return row
-    return replace(row, verdict="by construction", numbers={**row.numbers, "reading": row.numbers.get(
-        "reading", row.verdict)})
+    """An appendix row with the verdict that answers its question and the ``by_construction`` caveat
+    (:func:`helpers.findings.preference_power.appendix_row`); r: "holds" when its 95% CI is above 0."""
+    if row.question != R_QUESTION:
+        return appendix_row(row)
+    lo, hi = row.numbers["low"], row.numbers["high"]
+    return appendix_row(row, "holds" if lo > 0 else "does not hold" if hi <= 0 else "cannot tell")
 
 
 #: The order of the findings table: what the data answer and what is no artefact of the simulation first
 #: (real users, the D#/I-rec bound, the method check on average), then the rest in the order built.
-_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "On average, is each planted family")
+_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "On average, is each planted family",
+          "In one study of")
 
 
 def _rank(row: Finding) -> int:
@@ -762,6 +755,9 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     real_table, real_sens : the THUIR tables.
     """
     rows = planted_rows(rec) if rec is not None else []
+    one = [r for r in rows if r.question.startswith(ONE_STUDY_PREFIX)]   # one row on single-study power
+    power = power_row(one, n_pairs, unseparated_text(mar, blocked, twins, significance) if mar and blocked else "")
+    rows = [r for r in rows if not r.question.startswith(ONE_STUDY_PREFIX)] + ([power] if power is not None else [])
     if not simulated and mar is not None:
         rows += _leader_rows(mar, blocked, twins, significance)
     rows.append(_hsd_row(counts))

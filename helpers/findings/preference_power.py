@@ -1,0 +1,87 @@
+"""Notebook 05's single-study power row and the appendix's own verdicts.
+
+One study of the paper's size (its pairs, Zeng & Sakai's 1,127) is what a reader of the paper has:
+the findings table carries one row on it, merged from the one-study readings of
+:func:`helpers.findings.preference_recovery.planted_rows` (each family's rate of studies in which it is
+significantly first, read against :data:`~helpers.findings.preference_recovery.POWER_TARGET` through
+its Clopper-Pearson interval), with how many measures this run's own study leaves unseparated from the
+highest MAR (the topic-blocked HSD, :func:`helpers.preference.questions.top_group`). The power is set
+by the simulator's noise and built-in contrast: the row points to the ``by_construction`` caveat.
+
+:func:`appendix_row` gives an appendix row (a result set by the simulation) the verdict that answers
+its own question, with the ``by_construction`` caveat, instead of the bare label "by construction".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import pandas as pd
+
+from ..notebook.findings import Finding
+from ..preference import questions as pq
+from .preference_recovery import POWER_TARGET
+
+__all__ = ["ONE_STUDY_PREFIX", "power_row", "power_verdict", "unseparated_text", "appendix_row"]
+
+#: How the one-study rows of :mod:`helpers.findings.preference_recovery` open their question.
+ONE_STUDY_PREFIX = "In one study, is the family of"
+
+#: The one-study readings (:func:`~helpers.findings.preference_recovery.power_reading`) by name;
+#: a shown power built into its users ("by construction") is a shown power here, with the caveat.
+_READ = {"holds": "holds", "by construction": "holds", "cannot tell": "cannot tell", "does not hold": "does not hold"}
+
+
+def power_verdict(readings: Sequence[str]) -> str:
+    """The verdict of "is each planted family significantly first with the target power?" from the
+    families' readings: "holds" when each is shown, "holds in part" when some are shown and some are
+    not, "does not hold" when none is shown and some are ruled out, else "cannot tell"."""
+    read = {_READ[r] for r in readings}
+    if not read:
+        return "cannot tell"
+    if read == {"holds"}:
+        return "holds"
+    if "holds" in read:
+        return "holds in part"
+    return "does not hold" if "does not hold" in read else "cannot tell"
+
+
+def unseparated_text(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twins: Sequence[Sequence[str]],
+                     significance: float) -> str:
+    """``"this run's study: the top group the HSD does not separate from the highest MAR holds 18, 18, 19
+    of 21 measures (relevance, diversity, both)"``: each question's top group (topics as blocks)."""
+    groups = {q: pq.top_group(mar[q], blocked[q]["result"], twins, significance) for q in mar if q in blocked}
+    if not groups:
+        return ""
+    sizes = [len(g["group"]) for g in groups.values()]
+    of = {g["distinct"] for g in groups.values()}
+    total = f" of {of.pop()}" if len(of) == 1 else ""
+    sizes_text = ", ".join(str(s) if total else f"{s} of {g['distinct']}" for s, g in zip(sizes, groups.values()))
+    return (f"this run's study: the top group the HSD does not separate from the highest MAR holds {sizes_text}"
+            f"{total} measures ({', '.join(groups)})")
+
+
+def power_row(rows: Sequence[Finding], n_pairs: int, unseparated: str = "") -> Finding | None:
+    """The one row on single-study power, from the one-study rows (one per reading): each reading
+    with its families and counts, and ``unseparated`` (:func:`unseparated_text`). None without rows."""
+    if not rows:
+        return None
+    said = {"holds": "shown", "holds in part": "shown in part", "cannot tell": "cannot tell",
+            "does not hold": "ruled out"}
+    parts = [f"{said[_READ[r.verdict]]}: {r.run}" for r in rows] + ([unseparated] if unseparated else [])
+    run = ". ".join(x[0].upper() + x[1:] for x in parts)
+    caveats = tuple(dict.fromkeys([*(c for r in rows for c in r.caveats), "by_construction"]))
+    powered = {m: dict(qs) for r in rows for m, qs in r.numbers.get("powered", {}).items()}
+    question = (f"In one study of {n_pairs:,} pairs, is each planted family significantly first with "
+                f"{POWER_TARGET:.0%} power (95% CI ≥ {POWER_TARGET:.2f})?")
+    return Finding(question, "—", run, power_verdict([r.verdict for r in rows]), caveats,
+                   {"powered": powered, "power_target": POWER_TARGET, "pairs": n_pairs,
+                    "readings": [r.numbers for r in rows], "unseparated": unseparated})
+
+
+def appendix_row(row: Finding, answer: str | None = None) -> Finding:
+    """An appendix row with the verdict that answers its own question (``answer``, else the row's
+    own verdict, a reached "by construction" read as "holds") and the ``by_construction`` caveat."""
+    verdict = answer or ("holds" if row.verdict == "by construction" else row.verdict)
+    return replace(row, verdict=verdict, caveats=tuple(dict.fromkeys(["by_construction", *row.caveats])))
