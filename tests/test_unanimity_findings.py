@@ -145,7 +145,8 @@ def test_the_n_trend_is_by_construction_only_when_shown(small, verdict):
     rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
                         "tau": 1.0, "discrepancies": [v for s in small for v in (s, 0)]})
     row = F._n_row(summarise_grid(rep), 5, 80, ())
-    assert row.verdict == verdict and (row.caveats == ("by_construction",)) == (verdict == "by construction")
+    assert row.verdict == verdict and ("by_construction" in row.caveats) == (verdict == "by construction")
+    assert row.caveats[0] == "ranges"   # 4 replicates: the range governs the verdict
 
 
 def _tau(taus, lows, highs):
@@ -248,6 +249,8 @@ def test_n_row_of_few_replicates_prints_a_range():
     row = F._n_row(summarise_grid(rep), 5, 80, ())
     assert row.run.endswith("mean difference +5.0, range +4.0 to +6.0 over 3 replicates")
     assert "95%" not in row.run and row.verdict == "by construction"
+    # the range governs the verdict: its caveat comes first, before the depth warning passed in
+    assert F._n_row(summarise_grid(rep), 5, 80, ("cut",)).caveats == ("ranges", "by_construction", "cut")
 
 
 def test_power_prints_three_digits_and_its_lower_bound():

@@ -332,7 +332,7 @@ def _table3_row(t3: Mapping, fitted: bool = True, floor: bool = False, spread: s
     verdict = "cannot tell" if floor else "agrees" if t3["inside"] else "differs"
     return Finding("Is the paper's Table 3 total inside the stand-in's range over replicates?",
                    PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run,
-                   verdict, (("hsd_floor",) if floor else ()) + (("shares_fit",) if fitted else ()) + _few(t3["replicates"]),
+                   verdict, (("hsd_floor",) if floor else ()) + _few(t3["replicates"]) + (("shares_fit",) if fitted else ()),
                    dict(t3))
 
 
@@ -362,9 +362,9 @@ def _n_row(grid, n_lo: int, n_hi: int, cav: tuple, floor: bool = False) -> Findi
     else:
         low, high, _ = mean_interval(d)
         text = f"mean difference {claims.mean_ci(float(d.mean()), low, high, len(d), digits=1).text}"
-    fades = bool(low > 0)
-    return Finding(question, paper, f"{head}; {text}",
-                   "by construction" if fades else "not shown", (("by_construction",) if fades else ()) + cav,
+    fades = bool(low > 0)   # with too few replicates the range governs the verdict: its caveat comes first
+    return Finding(question, paper, f"{head}; {text}", "by construction" if fades else "not shown",
+                   _few(len(d)) + (("by_construction",) if fades else ()) + cav,
                    {"mean": float(d.mean()), "low": low, "high": high, "differs": bool(low > 0 or high < 0)})
 
 

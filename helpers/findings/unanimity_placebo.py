@@ -76,7 +76,7 @@ def reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope:
         run, cav = run + p, more + cav
         nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
     return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
-                   "— (the paper has no placebo)", run, verdict, cav + few(grid.replicates), nums)
+                   "— (the paper has no placebo)", run, verdict, few(grid.replicates) + cav, nums)
 
 
 def pct(k: float, n: float) -> str:
@@ -131,7 +131,7 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
     if floor:   # every count is 0 whatever the gains do: nothing to read
         verdict = "cannot tell"
     return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
-                         "— (the paper has no placebo)", run, verdict, cav + few(replicates), nums)]
+                         "— (the paper has no placebo)", run, verdict, few(replicates) + cav, nums)]
 
 
 def placebo_tau(rep: pd.DataFrame, graded) -> dict | None:
