@@ -51,3 +51,11 @@ def test_unseparated_text_counts_each_questions_top_group():
     assert text == ("this run's study: the top group the HSD does not separate from the highest MAR holds 2, 3 of 3 "
                     "measures (relevance, diversity)")
     assert pp.unseparated_text({}, {}, [], 0.05) == ""
+
+
+def test_spread_text_names_the_quantile_range_never_a_95_interval():
+    from helpers.findings import preference_power as pp
+
+    assert pp.spread_text(40) == "range of about the middle 38 of 40"
+    assert pp.spread_text(200) == "range of about the middle 190 of 200"
+    assert pp.spread_text(5) == "range of 5"

@@ -23,7 +23,7 @@ from ..notebook.findings import Finding
 from ..preference import questions as pq
 from .preference_recovery import POWER_TARGET
 
-__all__ = ["ONE_STUDY_PREFIX", "power_row", "power_verdict", "unseparated_text", "appendix_row"]
+__all__ = ["ONE_STUDY_PREFIX", "power_row", "power_verdict", "unseparated_text", "appendix_row", "spread_text"]
 
 #: How the one-study rows of :mod:`helpers.findings.preference_recovery` open their question.
 ONE_STUDY_PREFIX = "In one study, is the family of"
@@ -85,3 +85,15 @@ def appendix_row(row: Finding, answer: str | None = None) -> Finding:
     own verdict, a reached "by construction" read as "holds") and the ``by_construction`` caveat."""
     verdict = answer or ("holds" if row.verdict == "by construction" else row.verdict)
     return replace(row, verdict=verdict, caveats=tuple(dict.fromkeys(["by_construction", *row.caveats])))
+
+
+def spread_text(n: int, level: float = 0.95) -> str:
+    """What the ``low``/``high`` of ``n`` single-study values are (:func:`helpers.stats.summary.interval_name`):
+    the interpolated (1 - level)/2 and (1 + level)/2 quantiles, ``"range of about the middle 38 of 40"``,
+    or with too few draws for them the ``"range of 5"`` (min to max); never a "95% interval"."""
+    from ..stats.summary import is_percentile
+
+    n = int(n)
+    if not is_percentile(n, level):
+        return f"range of {n}"
+    return f"range of about the middle {n - 2 * round((1 - level) / 2 * (n - 1))} of {n}"
