@@ -281,7 +281,7 @@ def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
     assert both.verdict == "does not hold" and "0.300 (diversity), not calibrated to its target 0.356" in both.run
     panels = pf._alpha_row({"relevance": 0.406, "diversity": 0.356}, {"relevance": 0.406, "diversity": 0.356},
                            pd.DataFrame({"min": [0.3]}))
-    assert panels.verdict == "holds in part" and panels.run.endswith("; planted panels: 1 panel-questions below target")
+    assert panels.verdict == "holds in part" and panels.run.endswith("; planted panels: 1 panel-question below target")
     files = pf._alpha_row({"relevance": 0.4061, "diversity": 0.356}, None, None)
     assert files.verdict == "reproduced"
     assert pf._alpha_row({"relevance": 0.41, "diversity": 0.356}, None, None).verdict == "not reproduced"

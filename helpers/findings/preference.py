@@ -413,7 +413,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
                     for q in known)
     panels = int(len(off_target)) if off_target is not None else 0
     if off_target is not None:
-        run += "; planted panels: " + (f"{panels} panel-questions below target" if panels else "all within 0.01")
+        run += "; planted panels: " + (f"{claims.plural(panels, 'panel-question')} below target" if panels else "all within 0.01")
     parts = [q not in missed for q in known] + ([not panels] if off_target is not None else [])
     verdict = "by construction" if all(parts) else "holds in part" if any(parts) else "does not hold"
     return Finding(ALPHA_QUESTION, paper, run, verdict,

@@ -472,7 +472,7 @@ def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance:
         rho = rec.noise_free["rho"].dropna()
         if len(rho):
             lines.append(f"MAR order vs the order without noise, Spearman's rho over the measures: "
-                         f"{rho.min():.2f} to {rho.max():.2f} across the {len(rho)} panel-questions")
+                         f"{rho.min():.2f} to {rho.max():.2f} across the {claims.plural(len(rho), 'panel-question')}")
     return lines
 
 
