@@ -90,8 +90,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .spec import (CONDENSED_ONLY, GAIN_TOTAL_LIMIT, MEASURES, MeasureSpec, log_base, parse_measures,
-                                   unknown_message)
+from .spec import (CONDENSED_ONLY, GAIN_TOTAL_LIMIT, MEASURES, PARAM_LIMIT, MeasureSpec, log_base,
+                   parse_measures, unknown_message)
 from .treceval.defs import TREC_FAMILIES, uses_trec_kernel
 
 __all__ = ["evaluate_arrays", "geometric_sum", "row_sums"]
@@ -328,7 +328,15 @@ class _Block:
         method = _FAMILIES.get(spec.name)
         if method is None:  # pragma: no cover - MeasureSpec.parse guards
             raise ValueError(unknown_message(spec.name, MEASURES))
-        return method(self, spec)
+        try:
+            with np.errstate(over="raise"):
+                return method(self, spec)
+        except FloatingPointError:
+            raise ValueError(
+                f"{spec}: its parameters overflow double precision with these gains (products such "
+                f"as beta * cumulative gain pass 1.8e308); use smaller parameter values "
+                f"(parameters above {PARAM_LIMIT:g} are refused, and gains sum to at most "
+                f"{GAIN_TOTAL_LIMIT:g})") from None
 
     def _ap_q_cum(self, spec: MeasureSpec) -> np.ndarray:
         """Prefix sums of AP's ``I(r) C(r)/r`` or Q's ``I(r) BR(r)`` (P+ shares Q's)."""

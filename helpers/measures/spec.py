@@ -160,6 +160,12 @@ _NAME_RE = re.compile(
 )
 
 
+#: Largest size of a numeric measure parameter (beta, p, gamma, e, b, trec_eval's parameters ...):
+#: ``Q(beta=1e308)`` made beta * cg overflow to inf and the score 0 or NaN with only numpy's
+#: warning. Products that still overflow with large gains are refused by the kernels.
+PARAM_LIMIT = 1e100
+
+
 def format_value(value: float | str) -> str:
     """A parameter value as written in a canonical label: integers without ``.0`` (``b=10``),
     other numbers by ``repr``, symbolic values as they are."""
@@ -181,6 +187,9 @@ def parse_value(text: str) -> float | str:
         return text
     if not math.isfinite(value):
         raise ValueError(f"parameter values must be finite, got {text!r}")
+    if abs(value) > PARAM_LIMIT:
+        raise ValueError(f"parameter values must be at most {PARAM_LIMIT:g} in size (larger ones "
+                         f"overflow double precision in the measure's arithmetic), got {text!r}")
     return value
 
 
