@@ -37,3 +37,20 @@ def test_overflowing_product_refused_in_kernel():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.raises(ValueError, match="overflow double precision"):
             evaluate_arrays(g, g, ["Q(beta=1e99)"])
+
+
+# 2. empty or whitespace-only ids in any id column of a frame input
+@pytest.mark.parametrize("frame,col,values,row", [
+    ("qrels", "query_id", ["5", "\t", "7"], 1),
+    ("qrels", "doc_id", ["a", "b", ""], 2),
+    ("run", "doc_id", ["b", " ", "c"], 1),
+    ("run", "run_id", ["s", "s", ""], 2),
+])
+def test_blank_id_refused_with_row(frame, col, values, row):
+    q, r = QRELS, RUN
+    if frame == "qrels":
+        q = q.assign(**{col: values})
+    else:
+        r = r.assign(**{col: values})
+    with pytest.raises(ValueError, match=f"{frame} '{col}' has an empty or whitespace-only id .* at row {row}"):
+        ev(q, r)

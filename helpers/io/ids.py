@@ -58,7 +58,20 @@ def str_ids(series: pd.Series, what: str) -> np.ndarray:
     if series.isna().any():
         i = int(np.flatnonzero(series.isna().to_numpy())[0])
         raise ValueError(f"{what} has a missing value at row {i}")
-    return series.astype(str).to_numpy(dtype=object)
+    out = series.astype(str).to_numpy(dtype=object)
+    _refuse_blank(out, np.arange(len(out)), out, what)
+    return out
+
+
+def _refuse_blank(uniques, codes: np.ndarray, values, what: str) -> None:
+    """Refuse an empty or whitespace-only id (a missing id, like an empty cell or NaN), naming
+    the first row that has one."""
+    blank = [k for k, u in enumerate(uniques) if not str(u).strip()]
+    if not blank:
+        return
+    i = int(np.flatnonzero(np.isin(codes, blank))[0])
+    raise ValueError(f"{what} has an empty or whitespace-only id {values[i]!r} at row {i}: a "
+                     "missing id, refused like an empty cell or NaN")
 
 
 def factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: bool = True
@@ -99,6 +112,7 @@ def factorize_ids(series: pd.Series, what: str, *, sort: bool = False, blocky: b
         remap, as_str = pd.factorize(as_str, sort=sort)
         codes = np.asarray(remap, dtype=np.int64)[codes]
         as_str = np.asarray(as_str, dtype=object)
+    _refuse_blank(as_str, codes, arr, what)
     return codes, as_str
 
 

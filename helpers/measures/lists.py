@@ -282,7 +282,19 @@ def _block_codes(arr: np.ndarray, starts: np.ndarray, what: str) -> tuple[np.nda
     missing = pd.isna(values)
     if missing.any():
         raise ValueError(f"{what} has a missing value at row {int(starts[np.argmax(missing)])}")
+    _refuse_blank_rows(values, starts, what)
     return factorize_ids(pd.Series(values, dtype=object), what, blocky=False)
+
+
+def _refuse_blank_rows(values: np.ndarray, rows: np.ndarray | None, what: str) -> None:
+    """Refuse an empty or whitespace-only id (a missing id), naming its row of the frame."""
+    blank = np.fromiter((isinstance(x, str) and (not x or x.isspace()) for x in values), dtype=bool,
+                        count=len(values))
+    if blank.any():
+        i = int(np.argmax(blank))
+        raise ValueError(f"{what} has an empty or whitespace-only id {values[i]!r} at row "
+                         f"{int(rows[i]) if rows is not None else i}: a missing id, refused like an "
+                         "empty cell or NaN")
 
 
 def doc_strings(series: pd.Series, what: str, keep: np.ndarray | None) -> np.ndarray:
@@ -291,6 +303,7 @@ def doc_strings(series: pd.Series, what: str, keep: np.ndarray | None) -> np.nda
     arr = _id_array(series, what)
     if keep is not None:
         arr = arr[keep]
+    _refuse_blank_rows(arr, np.flatnonzero(keep) if keep is not None else None, what)
     if pd.api.types.infer_dtype(arr, skipna=False) == "string":  # all str: nothing missing
         return arr
     missing = pd.isna(arr)
