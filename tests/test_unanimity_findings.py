@@ -448,9 +448,13 @@ def test_table3_row_says_when_it_cannot_tell_team_skill_spreads_apart():
                         "high": [31, 37, 30], "replicates": 40, "seed": 20170901, "B": 5000})
     t3 = {"paper": 24, "mean": 26.375, "low": 17.0, "high": 37.0, "inside": True, "cells": 45, "replicates": 40}
     text = F.table3_spread(cfg, t3, rec)
-    assert text == "; so do the ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30): this check cannot tell these team-skill spreads apart"
+    assert text == (". The ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30) hold 24 too: this check cannot tell these "
+                    "team-skill spreads apart")
     assert text in F._table3_row(t3, spread=text).run
-    assert F.table3_spread(cfg, {**t3, "paper": 33}, rec) == "; ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30)"
+    assert F.table3_spread(cfg, {**t3, "paper": 33}, rec) == ". Ranges at sd 1.05 (9 to 31) and 1.2 (8 to 30)"
+    from helpers.notebook.findings import long_sentences
+    row = F._table3_row(t3, spread=text)   # printed as one line with the paper's cell: under 50 words a sentence
+    assert long_sentences(" | ".join([row.question, F.PAPER_T3, row.run, row.verdict]), lines_break=True) == []
     for other in ({"seed": 1}, {"B": 1000}, {"team_skill_sd": 0.9}, {"dataset": "dl19"}):   # another run: no numbers
         assert F.table3_spread(F.check_parameters({**_defaults(), **other}), t3, rec) == ""
 

@@ -497,8 +497,8 @@ def table3_spread(cfg: Settings, t3: Mapping, record: pd.DataFrame | None = None
     at = claims.listing([f"{v:g} ({lo:.0f} to {hi:.0f})" for v, lo, hi in zip(other["skill_sd"], other["low"],
                                                                            other["high"])])
     inside = bool(((other["low"] <= t3["paper"]) & (t3["paper"] <= other["high"])).all())
-    return (f"; so do the ranges at sd {at}: this check cannot tell these team-skill spreads apart" if inside
-            else f"; ranges at sd {at}")
+    return (f". The ranges at sd {at} hold {t3['paper']} too: this check cannot tell these team-skill spreads apart"
+            if inside else f". Ranges at sd {at}")
 
 
 def _is_record_run(cfg: Settings, record: pd.DataFrame) -> bool:
