@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{paths.COMMAND} {argv[0]}: error: standard output is closed; nothing can be printed",
                   file=sys.stderr)
         return 2
+    if sys.stderr is None or sys.stderr.closed:
+        # `... 2>&-`: print(file=None) would write notes, warnings and errors INTO the results on
+        # standard output. Drop them instead (an error still gives its exit status).
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     for stream in (sys.stdout, sys.stderr):
         # PYTHONIOENCODING=ascii or a C locale: a character the encoding lacks (τ, ♯, a CJK id) is
         # written as an escape instead of stopping the command after its output has started

@@ -54,3 +54,20 @@ def test_blank_id_refused_with_row(frame, col, values, row):
         r = r.assign(**{col: values})
     with pytest.raises(ValueError, match=f"{frame} '{col}' has an empty or whitespace-only id .* at row {row}"):
         ev(q, r)
+
+
+# 3. standard error closed: messages must not fall back into the results on standard output
+@pytest.mark.parametrize("argv", [["evaluate", "--measures", "AP,nDCG@2"], ["trec_eval", "-m", "map"]])
+def test_closed_stderr_keeps_messages_out_of_results(tmp_path, monkeypatch, capsys, argv):
+    from helpers.__main__ import main
+
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("5 0 a 2\n5 0 b 1\n9 0 z 1\n")           # topic 9 unanswered: a warning
+    r.write_text("5 Q0 b 1 2.0 s\n5 Q0 a 2 2.0 s\n8 Q0 c 1 1.0 s\n")  # topic 8 not judged, a tie
+    args = argv[:1] + (["--qrels", str(q), "--run", str(r)] + argv[1:] if argv[0] == "evaluate"
+                       else argv[1:] + [str(q), str(r)])
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.strip(), "no results printed"
+    assert "warning" not in out and "conventions" not in out and "python -m helpers" not in out, out
