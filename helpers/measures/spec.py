@@ -569,9 +569,7 @@ def parse_gain_spec(gains: "str | Mapping[int, float]") -> dict[int, float]:
     elif isinstance(gains, Mapping):
         mapping = {}
         for key, v in gains.items():
-            if isinstance(key, (bool, np.bool_)) or not float(key).is_integer():
-                raise ValueError(f"gain mapping keys must be integer levels, got {key!r}")
-            mapping[int(key)] = float(v)
+            mapping[_gain_level(key)] = _gain_value(key, v)
     else:
         raise ValueError(f"gains must be a '1:2:3' string or a {{level: gain}} dict, got {gains!r}")
     if any(k < 0 for k in mapping):
@@ -591,6 +589,26 @@ def parse_gain_spec(gains: "str | Mapping[int, float]") -> dict[int, float]:
             raise ValueError(f"gains must not decrease with the level: L{a}={mapping[a]} > "
                              f"L{b}={mapping[b]}")
     return mapping
+
+
+def _gain_level(key) -> int:
+    try:
+        ok = not isinstance(key, (bool, np.bool_)) and float(key).is_integer()
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"gains: mapping keys must be integer relevance levels (0, 1, 2 ...), got {key!r}")
+    return int(key)
+
+
+def _gain_value(key, v) -> float:
+    try:
+        if isinstance(v, (bool, np.bool_, str, bytes)):
+            raise TypeError
+        return float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"gains: the gain of level {key!r} must be a number (a finite float > 0 for "
+                         f"a relevant level), got {v!r}") from None
 
 
 def with_default_rel(measures, rel: int | None) -> list[MeasureSpec]:
