@@ -81,3 +81,14 @@ def test_closed_stderr_keeps_messages_out_of_results(tmp_path, monkeypatch, caps
 def test_gains_mapping_non_number_named(gains, match):
     with pytest.raises(ValueError, match="gains: .*" + match):
         ev(measures=["nDCG@2"], gains=gains)
+
+
+# 5. a list of DataFrames where one DataFrame is expected
+@pytest.mark.parametrize("which,value,match", [
+    ("run", lambda: (RUN, RUN.assign(run_id="t"), RUN), "run must be one DataFrame .* got a tuple of 3 DataFrames"),
+    ("qrels", lambda: [QRELS], "qrels must be one DataFrame .* got a list of 1 DataFrame; concatenate"),
+])
+def test_list_of_frames_refused_in_one_line(which, value, match):
+    with pytest.raises(ValueError, match=match) as e:
+        ev(**{"q": QRELS, "r": RUN, which[0]: value()})
+    assert "\n" not in str(e.value)

@@ -267,10 +267,26 @@ def _ids(values: list) -> pd.Series:
     return s.infer_objects() if len(s) else pd.Series([], dtype=str)
 
 
+def _refuse_frames(what: str, container: str, rows: list) -> None:
+    """A list of DataFrames is not a list of namedtuples (pandas would print whole columns)."""
+    frames = [type(r).__name__ for r in rows if isinstance(r, (pd.DataFrame, pd.Series))]
+    if not frames:
+        return
+    got = (f"a {container} of {len(rows)} {frames[0]}{'s' if len(rows) > 1 else ''}"
+           if len(frames) == len(rows) and len(set(frames)) == 1
+           else f"a {container} of {len(rows)} elements, {len(frames)} of them DataFrames/Series")
+    how = ("evaluate each, or concatenate them (pandas.concat) with a run_id column telling them apart"
+           if what == "run" else "concatenate them (pandas.concat) into one table")
+    raise ValueError(f"{what} must be one DataFrame (or a path, a list of paths, a mapping or "
+                     f"namedtuples), got {got}; {how}")
+
+
 def _from_tuples(what: str, rows: Iterable, fields: tuple[str, ...], kind: str) -> pd.DataFrame:
+    container = type(rows).__name__
     rows = list(rows)
     if not rows:
         return pd.DataFrame({f: pd.Series([], dtype=str if f.endswith("_id") else float) for f in fields})
+    _refuse_frames(what, container, rows)
     cols: dict[str, list] = {f: [] for f in fields}
     for i, row in enumerate(rows):
         try:
