@@ -308,7 +308,9 @@ def test_the_fit_to_table2_applies_only_in_the_setting_it_was_made_in():
     assert U.fit_for(paper) is not None and U.fit_for({**paper, "alpha": 0.01, "best_run_by": "rawg"}) is not None
     for change in ({"relevance threshold": 2}, {"cutoff": 20}, {"p": 0.5}, {"dataset": "dl19"}):
         assert U.fit_for({**paper, **change}) is None
-    assert U.no_fit_line({**paper, "relevance threshold": 2, "cutoff": 20}) == (
+    from helpers.findings.unanimity_text import no_fit_line
+
+    assert no_fit_line({**paper, "relevance threshold": 2, "cutoff": 20}) == (
         "the fit of the team-skill sd to Table 2 was made in the paper's setting, not at this run's cutoff 20, "
         "relevance threshold 2: no fit to show")
-    assert U.no_fit_line({**paper, "dataset": "dl19"}).startswith("the stand-in is not used by this run")
+    assert no_fit_line({**paper, "dataset": "dl19"}).startswith("the stand-in is not used by this run")

@@ -420,6 +420,17 @@ def skill_sd_line(fit: pd.DataFrame | None, sd: float) -> str:
                        f"{tried_text(fit)})"}[state]
 
 
+def no_fit_line(setting: Mapping) -> str:
+    """Appendix A's line when :func:`helpers.replicates.unanimity.fit_for` gives no fit: why there is none."""
+    from ..replicates.unanimity import FIT_SETTING, PAPER_SETTING
+
+    if setting["dataset"] != PAPER_SETTING["dataset"]:
+        return f"the stand-in is not used by this run (dataset {setting['dataset']!r}): no fit to show"
+    off = [f"{k} {setting[k]!r}" for k in FIT_SETTING if setting[k] != PAPER_SETTING[k]]
+    return ("the fit of the team-skill sd to Table 2 was made in the paper's setting, not at this run's "
+            + ", ".join(off) + ": no fit to show")
+
+
 def fit_line(fit: pd.DataFrame, sd: float) -> str:
     """Appendix A's line under the fit's record: the fitted value, the smallest RMS gap, this run's
     value and whether the fit tried it."""

@@ -26,7 +26,7 @@ from . import runner
 
 __all__ = ["PAPER_MEASURE", "PAPER_GRID", "paper_table2", "tau_cells", "skill_spread_taus", "calibrate", "choose",
            "GAP_TOLERANCE", "read_fit", "table2", "identical_cells", "order_interval", "range_name", "summarise_order",
-           "doubled_power", "power_reach", "conjecture", "FIT_SETTING", "fit_for", "no_fit_line", "setting_differences", "STAND_IN_DEPTH"]
+           "doubled_power", "power_reach", "conjecture", "FIT_SETTING", "fit_for", "setting_differences", "STAND_IN_DEPTH"]
 
 #: This run's measure name -> the paper's (Sakai 2017, Tables 2 and 3: nG@1, P+, nERR on the top 10).
 PAPER_MEASURE = {"nG@1": "nG@1", "P+": "P+", "nERR@10": "nERR"}
@@ -191,25 +191,14 @@ def read_fit() -> pd.DataFrame:
     return pd.read_csv(paths.DATA_RAW / FIT_FILE)
 
 
-#: The keys of :data:`PAPER_SETTING` that set the τ the fit to Table 2 matched (:func:`calibrate`
-#: ran in the paper's setting; alpha and best_run_by do not touch τ of all runs).
+#: The keys of :data:`PAPER_SETTING` that set the τ the fit to Table 2 matched (not alpha, best_run_by).
 FIT_SETTING = ("dataset", "cutoff", "p", "relevance threshold")
 
 
 def fit_for(setting: Mapping) -> pd.DataFrame | None:
-    """The calibration record (:func:`read_fit`) when it applies to a run of ``setting`` (the keys of
-    :data:`PAPER_SETTING`): the stand-in in the setting the fit was made in (:data:`FIT_SETTING`);
-    else ``None``: another dataset, cutoff, p or relevance threshold, where no spread was fitted."""
+    """:func:`read_fit` for a run of ``setting`` (:data:`PAPER_SETTING`'s keys) at the fit's own
+    :data:`FIT_SETTING`; else ``None`` (no spread was fitted for another dataset, cutoff, p or θ)."""
     return read_fit() if all(setting[k] == PAPER_SETTING[k] for k in FIT_SETTING) else None
-
-
-def no_fit_line(setting: Mapping) -> str:
-    """Appendix A's line when :func:`fit_for` gives no fit: why there is none to show."""
-    if setting["dataset"] != PAPER_SETTING["dataset"]:
-        return f"the stand-in is not used by this run (dataset {setting['dataset']!r}): no fit to show"
-    off = [f"{k} {setting[k]!r}" for k in FIT_SETTING if setting[k] != PAPER_SETTING[k]]
-    return ("the fit of the team-skill sd to Table 2 was made in the paper's setting, not at this run's "
-            + ", ".join(off) + ": no fit to show")
 
 
 #: Half a unit of the paper's printed τ (3 digits): a printed .996 stands for any value in [.9955, .9965).
@@ -730,11 +719,9 @@ def doubled_power(sim, bound: float, *, tau: bool, level: float = 0.95) -> dict:
     draws added: for tau, ``1 - tau_alt = (1 - tau_i) + (1 - tau_j)``; for a count, ``c_i + c_j``
     (Sakai names no size for "a larger impact"; twice is this notebook's pre-specified effect, set
     before the real data were looked at). The power is the share of the R(R - 1)/2 pairs of draws
-    whose sum passes ``bound``; ``low``/``high`` are APPROXIMATE ``level`` bounds: Clopper-Pearson
-    bounds for ``round(power * m)`` successes of the m = R // 2 disjoint (independent) pairs, a count
-    not itself observed. The all-pairs share is a U-statistic, whose variance is at most that of the
-    mean over m disjoint pairs (Hoeffding 1963), so the bounds are wide rather than narrow; what
-    they let a verdict reach is :func:`power_reach`. NaN with fewer than 2 draws.
+    whose sum passes ``bound``; ``low``/``high``: APPROXIMATE ``level`` bounds, Clopper-Pearson's for
+    ``round(power * m)`` of m = R // 2 disjoint pairs (a count not observed; the all-pairs U-statistic
+    varies no more than their mean, Hoeffding 1963); their reach: :func:`power_reach`. NaN below 2 draws.
     """
     from scipy.stats import binomtest
 
@@ -751,10 +738,8 @@ def doubled_power(sim, bound: float, *, tau: bool, level: float = 0.95) -> dict:
 
 
 def power_reach(draws: int, need: float = 0.8, level: float = 0.95) -> float:
-    """The power :func:`doubled_power` must exceed for its lower ``level`` bound to reach ``need``
-    with ``draws`` draws: (k - 1/2)/m for the smallest count k of m = draws // 2 pairs whose
-    Clopper-Pearson lower bound is >= ``need`` (50 draws: 24.5/25 = 0.98). NaN when no count reaches
-    it (fewer than 34 draws at 0.8)."""
+    """The power :func:`doubled_power` must exceed for its lower bound to reach ``need``: (k - 1/2)/m,
+    k the smallest of m = draws // 2 with that bound (50 draws: 0.98); NaN if none (< 34 draws at 0.8)."""
     from scipy.stats import binomtest
 
     m = int(draws) // 2
