@@ -92,3 +92,34 @@ def test_list_of_frames_refused_in_one_line(which, value, match):
     with pytest.raises(ValueError, match=match) as e:
         ev(**{"q": QRELS, "r": RUN, which[0]: value()})
     assert "\n" not in str(e.value)
+
+
+# 6. parameter files the runner must refuse before a kernel starts
+from helpers.notebook.params import ParameterError, check_values  # noqa: E402
+
+DECL_01 = {"seed": int, "d_max_list": list, "n_list": list, "real_datasets": list, "replicates": int}
+DECL_06 = {"data": str, "facets": str, "components": dict, "split_topics": list, "replicates": int,
+           "measures": list}
+
+
+@pytest.mark.parametrize("declared,values,match", [
+    (DECL_01, {"d_max_list": []}, "d_max_list is an empty list"),
+    (DECL_06, {"measures": []}, "measures is an empty list"),
+    (DECL_01, {"real_datasets": ["stc-ja", "dl19-agreemnt"]}, "real_datasets must be .*'dl19-agreemnt'.*did you mean"),
+    (DECL_06, {"facets": "s x t"}, "facets must be 's x \\(a:t\\)' or 's x t x a'"),
+    (DECL_01, {"replicates": 1}, "replicates must be an integer >= 2"),
+    (DECL_06, {"split_topics": [1, 4]}, "split_topics must hold integers >= 2"),
+    (DECL_06, {"facets": "s x t x a", "components": {"s": 0.1, "t": 0.1, "a": 0.1, "st": 0.1, "sa": 0.1,
+                                                    "ta": 0.1, "xyz": 0.1}},
+     "components must have exactly the keys of the design 's x t x a'"),
+    (DECL_06, {"components": {"s": 0.01, "t": 0.02, "a:t": 0.015, "st": 0.01, "sa:t": -0.5}},
+     "components must be variances >= 0, got sa:t: -0.5"),
+])
+def test_runner_refuses_values_the_kernel_cannot_use(declared, values, match):
+    with pytest.raises(ParameterError, match=match):
+        check_values(values, declared)
+
+
+def test_components_of_a_files_run_are_not_checked_and_wider_domains_stay():
+    check_values({"data": "files", "facets": "s x t x a"}, DECL_06)
+    check_values({"replicates": 1, "n_list": [1]}, {"replicates": int, "n_list": list})  # 03-05 take 1

@@ -45,6 +45,8 @@ import typing
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .param_domains import BASE_DOMAINS, choice_problem, components_problem, empty_problem, notebook_domain
+
 #: Names a kernel defines by itself (never parameters).
 _KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 #: papermill's ``inferred_type_name`` -> the annotation it stands for.
@@ -277,39 +279,7 @@ def size_problems(values: Mapping[str, Any], declared: Mapping[str, Any] | None 
 #: Each range is the widest any notebook accepts, so the runner can refuse a value before a kernel
 #: starts; a notebook's validation cell may ask for more (``n_items >= 100`` in 01).
 VALUE_DOMAINS: dict[str, tuple[float | None, bool, float | None, bool, str]] = {
-    "seed": (0, True, None, False, "numpy.random.SeedSequence takes a non-negative integer"),
-    **{name: (1, True, None, False, what) for name, (_, what) in SIZE_LIMITS.items()},
-    "relevance_threshold": (0, True, None, False, "0 takes the collection's definition"),
-    "extra_cutoff": (0, True, None, False, "0 for none"),
-    "real_cutoff": (0, True, None, False, "0: the shorter page's length"),
-    "tau_bootstrap": (1, True, None, False, "topic resamples"),
-    "p": (0.0, True, 1.0, True, "unanimity upgrade strength"),
-    "alpha": (0.0, False, 1.0, False, "significance level"),
-    "significance": (0.0, False, 1.0, False, "significance level"),
-    "tau_level": (0.0, False, 1.0, False, "confidence level"),
-    "p_equal": (0.0, False, 1.0, False, "share of EQUAL labels"),
-    "alpha_relevance": (-1.0, False, 1.0, False, "Krippendorff's alpha"),
-    "alpha_diversity": (-1.0, False, 1.0, False, "Krippendorff's alpha"),
-    "min_difference": (0.0, True, None, False, "a difference of scores"),
-    "tie_tolerance": (0.0, True, None, False, "a difference of scores"),
-    "real_threshold": (0.0, True, 100.0, True, "a mean relevance on THUIR's 0-100 scale"),
-    "rel": (1, True, None, False, "lowest relevant level"),
-    "n_systems": (1, True, None, False, "simulated systems"),
-    "max_assessors": (1, True, None, False, "assessors per topic"),
-    "split_topics": (1, True, None, False, "topics per half"),
-    "split_assessors": (1, True, None, False, "assessors per half"),
-    "split_draws": (1, True, None, False, "random splits per size"),
-    "experiments": (1, True, None, False, "paired t-tests per replicate"),
-    "splits": (1, True, None, False, "random half-splits of the topics"),
-    "n_boot": (1, True, None, False, "bootstrap resamples"),
-    "cost_boot": (1, True, None, False, "bootstrap resamples"),
-    "beta": (0.0, False, 1.0, False, "type II error"),
-    "target": (0.0, False, 1.0, False, "a reliability coefficient"),
-    "min_diff": (0.0, False, None, False, "a difference of scores"),
-    "min_diff_grid": (0.0, False, None, False, "differences of scores"),
-    "ci_width": (0.0, False, None, False, "a width of an interval"),
-    "cost_topic": (0.0, True, None, False, "a cost"),
-    "cost_judgment": (0.0, True, None, False, "a cost"),
+    **{name: (1, True, None, False, what) for name, (_, what) in SIZE_LIMITS.items()}, **BASE_DOMAINS,
 }
 #: What ``scheduler`` may say (besides a dask scheduler address such as ``tcp://host:8786``).
 SCHEDULERS = ("local", "serial")
@@ -321,7 +291,7 @@ def _interval(low, low_in, high, high_in) -> str:
     return f"{'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
 
 
-def domain_problem(name: str, value: Any) -> str | None:
+def domain_problem(name: str, value: Any, declared: Mapping[str, Any] | None = None) -> str | None:
     """``None`` if ``value`` lies in the domain of parameter ``name`` (:data:`VALUE_DOMAINS`; the
     ``scheduler`` names), else one line saying what was expected (call it on well-typed values)."""
     if name == "scheduler" and isinstance(value, str):
@@ -333,15 +303,16 @@ def domain_problem(name: str, value: Any) -> str | None:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return (f"scheduler must be 'local', 'serial' or a dask scheduler address such as tcp://host:8786, "
                 f"got {shown(value)}{hint}")
-    if name not in VALUE_DOMAINS:
-        return None
-    low, low_in, high, high_in, what = VALUE_DOMAINS[name]
+    domain = (declared is not None and notebook_domain(name, declared)) or VALUE_DOMAINS.get(name)
+    if domain is None:
+        return choice_problem(name, value) or empty_problem(name, value)
+    low, low_in, high, high_in, what = domain
     members = value if isinstance(value, list) else [value]
     numbers = [v for v in members if isinstance(v, (int, float)) and not isinstance(v, bool)]
     bad = [v for v in numbers if (v < low if low_in else v <= low)
            or (high is not None and (v > high if high_in else v >= high))]
     if not bad:
-        return None
+        return empty_problem(name, value)
     integral = all(isinstance(v, int) for v in numbers) and high is None
     kind = "an integer " if integral else ""
     if isinstance(value, list):
@@ -389,9 +360,12 @@ def check_values(values: Mapping[str, Any], declared: Mapping[str, Any], *, wher
                 problems.append(issue + (f" {at(name)}" if where else ""))
     if not problems:  # domains and bounds only for values of the right types
         for name, value in values.items():
-            issue = domain_problem(name, value) if name in declared else None
+            issue = domain_problem(name, value, declared) if name in declared else None
             if issue:
                 problems.append(issue + (f" {at(name)}" if where else ""))
+        issue = components_problem(values) if "components" in declared else None
+        if issue:
+            problems.append(issue + (f" {at('components')}" if where else ""))
     if not problems:
         problems += [p + (f" {where}" if where else "") for p in size_problems(values, declared)]
     if problems:
