@@ -123,3 +123,17 @@ def test_runner_refuses_values_the_kernel_cannot_use(declared, values, match):
 def test_components_of_a_files_run_are_not_checked_and_wider_domains_stay():
     check_values({"data": "files", "facets": "s x t x a"}, DECL_06)
     check_values({"replicates": 1, "n_list": [1]}, {"replicates": int, "n_list": list})  # 03-05 take 1
+
+
+# 7. trec_eval --many-runs --out-dir that cannot be written names --out-dir and "cannot write"
+def test_out_dir_not_writable_is_named(tmp_path, capsys):
+    from helpers.__main__ import main
+
+    (tmp_path / "q").write_text("5 0 a 1\n")
+    (tmp_path / "run1").write_text("5 Q0 a 1 1.0 s\n")
+    (tmp_path / "plain").write_text("")
+    out_dir = tmp_path / "plain" / "sub"          # below a file: the folder cannot be made
+    assert main(["trec_eval", "--many-runs", "--out-dir", str(out_dir), str(tmp_path / "q"),
+                 str(tmp_path / "run1")]) == 2
+    err = capsys.readouterr().err
+    assert f"--out-dir '{out_dir}': cannot write" in err and "cannot read" not in err, err

@@ -352,7 +352,13 @@ def _run_many(opts: Options) -> int:
             status = 2
             continue
         if opts.out_dir is not None:
-            atomic_write_bytes(os.path.join(opts.out_dir, os.path.basename(path) + ".trec_eval"), data)
+            target = os.path.join(opts.out_dir, os.path.basename(path) + ".trec_eval")
+            try:
+                atomic_write_bytes(target, data)
+            except OSError as exc:
+                print(f"trec_eval: --out-dir {opts.out_dir!r}: cannot write '{target}': "
+                      f"{exc.strerror or exc}", file=sys.stderr)
+                status = 2
         else:
             _write(out, f"==> {path} <==\n".encode("utf-8", "surrogateescape") + data)
     return status
