@@ -137,3 +137,18 @@ def test_out_dir_not_writable_is_named(tmp_path, capsys):
                  str(tmp_path / "run1")]) == 2
     err = capsys.readouterr().err
     assert f"--out-dir '{out_dir}': cannot write" in err and "cannot read" not in err, err
+
+
+# 8. a single-value option of `evaluate` given twice is refused (argparse kept the last one)
+@pytest.mark.parametrize("extra,flag", [(["--qrels", "OTHER"], "--qrels"), (["--gains", "1:2", "--gains", "1:3"], "--gains"),
+                                        (["--output-format", "table", "--format", "jsonl"], "--output-format")])
+def test_evaluate_option_given_twice_refused(tmp_path, capsys, extra, flag):
+    from helpers.__main__ import main
+
+    (tmp_path / "q").write_text("5 0 a 1\n")
+    (tmp_path / "r").write_text("5 Q0 a 1 1.0 s\n")
+    extra = [str(tmp_path / "r") if x == "OTHER" else x for x in extra]
+    assert main(["evaluate", "--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--measures", "AP",
+                 *extra]) == 2
+    captured = capsys.readouterr()
+    assert f"argument {flag}" in captured.err and "given twice" in captured.err and not captured.out

@@ -99,9 +99,32 @@ ORDERS = ("trec_eval", "score", "rank", "file")
 OUTPUT_FORMATS = ("table", "jsonl", "trec_eval", "ntcireval")
 
 
+class _StoreOnce(argparse._StoreAction):
+    """A single-value option given twice (``--qrels A --qrels B``) is refused: argparse keeps the
+    last one silently."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, f"given twice ({seen[self.dest]!r}, then {values!r}); give it "
+                                               "once" + (" with every value after it" if self.nargs else ""))
+        seen[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
     def error(self, message):  # argparse would print usage and exit(2); keep exit(2), no usage spam
         raise _UsageError(message)
+
+    def parse_args(self, *args, **kwargs):
+        ns = super().parse_args(*args, **kwargs)
+        ns.__dict__.pop("_given_once", None)
+        return ns
 
 
 class _UsageError(Exception):
