@@ -76,8 +76,8 @@ def test_closed_stderr_keeps_messages_out_of_results(tmp_path, monkeypatch, caps
 # 4. a gains mapping whose value (or level) is not a number
 @pytest.mark.parametrize("gains,match", [({1: 1, 2: [3]}, "level 2 must be a number.*\\[3\\]"),
                                          ({1: b"2"}, "level 1 must be a number"),
-                                         ({"one": 1}, "keys must be integer relevance levels.*'one'"),
-                                         ({None: 1}, "keys must be integer relevance levels.*None")])
+                                         ({"one": 1}, "keys must be integer levels.*'one'"),
+                                         ({None: 1}, "keys must be integer levels.*None")])
 def test_gains_mapping_non_number_named(gains, match):
     with pytest.raises(ValueError, match="gains: .*" + match):
         ev(measures=["nDCG@2"], gains=gains)

@@ -597,7 +597,7 @@ def _gain_level(key) -> int:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise ValueError(f"gains: mapping keys must be integer relevance levels (0, 1, 2 ...), got {key!r}")
+        raise ValueError(f"gains: mapping keys must be integer levels (relevance levels 0, 1, 2 ...), got {key!r}")
     return int(key)
 
 
