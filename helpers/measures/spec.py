@@ -296,7 +296,10 @@ class MeasureSpec:
                                      f"(supported parameters: {allowed})")
                 if key in params:
                     raise ValueError(f"{text!r}: parameter {key!r} given twice")
-                params[key] = parse_value(value)
+                try:
+                    params[key] = parse_value(value)
+                except ValueError as exc:
+                    raise ValueError(f"{text!r}: {key}: {exc}") from None
         cutoff = None
         if m.group("cutoff") is not None:
             raw = m.group("cutoff")
