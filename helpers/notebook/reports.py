@@ -180,7 +180,7 @@ class Reporter:
 
     def save_table(self, df: pd.DataFrame, name: str, *, float_format: str = "%.4f",
                    index: bool = False, caption: str | None = None, label: str | None = None,
-                   latex: bool = True) -> list[Path]:
+                   latex: bool = True, latex_float_format: str | None = None) -> list[Path]:
         """Save a table as CSV and as a LaTeX table, named ``NN_<name>``.
 
         The ``.tex`` file is a complete ``table`` float (``table*`` when wider than one column of
@@ -191,6 +191,8 @@ class Reporter:
         (:mod:`helpers.notebook.captions`; a table without one is warned about and captioned from
         its name). The CSV keeps the column names. ``latex=False``: the CSV only (a detail table
         of many wide text columns, read as data, that no page of a paper would hold).
+        ``latex_float_format``: the decimals of the ``.tex`` when they differ from the CSV's (a CSV
+        kept at full precision so that it reproduces the printed values, a page at 4 decimals).
         """
         name = safe_stem(name)          # names built from data (question, run, assessor ids) stay in tables/
         stem = f"{self.prefix}_{name}"
@@ -201,7 +203,7 @@ class Reporter:
             return [self._write(self.tables / f"{stem}.csv", csv.encode("utf-8"))]
         tex = latex_table(df, caption=caption or default_caption(self.notebook, name),
                           label=label or table_label(self.notebook, name, self.profile),
-                          float_format=float_format, index=index,
+                          float_format=latex_float_format or float_format, index=index,
                           headers=captions.column_labels(self.notebook, name, columns))
         return [self._write(self.tables / f"{stem}.csv", csv.encode("utf-8")),
                 self._write(self.tables / f"{stem}.tex", tex.encode("utf-8"))]
