@@ -25,6 +25,24 @@ def nist():
         pytest.skip(f"NIST trec_eval cannot be built here: {exc}")
 
 
+@pytest.fixture
+def run_demo_notebooks(monkeypatch):
+    """Run these notebooks as the whole of a `notebooks run` (profile "ci", no parameter files, no
+    HTML); returns the run's results and what it printed."""
+    import io
+
+    from helpers.notebook import pipeline
+
+    def run(books, **kwargs):
+        monkeypatch.setattr(pipeline, "discover", lambda only=None: books)
+        monkeypatch.setattr(pipeline, "load_parameters", lambda nb, profile: {})
+        monkeypatch.setattr(pipeline, "check_profile", lambda profile: None)
+        out = io.StringIO()
+        return pipeline.run("ci", html=False, stream=out, **kwargs), out.getvalue()
+
+    return run
+
+
 SLOW = os.environ.get("SUBJEVAL_SLOW_TESTS") == "1"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -41,7 +40,7 @@ def test_cli_refuses_a_bad_jobs_value_before_any_kernel(capsys):
     assert "--jobs must be a whole number >= 1 or 'auto', got '0'" in capsys.readouterr().err
 
 
-def test_two_notebooks_run_at_the_same_time(tmp_path, monkeypatch):
+def test_two_notebooks_run_at_the_same_time(tmp_path, monkeypatch, run_demo_notebooks):
     """With jobs=2 the two notebooks of a run execute at once, each in its own runner process with
     the caller's environment: each one waits for a file the other writes when it starts (a run one
     after the other would fail the first notebook), and both publish under the caller's reports
@@ -66,12 +65,7 @@ def test_two_notebooks_run_at_the_same_time(tmp_path, monkeypatch):
         path = tmp_path / f"0{k + 1}_pair{k}.ipynb"
         nbformat.write(nb, str(path))
         books.append(path)
-    monkeypatch.setattr(pipeline, "discover", lambda only=None: books)
-    monkeypatch.setattr(pipeline, "load_parameters", lambda nb, profile: {})
-    monkeypatch.setattr(pipeline, "check_profile", lambda profile: None)
-    out = io.StringIO()
-    results = pipeline.run("ci", html=False, stream=out, jobs=2)
-    text = out.getvalue()
+    results, text = run_demo_notebooks(books, jobs=2)
     assert [(stem, status) for stem, status, _ in results] == [("01_pair0", "ok"), ("02_pair1", "ok")], text
     assert "running 2 notebooks at a time (--jobs 2)" in text
     assert "from the first start to the last end (2 at a time)" in text

@@ -45,6 +45,17 @@ def _run(path, tmp_path, **parameters):
         else:
             os.environ["PYTHONPATH"] = env_before
 
+def _stops_before_any_kernel(tmp_path, monkeypatch, name, text, message, error=params.ParameterError):
+    """A parameter file ``mine/<name>`` holding ``text`` stops the runner with ``error`` matching
+    ``message`` before anything is written."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / name).write_text(text)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
+    with pytest.raises(error, match=message):
+        pipeline.run(params=tmp_path / "mine", html=False)
+    assert not (tmp_path / "out").exists()
+
+
 
 def test_plain_papermill_accepts_declared_parameters(tmp_path):
     nb = _run(_notebook(tmp_path), tmp_path, seed=7, rate=1, limit=3)
@@ -411,12 +422,7 @@ def test_a_notebook_named_on_the_command_line_without_a_file_fails(tmp_path, mon
                            r"tcp://host:8786, got 'locla' \(did you mean 'local'\?\) in \S*04_x.yaml:1$"),
 ])
 def test_values_no_notebook_can_use_stop_the_runner_naming_file_and_line(tmp_path, monkeypatch, text, message):
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "04_x.yaml").write_text(text)
-    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
-    with pytest.raises(params.ParameterError, match=message):
-        pipeline.run(params=tmp_path / "mine", html=False)
-    assert not (tmp_path / "out").exists()
+    _stops_before_any_kernel(tmp_path, monkeypatch, "04_x.yaml", text, message)
 
 
 def test_a_negative_seed_stops_in_the_validation_cell_under_plain_papermill(tmp_path):
@@ -470,14 +476,9 @@ def test_profile_with_params_and_an_empty_name_are_refused(tmp_path, monkeypatch
     ("data: files\nruns_path: adir\n", r"^runs_path: no file matches '\S*adir' .* in \S*06_x.yaml:2$"),
 ])
 def test_bad_values_and_missing_paths_stop_before_the_kernel(tmp_path, monkeypatch, text, message):
-    (tmp_path / "mine").mkdir()
     (tmp_path / "adir").mkdir()
-    (tmp_path / "mine" / "06_x.yaml").write_text(text)
-    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(ValueError, match=message):
-        pipeline.run(params=tmp_path / "mine", html=False)
-    assert not (tmp_path / "out").exists()
+    _stops_before_any_kernel(tmp_path, monkeypatch, "06_x.yaml", text, message, error=ValueError)
 
 
 def test_every_list_of_numbers_parameter_has_a_domain():
@@ -517,12 +518,7 @@ def test_standard_input_as_a_path_is_said_to_be_no_regular_file(tmp_path):
 ])
 def test_list_and_dict_members_no_notebook_can_use_stop_the_runner(tmp_path, monkeypatch, text, message):
     """Members are checked like the values (null, nested lists, text among numbers), before any kernel."""
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "06_x.yaml").write_text(text)
-    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "out"))
-    with pytest.raises(params.ParameterError, match=message):
-        pipeline.run(params=tmp_path / "mine", html=False)
-    assert not (tmp_path / "out").exists()
+    _stops_before_any_kernel(tmp_path, monkeypatch, "06_x.yaml", text, message)
 
 
 def test_every_list_and_dict_parameter_of_a_notebook_has_its_member_types():

@@ -265,12 +265,10 @@ def test_a_kernel_that_did_not_start_is_started_again_and_nothing_else_is(tmp_pa
     assert fake.calls == 1
 
 
-def test_one_dask_cluster_serves_every_notebook_of_a_run(tmp_path, monkeypatch):
+def test_one_dask_cluster_serves_every_notebook_of_a_run(tmp_path, monkeypatch, run_demo_notebooks):
     """`notebooks run` starts one LocalCluster (in the background, from the start of the run) and
     hands its address to the kernels of the notebooks whose scheduler is "local"; they use it
     instead of starting their own, and it is closed when the run ends."""
-    import io
-
     import nbformat
 
     monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "reports"))
@@ -293,13 +291,8 @@ def test_one_dask_cluster_serves_every_notebook_of_a_run(tmp_path, monkeypatch):
         path = tmp_path / f"0{k + 1}_demo{k}.ipynb"
         nbformat.write(nb, str(path))
         books.append(path)
-    monkeypatch.setattr(pipeline, "discover", lambda only=None: books)
-    monkeypatch.setattr(pipeline, "load_parameters", lambda nb, profile: {})
-    monkeypatch.setattr(pipeline, "check_profile", lambda profile: None)
-    out = io.StringIO()
-    results = pipeline.run("ci", html=False, stream=out)
-    assert [status for _, status, _ in results] == ["ok", "ok"], out.getvalue()
-    text = out.getvalue()
+    results, text = run_demo_notebooks(books)
+    assert [status for _, status, _ in results] == ["ok", "ok"], text
     assert text.count("dask: one LocalCluster of") == 1 and "for the 2 notebook(s) of this run" in text
     printed = []
     for path in books:
