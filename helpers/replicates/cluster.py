@@ -15,12 +15,14 @@ neither
     A new LocalCluster for this call, started in a background thread (:class:`Starting`) so that
     the caller can compute cells while the workers start, closed at the end of the call.
 
-Starting a LocalCluster costs seconds: a worker process imports numpy, pandas, scipy and
-distributed (about 1 s of CPU). Where the platform has it (Linux, macOS) the workers are forked from
-multiprocessing's fork server, which imports them once for the whole process (:data:`PRELOAD`, and
-the study's module); it stays, idle, until the process ends, and later clusters start in a fraction
-of a second. The start is measured on its own (:attr:`Starting.seconds`, ``timings=`` of
-``run_replicates``) and printed by ``benchmarks/bench_sweep.py`` and by the runner.
+Starting a LocalCluster costs seconds when its workers are spawned: a new process imports numpy,
+pandas, scipy and distributed (about 1 s of CPU each). On Linux the workers are forked from the
+calling process itself (:func:`start_method`), which has imported all of that and the study's module
+already: two workers start in a fraction of a second instead of the 1.6 s of a fork server that
+imports them once (measured by ``benchmarks/bench_sweep.py``). On macOS, where forking a process with threads is unsafe, they are forked from
+multiprocessing's fork server (:data:`PRELOAD` imported once per process); elsewhere spawned. The
+start is measured on its own (:attr:`Starting.seconds`, ``timings=`` of ``run_replicates``) and
+printed by ``benchmarks/bench_sweep.py`` and by the runner.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from typing import Any, Iterator
 from .. import paths
 
 __all__ = ["SHARED_SCHEDULER", "Starting", "check_workers", "connect", "package_on_worker", "start_local_cluster",
-           "worker_config", "would_start"]
+           "start_method", "worker_config", "would_start"]
 
 #: Environment variable by which the notebook runner hands its kernels the address of its cluster.
 SHARED_SCHEDULER = "SUBJEVAL_DASK_SCHEDULER"
@@ -66,21 +68,37 @@ def worker_config() -> Iterator[None]:
         yield
 
 
-#: Modules the fork server imports once, so that a worker forked from it starts with them loaded
+#: Modules the fork server imports once (macOS), so that a worker forked from it starts with them loaded
 #: (numpy, pandas, scipy.stats and distributed take about 1 s of CPU per process to import).
 PRELOAD = ("numpy", "pandas", "scipy.stats", "distributed", f"{__name__.split('.')[0]}.replicates.runner")
 
 
-def _forkserver(preload: tuple[str, ...]) -> str:
-    """The start method of the workers: ``forkserver`` where the platform has it (Linux, macOS),
-    else ``spawn``. The fork server is one process per Python process, started with the first
-    cluster: it imports :data:`PRELOAD` (and the study's module) once, then forks each worker, so
-    two workers cost one import instead of two, and later clusters of this process (a notebook
-    that runs several studies) start in a fraction of a second. It is started with this process's
-    ``sys.path``, so its workers import this very package."""
-    import multiprocessing
+def start_method(preload: tuple[str, ...] = (), fork: bool = True) -> str:
+    """How the workers of a LocalCluster are started.
 
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    ``"fork"`` on Linux: a worker is a copy of this process, with everything it imported (numpy,
+    pandas, scipy, distributed, this package, the study's module), so it starts in a fraction of a
+    second and imports this very package. The fork happens in distributed's thread while other
+    threads of the process may compute: glibc's allocator and OpenBLAS reset their locks and
+    threads at a fork, and the workers set their BLAS to one thread themselves
+    (:func:`helpers.replicates.runner.single_threaded_blas`, since the ``OMP_NUM_THREADS=1`` the
+    nanny sets cannot reach a library already loaded).
+    ``"forkserver"`` where the platform has it but forking a process with threads is unsafe
+    (macOS): the fork server is one process per Python process, started with the first cluster,
+    that imports :data:`PRELOAD` (and the study's module) once and then forks each worker; it is
+    started with this process's ``sys.path``, so its workers import this very package.
+    ``"spawn"`` elsewhere (Windows).
+
+    ``fork=False`` asks for the fork server on Linux too: for a cluster started by a process that
+    has not imported what the workers need (the notebook runner's), whose forked workers would each
+    import it again."""
+    import multiprocessing
+    import sys
+
+    methods = multiprocessing.get_all_start_methods()
+    if fork and sys.platform.startswith("linux") and "fork" in methods:
+        return "fork"
+    if "forkserver" not in methods:
         return "spawn"
     import dask
     from distributed.utils import get_mp_context
@@ -92,19 +110,19 @@ def _forkserver(preload: tuple[str, ...]) -> str:
     return "forkserver"
 
 
-def start_local_cluster(n_workers: int, preload: tuple[str, ...] = ()) -> Any:
+def start_local_cluster(n_workers: int, preload: tuple[str, ...] = (), fork: bool = True) -> Any:
     """A :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes, with
-    :func:`worker_config`; the caller closes it. ``preload``: modules (the study's) for the fork
-    server to import besides :data:`PRELOAD`.
+    :func:`worker_config`, started as :func:`start_method` says; the caller closes it.
+    ``preload``: modules (the study's) for a fork server to import besides :data:`PRELOAD`.
 
-    The workers import this checkout's package: multiprocessing gives a spawned child, and the fork
-    server, the parent's ``sys.path`` (in its order) before anything is unpickled, so they find
+    The workers import this checkout's package: a forked worker is a copy of this process, and
+    multiprocessing gives a spawned child and the fork server the parent's ``sys.path`` (in its order) before anything is unpickled, so they find
     :mod:`helpers` where this process found it. (Nothing is set in ``os.environ``, which a start in a
     background thread would change under the caller's feet.)"""
     import dask
     from distributed import LocalCluster
 
-    method = _forkserver(tuple(preload))
+    method = start_method(tuple(preload), fork)
     with worker_config(), dask.config.set({"distributed.worker.multiprocessing-method": method}):
         return LocalCluster(
             n_workers=n_workers, threads_per_worker=1, processes=True,
@@ -126,7 +144,7 @@ class Starting:
     """
 
     def __init__(self, client: Any = None, *, n_workers: int | None = None, background: bool = True,
-                 kind: str = "started", preload: tuple[str, ...] = ()) -> None:
+                 kind: str = "started", preload: tuple[str, ...] = (), fork: bool = True) -> None:
         self.client, self.cluster, self.error = client, None, None
         self.seconds: float | None = 0.0 if client is not None else None
         #: ``"started"`` (a LocalCluster of this call), ``"shared"`` (the runner's) or ``"address"``
@@ -138,18 +156,18 @@ class Starting:
         if client is not None:
             self._done.set()
         elif background:
-            self._thread = threading.Thread(target=self._start, args=(n_workers, preload), daemon=True,
+            self._thread = threading.Thread(target=self._start, args=(n_workers, preload, fork), daemon=True,
                                             name="subjeval-cluster-start")
             self._thread.start()
         else:
-            self._start(n_workers, preload)
+            self._start(n_workers, preload, fork)
 
-    def _start(self, n_workers: int, preload: tuple[str, ...]) -> None:
+    def _start(self, n_workers: int, preload: tuple[str, ...], fork: bool) -> None:
         from distributed import Client
 
         begin = time.perf_counter()
         try:
-            self.cluster = start_local_cluster(n_workers, preload)
+            self.cluster = start_local_cluster(n_workers, preload, fork)
             self.client = Client(self.cluster)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread by wait()
             self.error = exc
