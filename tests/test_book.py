@@ -6,6 +6,7 @@ Type 3 font."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
@@ -289,6 +290,14 @@ def test_a_run_that_only_failed_has_a_book_and_an_empty_one_names_its_command(tm
     (tmp_path / "reports" / "executed" / "real").mkdir(parents=True)
     with pytest.raises(SystemExit, match=r"`make reproduce PROFILE=real` first"):
         book.sources("real")
+    # from the command line: the message on one line of stderr, status 2 (the runner's usage status), no traceback
+    for argv, expected in ((["--profile", "other"], "unknown profile 'other'"),
+                           (["--params", str(tmp_path / "absent")], "absent: no such file or folder"),
+                           (["--name", "x"], "--name only goes with --params")):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert book.main(argv) == 2, argv
+        assert expected in err.getvalue() and err.getvalue().count("\n") == 1 and "Traceback" not in err.getvalue()
 
 
 @pytest.mark.skipif(PDFLATEX is None, reason="no pdflatex (.ci/run installs TeX)")

@@ -55,19 +55,25 @@ CSS = ROOT / "book" / "book.css"
 SINGLE_FIGURE_PT = 3.5 * 72
 
 
+class UsageError(SystemExit):
+    """A command line naming no run to build (an unknown profile, a missing folder, no executed
+    notebooks): :func:`main` prints the message on one line and exits with status 2, as the
+    notebook runner does for its usage errors. Raised by :func:`build` too."""
+
+
 def run_name(profile: str = "default", params: str | None = None, name: str | None = None) -> str:
     """The run whose book is built: ``profile``, or the name ``make reproduce PARAMS=...`` gave
     the run on one's own parameter files (the folder's name, or ``name``)."""
     if params is None:
         if name:
-            raise SystemExit("build_book: --name only goes with --params")
+            raise UsageError("build_book: --name only goes with --params")
         return profile
     try:
         if not Path(os.path.expanduser(params)).exists():
             pipeline.parameter_files(params, [])   # the runner's message for a folder that does not exist
         return pipeline.output_name(params, name)
     except ValueError as exc:
-        raise SystemExit(f"build_book: {exc}") from None
+        raise UsageError(f"build_book: {exc}") from None
 
 
 def sources(profile: str) -> list[Path]:
@@ -84,12 +90,12 @@ def sources(profile: str) -> list[Path]:
         known = sorted(p.name for p in folder.parent.iterdir() if p.is_dir()) if folder.parent.is_dir() else []
         runs = f"; executed runs: {', '.join(known)}" if known else ""
         if profile in pipeline.profiles():
-            raise SystemExit(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run "
+            raise UsageError(f"build_book: no executed notebooks for {profile!r} under {pipeline._show(folder)}; run "
                              f"`make reproduce PROFILE={profile}` first{runs}")
         try:
             pipeline.check_profile(profile)   # the runner's message: unknown profile, did you mean, known ones
         except ValueError as exc:
-            raise SystemExit(f"build_book: no executed notebooks for {profile!r}: {exc}, nor a run of your own "
+            raise UsageError(f"build_book: no executed notebooks for {profile!r}: {exc}, nor a run of your own "
                              f"parameter files (none under {pipeline._show(folder)}; `make reproduce PARAMS=<your "
                              f"folder>` makes one, named after the folder or --name {profile}){runs}") from None
     return [found[name] for name in sorted(found)]
@@ -808,8 +814,12 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"set every saved table in the PDF (default: those of at most {PDF_TABLE_ROWS} rows that fit "
                              "one float; the others are listed with their files and shown on the HTML pages)")
     args = parser.parse_args(argv)
-    build(run_name(args.profile, args.params, args.name), args.out, pdf=not args.no_pdf, twocolumn=not args.onecolumn,
-          all_tables=args.all_tables)
+    try:
+        build(run_name(args.profile, args.params, args.name), args.out, pdf=not args.no_pdf,
+              twocolumn=not args.onecolumn, all_tables=args.all_tables)
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     return 0
 
 
