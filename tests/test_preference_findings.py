@@ -385,7 +385,9 @@ def test_findings_table_for_a_simulated_run(rec):
                                      "(relevance / diversity); 95% CIs 0: [0, 0.088]")
     lim = f.limitations()
     assert "compares all 4 measures" in lim
-    assert lim.count("The pair filter (|Δ I-rec| ≥ min_difference) probably creates most of coverage's contrast") == 1
+    # no speculative sentence without a printed number behind it (the referee's runs gave the filter no such role)
+    assert not any(w in f" {lim.lower()} " for w in (" probably ", " likely ", " may ", " suggests "))
+    assert "pair filter" not in lim
     assert "(d) Simulated results that follow from how the simulation was built check the code" in lim
     assert lim.startswith("Planted users are built near RBP (position) and I-rec (coverage, smoothed), so a recovery "
                           "checks the code, not real assessors. (a) Every family check compares all 4 measures, ")

@@ -720,11 +720,6 @@ def _by_construction(row: Finding) -> Finding:
     return appendix_row(row, "holds" if lo > 0 else "does not hold" if hi <= 0 else "cannot tell")
 
 
-#: Said once, in the noise-model caveat: the paper's pair filter keeps only pairs whose I-rec differs.
-FILTER_CONTRAST = (" The pair filter (|Δ I-rec| ≥ min_difference) probably creates most of coverage's contrast: "
-                   "it keeps only pairs on which I-rec, coverage's own measure, differs.")
-
-
 #: The order of the findings table: what the data answer and what is no artefact of the simulation first
 #: (real users, the D#/I-rec bound, the method check on average), then the rest in the order built.
 _FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "On average, is each planted family",
@@ -785,7 +780,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         models = list(dict.fromkeys(m for m, _ in rec.cases))
         compared = rec.single["compared"].max() if "compared" in rec.single.columns and len(rec.single) else None
         cases = sum(len(qs) for qs in rec.by_model().values())
-        caveats.update(noise_model=contrast_caveat(rec) + (FILTER_CONTRAST if simulated and "coverage" in models else ""),
+        caveats.update(noise_model=contrast_caveat(rec),
                        families=families_caveat(models, compared),
                        rates_uncorrected=f"Each rate's 95% CI stands alone, uncorrected over the {cases} "
                                          "model-question cases.")
