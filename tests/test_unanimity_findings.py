@@ -204,8 +204,9 @@ def test_significance_rows_rest_on_the_placebo():
     # UG's count in every replicate is > 0, yet the verdict is the placebo comparison's, not "shown"
     assert over.run.startswith("UG: 2 of 120 (1.7%) in every one of 40. On all 1 cells, UG 2.0 vs placebo 1.5: +0.5 "
                                "[-0.2, +1.2] (95% CI of the mean over 40 replicates)")
-    # simulated ratings (the default): the placebo's null holds by construction, so "not shown" is no finding
-    assert over.verdict == "by construction" and over.paper == "— (the paper has no placebo)"
+    # simulated ratings (the default): the row checks the simulation, but its null is not built in (UG's bonus
+    # follows RawG's distance from its mean, the within-topic shuffle does not): the verdict is the numbers'
+    assert over.verdict == "not shown" and over.paper == "— (the paper has no placebo)"
     assert over.caveats == ("placebo_sim", "hsd_family", "fragile")
     real = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(-0.2, 1.2, "not shown"),
                                 scope="x", simulated=False)[1]
@@ -347,7 +348,7 @@ def test_the_fade_with_n_is_an_appendix_row():
     assert not any("fade" in r.question for r in found.rows) and "by construction" not in found.table()["verdict"].str.cat()
     app = found.appendix_findings()
     assert [r.verdict for r in app.rows if "fade" in r.question] == ["by construction"] and "fade" in app.rows[0].question
-    # the placebo rows follow it there: on simulated ratings the placebo's null holds by construction
+    # the placebo rows follow it there: on simulated ratings they check the simulation
     assert [("placebo" in r.question, r.verdict) for r in app.rows[1:]] == [(True, "cannot tell")] * 2
     # the fade comes from the independent uniform ratings (D reaches Dmax as N grows), not from UG's formula
     assert ("Appendix A's table checks the simulation: the fade with N and UG against a placebo of its size."
@@ -503,7 +504,7 @@ def test_reorder_row_rests_on_the_placebo():
     assert row.question == "Over 40 replicates: does UG reorder runs more than a placebo of its size?"
     assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 cells. On all 1 cells, mean τ UG 0.9896 vs "
                        "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
-    assert row.verdict == "by construction" and row.paper == "— (the paper has no placebo)"
+    assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
     assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ("placebo_sim",)
     assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "x",
                           simulated=False).verdict == "not shown"
@@ -621,3 +622,29 @@ def test_cut_caveat_only_on_rows_of_measures_they_count(measures, cut_on_rows):
                        pairs=120, tau=tau, counts=counts, fragile=None, off_paper=["cutoff"], fit=None)
     assert any("cut" in r.caveats for r in found.rows) == cut_on_rows
     assert ("cut to its top 5" in found.limitations()) == cut_on_rows
+
+
+def test_placebo_null_is_not_structural_on_uniform_ratings():
+    # why the placebo rows keep their numbers' verdict: under uniform ratings UG's bonus p*N*(Dmax - D)
+    # is largest for unanimous items, whose RawG lies far from its mean (the referee's check, Dmax 2, N 5)
+    r = np.random.default_rng(1).integers(0, 3, (200000, 5))
+    s, bonus = r.sum(1), 0.2 * 5 * (2 - (r.max(1) - r.min(1)))
+    m = s > 0
+    corr = np.corrcoef(bonus[m], np.abs(s[m] - s[m].mean()))[0, 1]
+    assert round(corr, 2) == 0.56
+    assert "not built in" in F.OWN_CAVEATS["placebo_sim"]
+    assert "by construction" not in str(F.placebo_prose({"verdict": "not shown"}, "all 1 cells", True,
+                                                         {"verdict": "not shown"}, simulated=True))
+
+
+@pytest.mark.parametrize("small, large, verdict", [([3, 3, 3, 3], [0, 0, 0, 0], "by construction"),
+                                                   ([0, 0, 0, 0], [2, 2, 2, 2], "does not hold"),
+                                                   ([0, 1, 0, 0], [4, 5, 6, 7], "does not hold")])
+def test_only_a_fade_with_n_is_by_construction(small, large, verdict):
+    # uniform ratings make UG's relative bonus shrink with N: a fade follows, a growth would not
+    from helpers.replicates.unanimity import summarise_grid
+
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
+                        "tau": 1.0, "discrepancies": [v for a, b in zip(small, large) for v in (a, b)]})
+    row = F._n_row(summarise_grid(rep), 5, 80, ())
+    assert row.verdict == verdict and ("by_construction" in row.caveats) == (verdict == "by construction")

@@ -190,7 +190,9 @@ OWN_CAVEATS = {
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
     "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
-    "placebo_sim": "Uniform ratings ignore level and run: no placebo difference is expected.",
+    "placebo_sim": ("On uniform ratings the placebo checks the simulation, not assessors. Its null is not built in: "
+                    "UG's bonus is largest where RawG lies far from its mean (unanimous ratings), and the "
+                    "placebo's shuffle within topics breaks that link."),
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": "Ranges over R draws, fewer than 95% needs (40), hold a new draw with probability (R − 1)/(R + 1) only.",
     "doubled": "Sakai names no effect size: power is the chance that one data set with twice the uniform ratings' "
@@ -350,9 +352,11 @@ def _n_row(grid, n_lo: int, n_hi: int, cav: tuple, floor: bool = False) -> Findi
     if not d.any():
         return Finding(question, paper, f"no discrepancy at N = {n_lo} or N = {n_hi} in any replicate", "not shown",
                        cav, {"mean": 0.0, "differs": False})
-    if d.std() == 0:
-        return Finding(question, paper, f"{head}: a difference of {d[0]:+.0f} in every replicate", "by construction",
-                       ("by_construction",) + cav, {"mean": float(d[0]), "differs": True})
+    if d.std() == 0:   # a fade follows from the uniform ratings; a growth with N would not
+        fades = bool(d[0] > 0)
+        return Finding(question, paper, f"{head}: a difference of {d[0]:+.0f} in every replicate",
+                       "by construction" if fades else "does not hold", (("by_construction",) if fades else ()) + cav,
+                       {"mean": float(d[0]), "differs": True})
     from ..stats.summary import mean_interval
 
     if len(d) < claims.min_draws():   # too few draws for a 95% interval: the range, called so
@@ -363,7 +367,8 @@ def _n_row(grid, n_lo: int, n_hi: int, cav: tuple, floor: bool = False) -> Findi
         low, high, _ = mean_interval(d)
         text = f"mean difference {claims.mean_ci(float(d.mean()), low, high, len(d), digits=1).text}"
     fades = bool(low > 0)   # with too few replicates the range governs the verdict: its caveat comes first
-    return Finding(question, paper, f"{head}; {text}", "by construction" if fades else "not shown",
+    verdict = "by construction" if fades else "does not hold" if high < 0 else "not shown"
+    return Finding(question, paper, f"{head}; {text}", verdict,
                    _few(len(d)) + (("by_construction",) if fades else ()) + cav,
                    {"mean": float(d.mean()), "low": low, "high": high, "differs": bool(low > 0 or high < 0)})
 
@@ -561,8 +566,10 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         (:func:`helpers.replicates.unanimity_placebo.compare_tau`; computed from ``grid`` when not given).
         Both are read as one family (:func:`helpers.replicates.unanimity_placebo.holm_family`).
     simulated_ratings : whether the replicates' ratings are simulated (uniform, independent of level
-        and run; every grid of this notebook so far): the placebo's null then holds by construction,
-        and its "not shown" reads "by construction".
+        and run; every grid of this notebook so far): the placebo rows then check the simulation and
+        go to Appendix A. Their null is not structural (UG's bonus correlates with an item's distance
+        from its topic's mean RawG, which the within-topic shuffle removes), so they keep the verdict
+        their numbers give.
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
@@ -597,8 +604,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         if grid is not None:   # the two placebo comparisons are one family (Holm over 2)
             from ..replicates.unanimity_placebo import holm_family
             control, control_tau = holm_family(control, control_tau)
-        # against the placebo: on simulated ratings its null holds by construction, so the rows check the
-        # simulation (Appendix A); on real ratings they would answer the question
+        # against the placebo: on simulated ratings the rows check the simulation (Appendix A), with the
+        # verdict their numbers give; on real ratings they would answer the question
         placebo_rows = [_reorder_row(grid, graded, cut, control_tau, placebo_scope, simulated_ratings)] if grid else []
         if table2 is not None and len(table2):
             appendix.append(_table2_row(table2, fit, fitted))
@@ -607,7 +614,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
                                  simulated_ratings, floor)
         rows.append(sig[0])
         placebo_rows += sig[1:]
-        if grid is not None and control is not None and not (   # "by construction" twice: the rows say it
+        if grid is not None and control is not None and not (   # "not shown" twice: Appendix A's rows say it
                 simulated_ratings and {c["verdict"] for c in (control, control_tau) if c is not None} == {"not shown"}):
             (app_prose if simulated_ratings else prose).append(
                 placebo_prose(control, placebo_scope, placebo_all, control_tau, simulated_ratings))

@@ -482,12 +482,14 @@ def control_tau_line(control: Mapping | None, scope: str) -> str:
 
 
 def placebo_verdict(control: Mapping, simulated: bool) -> tuple[str, str, tuple]:
-    """A placebo row's Holm p in words, its verdict and caveats: with simulated ratings
-    (``simulated``), "not shown" is what the construction implies, so it reads "by construction"."""
+    """A placebo row's Holm p in words, its verdict and caveats. With simulated ratings (``simulated``)
+    the row checks the simulation (caveat ``placebo_sim``) but keeps the verdict its numbers give: the
+    placebo's null is not structural there (UG's bonus correlates with an item's distance from its
+    topic's mean RawG; the within-topic shuffle removes that)."""
     p = (f"; Holm p {claims.format_p(control['p_holm'], 0.05)}" if np.isfinite(control.get("p_holm", np.nan)) else "")
     verdict = control["verdict"]
     cav = (("placebo_holm",) if p else ()) + (("placebo_sim",) if simulated else ())
-    return p, "by construction" if simulated and verdict == "not shown" else verdict, cav
+    return p, verdict, cav
 
 
 #: What :func:`placebo_prose` says of each comparison with the placebo, by verdict: (reordering,
@@ -499,10 +501,7 @@ _AGAINST = {"shown": ("UG reorders runs more", "UG changes more significance cal
             "not shown": ("no difference shown in reordering", "no difference shown in significance calls",
                           "no difference shown in reordering or in significance calls"),
             "cannot tell": ("cannot tell for reordering", "cannot tell for significance calls",
-                            "cannot tell for reordering or for significance calls"),
-            "by construction": ("no difference shown in reordering (by construction)",
-                                "no difference shown in significance calls (by construction)",
-                                "no difference shown in reordering or significance calls (by construction)")}
+                            "cannot tell for reordering or for significance calls")}
 
 
 def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_tau: Mapping | None = None,
@@ -510,13 +509,13 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
     """The bullet on UG against its placebo: significance calls (``control``,
     :func:`helpers.replicates.unanimity_placebo.compare`) and, when given, the reordering of runs
     (``control_tau``, :func:`helpers.replicates.unanimity_placebo.compare_tau`) in one sentence.
-    With simulated ratings (``simulated``) a "not shown" is what the construction implies and says so."""
+    ``simulated`` (the ratings are simulated) is kept for the callers; the verdicts are the numbers'."""
     if control is None:
         return ""
     all_cells = all_cells or scope.startswith("all ")       # every cell of the grid: nothing more for `paper`
 
     def v(c):
-        return "by construction" if simulated and c["verdict"] == "not shown" else c["verdict"]
+        return c["verdict"]
 
     if control_tau is not None:
         vt, vs = v(control_tau), v(control)
@@ -526,7 +525,6 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
     where = f" (on {scope}" + ("" if all_cells else "; profile `paper` tests all cells") + ")"
     return {"shown": "UG changes more significance calls than a placebo of its size: shown",
             "not shown": "UG changes no more significance calls than a placebo of its size: no difference shown",
-            "by construction": "UG changes no more significance calls than a placebo of its size (by construction)",
             "does not hold": "UG changes fewer significance calls than a placebo of its size",
             "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
             }[v(control)] + where + "."
