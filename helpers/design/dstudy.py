@@ -48,7 +48,7 @@ from ..stats.checks import check_level
 from .gstudy import GStudy
 
 __all__ = ["DStudy", "TopicsNeeded", "d_study", "d_study_table", "topics_needed", "spearman_brown", "erho2_interval",
-           "topics_needed_point",
+           "topics_needed_point", "ceil_count",
            "GT_MAPPINGS", "gt_map", "error_variance", "COEFFICIENTS"]
 
 COEFFICIENTS = ("erho2", "phi")
@@ -232,6 +232,20 @@ class TopicsNeeded:
                 f"[{f(self.ci[0])}, {f(self.ci[1])}] ({self.level:.0%})")
 
 
+#: Relative tolerance of :func:`ceil_count`: a ratio this close to an integer is that integer.
+CEIL_TOL = 1e-9
+
+
+def ceil_count(x: float, tol: float = CEIL_TOL) -> int:
+    """``ceil(x)`` for a count of topics or assessors computed as a ratio, tolerant of rounding:
+    a ratio within ``tol`` (relative) of an integer is that integer.  ``0.9 * 0.02 / (0.01 * 0.1)``
+    is 18.000000000000007 in floating point; Eρ² at 18 topics is 0.9 exactly, so 18 topics are
+    needed, not 19.  gt4ireval's ``dstudy`` (``ceiling(stability * var.e / (var.s * (1 - stability)))``)
+    takes the plain ceiling and says 19 there."""
+    r = round(x)
+    return int(r) if abs(x - r) <= tol * max(1.0, abs(x)) else math.ceil(x)
+
+
 def _needed(signal: float, per_topic: float, fixed: float, target: float) -> int | None:
     """Smallest n't with signal / (signal + per_topic/n't + fixed) >= target (None: never)."""
     den = signal * (1 - target) - target * fixed
@@ -240,15 +254,15 @@ def _needed(signal: float, per_topic: float, fixed: float, target: float) -> int
     if den <= 0 or not math.isfinite(signal):
         return None
     if fixed == 0:                                   # gt4ireval's order of operations
-        return max(1, math.ceil((target * per_topic) / (signal * (1 - target))))
-    return max(1, math.ceil(target * per_topic / den))
+        return max(1, ceil_count((target * per_topic) / (signal * (1 - target))))
+    return max(1, ceil_count(target * per_topic / den))
 
 
 def topics_needed(g: GStudy, target: float, coefficient: str = "erho2", n_assessors: int | None = None,
                   level: float = 0.95) -> TopicsNeeded:
     """Number of topics for ``coefficient >= target`` (Brennan 2001; gt4ireval ``dstudy``).
 
-    ``n't = ceil(target * err_1 / (s (1 - target)))`` where ``err_1`` is the error of one topic;
+    ``n't = ceil(target * err_1 / (s (1 - target)))`` (:func:`ceil_count`) where ``err_1`` is the error of one topic;
     in s x t x a the error terms not divided by n't (``sa/n'a``, and ``a/n'a`` for Phi) can make
     a target unreachable with ``n_assessors`` assessors: then ``n`` is ``None``.  The interval
     comes from the interval of the coefficient (module docstring): its upper end from the lower
