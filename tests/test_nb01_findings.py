@@ -95,3 +95,33 @@ def test_papermill_help_states_each_range_on_its_first_line():
     assert set(info) == set(RANGES)
     for name, start in RANGES.items():
         assert info[name]["help"].startswith(start), (name, info[name]["help"])
+
+
+def _real_table():
+    """The real run's dl19-agreement rows (N = 8, Dmax = 3, 200 draws), literal."""
+    cols = ["share_full_spread", "mean_spread", "mean_bonus", "share_ties_broken"]
+    real = dict(zip(cols, [0.147, 1.877, 1.796, 0.305]))
+    same = {"share_full_spread": (0.470, 0.399, 0.528), "mean_spread": (2.290, 2.215, 2.362),
+            "mean_bonus": (1.136, 1.021, 1.257), "share_ties_broken": (0.438, 0.374, 0.494)}
+    rows = [{"dataset": "dl19-agreement", "source": "real", "N": 8, "Dmax": 3, "items": 163,
+             **real, **{f"{c}_low": v for c, v in real.items()}, **{f"{c}_high": v for c, v in real.items()}},
+            {"dataset": "dl19-agreement", "source": "uniform, same RawG", "N": 8, "Dmax": 3, "items": 163,
+             **{c: v[0] for c, v in same.items()}, **{f"{c}_low": v[1] for c, v in same.items()},
+             **{f"{c}_high": v[2] for c, v in same.items()}}]
+    return pd.DataFrame(rows)
+
+
+def test_the_spread_row_asks_only_about_spread_and_ties_have_their_own_row():
+    """Referee round 6: both spread measures hold for dl19-agreement; fewer ties broken is its own row."""
+    table = _real_table()
+    found = gain_findings.findings(table1_ok=True, table1_cells=35, stc2=[4.6, 4.0], tie_p=[0.2],
+                                   grid=_grid([(2, 5, 0.747, 0.206)]), exact=EXACT, p=0.2, real_table=table,
+                                   verdicts=gain_findings.premise(table), replicates=200)
+    spread = _row(found, "dl19-agreement (N = 8, Dmax = 3): do real ratings spread less")
+    assert spread.question.endswith("(share at D = Dmax, mean D)?")
+    assert (spread.verdict, spread.run) == ("holds", "2 of 2 parts hold")
+    tie = _row(found, "Does UG break more RawG ties")
+    assert tie.verdict == "does not hold"
+    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement 0.305 vs 0.438 [0.374, 0.494]"
+    assert "uncorrected" not in tie.caveats   # one set, one comparison
+    assert "The premise of Sakai's conjecture holds for dl19-agreement." in found.prose

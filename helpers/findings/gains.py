@@ -4,7 +4,8 @@ Questions asked of every run: do Eq. 1 (WG) and Eq. 2 (UG) give the paper's Tabl
 STC-2 example (2, 1, 1) -> 4.6, (2, 2, 0) -> 4.0; do Items 5-7 tie at p = 0.2; does the simulated
 share of items at D = Dmax agree with its exact probability and grow with N (Sec. 4). With real
 ratings (profile ``real`` or ``ratings_path``): do they spread less than uniform ratings with the
-same raw gains, the premise of Sakai's Sec. 6 conjecture (:func:`premise`).
+same raw gains, the premise of Sakai's Sec. 6 conjecture (:func:`premise`), and does UG break more
+of their raw-gain ties (:func:`ties`, a question of its own: it can go either way).
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["PREMISE", "premise_parts", "premise", "premise_view", "findings"]
+__all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "findings"]
 
-#: The premise's parts: name -> (column, the direction of real against uniform that it predicts).
+#: The premise's parts, each a measure of spread: name -> (column, the direction of real against
+#: uniform that it predicts).
 PREMISE = {"fewer items at D = Dmax": ("share_full_spread", "lower"),
            "a smaller mean D": ("mean_spread", "lower"),
-           "a larger mean bonus UG − RawG": ("mean_bonus", "higher"),
-           "more RawG ties broken": ("share_ties_broken", "higher")}
+           "a larger mean bonus UG − RawG": ("mean_bonus", "higher")}
+#: The share of RawG ties UG breaks is no measure of spread (it needs items of equal RawG to differ
+#: in D, which a smaller spread can lower or raise): its own question, column and direction.
+TIES = ("share_ties_broken", "higher")
 
 def premise_parts(n) -> dict:
     """The parts of the premise that are separate tests for a set whose N is ``n``.
@@ -40,25 +44,41 @@ def premise_parts(n) -> dict:
 _VERDICT = {"holds": "holds", "partly": "holds in part", "fails": "does not hold", "not shown": "not shown"}
 
 
-def premise(real_table: pd.DataFrame) -> dict:
-    """Per real set: ``(verdict claim, {part: (compare claim, direction)})``, each part read as
-    the real value against the interval of uniform ratings with the same RawG
-    (:func:`helpers.notebook.claims.compare`, :func:`~helpers.notebook.claims.components`)."""
+def _like_for_like(real_table: pd.DataFrame, name: str, col: str) -> claims.Claim:
+    """The real value of ``col`` against the interval of uniform ratings with the same RawG."""
     rt = real_table.set_index(["dataset", "source"])
+    r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
+    return claims.compare("real", r[col], "uniform with the same RawG", u[col],
+                          interval_a=(r[col], r[col]), interval_b=(u[f"{col}_low"], u[f"{col}_high"]))
+
+
+def premise(real_table: pd.DataFrame) -> dict:
+    """Per real set: ``(verdict claim, {part: (compare claim, direction)})`` over the spread parts
+    (:data:`PREMISE`, :func:`premise_parts`), each read as the real value against the interval of
+    uniform ratings with the same RawG (:func:`helpers.notebook.claims.compare`,
+    :func:`~helpers.notebook.claims.components`)."""
+    n_of = real_table.set_index(["dataset", "source"])["N"]
     out = {}
     for name in dict.fromkeys(real_table["dataset"]):
-        r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
-        parts = {part: (claims.compare("real", r[col], "uniform with the same RawG", u[col],
-                                       interval_a=(r[col], r[col]), interval_b=(u[f"{col}_low"], u[f"{col}_high"])),
-                        direction) for part, (col, direction) in premise_parts(r["N"]).items()}
+        parts = {part: (_like_for_like(real_table, name, col), direction)
+                 for part, (col, direction) in premise_parts(n_of[(name, "real")]).items()}
         out[name] = (claims.components(parts), parts)
     return out
+
+
+def ties(real_table: pd.DataFrame) -> tuple:
+    """``(verdict claim, {set: (compare claim, "higher")})``: does UG break a larger share of RawG
+    ties in each real set than in uniform ratings with the same RawG (:data:`TIES`)? Each set is a
+    part of :func:`~helpers.notebook.claims.components` ("holds" only when every set shows more)."""
+    col, direction = TIES
+    parts = {name: (_like_for_like(real_table, name, col), direction) for name in dict.fromkeys(real_table["dataset"])}
+    return claims.components(parts, what="more RawG ties broken"), parts
 
 
 def premise_view(real_table: pd.DataFrame) -> pd.DataFrame:
     """The contrast as printed: real values, and uniform means with their interval."""
     view = real_table[["dataset", "source", "N", "Dmax", "items"]].copy()
-    for col, _ in PREMISE.values():
+    for col in [c for c, _ in PREMISE.values()] + [TIES[0]]:
         view[col] = [claims.number(v) if src == "real" else claims.bracket(v, lo, hi)
                      for src, v, lo, hi in zip(real_table["source"], real_table[col], real_table[f"{col}_low"],
                                                real_table[f"{col}_high"])]
@@ -96,8 +116,15 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
     ]
 
 
+#: A premise part -> the measure the row's question names.
+_MEASURE = {"fewer items at D = Dmax": "share at D = Dmax", "a smaller mean D": "mean D",
+            "a larger mean bonus UG − RawG": "mean bonus"}
+
+
 def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) -> list[Finding]:
+    """One row per real set on its spread parts; its question names each part's measure."""
     rt = real_table.set_index(["dataset", "source"])
+    few = ("few_draws",) if replicates < claims.min_draws() else ()
     rows = []
     for name, (verdict, parts) in verdicts.items():
         r = rt.loc[(name, "real")]
@@ -108,12 +135,27 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
         if other:
             run += f"; the other way: {claims.listing(other)}"
         n = r["N"] if isinstance(r["N"], str) else f"{float(r['N']):g}"
+        measures = ", ".join(_MEASURE[p] for p in parts)
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
-                            "than uniform ones with the same RawG?",
+                            f"than uniform ones with the same RawG ({measures})?",
                             "conjectured (Sec. 6), not tested", run, _VERDICT[verdict.numbers["verdict"]],
-                            caveats=("premise_only", "uncorrected") + (("few_draws",) if replicates < claims.min_draws() else ()),
+                            caveats=("premise_only", "uncorrected") + few,
                             numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
     return rows
+
+
+def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
+    """The row on RawG ties broken, real against uniform with the same RawG, one part per set."""
+    verdict, parts = tie
+    col = TIES[0]
+    rt = real_table.set_index(["dataset", "source"])
+    run = f"real vs uniform mean [{claims.interval_name(replicates)}]: " + "; ".join(f"{name} {claims.number(rt.loc[(name, 'real'), col])} vs "
+                    + claims.bracket(*(rt.loc[(name, 'uniform, same RawG'), c] for c in (col, f"{col}_low", f"{col}_high")))
+                    for name in parts)
+    caveats = (("uncorrected",) if len(parts) > 1 else ()) + (("few_draws",) if replicates < claims.min_draws() else ())
+    return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
+                   "— (our check; either way is possible, section 6)", run, _VERDICT[verdict.numbers["verdict"]],
+                   caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
 
 
 def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
@@ -151,7 +193,8 @@ def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
 
 def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p: Sequence[float],
              grid: pd.DataFrame, exact: Mapping, p: float, real_table: pd.DataFrame | None = None,
-             verdicts: Mapping | None = None, replicates: int = 0, footer: str = "") -> Findings:
+             verdicts: Mapping | None = None, tie: tuple | None = None, replicates: int = 0,
+             footer: str = "") -> Findings:
     """The findings of notebook 01 (see the module docstring for the questions).
 
     Parameters
@@ -162,8 +205,9 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
     tie_p : the values of p on the grid where Items 5-7 tie.
     grid, exact : :func:`helpers.simulate.ratings.spread_grid` and :func:`~helpers.simulate.ratings.grid_vs_exact`.
     p : the run's p.
-    real_table, verdicts, replicates : :func:`helpers.replicates.premise.table`, :func:`premise` and
-        the uniform draws per real set, when the run has real ratings.
+    real_table, verdicts, tie, replicates : :func:`helpers.replicates.premise.table`, :func:`premise`,
+        :func:`ties` (computed here when not given) and the uniform draws per real set, when the run
+        has real ratings.
     """
     stc_ok = [round(float(v), 1) for v in stc2] == [4.6, 4.0]
     tie_ok = any(abs(t - 0.2) < 1e-9 for t in tie_p)
@@ -194,6 +238,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
                                "rankings and significance."}
     if real_table is not None and verdicts:
         rows += _premise_rows(verdicts, real_table, replicates)
+        rows.append(_ties_row(tie if tie is not None else ties(real_table), real_table, replicates))
         by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
         said = [f"{w} for {claims.listing(names)}" for w, names in by.items() if names]
         prose.append("The premise of Sakai's conjecture " + "; it ".join(said) + ".")
