@@ -648,3 +648,26 @@ def test_only_a_fade_with_n_is_by_construction(small, large, verdict):
                         "tau": 1.0, "discrepancies": [v for a, b in zip(small, large) for v in (a, b)]})
     row = F._n_row(summarise_grid(rep), 5, 80, ())
     assert row.verdict == verdict and ("by_construction" in row.caveats) == (verdict == "by construction")
+
+
+@pytest.mark.parametrize("measures, p, rows", [(["AP"], 0.18, 1), (["AP", "P@10"], 0.2, 1), (["nG@1"], 0.0, 2),
+                                               (["nG@1", "AP"], 0.2, 2)])
+def test_no_findings_table_without_rows(measures, p, rows):
+    # the referee's config B (gain-blind measures only, Dmax [1], N [2, 15, 20], cutoff 5): one row, not a bare header
+    cfg = F.check_parameters({**_defaults(), "seed": 423113, "d_max_list": [1], "n_list": [2, 15, 20], "p": p,
+                              "measure_names": measures, "cutoff": 5, "B": 1000, "alpha": 0.01, "replicates": 1,
+                              "team_skill_sd": 1.19, "best_run_by": "rawg", "placebo_cells": "all"})
+    cells = pd.MultiIndex.from_product([measures, [1], [2, 15, 20]], names=["measure", "d_max", "n"]).to_frame(index=False)
+    graded = cells["measure"].isin(cfg.graded)
+    tau = cells.assign(tau=np.where(graded, 0.98, 1.0), low=np.where(graded, 0.95, 1.0), high=1.0)
+    counts = cells.assign(discrepancies=np.where(graded, 1, 0))
+    found = F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                       pairs=120, tau=tau, counts=counts, fragile=None, off_paper=["d_max_list"], fit=None,
+                       identical=p == 0)
+    assert len(found.rows) == rows and len(found.table()) == rows
+    if not cfg.graded:
+        row = found.rows[0]
+        assert row.verdict == "by construction" and row.caveats == ("by_construction",)
+        assert row.run.endswith(f"τ = 1 in {len(cells)} of {len(cells)} cells, 0 discrepancies")
+        assert row.run.startswith("AP sees only" if measures == ["AP"] else "AP and P@10 see only")
+        assert not any("cannot differ" in s for s in found.prose)   # said once, in the row

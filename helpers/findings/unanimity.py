@@ -11,7 +11,7 @@ findings table of the conclusion (:class:`helpers.notebook.findings.Findings`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -302,6 +302,21 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
     return Finding(RANK_Q, paper or PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
 
 
+BLIND_Q = "Can UG change the ranking of runs or the significance calls of the selected measures?"
+
+
+def _blind_row(blind: Sequence[str], tau: pd.DataFrame, counts: pd.DataFrame) -> Finding:
+    """The one row of a run whose every measure is gain-blind (it sees only whether a gain is > 0):
+    UG > 0 exactly when RawG > 0 (Eq. 2), so neither the ranking nor a significance call can change.
+    The printed numbers are this run's τ and discrepancy counts, which must agree."""
+    ones, total = int((tau["tau"] >= 1.0).sum()), int(counts["discrepancies"].sum())
+    run = (f"{claims.listing(list(blind))} {'sees' if len(blind) == 1 else 'see'} only whether a gain is > 0, "
+           "and UG > 0 exactly when RawG > 0: "
+           f"τ = 1 in {ones} of {len(tau)} cells, {total} discrepancies")
+    return Finding(BLIND_Q, "— (the paper's measures are graded)", run, "by construction", ("by_construction",),
+                   {"tau_one": ones, "cells": len(tau), "discrepancies": total})
+
+
 def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     """Table 2 against the replicates; with the stand-in fitted to it (``fit_sd`` given and ``fitted``:
     this run's sd lies within the fit's range, :func:`calibrated`), agreement is "by construction"."""
@@ -589,8 +604,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
                  f"{collection['teams']} teams ({pairs} team pairs); relevance threshold {cfg.theta}.")
     if collection["near_duplicates_across_teams"]:
         prose.append(f"WARNING: {collection['near_duplicates_across_teams']} near-duplicate run pairs cross teams.")
-    if not graded:
-        prose.append("No selected measure sees how large a gain is, so RawG and UG cannot differ.")
+    if not graded:   # one row, so the table answers: the measures cannot see what UG changes
+        rows.append(_blind_row(cfg.blind, tau, counts))
     elif identical:   # the paper column says what the paper's tables show, as in every other configuration
         nothing = "UG = RawG on every item of every cell and draw: nothing to test"
         rows += [Finding(RANK_Q, t2_paper, nothing, "not tested"), Finding(SIG_Q, t3_paper, nothing, "not tested")]
