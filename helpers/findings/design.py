@@ -32,14 +32,14 @@ from .design_split import coefficient_lines, inside as _inside, interval_method,
     who_text as _who
 from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
-from .design_rule import beside, equality_verdict, ses_from, side, t_interval
+from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
 from .design_published import PUBLISHED, SAKAI_CASES, DesignFindings, gt_line, published_lines, published_rows, \
     sakai_published
 
 NOTEBOOK = "06_study_design"
 
 __all__ = ["PUBLISHED", "SAKAI_CASES", "sakai_published", "READ_BY", "check_parameters", "ignored_parameters", "pilot_note", "findings",
-           "answer_sentence", "published_lines", "break_even_lines", "break_even_text", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "split_header",
+           "answer_sentence", "published_lines", "break_even_lines", "break_even_text", "judgment_sets_note", "at_lines", "recommended_assessors", "edge_note", "crossed_reading", "crossed_line", "cheapest_lines", "coefficient_lines", "sizes_sentence", "summarise_planted", "planted_lines", "planted_truths", "split_header",
            "split_lines", "linearity_line", "interval_method", "gt_line", "DesignFindings"]
 
 CAVEATS = {
@@ -663,7 +663,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
              lead: str, settings: Mapping, cheapest: pd.DataFrame | None, pilot_erho2: Mapping, at: pd.DataFrame,
              split: pd.DataFrame | None, planted: Mapping | None, linearity: Mapping, unjudged: str,
              notes=(), footer: str = "", crossed: Mapping | None = None,
-             break_even: pd.DataFrame | None = None) -> Findings:
+             break_even: pd.DataFrame | None = None, components: Mapping | None = None) -> Findings:
     """The findings of notebook 06.
 
     Parameters
@@ -685,6 +685,9 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     crossed : :func:`crossed_reading` (DL-19: the judgment sets read crossed as a sensitivity row), or None.
     break_even : :func:`helpers.design.cost.break_even_bootstrap` of the lead measure (settings then hold
         ``cost_topic`` and ``cost_judgment``), or None.
+    components : the planted variance components of a simulated pilot (settings' ``design``; its sizes:
+        ``n_systems, n_topics, n_assessors`` of ``settings``): rows whose verdict they decide are labelled
+        "by construction" with the planted value (:func:`planted_truths`).
 
     The table keeps what the pilot answers; the appendix (:class:`DesignFindings`) the published
     values, the split halves' detail and, with a simulated pilot (``planted`` given), the answers
@@ -712,7 +715,9 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         rows = [Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test at {costs} ({lead})?",
                         "the pilot's D-study and 2 V_E2", answer_sentence(at, **answer), "by construction",
                         caveats=("planted_answer", *ties))]
-        appendix += [_built(r) for r in sizing + ([bodoff] if bodoff is not None else [])]
+        truths = planted_truths(components, design, n_a=pilot_erho2["n_a"], target=s["target"],
+                                ratio=None if bodoff is None else bodoff.numbers["ratio"])
+        appendix += [_built(r, truths) for r in sizing + ([bodoff] if bodoff is not None else [])]
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
         rows = [_answer_row(answer_sentence(at, t_test=False, **answer), bodoff, break_even, lead=lead,
                             target=s["target"], costs=costs, ties=ties,
@@ -752,12 +757,19 @@ def _scored(note: str) -> str:
     return note if words(note) <= 30 else "Section 1 says which labels were scored and how unjudged items were treated."
 
 
-def _built(row: Finding) -> Finding:
-    """A row of a simulated pilot whose truth the planted components set: it keeps its rule's own verdict
-    (a failing rule is never hidden as "by construction"), its run cell says "(simulated pilot)" and it
-    points to the caveat that planted components, not real assessors, decide it."""
-    return Finding(row.question, row.paper, f"{row.run} (simulated pilot)", row.verdict, (*row.caveats, "simulated"),
-                   row.numbers)
+def _built(row: Finding, truths: Mapping[str, tuple[str, str, float]] | None = None) -> Finding:
+    """A row of a simulated pilot whose truth the planted components set (:func:`planted_truths`): its run
+    cell says "(simulated pilot)" and the planted value, and it points to the caveat that planted
+    components, not real assessors, decide it.  Its verdict is "by construction" when the rule's own
+    verdict agrees with the planted one; a rule that disagrees keeps its verdict (never hidden)."""
+    key = "break_even" if row.question.startswith("Up to which") else "conservative"
+    truth = (truths or {}).get(key)
+    if truth is None:
+        return Finding(row.question, row.paper, f"{row.run} (simulated pilot)", row.verdict,
+                       (*row.caveats, "simulated"), row.numbers)
+    verdict = "by construction" if row.verdict == truth[0] else row.verdict
+    return Finding(row.question, row.paper, f"{row.run}; {truth[1]} (simulated pilot)", verdict,
+                   (*row.caveats, "simulated"), {**dict(row.numbers), "planted": truth[2], "planted_verdict": truth[0]})
 
 
 #: Why the sizing rows differ (said once).

@@ -11,8 +11,9 @@ freedom about the mean, from its standard error (:func:`t_interval`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
-__all__ = ["side", "equality_verdict", "t_interval", "ses_from", "beside"]
+__all__ = ["side", "equality_verdict", "t_interval", "ses_from", "beside", "planted_truths"]
 
 
 def _finite(*vs) -> bool:
@@ -61,3 +62,34 @@ def beside(value, target, digits: int = 2) -> str:
         if value == target or f"{value:.{d}f}" != f"{target:.{d}f}":
             return f"{value:.{d}f}"
     return f"{value:.4f}"
+
+
+def planted_truths(components: Mapping | None, design: str, *, n_a: int, target: float,
+                   ratio: float | None) -> dict[str, tuple[str, str, float]]:
+    """What the planted components decide, derived from the run's design: ``{"conservative": ...,
+    "break_even": ...}``, each ``(planted verdict, text, value)``.
+
+    * Sakai's 2 V_E1 against 2 V_E2: ``V_E1 - V_E2 = σ²_t + σ²_(topic × assessor) / n_a`` (``a:t`` nested,
+      ``ta`` crossed); "holds" when it is above 0, "cannot tell" (V_E1 = V_E2) at 0.
+    * Bodoff's claim at this run's ``ratio``: the planted break-even of 1 -> 2 assessors
+      (:func:`helpers.design.cost.break_even` of the planted G-study; nested: ``2 σ²_st / σ²_sa:t``);
+      "holds" below it, "does not hold" above, "cannot tell" at it or without one.
+    ``{}`` without planted components."""
+    if components is None or design not in ("s x (a:t)", "s x t x a"):
+        return {}
+    import numpy as np
+
+    from ..design import cost, planted
+    from ..notebook import claims
+    at = "a:t" if design == "s x (a:t)" else "ta"
+    gap = float(components["t"]) + float(components[at]) / n_a
+    out = {"conservative": ("holds" if gap > 0 else "cannot tell",
+                            f"planted V_E1 − V_E2 = σ²_t + σ²_{at}/n_a = {claims.number(gap, 4)}", gap)}
+    g = planted.planted_g(components, design, 2, 2, n_a)
+    be = float(cost.break_even(g, target, n_assessors=(1,))[0])
+    if ratio is not None:
+        verdict = ("cannot tell" if np.isnan(be) else "holds" if ratio < be else
+                   "does not hold" if ratio > be else "cannot tell")
+        shown = "undefined" if np.isnan(be) else "none" if np.isinf(be) else f"{be:.3g}"
+        out["break_even"] = (verdict, f"planted break-even 1 → 2 assessors {shown}", be)
+    return out
