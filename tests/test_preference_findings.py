@@ -770,3 +770,13 @@ def test_licensed_labels_bullet_names_diversity_measures_beside_real_users():
     assert "Which measure agrees with real users needs licensed labels (`data: files`)." in plain
     assert "Which diversity measure agrees with real users needs licensed labels (`data: files`)." in real
     assert not any("needs licensed labels" in x for x in pf._prose(rec=None, simulated=False, shift=None, real=True))
+
+
+def test_thuir_design_lines_name_the_run_settings_and_stay_short():
+    from helpers.notebook import findings as fmod
+    lines = pf.thuir_design_lines("linear", 25.0, 30, "fixed")
+    assert lines[0] == ("Assumed: each page is read row by row (rank = grid order); gains: linear map of the images' "
+                        "relevance (0-100), 0 below 25; both pages scored at 30 images; normaliser 'fixed'.")
+    assert "the shorter page's length" in pf.thuir_design_lines("binary", 50.0, 0, "ideal")[0]
+    assert lines[-1] == "Design and limits: docs/05-thuir.md."
+    assert all(fmod.words(x) <= 40 for x in lines)
