@@ -3,6 +3,7 @@ the verdict rules of every row, no zero-width interval, and the reading rules of
 
 from __future__ import annotations
 
+import dataclasses
 import types
 
 import numpy as np
@@ -82,6 +83,23 @@ def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
                                  "holds in part": "Significant after correction: PRM − binary at θ = 3.",
                                  "not shown": "p = 0.600."}[verdict])
     assert fp._brackets(rob) == "Table 6's brackets: 95% CI of the mean over 40 replicates."
+    # every bracket beside a Holm-corrected verdict says, where it stands, that it is unadjusted
+    assert rows[0].run.startswith("PRM − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.050 [+0.010, +0.090]")
+
+
+def test_bracket_head_names_a_range_and_no_interval():
+    rob = _rob({3: (0.05, 0.01, 0.09)}, {3: 0.3}, {3: 0.3})
+    assert fp._bracket_head(dataclasses.replace(rob, interval="unadjusted bootstrap range, B = 19")) == \
+        " [unadjusted range], Holm p"
+    assert fp._bracket_head(dataclasses.replace(rob, interval="no interval")) == ", Holm p"
+
+
+def test_lenience_phrase_follows_the_runs_top_level_shares():
+    # rand2: a negative shift whose topic spread still gives U2 the top level more often than U1
+    assert fp.lenience_phrase(-0.71, 2.68, (0.060, 0.079)) == "a U2 shifted by topic"
+    assert fp.lenience_phrase(-0.71, 2.68, (0.060, 0.041)) == "a strict U2, by topic"
+    assert fp.lenience_phrase(1.0, 0.5, (0.056, 0.098)) == "a lenient U2, by topic"
+    assert fp.lenience_phrase(1.0, 0.5, (0.056, 0.050)) == "a U2 shifted by topic"
 
 
 def test_table6_against_the_prm_does_not_hold():
@@ -219,11 +237,11 @@ def test_stress_rows_ask_what_the_prm_adds_and_check_prm_minus_binary_in_the_app
     assert "(a lenient U2, by topic)" in rows[0].question and fp.lenience_phrase(-0.8, 0.0) == "a strict U2"
     # the finding is what the PRM adds over any graded gain: PRM - linear
     assert len(rows) == 1 and "linear gains" in rows[0].question and rows[0].verdict == "not shown"
-    assert rows[0].caveats == ("simulated",) and "U2 to 9.9%" in rows[0].run and "PRM − linear τ:" in rows[0].run
+    assert rows[0].caveats == ("simulated",) and "U2 to 9.9%" in rows[0].run and "PRM − linear τ [unadjusted 95% interval], Holm p:" in rows[0].run
     # PRM - binary (+0.025) is no more than linear - binary (+0.025): built in, a check for the appendix
     assert len(checks) == 1 and "binary gains" in checks[0].question and checks[0].verdict == "shown"
     assert checks[0].caveats == ("by_construction", "shared_order")
-    assert "Reference: linear − binary τ: θ = 3 +0.025 [+0.009, +0.040]" in checks[0].run
+    assert "Reference: linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.025 [+0.009, +0.040]" in checks[0].run
     # linear - binary not shown: PRM - binary is not explained by any graded gain, so no by-construction caveat
     odd = _stress_rob()
     odd.claims["linear vs binary"] = fp.holm_claims({3: (0.860, 0.855)}, {3: 0.4}, first="linear")

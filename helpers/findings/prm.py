@@ -246,9 +246,18 @@ def few(n: int) -> bool:
     return 0 < n < MIN_RANGE
 
 
+def _bracket_head(rob: Robustness) -> str:
+    """``" [unadjusted 95% interval], Holm p"``: what the brackets beside a Holm-corrected verdict are,
+    said where they stand (an unadjusted bracket may exclude 0 while the adjusted test does not)."""
+    if rob.interval.startswith("no interval") or not rob.interval:
+        return ", Holm p"
+    return f" [unadjusted {'range' if 'range' in rob.interval else '95% interval'}], Holm p"
+
+
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
-    """``"PRM − binary τ: θ = 3 +0.098 [+0.009, +0.282], p = 0.106; ... Significant after correction:
-    θ = 3."``: the brackets and the correction are named once, in the Limitations."""
+    """``"PRM − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.098 [+0.009, +0.282], p = 0.106;
+    ... Significant after correction: θ = 3."``: each row says its brackets are unadjusted and its p
+    Holm-adjusted; the kind of interval and the family are named once, in the Limitations."""
     parts, sig = [], []
     for th, c in rob.claims[analysis].items():
         mean, lo, hi = rob.diffs[analysis][th]
@@ -257,7 +266,7 @@ def _table6_run(rob: Robustness, analysis: str, name) -> str:
         sig += [f"θ = {name(th)}"] if c.numbers["differs"] else []
     first, other = PAIRS[analysis]
     tail = f" Significant after correction: {first} − {other} at {claims.listing(sig)}." if sig else ""
-    return f"{first} − {other} τ: " + "; ".join(parts) + "." + tail
+    return f"{first} − {other} τ{_bracket_head(rob)}: " + "; ".join(parts) + "." + tail
 
 
 def _brackets(rob: Robustness) -> str:
@@ -330,10 +339,20 @@ def verdict_counts(rows) -> str:
     return ", ".join(f"{v} {k}" for v, k in n.items() if k)
 
 
-def lenience_phrase(u2_lenience: float, lenience_sd: float) -> str:
-    """How the simulated U2 of the stress collections reads: ``"a lenient U2, by topic"``."""
-    who = "a lenient U2" if u2_lenience > 0 else "a strict U2" if u2_lenience < 0 else "a U2 whose lenience varies"
-    return who + (", by topic" if lenience_sd > 0 and u2_lenience else "")
+def lenience_phrase(u2_lenience: float, lenience_sd: float, shares: tuple | None = None) -> str:
+    """How the simulated U2 of the stress collections reads, from the run's own top-level shares
+    ``(U1's, U2's)`` (means over the replicates): ``"a lenient U2, by topic"`` only when U2 gives
+    the top level more often than U1 and the shift is positive, ``"a strict U2"`` only when both
+    point the other way. Otherwise (a negative mean shift whose topic spread still raises U2's top
+    share, say) it names no direction: ``"a U2 shifted by topic"``; the row prints the shares."""
+    by = ", by topic" if lenience_sd > 0 else ""
+    u1, u2 = (tuple(shares[:2]) if shares is not None and len(shares) >= 2 else (np.nan, np.nan))
+    known = np.isfinite(u1) and np.isfinite(u2)
+    if u2_lenience > 0 and (not known or u2 > u1):
+        return "a lenient U2" + by
+    if u2_lenience < 0 and (not known or u2 < u1):
+        return "a strict U2" + by
+    return "a U2 shifted by topic" if lenience_sd > 0 or u2_lenience else "a U2 whose lenience varies"
 
 
 def _graded_too(rob: Robustness, analysis: str) -> bool:
@@ -734,7 +753,7 @@ def run_values(*, sim=None, draws=None, names, thetas, all_thetas, tau_level: fl
         v = prm_values.over_replicates(sim, names=names, thetas=thetas, all_thetas=all_thetas)
         shares = v.pop("stress_shares")
         v["robustness"] = robustness_replicates(sim)
-        v["stress"] = (robustness_replicates(sim, stress=True), shares, lenience_phrase(*lenience)) if shares else None
+        v["stress"] = (robustness_replicates(sim, stress=True), shares, lenience_phrase(*lenience, shares)) if shares else None
     elif draws is not None:
         v = prm_values.over_draws(draws, names=names, thetas=thetas, tau_level=tau_level,
                                   p_sigma=(collection or {}).get("p_sigma"))
