@@ -719,7 +719,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                                 ratio=None if bodoff is None else bodoff.numbers["ratio"])
         appendix += [_built(r, truths) for r in sizing + ([bodoff] if bodoff is not None else [])]
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
-        rows = [_answer_row(answer_sentence(at, t_test=False, **answer), bodoff, break_even, lead=lead,
+        rows = [_answer_row(answer_sentence(at, **answer), bodoff, break_even, lead=lead,
                             target=s["target"], costs=costs, ties=ties,
                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else ""), *sizing]
     if crossed is not None:

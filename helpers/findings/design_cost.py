@@ -254,7 +254,7 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as
     the verdict, read by the criterion of the answer itself (:func:`cost_verdict`: the cost bootstrap of whole
     topics); the break-even of 1 -> 2 assessors (unrounded topics) follows as a number."""
-    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} at {costs} ({lead}{' ' + scope if scope else ''})?"
+    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} and a paired t-test at {costs} ({lead}{' ' + scope if scope else ''})?"
     paper = "more topics beat more assessors (Bodoff 2008)"
     if bodoff is None or be is None or not len(be):
         return Finding(question, paper, answer, "not tested")
@@ -262,5 +262,11 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     ratio = bodoff.numbers["ratio"]
     said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") or _one_side(be, 1) else
             f"break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
-    return Finding(question, paper, f"{answer}; {said}", cost_verdict(bodoff), caveats=("ties",),
+    verdict = cost_verdict(bodoff)
+    # which reading decides: the whole-topic cost tie, not the break-even of unrounded topics
+    decides = ("verdict from whole-topic costs: " + (
+        "n_a = 1 tied with another design" if verdict == "cannot tell" and 1 in bodoff.numbers.get("within_noise", [])
+        else "n_a = 1 alone cheapest" if verdict == "holds" else "n_a = 1 not within noise of the cheapest"
+        if verdict == "does not hold" else "fewer than two designs to compare"))
+    return Finding(question, paper, f"{answer}; {said}; {decides}", verdict, caveats=("ties",),
                    numbers=bodoff.numbers)
