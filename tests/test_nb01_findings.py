@@ -125,3 +125,33 @@ def test_the_spread_row_asks_only_about_spread_and_ties_have_their_own_row():
     assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement 0.305 vs 0.438 [0.374, 0.494]"
     assert "uncorrected" not in tie.caveats   # one set, one comparison
     assert "The premise of Sakai's conjecture holds for dl19-agreement." in found.prose
+
+
+def _settings(p):
+    from helpers import gains
+    patterns = np.array([[a, b, c] for a in range(3) for b in range(a, 3) for c in range(b, 3)], dtype=float)
+    table = pd.DataFrame({"ratings": [" ".join(str(int(x)) for x in row) for row in patterns]})
+    for name in ("sum (RawG)", "WG", "UG"):
+        table[name] = gains.apply_setting(patterns, name, d_max=2, p=p)
+    return table
+
+
+def test_ug_reverses_the_rawg_order_of_1_1_1_and_0_2_2_at_p_0_2_and_the_reading_says_so():
+    """Referee round 6: (1 1 1) RawG 3 -> UG 4.2 lies above (0 2 2) RawG 4 -> UG 4.0."""
+    rev = gain_findings.rawg_reversals(_settings(0.2))
+    assert rev["sum (RawG)"] == [] and rev["UG"] == [("0 2 2", "1 1 1")]
+    assert rev["WG"][0] == ("0 2 2", "0 0 1") and len(rev["WG"]) == 8
+    lines = gain_findings.settings_reading(_settings(0.2), 0.2)
+    assert "  UG: 1, e.g. (0 2 2) RawG 4 → 4.000 below (1 1 1) RawG 3 → 4.200" in lines[-1]
+    assert "  sum (RawG): none" in lines and "of the 42 pairs with different RawG" in lines[2]
+    assert gain_findings.rawg_reversals(_settings(0.0))["UG"] == []       # p = 0: UG is RawG
+    assert "  UG: none" in gain_findings.settings_reading(_settings(0.0), 0.0)
+
+
+def test_order_with_ties_joins_equal_values():
+    labels = ["Item 5", "Item 6", "Item 7"]
+    assert gain_findings.order_with_ties([3.0, 3.5, 4.0], labels) == "Item 7 > Item 6 > Item 5"
+    assert gain_findings.order_with_ties([3.0, 3.0, 3.0], labels) == "Item 5 = Item 6 = Item 7"
+    assert gain_findings.order_with_ties([3.0, 2.5, 3.0], labels) == "Item 5 = Item 7 > Item 6"
+    with pytest.raises(ValueError, match="2 values for 3 labels"):
+        gain_findings.order_with_ties([1.0, 2.0], labels)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "findings"]
+__all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
+           "settings_reading", "findings"]
 
 #: The premise's parts, each a measure of spread: name -> (column, the direction of real against
 #: uniform that it predicts).
@@ -84,6 +86,73 @@ def premise_view(real_table: pd.DataFrame) -> pd.DataFrame:
                                                real_table[f"{col}_high"])]
     view["items"] = view["items"].map(lambda v: f"{v:.0f}")
     return view
+
+
+def order_with_ties(values, labels) -> str:
+    """``"Item 7 > Item 6 > Item 5"``: ``labels`` in decreasing order of ``values``, equal values
+    (to 1e-9) joined by ``=`` (``"Item 5 = Item 6 = Item 7"``); the first label first among equals."""
+    values = np.asarray(values, dtype=float)
+    if len(values) != len(labels) or not len(values):
+        raise ValueError(f"order_with_ties: {len(values)} values for {len(labels)} labels; expected one each, at least one")
+    idx = np.argsort(-values, kind="stable")
+    text = labels[idx[0]]
+    for a, b in zip(idx[:-1], idx[1:]):
+        text += (" = " if abs(values[a] - values[b]) < 1e-9 else " > ") + labels[b]
+    return text
+
+
+def _raw(pattern: str) -> int:
+    return sum(int(x) for x in pattern.split())
+
+
+def rawg_reversals(settings: pd.DataFrame) -> dict:
+    """Per setting (column of ``settings``, whose ``ratings`` column holds patterns such as
+    ``"1 1 1"``): the pairs ``(a, b)`` whose RawG order it reverses, RawG(a) > RawG(b) but
+    gain(a) < gain(b) (by more than 1e-12), the pair with the largest gap in RawG, then in gain, first.
+    UG reverses a pair only when b is the more unanimous (smaller D), the effect of Items 5–7."""
+    by = settings.set_index("ratings")
+    raw = {r: _raw(r) for r in by.index}
+    out = {}
+    for name in by.columns:
+        pairs = [(a, b) for a in by.index for b in by.index
+                 if raw[a] > raw[b] and by.at[a, name] < by.at[b, name] - 1e-12]
+        out[name] = sorted(pairs, key=lambda ab: (raw[ab[1]] - raw[ab[0]], by.at[ab[0], name] - by.at[ab[1], name]))
+    return out
+
+
+def settings_reading(settings: pd.DataFrame, p: float) -> list[str]:
+    """The printed reading of the table of gain settings on every pattern (section 3): which
+    settings keep each relevant pattern above ``0 0 0``, the order UG gives three patterns, and for
+    every setting shown the pairs of patterns whose RawG order it reverses (:func:`rawg_reversals`)."""
+    by = settings.set_index("ratings")
+    names = list(by.columns)
+    zero = " ".join(["0"] * len(by.index[0].split()))
+    relevant = [r for r in by.index if r != zero]
+    keeps = [s for s in names if (by.loc[relevant, s] > by.loc[zero, s]).all()]
+    lines = [f"keep every relevant pattern above ({zero}): {claims.listing(keeps) or 'none'}; map some relevant "
+             f"pattern to the gain of ({zero}): {claims.listing([s for s in names if s not in keeps]) or 'none'}"]
+    if "UG" in by.columns and {"2 2 2", "1 2 2", "0 2 2", "1 1 2"} <= set(by.index):
+        ug = by["UG"]
+        strict = ug["2 2 2"] > ug["1 2 2"] > ug["0 2 2"]
+        tie = ug["1 1 2"] - ug["0 2 2"]
+        lines.append(f"UG with p = {p:g}: (2 2 2) {ug['2 2 2']:.3f}, (1 2 2) {ug['1 2 2']:.3f}, (0 2 2) "
+                     f"{ug['0 2 2']:.3f} -- {'strictly decreasing' if strict else 'NOT strictly decreasing'}; the raw-gain "
+                     f"tie (1 1 2) vs (0 2 2) becomes {ug['1 1 2']:.3f} vs {ug['0 2 2']:.3f} ("
+                     + ("broken in favour of the more unanimous (1 1 2)" if tie > 1e-12 else "still tied" if abs(tie) <= 1e-12
+                        else "broken against the more unanimous (1 1 2)") + ")")
+    raw = {r: _raw(r) for r in by.index}
+    differ = sum(raw[a] > raw[b] for a in by.index for b in by.index)
+    lines.append(f"pairs of patterns whose RawG order a setting reverses (higher RawG, lower gain), of the {differ} "
+                 "pairs with different RawG:")
+    for name, pairs in rawg_reversals(settings).items():
+        if not pairs:
+            lines.append(f"  {name}: none")
+            continue
+        a, b = pairs[0]
+        lines.append(f"  {name}: {len(pairs)}, e.g. ({a}) RawG {raw[a]} → {by.at[a, name]:.3f} below ({b}) RawG {raw[b]} → "
+                     f"{by.at[b, name]:.3f}" + (" (the more unanimous ranks higher, as Items 5–7 above p = 0.2)"
+                                                if name == "UG" else ""))
+    return lines
 
 
 def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
