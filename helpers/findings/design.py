@@ -346,7 +346,7 @@ def _conservative(sizes: pd.DataFrame, lead: str) -> tuple[str, str, dict]:
     if pd.isna(row.ratio_low):
         return "cannot tell", "no interval of V_E1 / V_E2 (no bootstrap)", nums
     verdict = {"above": "holds", "below": "does not hold"}.get(side(row.ratio_low, row.ratio_high, 1.0), "cannot tell")
-    phrase = f"V_E1 / V_E2 {claims.bracket(row.ratio, row.ratio_low, row.ratio_high, 2)}"
+    phrase = f"V_E1 / V_E2 {claims.bracket(row.ratio, row.ratio_low, row.ratio_high, 1)}"  # ends: ±0.05 MC noise
     if n > 1:
         phrase += f", above 1 for {len(above)} of {n} measures"
     return verdict, phrase, nums
