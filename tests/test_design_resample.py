@@ -220,7 +220,7 @@ def test_printed_tables_join_each_estimate_and_its_interval_in_one_cell():
                           "ratio_low": [2.237, 2.237], "ratio_high": [4.3669, 4.3669], "power_sakai": [.9987, np.nan]})
     v = sizes_view(sizes.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")}))
     assert v.iloc[0].tolist() == ["m", "paired t", "0.0507", "321", "321 [229, 445]", "0.0161", "103 [92, 115]",
-                                  "3.16 [2.24, 4.37]", "0.9987"]
+                                  "3.2 [2.2, 4.4]", "0.9987"]
     assert v.iloc[1]["n exact (2 V_E2)"] == "" and v.iloc[1]["n exact (2 V_E1)"] == "836 [593, 1,161]"
     gd = pd.DataFrame({"measure": ["m"], "var_s": [.0083], "var_st": [.0093], "erho2": [.9394], "erho2_low": [.8937],
                        "erho2_high": [.9718], "phi": [.8308], "phi_low": [.6923], "phi_high": [.9216],
