@@ -155,3 +155,22 @@ def test_order_with_ties_joins_equal_values():
     assert gain_findings.order_with_ties([3.0, 2.5, 3.0], labels) == "Item 5 = Item 7 > Item 6"
     with pytest.raises(ValueError, match="2 values for 3 labels"):
         gain_findings.order_with_ties([1.0, 2.0], labels)
+
+
+def test_n_1_cells_are_set_apart_as_dmax_1_cells_are():
+    """Referee round 6, rB: Dmax {1, 6, 7}, N {1, 4}; with N = 1 D is always 0, no tie can break."""
+    grid = _grid([(1, 1, 1.0, 0.0), (1, 4, 0.9, 0.0), (6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41),
+                  (7, 1, 0.0, float("nan")), (7, 4, 0.25, 0.45)])
+    prose = _found(grid).prose
+    assert prose[1] == ("At Dmax = 1 equal RawG forces equal D and with N = 1 D is always 0, so UG can break no "
+                        "raw-gain tie: 0 in its 4 cells (Dmax = 1 or N = 1), left out of the next sentence.")
+    assert prose[2] == ("Over the cells with Dmax ≥ 2 and N ≥ 2, UG breaks the largest share of raw-gain ties at "
+                        "Dmax = 7 / N = 4 (0.450); the smallest share is Dmax = 6 / N = 4 (0.410).")
+    one = _found(_grid([(6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41)])).prose
+    assert list(one[1:3]) == ["With N = 1 D is always 0, so UG can break no raw-gain tie: 0 in its 1 cell (N = 1), left out "
+                        "of the next sentence.", "In the one cell with N ≥ 2 (Dmax = 6 / N = 4), UG breaks "
+                        "0.410 of raw-gain ties."]
+    with pytest.raises(ValueError, match="N = 1"):
+        _found(_grid([(6, 1, 0.0, 0.2), (6, 4, 0.3, 0.41)]))
+    sim = sim_ratings.spread_grid([2, 3], [1, 4], 500, 0.2, np.random.default_rng(3))
+    assert sim.loc[sim.n == 1, "share_ties_broken"].fillna(0).tolist() == [0.0, 0.0]

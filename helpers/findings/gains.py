@@ -227,26 +227,44 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
                    caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
 
 
+def _fixed_sentence(fixed: Mapping, broken: Mapping) -> str:
+    """The sentence on the cells where UG can break no tie (Dmax = 1 or N = 1)."""
+    ones_d = [n for d, n in fixed if d == 1]
+    ones_n = [d for d, n in fixed if n == 1 and d != 1]
+    why = " and ".join((["at Dmax = 1 equal RawG forces equal D"] if ones_d else [])
+                       + (["with N = 1 D is always 0"] if ones_n else []))
+    why = why[0].upper() + why[1:]
+    if ones_n:
+        where = "Dmax = 1 or N = 1" if ones_d else "N = 1"
+    else:
+        where = "N = " + claims.listing([str(n) for n in ones_d])
+    if not broken:
+        return f"{why}, so UG can break no raw-gain tie ({where})."
+    k = len(fixed)
+    return f"{why}, so UG can break no raw-gain tie: 0 in its {k} cell{'s' if k > 1 else ''} ({where}), left out of the next sentence."
+
+
 def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
-    """What the grid says about the raw-gain ties UG breaks. Cells with Dmax = 1 are named and set
-    apart, not dropped: with ratings 0/1 equal RawG (and N) forces equal D, so UG can break no tie
-    there (their share is 0, or NaN with no tie at all; anything else is an error)."""
+    """What the grid says about the raw-gain ties UG breaks. Cells with Dmax = 1 or N = 1 are named
+    and set apart, not dropped: with ratings 0/1 equal RawG (and N) forces equal D, and with one
+    rating D is always 0, so UG can break no tie there (their share is 0, or NaN with no tie at all;
+    anything else is an error)."""
     g = grid.set_index(["d_max", "n"])["share_ties_broken"]
-    binary = {n: v for (d, n), v in g.items() if d == 1}
-    if any(not (v == 0 or pd.isna(v)) for v in binary.values()):
-        raise ValueError(f"grid: UG cannot break a raw-gain tie at Dmax = 1, but the shares are {binary}")
-    broken = {f"Dmax = {d} / N = {n}": v for (d, n), v in g.items() if d != 1}
-    out = []
-    if binary:
-        where = "N = " + claims.listing([str(n) for n in binary])
-        out.append("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie"
-                   + (f" ({where})." if not broken else f": 0 in its {len(binary)} cell"
-                      f"{'s' if len(binary) > 1 else ''} ({where}), left out of the next sentence."))
+    fixed = {(d, n): v for (d, n), v in g.items() if d == 1 or n == 1}
+    if any(not (v == 0 or pd.isna(v)) for v in fixed.values()):
+        raise ValueError(f"grid: UG cannot break a raw-gain tie at Dmax = 1 or N = 1, but the shares are {fixed}")
+    broken = {f"Dmax = {d} / N = {n}": v for (d, n), v in g.items() if (d, n) not in fixed}
+    out = [_fixed_sentence(fixed, broken)] if fixed else []
     if not broken:
         return out
-    over = " with Dmax ≥ 2" if binary else ""
+    bounds = (["Dmax ≥ 2"] if any(d == 1 for d, _ in fixed) else []) + (["N ≥ 2"] if any(n == 1 for _, n in fixed) else [])
+    over = " with " + " and ".join(bounds) if bounds else ""
     if max(broken.values()) == 0:
         out.append(f"UG breaks no raw-gain tie in any of the {len(broken)} cells{over}" + (" (p = 0)." if p == 0 else "."))
+        return out
+    if len(broken) == 1:
+        (cell, share), = broken.items()
+        out.append(f"{'In the one cell' + over if fixed else 'In its one cell'} ({cell}), UG breaks {share:.3f} of raw-gain ties.")
         return out
     most = claims.leaders(broken, digits=3)
     fewest = claims.leaders(broken, higher=False, digits=3)
@@ -255,7 +273,7 @@ def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
         exact = len({broken[k] for k in low}) == 1
         fewest = (f"{fewest.numbers['best']:.3f}{'' if exact else ' (to 3 decimals)'} in {len(low)} "
                   f"of the {len(broken)} cells{over}")
-    lead = f"Over the cells{over}, UG" if binary else "UG"
+    lead = f"Over the cells{over}, UG" if fixed else "UG"
     out.append(f"{lead} breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}.")
     return out
 
