@@ -262,12 +262,13 @@ class GainSetting:
 GAIN_SETTINGS: dict[str, GainSetting] = {
     s.name: s
     for s in [
-        GainSetting("sum (RawG)", "sum of ratings, linear gain", "NTCIR-13 STC-2, WWW (Sakai 2017)",
+        GainSetting("sum (RawG)", "sum of ratings, linear gain", "NTCIR-13 STC-2 Chinese and WWW-13 (survey Sec. 4.9-4.10)",
                     lambda r, d_max, p: raw_gain(r, d_max)),
-        GainSetting("average", "mean rating used as gain", "NTCIR-2 Chinese IR; NTCIR-12 STC Japanese",
+        GainSetting("average", "mean rating used as gain", "NTCIR-2 Chinese IR; NTCIR-12 and -13 STC Japanese",
                     lambda r, d_max, p: average_gain(r, d_max)),
         GainSetting("majority (CECG)", "majority label; no unique majority → L0",
-                    "NTCIR-14 STC CECG", lambda r, d_max, p: majority_vote(r, d_max)),
+                    "NTCIR-14 STC CECG; NTCIR-14 WWW Chinese (majority vote)",
+                    lambda r, d_max, p: majority_vote(r, d_max)),
         GainSetting("majority, exponential", "2ˣ − 1 of the CECG majority label x",
                     "STC Chinese gain mapping (2ˣ − 1)",
                     lambda r, d_max, p: level_gains(majority_vote(r, d_max), "exponential")),
