@@ -12,6 +12,7 @@ import pytest
 
 from helpers import paths
 from helpers.findings import unanimity as F
+from helpers.findings import unanimity_real as UR
 from helpers.notebook.findings import problems
 
 
@@ -276,18 +277,40 @@ def _real_found(power_low: float, nothing: bool = False):
 
 def test_conjecture_family_is_named_uncorrected_and_the_threshold_said():
     rows, prose, caveats = _real_found(0.7965)
-    assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are read one by "
-                                      "one, uncorrected; their ranges are over uniform draws against one real data set.")
-    assert all("conj_family" in r.caveats for r in rows[1:]) and "conj_family" not in rows[0].caveats
-    # the near miss is said once, in the row (power 0.847, lower bound 0.796, below the 0.8 threshold), not in the prose
-    assert "below the 0.8 threshold" in rows[1].run and not any("threshold" in p for p in prose)
+    assert caveats["conj_family"] == ("The conjecture's 6 tests (3 measures × τ and discrepancies) are uncorrected, "
+                                      "with ranges over uniform draws against one real data set.")
+    assert "conj_family" in rows[1].caveats and "conj_family" not in rows[0].caveats
+    # one conjecture row for the three measures; the near miss (lower bound 0.796) is said in section 6, not here
+    assert len(rows) == 2 and rows[1].question == UR.CONJ_Q and not any("threshold" in p for p in prose)
+    assert rows[1].verdict == "cannot tell" and rows[1].run.endswith("cannot tell for all 3 (ranges and power: section 6)")
     assert not F._at_threshold({"tau_power": 0.896, "tau_power_low": 0.688}, "tau")   # well below: not "at" it
-    assert "approximate (Clopper-Pearson on 25 disjoint pairs of the 50 draws)" in caveats["doubled"]
-    assert caveats["doubled"].endswith('"does not hold" needs a power above 0.98.')
+    assert "doubled" not in caveats and "Clopper" not in F.OWN_CAVEATS["doubled"]   # the bounds: the methods note
     rows, prose, caveats = _real_found(0.5)
     assert "conj_family" in caveats and not any("threshold" in p for p in prose)
     rows, prose, caveats = _real_found(0.5, nothing=True)
     assert caveats == {} and all("conj_family" not in r.caveats for r in rows)
+    assert rows[1].verdict == "not tested" and rows[1].run.startswith("UG = RawG on every real")
+
+
+@pytest.mark.parametrize("verdicts, combined", [(["cannot tell"] * 3, "cannot tell"), (["holds", "cannot tell"], "holds in part"),
+                                                (["holds in part", "does not hold"], "holds in part"),
+                                                (["does not hold", "cannot tell"], "cannot tell"),
+                                                (["does not hold", "does not hold"], "does not hold")])
+def test_conjecture_verdict_over_the_measures(verdicts, combined):
+    assert UR.combine_verdicts(verdicts) == combined
+
+
+def test_conjecture_row_is_compact_and_names_each_measure():
+    conj = {m: {**_conj("not shown", "not shown", 0.5), "nothing": False, "dtau": d, "ddisc": e}
+            for m, d, e in [("nG@1", -0.014, -0.32), ("P+", 0.020, -0.12)]}
+    per = {"nG@1": F.Finding("q", "p", "r", "cannot tell", ("low_power", "doubled")),
+           "P+": F.Finding("q", "p", "r", "holds", ("conj_family",))}
+    row = UR.conjecture_row(per, conj, 50)
+    assert row.run == ("real − uniform (mean over 50 uniform draws), τ / discrepancies: nG@1 -0.014 / -0.32, "
+                       "P+ +0.020 / -0.12; cannot tell for nG@1; holds for P+ (ranges and power: section 6)")
+    assert row.verdict == "holds in part" and row.caveats == ("low_power", "doubled", "conj_family")
+    with pytest.raises(ValueError, match="no measure"):
+        UR.conjecture_row({}, {}, 50)
 
 
 @pytest.mark.parametrize("rule, said", [("official", "The significance tests compare these runs"),

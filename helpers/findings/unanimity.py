@@ -195,8 +195,8 @@ OWN_CAVEATS = {
                     "placebo's shuffle within topics breaks that link."),
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": "Ranges over R draws, fewer than 95% needs (40), hold a new draw with probability (R − 1)/(R + 1) only.",
-    "doubled": "Sakai names no effect size: power is the chance that one data set with twice the uniform ratings' "
-               "impact passes the test.",
+    "doubled": "Sakai names no effect size: power is against twice the uniform ratings' impact (its bounds: "
+               "docs/02-unanimity-methods.md).",
     "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests: "
                  "this favours RawG.",
 }
@@ -738,22 +738,19 @@ def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_ma
     read = not any(c["nothing"] for c in conjecture.values()) and cfg.real_replicates >= claims.min_draws()
     family = ("conj_family",) if read else ()
     floor = hsd_floor(cfg.B, cfg.metrics.get("alpha", 0.05)) is not None
-    for m, c in conjecture.items():
-        rows.append(_conjecture_row(m, c, cfg.real_replicates,
-                                    family + (cut if m in dict(cfg.too_deep) else ()) + pick, floor))
+    from .unanimity_real import conjecture_row
+
+    per = {m: _conjecture_row(m, c, cfg.real_replicates, family + (cut if m in dict(cfg.too_deep) else ()) + pick,
+                              floor) for m, c in conjecture.items()}
+    rows.append(conjecture_row(per, conjecture, cfg.real_replicates))   # one row; per measure: section 6
     if any(c["nothing"] for c in conjecture.values()):
         return
-    if read:
-        from ..replicates.unanimity import power_reach
-
-        reach, r = power_reach(cfg.real_replicates), int(cfg.real_replicates)
-        caveats["doubled"] = (OWN_CAVEATS["doubled"] + f" Its bounds are approximate (Clopper-Pearson on {r // 2} "
-                              f"disjoint pairs of the {r} draws): \"does not hold\" needs a power above {reach:.2f}.")
+    if read:   # the power's bounds and reach: docs/02-unanimity-methods.md and section 6's lines
         k = len(conjecture)
         caveats["conj_family"] = (f"The conjecture's {2 * k} tests ({k} measure{'s' if k > 1 else ''} × τ and "
-                                  "discrepancies) are read one by one, uncorrected; their ranges are over uniform "
-                                  "draws against one real data set.")
-    # a power whose bound falls just below the 0.8 threshold is said in its row (:func:`_pw`), not again here
+                                  "discrepancies) are uncorrected, with ranges over uniform draws against one real "
+                                  "data set.")
+    # a power whose bound falls just below the 0.8 threshold is said in section 6's line, not again here
     other = [m for m, c in conjecture.items() if "other way" in (c["tau_part"], c["disc_part"])
              and c["draws"] >= claims.min_draws()]
     if other:
