@@ -20,13 +20,19 @@ import pandas as pd
 from .. import prm
 from ..notebook import claims
 
-__all__ = ["MIN_BOOT", "BOUNDS", "spread_name", "band", "band_name", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "draw_median", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
+__all__ = ["MIN_BOOT", "level_text", "BOUNDS", "spread_name", "band", "band_name", "Value", "over", "mean_ci", "sim_mean", "draw_mean", "draw_median", "from_summary", "sim_values", "spread", "tau_text", "bootstrap_ratio", "this_collection",
            "over_replicates", "over_draws", "nonmonotone", "binomial_intervals", "marginals"]
 
 
 #: Resamples a 95% percentile band needs (bootstrap-like resampling: Fig. 3's annotation rounds);
 #: with fewer, the band is the range and says so.
 MIN_BOOT = 1000
+
+
+def level_text(level: float) -> str:
+    """A confidence level from a parameter, exactly: ``0.695 -> "69.5%"``, ``0.95 -> "95%"`` (never
+    rounded to ``"70%"``)."""
+    return f"{round(100 * float(level), 10):g}%"
 
 
 def spread_name(n: int) -> str:
@@ -283,7 +289,7 @@ def this_collection(*, pairs: pd.DataFrame, T: int, boot_sd: float, sigma: float
             "ratio": bootstrap_ratio(boot_sd, sigma, B),
             "table5_shares": {th: float(t5.loc[th, "share_prm_more_precise"]) for th in thetas},
             "table7": Value(float(table7_row["tau"]), float(table7_row["low"]), float(table7_row["high"]),
-                            f"asymptotic {tau_level:.0%} CI of Kendall's τ"),
+                            f"asymptotic {level_text(tau_level)} CI of Kendall's τ"),
             "udm": {"prm_ratio": f"{u_prm:.2f}", "udm_ratio": f"{u_udm:.2f}",
                     "numbers": {"prm_ratio": u_prm, "udm_ratio": u_udm}},
             "over_what": "", "nonmono": nonmonotone(p_gain, binomial_intervals(p_gain, p_sigma or {}), names),
