@@ -52,21 +52,21 @@ def test_ties_at_dmax_1_are_named_not_dropped():
     """The referee's case: d_max_list [1, 2, 3], N = 10; Dmax = 1 is said, and why it is set apart."""
     grid = _grid([(1, 10, 0.998, 0.0), (2, 10, 0.966, 0.021), (3, 10, 0.90, 0.113)])
     prose = _found(grid).prose
-    assert prose[1] == ("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie: 0 in its 1 cell "
+    assert prose[0] == ("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie: 0 in its 1 cell "
                         "(N = 10), left out of the next sentence.")
-    assert prose[2] == ("Over the cells with Dmax ≥ 2, UG breaks the largest share of raw-gain ties at "
+    assert prose[1] == ("Over the cells with Dmax ≥ 2, UG breaks the largest share of raw-gain ties at "
                         "Dmax = 3 / N = 10 (0.113); the smallest share is Dmax = 2 / N = 10 (0.021).")
 
 
 def test_ties_without_dmax_1_read_as_before_and_only_dmax_1_says_so():
     grid = _grid([(2, 5, 0.747, 0.206), (2, 10, 0.966, 0.020), (4, 5, 0.423, 0.590), (4, 10, 0.794, 0.256)])
-    assert _found(grid).prose[1] == ("UG breaks the largest share of raw-gain ties at Dmax = 4 / N = 5 (0.590); "
+    assert _found(grid).prose[0] == ("UG breaks the largest share of raw-gain ties at Dmax = 4 / N = 5 (0.590); "
                                      "the smallest share is Dmax = 2 / N = 10 (0.020).")
     only = _found(_grid([(1, 5, 0.97, 0.0), (1, 10, 0.998, float("nan"))])).prose
-    assert only[1] == "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie (N = 5 and 10)."
+    assert only[0] == "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie (N = 5 and 10)."
     assert not any("largest share" in s for s in only)
     zero = _found(_grid([(1, 5, 0.97, 0.0), (2, 5, 0.7, 0.0), (3, 5, 0.6, 0.0)]), p=0.0).prose
-    assert zero[2] == "UG breaks no raw-gain tie in any of the 2 cells with Dmax ≥ 2 (p = 0)."
+    assert zero[1] == "UG breaks no raw-gain tie in any of the 2 cells with Dmax ≥ 2 (p = 0)."
 
 
 def test_a_broken_tie_at_dmax_1_is_an_error_not_a_sentence():
@@ -79,7 +79,7 @@ def test_simulated_dmax_1_breaks_no_tie():
     grid = sim_ratings.spread_grid([1, 2, 3], [10], 2000, 0.2, np.random.default_rng(7))
     assert grid.loc[grid.d_max == 1, "share_ties_broken"].tolist() == [0.0]
     assert grid.loc[grid.d_max > 1, "share_ties_broken"].gt(0).all()
-    assert _found(grid).prose[1].startswith("At Dmax = 1 equal RawG forces equal D")
+    assert _found(grid).prose[0].startswith("At Dmax = 1 equal RawG forces equal D")
 
 
 RANGES = {"profile": 'a name: "default"', "seed": "integer ≥ 0:", "p": "in [0, 1]:", "d_max_list": "integers ≥ 1:",
@@ -162,12 +162,12 @@ def test_n_1_cells_are_set_apart_as_dmax_1_cells_are():
     grid = _grid([(1, 1, 1.0, 0.0), (1, 4, 0.9, 0.0), (6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41),
                   (7, 1, 0.0, float("nan")), (7, 4, 0.25, 0.45)])
     prose = _found(grid).prose
-    assert prose[1] == ("At Dmax = 1 equal RawG forces equal D and with N = 1 D is always 0, so UG can break no "
+    assert prose[0] == ("At Dmax = 1 equal RawG forces equal D and with N = 1 D is always 0, so UG can break no "
                         "raw-gain tie: 0 in its 4 cells (Dmax = 1 or N = 1), left out of the next sentence.")
-    assert prose[2] == ("Over the cells with Dmax ≥ 2 and N ≥ 2, UG breaks the largest share of raw-gain ties at "
+    assert prose[1] == ("Over the cells with Dmax ≥ 2 and N ≥ 2, UG breaks the largest share of raw-gain ties at "
                         "Dmax = 7 / N = 4 (0.450); the smallest share is Dmax = 6 / N = 4 (0.410).")
     one = _found(_grid([(6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41)])).prose
-    assert list(one[1:3]) == ["With N = 1 D is always 0, so UG can break no raw-gain tie: 0 in its 1 cell (N = 1), left out "
+    assert list(one[0:2]) == ["With N = 1 D is always 0, so UG can break no raw-gain tie: 0 in its 1 cell (N = 1), left out "
                         "of the next sentence.", "In the one cell with N ≥ 2 (Dmax = 6 / N = 4), UG breaks "
                         "0.410 of raw-gain ties."]
     with pytest.raises(ValueError, match="N = 1"):

@@ -311,10 +311,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
                 "reproduced" if tie_ok else "not reproduced", numbers={"tie_p": [float(t) for t in tie_p]}),
         *_grid_rows(grid, exact),
     ]
-    prose = []
-    if table1_ok and stc_ok:
-        prose.append("Both gain definitions give the paper's published values from the ratings alone.")
-    prose += _ties_sentences(grid, p)
+    prose = _ties_sentences(grid, p)   # rows 1-3 say whether the published values reproduce
     if tie_ok:
         prose.append("The choice of p matters: above the paper's p = 0.2 the order of Items 5–7 reverses, and Item 7 "
                      "(one rating of 1) ranks first.")
