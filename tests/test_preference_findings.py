@@ -10,6 +10,7 @@ import pytest
 
 from helpers.findings import preference as pf
 from helpers.findings import preference_recovery as pr_
+from helpers.findings import preference_thuir as pthuir
 from helpers.notebook import findings as nbf
 from helpers.notebook import params
 from helpers.replicates import preference as rp
@@ -334,23 +335,23 @@ def test_thuir_row_counts_measures_above_chance_after_holm():
                       "k": [35, 34, 37, 32, 35, 54], "n": [56, 56, 56, 56, 102, 102],
                       "p_above": [0.041, 0.07, 0.011, 0.001, 0.05, 0.0001],
                       "p_above_holm": [0.407, 0.6, 0.122, 0.010, 0.5, 0.001]})
-    row = pf._thuir_row(t, None, 0.05)
+    row = pthuir.measures_row(t, None, 0.05)
     assert row.verdict == "not shown" and row.run == ("best: Q, 35 of 56 decisive queries (Holm p = 0.407); above "
                                                        "chance: 0 of 2 measures")
     assert row.caveats == ("low_power",)
-    assert pf._thuir_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
-    base = pf._thuir_baseline_row(t, 0.05)
+    assert pthuir.measures_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
+    base = pthuir.baseline_row(t, 0.05)
     assert base.verdict == "shown" and base.run == ("relevant share (Holm p 0.010 (decisive), 0.001 (all)); 22 of its "
                                                     "54 agreements on all queries are ties matching users' EQUAL")
-    assert pf._tie_clause(t, "Q") == ""   # no agreement on the users' ties: no clause
-    assert pf._thuir_baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
+    assert pthuir.tie_clause(t, "Q") == ""   # no agreement on the users' ties: no clause
+    assert pthuir.baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
     # with each system's chance level and ties: the baseline against its own chance, the best measure against its
     # own in its row (each said once)
     t2 = t.assign(chance=[0.5, 0.5, 0.5, 0.3571, 0.2762, 0.3403], ties=[0, 0, 0, 16, 1, 38])
-    assert pf._thuir_baseline_row(t2, 0.05).run == (
+    assert pthuir.baseline_row(t2, 0.05).run == (
         "relevant share (Holm p 0.010 (decisive), 0.001 (all)); decisive: 32 of 56 against its own chance 0.357 "
         "(16 ties); 22 of its 54 agreements on all queries are ties matching users' EQUAL")
-    assert pf._thuir_row(t2, None, 0.05).run.startswith("best: Q, 35 of 56 decisive queries against chance 0.500 (Holm")
+    assert pthuir.measures_row(t2, None, 0.05).run.startswith("best: Q, 35 of 56 decisive queries against chance 0.500 (Holm")
     shown = pf.p_text(pd.DataFrame({"p": [0.0008, 0.0104, 0.5]}), 0.05, ["p"])
     assert shown["p"].tolist() == ["< 0.001", "0.010", "0.500"]   # the rule of the printed lines, not "0.001"
 

@@ -40,7 +40,7 @@ from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUES
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
                                   recovery_parts, recovery_table, PART_TITLES)
 from .preference_power import ONE_STUDY_PREFIX, appendix_row, power_row, unseparated_text
-from .preference_thuir import _p, _thuir_baseline_row, _thuir_row, p_text, thuir_view  # noqa: F401
+from .preference_thuir import baseline_row, measures_row, p_text, thuir_view  # noqa: F401
 from .preference_thuir import design_lines as thuir_design_lines
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
@@ -692,7 +692,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
     if pearson is not None:
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
-        rows += [_thuir_row(real_table, real_sens, significance), _thuir_baseline_row(real_table, significance)]
+        rows += [measures_row(real_table, real_sens, significance), baseline_row(real_table, significance)]
     keep = [not _in_appendix(r, simulated) for r in rows]
     appendix = tuple(_by_construction(r) for r, k in zip(rows, keep) if not k)
     rows = sorted((r for r, k in zip(rows, keep) if k), key=_rank)   # what holds by construction is no finding

@@ -16,7 +16,7 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding
 
-__all__ = ["design_lines", "p_text", "thuir_view"]
+__all__ = ["design_lines", "p_text", "thuir_view", "measures_row", "baseline_row", "tie_clause", "p_after"]
 
 
 def design_lines(gain_map: str, threshold: float, cutoff: int, normaliser: str) -> list[str]:
@@ -34,14 +34,17 @@ def design_lines(gain_map: str, threshold: float, cutoff: int, normaliser: str) 
             "Design and limits: docs/05-thuir.md."]
 
 
-def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, significance: float) -> Finding:
+def measures_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, significance: float) -> Finding:
+    """Do single-intent measures agree with the THUIR users more often than chance (Holm)? The best
+    measure on the decisive queries, how many measures are above chance, and over how many of the
+    sensitivity table's settings (``real_sens``) one is."""
     dec = real_table[(real_table.scope == "decisive") & (real_table.kind == "measure")]
     best = dec[dec.k == dec.k.max()]
     b = best.sort_values("p_above", kind="stable").iloc[0]
     above = int((dec.p_above_holm < significance).sum())
     chance = f" against chance {b['chance']:.3f}" if "chance" in b.index else ""
     run = (f"best: {claims.listing(list(best.system))}, {int(b['k'])} of {int(b['n'])} decisive queries{chance} "
-           f"(Holm p {_p(b['p_above_holm'], significance)}); above chance: {above} of {len(dec)} measures")
+           f"(Holm p {p_after(b['p_above_holm'], significance)}); above chance: {above} of {len(dec)} measures")
     if real_sens is not None:
         k = int((real_sens["p above, Holm"] < significance).sum())
         run += f", {k} of {len(real_sens)} settings"
@@ -50,7 +53,7 @@ def _thuir_row(real_table: pd.DataFrame, real_sens: pd.DataFrame | None, signifi
                    numbers={"best": list(best.system), "k": int(b["k"]), "n": int(b["n"]), "above": above})
 
 
-def _p(p: float, significance: float) -> str:
+def p_after(p: float, significance: float) -> str:
     """``"< 0.001"`` or ``"= 0.010"``: :func:`helpers.notebook.claims.format_p` after "p"."""
     text = claims.format_p(p, significance)
     return text if text.startswith("<") else f"= {text}"
@@ -77,7 +80,7 @@ def thuir_view(t: pd.DataFrame, significance: float) -> pd.DataFrame:
                          "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t["ci_low"], t["ci_high"])]})
 
 
-def _tie_clause(real_table: pd.DataFrame, system: str) -> str:
+def tie_clause(real_table: pd.DataFrame, system: str) -> str:
     """How many of a system's agreements on all queries are its ties matching the users' EQUAL: the
     agreements on the queries the users tie (all minus decisive), e.g. ``"; 22 of its 54 agreements on
     all queries are ties matching users' EQUAL"``; empty when it has none or the table lacks the scopes."""
@@ -90,10 +93,10 @@ def _tie_clause(real_table: pd.DataFrame, system: str) -> str:
     return f"; {k_all - k_dec} of its {k_all} agreements on all queries are ties matching users' EQUAL"
 
 
-def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
+def baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
     """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive
     queries; the first of them on the decisive queries against its own chance level (a baseline that
-    ties has a lower one; the best measure's is in :func:`_thuir_row`), and its ties matching users' EQUAL."""
+    ties has a lower one; the best measure's is in :func:`measures_row`), and its ties matching users' EQUAL."""
     base = real_table[real_table.kind == "baseline"]
     above = base[base.p_above_holm < significance]
     names = list(dict.fromkeys(above.system))
@@ -108,7 +111,7 @@ def _thuir_baseline_row(real_table: pd.DataFrame, significance: float) -> Findin
         r = dec[dec.system == names[0]].iloc[0]
         run += (f"; decisive: {int(r['k'])} of {int(r['n'])} against its own chance {r['chance']:.3f} "
                 f"({int(r['ties'])} ties)")
-    run += _tie_clause(real_table, names[0]) if names else ""
+    run += tie_clause(real_table, names[0]) if names else ""
     return Finding(f"THUIR users: does a trivial baseline agree more often than chance (Holm at {significance:g})?",
                    "—", run, "shown" if names else "not shown", () if names else ("low_power",),
                    numbers={"above": names})
