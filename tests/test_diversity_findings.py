@@ -134,8 +134,8 @@ def _analysis():
                           ("graded", "first-hit", 0.333, True), ("coverage", "first-hit", -0.333, True)],
                          columns=["a", "b", "tau", "told_apart"])
     lead = claims.leaders({"F@5": 0.9, "O@5": 0.8})
-    checks = {"position": _check("not shown", -0.008, -0.015, -0.001, 0.058, ["G@5"], ["graded"]),
-              "graded": _check("not shown", 0.006, -0.001, 0.013, 0.099, ["P@5"], ["position"]),
+    checks = {"position": _check("truths coincide", -0.008, -0.015, -0.001, np.nan, ["G@5"], ["graded"]),
+              "graded": _check("truths coincide", 0.006, -0.001, 0.013, np.nan, ["P@5"], ["position"]),
               "coverage": _check("recovered", 0.015, 0.002, 0.029, 0.03),
               "first-hit": _check("recovered", 0.059, 0.041, 0.077, 0.0001,
                                   without_shared={"shared": ["RBU@5"], "verdict": "outside ahead", "diff": -0.03,
@@ -163,8 +163,8 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
     assert head[0].endswith("Each family check picks its pair on 20 replicates and compares it on the other 20; "
                             "intervals are 95%, verdicts Holm-corrected at α = 0.05.")
     assert head[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
-    assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); each is checked without the other's "
-            "family, shared members included.") in head
+    assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); no measure can recover one of them and "
+            "not the other, so their checks are not tested: cannot tell (truths coincide).") in head
     assert not any("Counted once" in x for x in head)     # section 3 names the aliases, once
     diff = "family best − best outside (95% CI of the mean, 20 replicates)"
     lead, sets = "leader, all measures (level with it)", "leader set of the measures compared: members; chance"
@@ -176,19 +176,24 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
     assert t.loc["position", "family: members of compared"] == "RBP-like: 3 of 10"
     assert t.loc["position", "left out; set aside"] == "family of graded"
     assert t.loc["position", diff] == "F@5 − O@5: -0.008 [-0.015, -0.001]"
-    assert t.loc["position", "Holm p"] == "0.058" and t.loc["position", "verdict"] == "not shown"
-    assert t.loc["first-hit", "Holm p"] == "< 0.001" and t.loc["first-hit", "verdict"] == "holds in part"
+    # fix04d item 1: truths the runs do not tell apart are not tested; the check without shared members decides
+    assert t.loc["position", "Holm p"] == "—" and t.loc["position", "verdict"] == "cannot tell (truths coincide)"
+    assert t.loc["first-hit", "Holm p"] == "< 0.001" and t.loc["first-hit", "verdict"] == "does not hold"
     ws = t.loc["first-hit, shared members out"]
     assert ws[diff] == "E@5 − O@5: -0.030 [-0.040, -0.010]" and ws["Holm p"] == "0.004"
     assert ws["verdict"] == "does not hold" and ws["left out; set aside"] == "also out: RBU@5" and ws[lead] == "—"
-    assert (t[sets].iloc[:4] == "2 measures: 1 member; 0.530").all()     # no names given: the set is counted
+    assert (t[sets].iloc[2:4] == "2 measures: 1 member; 0.530").all()     # no names given: the set is counted
     assert t.loc["coverage", lead] == "F@5 (0.900)"
     assert max(len(str(x)) for x in table.to_numpy().ravel()) <= 60
-    assert tail[0].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
+    # fix04d item 1: the failed check's diagnosis from the run's numbers (truths not told apart: said once, above)
+    assert tail[0] == ("Why first-hit's check is “does not hold”: its lead rests on F@5, a member of two families "
+                       "(F@5 − O@5 = +0.059 [+0.041, +0.077], Holm p < 0.001); without RBU@5, E@5 − O@5 = -0.030 "
+                       "[-0.040, -0.010], Holm p = 0.004.")
+    assert tail[1].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
     # fix04b items 1-2: every recovery labelled by construction (none singled out), the verdict follows the
     # test's own criterion (a group missed or in part: does not hold)
-    assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage) and 1 in part (first-hit), all by "
-                        "construction; not recovered: position/graded; not told apart: position/graded (τ = 1.000); null: "
+    assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage), by construction; not "
+                        "recovered: first-hit; cannot tell (truths coincide): position/graded (τ = 1.000); null: "
                         "no departure. Verdict of helpers.simulate.users' test: does not hold; the test needs every truth "
                         "group recovered and a clean null, so family recovery is not yet fit to read real data.")
 
@@ -212,11 +217,12 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     (row,) = rows
     assert row.question == "Does family recovery pass its planted-user test (A.1)?"
     # position and graded order the runs identically: one group, not two (A.1 names the pair not told apart)
-    assert row.run == ("recovered: coverage; in part: first-hit; missed: position/graded; recoveries by construction; "
-                       "null: clean")
+    assert row.run == ("recovered: coverage; missed: first-hit; truths coincide: position/graded; recoveries by "
+                       "construction; null: clean")
     assert row.verdict == "does not hold" and row.caveats == ("design", "aligned", "family_rule", "holm")
     assert set(caveats) == {"aligned", "holm", "design", "family_rule"} and "5 checks at α = 0.05" in caveats["holm"]
-    assert row.numbers["checks"]["position"]["p_holm"] == 0.058
+    assert np.isnan(row.numbers["checks"]["position"]["p_holm"])
+    assert row.numbers["coincide"] == ["position/graded"]
     assert len(row.run.split()) <= 35
     skill, cav = fd.planted_rows(_analysis(), run_design="skill")
     assert skill[0].caveats == ("design", "aligned", "family_rule", "holm") and "`skill` runs" in cav["design"]   # the design decides here too
@@ -231,21 +237,36 @@ def test_fitness_passes_only_when_every_family_is_recovered_and_the_null_is_clea
     a = _analysis()
     f = fd.fitness(a)
     assert f["groups"] == ["position/graded", "coverage", "first-hit"]
-    assert f["recovered"] == ["coverage"] and f["in_part"] == ["first-hit"] and f["other"] == ["position/graded"]
-    assert not f["passes"] and f["failed"] == ["position/graded", "first-hit"]
+    assert f["recovered"] == ["coverage"] and f["in_part"] == [] and f["other"] == ["position/graded", "first-hit"]
+    assert not f["passes"] and f["failed"] == ["first-hit"] and f["coincide"] == ["position/graded"]
     assert f["verdict"] == "does not hold"   # fix04b item 1: the criterion needs every group; one of 3 is no pass
     assert fd.fitness_prose(a) == (
         "*Family recovery* reads which user a run order follows from the measure family that best recovers it (A.1). "
         "Verdict of helpers.simulate.users' test: does not hold; the test needs every truth group recovered and a "
         "clean null, so family recovery is not yet fit to read real data.")
+    # the members shared with another family do not decide: with a recovery without them, first-hit is shown
+    a["checks"]["first-hit"]["without_shared"]["verdict"] = "recovered"
+    assert fd.fitness(a)["recovered"] == ["coverage", "first-hit"] and fd.fitness(a)["verdict"] == "cannot tell"
     # a group counts as recovered only when each of its members is
+    a["pairs"]["told_apart"] = True
+    for m in ("position", "graded"):
+        a["checks"][m]["not_told_apart"] = []
     a["checks"]["position"].update(verdict="recovered", diff=0.01)
-    assert fd.fitness(a)["in_part"] == ["position/graded", "first-hit"]
+    a["checks"]["graded"].update(verdict="not shown")
+    f = fd.fitness(a)
+    assert f["recovered"] == ["position", "coverage", "first-hit"] and f["failed"] == ["graded"] and not f["coincide"]
+    # truths the runs do not tell apart: never a pass, whatever their checks would say
+    a["pairs"]["told_apart"] = [False] + [True] * 5
+    for m, o in (("position", "graded"), ("graded", "position")):
+        a["checks"][m]["not_told_apart"] = [o]
     for ck in a["checks"].values():
         ck.update(verdict="recovered", diff=0.01)
         ck.pop("without_shared", None)
-    assert fd.fitness(a)["passes"] and fd.fitness(a)["groups"] == ["position/graded", "coverage", "first-hit"]
+    f = fd.fitness(a)
+    assert not f["passes"] and f["coincide"] == ["position/graded"] and f["verdict"] == "cannot tell"
     a["pairs"]["told_apart"] = True
+    for m in ("position", "graded"):
+        a["checks"][m]["not_told_apart"] = []
     assert fd.fitness(a)["passes"] and len(fd.fitness(a)["groups"]) == 4
     assert fd.fitness_prose(a).endswith("test: holds; so family recovery may be used on real data.")
     a["null"]["departs"] = ["Z@5"]
@@ -485,7 +506,7 @@ def test_verdict_replicates_ask_40_at_any_level_and_the_interval_rule_above(smal
     assert [planted.verdict_replicates(x) for x in (0.5, 0.8, 0.9, 0.95, 0.99)] == [40, 40, 40, 40, 200]
     a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]], alpha=0.5))
     assert not a["enough"] and a["min_replicates"] == 40
-    assert {ck["verdict"] for ck in a["checks"].values()} <= {"too few", "not testable"}
+    assert {ck["verdict"] for ck in a["checks"].values()} <= {"too few", "not testable", "truths coincide"}
     assert fd.fitness(a)["verdict"] == "cannot tell"
 
 
@@ -523,8 +544,10 @@ def test_planted_analysis_on_a_small_run(small_rep, monkeypatch):
                                                                families=fams))
         assert not any(x in ck["left_out"] for pk in ck["picks"] for x in pk)
         assert ck["level"] == 0.5 and "verdict_holm" not in ck       # one verdict per check, the Holm one
+        # fix04d: truths the runs do not tell apart are not tested (outside the Holm family)
+        assert (ck["verdict"] == "truths coincide") == (bool(close) and bool(ck.get("measures")))
         for c in (ck, ck.get("without_shared")):
-            if c and c["verdict"] != "not testable":
+            if c and c["verdict"] not in ("not testable", "truths coincide"):
                 read.append(c)
                 assert c["p_holm"] >= c["p"] - 1e-15
                 assert c["verdict"] == ("not shown" if c["p_holm"] >= 0.5 else
@@ -541,7 +564,7 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     print the means, no interval, no verdict, and say why."""
     a = fd.with_leaders(rd.planted_analysis(small_rep, twins=[["RBU(p=0.99)@5", "iRBU(p=0.99)@5"]]))
     assert not a["enough"] and a["min_replicates"] == 40
-    assert {ck["verdict"] for ck in a["checks"].values()} <= {"too few", "not testable"}
+    assert {ck["verdict"] for ck in a["checks"].values()} <= {"too few", "not testable", "truths coincide"}
     assert any(ck["verdict"] == "too few" for ck in a["checks"].values())
     assert not a["null"]["tested"] and a["null"]["departs"] == [] and a["null"]["uncorrected"] is None
     assert all(not ld.numbers["within_noise"] for ld in a["leaders"].values() if ld is not None)  # no interval used
@@ -552,7 +575,7 @@ def test_fewer_replicates_than_the_interval_rule_needs_give_no_verdict(small_rep
     # fix04b item 3: the figure and the recovery table do show a spread of the replicates: the line says which
     assert "ranges of the replicates shown, not intervals; no verdict (verdicts need 40; this run has 6)" in text
     assert "CI" not in text + " ".join(table.columns) and "Holm p = " not in text and "(no interval)" in text
-    assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "—"}   # the mixture has no check
+    assert (table["Holm p"] == "—").all() and set(table["verdict"]) <= {"cannot tell", "cannot tell (truths coincide)", "—"}   # the mixture has no check
     assert "null: means" in text and "not tested (6 replicates < minimum 40)" in text
     assert text.endswith("Verdict of helpers.simulate.users' test: cannot tell (6 replicates; verdicts need 40); "
                          "so this run cannot say whether family recovery may read real data.")
@@ -602,6 +625,17 @@ def test_holm_covers_every_check_read():
     tight = {"a": {"verdict": "recovered", "p": 0.03, "diff": 0.1}, "b": {"verdict": "recovered", "p": 0.04, "diff": 0.1}}
     rd._holm_verdicts(tight, 0.05)                       # uncorrected both < 0.05; Holm: 0.06 and 0.06
     assert [c["verdict"] for c in tight.values()] == ["not shown", "not shown"]
+    # fix04d item 1: a truth the runs do not tell apart from another is not tested and leaves the Holm family
+    same = {"p": {"verdict": "recovered", "p": 0.001, "diff": 0.1, "not_told_apart": ["g"],
+                  "without_shared": {"verdict": "recovered", "p": 0.001, "diff": 0.1}},
+            "g": {"verdict": "not shown", "p": 0.5, "diff": 0.1, "not_told_apart": ["p"]},
+            "c": {"verdict": "recovered", "p": 0.03, "diff": 0.1, "not_told_apart": []}}
+    assert rd._holm_verdicts(same, 0.05) == 1
+    assert same["p"]["verdict"] == same["g"]["verdict"] == "truths coincide" and "without_shared" not in same["p"]
+    assert np.isnan(same["p"]["p_holm"]) and same["c"]["p_holm"] == pytest.approx(0.03)
+    assert dpl._verdict(same["p"]) == "cannot tell (truths coincide)" and dpl._verdict(same["c"]) == "shown"
+    # the members shared with another family do not decide: the check without them does
+    assert dpl._verdict({"verdict": "recovered", "without_shared": {"verdict": "not shown"}}) == "not shown"
 
 
 def test_the_run_design_is_named_once_in_the_caveats():
@@ -641,8 +675,10 @@ def test_too_few_replicates_and_nothing_resolved_are_said():
     text = "\n".join(_lines(a))
     assert "no run pair resolved in any replicate" in text
     rows, _ = fd.planted_rows(a)
+    a["checks"]["position"].update(verdict="not shown", not_told_apart=[])
+    rows, _ = fd.planted_rows(a)
     # graded compares nothing (cannot tell) but position was not shown: the group missed, so no pass
-    assert rows[0].numbers["other"] == ["position/graded"] and rows[0].verdict == "does not hold"
+    assert rows[0].numbers["other"] == ["position/graded", "first-hit"] and rows[0].verdict == "does not hold"
     # the A.1 sentence on how the pairs are picked follows the run: with 3 replicates nothing is split
     a.update(replicates=3, enough=False)
     for ck in a["checks"].values():
@@ -812,15 +848,15 @@ def test_the_chance_column_names_the_leader_set_it_is_computed_on():
     the leader set of the measures the check compares (left-out families aside); each column's header
     says which set it uses, and the chance cell names its set when it fits a cell."""
     a = _analysis()
-    a["checks"]["position"]["leader_set"] = ["F@5", "O@5"]
+    a["checks"]["coverage"]["leader_set"] = ["F@5", "O@5"]
     t = fd.user_table(a).set_index("user")
     sets = "leader set of the measures compared: members; chance"
     assert t.columns[0] == "leader, all measures (level with it)" and sets in t.columns
-    assert t.loc["position", sets] == "F@5 and O@5: 1 member; 0.530"
-    a["checks"]["position"]["leader_set"] = [f"a-long-measure-name-{k}@10" for k in range(2)]
-    assert fd.user_table(a).set_index("user").loc["position", sets] == "2 measures: 1 member; 0.530"  # listed in the CSV
+    assert t.loc["coverage", sets] == "F@5 and O@5: 1 member; 0.530"
+    a["checks"]["coverage"]["leader_set"] = [f"a-long-measure-name-{k}@10" for k in range(2)]
+    assert fd.user_table(a).set_index("user").loc["coverage", sets] == "2 measures: 1 member; 0.530"  # listed in the CSV
     full = fd.checks_table(a).set_index(["user", "check"])
-    assert full.loc[("position", "family"), "leader set of compared"] == "a-long-measure-name-0@10, a-long-measure-name-1@10"
+    assert full.loc[("coverage", "family"), "leader set of compared"] == "a-long-measure-name-0@10, a-long-measure-name-1@10"
 
 
 def test_with_leaders_keeps_the_leader_set_its_chance_counts(small_rep):

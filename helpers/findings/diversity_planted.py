@@ -20,15 +20,19 @@ from ..notebook import claims
 from ..notebook.findings import Finding
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, fit_cell, pct, short_leaders
 
-__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "FAMILY_RULE", "fitness_prose",
+__all__ = ["family_table", "with_leaders", "planted_result", "truth_groups", "fitness", "planted_report", "user_table", "checks_table", "leader_header", "against_table", "planted_rows", "FAMILY_RULE", "fitness_prose", "diagnosis_lines", "COINCIDE",
            "fitness_verdict", "fitness_sentence", "planted_metrics"]
 
 
 # -- section 7 ---------------------------------------------------------------------------------
 
+#: The verdict of a check whose truth the runs do not tell apart from another's (tau at or above the
+#: threshold): no measure can recover one of two run orders that agree and not the other.
+COINCIDE = "cannot tell (truths coincide)"
+
 #: How a family check's one (Holm-corrected) verdict is worded in the findings table.
 _VERDICT = {"recovered": "shown", "outside ahead": "does not hold", "not shown": "not shown",
-            "not testable": "cannot tell", "too few": "cannot tell"}
+            "not testable": "cannot tell", "too few": "cannot tell", "truths coincide": COINCIDE}
 
 
 def family_table(measures: Sequence[str]) -> pd.DataFrame:
@@ -151,16 +155,18 @@ def fitness(a: Mapping) -> dict:
     departs = list(a["null"]["departs"]) if a["null"] is not None else []
     groups = [g for g in truth_groups(a["pairs"]) if any(m in word for m in g)] if len(a["pairs"]) else \
         [[m] for m in word]
-    rec, part, other, failed = [], [], [], []
+    rec, part, other, failed, same = [], [], [], [], []
     for g in groups:
         ws = [word.get(m, "cannot tell") for m in g]
         name = "/".join(g)
         (rec if all(w == "shown" for w in ws) else part if any(w in ("shown", "holds in part") for w in ws)
          else other).append(name)
-        if any(w not in ("shown", "cannot tell") for w in ws):   # a check that ran and did not recover it
+        if any(w not in ("shown", "cannot tell", COINCIDE) for w in ws):   # a check that ran and did not recover it
             failed.append(name)
+        if all(w == COINCIDE for w in ws):
+            same.append(name)
     f = {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
-         "failed": failed, "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
+         "failed": failed, "coincide": same, "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
          "alike": alike, "null_departs": departs, "null_tested": a["null"] is not None and a["null"].get("tested", True),
          "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
          "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
@@ -225,6 +231,7 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
         parts = [f"recovered: {claims.listing(rec)}" if rec else "none recovered"]
         parts += [f"in part: {claims.listing(part)}"] if part else []
         parts += [f"missed: {claims.listing(missed)}"] if missed else []
+        parts += [f"truths coincide: {claims.listing(f['coincide'])}"] if f.get("coincide") else []
         parts += [f"untestable: {claims.listing(f['untestable'])}"] if f.get("untestable") else []
         parts += ["recoveries by construction"] if rec or part else []
         return "; ".join(parts) + null
@@ -238,7 +245,7 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
     if f.get("untestable"):
         text += f"; nothing left to compare: {claims.listing(f['untestable'])}"
     if f["alike"]:
-        text += "; not told apart: " + claims.listing([f"{x}/{y} (τ = {claims.number(t, digits)})" for x, y, t in f["alike"]])
+        text += f"; {COINCIDE}: " + claims.listing([f"{x}/{y} (τ = {claims.number(t, digits)})" for x, y, t in f["alike"]])
     return text + null
 
 
@@ -263,9 +270,9 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
     alike = [f"{r.a}/{r.b} (τ = {claims.number(r.tau, digits)})" for r in pairs.itertuples() if not r.told_apart]
     head.append(f"Told apart by these runs (τ < {a['threshold']:g}): {claims.listing(apart) if apart else 'no pair'}.")
     if alike:
-        head.append(f"Not claimed separable (τ ≥ {a['threshold']:g}): {claims.listing(alike)}; each is checked "
-                    "without the other's family, shared members included.")
-    tail = untestable_lines(a)
+        head.append(f"Not claimed separable (τ ≥ {a['threshold']:g}): {claims.listing(alike)}; no measure can "
+                    f"recover one of them and not the other, so their checks are not tested: {COINCIDE}.")
+    tail = untestable_lines(a) + diagnosis_lines(a, digits)
     nl = a["null"]
     if nl is not None and not nl.get("tested", True):
         tail.append(f"null: means {nl['lowest']:.3f} to {nl['highest']:.3f}; not tested ({n} replicates < minimum "
@@ -359,7 +366,7 @@ def _check_cells(a: Mapping, m: str, ck: Mapping, digits: int) -> dict:
     out = {"family: members of compared": f"{kind}: {ck['family_size']} of {ck['measures']}",
            "left out; set aside": "; ".join(out_) or "—", "difference": _diff_cell(ck, digits),
            "verdict": _verdict(ck) if "shared" not in ck else _VERDICT[ck["verdict"]]}
-    if ck["verdict"] in ("not testable", "too few"):
+    if ck["verdict"] in ("not testable", "too few", "truths coincide"):
         return out
     out["Holm p"] = claims.format_p(ck["p_holm"], a["alpha"])
     if "chance_random_set" in ck:
@@ -430,7 +437,8 @@ def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
                          if c is ck else ", ".join(c["shared"]),
                          "pair tested": " − ".join(c["picks"][0]) if c.get("picks") else "",
                          "difference": c.get("diff"), "low": c.get("low"), "high": c.get("high"),
-                         "Holm p": c.get("p_holm"), "verdict": c["verdict"],
+                         "Holm p": c.get("p_holm"), "verdict": c["verdict"] if c is not ck else _verdict(ck)
+                         + (" (decided without members of two families)" if "without_shared" in ck else ""),
                          "leader set of compared": ", ".join(c.get("leader_set", ())) if c is ck else "",
                          "members in it": c.get("family_in_leader_set", "") if c is ck else "",
                          "chance": c.get("chance_random_set", "") if c is ck else ""})
@@ -456,12 +464,51 @@ def _design_text(a: Mapping) -> str:
 
 
 def _verdict(ck: Mapping) -> str:
-    """The verdict word of a family check (Holm-corrected); a recovery that rests only on the
-    measures shared with another family (``without_shared`` not recovered) holds in part."""
-    word = _VERDICT[ck["verdict"]]
-    if word == "shown" and "without_shared" in ck and ck["without_shared"]["verdict"] != "recovered":
-        return "holds in part"
-    return word
+    """The verdict word of a family check (Holm-corrected). A truth the runs do not tell apart from
+    another's (``not_told_apart``) gets :data:`COINCIDE`; when the pair tested rests on a member shared
+    with another family, the check without the shared members (``without_shared``) decides: shared
+    members cannot say which of the two users a run order follows."""
+    if ck.get("not_told_apart") and ck["verdict"] != "not testable":
+        return COINCIDE
+    if "without_shared" in ck:
+        return _VERDICT[ck["without_shared"]["verdict"]]
+    return _VERDICT[ck["verdict"]]
+
+
+def _p(p: float, alpha: float) -> str:
+    """``"= 0.004"`` or ``"< 0.001"``: :func:`helpers.notebook.claims.format_p` after ``Holm p``."""
+    text = claims.format_p(p, alpha)
+    return text if text[0] in "<>=≥≤" else f"= {text}"
+
+
+def _interval_text(c: Mapping, digits: int, alpha: float) -> str:
+    """``"IA-EBR@10 − D♯-nDCG@10 = +0.003 [-0.018, +0.024], Holm p = 1.000"``: a check's pair, difference,
+    interval and Holm p (without the interval when there is none)."""
+    (x, y), = c["picks"]
+    ci = f" [{c['low']:+.{digits}f}, {c['high']:+.{digits}f}]" if np.isfinite(c.get("low", np.nan)) else ""
+    return f"{x} − {y} = {c['diff']:+.{digits}f}{ci}, Holm p {_p(c['p_holm'], alpha)}"
+
+
+def diagnosis_lines(a: Mapping, digits: int = 3) -> list[str]:
+    """Why each family check that did not recover its user failed, from the run's numbers: a recovery
+    that rested on a member shared with another family (the check with and without the shared members),
+    the best outside ahead, or a Holm p at or above α. Truths not told apart are said once, in the
+    line naming them (:func:`planted_report`)."""
+    out = []
+    for m, ck in a["checks"].items():
+        word = _verdict(ck)
+        if word == COINCIDE:   # said once, in the line naming the truths not told apart
+            continue
+        if word in ("not shown", "does not hold") and "without_shared" in ck and ck["verdict"] == "recovered":
+            ws = ck["without_shared"]
+            out.append(f"Why {m}'s check is “{word}”: its lead rests on {ck['picks'][0][0]}, a member of two families "
+                       f"({_interval_text(ck, digits, a['alpha'])}); without {claims.listing(ws['shared'])}, "
+                       f"{_interval_text(ws, digits, a['alpha'])}.")
+        elif word in ("not shown", "does not hold"):
+            c = ck.get("without_shared", ck)
+            why = "the best outside is ahead" if word == "does not hold" else f"Holm p ≥ α = {a['alpha']:g}"
+            out.append(f"Why {m}'s check is “{word}”: {why} ({_interval_text(c, digits, a['alpha'])}).")
+    return out
 
 
 #: Why A.1's families differ from notebook 05's (:func:`helpers.replicates.preference.study_families`,

@@ -540,13 +540,20 @@ def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tupl
 
 def _holm_verdicts(checks: Mapping[str, dict], alpha: float, enough: bool = True) -> int:
     """Holm over every check read (each model's and each ``without_shared``); sets ``p_holm`` and the
-    one ``verdict`` of each (the uncorrected call is not kept). With too few replicates for the
+    one ``verdict`` of each (the uncorrected call is not kept). A check of a truth the runs do not tell
+    apart from another (``not_told_apart``) is not tested: its verdict is ``"truths coincide"`` (no
+    measure can recover one of two run orders that agree and not the other), outside the Holm family. With too few replicates for the
     verdict rule (``enough`` False: fewer than :func:`helpers.replicates.planted.verdict_replicates` at the run's
     level) every tested check's verdict is ``"too few"``: no verdict. Returns the number of checks
     corrected."""
     from ..stats.paired import holm
 
-    tested = [ck for c in checks.values() for ck in (c, c.get("without_shared")) if ck and ck["verdict"] != "not testable"]
+    for c in checks.values():   # truths the runs do not tell apart: no measure can separate them, nothing to test
+        if c.get("not_told_apart") and c["verdict"] != "not testable":
+            c["verdict"] = "truths coincide"
+            c.pop("without_shared", None)
+    tested = [ck for c in checks.values() for ck in (c, c.get("without_shared"))
+              if ck and ck["verdict"] not in ("not testable", "truths coincide")]
     adjusted = holm([ck["p"] for ck in tested]) if tested else []
     for ck, p in zip(tested, adjusted):
         ck["p_holm"] = float(p)
