@@ -738,3 +738,15 @@ def test_simulated_table6_checks_ask_visibly_another_question_than_the_findings_
     assert sixes and all(q.startswith("Table 6 on the simulated assessors (a check of the code), ") for q in sixes
                          if "assumptions fail" not in q)
     assert first not in sixes
+
+
+def test_star_label_marks_every_variant_threshold_of_a_printed_label():
+    """Referee 6: 'binary, theta=Rel' (rand1) and 'robustness tau (binary, theta=1)' (real) lacked the star."""
+    assert fp.star_label("binary, theta=1", ["1"]) == "binary, theta=1*"
+    assert fp.star_label("theta=Rel, PRM vs binary", ["Rel"]) == "theta=Rel*, PRM vs binary"
+    assert fp.star_label("PRM cross-fitted, theta=Key", ["Rel"]) == "PRM cross-fitted, theta=Key"
+    assert fp.star_label("binary, theta=1*", ["1"]) == "binary, theta=1*" and fp.star_label("linear", ["1"]) == "linear"
+    s = pd.DataFrame({"table": ["6", "6"], "comparison": ["binary, theta=Rel", "PRM, theta=Key"],
+                      "mean": [0.7, 0.8], "low": [0.6, 0.7], "high": [0.8, 0.9]})
+    v = fp.replicate_view(s, ("6",), label=lambda c: fp.star_label(c, ["Rel"]))
+    assert v["comparison"].tolist() == ["binary, theta=Rel*", "PRM, theta=Key"]

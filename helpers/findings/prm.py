@@ -38,13 +38,13 @@ from ..notebook.findings import AppendixFindings, Finding, Findings
 from . import prm_values
 from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
-                        draws_views, holm_claims, over, p_text, replicate_view, robustness_draws, robustness_replicates,
+                        draws_views, holm_claims, over, p_text, replicate_view, star_label, robustness_draws, robustness_replicates,
                         robustness_single, signed, table_holm, tests_table, wins_line)
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
            "robustness_single", "robustness_replicates", "robustness_draws", "tests_table", "all_tests", "wins_line",
-           "findings", "marginal_tests_line", "SELECTED_POOL", "replicate_view", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few", "verdict_counts"]
+           "findings", "marginal_tests_line", "SELECTED_POOL", "replicate_view", "star_label", "lenience_phrase", "p_text", "PrmFindings", "PAIRS", "few", "verdict_counts"]
 
 
 #: Paper values quoted in the table (Demeester et al. 2016).

@@ -9,6 +9,8 @@ verdicts (:func:`table_holm`, stated once by :func:`across_rows`); the appendix 
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -22,7 +24,7 @@ from .prm_values import spread
 
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
            "robustness_draws", "tests_table", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
-           "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors"]
+           "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label"]
 
 
 def over(values, what: str) -> tuple:
@@ -246,7 +248,17 @@ def all_tests(robust1: Robustness | None, name, *, sim=None, draws=None, label=l
     return tests_table(robs, name, label, spreads), caption
 
 
-def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs: int = 0) -> pd.DataFrame:
+def star_label(label: str, starred) -> str:
+    """``"binary, theta=1"`` -> ``"binary, theta=1*"`` when ``1`` is in ``starred`` (the names of the
+    variant thresholds): every ``theta=<name>`` of a printed label carries the variant star, as the
+    tables that print a threshold column do."""
+    names = {str(n) for n in starred}
+    return re.sub(r"theta=([^,\s*]+)(\*?)", lambda m: m.group(0) + ("*" if m.group(1) in names and not m.group(2)
+                                                                     else ""), str(label))
+
+
+def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs: int = 0,
+                   label=None) -> pd.DataFrame:
     """Rows of :class:`helpers.replicates.prm.Simulated`'s ``summary`` for ``tables``, the value
     as ``mean [low, high]`` (no zero-width interval). With ``runs``, a share of the runs (Table 5's
     ``share ...`` rows) prints its ends as ``k of runs`` -- the attainable shares just outside the
@@ -258,8 +270,10 @@ def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs:
             lo, hi = int(np.floor(r.low * runs + 1e-9)), int(np.ceil(r.high * runs - 1e-9))
             return f"{claims.number(r.mean)} [{lo} of {runs}, {hi} of {runs} runs]"
         return spread(r.mean, r.low, r.high, what=what)
-    return s.assign(value=[text(r) for r in s.itertuples()])[
-        ["table", "comparison", "value"]].reset_index(drop=True)
+    s = s.assign(value=[text(r) for r in s.itertuples()])
+    if label is not None:   # the variant star (:func:`star_label`)
+        s = s.assign(comparison=[label(c) for c in s["comparison"]])
+    return s[["table", "comparison", "value"]].reset_index(drop=True)
 
 
 def wins_line(wins: Mapping, n: Mapping | int, name, what: str = "replicates", losses: Mapping | None = None) -> str:
@@ -342,12 +356,13 @@ def across_rows(rows, table: str = "table", variants: str = "") -> str:
     return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}."
 
 
-def draws_views(d, vname) -> list[tuple[pd.DataFrame, str]]:
+def draws_views(d, vname, label=None) -> list[tuple[pd.DataFrame, str]]:
     """The appendix's tables over the draws of U2 (:class:`helpers.replicates.prm.Draws`): Table 6's
     tau per gain scheme, then every summary of :data:`SUMMARIES` (``vname``: a threshold's label),
-    each ``(table, caption)`` for :func:`helpers.notebook.reports.show`; mean [spread of single draws]."""
+    each ``(table, caption)`` for :func:`helpers.notebook.reports.show`; mean [spread of single draws].
+    ``label``: the gains' labels with the variant star (:func:`star_label`)."""
     iv = prm_values.spread_name(d.replicates)
-    t6 = pd.DataFrame({"gains": d.table6["gains"],
+    t6 = pd.DataFrame({"gains": [label(g) for g in d.table6["gains"]] if label is not None else d.table6["gains"],
                        "τ": [spread(r.mean, r.low, r.high) for r in d.table6.itertuples()]})
     rows = [{"quantity": what, "θ": vname(int(r.theta)), "level": r.level, "value": spread(r.mean, r.low, r.high)}
             for q, what in SUMMARIES.items() if q in d.summaries for r in d.summaries[q].itertuples()]
