@@ -54,7 +54,7 @@ __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sent
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
-           "tau_metrics", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
+           "tau_metrics", "R_QUESTION", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -575,6 +575,11 @@ def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
                    numbers={"tau": tau, "low": lo, "high": hi, "level": level, "topics": tau_ci.get("topics")})
 
 
+#: The r row's question, worded as what its verdict answers: an r whose CI excludes 0 but which rests on a
+#: group of runs every significant pair sets against the rest (:func:`r_reason`) gets "cannot tell".
+R_QUESTION = "Do I-rec@{l} and D-nDCG@{l} correlate across runs, not only through runs the tests set apart?"
+
+
 def _r_row(r: Mapping, l: int, level: float) -> Finding:
     """The r row. Whenever its verdict is not the one its CI gives, the row says why in its own cell
     (:func:`r_reason`): a post-hoc r without the runs the tests single out makes a CI that excludes
@@ -592,7 +597,7 @@ def _r_row(r: Mapping, l: int, level: float) -> Finding:
     if why:
         run += f"; {why}"
     n = r["runs"]
-    return Finding(f"Do I-rec@{l} and D-nDCG@{l} correlate across runs?", "trade-off plotted in the INTENT overviews",
+    return Finding(R_QUESTION.format(l=l), "trade-off plotted in the INTENT overviews",
                    run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
 
 
