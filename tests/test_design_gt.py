@@ -465,8 +465,10 @@ def test_cheapest_row_names_every_design_within_noise():
     # topics) follows as a number, named as such, and every break-even comparison points to the uncorrected caveat
     answer = _findings().rows[0]
     assert answer.verdict == "holds" and answer.run == ("1 assessor per topic (the cheapest): Eρ² ≥ 0.95: 30 [20, 40] "
-                                                        "topics (Feldt); break-even 1 → 2 assessors: cost ratio 5 "
-                                                        "[4, 7], unrounded topics (this run 3.3)")
+                                                        "topics (Feldt); paired t-test: 10 [9, 12] topics (bootstrap). "
+                                                        "Break-even 1 → 2 assessors: cost ratio 5 [4, 7], unrounded "
+                                                        "topics (this run 3.3); the verdict reads whole-topic costs "
+                                                        "(n_a = 1 alone cheapest).")
     assert "ties" in answer.caveats and "break-even intervals, each against this run's ratio: uncorrected" in \
         _findings().limitations()
     assert _findings(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2)).rows[0].verdict == "cannot tell"

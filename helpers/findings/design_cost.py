@@ -260,13 +260,13 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
         return Finding(question, paper, answer, "not tested")
     one = break_even_text(be, 1)
     ratio = bodoff.numbers["ratio"]
-    said = (f"one vs two assessors per topic: {one}" if one.startswith("undefined") or _one_side(be, 1) else
-            f"break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
+    said = (f"One vs two assessors per topic: {one}" if one.startswith("undefined") or _one_side(be, 1) else
+            f"Break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
     verdict = cost_verdict(bodoff)
     # which reading decides: the whole-topic cost tie, not the break-even of unrounded topics
-    decides = ("verdict from whole-topic costs: " + (
+    decides = "the verdict reads whole-topic costs (" + (
         "n_a = 1 tied with another design" if verdict == "cannot tell" and 1 in bodoff.numbers.get("within_noise", [])
         else "n_a = 1 alone cheapest" if verdict == "holds" else "n_a = 1 not within noise of the cheapest"
-        if verdict == "does not hold" else "fewer than two designs to compare"))
-    return Finding(question, paper, f"{answer}; {said}; {decides}", verdict, caveats=("ties",),
+        if verdict == "does not hold" else "fewer than two designs to compare") + ")"
+    return Finding(question, paper, f"{answer}. {said}; {decides}.", verdict, caveats=("ties",),
                    numbers=bodoff.numbers)
