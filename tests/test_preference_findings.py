@@ -271,11 +271,11 @@ def test_monte_carlo_range_is_simultaneous_over_the_comparisons():
 def test_alpha_is_calibrated_to_in_a_simulation_and_measured_on_files():
     sim = pf._alpha_row({"relevance": 0.406, "diversity": 0.3561}, {"relevance": 0.406, "diversity": 0.356}, None)
     assert sim.verdict == "by construction" and "reproduced" not in sim.run
-    # a simulator's target is no comparison with the paper, even when it is the paper's alpha
-    assert sim.paper == "— (α is calibrated to a target)" and "0.406" not in sim.paper
+    # the paper's alpha is shown for reference; the verdict compares with the target, never with the paper
+    assert sim.paper == "0.406 (relevance), 0.356 (diversity)"
     missed = pf._alpha_row({"relevance": 0.467, "diversity": 0.5}, {"relevance": 0.587, "diversity": 0.5}, None)
     assert missed.verdict == "holds in part" and missed.numbers["missed"] == ["relevance"]
-    assert missed.paper == "— (α is calibrated to a target)"
+    assert missed.paper == "0.406 (relevance), 0.356 (diversity)" and missed.verdict != "reproduced"
     assert missed.run == ("0.467 (relevance), not calibrated to its target 0.587; 0.500 (diversity), calibrated to "
                           "its target 0.500")
     both = pf._alpha_row({"relevance": 0.467, "diversity": 0.3}, {"relevance": 0.587, "diversity": 0.356}, None)
@@ -295,7 +295,8 @@ def test_r_and_bound_rows():
     assert sim.verdict == "by construction" and sim.question in pf.APPENDIX_QUESTIONS
     assert sim.run == ("r = 0.938 [0.930, 0.945]; consistent: 81.4% of 15 assessors (12.21); set by the "
                        "simulator's question correlation, attenuated by the labels' noise")
-    assert sim.paper == "— (r is set by the simulator)"   # a simulator constant is not compared with the paper
+    # the paper's r and consistent assessors beside it for reference; the verdict stays "by construction"
+    assert sim.paper == "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)"
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).paper == (
         "r = 0.898 [0.886, 0.909]; consistent: 87.3% of 15 assessors (13.10)")
     assert pf._r_row((0.90, 0.88, 0.92), (13.0, 15), False).verdict == "agrees"

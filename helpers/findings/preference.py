@@ -399,7 +399,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
     compared with the paper's ("reproduced" at its three digits). With simulated labels it is compared
     with the target this run calibrated to, within 0.01, as are the planted panels (``off_target``):
     "by construction" when every target is reached (a row of the appendix), else "holds in part" or
-    "does not hold"; the paper column shows no value then (a target set to the paper's alpha is no test of it)."""
+    "does not hold"; the paper column shows the paper's α as a reference (a target set to it is no test of it)."""
     known = [q for q in ("relevance", "diversity") if q in alphas]
     if not known:
         return None
@@ -410,8 +410,7 @@ def _alpha_row(alphas: Mapping[str, float], targets: Mapping[str, float] | None,
         return Finding("Krippendorff's α of the assessors: the paper's, to 3 decimals?", paper, run, "reproduced" if same else "not reproduced",
                        numbers={"alpha": {q: alphas[q] for q in known}})
     # simulated labels: alpha against the target this run calibrated to (the paper's alpha only when it is the target)
-    missed = [q for q in known if abs(alphas[q] - targets[q]) > 0.01]
-    paper = "— (α is calibrated to a target)"   # a simulator's target is no comparison with the paper
+    missed = [q for q in known if abs(alphas[q] - targets[q]) > 0.01]   # the paper's α is shown, not tested
     run = "; ".join(f"{alphas[q]:.3f} ({q}), {'not ' if q in missed else ''}calibrated to its target {targets[q]:.3f}"
                     for q in known)
     panels = int(len(off_target)) if off_target is not None else 0
@@ -435,7 +434,7 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
     """The two questions' preference balances (Pearson r over pairs) and the consistent assessors per
     pair (a share of each panel, :func:`consistent_text`). With simulated labels r follows from the
     simulator's question correlation (:data:`helpers.findings.preference_recovery.NOISE`): "by
-    construction", a row of the appendix, with no paper value beside it; with the user's files "agrees" when the paper's r lies
+    construction", a row of the appendix, the paper's values beside it for reference; with the user's files "agrees" when the paper's r lies
     inside this run's 95% interval, "differs" when not."""
     r, lo, hi = pearson
     mean, judges = consistent
@@ -445,7 +444,7 @@ def _r_row(pearson: Sequence[float], consistent: Sequence[float], simulated: boo
     run = f"r = {r:.3f} [{lo:.3f}, {hi:.3f}]; consistent: {consistent_text(mean, judges)}"
     if simulated:   # set by the simulator: the paper's r is no reference for it
         run += "; set by the simulator's question correlation, attenuated by the labels' noise"
-        return Finding(R_QUESTION, "— (r is set by the simulator)", run, "by construction",
+        return Finding(R_QUESTION, paper, run, "by construction",
                        numbers={"r": r, "low": lo, "high": hi, "consistent": mean, "judges": judges,
                                 "question_correlation": NOISE["question_correlation"]})
     return Finding("Do the two questions' preference counts correlate as in the paper (its r in the 95% CI)?", paper, run,
