@@ -461,7 +461,7 @@ def test_table2_row_states_the_marginals_test():
     """Eq. 4 = Eq. 5 needs equal marginals: the row says whether the run's data have them."""
     over = _found(marginals={"differ": 47, "n": 50, "p": float("nan")})
     row = next(r for r in over.appendix if r.question.startswith("Table 2"))
-    assert row.run.endswith("U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws.")
+    assert row.run.endswith("U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws (2.5 expected by chance if they are equal).")
     one = _found(over_what="", eq_gap=(pv.Value(0.01, np.nan, np.nan), pv.Value(0.9, np.nan, np.nan)),
                  marginals={"differ": 0, "n": 1, "p": 0.412})
     row = next(r for r in one.appendix if r.question.startswith("Table 2"))
@@ -471,7 +471,7 @@ def test_table2_row_states_the_marginals_test():
     stress = (_rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001}), shares, "a lenient U2")
     f = _found(dataset="simulated", level_names=["Non", "Rel", "HRel", "Key"], stress=stress, over_what="40 replicates")
     row = next(r for r in f.rows + f.appendix if "assumptions fail" in r.question)
-    assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates." in row.run
+    assert "U2 to 9.9%. U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 40 of 40 replicates (2.0 expected by chance if they are equal)." in row.run
 
 
 @pytest.mark.parametrize("inside, verdict", [(12, "holds"), (11, "holds"), (10, "holds"), (8, "does not hold")])
@@ -700,9 +700,9 @@ def test_marginal_tests_on_a_pool_selected_by_u1_level_cannot_tell():
         "selected on U1's level, which makes the marginals differ even for exchangeable assessors"
     z = (pv.Value(0.085, 0.084, 0.086, n=50), pv.Value(17.1, 16.0, 18.1, n=50))
     row = fp._eq_row(*z, "3", sim=False, eq5_valid=False, marginals={"differ": 50, "n": 50, "p": float("nan")})
-    assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws: " + fp.SELECTED_POOL + ".")
+    assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws (2.5 expected by chance if they are equal): " + fp.SELECTED_POOL + ".")
     assert fp._eq_row(*z, "3", sim=False, eq5_valid=True, marginals={"differ": 50, "n": 50, "p": float("nan")}
-                      ).run.endswith("in 50 of 50 draws.")
+                      ).run.endswith("in 50 of 50 draws (2.5 expected by chance if they are equal).")
 
 
 def test_table5_never_holds_outright_since_relative_se_cannot_single_out_the_prm():

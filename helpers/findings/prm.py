@@ -400,12 +400,15 @@ def _stress_rows(rob: Robustness, name, shares: tuple, phrase: str = "a lenient 
 
 
 def _marginals_text(m: Mapping, unit: str) -> str:
-    """The condition of Eq. 4 = Eq. 5 tested: ``"marginals unequal (Stuart–Maxwell p < 0.05) in 3 of
-    40 replicates"``, or one collection's p-value."""
+    """The condition of Eq. 4 = Eq. 5 tested: ``"marginals differ (Stuart–Maxwell p < 0.05) in 3 of
+    40 replicates (2 expected by chance if they are equal)"`` -- the count beside the 5% of the
+    replicates a true null gives -- or one collection's p-value."""
     if m["n"] == 1 and np.isfinite(m.get("p", np.nan)):
         return (f"U1's and U2's marginals {'differ' if m['differ'] else 'not shown to differ'} "
                 f"(Stuart–Maxwell p {p_text(m['p'])})")
-    return f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s"
+    chance = claims.number(0.05 * m["n"], 1)   # the count a true null gives at the 5% level
+    return (f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s "
+            f"({chance} expected by chance if they are equal)")
 
 
 #: Why a marginal-homogeneity test says nothing on a pool U2 re-judged by U1's level (Sect. 5.2.1).
