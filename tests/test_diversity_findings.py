@@ -217,7 +217,7 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     (row,) = rows
     assert row.question == "Does family recovery pass its planted-user test (A.1)?"
     # position and graded order the runs identically: one group, not two (A.1 names the pair not told apart)
-    assert row.run == ("recovered: coverage; missed: first-hit; truths coincide: position/graded; recoveries by "
+    assert row.run == ("recovered: coverage; missed: first-hit; position/graded coincide; recoveries by "
                        "construction; null: clean")
     assert row.verdict == "does not hold" and row.caveats == ("design", "aligned", "family_rule", "holm")
     assert set(caveats) == {"aligned", "holm", "design", "family_rule"} and "5 checks at α = 0.05" in caveats["holm"]
@@ -398,7 +398,7 @@ def test_real_findings_say_what_eight_runs_support():
                          "exactly_cover_vs_rest": True})
     t = f.table().set_index("question")
     assert len(t) == 5 and not f.appendix                       # real runs: every row in the main table
-    r = t.loc["Do I-rec@10 and D-nDCG@10 correlate across runs, not only through runs the tests set apart?"]
+    r = t.loc["Do I-rec@10 and D-nDCG@10 correlate beyond outlying runs?"]
     # a verdict that is not the one the CI gives says why in the row itself, short, and only there
     assert r["verdict"] == "cannot tell (a)" and r["this run"] == (
         "r = 0.951 [0.745, 0.991] (99% CI, 8 runs); 0.008 without 2 runs (post hoc)")

@@ -178,6 +178,9 @@ def test_04_planted_truth_check_can_fail_and_says_its_chance_level():
     for model, ck in checks.items():
         # one verdict per check: the Holm-corrected one, over every check read (the without-shared ones too)
         assert "verdict_holm" not in ck
+        if ck["verdict"] == "truths coincide":   # fix04d: not tested, outside the Holm family
+            assert ck["not_told_apart"] and ck["p_holm"] is None
+            continue
         assert ck["verdict"] == ("not shown" if ck["p_holm"] >= alpha else "recovered" if ck["diff"] > 0
                                  else "outside ahead"), (model, ck)
         (a, b), = ck["picks"]
@@ -216,7 +219,7 @@ def test_04_subset_correlation_is_compared_not_concluded():
     source = (paths.ROOT / "helpers/findings/diversity.py").read_text()
     assert "carried by that split" not in source
     rows = json.loads((paths.ROOT / "reports/real/metrics/04_diversified_measures.json").read_text())["findings"]
-    row, numbers = next((r, n) for r, n in zip(rows["table"], rows["numbers"]) if "correlate across runs" in r["question"])
+    row, numbers = next((r, n) for r, n in zip(rows["table"], rows["numbers"]) if "correlate" in r["question"])
     rest = numbers.get("rest")
     assert rest is not None and "low" not in rest and numbers["low"] > 0   # post hoc: no interval without the runs
     assert row["verdict"].startswith("cannot tell") and "[" not in row["this run"].split("]", 1)[1]

@@ -577,7 +577,8 @@ def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
 
 #: The r row's question, worded as what its verdict answers: an r whose CI excludes 0 but which rests on a
 #: group of runs every significant pair sets against the rest (:func:`r_reason`) gets "cannot tell".
-R_QUESTION = "Do I-rec@{l} and D-nDCG@{l} correlate across runs, not only through runs the tests set apart?"
+#: "Outlying": the runs every significant pair of the leading measure sets against the rest (a bullet names them).
+R_QUESTION = "Do I-rec@{l} and D-nDCG@{l} correlate beyond outlying runs?"
 
 
 def _r_row(r: Mapping, l: int, level: float) -> Finding:
@@ -597,7 +598,7 @@ def _r_row(r: Mapping, l: int, level: float) -> Finding:
     if why:
         run += f"; {why}"
     n = r["runs"]
-    return Finding(R_QUESTION.format(l=l), "trade-off plotted in the INTENT overviews",
+    return Finding(R_QUESTION.format(l=l), "trade-off plotted in INTENT overviews",
                    run, verdict, caveats=_few(n * (n - 1) // 2), numbers={**r, "level": level})
 
 

@@ -231,7 +231,7 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
         parts = [f"recovered: {claims.listing(rec)}" if rec else "none recovered"]
         parts += [f"in part: {claims.listing(part)}"] if part else []
         parts += [f"missed: {claims.listing(missed)}"] if missed else []
-        parts += [f"truths coincide: {claims.listing(f['coincide'])}"] if f.get("coincide") else []
+        parts += [f"{claims.listing(f['coincide'])} coincide"] if f.get("coincide") else []
         parts += [f"untestable: {claims.listing(f['untestable'])}"] if f.get("untestable") else []
         parts += ["recoveries by construction"] if rec or part else []
         return "; ".join(parts) + null
@@ -422,8 +422,9 @@ def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
     """A.1's family checks in full, for the CSV the printed table points to: per check the leader
     among all measures, the family members compared, the users whose families are left out, the
     measures set aside (half members, coinciding with a member), the pair tested, its difference,
-    interval and p-values, the verdict, and the leader set of the measures compared with its members
-    and chance."""
+    interval and p-values, the verdict, the user's verdict (:func:`_verdict`: the check without members
+    of two families decides when there is one; truths not told apart: :data:`COINCIDE`), and the leader
+    set of the measures compared with its members and chance."""
     rows = []
     for m, ck in a["checks"].items():
         for c, which in ((ck, "family"), (ck.get("without_shared"), "without members of two families")):
@@ -437,8 +438,8 @@ def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
                          if c is ck else ", ".join(c["shared"]),
                          "pair tested": " − ".join(c["picks"][0]) if c.get("picks") else "",
                          "difference": c.get("diff"), "low": c.get("low"), "high": c.get("high"),
-                         "Holm p": c.get("p_holm"), "verdict": c["verdict"] if c is not ck else _verdict(ck)
-                         + (" (decided without members of two families)" if "without_shared" in ck else ""),
+                         "Holm p": c.get("p_holm"), "verdict": c["verdict"],
+                         "user's verdict": _verdict(ck) if c is ck else "",
                          "leader set of compared": ", ".join(c.get("leader_set", ())) if c is ck else "",
                          "members in it": c.get("family_in_leader_set", "") if c is ck else "",
                          "chance": c.get("chance_random_set", "") if c is ck else ""})
