@@ -1052,6 +1052,19 @@ def test_within_monte_carlo_noise_is_read_against_the_leaders_common_interval():
         "DIN-nDCG", "D-RBP"]
 
 
+def test_a_measure_at_the_printed_value_of_one_within_noise_is_named_with_the_rule():
+    """fix04d item 3: default named IA-Q@10 0.619 within Monte Carlo noise but not D-RBP@10 at 0.619 (exact,
+    so its interval does not reach the leader's); every measure at a printed value within noise is named."""
+    power = {"D-nDCG@10": 0.629, "IA-Q@10": 0.619, "D-RBP@10": 0.619, "IA-nDCG@10": 0.5714, "NRBP": 0.276}
+    mc = {"D-nDCG@10": (0.629, 0.629), "IA-Q@10": (0.61, 0.629), "D-RBP@10": (0.619, 0.619),
+          "IA-nDCG@10": (0.5714, 0.5714), "NRBP": (0.276, 0.276)}
+    assert fd.power_leaders(power, mc) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 also "
+                                           "0.619 but exact, so not within noise)")
+    assert fd.power_leaders(power, mc, higher=False) == "NRBP (0.276)"
+    mc["D-RBP@10"] = (0.61, 0.629)   # both reach the leader: both named within noise, no note
+    assert fd.power_leaders(power, mc) == "D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619, D-RBP@10 0.619)"
+
+
 def test_power_rows_say_on_these_topics_beyond_monte_carlo_error_and_never_shown():
     """fix04, defect 2: the power rows compare powers on these topics beyond the B trials' error only
     (no topic resampling), so their verdicts are holds / does not hold / cannot tell, never shown."""

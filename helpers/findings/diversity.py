@@ -50,7 +50,7 @@ from .diversity_planted import against_table, family_table, fitness, fitness_pro
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, label_offsets, pct, short_leaders, twins_line
 
-__all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "mc_text", "mc_interval",
+__all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "power_leaders", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
@@ -148,6 +148,30 @@ def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[floa
     hi = min(float(mc[k][1]) for k in tied)
     common = (lo, hi) if lo <= hi else (best, best)
     return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
+
+
+def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
+                  limit: int = 6, digits: int = 3) -> str:
+    """The highest (``higher``) or lowest power with the measures within Monte Carlo noise of it
+    (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
+    one within noise but outside it: its power is exact (no p-value near the level), so its interval
+    does not reach the leading value (``"D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619;
+    D-RBP@10 also 0.619 but exact, so not within noise)"``)."""
+    c = claims.leaders(values, higher=higher, intervals=leader_intervals(values, mc, higher=higher, digits=digits),
+                       digits=digits)
+    text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
+    n = c.numbers
+    if not n["within_noise"] or len(n["within_noise"]) > limit:   # none named: no value printed to match
+        return text
+    shown = {f"{values[m]:.{digits}f}" for m in n["within_noise"]}
+    inside = set(n["leaders"]) | set(n["within_noise"])
+    alike = [m for m in values if m not in inside and f"{values[m]:.{digits}f}" in shown]
+    if not alike:
+        return text
+    at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in alike}))
+    note = (f"{claims.listing(alike)} also {at} but exact, so not within noise" if len(alike) <= limit else
+            f"{len(alike)} more at {at} but exact, so not within noise")
+    return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
 
 
 def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
@@ -336,11 +360,9 @@ def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l
     values = {m: float(v) for m, v in zip(power2["measure"], power2[f"power@{l2}"]) if m in keep and np.isfinite(v)}
     if not values:
         return f"power@{l2}: no measure has a value. Per measure: {where}."
-    noise = "within Monte Carlo noise"
-    top = claims.leaders(values, intervals=leader_intervals(values, mc2))
-    low = claims.leaders(values, higher=False, intervals=leader_intervals(values, mc2, higher=False))
+    top, low = power_leaders(values, mc2, limit=3), power_leaders(values, mc2, higher=False, limit=3)
     return (f"power@{l2} over {len(values)} measures ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
-            f"only): highest {short_leaders(top, limit=3, term=noise)}; lowest {short_leaders(low, limit=3, term=noise)}. "
+            f"only): highest {top}; lowest {low}. "
             f"Per measure, with power@{l} and the intervals: {where}.")
 
 
