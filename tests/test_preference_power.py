@@ -31,11 +31,27 @@ def test_power_verdict_and_row_merge_the_one_study_readings():
     rows = [Finding("q1", "—", "coverage 35 / 34 of 40 studies", "cannot tell", ("noise_model",), {"powered": {"coverage": {"relevance": "cannot tell"}}}),
             Finding("q2", "—", "position 0 / 0 of 40 studies", "does not hold", ("families",), {})]
     row = pp.power_row(rows, 1127, "this run's study: the HSD leaves 18, 18, 19 of 21 measures unseparated")
-    assert row.verdict == "does not hold" and row.caveats == ("noise_model", "families", "by_construction")
+    # the power rests on the simulator: the noise-model caveat says so, no second by-construction caveat
+    assert row.verdict == "does not hold" and row.caveats == ("noise_model", "families")
     assert row.run == ("Cannot tell: coverage 35 / 34 of 40 studies. Ruled out: position 0 / 0 of 40 studies. "
                        "This run's study: the HSD leaves 18, 18, 19 of 21 measures unseparated")
     assert row.question.startswith("In one study of 1,127 pairs, is each planted family")
     assert pp.power_row([], 1127) is None
+    # with the one-study numbers: the counts only, models with equal counts named together, the rule once
+    one = {"relevance": {"ahead": 35, "replicates": 40}, "diversity": {"ahead": 34, "replicates": 40}}
+    zero = {"relevance": {"ahead": 0, "replicates": 40}, "diversity": {"ahead": 0, "replicates": 40}}
+    rows = [Finding("q1", "—", "x", "cannot tell", ("noise_model",), {"one_study": {"coverage": one}}),
+            Finding("q2", "—", "y", "does not hold", ("families",),
+                    {"one_study": {"position": zero, "graded": zero, "first-hit": zero}})]
+    row = pp.power_row(rows, 1127, "this study: 18, 18, 19 of 21 measures in the HSD's top group (relevance, diversity, both)")
+    assert row.run == ("Of 40 studies (relevance / diversity): cannot tell: coverage 35 / 34; "
+                       "ruled out: position, graded, first-hit 0 / 0 (shown ≥ 38, ruled out ≤ 26). This study: "
+                       "18, 18, 19 of 21 measures in the HSD's top group (relevance, diversity, both)")
+    from helpers.notebook.findings import words
+    assert words(row.run) <= 40
+    few = {"relevance": {"ahead": 1, "replicates": 2}}
+    assert pp.power_row([Finding("q", "—", "z", "cannot tell", (), {"one_study": {"graded": few}})], 50).run == (
+        "Of 2 studies (relevance): cannot tell: graded 1 (no count decides)")
     app = pp.appendix_row(Finding("q", "—", "r", "by construction", ("a",), {}))
     assert app.verdict == "holds" and app.caveats == ("by_construction", "a")
     assert pp.appendix_row(Finding("q", "—", "r", "does not hold", (), {})).verdict == "does not hold"
@@ -48,8 +64,7 @@ def test_unseparated_text_counts_each_questions_top_group():
     res = {"relevance": pd.DataFrame({"higher": ["a", "a"], "lower": ["b", "c"], "p_value": [0.3, 0.01]}),
            "diversity": pd.DataFrame({"higher": ["a", "a"], "lower": ["b", "c"], "p_value": [0.3, 0.2]})}
     text = pp.unseparated_text(mar, {q: {"result": r} for q, r in res.items()}, [], 0.05)
-    assert text == ("this run's study: the top group the HSD does not separate from the highest MAR holds 2, 3 of 3 "
-                    "measures (relevance, diversity)")
+    assert text == "this study: 2, 3 of 3 measures in the HSD's top group (relevance, diversity)"
     assert pp.unseparated_text({}, {}, [], 0.05) == ""
 
 

@@ -6,7 +6,7 @@ the findings table carries one row on it, merged from the one-study readings of
 significantly first, read against :data:`~helpers.findings.preference_recovery.POWER_TARGET` through
 its Clopper-Pearson interval), with how many measures this run's own study leaves unseparated from the
 highest MAR (the topic-blocked HSD, :func:`helpers.preference.questions.top_group`). The power is set
-by the simulator's noise and built-in contrast: the row points to the ``by_construction`` caveat.
+by the simulator's noise and built-in contrast: the row points to the ``noise_model`` caveat, which says so.
 
 :func:`appendix_row` gives an appendix row (a result set by the simulation) the verdict that answers
 its own question, with the ``by_construction`` caveat, instead of the bare label "by construction".
@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..notebook.findings import Finding
 from ..preference import questions as pq
-from .preference_recovery import POWER_TARGET
+from .preference_recovery import POWER_TARGET, power_limits
 
 __all__ = ["ONE_STUDY_PREFIX", "power_row", "power_verdict", "unseparated_text", "appendix_row", "spread_text"]
 
@@ -49,8 +49,8 @@ def power_verdict(readings: Sequence[str]) -> str:
 
 def unseparated_text(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], twins: Sequence[Sequence[str]],
                      significance: float) -> str:
-    """``"this run's study: the top group the HSD does not separate from the highest MAR holds 18, 18, 19
-    of 21 measures (relevance, diversity, both)"``: each question's top group (topics as blocks)."""
+    """``"this study: 18, 18, 19 of 21 measures in the HSD's top group (relevance, diversity, both)"``:
+    each question's measures not separated from the highest MAR (HSD, topics as blocks)."""
     groups = {q: pq.top_group(mar[q], blocked[q]["result"], twins, significance) for q in mar if q in blocked}
     if not groups:
         return ""
@@ -58,20 +58,52 @@ def unseparated_text(mar: Mapping[str, pd.Series], blocked: Mapping[str, dict], 
     of = {g["distinct"] for g in groups.values()}
     total = f" of {of.pop()}" if len(of) == 1 else ""
     sizes_text = ", ".join(str(s) if total else f"{s} of {g['distinct']}" for s, g in zip(sizes, groups.values()))
-    return (f"this run's study: the top group the HSD does not separate from the highest MAR holds {sizes_text}"
-            f"{total} measures ({', '.join(groups)})")
+    return f"this study: {sizes_text}{total} measures in the HSD's top group ({', '.join(groups)})"
+
+
+def _counts(rows: Sequence[Finding]) -> tuple[list[str], str, int] | None:
+    """Each reading's models and counts, the models with the same counts named together (``"position,
+    graded, first-hit 0 / 0"``), the questions said once when every model has the same, and the
+    studies; None when a row lacks its ``one_study`` numbers."""
+    if not all(r.numbers.get("one_study") for r in rows):
+        return None
+    qsets = {tuple(qs) for r in rows for qs in r.numbers["one_study"].values()}
+    once = len(qsets) == 1
+    studies = max(v["replicates"] for r in rows for qs in r.numbers["one_study"].values() for v in qs.values())
+    said = {"holds": "shown", "holds in part": "shown in part", "cannot tell": "cannot tell",
+            "does not hold": "ruled out"}
+    out = []
+    for r in rows:
+        named: dict[str, list[str]] = {}
+        for m, qs in r.numbers["one_study"].items():
+            text = " / ".join(str(int(v["ahead"])) for v in qs.values()) + ("" if once else f" ({' / '.join(qs)})")
+            named.setdefault(text, []).append(m)
+        out.append(f"{said[_READ[r.verdict]]}: " + "; ".join(f"{', '.join(ms)} {t}" for t, ms in named.items()))
+    return out, " / ".join(qsets.pop()) if once else "", int(studies)
 
 
 def power_row(rows: Sequence[Finding], n_pairs: int, unseparated: str = "") -> Finding | None:
     """The one row on single-study power, from the one-study rows (one per reading): each reading
-    with its families and counts, and ``unseparated`` (:func:`unseparated_text`). None without rows."""
+    with its families and counts of studies (:func:`_counts`), the counts that show and rule out the
+    power (:func:`helpers.findings.preference_recovery.power_limits`), and ``unseparated``
+    (:func:`unseparated_text`); at most 40 words. None without rows. The power is set by the
+    simulator: the rows' ``noise_model`` caveat says so (no second, general by-construction caveat)."""
     if not rows:
         return None
-    said = {"holds": "shown", "holds in part": "shown in part", "cannot tell": "cannot tell",
-            "does not hold": "ruled out"}
-    parts = [f"{said[_READ[r.verdict]]}: {r.run}" for r in rows] + ([unseparated] if unseparated else [])
+    counted = _counts(rows)
+    if counted is None:
+        said = {"holds": "shown", "holds in part": "shown in part", "cannot tell": "cannot tell",
+                "does not hold": "ruled out"}
+        parts = [f"{said[_READ[r.verdict]]}: {r.run}" for r in rows]
+    else:
+        readings, qs, studies = counted
+        shown, ruled = power_limits(studies)
+        rule = [f"shown ≥ {shown}"] * (shown <= studies) + [f"ruled out ≤ {ruled}"] * (ruled >= 0)
+        parts = [f"of {studies} studies{f' ({qs})' if qs else ''}: " + "; ".join(readings)
+                 + f" ({', '.join(rule) or 'no count decides'})"]
+    parts += [unseparated] if unseparated else []
     run = ". ".join(x[0].upper() + x[1:] for x in parts)
-    caveats = tuple(dict.fromkeys([*(c for r in rows for c in r.caveats), "by_construction"]))
+    caveats = tuple(dict.fromkeys(c for r in rows for c in r.caveats))
     powered = {m: dict(qs) for r in rows for m, qs in r.numbers.get("powered", {}).items()}
     question = (f"In one study of {n_pairs:,} pairs, is each planted family significantly first with "
                 f"{POWER_TARGET:.0%} power (95% CI ≥ {POWER_TARGET:.2f})?")
