@@ -722,8 +722,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         rows = [_answer_row(answer_sentence(at, **answer), bodoff, break_even, lead=lead,
                             target=s["target"], costs=costs, ties=ties,
                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else ""), *sizing]
-    if crossed is not None:
-        rows.append(_crossed_row(crossed, s["target"]))
+    if crossed is not None:    # a sensitivity check of the answer, not an answer: the appendix table
+        appendix.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
     prose = [_RECONCILE, *([] if sim else [_scored(unjudged)]), *notes]
     if split is not None and len(split):     # three predictions, three verdicts: the appendix, not one combined row
@@ -739,7 +739,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     if not linearity:
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
     what = ("published values, rows whose truth the simulation planted, split-half detail" if sim else
-            "published values, split-half detail")
+            "published values, " + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
