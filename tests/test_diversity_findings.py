@@ -27,6 +27,14 @@ def test_printed_intervals_have_width_or_say_why_not():
     assert fd.mc_text(0.352, 0.352, 0.352) == "0.352 (no p-value near the level)"
     assert fd.mc_interval(0.448, 0.476) == "[0.448, 0.476]"
     assert fd.mc_interval(0.19, 0.19) == "none: no p-value near the level"
+    # fix04d item 4: "near" from the Monte Carlo SE of a p-value at B (3 SEs of the level), so the label holds
+    # for the run's B: at B = 2,000 and 0.05 the SE is 0.00487, so 0.044 and 0.045 are near, 0.030 is not
+    assert rd.near_level(np.array([0.044, 0.045, 0.030, 0.0646, 0.0654]), 0.05, 2000) == 3
+    assert fd.mc_interval(0.19, 0.19, near=0) == "none: no p-value within 3 Monte Carlo SEs of the level"
+    assert fd.mc_interval(0.19, 0.19, near=2) == ("none: 2 p-values within 3 Monte Carlo SEs of the level, none in the "
+                                                  "95% interval")
+    assert fd.mc_text(0.352, 0.352, 0.352, near=1) == ("0.352 (1 p-value within 3 Monte Carlo SEs of the level, none "
+                                                       "in the 95% interval)")
     assert fd.tau_text(0.619, 0.448, 0.79) == "0.619 [0.448, 0.790]"
     assert fd.tau_text(1.0, 1.0, 1.0) == "1.000 in every resample"
     assert fd.tau_text(1.0, 0.924, 1.0) == "1.000 [0.924, 1.000]"
@@ -410,7 +418,7 @@ def test_real_findings_say_what_eight_runs_support():
     # fix04b item 4: equal powers known exactly (no p-value near the level): D♯-nDCG finds no more pairs, the
     # same rule as the lead row's exact tie, in every profile
     assert p["verdict"] == "does not hold (a, b, c)" and p["this run"] == "0.429 vs 0.429"   # 28 pairs: caveat (c)
-    assert "no p-value near the level" in f.caveats["mc_exact"] and "design" not in f.caveats
+    assert "no p-value whose Monte Carlo interval holds the level" in f.caveats["mc_exact"] and "design" not in f.caveats
     assert "in steps of 0.036" in f.limitations()
     assert "Planted truths need simulated runs (the default profile)." in f.prose
     assert not f.problems()

@@ -174,12 +174,22 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
     return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
 
 
-def mc_text(value: float, low: float, high: float, digits: int = 3) -> str:
+def _no_width(near: int | None) -> str:
+    """What a Monte Carlo interval without width says about the p-values near the level: with
+    ``near`` (:func:`helpers.replicates.diversity.near_level`) the count within 3 Monte Carlo SEs."""
+    if near is None:
+        return "no p-value near the level"
+    if not near:
+        return "no p-value within 3 Monte Carlo SEs of the level"
+    return f"{claims.plural(int(near), 'p-value')} within 3 Monte Carlo SEs of the level, none in the 95% interval"
+
+
+def mc_text(value: float, low: float, high: float, digits: int = 3, near: int | None = None) -> str:
     """A discriminative power with its Monte Carlo interval, ``"0.457 [0.448, 0.476]"``; when no
-    p-value lies near the level the interval has no width and only the value is printed, with
-    ``"(no p-value near the level)"`` (no ``[v, v]`` interval)."""
+    p-value's Monte Carlo interval holds the level the interval has no width and only the value is
+    printed, with what :func:`_no_width` says (no ``[v, v]`` interval)."""
     if float(low) == float(high):
-        return f"{claims.number(value, digits)} (no p-value near the level)"
+        return f"{claims.number(value, digits)} ({_no_width(near)})"
     return f"{claims.number(value, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
 
 
@@ -195,11 +205,12 @@ def mc_floor(B: int, significance: float, level: float) -> str:
             "interval starts at 0.")
 
 
-def mc_interval(low: float, high: float, digits: int = 3) -> str:
+def mc_interval(low: float, high: float, digits: int = 3, near: int | None = None) -> str:
     """The Monte Carlo interval column of a power table: ``"[0.448, 0.476]"``, or ``"none: no p-value
-    near the level"`` when it has no width (no ``[v, v]``)."""
+    within 3 Monte Carlo SEs of the level"`` when it has no width (no ``[v, v]``; :func:`_no_width`:
+    with ``near`` the count of p-values within 3 SEs, so the label holds for the run's B)."""
     if float(low) == float(high):
-        return "none: no p-value near the level"
+        return f"none: {_no_width(near)}"
     return f"[{claims.number(low, digits)}, {claims.number(high, digits)}]"
 
 
@@ -290,12 +301,15 @@ def asl_curves(asl: Mapping[str, np.ndarray], twins, power: pd.Series, l: int) -
     return {m: asl[m] for m in keep}, [m for m in dict.fromkeys(named) if m in keep], short
 
 
-def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]], twins=()) -> pd.DataFrame:
-    """Section 6's table: ``measure, power, Monte Carlo interval`` (:func:`mc_interval`), power order
-    kept, each measure once under its first name (``twins``: section 3 names the others once)."""
+def power_table(power: pd.Series, mc: Mapping[str, Sequence[float]], twins=(),
+                near: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """Section 6's table: ``measure, power, Monte Carlo interval`` (:func:`mc_interval`, with ``near``:
+    the p-values within 3 Monte Carlo SEs of the level per measure), power order kept, each measure
+    once under its first name (``twins``: section 3 names the others once)."""
     keep = count_once(list(power.index), twins)
+    near = near or {}
     return pd.DataFrame({"measure": keep, "power": power[keep].to_numpy(),
-                         "Monte Carlo interval": [mc_interval(*mc[m]) for m in keep]})
+                         "Monte Carlo interval": [mc_interval(*mc[m], near=near.get(m)) for m in keep]})
 
 
 def power_lines(dp: Mapping, *, significance: float, B: int, r_rest: Mapping | None, l: int) -> tuple[str, list[str]]:
@@ -520,7 +534,7 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
     caveats = {"mc_only": f"Power intervals are {pct(MC_LEVEL)} Monte Carlo intervals of the B = {B:,} trials only; "
                           "another topic set could change the power verdicts."}
     if any(mc[m][0] == mc[m][1] for m in (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")):
-        caveats["mc_exact"] = "A power printed without interval has no p-value near the level."
+        caveats["mc_exact"] = "A power printed without interval has no p-value whose Monte Carlo interval holds the level."
     floor = mc_floor(B, significance, MC_LEVEL)
     if floor:
         caveats["mc_floor"] = floor

@@ -23,7 +23,7 @@ import pandas as pd
 from ..measures import diversity
 
 __all__ = ["discriminative_power", "correlation_without", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
-           "power_interval", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
+           "power_interval", "near_level", "NEAR_SE", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
            "truth_order_tau", "told_apart", "planted_analysis", "significant_vs_truth", "load_collection",
            "drop_empty_intents", "outside_exclusions"]
 
@@ -84,6 +84,22 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
     return float((high < significance).mean()), float((low < significance).mean())
 
 
+#: How many Monte Carlo standard errors of a p-value at the level, ``sqrt(a (1 - a) / B)``, count as
+#: "near the level" (:func:`near_level`): at 3, another draw of the B trials rarely moves a p-value
+#: from outside the band across the level.
+NEAR_SE = 3.0
+
+
+def near_level(p_values: np.ndarray, significance: float, B: int, k: float = NEAR_SE) -> int:
+    """How many p-values lie within ``k`` Monte Carlo standard errors of ``significance`` at ``B``
+    trials (the binomial SE of a p-value equal to the level, ``sqrt(a (1 - a) / B)``): the p-values
+    another draw of the B trials could put on the other side of the level. A label "no p-value near
+    the level" is honest for the run's B only when this is 0."""
+    a = float(significance)
+    se = np.sqrt(a * (1 - a) / int(B))
+    return int((np.abs(np.asarray(p_values, dtype=float) - a) <= k * se).sum())
+
+
 def discriminative_power(results: pd.DataFrame, measures: Sequence[str], *, B: int, rng: np.random.Generator,
                          significance: float, level: float = 0.95) -> dict:
     """Notebook 04's section 6: one randomised Tukey HSD per measure (topics as blocks; measures with
@@ -93,7 +109,8 @@ def discriminative_power(results: pd.DataFrame, measures: Sequence[str], *, B: i
     measure's significant pairs involve (:func:`significant_pair_cover`).
 
     ``results``: ``run_id, query_id, measure, value`` without NaN. Returns ``{"hsd_by", "asl" (sorted
-    p-values per measure), "n_pairs", "power" (descending, stable), "mc", "cover"}``.
+    p-values per measure), "n_pairs", "power" (descending, stable), "mc", "near" (:func:`near_level`),
+    "cover"}``.
     """
     from .. import stats
 
@@ -105,6 +122,7 @@ def discriminative_power(results: pd.DataFrame, measures: Sequence[str], *, B: i
         ascending=False, kind="stable")
     return {"hsd_by": hsd_by, "asl": asl, "n_pairs": len(next(iter(asl.values()))), "power": power,
             "mc": {m: power_interval(asl[m], significance, B, level=level) for m in power.index},
+            "near": {m: near_level(asl[m], significance, B) for m in power.index},
             "cover": significant_pair_cover(hsd_by[power.index[0]], significance)}
 
 
