@@ -1160,6 +1160,15 @@ def test_a3_and_a4_print_one_line_each():
     assert line == ("normaliser 'ideal' -> 'fixed': 2 of 28 measures change score; largest change in discriminative "
                     "power: X@10 (0.050); τ between the two rankings 0.900 to 1.000. Per measure: "
                     "<reports>/tables/04_normaliser_sensitivity.csv.")
+    # fix04d item 5: with the two Monte Carlo intervals (independent sets of B trials) the line says by rule
+    # whether the largest change exceeds Monte Carlo error
+    mc = table.assign(**{"MC low (ideal)": [0.48, 0.4], "MC high (ideal)": [0.5, 0.4], "MC low (fixed)": [0.45, 0.4],
+                         "MC high (fixed)": [0.47, 0.4], "beyond MC error": [True, False]})
+    assert ("largest change in discriminative power: X@10 (0.050), beyond Monte Carlo error (the two 95% Monte Carlo "
+            "intervals do not overlap); τ") in fd.normaliser_line(mc, "ideal", "fixed", 28, "f.csv")
+    mc["beyond MC error"] = False
+    assert "X@10 (0.050), within Monte Carlo error (the two 95% Monte Carlo intervals overlap); τ" in \
+        fd.normaliser_line(mc, "ideal", "fixed", 28, "f.csv")
     assert fd.normaliser_line(table.iloc[:0], "ideal", "fixed", 28, "f.csv") == \
         "normaliser 'ideal' -> 'fixed': 0 of 28 measures change score."
     p2 = pd.DataFrame({"measure": ["X", "Y", "Z"], "power@10": [0.5, 0.4, 0.3], "power@20": [0.6, 0.59, 0.2]})

@@ -69,6 +69,16 @@ def test_normaliser_sensitivity_lists_only_measures_whose_scores_change():
     fixed = diversity.evaluate(qrels, intents, runs, ["D-nERR@3"], normaliser="fixed").dropna(subset=["value"])
     changes = not np.allclose(np.sort(fixed["value"]), np.sort(results[results.measure == "D-nERR@3"]["value"]))
     assert ("D-nERR@3" in set(table["measure"])) == changes
+    # fix04d item 5: with section 6's Monte Carlo intervals, both powers' intervals and the rule's answer
+    _, t2 = ds.normaliser_sensitivity(qrels, intents, runs, results, measures, normaliser="ideal", power=power,
+                                      means=means, B=100, rng=np.random.default_rng(0), significance=0.05,
+                                      mc={"I-rec@3": (0.0, 0.0), "D-nERR@3": (0.0, 0.0)})
+    assert list(t2.columns)[4:] == ["MC low (ideal)", "MC high (ideal)", "MC low (fixed)", "MC high (fixed)",
+                                    "beyond MC error"]
+    assert t2.iloc[:, :4].equals(table)                    # the same trials: the intervals draw nothing
+    for r in t2.itertuples(index=False):
+        assert r[6] <= r[2] <= r[7]                         # the power within its own interval
+        assert r[8] == (r[7] < r[4] or r[5] < r[6])
 
 
 def test_tau_section_draws_nothing_for_the_post_hoc_pair():

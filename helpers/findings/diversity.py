@@ -360,8 +360,23 @@ def normaliser_line(table: pd.DataFrame, normaliser: str, other: str, n_measures
     tau = table["tau between the two rankings"].dropna()
     span = (f"; τ between the two rankings {tau.min():.3f} to {tau.max():.3f}" if len(tau) and tau.min() < tau.max()
             else f"; τ between the two rankings {tau.iloc[0]:.3f} for every one" if len(tau) else "")
-    return (f"{text}; largest change in discriminative power: {short_leaders(largest, limit=3)}{span}. "
-            f"Per measure: {where}.")
+    return (f"{text}; largest change in discriminative power: {short_leaders(largest, limit=3)}"
+            f"{_beyond_mc(table, largest.numbers['leaders'])}{span}. Per measure: {where}.")
+
+
+def _beyond_mc(table: pd.DataFrame, named: Sequence[str]) -> str:
+    """``""`` without Monte Carlo columns, else whether the largest changes (``named``) exceed Monte
+    Carlo error: their two 95% Monte Carlo intervals, from independent sets of B trials, do not overlap
+    (:func:`helpers.replicates.diversity_sections.normaliser_sensitivity`)."""
+    if "beyond MC error" not in table.columns:
+        return ""
+    beyond = table.set_index("measure").loc[list(named), "beyond MC error"].astype(bool)
+    if beyond.all():
+        return f", beyond Monte Carlo error (the two {pct(MC_LEVEL)} Monte Carlo intervals do not overlap)"
+    if not beyond.any():
+        return f", within Monte Carlo error (the two {pct(MC_LEVEL)} Monte Carlo intervals overlap)"
+    return (f", beyond Monte Carlo error for {claims.listing(list(beyond.index[beyond]))} only "
+            f"(their two {pct(MC_LEVEL)} Monte Carlo intervals do not overlap)")
 
 
 def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l: int, l2: int,

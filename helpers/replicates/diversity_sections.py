@@ -9,7 +9,7 @@ the ``rng`` passed in; nothing is drawn that no output uses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -95,13 +95,19 @@ def tau_section(results: pd.DataFrame, means: pd.DataFrame, once: Sequence[str],
 
 def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFrame, results: pd.DataFrame,
                            measures: Sequence[str], *, normaliser: str, power: pd.Series, means: pd.DataFrame,
-                           B: int, rng: np.random.Generator, significance: float, gains=None) -> tuple[str, pd.DataFrame]:
+                           B: int, rng: np.random.Generator, significance: float, gains=None,
+                           mc: Mapping[str, Sequence[float]] | None = None) -> tuple[str, pd.DataFrame]:
     """Appendix A.3 of notebook 04: the same runs and topics scored under the other normaliser
     (``"ideal"`` <-> ``"fixed"``: gmax of the ERR/EBR/RBP/RBU-type measures). Returns the other
     normaliser and a table with a row per measure whose scores change (by more than 1e-12 on some
     run and topic): its discriminative power under ``normaliser`` (``power``) and under the other
     (a randomised Tukey HSD with the same ``B``, fresh trials from ``rng``; share of run pairs with
-    p < ``significance``), and Kendall's τ between its two system rankings (run means)."""
+    p < ``significance``), and Kendall's τ between its two system rankings (run means). With ``mc``
+    (the 95% Monte Carlo intervals of ``power``, section 6) the table also holds both powers' Monte
+    Carlo intervals (the other's from its own B trials, :func:`helpers.replicates.diversity.power_interval`
+    at the same level) and whether the change exceeds Monte Carlo error: the two intervals, from
+    independent sets of trials, do not overlap."""
+    from .diversity import power_interval
     from .. import stats
     from ..measures import diversity
 
@@ -112,6 +118,9 @@ def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd
     gap = (both["value"] - both["value_other"]).abs().groupby(both["measure"]).max()
     changed = [m for m in measures if gap.get(m, 0.0) > 1e-12]
     columns = ["measure", f"power ({normaliser})", f"power ({other})", "tau between the two rankings"]
+    if mc is not None:
+        columns += [f"MC low ({normaliser})", f"MC high ({normaliser})", f"MC low ({other})", f"MC high ({other})",
+                    "beyond MC error"]
     rows = []
     if changed:
         mats = {m: res_other[res_other["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
@@ -120,5 +129,11 @@ def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd
         means_o = res_other.pivot_table(index="run_id", columns="measure", values="value", aggfunc="mean")
         for m in changed:
             t = stats.tau_or_undefined(means[m], means_o.loc[means.index, m]).tau
-            rows.append([m, power[m], float((hsd[m]["p_value"].to_numpy() < significance).mean()), t])
+            p = hsd[m]["p_value"].to_numpy()
+            row = [m, power[m], float((p < significance).mean()), t]
+            if mc is not None:
+                lo, hi = (float(v) for v in mc[m])
+                lo2, hi2 = power_interval(p, significance, B, level=0.95)
+                row += [lo, hi, lo2, hi2, bool(hi2 < lo or hi < lo2)]
+            rows.append(row)
     return other, pd.DataFrame(rows, columns=columns)
