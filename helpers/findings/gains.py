@@ -150,7 +150,7 @@ def settings_reading(settings: pd.DataFrame, p: float) -> list[str]:
             continue
         a, b = pairs[0]
         lines.append(f"  {name}: {len(pairs)}, e.g. ({a}) RawG {raw[a]} → {by.at[a, name]:.3f} below ({b}) RawG {raw[b]} → "
-                     f"{by.at[b, name]:.3f}" + (" (the more unanimous ranks higher, as Items 5–7 above p = 0.2)"
+                     f"{by.at[b, name]:.3f}" + (" (the more unanimous ranks higher, as Items 5–7 do in section 5)"
                                                 if name == "UG" else ""))
     return lines
 
