@@ -81,6 +81,19 @@ def test_normaliser_sensitivity_lists_only_measures_whose_scores_change():
         assert r[8] == (r[7] < r[4] or r[5] < r[6])
 
 
+def test_the_lowest_tau_line_is_post_hoc_when_a_fixed_pair_is_among_the_tied():
+    """fix04d item 6 (p2): with a fixed pair first among the pairs at the lowest τ nothing is picked, and the
+    lowest-τ line lost its post-hoc marker; the lowest is chosen on these data either way."""
+    from types import SimpleNamespace
+
+    t = SimpleNamespace(tau=0.2, low=-0.1, high=0.5, n=12)
+    ts = {"tied": [("A", "B"), ("C", "D")], "pairs": [("A", "B")], "n_once": 36, "picked": False,
+          "boot": [("A", "B", t)], "topics": 50, "pair_tau": {"A vs B": 0.2, "C vs D": 0.2, "A vs C": 0.9}}
+    lines = fd.tau_lines(ts, 0.95, 1000)
+    assert lines[0] == "tau(A, B) = 0.200 [-0.100, 0.500] over 12 runs"          # the fixed pair keeps its interval
+    assert lines[-1] == "lowest tau of 36 pairs (post hoc: chosen on these data): A vs B and C vs D (tied at 0.200)"
+
+
 def test_tau_section_draws_nothing_for_the_post_hoc_pair():
     """Referee round 4, defect 3: the lowest-τ pair picked on the data gets no interval, so no resamples
     are drawn for it; the generator ends where the six fixed pairs' bootstraps leave it."""

@@ -250,14 +250,16 @@ def tau_lines(ts: Mapping, level: float, resamples: int) -> list[str]:
     """What section 4 prints from :func:`helpers.replicates.diversity_sections.tau_section` (``ts``):
     one :func:`tau_line` per pair in drawing order (the lowest-τ pair, when picked on these data,
     without interval and with its ties named), the intervals' note, and, when the lowest pair is a
-    fixed one, every pair at the lowest τ (no pair picked out of a tie)."""
+    fixed one, every pair at the lowest τ (no pair picked out of a tie), marked post hoc."""
     tied = ts["tied"]
     out = [tau_line(a, b, t, picked_from=0 if (a, b) in ts["pairs"] else ts["n_once"],
                     tied=[f"{x} vs {y}" for x, y in tied[1:]]) for a, b, t in ts["boot"]]
     out.append(tau_interval_note(level, resamples, ts["topics"]))
     if not ts["picked"]:
         lowest = claims.leaders(ts["pair_tau"], higher=False, what="tau")
-        out.append(f"lowest tau: {short_leaders(lowest, noun='pairs')}")
+        # post hoc whether or not a fixed pair is among those at the lowest τ: the lowest is chosen on these data
+        out.append(f"lowest tau of {ts['n_once']:,} pairs (post hoc: chosen on these data): "
+                   f"{short_leaders(lowest, noun='pairs')}")
     return out
 
 
