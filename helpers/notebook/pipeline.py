@@ -645,8 +645,7 @@ class _RunCluster:
         if self.needed:
             from ..replicates.cluster import Starting
 
-            # workers forked from a fork server that imports numpy, pandas and scipy once (this process has not)
-            self.starting = Starting(n_workers=os.cpu_count() or 1, background=True, fork=False)
+            self.starting = Starting(n_workers=os.cpu_count() or 1, background=True, fork=False)   # a fork server imports numpy & co once
 
     def address_for(self, notebook: Path) -> str | None:
         """The cluster's address for a notebook that uses it (waiting for its start), else ``None``."""
