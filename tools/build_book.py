@@ -40,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -768,12 +769,100 @@ def entries_of(profile: str) -> list[dict]:
     return entries
 
 
-def build(profile: str = "default", out: Path | None = None, *, pdf: bool = True, twocolumn: bool = True,
-          all_tables: bool = False, stream=sys.stdout) -> Path:
-    entries = entries_of(profile)
-    out = out or paths.reports_root() / "book" / profile
+#: Written into every book folder this builder makes: only such a folder is ever replaced.
+MARKER = ".subjeval-book"
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_out(out: str | os.PathLike, params: str | None = None) -> Path:
+    """The ``--out`` folder, resolved, or :class:`UsageError` (one line naming it and why) when
+    replacing it could remove something that is not a book: ``''`` or ``.``, a file, a folder that
+    is or holds the reports root, a run's folder, the checkout, the home folder or the parameter
+    files, and an existing non-empty folder without the :data:`MARKER` of a book built here
+    (docs/bad-input.md: a user's file is never removed)."""
+    raw = os.fspath(out)
+    if raw.strip() in ("", "."):
+        raise UsageError(f"build_book: --out {raw!r} names the current folder; give the book a folder of its own")
+    path = Path(os.path.expanduser(raw)).resolve()
+    root = paths.reports_root().resolve()
+    guarded = [(root, "the reports root"), (ROOT.resolve(), "the checkout"), (Path.home().resolve(), "the home folder"),
+               (Path.cwd().resolve(), "the current folder")]
+    if params is not None:
+        spec = Path(os.path.expanduser(params)).resolve()
+        guarded.append((spec if spec.is_dir() else spec.parent, "the parameter files' folder"))
+    for folder, what in guarded:
+        if _inside(folder, path):
+            why = "is" if folder == path else f"holds {pipeline._show(folder)},"
+            raise UsageError(f"build_book: --out {pipeline._show(path)} {why} {what}; a book is built into a folder of its own")
+    if _inside(path, root) and not _inside(path, root / "book"):
+        raise UsageError(f"build_book: --out {pipeline._show(path)} is inside a run's outputs under the reports root "
+                         f"{pipeline._show(root)}; use a folder under {pipeline._show(root / 'book')} or outside the reports root")
+    if path == root / "book":
+        raise UsageError(f"build_book: --out {pipeline._show(path)} holds every run's book; name one book's folder")
+    if path.exists() or path.is_symlink():
+        if not path.is_dir() or path.is_symlink():
+            raise UsageError(f"build_book: --out {pipeline._show(path)} is not a folder; the book is a folder of pages")
+        if any(path.iterdir()) and not (path / MARKER).is_file():
+            raise UsageError(f"build_book: --out {pipeline._show(path)} is not empty and is not a book built here "
+                             f"(no {MARKER}); a user's file is never removed: give an empty or new folder")
+    return path
+
+
+def _swap_in(work: Path, out: Path) -> None:
+    """Put the finished book ``work`` (a sibling of ``out``) in place of ``out`` by renames, so a
+    failed build leaves the old book; the old one is removed only once the new one is in place."""
+    old = None
     if out.exists():
-        shutil.rmtree(out)
+        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        os.replace(out, old)
+    os.replace(work, out)
+    if old is not None:
+        shutil.rmtree(old)
+
+
+def build(profile: str = "default", out: Path | str | None = None, *, pdf: bool = True, twocolumn: bool = True,
+          all_tables: bool = False, stream=sys.stdout, params: str | None = None) -> Path:
+    """Build the book of run ``profile`` into ``out`` (default ``reports/book/<profile>/``): into a
+    temporary sibling folder first, swapped in when complete. A given ``out`` is checked by
+    :func:`check_out`; the default folder is the builder's own."""
+    if out is None:
+        out = paths.reports_root() / "book" / profile
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"build_book: {pipeline._show(out)} is not a folder; the book is a folder of pages")
+    else:
+        out = check_out(out, params)
+    entries = entries_of(profile)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        made_pdf = _write_book(entries, profile, work, pdf=pdf, twocolumn=twocolumn, all_tables=all_tables, stream=stream)
+        (work / MARKER).write_text("a book built by tools/build_book.py; the builder replaces this folder\n",
+                                   encoding="utf-8")
+        work.chmod(0o777 & ~_umask())
+        _swap_in(work, out)
+    finally:
+        if work.exists():
+            shutil.rmtree(work)
+    if made_pdf is not None:
+        print(pdf_summary(out / "appendix.pdf"), file=stream, flush=True)
+    where = pipeline._show(out)
+    print(f"book: {where}/index.html" + (f" and {where}/appendix.pdf" if made_pdf else
+                                         " (no PDF: pdflatex not found)" if pdf else ""), file=stream, flush=True)
+    return out
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_book(entries: list[dict], profile: str, out: Path, *, pdf: bool, twocolumn: bool, all_tables: bool,
+                stream) -> Path | None:
+    """The pages (and the PDF appendix) of ``entries`` into the empty folder ``out``."""
     (out / "code").mkdir(parents=True)
     css = CSS.read_text(encoding="utf-8")
     links = [("index", "index.html")] + [(e["title"].split(" · ")[0] + (" (failed)" if e["info"].failure else ""),
@@ -794,11 +883,7 @@ def build(profile: str = "default", out: Path | None = None, *, pdf: bool = True
         if pdf else None
     if made_pdf is not None:
         atomic_write_text(out / "index.html", index_page(entries, profile, css, pdf=True))
-        print(pdf_summary(made_pdf), file=stream, flush=True)
-    where = pipeline._show(out)
-    print(f"book: {where}/index.html" + (f" and {where}/appendix.pdf" if made_pdf else
-                                         " (no PDF: pdflatex not found)" if pdf else ""), file=stream, flush=True)
-    return out
+    return made_pdf
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -807,7 +892,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--params", metavar="DIR|FILE.yaml", help="the parameter files of a run on your own data "
                         "(`make reproduce PARAMS=DIR`): its book")
     parser.add_argument("--name", help="the run's name when `--name` was given to the runner (default: the folder's name)")
-    parser.add_argument("--out", type=Path, help="output folder (default: reports/book/<name>/)")
+    parser.add_argument("--out", help="output folder (default: reports/book/<name>/); an existing one must be empty "
+                        "or a book built here")
     parser.add_argument("--no-pdf", action="store_true", help="skip the PDF appendix")
     parser.add_argument("--onecolumn", action="store_true", help="set the PDF appendix in one column")
     parser.add_argument("--all-tables", action="store_true",
@@ -816,7 +902,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         build(run_name(args.profile, args.params, args.name), args.out, pdf=not args.no_pdf,
-              twocolumn=not args.onecolumn, all_tables=args.all_tables)
+              twocolumn=not args.onecolumn, all_tables=args.all_tables, params=args.params)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -1,0 +1,79 @@
+"""Bad inputs of the fourth probe round of issue 40 (one new example per class)."""
+import importlib.util
+import io
+import os
+
+import pytest
+
+from helpers import paths
+
+
+def _book():
+    spec = importlib.util.spec_from_file_location("build_book_40d", paths.ROOT / "tools" / "build_book.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BOOK = _book()
+
+
+# 1. `build_book --out DIR` only ever replaces a folder it built itself
+@pytest.fixture
+def reports(tmp_path, monkeypatch):
+    root = tmp_path / "rep"
+    (root / "myrun" / "figures").mkdir(parents=True)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(root))
+    return root
+
+
+def _refused(out, match, **kw):
+    with pytest.raises(BOOK.UsageError, match=match) as info:
+        BOOK.build("myrun", out, pdf=False, stream=io.StringIO(), **kw)
+    assert "\n" not in str(info.value)
+
+
+def test_book_out_refuses_a_users_folder(tmp_path, reports):
+    mine = tmp_path / "papers"
+    mine.mkdir()
+    (mine / "draft.md").write_text("keep me")
+    _refused(mine, "is not empty and is not a book built here")
+    assert (mine / "draft.md").read_text() == "keep me"
+
+
+def test_book_out_refuses_a_file_dot_and_the_folders_of_runs(tmp_path, reports, monkeypatch):
+    (tmp_path / "notes.txt").write_text("x")
+    _refused(tmp_path / "notes.txt", "is not a folder")
+    monkeypatch.chdir(tmp_path)
+    _refused("", "names the current folder")
+    _refused(".", "names the current folder")
+    _refused(tmp_path, "holds .*the current folder|the reports root")
+    _refused(reports, "is the reports root")
+    _refused(reports / "myrun" / "figures", "inside a run's outputs")
+    _refused(reports / "book", "holds every run's book")
+    _refused(paths.ROOT, "the checkout")
+    params = tmp_path / "params"
+    params.mkdir()
+    _refused(params, "the parameter files' folder", params=str(params))
+    assert (reports / "myrun" / "figures").is_dir() and params.is_dir()
+
+
+def test_book_replaces_only_its_own_folder_and_keeps_it_when_the_build_fails(tmp_path, reports, monkeypatch):
+    out = tmp_path / "book"
+    monkeypatch.setattr(BOOK, "entries_of", lambda profile: [])
+    BOOK.build("myrun", out, pdf=False, stream=io.StringIO())
+    assert (out / BOOK.MARKER).is_file() and (out / "index.html").is_file()
+    (out / "stale.html").write_text("old page")
+    BOOK.build("myrun", out, pdf=False, stream=io.StringIO())     # its own folder: replaced
+    assert not (out / "stale.html").exists() and (out / BOOK.MARKER).is_file()
+
+    def broken(*args, **kw):
+        raise RuntimeError("render failed")
+    monkeypatch.setattr(BOOK, "_write_book", broken)
+    (out / "kept.html").write_text("previous book")
+    with pytest.raises(RuntimeError):
+        BOOK.build("myrun", out, pdf=False, stream=io.StringIO())
+    assert (out / "kept.html").read_text() == "previous book"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book", "rep"]   # no temporary folder left
+    assert BOOK.main(["--profile", "myrun", "--out", str(tmp_path / "rep"), "--no-pdf"]) == 2
+    assert os.path.isdir(tmp_path / "rep" / "myrun")
