@@ -1174,8 +1174,8 @@ def test_a3_and_a4_print_one_line_each():
     p2 = pd.DataFrame({"measure": ["X", "Y", "Z"], "power@10": [0.5, 0.4, 0.3], "power@20": [0.6, 0.59, 0.2]})
     mc2 = {"X": (0.58, 0.6), "Y": (0.59, 0.59), "Z": (0.2, 0.2)}
     line = fd.extra_power_line(p2, mc2, 10, 20, {"X", "Y", "Z"}, "t.csv")
-    assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only): highest X (0.600; "
-                    "within Monte Carlo noise: Y 0.590); lowest Z (0.200). Per measure, with power@10 and the "
+    assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only). Highest: X (0.600; "
+                    "within Monte Carlo noise: Y 0.590). Lowest: Z (0.200). Per measure, with power@10 and the "
                     "intervals: t.csv.")
     assert not nf.long_sentences(line)
 

@@ -393,7 +393,7 @@ def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l
         return f"power@{l2}: no measure has a value. Per measure: {where}."
     top, low = power_leaders(values, mc2, limit=3), power_leaders(values, mc2, higher=False, limit=3)
     return (f"power@{l2} over {len(values)} measures ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
-            f"only): highest {top}; lowest {low}. "
+            f"only). Highest: {top}. Lowest: {low}. "
             f"Per measure, with power@{l} and the intervals: {where}.")
 
 
