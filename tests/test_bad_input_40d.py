@@ -3,6 +3,7 @@ import importlib.util
 import io
 import os
 
+import numpy as np
 import pytest
 
 from helpers import paths
@@ -77,3 +78,41 @@ def test_book_replaces_only_its_own_folder_and_keeps_it_when_the_build_fails(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book", "rep"]   # no temporary folder left
     assert BOOK.main(["--profile", "myrun", "--out", str(tmp_path / "rep"), "--no-pdf"]) == 2
     assert os.path.isdir(tmp_path / "rep" / "myrun")
+
+
+# 2. a gain level beyond a 64-bit integer: a ValueError naming it, in every reader of level keys
+@pytest.mark.parametrize("gains", [{1: 1, 3: 2, 2**64 + 5: 6}, {1: 1, -(2**63) - 7: 0}, {2: 1, 1e25: 3}])
+def test_gain_level_beyond_int64_named(gains):
+    import pandas as pd
+
+    from helpers import measures
+    q = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "relevance": [1]})
+    r = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "score": [0.5]})
+    with pytest.raises(ValueError, match=r"gains: level -?\d+ is beyond the range of relevance levels"):
+        measures.evaluate(q, r, ["MSnDCG@5"], gains=gains)
+
+
+def test_dqrels_gain_level_beyond_int64_named_and_no_table_by_level():
+    import pandas as pd
+
+    from helpers.measures.diversity.prepare import _gain_table
+    with pytest.raises(ValueError, match=r"gains: level 36893488147419103232 is beyond the range"):
+        _gain_table({1: 1.0, 2**65: 2.0}, np.array([1.0]))
+    # a level of 10**15 is looked up, not a table of 10**15 entries
+    got, top = _gain_table({1: 1.0, 10**15: 7.0}, np.array([10.0**15, 1.0, 0.0]))
+    assert got.tolist() == [7.0, 1.0, 0.0] and top == 7.0
+    from helpers.measures import diversity
+    dq = pd.DataFrame([("q", "i", "a", 1)], columns=["query_id", "intent_id", "doc_id", "relevance"])
+    it = pd.DataFrame([("q", "i", 1.0, "inf")], columns=["query_id", "intent_id", "prob", "kind"])
+    run = pd.DataFrame({"query_id": ["q"], "doc_id": ["a"], "score": [1.0], "run_id": "r"})
+    with pytest.raises(ValueError, match=r"gains: level 9223372036854775808 is beyond"):
+        diversity.evaluate(dq, it, run, ["D-nDCG@3"], gains={1: 1, 2**63: 2})
+
+
+def test_trec_eval_gain_level_beyond_c_long_refused(tmp_path, capsys):
+    from helpers.measures.treceval import command
+    (tmp_path / "q").write_text("4 0 x 2\n")
+    (tmp_path / "r").write_text("4 Q0 x 1 3.5 s\n")
+    status = command.main(["-m", "ndcg.-99999999999999999999=3", str(tmp_path / "q"), str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert status != 0 and "beyond the range of trec_eval's integers" in err and "Traceback" not in err

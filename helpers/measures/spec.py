@@ -601,7 +601,11 @@ def _gain_level(key) -> int:
         ok = False
     if not ok:
         raise ValueError(f"gains: mapping keys must be integer levels (relevance levels 0, 1, 2 ...), got {key!r}")
-    return int(key)
+    level = int(key)
+    if not -(2**63) <= level < 2**63:
+        raise ValueError(f"gains: level {level} is beyond the range of relevance levels (a 64-bit integer, as "
+                         f"trec_eval's C long: {-(2**63)} to {2**63 - 1})")
+    return level
 
 
 def _gain_value(key, v) -> float:

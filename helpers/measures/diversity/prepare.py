@@ -59,20 +59,26 @@ def _gain_table(gains, levels: np.ndarray) -> tuple[np.ndarray, float]:
         for k, g in gains.items():
             if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
                 raise ValueError(f"gains dict keys must be integer levels, got {k!r}")
+            if not -(2**63) <= int(k) < 2**63:
+                raise ValueError(f"gains: level {int(k)} is beyond the range of relevance levels (a 64-bit integer, "
+                                 f"as trec_eval's C long: {-(2**63)} to {2**63 - 1})")
             table[int(k)] = float(g)
         table.pop(0, None)
     else:
         raise ValueError(f"gains must be None (2^x - 1), a spec string like '1:2:3' or a {{level: gain}} dict, got {gains!r}")
+    if not table:
+        raise ValueError(f"the gains mapping {gains!r} gives no level >= 1 a gain; expected e.g. {{1: 1, 2: 3}}")
     for k, g in table.items():
         if not math.isfinite(g) or g <= 0:
             raise ValueError(f"gain of level L{k} must be a positive finite number, got {g!r}")
     missing = sorted(set(np.unique(lv[lv > 0]).tolist()) - set(table))
     if missing:
         raise ValueError(f"dqrels has relevance level(s) {missing} that the gains mapping {gains!r} does not cover")
-    lut = np.zeros(max(max(table), top) + 1)
-    for k, g in table.items():
-        lut[k] = g
-    return np.where(lv > 0, lut[pos], 0.0), float(max(table.values()))
+    # looked up by search, never a table sized by the largest level (memory bounded by the input's size)
+    keys = np.array(sorted(table), dtype=np.int64)
+    vals = np.array([table[k] for k in sorted(table)], dtype=float)
+    idx = np.clip(np.searchsorted(keys, lv), 0, len(keys) - 1)
+    return np.where((lv > 0) & (keys[idx] == lv), vals[idx], 0.0), float(max(table.values()))
 
 
 def sig6(x: np.ndarray) -> np.ndarray:
