@@ -116,3 +116,31 @@ def test_trec_eval_gain_level_beyond_c_long_refused(tmp_path, capsys):
     status = command.main(["-m", "ndcg.-99999999999999999999=3", str(tmp_path / "q"), str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert status != 0 and "beyond the range of trec_eval's integers" in err and "Traceback" not in err
+
+
+# 3. trec_eval reads only regular files (qrels, results, -Z), and standard input with a line bound
+@pytest.mark.parametrize("slot", ["qrels", "results", "zscores"])
+def test_trec_eval_refuses_devices_and_pipes_in_every_file(tmp_path, capsys, slot):
+    from helpers.measures.treceval import command
+    (tmp_path / "q").write_text("8 0 y 1\n")
+    (tmp_path / "r").write_text("8 Q0 y 1 0.25 s\n")
+    pipe = tmp_path / "fifo"
+    os.mkfifo(pipe)
+    for bad, kind in ((str(pipe), "a named pipe"), ("/dev/null", "a device")):
+        files = {"qrels": [bad, str(tmp_path / "r")], "results": [str(tmp_path / "q"), bad],
+                 "zscores": ["-Z", bad, str(tmp_path / "q"), str(tmp_path / "r")]}[slot]
+        assert command.main(["-m", "map", *files]) != 0
+        err = capsys.readouterr().err
+        assert f"{bad}: expected a regular file, got {kind}" in err and err.count("\n") == 1
+
+
+def test_trec_eval_standard_input_without_line_ends_is_refused_at_the_bound():
+    from helpers.io.fields import STDIN_LINE_LIMIT, read_stream
+
+    class Endless:
+        def read(self, n):
+            return b"\0" * n
+    with pytest.raises(ValueError, match="a line longer than 1,048,576 bytes"):
+        read_stream(Endless())
+    lines = io.BytesIO(b"8 Q0 y 1 0.25 s\n" * 10 + b"x" * (STDIN_LINE_LIMIT // 2))
+    assert read_stream(lines, chunk=7).count(b"\n") == 10

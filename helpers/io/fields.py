@@ -52,8 +52,25 @@ def malformed(path: os.PathLike | str, line: int | None, expected: str, got: obj
     return ValueError(f"{where}: expected {expected}, got {shown}")
 
 
+#: The longest line read from standard input (``trec_eval q -``): a stream without line ends
+#: (``< /dev/zero``) is refused at this length instead of read whole.
+STDIN_LINE_LIMIT = 1 << 20
+
+
 def read_bytes(path: os.PathLike | str) -> bytes:
-    """A file's bytes, gunzipped when it starts with gzip's magic bytes."""
+    """A file's bytes, gunzipped when it starts with gzip's magic bytes.
+
+    Only a regular file is read (a link to one included): a device (``/dev/zero``, which never
+    ends), a named pipe or a folder is refused naming it, as NIST's trec_eval refuses them (it
+    seeks to the end to size the file: "Cannot read ... file")."""
+    import stat
+
+    mode = os.stat(path).st_mode          # a missing file: the OSError, which the callers name
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+        raise ValueError(f"{os.fspath(path)}: expected a regular file, got {kind}; trec_eval cannot read it either "
+                         "(it sizes a file by seeking to its end): save the data to a file and give that file")
     data = Path(path).read_bytes()
     if data[:2] == b"\x1f\x8b":
         try:
@@ -339,3 +356,20 @@ def select_lines_vectorised(data: bytes, path: os.PathLike | str, n_fields: int,
         fields.append([text[x:y] for x, y in zip(a.tolist(), b.tolist())])
     last = text[int(starts[-1]): int(ends[-1])].split(sep)[n_fields - 1]
     return Lines(path, fields, (rows + 1).tolist(), data), set(topics), last
+
+
+def read_stream(stream, what: str = "standard input", chunk: int = 1 << 16) -> bytes:
+    """All of ``stream`` (a binary file object: standard input), read in chunks with a bound on
+    the line length (:data:`STDIN_LINE_LIMIT`): a stream without line ends is refused, not held."""
+    parts: list[bytes] = []
+    since_newline = 0
+    while True:
+        block = stream.read(chunk)
+        if not block:
+            return b"".join(parts)
+        cut = block.rfind(b"\n")
+        since_newline = since_newline + len(block) if cut < 0 else len(block) - cut - 1
+        if since_newline > STDIN_LINE_LIMIT:
+            raise ValueError(f"{what}: a line longer than {STDIN_LINE_LIMIT:,} bytes (no line end); expected lines of "
+                             "a results file")
+        parts.append(block)

@@ -252,7 +252,8 @@ def _results_data(path: str) -> tuple[str, bytes | None]:
     """The results file, or the bytes of standard input for ``-``."""
     if path != "-":
         return path, None
-    return "<standard input>", sys.stdin.buffer.read()
+    from ...io.fields import read_stream
+    return "<standard input>", read_stream(sys.stdin.buffer)
 
 
 def _prepare(opts: Options):
