@@ -144,3 +144,25 @@ def test_trec_eval_standard_input_without_line_ends_is_refused_at_the_bound():
         read_stream(Endless())
     lines = io.BytesIO(b"8 Q0 y 1 0.25 s\n" * 10 + b"x" * (STDIN_LINE_LIMIT // 2))
     assert read_stream(lines, chunk=7).count(b"\n") == 10
+
+
+# 4. preference levels that a double cannot keep apart are refused, in both preference readers
+@pytest.mark.parametrize("fmt, text, match", [
+    ("prefs", "7 j s a 123456789012345678901\n7 j s b 123456789012345678902\n", "at most 18 digits \\(it has 21"),
+    ("qrels_prefs", "7 j a -99999999999999999999\n7 j b 3\n", "at most 18 digits \\(it has 20"),
+    ("prefs", "7 j s a 98765432109876543\n7 j s b 9.8765432109876544e16\n", "line 1's 98765432109876543 is a different"),
+    ("qrels_prefs", "7 j a 3.00000000000000001\n7 j b 3\n", "line 1's 3.00000000000000001 is a different"),
+])
+def test_preference_levels_that_would_tie_as_doubles_refused(tmp_path, fmt, text, match):
+    from helpers.io import judgment_groups as jg
+    (tmp_path / "p").write_text(text)
+    reader = {"prefs": jg.read_prefs, "qrels_prefs": jg.read_qrels_prefs}[fmt]
+    with pytest.raises(ValueError, match=match) as info:
+        reader(tmp_path / "p")
+    assert f"{tmp_path / 'p'}:" in str(info.value)
+
+
+def test_preference_levels_with_trailing_zeros_or_short_are_read(tmp_path):
+    from helpers.io import judgment_groups as jg
+    (tmp_path / "p").write_text("7 j s a 2.50000000000000000000000\n7 j s b 0.000000000000000000001\n7 j s c 2.5\n")
+    assert jg.read_prefs(tmp_path / "p")["rel_level"].tolist() == [2.5, 1e-21, 2.5]

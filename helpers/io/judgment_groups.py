@@ -64,8 +64,45 @@ def read_qrels_jg(path: os.PathLike | str) -> pd.DataFrame:
     return read_trec_eval_qrels(path, group_column="jg", expected=QRELS_JG_FORMAT)
 
 
-def _levels(lines, k: int, expected: str) -> np.ndarray:
-    return decimal_values(lines, lines.fields[k], None, expected, finite=True)
+def _digits(t: bytes) -> int:
+    """Significant digits of a decimal's text (leading zeros, and trailing ones after a point, not counted)."""
+    mantissa = t.lower().split(b"e")[0].lstrip(b"+-")
+    if b"." in mantissa:
+        mantissa = mantissa.rstrip(b"0")
+    return len(mantissa.replace(b".", b"").lstrip(b"0"))
+
+
+def _levels(lines, k: int, fmt: str, field: str) -> np.ndarray:
+    """The levels of field ``k`` as doubles (trec_eval's ``atof``), refusing what would lose an
+    order there: a level of more than 18 digits (the bound of ``-R qrels`` and ``-R qrels_jg``),
+    and two different levels that are one double (``12345678901234567`` and ``...68``)."""
+    column = lines.fields[k]
+    values = decimal_values(lines, column, None, f"{fmt}; {field} is not a finite number", finite=True)
+    expected = f"{fmt}; {field}"
+    digits = [_digits(t) for t in column]
+    long = [i for i, n in enumerate(digits) if n > 15]     # a double tells every 15-digit decimal apart
+    if not long:
+        return values
+    at = next((i for i in long if digits[i] > 18), None)
+    if at is not None:
+        raise lines.error(at, f"{expected} is a level of at most 18 digits (it has {digits[at]}: as a double it would "
+                              "be rounded, and levels that differ could tie)")
+    _refuse_tied_levels(lines, column, values, long, expected)
+    return values
+
+
+def _refuse_tied_levels(lines, column: list, values: np.ndarray, long: list, expected: str) -> None:
+    from decimal import Decimal
+
+    exact: dict = {}
+    for i in sorted(set(long) | set(np.flatnonzero(np.isin(values, values[long])).tolist())):
+        d = Decimal(column[i].decode("ascii"))
+        j = exact.setdefault(float(values[i]), (d, i))
+        if j[0] != d:
+            raise lines.error(i, f"{expected} a level no other level equals as a double (trec_eval's atof): line "
+                                 f"{int(lines.numbers[j[1]])}'s {column[j[1]].decode('ascii')} is a different number but "
+                                 "the same double, so their order would be lost; give levels of at most 15 significant "
+                                 "digits")
 
 
 def _repeated(lines, keys: list, expected: str) -> None:
@@ -97,7 +134,7 @@ def read_prefs(path: os.PathLike | str) -> pd.DataFrame:
         a finite number, or a document listed twice in one subgroup.
     """
     lines = split_lines(read_bytes(path), path, 5, PREFS_FORMAT, comments="qrels")
-    level = _levels(lines, 4, PREFS_FORMAT + "; field 5 (rel_level) is not a finite number")
+    level = _levels(lines, 4, PREFS_FORMAT, "field 5 (rel_level)")
     _repeated(lines, lines.fields[:4], "each document once per (query_id, judgment_group, judgment_subgroup)")
     out = pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
                         "jsg": _text(lines, 2, "jsg"), "doc_id": _text(lines, 3, "doc_id"), "rel_level": level})
@@ -122,7 +159,7 @@ def read_qrels_prefs(path: os.PathLike | str) -> pd.DataFrame:
         judged twice by one group for one topic.
     """
     lines = split_lines(read_bytes(path), path, 4, QRELS_PREFS_FORMAT, comments="qrels")
-    level = _levels(lines, 3, QRELS_PREFS_FORMAT + "; field 4 (relevance) is not a finite number")
+    level = _levels(lines, 3, QRELS_PREFS_FORMAT, "field 4 (relevance)")
     _repeated(lines, lines.fields[:3], "each document judged once per (query_id, judgment_group)")
     out = pd.DataFrame({"query_id": _text(lines, 0, "query_id"), "jg": _text(lines, 1, "jg"),
                         "jsg": pd.Series("0", index=range(len(level)), dtype="str"),
