@@ -166,3 +166,37 @@ def test_preference_levels_with_trailing_zeros_or_short_are_read(tmp_path):
     from helpers.io import judgment_groups as jg
     (tmp_path / "p").write_text("7 j s a 2.50000000000000000000000\n7 j s b 0.000000000000000000001\n7 j s c 2.5\n")
     assert jg.read_prefs(tmp_path / "p")["rel_level"].tolist() == [2.5, 1e-21, 2.5]
+
+
+# 5. interpolated precision on a topic with nothing retrieved prints trec_eval's -nan (both paths)
+def _nist_lines(tmp_path, capsys, args):
+    from helpers.measures.treceval import command
+    (tmp_path / "q").write_text("4 0 a 1\n4 0 b 1\n4 0 c 0\n6 0 d 1\n9 0 e 1\n9 0 f 0\n")
+    (tmp_path / "r").write_text("4 Q0 c 1 5 s\n4 Q0 a 2 4 s\n6 Q0 zz 1 3 s\n")
+    assert command.main([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("flags", [["-M", "0"], ["-J"]])
+def test_interpolated_precision_without_retrieved_documents_is_nist_nan(tmp_path, capsys, flags):
+    out = _nist_lines(tmp_path, capsys, ["-q", *flags, "-m", "11pt_avg.0,0.5,1", "-m", "iprec_at_recall.0,0.6"])
+    # trec_eval 10's lines (checked against its build; it stops at topic 9, unanswered, before "all"):
+    # the cutoff lround(x R) = 0 is 0/0, the others 0
+    if flags == ["-M", "0"]:
+        assert out == ["iprec_at_recall_0.00  \t4\t  -nan", "iprec_at_recall_0.60  \t4\t0.0000",
+                       "11pt_avg_0,0.5,1      \t4\t  -nan",
+                       "iprec_at_recall_0.00  \t6\t  -nan", "iprec_at_recall_0.60  \t6\t0.0000",
+                       "11pt_avg_0,0.5,1      \t6\t  -nan",
+                       "iprec_at_recall_0.00  \tall\t  -nan", "iprec_at_recall_0.60  \tall\t0.0000",
+                       "11pt_avg_0,0.5,1      \tall\t  -nan"]
+    else:   # topic 4 keeps its judged documents; topic 6 retrieved only an unjudged one
+        assert out[3:6] == ["iprec_at_recall_0.00  \t6\t  -nan", "iprec_at_recall_0.60  \t6\t0.0000",
+                            "11pt_avg_0,0.5,1      \t6\t  -nan"] and "nan" not in " ".join(out[:3])
+
+
+def test_complete_unanswered_topic_is_nan_only_without_trec_evals_placeholder(tmp_path, capsys):
+    # -c: trec_eval ranks one placeholder document for topic 9 (0, not -nan) unless -M 0 or -J drops it
+    plain = _nist_lines(tmp_path, capsys, ["-q", "-c", "-m", "iprec_at_recall.0"])
+    assert "iprec_at_recall_0.00  \t9\t0.0000" in plain
+    dropped = _nist_lines(tmp_path, capsys, ["-q", "-c", "-J", "-m", "iprec_at_recall.0"])
+    assert "iprec_at_recall_0.00  \t9\t  -nan" in dropped

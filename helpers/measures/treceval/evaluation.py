@@ -26,6 +26,7 @@ import numpy as np
 from ...io.ids import number_spelling_twins
 from ...io.trec_eval_files import QrelsFile, ResultsFile
 from ..spec import MeasureSpec
+from .defs import parse_points
 from .gainorder import refuse_misordered
 from .kernels import evaluate_levels
 from .lists import NONPOOL, UNJUDGED
@@ -106,7 +107,32 @@ def _qrels_values(topics: list, rel: QrelsFile, results: ResultsFile, measures, 
             else:
                 key = str(_parse(v.engine))
                 values[v.name] = np.where(~answered, 0.0, scores[key]) if m.name == "utility" else scores[key]
+    # -c's unanswered topic: trec_eval ranks one placeholder document (bogus_ranking), gone under -M 0 or -J
+    empty = (lists.num_ret == 0) & (answered | s.judged_only | (s.max_ret == 0))
+    _nan_where_nist_divides_by_zero(values, measures, lists, empty, s.rel_level)
     return values, strings
+
+
+def _nan_where_nist_divides_by_zero(values: dict, measures, lists, empty: np.ndarray, rel_level: int) -> None:
+    """``iprec_at_recall`` and ``11pt_avg`` on a topic with no document left (``-M 0``, ``-J`` with
+    nothing judged retrieved; ``-c``'s unanswered topics under ``-M 0`` or ``-J``): trec_eval 10 starts their interpolation at 0/0 and
+    prints ``-nan`` at every recall point whose cutoff ``lround(x R)`` is 0 (``11pt_avg``: its
+    sum); printed the same here, in place (docs/bad-input.md)."""
+    if not empty.any():
+        return
+    R = lists.hist[lists.topic][:, lists.levels_present >= rel_level].sum(axis=1)
+    for m, vals in measures:
+        for v in vals:
+            if m.source != "qrels" or not v.engine.startswith(("IPrec(", "IPrecAvg")):
+                continue
+            spec = _parse(v.engine)
+            text = spec["recall"] if isinstance(spec["recall"], str) else repr(spec["recall"])
+            points = parse_points(text) if spec.name == "IPrecAvg" else [float(spec["recall"])]
+            add = 0.9 if spec["rounding"] == "v9" else 0.5
+            zero_cut = np.zeros(len(R), dtype=bool)
+            for x in points:
+                zero_cut |= np.floor(x * R + add) <= 0
+            values[v.name] = np.where(empty & zero_cut, -np.nan, values[v.name])
 
 
 def _results_frame(results: ResultsFile, topics: list):

@@ -92,7 +92,7 @@ def _ranked_values(scores: list, docs: list, judged: dict, s: Settings) -> list:
     return values
 
 
-def _topic_values(values: list, judged: dict, s: Settings, specs: list) -> list:
+def _topic_values(values: list, judged: dict, s: Settings, specs: list, answered: bool = True) -> list:
     """One topic's values of ``specs`` (engine names as :func:`_specs` gives them)."""
     thr = max(s.rel_level, 0)
     R = n_nonrel = 0
@@ -134,7 +134,10 @@ def _topic_values(values: list, judged: dict, s: Settings, specs: list) -> list:
             if interp is None:
                 interp = _interpolated(terms)
             c = math.floor(arg * R + 0.5)
-            out.append(0.0 if c > nrr or not nrr else interp[max(c - 1, 0)])
+            # no document retrieved: trec_eval's interpolation starts at 0/0, -nan where the cutoff is 0 (-c's
+            # unanswered topic: one placeholder document, gone under -M 0 or -J)
+            empty = not values and (answered or s.judged_only or s.max_ret == 0)
+            out.append(-math.nan if empty and c <= 0 else 0.0 if c > nrr or not nrr else interp[max(c - 1, 0)])
         elif kind == "P":
             out.append(_count_below(pos, arg) / arg)
         elif kind == "R":
@@ -247,7 +250,7 @@ def evaluate_quick(qrels_path: str, results_path: str, data: bytes | None, measu
     for t in topics:
         mine = [i for a, b in spans.get(t, ()) for i in range(a, b)]
         values = _ranked_values([scores[i] for i in mine], [doc[i] for i in mine], judged[t], s)
-        table.append(_topic_values(values, judged[t], s, specs))
+        table.append(_topic_values(values, judged[t], s, specs, t in spans))
     ev = Evaluation([t.decode("utf-8", "surrogateescape") for t in topics], measures, _Rows(table), [],
                     results.run_id.decode("utf-8", "surrogateescape"))
     ev.summary = summary(ev, table, s, len(all_topics), num_rel_all)
