@@ -200,3 +200,16 @@ def test_complete_unanswered_topic_is_nan_only_without_trec_evals_placeholder(tm
     assert "iprec_at_recall_0.00  \t9\t0.0000" in plain
     dropped = _nist_lines(tmp_path, capsys, ["-q", "-c", "-J", "-m", "iprec_at_recall.0"])
     assert "iprec_at_recall_0.00  \t9\t  -nan" in dropped
+
+
+# 6. --out-dir (our option, not NIST's) given twice is refused, nothing written
+def test_trec_eval_out_dir_given_twice_refused(tmp_path, capsys):
+    from helpers.measures.treceval import command
+    (tmp_path / "q").write_text("3 0 k 1\n")
+    (tmp_path / "r").write_text("3 Q0 k 1 2 s\n")
+    args = ["--many-runs", "--out-dir", str(tmp_path / "first"), "-m", "map", "--out-dir", str(tmp_path / "second"),
+            str(tmp_path / "q"), str(tmp_path / "r")]
+    assert command.main(args) != 0
+    err = capsys.readouterr().err
+    assert "--out-dir given twice" in err and "second" in err
+    assert not (tmp_path / "first").exists() and not (tmp_path / "second").exists()

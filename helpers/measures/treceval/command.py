@@ -137,6 +137,8 @@ def _option(opts: Options, flag: str, arg: str) -> None:
     elif flag == "--many-runs":
         opts.many = True
     elif flag == "--out-dir":
+        if opts.out_dir is not None:    # our option: never keep one of two folders silently
+            raise UsageError(f"--out-dir given twice ({opts.out_dir!r}, then {arg!r}); give it once")
         opts.out_dir = arg
     # -o / --Output_old_results_format: obsolete in trec_eval, accepted and ignored
 
