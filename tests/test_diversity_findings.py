@@ -1067,7 +1067,7 @@ def test_a_measure_at_the_printed_value_of_one_within_noise_is_named_with_the_ru
     mc = {"D-nDCG@10": (0.629, 0.629), "IA-Q@10": (0.61, 0.629), "D-RBP@10": (0.619, 0.619),
           "IA-nDCG@10": (0.5714, 0.5714), "NRBP": (0.276, 0.276)}
     assert fd.power_leaders(power, mc) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 also "
-                                           "0.619 but exact, so not within noise)")
+                                           "0.619 without Monte Carlo interval, so outside it)")
     assert fd.power_leaders(power, mc, higher=False) == "NRBP (0.276)"
     mc["D-RBP@10"] = (0.61, 0.629)   # both reach the leader: both named within noise, no note
     assert fd.power_leaders(power, mc) == "D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619, D-RBP@10 0.619)"

@@ -141,14 +141,15 @@ def test_04_committed_key_lines_name_every_tie():
     power = dict(sorted(((m, metrics["discriminative_power"][m]) for m in metrics["measures"] if m not in later),
                         key=lambda kv: -kv[1]))
     mc = {m: tuple(v) for m, v in metrics["discriminative_power_mc_interval"].items()}
-    from helpers.findings.diversity import short_leaders
+    from helpers.findings.diversity import power_leaders, short_leaders
 
     text = _outputs_text(_nb(NB04))
     # every tie is named or counted (short_leaders: more than 6 tied or within noise are counted), none picked
     noise = "within Monte Carlo noise"   # one name per meaning: section 6 defines it, A.1 says "level with"
-    assert f"highest discriminative power: {short_leaders(claims.leaders(power, intervals=mc), term=noise)}\n" in text
-    assert f"lowest discriminative power: {short_leaders(claims.leaders(power, higher=False, intervals=mc), term=noise)}\n" \
-        in text
+    # fix04d item 3: every measure printed at the value of one within noise is named (power_leaders)
+    assert f"highest discriminative power: {power_leaders(power, mc)}\n" in text
+    assert f"lowest discriminative power: {power_leaders(power, mc, higher=False)}\n" in text
+    assert short_leaders(claims.leaders(power, intervals=mc), term=noise)[:-1] in power_leaders(power, mc)
     markdown = "\n".join("".join(c["source"]) for c in _nb(NB04)["cells"] if c["cell_type"] == "markdown")
     assert markdown.count("**within Monte Carlo noise**") == 1 and markdown.count("**level with**") == 1
     assert "within noise" not in text.replace(noise, "")

@@ -156,7 +156,7 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
     (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
     one within noise but outside it: its power is exact (no p-value near the level), so its interval
     does not reach the leading value (``"D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619;
-    D-RBP@10 also 0.619 but exact, so not within noise)"``)."""
+    D-RBP@10 also 0.619 without Monte Carlo interval, so outside it)"``)."""
     c = claims.leaders(values, higher=higher, intervals=leader_intervals(values, mc, higher=higher, digits=digits),
                        digits=digits)
     text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
@@ -169,8 +169,8 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
     if not alike:
         return text
     at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in alike}))
-    note = (f"{claims.listing(alike)} also {at} but exact, so not within noise" if len(alike) <= limit else
-            f"{len(alike)} more at {at} but exact, so not within noise")
+    note = (f"{claims.listing(alike)} also {at} without Monte Carlo interval, so outside it" if len(alike) <= limit else
+            f"{len(alike)} more at {at} without Monte Carlo interval, so outside it")
     return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
 
 
