@@ -780,7 +780,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     t, ci = f.rows[1], f.rows[2]
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
     assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
-    assert "power at Sakai's n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
+    assert "analytic power at this pilot's Sakai n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
     assert ci.verdict == "holds" and "conservative" in ci.paper   # the bias shifts a CI, not its width
     said = answer_sentence(_crossed_at(), lead="m", target=.95, curve=curve, n_a=4, power=.9, design="s x t x a")

@@ -231,7 +231,10 @@ def _coverage_text(cov: Mapping) -> str:
     lo, hi = _proportion_ci(k, n, "wilson")
     few = (f"; too few replicates ({n} < {MIN_COVERAGE_PILOTS}) for a verdict"
            if n < MIN_COVERAGE_PILOTS else "")
-    return f"{claims.share(k, n, 'pilots').text}; Wilson 95% [{_pct(lo, cov['level'])}, {_pct(hi, cov['level'])}]{few}"
+    way = {"above": "over-covers (conservative)", "below": "under-covers (anti-conservative)"}.get(
+        side(lo, hi, cov["level"]), f"covers at {cov['level']:.0%} within noise")
+    return (f"{way}: {k:,} of {n:,} pilots ({_pct(k / n)}); Wilson 95% [{_pct(lo, cov['level'])}, "
+            f"{_pct(hi, cov['level'])}]{few}")
 
 
 def _range(lo, hi) -> str:
@@ -243,10 +246,10 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
     e, t, pw = p["erho2"], p["t"], p["power"]
     lines = [(f"topics for Erho2 >= {target}: the planted truth is unreachable with "
               f"{claims.plural(n_assessors, 'assessor')}; no coverage to check") if e["true_n"] is None else
-             f"topics for Erho2 >= {target}: planted truth {e['true_n']}; the 95% interval covers it in {_coverage_text(e)}"]
+             f"topics for Erho2 >= {target}: planted truth {e['true_n']}; the 95% interval {_coverage_text(e)}"]
     lines.append("topics for the t-test: the planted truth is unreachable (the crossed assessors' bias); no coverage "
                  "to check" if t["true_n"] is None else
-                 f"topics for the t-test: planted truth {t['true_n']}; the 95% interval covers it in {_coverage_text(t)}")
+                 f"topics for the t-test: planted truth {t['true_n']}; the 95% interval {_coverage_text(t)}")
     if pw["experiments"]:
         lines.append(f"power at each pilot's n ({_range(pw['n_min'], pw['n_max'])} topics): {_power_text(pw)}; "
                      f"{claims.plural(pw['wrong_sign'], 'rejection')} of the wrong sign; target {pw['target']:.2f}")
@@ -254,7 +257,7 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
     else:
         lines.append("no pilot recommended a reachable number of topics: no power to measure")
     s_k, s_n = pw["sakai_rejections"], pw["sakai_experiments"]
-    lines.append(f"power at Sakai's n from 2 V_E1 ({_range(pw['sakai_n_min'], pw['sakai_n_max'])} topics): "
+    lines.append(f"Monte Carlo power at each pilot's Sakai n from 2 V_E1 ({_range(pw['sakai_n_min'], pw['sakai_n_max'])} topics): "
                  f"{s_k / s_n:.3f} over {s_n:,} simulated tests")
     return lines
 
@@ -286,7 +289,7 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
         lo, hi = _power_interval(pw)
         rows.append(Finding("Does the n each simulated pilot recommends reach the power asked for?",
                             f"1 − β = {pw['target']:.2f}",
-                            f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; at Sakai's n: {s:.3f}",
+                            f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; Monte Carlo power at the pilots' Sakai n: {s:.3f}",
                             equality_verdict(lo, hi, pw["target"], inside="by construction"),
                             caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
     return rows, prose
@@ -366,7 +369,7 @@ def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
     clash = has and any(f"{float(v):.3f}" == f"{power:.3f}" and float(v) != power for v in (lo, hi))
     shown = (f"{p:.3f} [{beside(lo, power, 3)}, {beside(hi, power, 3)}]" if clash else
              claims.bracket(p, lo, hi) if has else f"{p:.3f}")
-    text = f"power at Sakai's n {shown}" + (
+    text = f"analytic power at this pilot's Sakai n {shown}" + (
         f" (bias cap {beside(cap, power)}: no n reaches {power:.2f})" if cap <= power and not said else "")
     if not has:
         return ("cannot tell" if p < power else None), text

@@ -44,7 +44,7 @@ def sizes_view(sizes: pd.DataFrame) -> pd.DataFrame:
                              sizes[["method", "n_paired", "n_paired_low", "n_paired_high"]].itertuples(index=False)],
         "V_E1 / V_E2": [with_interval(*r, fmt="{:.1f}") for r in sizes[["ratio", "ratio_low", "ratio_high"]].itertuples(index=False)]})
     if "power_sakai" in sizes:
-        out["power at Sakai's n"] = sizes["power_sakai"].map(lambda v: "" if _missing(v) else f"{float(v):.4f}")
+        out["analytic power at Sakai's n"] = sizes["power_sakai"].map(lambda v: "" if _missing(v) else f"{float(v):.4f}")
     return out
 
 
