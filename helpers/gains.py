@@ -26,6 +26,7 @@ __all__ = [
     "GAIN_SETTINGS",
     "apply_setting",
     "average_gain",
+    "prob_ties_broken",
     "binary_gain",
     "level_gains",
     "majority_vote",
@@ -328,8 +329,10 @@ def prob_full_spread(n: int, d_max: int) -> float:
     _check_d_max(d_max)
     if not _is_number(n) or not float(n).is_integer() or int(n) < 1:
         raise ValueError(f"n must be a positive number of ratings, got {n!r}")
+    if int(n) == 1:   # one rating: D = 0 < d_max (the formula gives 0 only up to rounding)
+        return 0.0
     k = d_max + 1.0
-    return 1.0 - 2.0 * (d_max / k) ** n + ((d_max - 1) / k) ** n
+    return min(1.0, max(0.0, 1.0 - 2.0 * (d_max / k) ** n + ((d_max - 1) / k) ** n))
 
 
 def prob_full_spread_given_relevant(n: int, d_max: int) -> float:
@@ -339,9 +342,49 @@ def prob_full_spread_given_relevant(n: int, d_max: int) -> float:
     simulated share of items at ``D = d_max`` estimates this conditional probability, not
     :func:`prob_full_spread`. For ``d_max >= 1`` the event ``D = d_max`` implies ``RawG > 0``, hence
     ``P(D = d_max) / (1 - P(all ratings 0)) = prob_full_spread(n, d_max) / (1 - (d_max + 1)^-n)``.
+    In ``[0, 1]`` (clipped), and exactly 0 for ``n = 1``, where the formula is 0 only up to rounding
+    (``-1e-17`` would print as ``-0.000``).
     """
     p = prob_full_spread(n, d_max)
-    return p / (1.0 - (1.0 / (d_max + 1.0)) ** int(n))
+    return min(1.0, max(0.0, p / (1.0 - (1.0 / (d_max + 1.0)) ** int(n))))
+
+
+def prob_ties_broken(n: int, d_max: int, p: float) -> float:
+    """Exact share of RawG-tied pairs of items (``RawG > 0``) that UG separates, for ``n`` i.i.d.
+    uniform ratings on ``0..d_max`` per item: the limit of :func:`ties_broken`'s ``share_broken``
+    over :func:`unanimity_summary` of Sakai's (2017, Sec. 4) uniform simulation.
+
+    With ``p > 0`` two items of equal RawG get equal UG (Eq. 2) exactly when their spreads D are
+    equal, so the share is ``1 - sum_{s>0,D} P(s, D)^2 / sum_{s>0} P(s)^2`` (the conditioning on
+    ``RawG > 0`` cancels); ``P(s, D)`` is the joint law of the sum and the spread, computed by
+    adding one rating at a time to the law of (sum, min, max). With ``p = 0`` (UG = RawG), ``n = 1``
+    (D = 0) or ``d_max = 1`` (equal sums force equal spreads) the share is 0.
+    """
+    _check_d_max(d_max)
+    if not _is_number(n) or not float(n).is_integer() or int(n) < 1:
+        raise ValueError(f"n must be a positive number of ratings, got {n!r}")
+    if not _is_number(p) or not 0 <= float(p) <= 1:
+        raise ValueError(f"p must be a number in [0, 1], got {p!r}")
+    n, d = int(n), int(d_max)
+    if p == 0 or n == 1:
+        return 0.0
+    law = np.zeros((n * d + 1, d + 1, d + 1))    # P(sum, min, max) of the ratings drawn so far
+    for r in range(d + 1):
+        law[r, r, r] = 1.0 / (d + 1)
+    for _ in range(n - 1):
+        new = np.zeros_like(law)
+        for r in range(d + 1):
+            step = np.zeros_like(law)
+            step[r:] = law[:len(law) - r]
+            step[:, r] += step[:, r + 1:].sum(axis=1)
+            step[:, r + 1:] = 0.0
+            step[:, :, r] += step[:, :, :r].sum(axis=2)
+            step[:, :, :r] = 0.0
+            new += step / (d + 1)
+        law = new
+    lo, hi = np.meshgrid(np.arange(d + 1), np.arange(d + 1), indexing="ij")
+    joint = np.stack([law[1:, lo == hi - k].sum(axis=1) for k in range(d + 1)], axis=1)   # P(s, D), s > 0
+    return float(min(1.0, max(0.0, 1.0 - (joint ** 2).sum() / (joint.sum(axis=1) ** 2).sum())))
 
 
 def ratings_matrix(ratings: pd.DataFrame) -> pd.DataFrame:

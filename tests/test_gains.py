@@ -135,6 +135,32 @@ def test_prob_full_spread_matches_enumeration():
         assert gains.prob_full_spread(n, d_max) == pytest.approx(hits / (d_max + 1) ** n)
 
 
+def test_prob_ties_broken_matches_enumeration_and_the_papers_grid():
+    """Exact share of RawG-tied pairs (RawG > 0) UG separates under uniform ratings, by enumeration."""
+    import itertools
+    from collections import Counter
+    for n, d_max in [(2, 2), (3, 2), (4, 3), (3, 4)]:
+        joint, sums = Counter(), Counter()
+        for r in itertools.product(range(d_max + 1), repeat=n):
+            if sum(r):
+                joint[(sum(r), max(r) - min(r))] += 1
+                sums[sum(r)] += 1
+        want = 1 - sum(v * v for v in joint.values()) / sum(v * v for v in sums.values())
+        assert gains.prob_ties_broken(n, d_max, 0.2) == pytest.approx(want, abs=1e-12)
+    assert round(gains.prob_ties_broken(3, 2, 0.2), 4) == 0.3429
+    assert round(gains.prob_ties_broken(5, 8, 0.2), 4) == 0.7926          # the referee's exact value
+    assert gains.prob_ties_broken(1, 4, 0.2) == gains.prob_ties_broken(5, 1, 0.2) == gains.prob_ties_broken(5, 4, 0) == 0
+    with pytest.raises(ValueError, match="p must be"):
+        gains.prob_ties_broken(5, 4, 1.5)
+
+
+def test_prob_full_spread_given_relevant_is_clipped_at_n_1():
+    """With one rating D = 0: the formula is 0 up to rounding, never a negative -0.000."""
+    for d_max in range(1, 10):
+        v = gains.prob_full_spread_given_relevant(1, d_max)
+        assert v == 0.0 and not np.signbit(v)
+
+
 def test_prob_full_spread_given_relevant_matches_enumeration():
     import itertools
     for d_max, n in [(1, 2), (2, 3), (3, 4), (4, 2)]:

@@ -15,9 +15,11 @@ from helpers.simulate import ratings as sim_ratings
 EXACT = {"worst": 0.004, "worst_z": 1.6, "z_limit": 4.0, "cells": 3, "family_alpha": 0.001, "agrees": True}
 
 
-def _grid(rows):
-    """A literal grid: (d_max, n, share_full_spread, share_ties_broken)."""
-    return pd.DataFrame(rows, columns=["d_max", "n", "share_full_spread", "share_ties_broken"])
+def _grid(rows, se=0.003):
+    """A literal grid: (d_max, n, share_full_spread, share_ties_broken), every share's standard
+    error ``se``, the exact tie share equal to the simulated one."""
+    grid = pd.DataFrame(rows, columns=["d_max", "n", "share_full_spread", "share_ties_broken"])
+    return grid.assign(se_full_spread=se, p_ties_broken=grid["share_ties_broken"])
 
 
 def _found(grid, p=0.2):
@@ -34,52 +36,43 @@ def test_growth_with_n_is_by_construction_and_says_it_reproduces_the_remark():
     row = _row(found, "Does the share of items at D = Dmax grow")
     assert row.verdict == "by construction"
     assert "Sec. 4 remark" in row.paper
-    assert row.run == "N = 5 → 80: 0.747 → 1.000 (Dmax = 2); 0.423 → 1.000 (Dmax = 4)"
+    assert row.run == "N = 5 → 80: 0.747 → 1.000 (Dmax = 2, rises); 0.423 → 1.000 (Dmax = 4, rises)"
     letter = found.letters()["exact_uniform"]
     assert found.table().set_index("question").loc[row.question, "verdict"] == f"by construction ({letter})"
     assert "reproduces Sakai's remark and is no evidence about assessors" in found.limitations()
 
 
-def test_growth_with_one_n_cannot_tell_and_a_simulated_dip_is_named():
+def test_growth_with_one_n_cannot_tell_and_changes_are_read_against_their_noise():
+    """Referee round 7, randA: a share of 1.000 in every cell is constant, not a dip; 0.968 -> 0.966
+    at 0.2 s.e. is within noise; only a change beyond its noise gets a trend word."""
     one = _row(_found(_grid([(2, 5, 0.747, 0.206), (4, 5, 0.423, 0.590)])), "Does the share")
-    assert (one.verdict, one.caveats) == ("cannot tell", ())
-    dip = _row(_found(_grid([(2, 40, 0.999, 0.0), (2, 80, 0.998, 0.0)])), "Does the share")
-    assert dip.verdict == "by construction"
-    assert dip.run.endswith("the simulated share dips at Dmax = 2") and dip.numbers["dips"] == [2]
+    assert (one.verdict, one.caveats, one.run) == ("cannot tell", (), "N = 5: 0.747 (Dmax = 2); 0.423 (Dmax = 4)")
+    rows = [(2, 28, 1.0, 0.0), (2, 36, 1.0, 0.0), (8, 28, 0.968, 0.1), (8, 36, 0.966, 0.05)]
+    row = _row(_found(_grid(rows, se=0.007)), "Does the share")
+    assert row.verdict == "by construction"
+    assert row.run == "N = 28 → 36: 1.000 → 1.000 (Dmax = 2, constant); 0.968 → 0.966 (Dmax = 8, within noise, 0.2 s.e.)"
+    fall = gain_findings.share_changes(_grid([(2, 40, 0.999, 0.0), (2, 80, 0.990, 0.0)], se=0.001))
+    assert fall[2]["word"] == "falls" and fall[2]["z"] == pytest.approx(-0.009 / np.hypot(0.001, 0.001))
+    assert fall[2]["z_limit"] == pytest.approx(1.959964, abs=1e-6)   # one Dmax: no correction
 
 
-def test_ties_at_dmax_1_are_named_not_dropped():
-    """The referee's case: d_max_list [1, 2, 3], N = 10; Dmax = 1 is said, and why it is set apart."""
-    grid = _grid([(1, 10, 0.998, 0.0), (2, 10, 0.966, 0.021), (3, 10, 0.90, 0.113)])
+def test_tie_shares_are_printed_beside_their_exact_values_and_never_ranked():
+    """Referee round 7: tie shares are the model's; the prose ranks no cell, the lines show exact."""
+    grid = sim_ratings.spread_grid([1, 8], [1, 5], 2000, 0.2, np.random.default_rng(7))
     prose = _found(grid).prose
-    assert prose[0] == ("At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie: 0 in its 1 cell "
-                        "(N = 10), left out of the next sentence.")
-    assert prose[1] == ("Over the cells with Dmax ≥ 2, UG breaks the largest share of raw-gain ties at "
-                        "Dmax = 3 / N = 10 (0.113); the smallest share is Dmax = 2 / N = 10 (0.021).")
-
-
-def test_ties_without_dmax_1_read_as_before_and_only_dmax_1_says_so():
-    grid = _grid([(2, 5, 0.747, 0.206), (2, 10, 0.966, 0.020), (4, 5, 0.423, 0.590), (4, 10, 0.794, 0.256)])
-    assert _found(grid).prose[0] == ("UG breaks the largest share of raw-gain ties at Dmax = 4 / N = 5 (0.590); "
-                                     "the smallest share is Dmax = 2 / N = 10 (0.020).")
-    only = _found(_grid([(1, 5, 0.97, 0.0), (1, 10, 0.998, float("nan"))])).prose
-    assert only[0] == "At Dmax = 1 equal RawG forces equal D, so UG can break no raw-gain tie (N = 5 and 10)."
-    assert not any("largest share" in s for s in only)
-    zero = _found(_grid([(1, 5, 0.97, 0.0), (2, 5, 0.7, 0.0), (3, 5, 0.6, 0.0)]), p=0.0).prose
-    assert zero[1] == "UG breaks no raw-gain tie in any of the 2 cells with Dmax ≥ 2 (p = 0)."
-
-
-def test_a_broken_tie_at_dmax_1_is_an_error_not_a_sentence():
-    with pytest.raises(ValueError, match="Dmax = 1"):
-        _found(_grid([(1, 10, 0.998, 0.01), (2, 10, 0.966, 0.021)]))
+    assert not any("largest share" in s or "smallest share" in s for s in prose)
+    lines = gain_findings.ties_lines(grid)
+    assert lines[0] == ("Dmax=1: share of RawG ties broken by UG, simulated (exact)  N=1: 0.000 (exact 0.000), "
+                        "N=5: 0.000 (exact 0.000)")
+    assert lines[1].endswith("N=5: " + f"{grid['share_ties_broken'].iloc[3]:.3f}" + " (exact 0.793)")
 
 
 def test_simulated_dmax_1_breaks_no_tie():
-    """On a real simulation (uniform ratings 0/1), the share the sentence calls 0 is 0."""
+    """On a real simulation (uniform ratings 0/1), the share at Dmax = 1 is 0, as its exact value."""
     grid = sim_ratings.spread_grid([1, 2, 3], [10], 2000, 0.2, np.random.default_rng(7))
     assert grid.loc[grid.d_max == 1, "share_ties_broken"].tolist() == [0.0]
+    assert grid.loc[grid.d_max == 1, "p_ties_broken"].tolist() == [0.0]
     assert grid.loc[grid.d_max > 1, "share_ties_broken"].gt(0).all()
-    assert _found(grid).prose[0].startswith("At Dmax = 1 equal RawG forces equal D")
 
 
 RANGES = {"profile": 'a name: "default"', "seed": "integer ≥ 0:", "p": "in [0, 1]:", "d_max_list": "integers ≥ 1:",
@@ -142,10 +135,13 @@ def test_ug_reverses_the_rawg_order_of_1_1_1_and_0_2_2_at_p_0_2_and_the_reading_
     assert rev["sum (RawG)"] == [] and rev["UG"] == [("0 2 2", "1 1 1")]
     assert rev["WG"][0] == ("0 2 2", "0 0 1") and len(rev["WG"]) == 8
     lines = gain_findings.settings_reading(_settings(0.2), 0.2)
-    assert "  UG: 1, e.g. (0 2 2) RawG 4 → 4.000 below (1 1 1) RawG 3 → 4.200" in lines[-1]
-    assert "  sum (RawG): none" in lines and "of the 42 pairs with different RawG" in lines[2]
+    assert lines[-1] == ("pairs whose RawG order a setting reverses (higher RawG, lower gain), of 42 with different RawG: "
+                         "WG 8; UG 1; none: sum (RawG) (the pairs: table rawg_reversals)")
+    table = gain_findings.reversals_table(_settings(0.2))
+    assert len(table) == 9 and table.iloc[-1].tolist() == ["UG", "0 2 2", 4, 4.0, "1 1 1", 3, pytest.approx(4.2)]
     assert gain_findings.rawg_reversals(_settings(0.0))["UG"] == []       # p = 0: UG is RawG
-    assert "  UG: none" in gain_findings.settings_reading(_settings(0.0), 0.0)
+    assert gain_findings.settings_reading(_settings(0.0), 0.0)[-1].endswith("WG 8; none: sum (RawG) and UG "
+                                                                             "(the pairs: table rawg_reversals)")
 
 
 def test_order_with_ties_joins_equal_values():
@@ -157,20 +153,14 @@ def test_order_with_ties_joins_equal_values():
         gain_findings.order_with_ties([1.0, 2.0], labels)
 
 
-def test_n_1_cells_are_set_apart_as_dmax_1_cells_are():
-    """Referee round 6, rB: Dmax {1, 6, 7}, N {1, 4}; with N = 1 D is always 0, no tie can break."""
-    grid = _grid([(1, 1, 1.0, 0.0), (1, 4, 0.9, 0.0), (6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41),
-                  (7, 1, 0.0, float("nan")), (7, 4, 0.25, 0.45)])
-    prose = _found(grid).prose
-    assert prose[0] == ("At Dmax = 1 equal RawG forces equal D and with N = 1 D is always 0, so UG can break no "
-                        "raw-gain tie: 0 in its 4 cells (Dmax = 1 or N = 1), left out of the next sentence.")
-    assert prose[1] == ("Over the cells with Dmax ≥ 2 and N ≥ 2, UG breaks the largest share of raw-gain ties at "
-                        "Dmax = 7 / N = 4 (0.450); the smallest share is Dmax = 6 / N = 4 (0.410).")
-    one = _found(_grid([(6, 1, 0.0, 0.0), (6, 4, 0.3, 0.41)])).prose
-    assert list(one[0:2]) == ["With N = 1 D is always 0, so UG can break no raw-gain tie: 0 in its 1 cell (N = 1), left out "
-                        "of the next sentence.", "In the one cell with N ≥ 2 (Dmax = 6 / N = 4), UG breaks "
-                        "0.410 of raw-gain ties."]
-    with pytest.raises(ValueError, match="N = 1"):
-        _found(_grid([(6, 1, 0.0, 0.2), (6, 4, 0.3, 0.41)]))
-    sim = sim_ratings.spread_grid([2, 3], [1, 4], 500, 0.2, np.random.default_rng(3))
-    assert sim.loc[sim.n == 1, "share_ties_broken"].fillna(0).tolist() == [0.0, 0.0]
+def test_n_1_cells_have_an_exact_zero_and_standard_error_without_a_warning():
+    """Referee round 7, randB (Dmax 4, N {1, 15}): with N = 1 the exact share printed "-0.000", its
+    standard error was NaN and numpy warned; now 0, 0 and no warning."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sim = sim_ratings.spread_grid([4], [1, 15], 1000, 0.51, np.random.default_rng(3))
+    one = sim[sim.n == 1].iloc[0]
+    assert (one["p_full_spread_given_relevant"], one["se_full_spread"], one["p_ties_broken"]) == (0.0, 0.0, 0.0)
+    assert np.signbit(one["p_full_spread_given_relevant"]) == False   # noqa: E712 - prints 0.000, not -0.000
+    assert sim_ratings.grid_vs_exact(sim)["agrees"]

@@ -4,7 +4,7 @@ Questions asked of every run: do Eq. 1 (WG) and Eq. 2 (UG) give the paper's Tabl
 STC-2 example (2, 1, 1) -> 4.6, (2, 2, 0) -> 4.0; do Items 5-7 tie at p = 0.2; does the simulated
 share of items at D = Dmax agree with its exact probability and grow with N (Sec. 4). With real
 ratings (profile ``real`` or ``ratings_path``): do they spread less than uniform ratings with the
-same raw gains, the premise of Sakai's Sec. 6 conjecture (:func:`premise`), and does UG break more
+same raw gains, the premise (his Sec. 4) of his Sec. 6 conjecture (:func:`premise`), and does UG break more
 of their raw-gain ties (:func:`ties`, a question of its own: it can go either way).
 """
 
@@ -19,7 +19,7 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
 __all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
-           "settings_reading", "findings"]
+           "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings"]
 
 #: The premise's parts, each a measure of spread: name -> (column, the direction of real against
 #: uniform that it predicts).
@@ -123,7 +123,8 @@ def rawg_reversals(settings: pd.DataFrame) -> dict:
 def settings_reading(settings: pd.DataFrame, p: float) -> list[str]:
     """The printed reading of the table of gain settings on every pattern (section 3): which
     settings keep each relevant pattern above ``0 0 0``, the order UG gives three patterns, and for
-    every setting shown the pairs of patterns whose RawG order it reverses (:func:`rawg_reversals`)."""
+    every setting shown how many pairs of patterns whose RawG order it reverses (:func:`rawg_reversals`;
+    the pairs themselves: :func:`reversals_table`)."""
     by = settings.set_index("ratings")
     names = list(by.columns)
     zero = " ".join(["0"] * len(by.index[0].split()))
@@ -142,47 +143,88 @@ def settings_reading(settings: pd.DataFrame, p: float) -> list[str]:
                         else "broken against the more unanimous (1 1 2)") + ")")
     raw = {r: _raw(r) for r in by.index}
     differ = sum(raw[a] > raw[b] for a in by.index for b in by.index)
-    lines.append(f"pairs of patterns whose RawG order a setting reverses (higher RawG, lower gain), of the {differ} "
-                 "pairs with different RawG:")
-    for name, pairs in rawg_reversals(settings).items():
-        if not pairs:
-            lines.append(f"  {name}: none")
-            continue
-        a, b = pairs[0]
-        lines.append(f"  {name}: {len(pairs)}, e.g. ({a}) RawG {raw[a]} → {by.at[a, name]:.3f} below ({b}) RawG {raw[b]} → "
-                     f"{by.at[b, name]:.3f}" + (" (the more unanimous ranks higher, as Items 5–7 do in section 5)"
-                                                if name == "UG" else ""))
+    counts = {name: len(pairs) for name, pairs in rawg_reversals(settings).items()}
+    some = [f"{name} {k}" for name, k in counts.items() if k]
+    lines.append(f"pairs whose RawG order a setting reverses (higher RawG, lower gain), of {differ} with different RawG: "
+                 f"{'; '.join(some) or 'none'}"
+                 + (f"; none: {claims.listing([n for n, k in counts.items() if not k])}" if some and len(some) < len(counts) else "")
+                 + " (the pairs: table rawg_reversals)")
     return lines
+
+
+def reversals_table(settings: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of patterns whose RawG order a setting reverses (:func:`rawg_reversals`), one row
+    each: ``setting``, the pattern of higher RawG and its gain, the pattern of lower RawG and its
+    gain (saved beside the notebook's one summary line, section 3)."""
+    by = settings.set_index("ratings")
+    rows = [{"setting": name, "higher RawG": a, "RawG a": _raw(a), "gain a": by.at[a, name],
+             "lower RawG": b, "RawG b": _raw(b), "gain b": by.at[b, name]}
+            for name, pairs in rawg_reversals(settings).items() for a, b in pairs]
+    return pd.DataFrame(rows, columns=["setting", "higher RawG", "RawG a", "gain a", "lower RawG", "RawG b", "gain b"])
+
+
+def share_changes(grid: pd.DataFrame, z_limit: float | None = None) -> dict:
+    """Per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: how the simulated share at
+    D = Dmax moves from the smallest to the largest N, read against its Monte Carlo noise. The
+    change's standard error is the root sum of squares of the two cells' binomial standard errors;
+    ``"constant"`` when the share is the same in every cell, ``"within noise"`` when the change is at
+    most ``z_limit`` standard errors (default: two-sided 0.05, Bonferroni over the Dmax values),
+    ``"rises"`` or ``"falls"`` otherwise. Returns ``{Dmax: {"word", "first", "last", "z"}}``."""
+    from scipy.stats import norm
+
+    d_values = list(dict.fromkeys(grid["d_max"]))
+    limit = float(norm.isf(0.025 / max(1, len(d_values)))) if z_limit is None else float(z_limit)
+    out = {}
+    for d in d_values:
+        cells = grid[grid["d_max"] == d].sort_values("n", kind="stable")
+        share, se = cells["share_full_spread"].to_numpy(float), cells["se_full_spread"].to_numpy(float)
+        diff, noise = share[-1] - share[0], float(np.hypot(se[0], se[-1]))
+        z = diff / noise if noise > 0 else (0.0 if diff == 0 else np.sign(diff) * np.inf)
+        word = ("constant" if np.ptp(share) == 0 else "within noise" if abs(z) <= limit
+                else "rises" if diff > 0 else "falls")
+        out[int(d)] = {"word": word, "first": float(share[0]), "last": float(share[-1]), "z": float(z), "z_limit": limit}
+    return out
 
 
 def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
     """Rows 4-5. Under uniform ratings the share at D = Dmax rises with N by its formula
     (:func:`helpers.gains.prob_full_spread_given_relevant`), so row 4 reproduces Sakai's Sec. 4
-    remark: its verdict is "by construction", never evidence ("cannot tell" with one N)."""
-    g = grid.set_index(["d_max", "n"])
-    trends = {d: claims.trend(gd.index.get_level_values("n"), gd["share_full_spread"], x_name="N")
-              for d, gd in g.groupby(level="d_max")}
+    remark: its verdict is "by construction", never evidence ("cannot tell" with one N). Each Dmax's
+    change is named only against its Monte Carlo noise (:func:`share_changes`)."""
     ns = sorted(grid["n"].unique())
-    dips = [d for d, t in trends.items() if t.numbers["word"] not in ("increases", "does not decrease")]
     verdict = "by construction" if len(ns) > 1 else "cannot tell"
-    span = f"N = {ns[0]} → {ns[-1]}: " if len(ns) > 1 else f"N = {ns[0]}: "
-    run = span + "; ".join(f"{g.loc[(d, ns[0]), 'share_full_spread']:.3f}"
-                           + (f" → {g.loc[(d, ns[-1]), 'share_full_spread']:.3f}" if len(ns) > 1 else "")
-                           + f" (Dmax = {d})" for d in trends)
-    if len(ns) > 1 and dips:   # the exact share rises; a simulated dip is sampling noise (row 5 reads it)
-        run += f"; the simulated share dips at Dmax = {claims.listing([str(d) for d in dips])}"
+    if len(ns) > 1:
+        changes = share_changes(grid)
+        run = f"N = {ns[0]} → {ns[-1]}: " + "; ".join(
+            f"{c['first']:.3f} → {c['last']:.3f} (Dmax = {d}, {c['word']}"
+            + (f", {abs(c['z']):.1f} s.e." if c["word"] == "within noise" else "") + ")" for d, c in changes.items())
+    else:
+        changes = {}
+        g = grid.set_index("d_max")["share_full_spread"]
+        run = f"N = {ns[0]}: " + "; ".join(f"{v:.3f} (Dmax = {d})" for d, v in g.items())
     return [
         Finding("Does the share of items at D = Dmax grow with N under uniform ratings?",
                 "yes (a Sec. 4 remark), so UG tends to RawG", run, verdict,
                 caveats=("exact_uniform",) if len(ns) > 1 else (),
-                numbers={"trends": {str(d): t.numbers for d, t in trends.items()},
-                         "exact_rises": bool(len(ns) > 1), "dips": [int(d) for d in dips]}),
+                numbers={"changes": {str(d): c for d, c in changes.items()}, "exact_rises": bool(len(ns) > 1)}),
         Finding("Does the simulated share at D = Dmax match its exact probability?",
                 "— (our check)",
                 f"largest gap {claims.number(exact['worst'])}, {exact['worst_z']:.1f} s.e. (limit "
                 f"{exact['z_limit']:.1f}: Bonferroni over {exact['cells']} cells, family-wise {exact['family_alpha']:g})",
                 "agrees" if exact["agrees"] else "differs", numbers=dict(exact)),
     ]
+
+
+def ties_lines(grid: pd.DataFrame) -> list[str]:
+    """One printed line per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: the simulated
+    share of RawG ties UG breaks per N with its exact value beside (``p_ties_broken``). The shares
+    are properties of the uniform model, so cells are not ranked."""
+    lines = []
+    for d, cells in grid.groupby("d_max", sort=False):
+        parts = [f"N={int(n)}: " + ("no tie" if pd.isna(v) else f"{v:.3f}") + f" (exact {e:.3f})"
+                 for n, v, e in zip(cells["n"], cells["share_ties_broken"], cells["p_ties_broken"])]
+        lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG, simulated (exact)  " + ", ".join(parts))
+    return lines
 
 
 #: A premise part -> the measure the row's question names.
@@ -207,7 +249,7 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
         measures = ", ".join(_MEASURE[p] for p in parts)
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
                             f"than uniform ones with the same RawG ({measures})?",
-                            "conjectured (Sec. 6), not tested", run, _VERDICT[verdict.numbers["verdict"]],
+                            "stated (Sec. 4), not tested", run, _VERDICT[verdict.numbers["verdict"]],
                             caveats=("premise_only", "uncorrected") + few,
                             numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
     return rows
@@ -223,59 +265,8 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
                     for name in parts)
     caveats = (("uncorrected",) if len(parts) > 1 else ()) + (("few_draws",) if replicates < claims.min_draws() else ())
     return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
-                   "— (our check; either way is possible, section 6)", run, _VERDICT[verdict.numbers["verdict"]],
+                   "— (our check; either way is possible, see our section 6)", run, _VERDICT[verdict.numbers["verdict"]],
                    caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
-
-
-def _fixed_sentence(fixed: Mapping, broken: Mapping) -> str:
-    """The sentence on the cells where UG can break no tie (Dmax = 1 or N = 1)."""
-    ones_d = [n for d, n in fixed if d == 1]
-    ones_n = [d for d, n in fixed if n == 1 and d != 1]
-    why = " and ".join((["at Dmax = 1 equal RawG forces equal D"] if ones_d else [])
-                       + (["with N = 1 D is always 0"] if ones_n else []))
-    why = why[0].upper() + why[1:]
-    if ones_n:
-        where = "Dmax = 1 or N = 1" if ones_d else "N = 1"
-    else:
-        where = "N = " + claims.listing([str(n) for n in ones_d])
-    if not broken:
-        return f"{why}, so UG can break no raw-gain tie ({where})."
-    k = len(fixed)
-    return f"{why}, so UG can break no raw-gain tie: 0 in its {k} cell{'s' if k > 1 else ''} ({where}), left out of the next sentence."
-
-
-def _ties_sentences(grid: pd.DataFrame, p: float) -> list[str]:
-    """What the grid says about the raw-gain ties UG breaks. Cells with Dmax = 1 or N = 1 are named
-    and set apart, not dropped: with ratings 0/1 equal RawG (and N) forces equal D, and with one
-    rating D is always 0, so UG can break no tie there (their share is 0, or NaN with no tie at all;
-    anything else is an error)."""
-    g = grid.set_index(["d_max", "n"])["share_ties_broken"]
-    fixed = {(d, n): v for (d, n), v in g.items() if d == 1 or n == 1}
-    if any(not (v == 0 or pd.isna(v)) for v in fixed.values()):
-        raise ValueError(f"grid: UG cannot break a raw-gain tie at Dmax = 1 or N = 1, but the shares are {fixed}")
-    broken = {f"Dmax = {d} / N = {n}": v for (d, n), v in g.items() if (d, n) not in fixed}
-    out = [_fixed_sentence(fixed, broken)] if fixed else []
-    if not broken:
-        return out
-    bounds = (["Dmax ≥ 2"] if any(d == 1 for d, _ in fixed) else []) + (["N ≥ 2"] if any(n == 1 for _, n in fixed) else [])
-    over = " with " + " and ".join(bounds) if bounds else ""
-    if max(broken.values()) == 0:
-        out.append(f"UG breaks no raw-gain tie in any of the {len(broken)} cells{over}" + (" (p = 0)." if p == 0 else "."))
-        return out
-    if len(broken) == 1:
-        (cell, share), = broken.items()
-        out.append(f"{'In the one cell' + over if fixed else 'In its one cell'} ({cell}), UG breaks {share:.3f} of raw-gain ties.")
-        return out
-    most = claims.leaders(broken, digits=3)
-    fewest = claims.leaders(broken, higher=False, digits=3)
-    low = fewest.numbers["leaders"]
-    if len(low) > 2:   # many cells tie at the bottom: their count, not their names
-        exact = len({broken[k] for k in low}) == 1
-        fewest = (f"{fewest.numbers['best']:.3f}{'' if exact else ' (to 3 decimals)'} in {len(low)} "
-                  f"of the {len(broken)} cells{over}")
-    lead = f"Over the cells{over}, UG" if fixed else "UG"
-    out.append(f"{lead} breaks the largest share of raw-gain ties at {most}; the smallest share is {fewest}.")
-    return out
 
 
 def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p: Sequence[float],
@@ -311,7 +302,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
                 "reproduced" if tie_ok else "not reproduced", numbers={"tie_p": [float(t) for t in tie_p]}),
         *_grid_rows(grid, exact),
     ]
-    prose = _ties_sentences(grid, p)   # rows 1-3 say whether the published values reproduce
+    prose = []   # rows 1-3 say whether the published values reproduce; tie shares are the model's (section 7)
     if tie_ok:
         prose.append("The choice of p matters: above the paper's p = 0.2 the order of Items 5–7 reverses, and Item 7 "
                      "(one rating of 1) ranks first.")

@@ -84,7 +84,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "01_uniform_spread_grid": (
         "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of items with "
         "RawG > 0 whose spread D reaches Dmax (simulated, with its binomial standard error, and the exact "
-        "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks.", {}),
+        "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks "
+        "(simulated, and its exact value).", {}),
+    "01_rawg_reversals": (
+        "Every pair of rating patterns (three ratings on 0..2) whose RawG order a gain setting reverses: the "
+        "pattern of higher RawG gets the lower gain.", {}),
     "01_real_vs_uniform": (
         "Real ratings against uniform ratings of the same items and numbers of ratings: spread, UG bonus and RawG "
         "ties broken (uniform: mean and interval over the draws).", _UNIFORM),

@@ -1,11 +1,12 @@
 """Notebook 01, section 6: real ratings against uniform ratings of the same N and Dmax.
 
-Sakai's conjecture (EVIA 2017, Sec. 6) that UG matters more with real ratings rests on a premise:
-real assessors spread less than independent uniform ones. :func:`contrast` sets one real
+Sakai's conjecture (EVIA 2017, Sec. 6) that UG matters more with real ratings rests on a premise
+he states in Sec. 4: real assessors spread less than independent uniform ones. :func:`contrast` sets one real
 multi-assessor set against two kinds of uniform ratings, each redrawn ``replicates`` times through
 :func:`helpers.replicates.runner.run_replicates`:
 
-* ``"uniform"`` -- Sakai's model as he ran it: N independent uniform ratings per item;
+* ``"uniform"`` -- Sakai's model as he ran it (Sec. 4): N independent uniform ratings per item some
+  assessor rated relevant (RawG > 0), the others kept at 0 as he kept L0 items;
 * ``"uniform, same RawG"`` -- the like-for-like contrast: the same items, uniform ratings
   conditioned on each item's real raw gain, so only the spread around the same sums differs.
 
@@ -82,10 +83,11 @@ def contrast(name: str, tidy: pd.DataFrame, d_max: int, *, p: float, replicates:
              "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
              "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}]
     sums = gains.raw_gain(full.to_numpy(), d_max)
-    for source, extra in (("uniform", {}), ("uniform, same RawG", {"sums": sums})):
+    relevant = sums > 0   # Sakai's model: uniform ratings for relevant items only, the rest kept at 0
+    for source, extra in (("uniform", {"n_items": int(relevant.sum()), "n": n_item[relevant].tolist()}),
+                          ("uniform, same RawG", {"n_items": len(full), "n": n_item.tolist(), "sums": sums})):
         draws = runner.run_replicates(studies.uniform_contrast, replicates, seed,
-                                      common={"n_items": len(full), "n": n_item.tolist(), "d_max": d_max, "p": p,
-                                              **extra},
+                                      common={"d_max": d_max, "p": p, **extra},
                                       scheduler=None, progress=False)
         row = {"dataset": name, "source": source, "N": n, "Dmax": d_max, "items": float(draws["items"].mean())}
         for col in COLUMNS:

@@ -176,7 +176,9 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     items with ``RawG > 0`` (``items`` of them, as UG leaves the others at 0). Next to the simulated
     share of those items at ``D = d_max`` stands the probability it estimates, like for like:
     ``P(D = d_max | RawG > 0)`` (:func:`helpers.gains.prob_full_spread_given_relevant`), and its
-    binomial standard error over ``items`` draws (``se_full_spread``). Cells are drawn in grid order
+    binomial standard error over ``items`` draws (``se_full_spread``; 0 for a probability of 0 or 1,
+    which the exact value is clipped to). Beside the simulated share of RawG ties UG breaks stands its
+    exact value (``p_ties_broken``, :func:`helpers.gains.prob_ties_broken`). Cells are drawn in grid order
     from the one ``rng``, so the table is reproducible per seed.
     """
     rows = []
@@ -187,10 +189,11 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
             rows.append({"d_max": int(d_max), "n": int(n),
                          "share_full_spread": summary["share_full_spread"],
                          "p_full_spread_given_relevant": exact,
-                         "se_full_spread": float(np.sqrt(exact * (1 - exact) / summary["items"])),
+                         "se_full_spread": float(np.sqrt(max(0.0, exact * (1 - exact)) / summary["items"])),
                          "mean_spread": summary["mean_spread"],
                          "mean_bonus": summary["mean_bonus"],
                          "share_ties_broken": summary["share_broken"],
+                         "p_ties_broken": gains.prob_ties_broken(n, d_max, p),
                          "items": summary["items"]})
     return pd.DataFrame(rows)
 
