@@ -213,3 +213,17 @@ def test_trec_eval_out_dir_given_twice_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--out-dir given twice" in err and "second" in err
     assert not (tmp_path / "first").exists() and not (tmp_path / "second").exists()
+
+
+# 7. evaluate reads ids as trec_eval and the API do: only C's isspace separates fields
+@pytest.mark.parametrize("inside", ["\u00a0", "\u3000", "\u2028", "\u0085", "\x1c"])
+@pytest.mark.parametrize("layout", ["trec", "ntcir"])
+def test_evaluate_reads_ids_with_unicode_spaces_as_one_id(tmp_path, capsys, inside, layout):
+    from helpers.measures import cli
+    doc = f"d{inside}7"
+    qrels = f"5 0 {doc} 1\n5 0 e 0\n" if layout == "trec" else f"5 {doc} L1\n5 e L0\n"
+    (tmp_path / "q").write_text(qrels, encoding="utf-8")
+    (tmp_path / "r").write_text(f"5 Q0 e 1 2 s\n5 Q0 {doc} 2 1 s\n", encoding="utf-8")
+    assert cli.main(["--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--measures", "AP",
+                     "--conventions", "trec_eval"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("\t0.5000")      # relevant at rank 2: AP 1/2

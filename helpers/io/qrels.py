@@ -28,7 +28,7 @@ def read_qrels_file(path: Path, origins: Origins, *, per_topic: bool = True) -> 
     if first is None:
         raise trec.malformed(path, None, f"qrels lines with {formats}", "an empty file")
     number, text = first
-    n_fields = len(text.split())
+    n_fields = len(trec.c_fields(text))
     if n_fields == 4:
         try:
             df = trec.read_qrels(path)
@@ -61,7 +61,7 @@ def _check_topic_file_names(files: list[Path]) -> None:
     """Per-topic files name their topic by their file name without its extension, so they must share
     one extension: a stray ``q1.rel.orig`` beside ``q1.rel`` would become topic ``q1.rel`` (scored 0
     by every run) and a ``q1.txt`` would merge into ``q1``."""
-    per_topic = [p for p in files if (first := first_line(p)) is not None and len(first[1].split()) == 2]
+    per_topic = [p for p in files if (first := first_line(p)) is not None and len(trec.c_fields(first[1])) == 2]
     by_ext: dict[str, list[Path]] = {}
     for p in per_topic:
         by_ext.setdefault(_extension(p), []).append(p)

@@ -24,7 +24,7 @@ def _read_ranked_list(path: Path, run_id: str) -> pd.DataFrame:
     docs: list[str] = []
     seen: dict[str, int] = {}
     for number, text in text_lines(path):
-        doc = text.split()[0]
+        doc = trec.c_fields(text)[0]
         if doc in seen:
             raise trec.malformed(path, number, f"each document once in a ranked list (already on "
                                     f"line {seen[doc]})", text)

@@ -124,7 +124,7 @@ def text_lines(path: Path) -> Iterator[tuple[int, str]]:
             raise trec.malformed(path, number, "UTF-8 text", text)
         if number == 1:
             text = text.removeprefix("\ufeff")
-            if not text.strip():
+            if not trec.c_fields(text):
                 continue
         if "\ufeff" in text or "\x00" in text:
             raise trec.malformed(path, number, "text without a byte-order mark (U+FEFF) or NUL "
@@ -253,7 +253,7 @@ def row_place(df: pd.DataFrame, i: int) -> str:
     for f in (df.attrs.get("files") or []) if keys else []:
         try:
             for number, text in trec.numbered_lines(Path(f)):
-                fields = text.split() if isinstance(text, str) else []
+                fields = trec.c_fields(text) if isinstance(text, str) else []
                 if fields and fields[0] == keys[0] and all(k in fields for k in keys):
                     return f"{f}:{number}"
         except OSError:

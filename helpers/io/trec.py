@@ -134,7 +134,7 @@ def numbered_lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | by
                     yield number, raw
                     continue
                 text = text.rstrip("\r\n")
-                if text.strip():
+                if _C_SPACE.sub("", text):
                     yield number, text
         except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
             raise ValueError(f"{path}:{number + 1}: expected a complete gzip file, got a truncated or "
@@ -142,6 +142,13 @@ def numbered_lines(path: Path, *, skip: int = 0) -> Iterator[tuple[int, str | by
 
 
 _C_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
+
+
+def c_fields(text: str) -> list[str]:
+    """The whitespace-separated fields of a line as trec_eval and the API read them: split on C's
+    ``isspace`` bytes only, so U+00A0, U+3000, U+2028, U+0085 or ``\x1c`` stay inside an id
+    (``str.split()`` would split there). The one tokenizer of the text readers."""
+    return [f for f in _C_SPACE.split(text) if f]
 
 
 def _split(text: str, sep: str | None) -> list[str]:

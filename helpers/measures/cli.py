@@ -595,7 +595,7 @@ def read_qrels_any(path: str, gain_values: bool) -> pd.DataFrame:
         return trec.read_qrels(path, gain_values=True)
     if p.is_file() and not p.name.lower().split(".gz")[0].endswith(".rel"):
         first = readers.first_line(p)
-        if first is None or len(first[1].split()) == 4:
+        if first is None or len(trec.c_fields(first[1])) == 4:
             df = trec.read_qrels(path)  # TREC qrels (and its message for an empty file)
             df.attrs["files"] = [str(path)]     # later messages name file:line (textfiles.row_place)
             return df

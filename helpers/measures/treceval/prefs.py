@@ -115,12 +115,12 @@ def _closure(pa: np.ndarray) -> np.ndarray:
 def _lines(files: tuple, topic: str, jg: str, docs: list) -> str:
     """``file:lines: `` of the lines of group ``jg`` of ``topic`` naming one of ``docs`` (the file
     is searched again only for this message; empty for a frame built in memory)."""
-    from ...io.trec import numbered_lines
+    from ...io.trec import c_fields, numbered_lines
 
     for f in files:
         try:
             found = [n for n, text in numbered_lines(Path(f)) if isinstance(text, str)
-                     for x in [text.split()] if len(x) >= 4 and x[0] == topic and x[1] == jg and x[-2] in docs]
+                     for x in [c_fields(text)] if len(x) >= 4 and x[0] == topic and x[1] == jg and x[-2] in docs]
         except OSError:
             continue
         if found:
