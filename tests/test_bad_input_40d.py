@@ -227,3 +227,19 @@ def test_evaluate_reads_ids_with_unicode_spaces_as_one_id(tmp_path, capsys, insi
     assert cli.main(["--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--measures", "AP",
                      "--conventions", "trec_eval"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("\t0.5000")      # relevant at rank 2: AP 1/2
+
+
+# 8. -Z with a subnormal standard deviation: trec_eval's inf / -nan, and no raw numpy warning
+def test_zscore_subnormal_stddev_prints_inf_without_numpy_warning(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "q").write_text("4 0 a 1\n4 0 b 0\n6 0 d 1\n6 0 e 1\n")
+    (tmp_path / "r").write_text("4 Q0 a 1 5 s\n6 Q0 x 1 3 s\n6 Q0 d 2 2 s\n")
+    (tmp_path / "z").write_text("4 map 0.5 1e-320\n6 map 0.9 2e-322\n")
+    done = subprocess.run([sys.executable, "-W", "default", "-m", "helpers", "trec_eval", "-q", "-m", "map", "-Z",
+                           str(tmp_path / "z"), str(tmp_path / "q"), str(tmp_path / "r")],
+                          capture_output=True, text=True, cwd=paths.ROOT)
+    assert done.returncode == 0 and done.stderr == ""
+    # trec_eval 10's bytes (checked against its build): +inf, -inf, and their sum 0/0's -nan in the mean
+    assert done.stdout == ("Zmap                   \t4\t   inf\nZmap                   \t6\t  -inf\n"
+                           "Zmap                   \tall\t  -nan\n")

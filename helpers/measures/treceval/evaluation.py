@@ -284,18 +284,19 @@ def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:
     deviation 0 and another value than the mean, becomes -1000000 as in trec_eval's
     ``convert_zscores.c`` (and enters the mean); a note on standard error counts them."""
     missing: list[tuple[str, str]] = []
-    for i, topic in enumerate(ev.topics):
-        key = topic.encode("utf-8", "surrogateescape")
-        for j, name in enumerate(names):
-            if key not in zscores.topics or (key, name) not in zscores.table:
-                ev.table[i, j] = MISSING_ZSCORE
-                missing.append((topic, name))
-                continue
-            mu, sd = zscores.table[(key, name)]
-            v = ev.table[i, j]
-            ev.table[i, j] = (v - mu) / sd if sd else (0.0 if v == mu else MISSING_ZSCORE)
-            if not sd and v != mu:
-                missing.append((topic, name))
+    with np.errstate(all="ignore"):    # a tiny stddev gives inf, as trec_eval prints it: no numpy warning
+        for i, topic in enumerate(ev.topics):
+            key = topic.encode("utf-8", "surrogateescape")
+            for j, name in enumerate(names):
+                if key not in zscores.topics or (key, name) not in zscores.table:
+                    ev.table[i, j] = MISSING_ZSCORE
+                    missing.append((topic, name))
+                    continue
+                mu, sd = zscores.table[(key, name)]
+                v = ev.table[i, j]
+                ev.table[i, j] = (v - mu) / sd if sd else (0.0 if v == mu else MISSING_ZSCORE)
+                if not sd and v != mu:
+                    missing.append((topic, name))
     if missing:
         topic, name = missing[0]
         ev.notes.append(f"note: -Z: {len(missing)} value(s) have no usable z-score entry (first: topic {topic!r}, "
@@ -306,7 +307,8 @@ def apply_zscores(ev: Evaluation, zscores, names: list[str]) -> None:
 def summarise(ev: Evaluation, settings: Settings, n_rel_topics: int, num_rel_all: int) -> None:
     """trec_eval's summary values (module docstring, step 4), in place (:func:`.request.summaries`)."""
     n_eval = len(ev.topics)
-    totals = np.cumsum(ev.table, axis=0)[-1] if n_eval else np.zeros(ev.table.shape[1])
+    with np.errstate(all="ignore"):    # inf and -inf z scores sum to nan, as trec_eval's: no numpy warning
+        totals = np.cumsum(ev.table, axis=0)[-1] if n_eval else np.zeros(ev.table.shape[1])
     ev.summary[:] = summaries(ev, totals, settings, n_eval, n_rel_topics, num_rel_all)
 
 
