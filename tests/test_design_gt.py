@@ -374,6 +374,16 @@ def _findings(**over):
     return F.findings(**kw)
 
 
+def _sizing(f):
+    """The two sizing rows (t-test, CI) wherever they are: the table, or the appendix when true by definition."""
+    return [r for r in (*f.rows, *f.appendix) if r.question.startswith("Is Sakai's 2 V_E1 conservative")]
+
+
+def _split(f):
+    """The three split-half rows (Urbano et al.'s τ, major conflicts, the arcsin τ)."""
+    return [r for r in f.appendix if "disjoint halves" in r.question or "major conflicts" in r.question]
+
+
 def _planted(covered=95, t_covered=94, rejections=800, true_n=3):
     return {"erho2": {"covered": covered, "pilots": 100, "level": .95, "true_n": true_n},
             "t": {"covered": t_covered, "pilots": 100, "level": .95, "true_n": 50},
@@ -395,7 +405,7 @@ def test_findings_of_notebook_06_follow_the_numbers():
     # the rows whose truth the planted components set keep their rule's verdict (a failing rule is never hidden
     # as "by construction"), marked "(simulated pilot)"; the planted checks say "by construction" only when the
     # interval holds the value construction implies
-    assert [r.verdict for r in ok.appendix] == ["reproduced"] * 3 + ["holds"] * 3 + ["by construction"] * 3, verdicts
+    assert [r.verdict for r in ok.appendix] == ["reproduced"] * 3 + ["by definition"] * 2 + ["holds"] + ["by construction"] * 3, verdicts
     assert all(r.run.endswith("(simulated pilot)") and "simulated" in r.caveats and "by_construction" not in r.caveats
                for r in ok.appendix[3:6]) and "simulated" in ok.appendix[-1].caveats
     # the planted checks draw from the variance that defines their truth: said once, by letter
@@ -407,7 +417,9 @@ def test_findings_of_notebook_06_follow_the_numbers():
         ["not reproduced", "does not hold", "does not hold", "does not hold"]   # one rule: interval vs target
     assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
-    assert [r.verdict for r in real.rows][:3] == ["holds", "holds", "holds"] and len(real.appendix) == 3
+    # V_E1 > V_E2 follows from m(n-1) V_E1 = SS_topics + (m-1)(n-1) V_E2: true by definition, the appendix
+    assert [r.verdict for r in real.rows] == ["holds"] and len(real.appendix) == 5
+    assert [r.verdict for r in _sizing(real)] == ["by definition"] * 2 and all("identity" in r.caveats for r in _sizing(real))
     # the answer first (Bodoff's claim its verdict), never repeated in the prose
     assert real.rows[0].question.startswith("How many assessors per topic, and topics, for Eρ² ≥ 0.95")
     assert not any(p.startswith("Answer for") for p in real.prose + ok.prose)
@@ -442,12 +454,12 @@ def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
     unclear = _sizes(.8, 1.4, two)
     for sizes, lead, verdict in ((below, "a", "does not hold"), (mixed, "a", "holds"), (mixed, "b", "does not hold"),
                                  (unclear, "a", "cannot tell")):
-        rows = _findings(sizes=sizes, lead=lead).rows
-        assert rows[1].verdict == rows[2].verdict == verdict
-    assert "above 1 for 1 of 2 measures" in _findings(sizes=mixed, lead="b").rows[1].run
-    row = _findings().rows[1]
+        rows = _sizing(_findings(sizes=sizes, lead=lead))
+        assert rows[0].verdict == rows[1].verdict == {"holds": "by definition"}.get(verdict, verdict)
+    assert "above 1 for 1 of 2 measures" in _sizing(_findings(sizes=mixed, lead="b"))[0].run
+    row = _sizing(_findings())[0]
     assert "2 V_E1 11 [8, 15], 2 V_E2 5 [4, 7]; V_E1 / V_E2" in row.run   # the pilot's own 2 V_E2, as the CI row
-    assert "2 V_E2 5 [4, 7]" in _findings().rows[2].run                               # the CI row has no ratio
+    assert "2 V_E2 5 [4, 7]" in _sizing(_findings())[1].run                               # the CI row has no ratio
     # topics at the recommended assessors (the cheapest: 1) first, then the pilot's 2 sets
     assert row.run.startswith("2 V_E2: 10 [9, 12] topics (n_a = 1); pilot's 2 sets: 2 V_E1")
 
@@ -547,37 +559,36 @@ def test_split_rows_read_each_part_by_its_interval():
                           "conflicts_observed": [.01, .002], "conflicts_predicted": [.1, .02],
                           "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05],
                           "tests": [1900, 1900]})
-    rows = _findings(split=split).appendix
-    tau, conflicts, normal = rows[3], rows[4], rows[5]
-    # inside both intervals, but above the point prediction at both sizes: a biased point, not "holds"
-    assert tau.verdict == "holds in part" and "above the point prediction at 2 of 2" in tau.run
+    tau, conflicts, normal = _split(_findings(split=split))
+    # inside both intervals, but above the point prediction beyond noise at both sizes: biased, "does not hold"
+    assert tau.verdict == "does not hold" and "above the point prediction at 2 of 2" in tau.run
     # the second size's prediction spans a factor 50: not judged; the first is outside; the point is missed
     # at both sizes and no judged size is inside: the one rule says "does not hold"
     assert conflicts.verdict == "does not hold" and ("outside the predicted interval at the one size judged (not judged "
                                                     "at 1)") in conflicts.run
     assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
     assert "t-tests" not in conflicts.run and "uncorrected" in conflicts.caveats   # the count: in the header lines
-    assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
+    assert normal.verdict == "does not hold" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
-    conflicts = _findings(split=none).appendix[4]
+    conflicts = _split(_findings(split=none))[1]
     assert conflicts.verdict == "cannot tell" and "judged at none of 2 sizes" in conflicts.run
     # an observed tau within 1.96 Monte Carlo SE of a bound is not judged
     near = split.assign(tau_observed=[.4497, .6], tau_se=[.017, .001])
-    tau = _findings(split=near).appendix[3]
+    tau = _split(_findings(split=near))[0]
     assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "τ's MC SE ≤ 0.017" in tau.run
-    assert _findings(split=near.assign(tau_observed=[.4497, .75])).appendix[3].verdict == "does not hold"  # 0 of 1 in
-    assert _findings(split=near.assign(tau_observed=[.05, .75], tau_se=[.001, .001])).appendix[3].verdict == \
+    assert _split(_findings(split=near.assign(tau_observed=[.4497, .75])))[0].verdict == "does not hold"  # 0 of 1 in
+    assert _split(_findings(split=near.assign(tau_observed=[.05, .75], tau_se=[.001, .001])))[0].verdict == \
         "does not hold"                                                                  # two judged, both outside
     # Greiner's relation is for the correlation of two normal variables, not τ between means over different topic
     # sets: a simulated pilot's row is read by the same rule as real data's (a failing rule is never "by construction")
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).appendix
-    assert sim[8].verdict == "holds in part" and "by_construction" not in sim[8].caveats
+    assert sim[8].verdict == "does not hold" and "by_construction" not in sim[8].caveats
     assert sim[8].run.endswith("(simulated pilot)") and sim[6].run.endswith("(simulated pilot)")
     assert "observed above the point prediction at 2 of 2 sizes" in sim[8].run and "mean |observed − predicted| 0.050" in sim[8].run
     assert "exact for bivariate-normal pairs only" in sim[8].paper
     within = split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7], tau_normal=[.39, .6], tau_se=[.01, .01])
-    assert _findings(split=within).appendix[5].verdict == "holds"   # point within MC noise at both sizes
-    assert _findings(split=split).appendix[5].verdict == "holds in part"   # one judged size outside
+    assert _split(_findings(split=within))[2].verdict == "holds"   # point within MC noise at both sizes
+    assert _split(_findings(split=split))[2].verdict == "does not hold"   # above the point at both sizes
 
 
 def test_split_and_coefficient_lines_stay_short_and_say_when_there_is_no_interval():
@@ -677,8 +688,7 @@ def test_every_split_row_applies_the_same_monte_carlo_rule():
                           "conflicts_observed": [.01, .018, .002], "conflicts_se": [.001, .002, .001],
                           "conflicts_predicted": [.1, .02, .02], "conflicts_predicted_low": [.05, .01, .01],
                           "conflicts_predicted_high": [.2, .05, .05], "tests": [1900] * 3})
-    rows = _findings(split=split).appendix
-    tau, conflicts, normal = rows[3], rows[4], rows[5]
+    tau, conflicts, normal = _split(_findings(split=split))
     assert "inside the predicted interval at 2 of 2 sizes (not judged at 1);" in tau.run
     assert "observed above the point prediction at 2 of 3 sizes (1 within 1.96 MC SE of it)" in tau.run
     assert "(not judged at 1)" in normal.run            # [0.03, 0.5]: a factor 17
@@ -777,12 +787,12 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     curve = _curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4)
     f = _findings(sizes=_crossed_sizes(), at=_crossed_at(), settings=settings, cheapest=curve,
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
-    t, ci = f.rows[1], f.rows[2]
+    t, ci = _sizing(f)
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
     assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
     assert "analytic power at this pilot's Sakai n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
-    assert ci.verdict == "holds" and "conservative" in ci.paper   # the bias shifts a CI, not its width
+    assert ci.verdict == "by definition" and "conservative" in ci.paper   # the bias shifts a CI, not its width
     said = answer_sentence(_crossed_at(), lead="m", target=.95, curve=curve, n_a=4, power=.9, design="s x t x a")
     assert said.endswith("no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' "
                          "bias caps it at 0.84.") and "(Satterthwaite)" in said and "unreachable" not in said
@@ -792,7 +802,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
     assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,
                      cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[1].verdict == \
-        "cannot tell"
+        "cannot tell"   # not true by definition: stays in the table
     assert answer_sentence(_crossed_at(), lead="m", target=.95, curve=None, n_a=4, power=.9).endswith(
         "; no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' bias caps it at 0.84.")
     assert not f.problems()
@@ -842,11 +852,15 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
                           "conflicts_observed": [.01, .002], "conflicts_se": [.001, .0005],
                           "conflicts_predicted": [.1, .02], "conflicts_predicted_low": [.05, .001],
                           "conflicts_predicted_high": [.2, .05], "tests": [1900, 1900], "draws": [20, 20], "rest": [9, 9]})
-    assert [r.verdict for r in split_rows(split, simulated=True)] == ["holds in part", "does not hold", "holds in part"]
+    # every point missed beyond 1.96 MC SE on one side at both sizes: biased, whatever the intervals say
+    assert [r.verdict for r in split_rows(split, simulated=True)] == ["does not hold"] * 3
     # no size judged and the point missed at no more than half the sizes: nothing says the interval holds
     assert split_verdict([None, None], pd.Series([.5, .6]), pd.Series([.6, .6]), pd.Series([.01, .01]), False) == \
         "cannot tell"
-    assert [r.verdict for r in split_rows(split, simulated=False)] == ["holds in part", "does not hold", "holds in part"]
+    assert [r.verdict for r in split_rows(split, simulated=False)] == ["does not hold"] * 3
+    # one judged size, points missed at one of two: the interval part rests on one size, cannot tell
+    assert split_verdict([False, None], pd.Series([.5, .6]), pd.Series([.6, .6]), pd.Series([.01, .01]), False) == \
+        "cannot tell"
     f = _findings(split=split)
     assert not any("disjoint halves" in r.question for r in f.rows)
     assert sum("disjoint halves" in r.question or "major conflicts" in r.question for r in f.appendix) == 3

@@ -50,6 +50,8 @@ CAVEATS = {
     "ties": "'Within noise' and each break-even against this run's ratio: uncorrected 95% comparisons, the cheapest "
             "chosen on the same pilot.",
     "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
+    "identity": "m(n−1)·V_E1 = SS_topics + (m−1)(n−1)·V_E2, so V_E1 exceeds V_E2 whenever topics vary more than the "
+                "residual: Sakai's 2 V_E1 is then conservative by definition.",
 }
 BOOTSTRAP = "t-test and CI sizes: topic-bootstrap intervals, G-study-scaled to other assessor counts."
 BOOTSTRAP_CROSSED = (" Crossed: the t-test adds the assessors' bias (chi² interval); the bias shifts a CI, not its "
@@ -422,7 +424,9 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             run += "" if power_text else f"{own}; {ratio}"
         else:
             run += own
-        rows.append(Finding(question, paper, run, row_verdict, caveats=("bootstrap",),
+        identity = row_verdict == verdict == "holds"     # V_E1 > V_E2 alone: the identity of CAVEATS["identity"]
+        rows.append(Finding(question, paper, run, "by definition" if identity else row_verdict,
+                            caveats=("bootstrap", *(("identity",) if identity else ())),
                             numbers={**nums, "n_sakai": r.n_exact, "n_paired": None if pd.isna(r.n_paired) else int(r.n_paired),
                                      **({k: r.get(k) for k in ("power_sakai", "power_cap")} if method == "paired t" else {})}))
     return rows
@@ -576,7 +580,9 @@ LINEAR_IN_GAINS = ("RBP", "DCG")
 def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
     """One row for every measure of gains (none without one): is GT's mean over assessors the measure
     of the mean gains exactly for the measures linear in the gains?  Each measure agrees with the
-    expectation or not; "holds" when all do, "does not hold" when none does, "holds in part" between."""
+    expectation or not; "by definition" when all do (the mean of a measure linear in the gains is the
+    measure of the mean gains: a check of the code, shown in the appendix), "does not hold" when none
+    does, "holds in part" between."""
     checked = {m: v for m, v in linearity.items() if not isinstance(v, str)}
     if not checked:
         return []
@@ -584,7 +590,7 @@ def _linear_rows(linearity: Mapping[str, Mapping]) -> list[Finding]:
     met = {m: (v["max_abs_difference"] < 1e-9) == linear[m] for m, v in checked.items()}
     parts = [f"{m} {'equal' if d < 1e-9 else 'differs by up to ' + (_difference(d) if d >= 5e-7 else f'{d:.1e}')} (τ {v['kendall_tau']:.3f})"
              for m, v in checked.items() for d in [v["max_abs_difference"]]]
-    verdict = "holds" if all(met.values()) else "does not hold" if not any(met.values()) else "holds in part"
+    verdict = "by definition" if all(met.values()) else "does not hold" if not any(met.values()) else "holds in part"
     return [Finding("Is GT's mean over assessors the measure of the mean gains for linear measures only?",
                     "equal only if linear in the gains (RBP, DCG)",
                     ", ".join(parts) + "; τ between the two orders of the systems", verdict,
@@ -724,7 +730,9 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
         rows = [_answer_row(answer_sentence(at, **answer), bodoff, break_even, lead=lead,
                             target=s["target"], costs=costs, ties=ties,
-                            scope=DL19_SCOPE if unjudged.startswith("DL-19:") else ""), *sizing]
+                            scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "")]
+        rows += [r for r in sizing if r.verdict != "by definition"]          # true by an identity: the appendix
+        appendix += [r for r in sizing if r.verdict == "by definition"]
     if crossed is not None:    # a sensitivity check of the answer, not an answer: the appendix table
         appendix.append(_crossed_row(crossed, s["target"]))
     binary = [m for m, v in linearity.items() if isinstance(v, str)]
@@ -735,14 +743,16 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         more, said = _planted_rows(planted, s["target"], pilot_erho2["n_a"], design == "s x t x a")
         appendix += more
         prose += said
-    rows += _linear_rows(linearity)
+    for r in _linear_rows(linearity):       # an identity when it holds: the appendix
+        (appendix if r.verdict == "by definition" else rows).append(r)
     if binary:
         prose.append(f"{claims.listing(binary)} {'reads' if len(binary) == 1 else 'read'} binary labels, not gains: "
                      "section 5 says what holds instead of comparing with the mean gains.")
     if not linearity:
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
     what = ("published values, rows whose truth the simulation planted, split-half detail" if sim else
-            "published values, " + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
+            "published values, " + ("rows true by definition, " if any(r.verdict == "by definition" for r in appendix)
+                                    else "") + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,

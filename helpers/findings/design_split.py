@@ -6,10 +6,11 @@ SIGIR 2013, one row per map; the normal-theory relation)?  One rule for every ro
 missed when the observed mean lies more than :data:`MC_Z` Monte Carlo standard errors from it; a
 size is judged inside or outside the predicted interval unless the observed mean lies within
 ``MC_Z`` MC SE of a bound or inside an interval that spans more than a factor :data:`WIDE` (or
-reaches 0).  "holds": no judged size outside and the point missed at no more than half the sizes;
-"does not hold": the point missed at more than half of them and the observed mean inside the interval
-at fewer than half the judged sizes (or none judged); "cannot tell" with fewer than two sizes with a
-prediction or with no size judged and the point missed at no more than half; "holds in part" between.
+reaches 0).  "cannot tell" with fewer than two sizes with a prediction; "does not hold" when the point
+is missed at every size on the same side (a biased prediction, whatever its interval); else "cannot
+tell" with fewer than two sizes judged; "holds": no judged size outside and the point missed at no more
+than half the sizes; "does not hold": the point missed at more than half of them and the observed mean
+inside the interval at fewer than half the judged sizes; "holds in part" between.
 """
 
 from __future__ import annotations
@@ -198,11 +199,11 @@ def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, 
 #: The rule every split-half row is read by (:func:`split_verdict`), as the notebook's appendix states it.
 RULE = ("Per size, the point prediction is missed when the observed mean lies more than 1.96 Monte Carlo standard "
         "errors from it. A size is judged inside or outside the predicted interval unless the observed mean lies within "
-        "1.96 MC SE of a bound, or inside an interval wider than a factor 10 (or reaching 0). A map holds when a size is "
-        "judged, none is outside and its point is missed at no more than half the sizes. It does not hold when its point is "
-        "missed at more than half the sizes and the observed mean is inside the interval at fewer than half the judged "
-        "sizes (or none is judged). With no size judged and the point missed at no more than half the sizes, or with "
-        "fewer than two sizes, we cannot tell; between these it holds in part.")
+        "1.96 MC SE of a bound, or inside an interval wider than a factor 10 (or reaching 0). With fewer than two sizes "
+        "we cannot tell. A map whose point is missed at every size on the same side does not hold, whatever its interval. "
+        "Otherwise, with fewer than two sizes judged, we cannot tell. It holds when none judged is outside and its point is "
+        "missed at no more than half the sizes. It does not hold when its point is missed at more than half the sizes and "
+        "the observed mean is inside the interval at fewer than half the judged sizes. Between these it holds in part.")
 
 
 def split_verdict(ok: list, obs: pd.Series, pred: pd.Series, se: pd.Series | None, factors: bool) -> str:
@@ -210,16 +211,18 @@ def split_verdict(ok: list, obs: pd.Series, pred: pd.Series, se: pd.Series | Non
     predicted interval, True / False / None: not judged, :func:`_judge`) and the point misses
     (:func:`_sides`: beyond ``MC_Z`` MC SE).  Monotone: fewer point misses, more judged sizes inside or
     fewer outside never give a weaker verdict (holds > holds in part > does not hold)."""
-    o, _, beyond, _, _ = _sides(obs, pred, se, factors)
+    o, _, beyond, below, above = _sides(obs, pred, se, factors)
     sizes, missed = len(o), int(beyond.sum())
     if sizes < MIN_JUDGED:                             # one size is one comparison, not a pattern
         return "cannot tell"
+    if sizes in (below, above):                        # missed beyond its MC SE at every size, one way: biased
+        return "does not hold"
     judged = [v for v in ok if v is not None]
-    if not judged and 2 * missed <= sizes:          # no size judged: nothing says the interval holds
+    if len(judged) < MIN_JUDGED:                       # the interval part would rest on one size or none
         return "cannot tell"
     if not (False in judged) and 2 * missed <= sizes:
         return "holds"
-    if 2 * missed > sizes and 2 * sum(judged) < max(len(judged), 1):
+    if 2 * missed > sizes and 2 * sum(judged) < len(judged):
         return "does not hold"
     return "holds in part"
 

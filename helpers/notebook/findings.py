@@ -61,6 +61,7 @@ VERDICTS: dict[str, str] = {
     "not shown": "no test rejects: no difference shown (not a proof of equality)",
     "cannot tell": "the data or the test cannot answer (too few cases, no power, nothing drawn)",
     "by construction": "the answer follows from how the simulation was built: a check of the machinery",
+    "by definition": "the answer follows from a definition or an algebraic identity: a check of the code, not a finding",
     "not tested": "the question is not asked of this run's data",
 }
 
