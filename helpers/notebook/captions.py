@@ -85,7 +85,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of items with "
         "RawG > 0 whose spread D reaches Dmax (simulated, with its binomial standard error, and the exact "
         "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks "
-        "(simulated, and its exact value).", {}),
+        "(simulated, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact"}),
     "01_rawg_reversals": (
         "Every pair of rating patterns (three ratings on 0..2) whose RawG order a gain setting reverses: the "
         "pattern of higher RawG gets the lower gain.", {}),
