@@ -243,3 +243,37 @@ def test_zscore_subnormal_stddev_prints_inf_without_numpy_warning(tmp_path):
     # trec_eval 10's bytes (checked against its build): +inf, -inf, and their sum 0/0's -nan in the mean
     assert done.stdout == ("Zmap                   \t4\t   inf\nZmap                   \t6\t  -inf\n"
                            "Zmap                   \tall\t  -nan\n")
+
+
+# 9. names and messages show what the user wrote: integers as integers, no numpy reprs, no added cutoff
+def test_rel_beyond_float_integers_refused_and_labels_exact(tmp_path):
+    import pandas as pd
+
+    from helpers import measures
+    q = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "relevance": [3]})
+    r = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"rel must be a relevance level below 2\*\*53"):
+        measures.evaluate(q, r, ["P(rel=18014398509481985)@5"], conventions="trec_eval")
+    with pytest.raises(ValueError, match=r"below 2\*\*53 .* got 36028797018963968"):
+        measures.with_default_rel(["AP"], 2 ** 55)
+    label = measures.evaluate(q, r, ["P(rel=4503599627370497)@5"], conventions="trec_eval")["measure"].iat[0]
+    assert label == "P(rel=4503599627370497)@5"
+
+
+def test_cutoff_before_parameters_echoes_the_name_as_written(capsys):
+    from helpers.measures import cli
+    assert cli.expand_names(["R@3(rel=2)"], None) == ["R@3(rel=2)"]
+    with pytest.raises(ValueError, match=r"^'R@3\(rel=2\)': .*parameters go before '@'"):
+        from helpers import measures
+        measures.parse_measures(cli.expand_names(["R@3(rel=2)"], None))
+
+
+def test_numpy_scalars_never_reach_messages():
+    import pandas as pd
+
+    from helpers import measures
+    q = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "relevance": np.array([2 ** 60], dtype=np.int64)})
+    r = pd.DataFrame({"query_id": ["t"], "doc_id": ["d"], "score": [1.0]})
+    with pytest.raises(ValueError) as info:
+        measures.evaluate(q, r, ["AP"], conventions="trec_eval")
+    assert "level 1152921504606846976 is beyond" in str(info.value) and "np." not in str(info.value)

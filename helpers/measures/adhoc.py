@@ -64,7 +64,7 @@ from . import lists as L
 from . import names as measure_names
 from . import ordering
 from .kernels import evaluate_arrays, geometric_sum
-from .notices import warn_caller
+from .notices import plain, warn_caller
 from .ragged import Ragged, blocks
 from .results import aggregate, to_matrix
 from .spec import GAIN_TOTAL_LIMIT
@@ -121,17 +121,17 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"qrels 'gain' must be finite and >= 0; row {i} has "
-                             f"{qrels['gain'].iloc[i]!r}")
+                             f"{plain(qrels['gain'].iloc[i])!r}")
         return g, None, None
     lv = pd.to_numeric(qrels["relevance"], errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(lv) | (lv != np.round(lv))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"qrels 'relevance' must hold integer levels; row {i} has "
-                         f"{qrels['relevance'].iloc[i]!r}")
+                         f"{plain(qrels['relevance'].iloc[i])!r}")
     if len(lv) and np.abs(lv).max() >= 2.0 ** 53:
         i = int(np.argmax(np.abs(lv)))
-        raise ValueError(f"{_place(qrels, i)}: qrels relevance level {qrels['relevance'].iloc[i]!r} is beyond "
+        raise ValueError(f"{_place(qrels, i)}: qrels relevance level {plain(qrels['relevance'].iloc[i])!r} is beyond "
                          "the integers a float gain represents exactly")
     lv = lv.astype(np.int64)
     pos = lv > 0
@@ -145,8 +145,8 @@ def _qrels_gains(qrels: pd.DataFrame, gains, gmax
     unknown = pos & ~np.isin(lv, list(mapping))
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
-        raise ValueError(f"{_place(qrels, i)}: qrels relevance level L{lv[i]} (topic {qrels['query_id'].iat[i]!r}, "
-                         f"document {qrels['doc_id'].iat[i]!r}) is one the gain mapping does not cover "
+        raise ValueError(f"{_place(qrels, i)}: qrels relevance level L{lv[i]} (topic {plain(qrels['query_id'].iat[i])!r}, "
+                         f"document {plain(qrels['doc_id'].iat[i])!r}) is one the gain mapping does not cover "
                          f"(levels {sorted(k for k in mapping if k > 0)})")
     keys = np.array(sorted(mapping), dtype=np.int64)
     vals = np.array([mapping[k] for k in keys], dtype=float)

@@ -275,7 +275,7 @@ def expand_names(requested: list[str] | None, cutoffs: list[int] | None) -> list
     for token in (t for name in requested for t in split_top_level(expand_ntcir_aliases(name))):
         base = token.split("(", 1)[0].split("@", 1)[0].strip()
         policy = M.MEASURES[base].cutoff if base in M.MEASURES else None
-        if "@" in token.rsplit(")", 1)[-1] or policy is None:
+        if "@" in token.rsplit(")", 1)[-1] or "@" in token.split("(", 1)[0] or policy is None:
             out.append(token)  # explicit cutoff, or not an engine name: names.resolve reads or reports it
         elif policy in ("expand", "required"):
             out.extend(f"{token}@{c}" for c in cuts)

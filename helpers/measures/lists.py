@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..io.ids import check_id_dtype, factorize_ids, number_spelling_twins, require_columns, str_ids
-from .notices import warn_caller
+from .notices import plain, warn_caller
 
 __all__ = ["TopicKeys", "RankedRows", "positions", "natural_order", "dense_codes", "order_rows",
            "report_topic_mismatch", "topic_keys", "check_run_columns", "run_order_keys", "run_side",
@@ -146,7 +146,7 @@ def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "dou
         rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
         if np.isnan(rank).any():
             i = int(np.flatnonzero(np.isnan(rank))[0])
-            raise ValueError(f"run 'rank' must be numeric; row {i} has {run['rank'].iloc[i]!r}")
+            raise ValueError(f"run 'rank' must be numeric; row {i} has {plain(run['rank'].iloc[i])!r}")
     for col in ("rank", "score"):   # integers float64 cannot tell apart would tie (and reorder) without a word
         if col in run.columns and pd.api.types.is_integer_dtype(run[col].dtype) and len(run):
             big = np.abs(run[col].to_numpy().astype(np.float64)) >= 2.0 ** 53
@@ -159,7 +159,7 @@ def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "dou
         score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
         if np.isnan(score).any():
             i = int(np.flatnonzero(np.isnan(score))[0])
-            raise ValueError(f"run 'score' must be numeric; row {i} has {run['score'].iloc[i]!r}")
+            raise ValueError(f"run 'score' must be numeric; row {i} has {plain(run['score'].iloc[i])!r}")
         if score_precision == "single":
             with np.errstate(over="ignore"):  # beyond float's range: +-inf, as in trec_eval
                 score = score.astype(np.float32).astype(np.float64)

@@ -33,3 +33,9 @@ def one_line(text: object) -> str:
     if not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
         return text
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
+
+
+def plain(x):
+    """A numpy scalar as its Python value, for messages (``9007199254740992``, not
+    ``np.int64(9007199254740992)``); anything else unchanged."""
+    return x.item() if type(x).__module__ == "numpy" and hasattr(x, "item") else x

@@ -152,6 +152,9 @@ def _check_rel(text: str, name: str, mdef: "MeasureDef", value: float | str) -> 
             "threshold would be ambiguous")
     if not isinstance(value, float) or not value.is_integer() or value < 1:
         raise ValueError(f"{text!r}: rel must be an integer relevance level >= 1, got {format_value(value)}")
+    if value >= 2.0 ** 53:   # read through a float: 9007199254740993 would become ...992 (levels stop below 2**53)
+        raise ValueError(f"{text!r}: rel must be a relevance level below 2**53 = {2 ** 53} (qrels levels stop there: a "
+                         "float gain represents the integers exactly only below it)")
     return value
 
 
@@ -172,7 +175,7 @@ def format_value(value: float | str) -> str:
     if isinstance(value, str):
         return value
     value = float(value)
-    if value.is_integer() and abs(value) < 1e15:
+    if value.is_integer() and abs(value) < 2.0 ** 53:     # exact integers: no ".0"
         return str(int(value))
     return repr(value)
 
@@ -304,7 +307,8 @@ class MeasureSpec:
         if m.group("cutoff") is not None:
             raw = m.group("cutoff")
             if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
-                raise ValueError(f"{text!r}: the cutoff after '@' must be a positive integer, got {raw!r}")
+                hint = " (parameters go before '@': 'P(rel=2)@1')" if "(" in raw else ""
+                raise ValueError(f"{text!r}: the cutoff after '@' must be a positive integer, got {raw!r}{hint}")
             cutoff = int(raw)
         if mdef.cutoff == "required" and cutoff is None:
             raise ValueError(f"{text!r}: {name} needs a cutoff, e.g. {name}@10")
@@ -627,6 +631,9 @@ def with_default_rel(measures, rel: int | None) -> list[MeasureSpec]:
         return specs
     if isinstance(rel, (bool, np.bool_)) or not isinstance(rel, (int, np.integer)) or rel < 1:
         raise ValueError(f"rel must be an integer relevance level >= 1, got {rel!r}")
+    if rel >= 2 ** 53:
+        raise ValueError(f"rel must be a relevance level below 2**53 = {2 ** 53} (qrels levels stop there: a float "
+                         f"gain represents the integers exactly only below it), got {int(rel)}")
     out = []
     for s in specs:
         if s.rel is None and MEASURES.get(s.name, MeasureDef(s.name)).binary:

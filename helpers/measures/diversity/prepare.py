@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...io.coerce import refuse_booleans
 from ...io.ids import str_ids
-from ..notices import warn_caller
+from ..notices import plain, warn_caller
 from ..spec import GAIN_TOTAL_LIMIT
 
 __all__ = ["DiversityData", "prepare", "need_columns", "check_columns", "sig6", "gain_scale"]
@@ -256,14 +256,14 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
         if bad.any():
             k = int(np.argmax(bad))
             raise ValueError(f"run 'rank' must be numeric; first bad row: query_id={str(run['query_id'].iloc[k])!r}, "
-                             f"doc_id={str(run['doc_id'].iloc[k])!r}, rank={run['rank'].iloc[k]!r}")
+                             f"doc_id={str(run['doc_id'].iloc[k])!r}, rank={plain(run['rank'].iloc[k])!r}")
         idx = np.nonzero(inq)[0]
         order = idx[np.lexsort((rk[idx], lst_all[idx]))]
         same = (lst_all[order][1:] == lst_all[order][:-1]) & (rk[order][1:] == rk[order][:-1])
         if same.any():
             k = order[int(np.argmax(same)) + 1]
             raise ValueError(f"run gives two documents the same rank: run_id={runs[rcode[k]]!r}, "
-                             f"query_id={str(run['query_id'].iloc[k])!r}, rank={run['rank'].iloc[k]!r}")
+                             f"query_id={str(run['query_id'].iloc[k])!r}, rank={plain(run['rank'].iloc[k])!r}")
     else:
         refuse_booleans(run["score"].to_numpy(), "run 'score'")
         sc = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
