@@ -619,7 +619,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
         uncertainty; on real data with draws of U2, its median [range] over the draws.
     table7_draws : a mean of that tau over the draws of U2, reported, not tested (older callers).
     table7_below : ``(k, n, level)``: in how many of the ``n`` draws of U2 Kendall's ``level`` CI lies
-        below 1 (the verdict needs all, so that it rests on no single draw).
+        below 1, kept in the row's numbers only (the verdict compares ``table7`` with the paper's 0.75).
     udm : ``prm_ratio``, ``udm_ratio`` (text) and their numbers.
     marginals : in how many replicates or draws U1's and U2's marginals differ (Stuart-Maxwell,
         :func:`helpers.findings.prm_values.marginals`), or this collection's p-value.
