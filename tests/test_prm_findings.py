@@ -544,7 +544,9 @@ def test_reference_tests_share_the_family_and_the_stated_size_is_the_used_m():
     found = _found(robustness=rob)
     own = next(r for r in found.appendix if "conditioned on U2" in r.question)
     assert "graded_too" not in own.caveats                  # (b) no longer rests on the lighter correction
-    assert "over one family of 12 tests (9 shown here, all 12 in A.1)." in found.limitations()
+    # referee 7: every member of the family named where its size is printed (the 3 references in no row)
+    assert ("over one family of 12 tests. The other 3: linear − binary τ [unadjusted 95% interval], Holm p: "
+            "θ = 3 +0.100 [+0.050, +0.150], p = 0.155;") in found.limitations()
     # the stated size is the m the correction used, read from the same numbers; two sizes in one table: error
     from helpers.notebook.findings import Finding
 
@@ -750,3 +752,25 @@ def test_star_label_marks_every_variant_threshold_of_a_printed_label():
                       "mean": [0.7, 0.8], "low": [0.6, 0.7], "high": [0.8, 0.9]})
     v = fp.replicate_view(s, ("6",), label=lambda c: fp.star_label(c, ["Rel"]))
     assert v["comparison"].tolist() == ["binary, theta=Rel*", "PRM, theta=Key"]
+
+
+def test_graded_too_note_is_computed_from_the_rows_it_marks():
+    """Referee 7: note (b) said "linear gains beat binary gains wherever the PRM's do" while a stress row
+    of the same table had PRM − binary significant and linear − binary not. The note now names the
+    thresholds of the rows it marks, and where the linear − binary tests are printed."""
+    means = {3: (0.90, 0.80), 2: (0.85, 0.82)}
+    raw = {"in sample": {3: 0.001, 2: 0.002}, "linear vs binary": {3: 0.001, 2: 0.9}, "vs linear": {3: 0.9, 2: 0.9}}
+    cl = {a: fp.holm_claims(means, p, first=fp.PAIRS[a][0], other=fp.PAIRS[a][1]) for a, p in raw.items()}
+    diffs = {a: {th: (m[0] - m[1], m[0] - m[1] - 0.05, m[0] - m[1] + 0.05) for th, m in means.items()} for a in raw}
+    rob = fp.Robustness("50 draws of U2", cl, diffs, "unadjusted 95% percentile bootstrap interval", 50)
+    from helpers.notebook.findings import Finding
+
+    marked = Finding("Table 6: a?", "-", "-", "shown", caveats=("graded_too",), numbers={"analysis": "in sample"})
+    text = fp._graded_text(rob, [marked, Finding("Table 6: b?", "-", "-", "shown")], str, "A.1")
+    assert text.startswith("In the rows marked so, linear gains beat binary gains at θ = 3 and θ = 2, where")
+    assert "(linear − binary: A.1)" in text
+    assert fp._graded_text(rob, [Finding("Table 6: b?", "-", "-", "shown")], str) == ""
+    assert fp._references(rob, str) == {}                     # no family adjusted yet: nothing to print
+    adj = fp._families(rob, None, sim=False)["main"]
+    k, ref = fp._references(adj, str)["findings table"]
+    assert k == 2 and ref.startswith("linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.100")

@@ -686,8 +686,10 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     prose.append(f"Appendix: {claims.plural(len(checks + moved), 'row')} (estimators, Table 7{among}); verdicts: "
                  f"{verdict_counts(checks + moved)}.")
     rows, checks = _lettered(rows), _lettered(checks + moved)
+    refs = _references(robustness, vname)   # the family's linear − binary tests, in no row: printed with its size
     holm_note = across_rows(rows + moved, "findings table",   # stated once, in the Limitations
-                            claims.listing([name(v) for v in variants]) if moved else "")
+                            claims.listing([name(v) for v in variants]) if moved else "",
+                            others=refs.get("findings table", (0, "")))
     t6 = [r for r in rows if r.question.startswith("Table 6")]
     brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
     general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \
@@ -695,15 +697,46 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     app6 = [r for r in checks if r.question.startswith("Table 6")]
     extra = {"brackets_appendix": _brackets(robustness) if app6 else "",
              "holm_appendix": (("The variant rows' p-values are in the findings table's family. " if moved else "")
-             + across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table")
+             + across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table",
+                           others=refs.get("appendix table", (0, "")))
              .replace("Every p-value in the appendix", "Every other p-value in the appendix" if moved else "Every p-value "
                       "in the appendix")).strip()}
     few_topics = (f"With {topics} topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) "
                   f"= {np.sqrt((topics - 1) / topics):.2f}; the ratio is not corrected.") if topics >= 2 else ""
+    # where the references are printed: beside the size of the family that holds them, else A.1
+    where = ("the findings table's Holm sentence" if " The other " in holm_note else
+             "the appendix's Holm sentence" if " The other " in extra["holm_appendix"] else "A.1")
+    graded = _graded_text(robustness, rows + checks, name, where)
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
+                                                                  **({"graded_too": graded} if graded else {}),
                                                                   "few_topics": few_topics,
                                                                   "brackets": brackets, **extra},
                        general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
+
+
+def _references(rob: Robustness, name) -> dict:
+    """``{family: (k, text)}``: the ``k`` linear − binary tests of ``rob`` (the references read by
+    caveat ``graded_too``, Holm-adjusted in a table's family but shown in no row) and their text
+    (:func:`_table6_run`), by the family that holds them; ``{}`` without them."""
+    by = rob.claims.get("linear vs binary") or {}
+    fams = {c.numbers.get("family") for c in by.values()} - {None}
+    if len(fams) != 1:
+        return {}
+    k = sum(np.isfinite(c.numbers.get("p_raw", np.nan)) for c in by.values())
+    return {fams.pop(): (k, _table6_run(rob, "linear vs binary", name))}
+
+
+def _graded_text(rob: Robustness, rows, name, where: str = "A.1") -> str:
+    """Caveat ``graded_too`` computed from the rows it marks: the thresholds where their PRM − binary
+    tests reject, at each of which linear − binary rejects too and PRM − linear does not (the rule of
+    :func:`_graded_too`); ``""`` when no row carries it."""
+    marked = [r for r in rows if "graded_too" in r.caveats and r.numbers.get("analysis") in rob.claims]
+    ths = sorted({th for r in marked for th in rob.supported(r.numbers["analysis"])}, reverse=True)
+    if not ths:
+        return ""
+    at = claims.listing([f"θ = {name(th)}" for th in ths])
+    return (f"In the rows marked so, linear gains beat binary gains at {at}, where the PRM's do, and the PRM's "
+            f"do not beat linear ones there (linear − binary: {where}): that gain is not the PRM's own.")
 
 
 def _only(rob: Robustness, thetas) -> Robustness:

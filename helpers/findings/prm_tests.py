@@ -331,14 +331,16 @@ def survivors(rows, name=str) -> list[str]:
             if str(th).isdigit() and isinstance(v, Mapping) and v.get("differs")]
 
 
-def across_rows(rows, table: str = "table", variants: str = "") -> str:
+def across_rows(rows, table: str = "table", variants: str = "", others: tuple = (0, "")) -> str:
     """The Limitations' sentence on multiplicity: the p-values of ``rows`` (findings whose
     ``numbers`` hold claims' numbers with ``p_holm``, from :func:`table_holm`) are Holm-adjusted over
     one family of ``m`` tests -- the ``m`` the correction used, read from those same numbers (a
     family may hold tests no row shows, e.g. the linear − binary references; A.1 lists them all).
     ``""`` without such rows; a table whose p-values come from families of different sizes is an
     error (one family per table). ``variants`` (``"1"``): the table's rows at those thresholds are
-    shown in the appendix, in this same family (the sentence says so)."""
+    shown in the appendix, in this same family (the sentence says so). ``others = (k, text)``: the
+    family's ``k`` tests no row shows (the linear − binary references), printed here when ``k`` is
+    exactly the number missing, so that every member of the family is named where its size is."""
     tests = [v for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
              and np.isfinite(v.get("p_raw", np.nan))]
     if not tests:
@@ -349,11 +351,14 @@ def across_rows(rows, table: str = "table", variants: str = "") -> str:
     (family, m), = sizes
     if m == 1:
         return f"The {table} holds one test: its p-value needs no correction."
-    if variants:
-        return f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants (appendix) included."
     shown = len(tests)
-    where = "" if shown == m else f" ({shown} shown here, all {m} in A.1)"
-    return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}."
+    named = others[1] and others[0] == m - shown > 0   # the rest of the family, printed beside its size
+    rest = f" The other {m - shown}: {others[1]}" if named else ""
+    if variants:
+        return (f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants (appendix) included."
+                + (rest if named else f" A.1 lists all {m}." if shown != m else ""))
+    where = "" if shown == m or named else f" ({shown} shown here, all {m} in A.1)"
+    return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}.{rest}"
 
 
 def draws_views(d, vname, label=None) -> list[tuple[pd.DataFrame, str]]:
