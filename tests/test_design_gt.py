@@ -401,7 +401,7 @@ def test_findings_of_notebook_06_follow_the_numbers():
     # the planted checks are checks of the machinery: the appendix table, not the findings table
     # ... but the sizing answer itself is one row of the findings table, its verdict the planted components'
     assert [r.verdict for r in ok.rows] == ["by construction"] and ok.rows[0].caveats == ("planted_answer",)
-    assert ok.rows[0].run.startswith("1 assessor per topic (the cheapest): Eρ² ≥ 0.95: 30 [20, 40] topics") and "planted_answer" in ok.caveats
+    assert ok.rows[0].run == "n_a = 1 (the cheapest); topics for Eρ² ≥ 0.95 (Feldt), t-test (bootstrap): 30 [20, 40], 10 [9, 12]" and "planted_answer" in ok.caveats
     # the rows whose truth the planted components set keep their rule's verdict (a failing rule is never hidden
     # as "by construction"), marked "(simulated pilot)"; the planted checks say "by construction" only when the
     # interval holds the value construction implies
@@ -418,7 +418,7 @@ def test_findings_of_notebook_06_follow_the_numbers():
     assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
     # V_E1 > V_E2 follows from m(n-1) V_E1 = SS_topics + (m-1)(n-1) V_E2: true by definition, the appendix
-    assert [r.verdict for r in real.rows] == ["holds"] and len(real.appendix) == 5
+    assert [r.verdict for r in real.rows] == ["holds"] and len(real.appendix) == 6     # + the break-even row
     assert [r.verdict for r in _sizing(real)] == ["by definition"] * 2 and all("identity" in r.caveats for r in _sizing(real))
     # the answer first (Bodoff's claim its verdict), never repeated in the prose
     assert real.rows[0].question.startswith("How many assessors per topic, and topics, for Eρ² ≥ 0.95")
@@ -443,8 +443,10 @@ def test_findings_rows_and_sentences_stay_short():
     worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
-    assert f.rows[0].run.startswith("1 to 5 assessors per topic (tied cheapest): Eρ² ≥ 0.95: "
-                                    "30 [20, 40] to 30 [20, 40] topics (Satterthwaite); paired t-test: 10 [9, 12] to")
+    # each number beside its n_a (fix06e item 4: the cell of a tie of 1 to 5 names the first and the last)
+    assert f.rows[0].run == ("n_a = 1 to 5 (tied cheapest); topics for Eρ² ≥ 0.95 (Satterthwaite), t-test (bootstrap): "
+                             "30 [20, 40], 10 [9, 12] (n_a = 1); 30 [20, 40], 6 [5, 8] (n_a = 5)")
+    assert words(f.rows[0].run) <= 32
 
 
 def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
@@ -475,12 +477,11 @@ def test_cheapest_row_names_every_design_within_noise():
     # the answer row's verdict reads the answer's own criterion, the cost bootstrap of whole topics (review 4,
     # item 3): n_a = 1 alone cheapest holds, tied with 2 cannot tell, beaten does not hold; the break-even (unrounded
     # topics) follows as a number, named as such, and every break-even comparison points to the uncorrected caveat
+    # the break-even is the appendix's row (fix06e item 4: the answer's cell stays short)
     answer = _findings().rows[0]
-    assert answer.verdict == "holds" and answer.run == ("1 assessor per topic (the cheapest): Eρ² ≥ 0.95: 30 [20, 40] "
-                                                        "topics (Feldt); paired t-test: 10 [9, 12] topics (bootstrap). "
-                                                        "Break-even 1 → 2 assessors: cost ratio 5 [4, 7], unrounded "
-                                                        "topics (this run 3.3); the verdict reads whole-topic costs "
-                                                        "(n_a = 1 alone cheapest).")
+    assert answer.verdict == "holds" and answer.run == ("n_a = 1 (the cheapest); topics for Eρ² ≥ 0.95 (Feldt), "
+                                                        "t-test (bootstrap): 30 [20, 40], 10 [9, 12]")
+    assert any(r.question.startswith("Up to which") for r in _findings().appendix)
     assert "ties" in answer.caveats and "break-even intervals, each against this run's ratio: uncorrected" in \
         _findings().limitations()
     assert _findings(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2)).rows[0].verdict == "cannot tell"
@@ -741,14 +742,14 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     assert row.run.endswith("cost still falls at n_a = 3 = max_assessors: more may be cheaper")
     edge = "(max_assessors = 3, cost still falling: more may be cheaper)"
     assert edge in answer_sentence(_at(), lead="m", target=.95, curve=falling, n_a=2)
-    assert _findings(cheapest=falling).rows[0].run.startswith("3 assessors per topic " + edge)   # the table says it too
+    assert _findings(cheapest=falling).rows[0].run.startswith("n_a = 3 " + edge)   # the table says it too
     assert "cheapest" not in _findings(cheapest=falling).rows[0].run.split(";")[0].replace("may be cheaper", "")
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
     assert break_even_row(_break_even(), edge_tie, ratio=10 / 3, costs="10 : 3", target=.95, lead="m",
                           max_assessors=3).run.endswith("n_a = 1, 2 or 3 tied, 3 = max_assessors: more may be cheaper")
     assert _findings(cheapest=edge_tie).rows[0].run.startswith(
-        "1 to 3 assessors per topic (tied; 3 = max_assessors: more may be cheaper)")
+        "n_a = 1 to 3 (tied; 3 = max_assessors: more may be cheaper)")
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
 
@@ -944,3 +945,17 @@ def test_section_4_says_why_no_design_reaches_the_target():
     kw = dict(target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=3)
     assert "σ²(s) was estimated negative and set to 0" in cheapest_lines(None, system_zero=True, **kw)[0]
     assert "does not shrink with topics" in cheapest_lines(None, **kw)[0]
+
+
+def test_a_dl19_answer_names_the_truncated_pilot_once_with_its_count():
+    """fix06e item 7: NIST's judged passages that were not re-annotated are scored non-relevant; the answer row
+    points to one Limitations sentence with section 1's count, and no other pilot gets it."""
+    from helpers.findings import design as F
+    from helpers.findings.design_pilot import truncated
+    note = F.pilot_note("dl19", unjudged="common", fill_assessor="NIST", items={"NIST": 100, "R1": 100, "R2": 100},
+                        dl19={"nist_judged": 9260, "reannotated": 4511, "one_label": 3})
+    assert truncated(note) == ("DL-19's pilot is truncated: NIST's 4,749 judged passages that were not re-annotated "
+                               "are scored non-relevant for every set.")
+    f = _findings(unjudged=note)
+    assert "truncated" in f.rows[0].caveats and f.limitations().count("4,749 judged passages") == 1
+    assert "truncated" not in _findings().rows[0].caveats and "truncated" not in _findings().limitations()

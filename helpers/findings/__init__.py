@@ -20,5 +20,6 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.design_cost``  notebook 06: the cheapest design in words (ties, undecided comparisons)
 ``helpers.findings.design_views``  notebook 06: its printed tables (an estimate and its interval in one cell)
 ``helpers.findings.design_published``  notebook 06: published values and its appendix table (letters after the conclusion's)
+``helpers.findings.design_pilot``  notebook 06: what its pilot scored (DL-19's judgment sets, its truncation)
 =========================  ==================================================
 """

@@ -33,6 +33,7 @@ from .design_split import coefficient_lines, inside as _inside, interval_method,
 from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
+from .design_pilot import DL19_SCOPE, judgment_sets_note, pilot_note, scored as _scored, truncated as _truncated
 from .design_published import PUBLISHED, SAKAI_CASES, DesignFindings, gt_line, published_lines, published_rows, \
     sakai_published
 
@@ -564,12 +565,28 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
            f"{ks[0]} or {ks[1]} assessors per topic ({tie})" if len(ks) == 2 else
            f"{ks[0]} to {ks[-1]} assessors per topic ({tie})")
     said = f"Eρ² ≥ {target} needs {e} ({interval_method(design)})" + (f"; {t}" if t_test else "")
-    if row:      # the cell: numbers in the order of the assessors named first
-        short = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks},
-                       "topics", short=True)
-        said = f"Eρ² ≥ {target}: {short} ({interval_method(design)})" + (f"; {t}" if t_test else "")
-        return f"{how[0].upper() + how[1:]}: {said}"
+    if row:      # the cell: each number beside the n_a it belongs to
+        return _cell(at, ks, rows, tie=tie, target=target, design=design, power=power, t_test=t_test)
     return f"{head}{',' if scope else ''} with {how}: {said}."
+
+
+def _cell(at: pd.DataFrame, ks, rows: pd.DataFrame, *, tie: str, target: float, design: str | None,
+          power: float | None, t_test: bool = True) -> str:
+    """The findings table's answer cell (about 30 words): ``"Tied cheapest: n_a = 1: 26 [15, 39] and 143
+    [109, 185] topics; n_a = 2: ..."``, each number beside the assessors per topic it belongs to (of more
+    than two tied counts the first and the last); a t-test no n powers says its bias cap."""
+    reach, never = _reachable(at, ks)
+    shown = ks if len(ks) <= 2 else [ks[0], ks[-1]]
+
+    def one(k):
+        e = _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"])
+        t = reach.get(k) or (f"none (bias cap {beside(never[k], power) if power else f'{never[k]:.2f}'})"
+                             if k in never else "none")
+        return (f"{e}, {t}" if t_test else e) + (f" (n_a = {k})" if len(ks) > 1 else "")
+    named = (f"n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {ks[0]} or {ks[1]}" if len(ks) == 2 else
+             f"n_a = {ks[0]} to {ks[-1]}")
+    what = f"topics for Eρ² ≥ {target} ({interval_method(design)})" + (", t-test (bootstrap)" if t_test else "")
+    return f"{named} ({tie}); {what}: " + "; ".join(one(k) for k in shown)
 
 
 #: Measures linear in the gains (a fixed gmax, no ideal to divide by): GT's mean over assessors is
@@ -629,43 +646,6 @@ def _crossed_row(reading: Mapping, target: float) -> Finding:
            f"95% interval for {sum(judged)} of {len(ok)}")
     return Finding(f"Do DL-19's topics for Eρ² ≥ {target} survive reading its judgment sets as crossed?",
                    "each annotator pair judged its own topics: neither reading is exact", run, verdict, numbers=dict(reading))
-
-
-#: What a DL-19 answer was scored on, said in the answer (section 1 says it in full, :func:`pilot_note`).
-DL19_SCOPE = "on NIST's re-annotated half"
-
-
-def pilot_note(data: str, *, unjudged: str, fill_assessor: str, items: Mapping[str, int] | None = None,
-               dl19: Mapping | None = None) -> str:
-    """What was scored: every cell of a simulated pilot; for real and file data how items an
-    assessor did not judge were treated (``items``: labels used per judgment set), and for DL-19
-    which of NIST's labels were used (``dl19``: :func:`helpers.design.dl19_pilot`'s counts)."""
-    if data == "simulated":
-        return "The simulated pilot has a score for every cell: no item is unjudged."
-    used = sorted(set((items or {}).values()))
-    count = f"{used[0]:,} items" if len(used) == 1 else "items (" + ", ".join(f"{a}: {n:,}" for a, n in items.items()) + ")"
-    text = (f"Each judgment set was scored on the {count} all sets of its topic judged." if unjudged == "common" else
-            f"Items an assessor did not judge took {fill_assessor}'s label, where {fill_assessor} judged them.")
-    if dl19 is None:
-        return text
-    other = dl19["nist_judged"] - dl19["reannotated"]
-    fill = (f" The {dl19['one_label']} items with one re-annotator's label are left out."
-            if unjudged == "common" else f" Only the {dl19['one_label']} items with one re-annotator's label are filled.")
-    return (f"DL-19: NIST's labels are used on the {dl19['reannotated']:,} re-annotated passages only; its "
-            f"{other:,} other judged passages count as unjudged (non-relevant) for every set, NIST's too. " + text + fill)
-
-
-def judgment_sets_note(dl19: Mapping | None) -> list[str]:
-    """Section 1's lines on how DL-19's re-annotation becomes judgment sets (none for other data):
-    printed from the run, so that no markdown speaks of DL-19 in a simulated or file run."""
-    if dl19 is None:
-        return []
-    return ["DL-19: Parry et al.'s re-annotators labelled about half of the passages NIST judged, each passage by a "
-            "pair of annotators (four pairs, each on its own topics but for a few items).",
-            "On each passage the pair's labels become judgment sets R1 and R2, beside NIST's: three sets per topic, "
-            "read nested (s × (a:t)).",
-            "The annotator pairs judged different topics, so the nesting is right for their identities; section 3 "
-            "prints the crossed reading's topics beside, as a sensitivity check."]
 
 
 def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.DataFrame, sizes: pd.DataFrame,
@@ -730,7 +710,9 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
         rows = [_answer_row(answer_sentence(at, **answer), bodoff, break_even, lead=lead,
                             target=s["target"], costs=costs, ties=ties,
-                            scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "")]
+                            scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "",
+                            truncated=("truncated",) if unjudged.startswith("DL-19:") else ())]
+        appendix += [] if bodoff is None else [bodoff]      # the break-even detail behind the answer's verdict
         rows += [r for r in sizing if r.verdict != "by definition"]          # true by an identity: the appendix
         appendix += [r for r in sizing if r.verdict == "by definition"]
     if crossed is not None:    # a sensitivity check of the answer, not an answer: the appendix table
@@ -752,22 +734,18 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
         prose.append("Real assessors (DL-19) answer in profile `real`; linearity needs real or file data.")
     what = ("published values, rows whose truth the simulation planted, split-half detail" if sim else
             "published values, " + ("rows true by definition, " if any(r.verdict == "by definition" for r in appendix)
-                                    else "") + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
+                                    else "") + ("the break-even, " if bodoff is not None else "")
+            + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
                **({} if break_even is None else {"ties": (
                    f"'Within noise' and the {len(break_even)} break-even intervals, each against this run's ratio: "
                    "uncorrected 95% comparisons, the cheapest chosen on the same pilot.")}),
-               "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else "")}
+               "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else ""),
+               "truncated": _truncated(unjudged)}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))
-
-
-def _scored(note: str) -> str:
-    """What was scored (:func:`pilot_note`) for the prose, or a pointer to section 1 when it is long (DL-19's)."""
-    from ..notebook.findings import words
-    return note if words(note) <= 30 else "Section 1 says which labels were scored and how unjudged items were treated."
 
 
 def _built(row: Finding, truths: Mapping[str, tuple[str, str, float]] | None = None) -> Finding:

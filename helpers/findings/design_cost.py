@@ -249,24 +249,17 @@ def cost_verdict(bodoff: Finding) -> str:
 
 
 def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
-               costs: str, ties: tuple, scope: str = "") -> Finding:
+               costs: str, ties: tuple, scope: str = "", truncated: tuple = ()) -> Finding:
     """The answer of real or file data, first in the table: the cheapest assessors per topic and their
     topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as
     the verdict, read by the criterion of the answer itself (:func:`cost_verdict`: the cost bootstrap of whole
-    topics); the break-even of 1 -> 2 assessors (unrounded topics) follows as a number."""
+    topics); the break-even of 1 -> 2 assessors (unrounded topics) is the appendix's row, not repeated here
+    (the cell stays short).  ``truncated``: the caveat key of a truncated pilot (DL-19), or ()."""
     question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} and a paired t-test at {costs} ({lead}{' ' + scope if scope else ''})?"
     paper = "more topics beat more assessors (Bodoff 2008)"
     if bodoff is None or be is None or not len(be):
-        return Finding(question, paper, answer, "not tested")
-    one = break_even_text(be, 1)
-    ratio = bodoff.numbers["ratio"]
-    said = (f"One vs two assessors per topic: {one}" if one.startswith("undefined") or _one_side(be, 1) else
-            f"Break-even 1 → 2 assessors: cost ratio {one}, unrounded topics (this run {ratio:.2g})")
-    verdict = cost_verdict(bodoff)
-    # which reading decides: the whole-topic cost tie, not the break-even of unrounded topics
-    decides = "the verdict reads whole-topic costs (" + (
-        "n_a = 1 tied with another design" if verdict == "cannot tell" and 1 in bodoff.numbers.get("within_noise", [])
-        else "n_a = 1 alone cheapest" if verdict == "holds" else "n_a = 1 not within noise of the cheapest"
-        if verdict == "does not hold" else "fewer than two designs to compare") + ")"
-    return Finding(question, paper, f"{answer}. {said}; {decides}.", verdict, caveats=("ties",),
+        return Finding(question, paper, answer, "not tested", caveats=truncated)
+    # the verdict reads whole-topic costs (the cheapest designs the cell names), not the break-even of
+    # unrounded topics (the appendix's row)
+    return Finding(question, paper, answer, cost_verdict(bodoff), caveats=("ties", *truncated),
                    numbers=bodoff.numbers)
