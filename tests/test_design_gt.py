@@ -959,3 +959,21 @@ def test_a_dl19_answer_names_the_truncated_pilot_once_with_its_count():
     f = _findings(unjudged=note)
     assert "truncated" in f.rows[0].caveats and f.limitations().count("4,749 judged passages") == 1
     assert "truncated" not in _findings().rows[0].caveats and "truncated" not in _findings().limitations()
+
+
+def test_printed_numbers_have_separators_one_precision_and_coinciding_curves_are_named():
+    """fix06e item 8: 127,720 not 127720; an interval printed at one precision; curves one line hides are said."""
+    from helpers.findings.design import sizes_sentence
+    from helpers.findings.design_views import coinciding
+    sizes = pd.DataFrame({"measure": ["m"], "method": ["ANOVA (m = 2)"], "n_approx": [127720], "n_exact": [127723]})
+    assert sizes_sentence(sizes).endswith("(1 case: m, ANOVA (m = 2): 127,720 vs 127,723).")
+    curve = pd.DataFrame({"measure": ["a", "a", "b", "b", "c", "c"], "min_diff": [.02, .05] * 3,
+                          "n_exact": [300, 50, 300, 50, 310, 52]})
+    assert coinciding(curve, "2 V_E1") == "a and b coincide (2 V_E1): the same topics at every minD"
+    assert coinciding(curve[curve["measure"] != "b"], "2 V_E1") is None
+    settings = dict(min_diff=.05, beta=.1, ci_width=.1, target=.95, max_assessors=4, design="s x t x a")
+    f = _findings(sizes=_crossed_sizes((.9001, .88, .95), (.95, .9, .99)), at=_crossed_at(cap=.97),
+                  settings=settings, cheapest=_curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4),
+                  pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
+    t = _sizing(f)[0].run
+    assert "analytic power at this pilot's Sakai n 0.9001 [0.8800, 0.9500]" in t, t

@@ -175,7 +175,7 @@ def sizes_sentence(sizes: pd.DataFrame) -> str:
     if gap.max() == 0:
         return "Exact and approximate topic counts agree for every measure and method."
     at = sizes[gap == gap.max()]
-    cases = [f"{r.measure}, {r.method}: {int(r.n_approx)} vs {int(r.n_exact)}" for r in at.itertuples()]
+    cases = [f"{r.measure}, {r.method}: {int(r.n_approx):,} vs {int(r.n_exact):,}" for r in at.itertuples()]
     shown = cases if len(cases) <= 3 else cases[:2] + [f"{len(cases) - 2} more"]
     return (f"Exact and approximate topic counts differ by at most {claims.plural(int(gap.max()), 'topic')} "
             f"({claims.plural(len(cases), 'case')}: {'; '.join(shown)}).")
@@ -369,9 +369,9 @@ def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
         return None, ""
     p, lo, hi = (r.get(k) for k in ("power_sakai", "power_sakai_low", "power_sakai_high"))
     has = not (_missing(lo) or _missing(hi))
-    clash = has and any(f"{float(v):.3f}" == f"{power:.3f}" and float(v) != power for v in (lo, hi))
-    shown = (f"{p:.3f} [{beside(lo, power, 3)}, {beside(hi, power, 3)}]" if clash else
-             claims.bracket(p, lo, hi) if has else f"{p:.3f}")
+    clash = has and any(f"{float(v):.3f}" == f"{power:.3f}" and float(v) != power for v in (p, lo, hi))
+    d = max(len(beside(v, power, 3).split(".")[-1]) for v in (p, lo, hi)) if clash else 3   # one precision
+    shown = (f"{p:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]" if clash else claims.bracket(p, lo, hi) if has else f"{p:.3f}")
     text = f"analytic power at this pilot's Sakai n {shown}" + (
         f" (bias cap {beside(cap, power)}: no n reaches {power:.2f})" if cap <= power and not said else "")
     if not has:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .design_split import missing as _missing, n_ci as _n_ci
 
-__all__ = ["with_interval", "sizes_view", "g_and_d_view", "cost_view"]
+__all__ = ["with_interval", "sizes_view", "g_and_d_view", "cost_view", "coinciding"]
 
 
 def with_interval(value, low, high, fmt: str = "{:.4f}") -> str:
@@ -78,3 +78,16 @@ def cost_view(curve: pd.DataFrame) -> pd.DataFrame:
                            for c, lo, hi in curve[["cost", "diff_low", "diff_high"]].itertuples(index=False)],
         "cheapest share": curve["cheapest_share"].map(lambda v: f"{float(v):.3f}"),
         "within noise": curve["within_noise"].astype(bool)})
+
+
+def coinciding(curve: pd.DataFrame, label: str) -> str | None:
+    """``"nDCG@10 and ERR@10 coincide (2 V_E1): the same topics at every minD"``: the measures whose
+    curves of :func:`helpers.design.study.sizes_against_difference` are identical (one line hides the
+    other in the figure), or None."""
+    groups: dict[tuple, list[str]] = {}
+    for m, c in curve.groupby("measure", sort=False):
+        groups.setdefault(tuple(c["n_exact"].fillna(-1).astype(float)), []).append(str(m))
+    same = [ms for ms in groups.values() if len(ms) > 1]
+    if not same:
+        return None
+    return "; ".join(f"{' and '.join(ms)} coincide ({label}): the same topics at every minD" for ms in same)
