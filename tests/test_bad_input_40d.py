@@ -4,9 +4,10 @@ import io
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from helpers import paths
+from helpers import measures, paths
 
 
 def _book():
@@ -277,3 +278,16 @@ def test_numpy_scalars_never_reach_messages():
     with pytest.raises(ValueError) as info:
         measures.evaluate(q, r, ["AP"], conventions="trec_eval")
     assert "level 1152921504606846976 is beyond" in str(info.value) and "np." not in str(info.value)
+
+
+@pytest.mark.parametrize("score", [
+    pd.to_datetime(["2024-01-02", "2024-01-01"]),
+    pd.to_datetime(["2024-01-02", "2024-01-01"]).tz_localize("UTC"),
+    pd.to_timedelta([2, 1], unit="s"),
+    pd.Series([pd.Timestamp("2024-01-02"), 1.0], dtype=object),
+])
+def test_dates_in_a_score_column_are_refused_not_read_as_nanoseconds(score):
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": score})
+    with pytest.raises(ValueError, match=r"run 'score' must hold numbers; row 0 has '.*' \(a date or duration"):
+        measures.evaluate(qrels, run, ["AP"])

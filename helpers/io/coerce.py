@@ -162,6 +162,13 @@ def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
                 raise ValueError(f"{what} '{name}' must hold real numbers; row {i} has {complex(values[i])} "
                                  "(a complex number)")
             refuse_booleans(values, f"{what} '{name}'")
+            if values.dtype.kind in "mM" or isinstance(col.dtype, pd.DatetimeTZDtype) or (values.dtype == object and any(
+                    isinstance(x, (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta)) for x in values)):
+                i = next((i for i, x in enumerate(values)
+                          if isinstance(x, (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta))), 0)
+                raise ValueError(f"{what} '{name}' must hold numbers; row {i} has {str(col.iloc[i])!r} (a date or "
+                                 "duration, which would be read as nanoseconds): convert the column to the numbers "
+                                 "you mean")
 
 
 def refuse_booleans(values, what: str) -> None:
