@@ -291,3 +291,13 @@ def test_dates_in_a_score_column_are_refused_not_read_as_nanoseconds(score):
     run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": score})
     with pytest.raises(ValueError, match=r"run 'score' must hold numbers; row 0 has '.*' \(a date or duration"):
         measures.evaluate(qrels, run, ["AP"])
+
+
+def test_dates_refused_by_the_shared_numeric_check_diversity_uses_too():
+    from helpers.io.coerce import refuse_booleans
+
+    with pytest.raises(ValueError, match=r"dqrels 'gain' must hold numbers; row 1 has '2024-01-02 00:00:00'"):
+        refuse_booleans(pd.Series([1.0, pd.Timestamp("2024-01-02")], dtype=object), "dqrels 'gain'")
+    with pytest.raises(ValueError, match=r"intents 'prob' must hold numbers; row 0 has '0 days 00:00:01'"):
+        refuse_booleans(pd.to_timedelta([1], unit="s").to_numpy(), "intents 'prob'")
+    refuse_booleans(np.array([0.5, 1.0]), "intents 'prob'")   # numbers pass

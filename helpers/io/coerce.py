@@ -162,19 +162,26 @@ def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
                 raise ValueError(f"{what} '{name}' must hold real numbers; row {i} has {complex(values[i])} "
                                  "(a complex number)")
             refuse_booleans(values, f"{what} '{name}'")
-            if values.dtype.kind in "mM" or isinstance(col.dtype, pd.DatetimeTZDtype) or (values.dtype == object and any(
-                    isinstance(x, (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta)) for x in values)):
-                i = next((i for i, x in enumerate(values)
-                          if isinstance(x, (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta))), 0)
-                raise ValueError(f"{what} '{name}' must hold numbers; row {i} has {str(col.iloc[i])!r} (a date or "
-                                 "duration, which would be read as nanoseconds): convert the column to the numbers "
-                                 "you mean")
+
+
+_DATES = (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta)
 
 
 def refuse_booleans(values, what: str) -> None:
     """Refuse booleans in a numeric column (``True`` was read as 1.0 without a word), as ids and
-    ``depth`` refuse them: a bool column, or an object column holding a ``bool``/``numpy.bool_``."""
+    ``depth`` refuse them: a bool column, or an object column holding a ``bool``/``numpy.bool_``;
+    and dates or durations (``datetime64``, ``timedelta64``, time-zone-aware or ``Timestamp``
+    objects), which were read as nanoseconds."""
+    if isinstance(values, pd.Series):
+        values = values.to_numpy()
     values = np.asarray(values)
+    if values.dtype.kind in "mM" or (values.dtype == object and any(isinstance(x, _DATES) for x in values.ravel())):
+        flat = values.ravel()
+        i = next((i for i, x in enumerate(flat) if isinstance(x, _DATES)), 0)
+        shown = pd.Timestamp(flat[i]) if values.dtype.kind == "M" else (
+            pd.Timedelta(flat[i]) if values.dtype.kind == "m" else flat[i])
+        raise ValueError(f"{what} must hold numbers; row {i} has {str(shown)!r} (a date or duration, which would be "
+                         "read as nanoseconds): convert the column to the numbers you mean")
     if values.dtype.kind == "b" or (values.dtype == object and any(isinstance(x, (bool, np.bool_))
                                                                    for x in values.ravel())):
         flat = values.ravel()
