@@ -125,9 +125,11 @@ def test_recovery_reads_the_planted_families(rec):
     assert "  significantly ahead: 0 to 36 of 40 studies across the 4 model-question cases" in lines
     assert ("  80% power is read from the 95% Clopper-Pearson CI of the rate: shown at 38 or more of 40 (lower bound "
             ">= 0.80), ruled out at 26 or fewer, else cannot tell") in lines
-    k = lines.index("mixture panel, leaders by construction (100% of these users are position, coverage or first-hit "
-                    "users, near RBP's, I-rec's and RBU/ERR's formulas); within noise: the uncorrected paired 95% CI of the difference to "
-                    "the leader includes 0")
+    k = lines.index("mixture panel, no family planted (100% of these users are position, coverage or first-hit "
+                    "users, near RBP's, I-rec's and RBU/ERR's formulas): the mixture sets the users, not which measure "
+                    "leads")
+    assert lines[k + 1] == "  within noise: the uncorrected paired 95% CI of the difference to the leader includes 0"
+    k += 1
     # first by MAR beside the random-order rate (1 of 4 measures in the family), named apart from "chance"
     assert "  first by MAR (relevance / diversity), with the random-order rate in brackets, all 4 measures compared " \
            "(4 distinct): position 40 / 39 (25% / 25%), coverage 5 / 8 (25% / 25%)" in lines
@@ -158,15 +160,17 @@ def test_below_forty_replicates_every_planted_row_cannot_tell():
     assert not any("95% CI" in ln for ln in lines) and pf.miss_bullets(few) == []
 
 
-def test_mixture_and_assessor_notes_say_by_construction():
+def test_mixture_and_assessor_notes_say_what_the_simulation_sets():
     # coverage users are a smoothed I-rec: near I-rec's formula, so they count too
     assert pf.mixture_note("position:0.4,coverage:0.3,first-hit:0.3") == (
         "100% of these users are position, coverage or first-hit users, near RBP's, I-rec's and RBU/ERR's formulas")
     assert pf.mixture_note("position:0.4,null:0.6") == "40% of these users are position users, near RBP's formula"
-    assert pf.mixture_note("null:1") == "the mixture of users planted here sets which measures lead"
+    assert pf.mixture_note("null:1") == "none of these users is near a measure's formula"
     assert pf.assessors_note(["position", "null", "first-hit", "position"]) == (
-        "by construction: which measures lead follows from the simulated assessors, 3 of 4 of them position or "
-        "first-hit users, near RBP's and RBU/ERR's formulas")
+        "the simulation sets the assessors' user models (3 of 4 position or first-hit users, near RBP's and "
+        "RBU/ERR's formulas), not which measure leads; the leaders describe this simulation, not real users")
+    assert pf.assessors_note(["null"]) == ("the simulation sets the assessors' user models, not which measure leads; "
+                                           "the leaders describe this simulation, not real users")
 
 
 def test_printed_helpers_alpha_filter_and_twins():
@@ -377,13 +381,18 @@ def test_findings_table_for_a_simulated_run(rec):
     t = f.table()
     # the table leads with what is no artefact of the simulation: the D#/I-rec bound, then the method check on
     # average, then one row on single-study power (set by the simulator: the by-construction caveat letter)
-    assert t["verdict"].tolist() == ["holds", "holds in part (a)", "does not hold (a, b, c)"]
-    assert t["question"].iloc[1] == "On average, is each planted family first (held out, Holm at 0.05)?"
-    assert t["this run"].iloc[1] == "recovered (Holm over 4 at 0.05): position 2 of 2, coverage 0 of 2"
-    assert t["question"].iloc[2] == ("In one study of 1,127 pairs, is each planted family significantly first with "
+    assert t["verdict"].tolist() == ["holds", "not tested", "holds in part (a)", "does not hold (a, b, c)"]
+    # the paper's central claim is a row of its own: not tested without the paper's labels
+    assert t["question"].iloc[1] == pf.DSHARP_QUESTION
+    assert t["this run"].iloc[1] == "not tested: needs the paper's labels"
+    assert t["question"].iloc[2] == "On average, is each planted family first (held out, Holm at 0.05)?"
+    assert t["this run"].iloc[2] == ("recovered (Holm over 4 at 0.05; members of no other family decide): position "
+                                     "2 of 2, coverage 0 of 2")
+    assert t["question"].iloc[3] == ("In one study of 1,127 pairs, is each planted family significantly first with "
                                      "80% power (95% CI ≥ 0.80)?")
-    assert t["this run"].iloc[2] == ("Of 40 studies (relevance / diversity): cannot tell: position 36 / 33; ruled out: "
+    assert t["this run"].iloc[3] == ("Of 40 studies (relevance / diversity): cannot tell: position 36 / 33; ruled out: "
                                      "coverage 0 / 0 (shown ≥ 38, ruled out ≤ 26)")
+    assert t["paper"].iloc[3] == "—"   # no filter counts given: no pass rate
     lim = f.limitations()
     assert "compares all 4 measures" in lim
     # no speculative sentence without a printed number behind it (the referee's runs gave the filter no such role)
@@ -395,7 +404,17 @@ def test_findings_table_for_a_simulated_run(rec):
                           "checks the code, not real assessors. (a) Every family check compares all 4 measures, ")
     # the aligned models this fixture did not plant, and the D-sharp family no planted user stands for
     assert "Graded and first-hit were not planted, so their families are not tested." in lim
-    assert "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in lim
+    assert "D♯ family" not in lim and "D♯-nDCG" not in lim   # said once, by the row above
+    # with the filter's counts the power row and its limitation carry the pass rate beside the paper's
+    g = pf.findings(simulated=True, alphas={"relevance": 0.406, "diversity": 0.356},
+                    alpha_target={"relevance": 0.406, "diversity": 0.356}, counts=_counts((4, 2, 2), (3, 2, 2)),
+                    bound={"max_d_rbp": 0.0956, "can_differ": False}, same_as_irec=1.0, n_pairs=1127, cutoff=10,
+                    min_difference=0.1, significance=0.05, rec=rec, pairs={"candidates": 10500, "passed": 5378})
+    gt = g.table()
+    assert gt["paper"].iloc[3] == "filter pass rate 11.9% (1,247 of 10,500)"
+    assert gt["this run"].iloc[3].endswith(". Filter pass rate 51.2%")
+    assert ("These settings are not calibrated to the paper: 51.2% of candidate pairs pass the filter here, "
+            "11.9% (1,247 of 10,500) in the paper.") in g.limitations()
     # what is set by the simulation (the null users' chance levels, the topic-blocked survivors, alpha at its
     # target, r) is in the appendix, each verdict answering its own question, with the by-construction letter
     app = f.appendix_findings()
@@ -738,7 +757,7 @@ def test_users_caveat_names_only_the_planted_models():
 def test_families_caveat_names_the_families_not_planted():
     every = pf.families_caveat(["position", "graded", "coverage", "first-hit", "null", "mixture"], 22.0)
     assert every.startswith("Every family check compares all 22 measures, a D♯-measure (half I-rec) in two families.")
-    assert "not planted" not in every and "the D♯ family (the paper's leader D♯-nDCG) is not tested as such" in every
+    assert "not planted" not in every and "D♯ family" not in every   # the table's D♯ row says it, once
     one = pf.families_caveat(["position", "graded", "first-hit", "null"], float("nan"))
     assert "Coverage was not planted, so its family is not tested." in one and "compares all measures" in one
 
@@ -766,12 +785,33 @@ def test_notes_keep_lines_for_the_appendix(capsys):
     assert capsys.readouterr().out == "first\nsecond\n0.5\n"
 
 
-def test_licensed_labels_bullet_names_diversity_measures_beside_real_users():
-    plain = pf._prose(rec=None, simulated=True, shift=None)
-    real = pf._prose(rec=None, simulated=True, shift=None, real=True)
-    assert "Which measure agrees with real users needs licensed labels (`data: files`)." in plain
-    assert "Which diversity measure agrees with real users needs licensed labels (`data: files`)." in real
-    assert not any("needs licensed labels" in x for x in pf._prose(rec=None, simulated=False, shift=None, real=True))
+def test_dsharp_claim_is_a_row_not_a_bullet():
+    # the paper's central claim (the D#-measures lead) is a "not tested" row of the table, not a prose bullet
+    for real in (False, True):
+        assert not any("licensed labels" in x for x in pf._prose(rec=None, simulated=True, shift=None, real=real))
+    row = pf.dsharp_row()
+    assert (row.question, row.run, row.verdict) == (pf.DSHARP_QUESTION, "not tested: needs the paper's labels",
+                                                    "not tested")
+    assert row.paper == "D♯-nDCG leads diversity and both (Tables 2, 5)"
+
+
+def test_pass_rate_beside_the_papers():
+    assert pf.pass_rate_text({"candidates": 10500, "passed": 5378, "kept": 1127}) == "51.2%"
+    assert pf.pass_rate_text({"kept": 40}) == "" and pf.pass_rate_text(None) == ""
+    assert pf.paper_pass_rate_text() == "11.9% (1,247 of 10,500)"
+
+
+def test_thuir_baseline_row_points_to_its_depth_and_precision_caveat():
+    from helpers.findings import preference_thuir as pt
+    t = pd.DataFrame({"system": ["relevant share", "relevant share"], "kind": ["baseline", "baseline"],
+                      "scope": ["all", "decisive"], "k": [50, 32], "n": [102, 56], "ties": [16, 16],
+                      "chance": [0.4, 0.35714], "p_above_holm": [0.2, 0.0104]})
+    row = pt.baseline_row(t, 0.05)
+    assert row.verdict == "shown" and row.caveats == ("thuir_baselines",)
+    assert "page-level precision" in pf.CAVEATS["thuir_baselines"]
+    assert "whole page" in pf.CAVEATS["thuir_baselines"]
+    none = pt.baseline_row(t.assign(p_above_holm=0.5), 0.05)
+    assert none.caveats == ("thuir_baselines", "low_power")
 
 
 def test_thuir_design_lines_name_the_run_settings_and_stay_short():
@@ -782,3 +822,17 @@ def test_thuir_design_lines_name_the_run_settings_and_stay_short():
     assert "the shorter page's length" in pf.thuir_design_lines("binary", 50.0, 0, "ideal")[0]
     assert lines[-1] == "Design and limits: docs/05-thuir.md."
     assert all(fmod.words(x) <= 40 for x in lines)
+
+
+def test_a_family_first_only_by_a_shared_member_is_not_recovered(rec):
+    # the held-out check with a shared member (RBU, a D#-measure) in: recovered; the family's own members
+    # (of no other family) decide, Holm over their checks: the row says which rested on a shared member
+    import dataclasses
+    pos = {k: v for k, v in rec.holm.items() if k[0] == "position"}
+    r = dataclasses.replace(rec, holm={**rec.holm, **{k: False for k in pos}},
+                            holm_with_shared={**rec.holm, **{k: True for k in pos}})
+    row = pr_._average_row(r)
+    assert row.run.endswith("; position only by a measure shared with another family")
+    assert "position 0 of 2" in row.run and row.verdict in ("does not hold", "holds in part")
+    assert any("no longer shown after Holm for position (relevance)" in x for x in pf.recovery_lines(r, {}))
+    assert pr_._average_row(rec).run.count("shared") == 0   # the fixture's checks agree with and without

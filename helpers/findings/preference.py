@@ -52,7 +52,36 @@ __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery",
            "families_caveat"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
-CAVEATS: dict[str, str] = {}
+CAVEATS: dict[str, str] = {
+    "thuir_baselines": "The THUIR baselines read the whole page while the measures stop at the cutoff (by default the "
+                       "shorter page). 'Relevant share' is page-level precision, a measure rather than a trivial "
+                       "baseline.",
+}
+
+#: The paper's central claim (the D#-measures lead; Table 3 counts its significant differences): no
+#: simulated run tests it, since no planted user mixes coverage with another model and only the paper's
+#: labels (licensed) could; a row says so in the table, not only in prose.
+DSHARP_QUESTION = "Do the D♯-measures agree best with users (the paper's Tables 2, 3 and 5)?"
+
+
+def dsharp_row() -> Finding:
+    """The paper's central claim, not tested by a simulated run (verdict "not tested")."""
+    return Finding(DSHARP_QUESTION, "D♯-nDCG leads diversity and both (Tables 2, 5)",
+                   "not tested: needs the paper's labels", "not tested")
+
+
+def pass_rate_text(pairs: Mapping | None) -> str:
+    """This run's filter pass rate, ``"51.2%"``, from ``{"candidates", "passed"}`` (the metrics'
+    ``pairs``); empty without them (a user's files)."""
+    if not pairs or not pairs.get("candidates") or "passed" not in pairs:
+        return ""
+    return f"{pairs['passed'] / pairs['candidates']:.1%}"
+
+
+def paper_pass_rate_text() -> str:
+    """The paper's filter pass rate, ``"11.9% (1,247 of 10,500)"`` (:data:`PAPER_FILTER`)."""
+    c0, p0 = PAPER_FILTER
+    return f"{p0 / c0:.1%} ({p0:,} of {c0:,})"
 
 #: The rows that go to the appendix when their verdict is "by construction": a reached alpha target and
 #: r set by the simulator (the planted rows stay in the table, labelled, since they answer the question).
@@ -213,15 +242,19 @@ def same_preference_line(prefs: Mapping[str, pd.DataFrame], a: str, b: str, ps: 
 
 
 def assessors_note(models: Sequence[str]) -> str:
-    """Why the leaders of simulated assessors are by construction: how many of them follow a model
-    near a measure's formula (:data:`helpers.findings.preference_recovery.NEAR_FORMULA`)."""
+    """What the construction of the simulated assessors sets, and what it does not: which user models
+    they follow (how many near a measure's formula,
+    :data:`helpers.findings.preference_recovery.NEAR_FORMULA`), not which measure leads, so the
+    leaders describe this simulation, not real users."""
     near = [m for m in dict.fromkeys(models) if m in NEAR_FORMULA]
     k = sum(m in NEAR_FORMULA for m in models)
+    tail = "; the leaders describe this simulation, not real users"
     if not k:
-        return "by construction: which measures lead follows from the simulated assessors' user models"
+        return "the simulation sets the assessors' user models, not which measure leads" + tail
     formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in near])
-    return (f"by construction: which measures lead follows from the simulated assessors, {k} of {len(models)} of "
-            f"them {claims.listing(near, 'or')} users, near {formulas} {'formula' if len(near) == 1 else 'formulas'}")
+    return (f"the simulation sets the assessors' user models ({k} of {len(models)} "
+            f"{claims.listing(near, 'or')} users, near {formulas} {'formula' if len(near) == 1 else 'formulas'}), "
+            "not which measure leads" + tail)
 
 
 def top_lines(question: str, mar: pd.Series, blocked: Mapping, twins: Sequence[Sequence[str]],
@@ -490,8 +523,7 @@ def families_caveat(models: Sequence[str], compared: float | None = None) -> str
     """Limitation "families" from the run: every family check compares all ``compared`` measures, and a
     D♯-measure (half I-rec) counts in coverage's family and in its other half's; the aligned models
     this run did not plant (``planted_models``), whose families no check tests; and that no planted
-    user mixes coverage with another model, so the D♯ family, which holds the paper's diversity leader
-    D♯-nDCG (Tables 2 and 5), is not tested as such."""
+    user mixes coverage with another model is said by the table's row :data:`DSHARP_QUESTION`."""
     n = f" {int(compared)}" if compared is not None and np.isfinite(compared) else ""
     out = [f"Every family check compares all{n} measures, a D♯-measure (half I-rec) in two families."]
     missing = [m for m in NEAR_FORMULA if m not in models]
@@ -499,8 +531,6 @@ def families_caveat(models: Sequence[str], compared: float | None = None) -> str
         names = claims.listing(missing)
         out.append(f"{names[0].upper() + names[1:]} {'was' if len(missing) == 1 else 'were'} not planted, so "
                    f"{'its family is' if len(missing) == 1 else 'their families are'} not tested.")
-    out.append("No planted user mixes coverage with another model, so the D♯ family (the paper's leader D♯-nDCG) "
-               "is not tested as such.")
     return " ".join(out)
 
 
@@ -551,10 +581,6 @@ def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, sign
         prose += one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec)
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
-    if simulated:
-        # beside the THUIR rows (single-intent measures on real users) only the diversity measures are open
-        prose.append(f"Which {'diversity ' if real else ''}measure agrees with real users needs licensed labels "
-                     "(`data: files`).")
     if shift:
         prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
     if appendix:
@@ -644,7 +670,7 @@ def _by_construction(row: Finding) -> Finding:
 
 #: The order of the findings table: what the data answer and what is no artefact of the simulation first
 #: (real users, the D#/I-rec bound, the method check on average), then the rest in the order built.
-_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "On average, is each planted family",
+_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "Do the D♯-measures", "On average, is each planted family",
           "In one study of")
 
 
@@ -659,7 +685,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
              mar: Mapping[str, pd.Series] | None = None, blocked: Mapping[str, dict] | None = None,
              twins: Sequence[Sequence[str]] = (), shift: Mapping | None = None,
              real_table: pd.DataFrame | None = None, real_sens: pd.DataFrame | None = None,
-             footer: str = "") -> Findings:
+             pairs: Mapping | None = None, footer: str = "") -> Findings:
     """The findings of notebook 05 (see the module docstring for the questions).
 
     Parameters
@@ -675,10 +701,14 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         the groups of measures with identical preferences (files only: the leader rows).
     shift : ``{"max_move", "gap", "other"}`` of the normaliser check (``other``: the normaliser compared).
     real_table, real_sens : the THUIR tables.
+    pairs : ``{"candidates", "passed"}`` of the pair filter (simulated collections), printed beside the
+        paper's pass rate in the one-study power row and its Limitation.
     """
     rows = planted_rows(rec) if rec is not None else []
     one = [r for r in rows if r.question.startswith(ONE_STUDY_PREFIX)]   # one row on single-study power
-    power = power_row(one, n_pairs, unseparated_text(mar, blocked, twins, significance) if mar and blocked else "")
+    rate = pass_rate_text(pairs)
+    power = power_row(one, n_pairs, unseparated_text(mar, blocked, twins, significance) if mar and blocked else "",
+                      pass_rate=(rate, paper_pass_rate_text()) if rate else None)
     rows = [r for r in rows if not r.question.startswith(ONE_STUDY_PREFIX)] + ([power] if power is not None else [])
     if not simulated and mar is not None:
         rows += _leader_rows(mar, blocked, twins, significance)
@@ -692,6 +722,8 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         rows.append(_r_row(pearson, consistent, simulated))
     if real_table is not None:
         rows += [measures_row(real_table, real_sens, significance), baseline_row(real_table, significance)]
+    if simulated:   # the paper's central claim: a row, so the table says it is not tested
+        rows.append(dsharp_row())
     keep = [not _in_appendix(r, simulated) for r in rows]
     appendix = tuple(_by_construction(r) for r, k in zip(rows, keep) if not k)
     rows = sorted((r for r, k in zip(rows, keep) if k), key=_rank)   # what holds by construction is no finding
@@ -702,7 +734,7 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
         models = list(dict.fromkeys(m for m, _ in rec.cases))
         compared = rec.single["compared"].max() if "compared" in rec.single.columns and len(rec.single) else None
         cases = sum(len(qs) for qs in rec.by_model().values())
-        caveats.update(noise_model=contrast_caveat(rec),
+        caveats.update(noise_model=contrast_caveat(rec, rate, paper_pass_rate_text()),
                        families=families_caveat(models, compared),
                        rates_uncorrected=f"Each rate's 95% CI stands alone, uncorrected over the {cases} "
                                          "model-question cases.")

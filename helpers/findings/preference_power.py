@@ -82,12 +82,15 @@ def _counts(rows: Sequence[Finding]) -> tuple[list[str], str, int] | None:
     return out, " / ".join(qsets.pop()) if once else "", int(studies)
 
 
-def power_row(rows: Sequence[Finding], n_pairs: int, unseparated: str = "") -> Finding | None:
+def power_row(rows: Sequence[Finding], n_pairs: int, unseparated: str = "",
+              pass_rate: tuple[str, str] | None = None) -> Finding | None:
     """The one row on single-study power, from the one-study rows (one per reading): each reading
     with its families and counts of studies (:func:`_counts`), the counts that show and rule out the
     power (:func:`helpers.findings.preference_recovery.power_limits`), and ``unseparated``
-    (:func:`unseparated_text`); at most 40 words. None without rows. The power is set by the
-    simulator: the rows' ``noise_model`` caveat says so (no second, general by-construction caveat)."""
+    (:func:`unseparated_text`); at most 40 words, 44 with ``pass_rate``. None without rows. The power is set by the
+    simulator: the rows' ``noise_model`` caveat says so (no second, general by-construction caveat).
+    ``pass_rate``: (this run's, the paper's) filter pass rate as text, the run's closing the run cell
+    and the paper's in the paper cell (the power rests on the simulated pairs)."""
     if not rows:
         return None
     counted = _counts(rows)
@@ -102,12 +105,14 @@ def power_row(rows: Sequence[Finding], n_pairs: int, unseparated: str = "") -> F
         parts = [f"of {studies} studies{f' ({qs})' if qs else ''}: " + "; ".join(readings)
                  + f" ({', '.join(rule) or 'no count decides'})"]
     parts += [unseparated] if unseparated else []
+    parts += [f"filter pass rate {pass_rate[0]}"] if pass_rate else []
     run = ". ".join(x[0].upper() + x[1:] for x in parts)
     caveats = tuple(dict.fromkeys(c for r in rows for c in r.caveats))
     powered = {m: dict(qs) for r in rows for m, qs in r.numbers.get("powered", {}).items()}
     question = (f"In one study of {n_pairs:,} pairs, is each planted family significantly first with "
                 f"{POWER_TARGET:.0%} power (95% CI ≥ {POWER_TARGET:.2f})?")
-    return Finding(question, "—", run, power_verdict([r.verdict for r in rows]), caveats,
+    paper = f"filter pass rate {pass_rate[1]}" if pass_rate else "—"
+    return Finding(question, paper, run, power_verdict([r.verdict for r in rows]), caveats,
                    {"powered": powered, "power_target": POWER_TARGET, "pairs": n_pairs,
                     "readings": [r.numbers for r in rows], "unseparated": unseparated})
 

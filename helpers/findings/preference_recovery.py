@@ -98,6 +98,8 @@ class Recovery:
     replicates: int
     single: pd.DataFrame = field(default_factory=pd.DataFrame)   # one study's reading per model, question
     level: float = 0.05              # the familywise level of the Holm-corrected checks
+    holm_with_shared: dict = field(default_factory=dict)   # (model, question) -> recovered after Holm with the
+    # members shared by two families in (``holm`` also asks it of the family's own members)
 
     @property
     def enough(self) -> bool:
@@ -203,6 +205,14 @@ def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[s
     p_holm = holm([cases[k]["check"]["p"] for k in testable]) if testable else []
     holm_ok = {k: (bool(cases[k]["check"]["diff"] > 0 and ph < significance) if R >= MIN_REPLICATES else None)
                for k, ph in zip(testable, p_holm)}
+    # a family whose best member is shared with another family (RBU, a D#-measure) is recovered only if
+    # its own members (of no other family) also lead the best outside, Holm over those checks: it decides
+    own = [k for k in testable if cases[k]["check_unshared"] is not None
+           and cases[k]["check_unshared"]["verdict"] != "not testable"]
+    p_own = holm([cases[k]["check_unshared"]["p"] for k in own]) if own else []
+    own_ok = {k: bool(cases[k]["check_unshared"]["diff"] > 0 and ph < significance) for k, ph in zip(own, p_own)}
+    with_shared = dict(holm_ok)
+    holm_ok = {k: (v and own_ok.get(k, True)) if v is not None else None for k, v in holm_ok.items()}
     alpha = rep[rep.quantity == "alpha"].groupby(["model", "question"])["value"].agg(["min", "max"])
     off = alpha[alpha["min"] < np.array([alpha_target[q] for _, q in alpha.index]) - 0.01]
     null, family = None, 0
@@ -212,7 +222,7 @@ def recovery(rep: pd.DataFrame, measures: Sequence[str], panel_models: Mapping[s
         null = null.assign(p_holm=dep["p_holm"].to_numpy(), departs=dep["departs"].to_numpy())
         family = int(dep["family"].iloc[0])
     near = rep_pref.noise_free_leaders(rep, list(measures))
-    return Recovery(summary, cases, holm_ok, null, family, off, near, R, _one_study(rep), significance)
+    return Recovery(summary, cases, holm_ok, null, family, off, near, R, _one_study(rep), significance, with_shared)
 
 
 def _one_study(rep: pd.DataFrame) -> pd.DataFrame:
@@ -381,11 +391,10 @@ def _counts_line(rec: Recovery) -> list[str]:
     held = sum(bool(v) for v in rec.holm.values())
     out = [f"held-out check on average: {ok} of {len(keys)} model-question cases recovered (each on its own); "
            f"{held} after Holm's correction over the {len(keys)} cases"]
-    lost = [f"{m} ({q})" for (m, q) in keys if rec.cases[(m, q)]["aligned_lead"]
-            and rec.cases[(m, q)]["aligned_lead_unshared"] is False]
+    lost = [f"{m} ({q})" for (m, q) in keys if rec.holm_with_shared.get((m, q)) and not rec.holm.get((m, q))]
     if lost:
-        out.append("without the measures shared by two families (RBU, iRBU, the D#-measures): no longer shown for "
-                   + claims.listing(lost))
+        out.append("without the measures shared by two families (RBU, the D#-measures): no longer shown after Holm "
+                   "for " + claims.listing(lost))
     return out
 
 
@@ -437,14 +446,14 @@ def _first_lines(s: pd.DataFrame) -> list[str]:
 
 
 def mixture_note(mixture: str) -> str:
-    """Why the leaders of a mixture of simulated users are by construction: the share of its users
+    """What the construction of a mixture of simulated users sets (its users, not its leader): the share of its users
     whose model is near a measure's formula (:data:`NEAR_FORMULA`), e.g. ``"70% of these users are
     position or first-hit users, near RBP's and RBU/ERR's formulas"``; coverage users count as near
     I-rec's (a smoothed I-rec)."""
     mix = users.parse_mixture(mixture)
     near = {m: w for m, w in mix.items() if m in NEAR_FORMULA and w > 0}
     if not near:
-        return "the mixture of users planted here sets which measures lead"
+        return "none of these users is near a measure's formula"
     share = sum(near.values())
     formulas = claims.listing([NEAR_FORMULA[m] + "'s" for m in near])
     noun = "formula" if len(near) == 1 else "formulas"
@@ -453,7 +462,7 @@ def mixture_note(mixture: str) -> str:
 
 def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance: float = 0.05) -> list[str]:
     """The printed lines of the planted-truth section: alpha reached, one study's reading, the
-    counts, the null check, the leaders of the mixture panel (by construction), and how MAR follows
+    counts, the null check, the leaders of the mixture panel (no family planted), and how MAR follows
     the noise-free order."""
     lines = ["alpha reached: " + ("every panel within 0.01 of its target" if rec.off_target.empty else
                                   "more than 0.01 below target in " + ", ".join(
@@ -464,9 +473,10 @@ def recovery_lines(rec: Recovery, panel_models: Mapping[str, str], significance:
         lines += _null_lines(rec)
     for m, mix in panel_models.items():
         if m == "mixture":   # no family: its leaders are set by the mixture planted
-            noise = ("; within noise: the uncorrected paired 95% CI of the difference to the leader includes 0"
-                     if rec.enough else "")
-            lines.append(f"mixture panel, leaders by construction ({mixture_note(mix)}){noise}")
+            lines.append(f"mixture panel, no family planted ({mixture_note(mix)}): the mixture sets the users, not "
+                         "which measure leads")
+            if rec.enough:
+                lines.append("  within noise: the uncorrected paired 95% CI of the difference to the leader includes 0")
             lines += [f"  {q}: {_leader_text(rec.cases[(m, q)]['claim'], rec.replicates)}" for q in ("relevance", "diversity")]
     if len(rec.noise_free):
         rho = rec.noise_free["rho"].dropna()
@@ -503,7 +513,9 @@ def planted_metrics(rec: Recovery) -> dict:
             "aligned_lead": {key(m, q): {"every_measure_compared": v["aligned_lead"],
                                          "family": v["family"], "own": v["own"],
                                          "without_shared_measures": v["aligned_lead_unshared"],
-                                         "after_holm": rec.holm.get((m, q))} for (m, q), v in rec.cases.items()},
+                                         "after_holm": rec.holm.get((m, q)),
+                                         "after_holm_with_shared": rec.holm_with_shared.get((m, q))}
+                             for (m, q), v in rec.cases.items()},
             "null_minus_own_chance": None if rec.null is None else rec.null[
                 ["question", "system", "mean", "low", "high", "chance", "includes_chance", "p_holm", "departs"]],
             "noise_free": rec.noise_free, "one_study": rec.single, "enough_replicates": rec.enough,
@@ -565,29 +577,33 @@ CAVEATS = {
 }
 
 
-def contrast_caveat(rec: Recovery) -> str:
+def contrast_caveat(rec: Recovery, pass_rate: str = "", paper_rate: str = "") -> str:
     """The one caveat of the one-study rows: their power rests on the simulation's noise model
     (:data:`NOISE`) and on the contrast between the families built into it, read from the noise-free
     family checks (each family's best measure minus the best outside it, the largest over the
     questions), e.g. ``"... and on its built-in contrast: without noise coverage's family leads the best
-    outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast."""
+    outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast.
+    With ``pass_rate`` (this run's filter pass rate) and ``paper_rate`` a second sentence says the
+    settings are not calibrated to the paper and how far the simulated pairs are from its pairs."""
     lead: dict[str, float] = {}
     for (m, _q), c in rec.cases.items():
         ck = c["check_noise_free"]
         if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
             lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
     noise = CAVEATS["noise_model"].split(" and on its built-in contrast")[0]
+    tail = (f" These settings are not calibrated to the paper: {pass_rate} of candidate pairs pass the filter here, "
+            f"{paper_rate} in the paper." if pass_rate and paper_rate else "")
     if not lead:
-        return CAVEATS["noise_model"]
+        return CAVEATS["noise_model"] + tail
     top = max(lead, key=lead.get)
     if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
         how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
         return (f"{noise}; without noise no planted family leads the best measure outside it ({top}'s {how}), so "
-                "no contrast between the families is built in.")
+                "no contrast between the families is built in." + tail)
     rest = [v for m, v in lead.items() if m != top]
-    tail = f", the others by at most {signed(max(rest))}" if rest else ""
+    others = f", the others by at most {signed(max(rest))}" if rest else ""
     return (f"{noise} and on its built-in contrast: without noise {top}'s family leads the best outside it by "
-            f"{signed(lead[top])}{tail}.")
+            f"{signed(lead[top])}{others}." + tail)
 
 
 def _nearest(rec: Recovery, model: str) -> list[str]:
@@ -667,7 +683,11 @@ def _average_row(rec: Recovery) -> Finding:
                        "cannot tell", ("few_replicates",), {"held_out": held})
     parts = [f"{m} {sum(bool(v) for v in qs.values())} of {len(qs)}" for m, qs in by.items()]
     ok = [bool(v) for qs in by.values() for v in qs.values()]
-    run = f"recovered (Holm over {n_cases} at {rec.level:g}): {', '.join(parts)}"
+    run = (f"recovered (Holm over {n_cases} at {rec.level:g}; members of no other family decide): "
+           f"{', '.join(parts)}")
+    lost = [m for m, qs in by.items() if any(rec.holm_with_shared.get((m, q)) and not v for q, v in qs.items())]
+    if lost:   # recovered only through a member shared with another family (RBU, a D#-measure)
+        run += f"; {claims.listing(lost)} only by a measure shared with another family"
     verdict = "holds" if all(ok) else "holds in part" if any(ok) else "does not hold"
     checks = {f"{m} | {q}": {k: rec.cases[(m, q)]["check"][k] for k in ("best_in", "best_out", "diff", "low", "high",
                                                                        "p", "replicates", "verdict")}

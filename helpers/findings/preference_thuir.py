@@ -113,5 +113,5 @@ def baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
                 f"({int(r['ties'])} ties)")
     run += tie_clause(real_table, names[0]) if names else ""
     return Finding(f"THUIR users: does a trivial baseline agree more often than chance (Holm at {significance:g})?",
-                   "—", run, "shown" if names else "not shown", () if names else ("low_power",),
-                   numbers={"above": names})
+                   "—", run, "shown" if names else "not shown",
+                   ("thuir_baselines",) if names else ("thuir_baselines", "low_power"), numbers={"above": names})
