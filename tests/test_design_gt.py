@@ -969,8 +969,9 @@ def test_printed_numbers_have_separators_one_precision_and_coinciding_curves_are
     assert sizes_sentence(sizes).endswith("(1 case: m, ANOVA (m = 2): 127,720 vs 127,723).")
     curve = pd.DataFrame({"measure": ["a", "a", "b", "b", "c", "c"], "min_diff": [.02, .05] * 3,
                           "n_exact": [300, 50, 300, 50, 310, 52]})
-    assert coinciding(curve, "2 V_E1") == "a and b coincide (2 V_E1): the same topics at every minD"
-    assert coinciding(curve[curve["measure"] != "b"], "2 V_E1") is None
+    assert coinciding(curve, "2 V_E1") == "a and b overlap (2 V_E1): within 2% at every minD"
+    assert coinciding(curve[curve["measure"] != "b"], "2 V_E1") is None       # 310 vs 300: 3.2% apart
+    assert coinciding(curve[curve["measure"] != "b"], "2 V_E1", rel=.05) == "a and c overlap (2 V_E1): within 5% at every minD"
     settings = dict(min_diff=.05, beta=.1, ci_width=.1, target=.95, max_assessors=4, design="s x t x a")
     f = _findings(sizes=_crossed_sizes((.9001, .88, .95), (.95, .9, .99)), at=_crossed_at(cap=.97),
                   settings=settings, cheapest=_curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4),

@@ -80,14 +80,18 @@ def cost_view(curve: pd.DataFrame) -> pd.DataFrame:
         "within noise": curve["within_noise"].astype(bool)})
 
 
-def coinciding(curve: pd.DataFrame, label: str) -> str | None:
-    """``"nDCG@10 and ERR@10 coincide (2 V_E1): the same topics at every minD"``: the measures whose
-    curves of :func:`helpers.design.study.sizes_against_difference` are identical (one line hides the
-    other in the figure), or None."""
-    groups: dict[tuple, list[str]] = {}
-    for m, c in curve.groupby("measure", sort=False):
-        groups.setdefault(tuple(c["n_exact"].fillna(-1).astype(float)), []).append(str(m))
-    same = [ms for ms in groups.values() if len(ms) > 1]
-    if not same:
-        return None
-    return "; ".join(f"{' and '.join(ms)} coincide ({label}): the same topics at every minD" for ms in same)
+def coinciding(curve: pd.DataFrame, label: str, rel: float = 0.02) -> str | None:
+    """``"nDCG@10 and ERR@10 overlap (2 V_E1): within 2% at every minD"``: measures whose curves of
+    :func:`helpers.design.study.sizes_against_difference` differ by at most ``rel`` of the larger value at
+    every minD (on the figure's log axis one line hides the other), or None."""
+    ns = {str(m): c["n_exact"].to_numpy(dtype=float) for m, c in curve.groupby("measure", sort=False)}
+    names, said, out = list(ns), set(), []
+    for i, a in enumerate(names):
+        if a in said:
+            continue
+        near = [b for b in names[i + 1:] if b not in said and len(ns[b]) == len(ns[a]) and np.all(
+            np.abs(ns[a] - ns[b]) <= rel * np.fmax(ns[a], ns[b]))]
+        if near:
+            said.update(near)
+            out.append(f"{' and '.join([a, *near])} overlap ({label}): within {rel:.0%} at every minD")
+    return "; ".join(out) or None
