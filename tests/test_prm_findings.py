@@ -79,8 +79,8 @@ def test_table6_verdict_follows_the_holm_adjusted_tests(p, verdict):
     assert [r.verdict for r in rows] == [verdict, verdict] and checks == []
     assert rows[1].caveats == ("in_sample",) and "p = " in rows[0].run or "p < " in rows[0].run
     # the tests that survive the correction are named in the row; the brackets once, in the Limitations
-    assert rows[0].run.endswith({"shown": "Significant after correction: PRM − binary at θ = 3 and θ = 1.",
-                                 "holds in part": "Significant after correction: PRM − binary at θ = 3.",
+    assert rows[0].run.endswith({"shown": "Significant after correction at θ = 3 and θ = 1.",
+                                 "holds in part": "Significant after correction at θ = 3.",
                                  "not shown": "p = 0.600."}[verdict])
     assert fp._brackets(rob) == "Table 6's brackets: 95% CI of the mean over 40 replicates."
     # every bracket beside a Holm-corrected verdict says, where it stands, that it is unadjusted
@@ -160,7 +160,12 @@ def test_table2_over_draws_reads_the_interval_of_z(z, verdict):
     assert biased.caveats == ("eq_same", "eq5_biased")
     # the paper predicts Eq. 5 biased when U2 re-judged U1's levels unevenly: the design cannot test it
     assert biased.verdict == "cannot tell" and "this run:" not in biased.paper
-    assert "U2 re-judged 7.9% of level 0, 100.0% of levels 1, 2 and 3 of U1's judgments." in biased.run
+    # the shares re-judged: stated once, in the caveat (referee 7: a cell <= 40 words)
+    assert "re-judged" not in biased.run
+    note = fp._biased_note({0: 0.0791, 1: 1.0, 2: 1.0, 3: 1.0}, str, False, False)["eq5_biased"]
+    assert note.startswith("Here U2 re-judged 7.9% of level 0, 100.0% of levels 1, 2 and 3 of U1's judgments: the "
+                           "paper predicts Eq. 5 is biased then")
+    assert fp._biased_note({0: 1.0}, str, False, True) == {} and fp._biased_note({0: 0.5}, str, True, False) == {}
     built = fp._eq_row(*_gap(*z), "Key", sim=True, eq5_valid=True)
     assert built.verdict == verdict
     assert built.caveats == (("by_construction",) if verdict == "holds" else ("simulated",))
@@ -465,11 +470,11 @@ def test_table2_row_states_the_marginals_test():
     """Eq. 4 = Eq. 5 needs equal marginals: the row says whether the run's data have them."""
     over = _found(marginals={"differ": 47, "n": 50, "p": float("nan")})
     row = next(r for r in over.appendix if r.question.startswith("Table 2"))
-    assert row.run.endswith("U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws (2.5 expected by chance if they are equal).")
+    assert row.run.endswith("Marginals differ (Stuart–Maxwell p < 0.05) in 47 of 50 draws (2.5 expected if equal).")
     one = _found(over_what="", eq_gap=(pv.Value(0.01, np.nan, np.nan), pv.Value(0.9, np.nan, np.nan)),
                  marginals={"differ": 0, "n": 1, "p": 0.412})
     row = next(r for r in one.appendix if r.question.startswith("Table 2"))
-    assert row.run.endswith("U1's and U2's marginals not shown to differ (Stuart–Maxwell p = 0.412).")
+    assert row.run.endswith("Marginals not shown to differ (Stuart–Maxwell p = 0.412).")
     assert row.numbers["marginals"]["p"] == 0.412
     shares = (0.057, 0.099, {"differ": 40, "n": 40, "p": float("nan")})
     stress = (_rob({3: (0.025, 0.013, 0.038)}, {3: 0.001}, {3: 0.001}), shares, "a lenient U2")
@@ -514,8 +519,8 @@ def test_holm_runs_over_every_test_of_the_findings_table():
     assert not found.table()["question"].str.contains("conditioned on U2").any()    # in sample, criterion-tailored
     appendix = found.appendix_findings().table()
     own = appendix[appendix["question"].str.contains("conditioned on U2")].iloc[0]
-    assert own["verdict"].startswith("holds in part") and own["this run"].endswith("Significant after correction: "
-                                                                                   "PRM − binary at θ = 3.")
+    assert own["verdict"].startswith("holds in part") and own["this run"].endswith("Significant after correction "
+                                                                                   "at θ = 3.")
     # one test: no correction to speak of (referee: "Holm corrects within each Table 6 row's 1 thresholds")
     from helpers.notebook.findings import Finding
 
@@ -706,10 +711,10 @@ def test_marginal_tests_on_a_pool_selected_by_u1_level_cannot_tell():
         "selected on U1's level, which makes the marginals differ even for exchangeable assessors"
     z = (pv.Value(0.085, 0.084, 0.086, n=50), pv.Value(17.1, 16.0, 18.1, n=50))
     row = fp._eq_row(*z, "3", sim=False, eq5_valid=False, marginals={"differ": 50, "n": 50, "p": float("nan")})
-    assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws (2.5 expected by chance if they are equal).")
+    assert row.verdict == "cannot tell" and row.run.endswith("in 50 of 50 draws (2.5 expected if equal).")
     assert "the selection alone makes the marginals differ" in fp._CAVEATS["eq5_biased"]   # why, once (caveat)
     assert fp._eq_row(*z, "3", sim=False, eq5_valid=True, marginals={"differ": 50, "n": 50, "p": float("nan")}
-                      ).run.endswith("in 50 of 50 draws (2.5 expected by chance if they are equal).")
+                      ).run.endswith("in 50 of 50 draws (2.5 expected if equal).")
 
 
 def test_table5_never_holds_outright_since_relative_se_cannot_single_out_the_prm():

@@ -40,6 +40,7 @@ from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
                         draws_views, holm_claims, over, p_text, replicate_view, star_label, robustness_draws, robustness_replicates,
                         robustness_single, signed, table_holm, tests_table, wins_line)
+from .prm_tests import graded_note as _graded_text
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
@@ -256,7 +257,7 @@ def _bracket_head(rob: Robustness) -> str:
 
 def _table6_run(rob: Robustness, analysis: str, name) -> str:
     """``"PRM − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.098 [+0.009, +0.282], p = 0.106;
-    ... Significant after correction: θ = 3."``: each row says its brackets are unadjusted and its p
+    ... Significant after correction at θ = 3."``: each row says its brackets are unadjusted and its p
     Holm-adjusted; the kind of interval and the family are named once, in the Limitations."""
     parts, sig = [], []
     for th, c in rob.claims[analysis].items():
@@ -265,7 +266,7 @@ def _table6_run(rob: Robustness, analysis: str, name) -> str:
         parts.append(f"θ = {name(th)} {diff_text(mean, lo, hi)}{test}")
         sig += [f"θ = {name(th)}"] if c.numbers["differs"] else []
     first, other = PAIRS[analysis]
-    tail = f" Significant after correction: {first} − {other} at {claims.listing(sig)}." if sig else ""
+    tail = f" Significant after correction at {claims.listing(sig)}." if sig else ""
     return f"{first} − {other} τ{_bracket_head(rob)}: " + "; ".join(parts) + "." + tail
 
 
@@ -397,14 +398,14 @@ def _stress_rows(rob: Robustness, name, shares: tuple, phrase: str = "a lenient 
 
 def _marginals_text(m: Mapping, unit: str) -> str:
     """The condition of Eq. 4 = Eq. 5 tested: ``"marginals differ (Stuart–Maxwell p < 0.05) in 3 of
-    40 replicates (2 expected by chance if they are equal)"`` -- the count beside the 5% of the
+    40 replicates (2 expected if equal)"`` -- the count beside the 5% of the
     replicates a true null gives -- or one collection's p-value."""
     if m["n"] == 1 and np.isfinite(m.get("p", np.nan)):
-        return (f"U1's and U2's marginals {'differ' if m['differ'] else 'not shown to differ'} "
+        return (f"Marginals {'differ' if m['differ'] else 'not shown to differ'} "
                 f"(Stuart–Maxwell p {p_text(m['p'])})")
     chance = claims.number(0.05 * m["n"], 1)   # the count a true null gives at the 5% level
-    return (f"U1's and U2's marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s "
-            f"({chance} expected by chance if they are equal)")
+    return (f"Marginals differ (Stuart–Maxwell p < 0.05) in {m['differ']} of {m['n']} {unit}s "
+            f"({chance} expected if equal)")
 
 
 #: Why a marginal-homogeneity test says nothing on a pool U2 re-judged by U1's level (Sect. 5.2.1).
@@ -448,8 +449,6 @@ def _eq_row(gap: Value, z: Value, name_T: str, *, sim: bool, eq5_valid: bool, ba
         verdict = "holds" if z.mean <= 2 else "does not hold"
     if not np.isfinite(z.mean) or (not sim and not eq5_valid):
         verdict = "cannot tell"
-    if not sim and not eq5_valid and coverage:
-        run += f" {coverage[0].upper()}{coverage[1:]}."
     if marginals and marginals["n"]:
         run += f" {_marginals_text(marginals, gap.unit if gap.n else 'collection')}."   # a selected pool: eq5_biased
     if sim:   # exchangeable simulated assessors: agreement is built in, a gap is not
@@ -704,6 +703,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     graded = _graded_text(robustness, rows + checks, name, where)
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
                                                                   **({"graded_too": graded} if graded else {}),
+                                                                  **_biased_note(coverage, name, sim, eq5_valid),
                                                                   "few_topics": few_topics,
                                                                   "brackets": brackets, **extra},
                        general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
@@ -721,17 +721,12 @@ def _references(rob: Robustness, name) -> dict:
     return {fams.pop(): (k, _table6_run(rob, "linear vs binary", name))}
 
 
-def _graded_text(rob: Robustness, rows, name, where: str = "A.1") -> str:
-    """Caveat ``graded_too`` computed from the rows it marks: the thresholds where their PRM − binary
-    tests reject, at each of which linear − binary rejects too and PRM − linear does not (the rule of
-    :func:`_graded_too`); ``""`` when no row carries it."""
-    marked = [r for r in rows if "graded_too" in r.caveats and r.numbers.get("analysis") in rob.claims]
-    ths = sorted({th for r in marked for th in rob.supported(r.numbers["analysis"])}, reverse=True)
-    if not ths:
-        return ""
-    at = claims.listing([f"θ = {name(th)}" for th in ths])
-    return (f"In the rows marked so, linear gains beat binary gains at {at}, where the PRM's do, and the PRM's "
-            f"do not beat linear ones there (linear − binary: {where}): that gain is not the PRM's own.")
+def _biased_note(coverage, name, sim: bool, eq5_valid: bool) -> dict:
+    """Caveat ``eq5_biased`` with the shares U2 re-judged, by U1 level (stated once, not in the row)."""
+    if sim or eq5_valid or not coverage:
+        return {}
+    text = _coverage_text(coverage, name)
+    return {"eq5_biased": f"Here {text}: " + _CAVEATS["eq5_biased"].split(": ", 1)[1]}
 
 
 def _only(rob: Robustness, thetas) -> Robustness:

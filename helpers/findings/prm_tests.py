@@ -24,7 +24,8 @@ from .prm_values import spread
 
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
            "robustness_draws", "tests_table", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
-           "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label"]
+           "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label",
+           "graded_note"]
 
 
 def over(values, what: str) -> tuple:
@@ -374,3 +375,16 @@ def draws_views(d, vname, label=None) -> list[tuple[pd.DataFrame, str]]:
     return [(t6, f"Table 6 over {d.replicates} draws of U2: mean τ [{iv} of single draws]"),
             (pd.DataFrame(rows), f"Tables 2, 5 and 7, Fig. 2's ratio and the UDM analysis over {d.replicates} draws "
                                  f"of U2: mean [{iv} of single draws]")]
+
+
+def graded_note(rob: Robustness, rows, name, where: str = "A.1") -> str:
+    """Caveat ``graded_too`` computed from the rows it marks: the thresholds where their PRM − binary
+    tests reject, at each of which linear − binary rejects too and PRM − linear does not (the rule of
+    :func:`helpers.findings.prm._graded_too`); ``""`` when no row carries it."""
+    marked = [r for r in rows if "graded_too" in r.caveats and r.numbers.get("analysis") in rob.claims]
+    ths = sorted({th for r in marked for th in rob.supported(r.numbers["analysis"])}, reverse=True)
+    if not ths:
+        return ""
+    at = claims.listing([f"θ = {name(th)}" for th in ths])
+    return (f"In the rows marked so, linear gains beat binary gains at {at}, where the PRM's do, and the PRM's "
+            f"do not beat linear ones there (linear − binary: {where}): that gain is not the PRM's own.")
