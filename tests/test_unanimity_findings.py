@@ -132,22 +132,24 @@ def test_findings_of_one_draw_keep_the_length_rules():
     t = found.table()
     assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c, d)"]   # d: the team-skill sd record
     assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 cells; CI excludes 1 in 0, 0 after Holm"
-    assert t["this run"].iloc[1] == "one draw: 3 of 360 pair decisions (0.83%); 1 of them fragile (33%)"
+    assert t["this run"].iloc[1] == ("one draw: 3 of 360 pair decisions (0.83%); 1 of them fragile (33%); the placebo "
+                                     "comparison needs `replicates` ≥ 2")
+    assert found.answer.startswith("Answer: this run has one draw, so UG cannot be set against a placebo")
     assert "over the team pairs of one cell" in found.limitations()
     assert problems(found) == []
     assert max(len(str(v).split()) for v in t.to_numpy().ravel()) <= 35   # table cells: at most 35 words
     assert "needs real ratings" in found.markdown()
 
 
-@pytest.mark.parametrize("small, verdict", [([5, 6, 4, 7], "by construction"), ([0, 1, 0, 0], "not shown")])
-def test_the_n_trend_is_by_construction_only_when_shown(small, verdict):
+@pytest.mark.parametrize("small, verdict", [([5, 6, 4, 7], "by construction"), ([0, 1, 0, 0], "by construction")])
+def test_the_n_trend_is_by_construction_whatever_the_run_shows(small, verdict):
     from helpers.replicates.unanimity import summarise_grid
 
     rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
                         "tau": 1.0, "discrepancies": [v for s in small for v in (s, 0)]})
     row = F._n_row(summarise_grid(rep), 5, 80, ())
-    assert row.verdict == verdict and ("by_construction" in row.caveats) == (verdict == "by construction")
-    assert row.caveats[0] == "ranges"   # 4 replicates: the range governs the verdict
+    assert row.verdict == verdict and "by_construction" in row.caveats   # from the model, not the run's outcome
+    assert row.caveats[0] == "ranges"   # 4 replicates: a range, called so
 
 
 def _tau(taus, lows, highs):
@@ -200,7 +202,8 @@ def test_significance_rows_rest_on_the_placebo():
                                      placebo={"ug": 2, "placebo": 3, "cells": 1},
                                      control=_control(-0.2, 1.2, "not shown"), scope="all 1 cells")
     # a share of the pair decisions, the fragile share and the placebo's count beside it; no verdict from one draw
-    assert one.run == "one draw: 2 of 120 pair decisions (1.7%); 1 of them fragile (50%); a placebo of UG's size: 3"
+    assert one.run == ("one draw: 2 of 120 pair decisions (1.7%); 1 of them fragile (50%); a placebo of UG's size: 3; "
+                       "the placebo comparison needs `replicates` ≥ 2")
     assert one.verdict == "cannot tell" and one.caveats == ("one_draw", "hsd_family", "fragile")
     # UG's count in every replicate is > 0, yet the verdict is the placebo comparison's, not "shown"
     assert over.run.startswith("UG: 2 of 120 (1.7%) in every one of 40. On all 1 cells, UG 2.0 vs placebo 1.5: +0.5 "
@@ -208,7 +211,7 @@ def test_significance_rows_rest_on_the_placebo():
     # simulated ratings (the default): the row checks the simulation, but its null is not built in (UG's bonus
     # follows RawG's distance from its mean, the within-topic shuffle does not): the verdict is the numbers'
     assert over.verdict == "not shown" and over.paper == "— (the paper has no placebo)"
-    assert over.caveats == ("placebo_sim", "hsd_family", "fragile")
+    assert over.caveats == ("placebo_sim", "hsd_family")   # fragility is the single draw's, not the replicates' mean
     real = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(-0.2, 1.2, "not shown"),
                                 scope="x", simulated=False)[1]
     assert real.verdict == "not shown" and real.caveats == ("hsd_family",)
@@ -370,12 +373,14 @@ def test_the_fade_with_n_is_an_appendix_row():
                        off_paper=["replicates"], fit=None)
     assert not any("fade" in r.question for r in found.rows) and "by construction" not in found.table()["verdict"].str.cat()
     app = found.appendix_findings()
-    assert [r.verdict for r in app.rows if "fade" in r.question] == ["by construction"] and "fade" in app.rows[0].question
-    # the placebo rows follow it there: on simulated ratings they check the simulation
-    assert [("placebo" in r.question, r.verdict) for r in app.rows[1:]] == [(True, "cannot tell")] * 2
+    assert [r.verdict for r in app.rows if "fade" in r.question] == ["by construction"] and len(app.rows) == 1
+    # the replicates' placebo rows answer the questions in the findings table, first; the single draw's rows are gone
+    assert [("placebo" in r.question, r.question.startswith("Over 4 "), r.verdict) for r in found.rows] == [
+        (True, True, "cannot tell")] * 2
+    assert found.rows[1].run.endswith("(range over 4 replicates); no placebo tested")
+    assert found.answer.startswith("Answer, over 4 replicates against a placebo of UG's size: cannot tell")
     # the fade comes from the independent uniform ratings (D reaches Dmax as N grows), not from UG's formula
-    assert ("Appendix A's table checks the simulation: the fade with N and UG against a placebo of its size."
-            in found.prose)
+    assert "Appendix A's table checks the simulation: the fade with N." in found.prose
     assert not any("formula" in x for x in found.prose + (found.appendix_findings().table().to_string(),))
     assert "follow from how the simulation was built" in app.limitations() and problems(found) == []
 
@@ -535,7 +540,8 @@ def test_reorder_row_rests_on_the_placebo():
     bare = F._reorder_row(grid, ["nG@1"], ())
     assert bare.verdict == "cannot tell" and bare.run.endswith("; no placebo tested")
     few = F._reorder_row(grid, ["nG@1"], (), {**_control_tau(np.nan, np.nan, "cannot tell"), "replicates": 2}, "x")
-    assert few.verdict == "cannot tell" and few.run.endswith("(mean of 2 replicates, no interval)")
+    assert few.verdict == "cannot tell" and few.run.endswith(
+        "(mean of 2 replicates: too few for the placebo comparison, which needs 40)")
 
 
 def test_ranking_row_sets_the_placebos_count_beside_ugs():
@@ -606,20 +612,25 @@ def test_no_verdict_from_an_hsd_that_cannot_reject():
     # B = 100 at alpha = 0.005: no p-value can fall below alpha, so every HSD-based row cannot tell and says why
     low = _floor_findings(0.005, simulated=False)
     hsd_rows = [r for r in low.rows if "calls" in r.question]
-    assert [r.verdict for r in hsd_rows] == ["cannot tell", "cannot tell"]
+    assert [r.verdict for r in hsd_rows] == ["cannot tell"]   # the replicates' row; the single draw's is dropped
     assert all("hsd_floor" in r.caveats for r in hsd_rows) and "hsd_floor" in low.caveats
-    assert [r.verdict for r in low.appendix_findings().rows if "fade" in r.question] == ["cannot tell"]
+    fade = [r for r in low.appendix_findings().rows if "fade" in r.question]   # by the model, the floor said
+    assert [r.verdict for r in fade] == ["by construction"] and "hsd_floor" in fade[0].caveats
     ok = _floor_findings(0.01, simulated=False)   # 1/101 < 0.01: the test can reject; the placebo's verdict stands
-    assert [r.verdict for r in ok.rows if "calls" in r.question] == ["cannot tell", "shown"]
+    assert [r.verdict for r in ok.rows if "calls" in r.question] == ["shown"]
     assert "hsd_floor" not in ok.caveats and not any("hsd_floor" in r.caveats for r in ok.rows)
 
 
-def test_placebo_rows_check_the_simulation_on_simulated_ratings():
+def test_placebo_rows_answer_the_questions_on_simulated_and_real_ratings():
     sim, real = _floor_findings(0.05), _floor_findings(0.05, simulated=False)
     def over(rows):   # the replicates' placebo rows (the single draw's row asks about a placebo too)
         return sum(r.question.startswith("Over ") and "placebo" in r.question for r in rows)
-    assert over(sim.rows) == 0 and over(sim.appendix_findings().rows) == 2 and over(real.rows) == 2
-    assert F.SIG_Q in [r.question for r in sim.rows] and "placebo of its size" in F.SIG_Q
+    assert over(sim.rows) == 2 and over(sim.appendix_findings().rows) == 0 and over(real.rows) == 2
+    assert [r.question.startswith("Over ") for r in sim.rows[:2]] == [True, True]   # first: the answer
+    assert F.SIG_Q not in [r.question for r in sim.rows]   # the single draw's row: only without replicates
+    assert "placebo_sim" in sim.rows[1].caveats and "placebo_sim" not in real.rows[1].caveats
+    assert sim.answer == ("Answer, over 40 replicates against a placebo of UG's size: cannot tell for reordering; "
+                          "UG changes more significance calls (calls per replicate: UG 2.0, placebo 1.5).")
 
 
 def test_conjecture_row_sets_the_real_ci_beside_the_uniform_draws():
@@ -661,16 +672,17 @@ def test_placebo_null_is_not_structural_on_uniform_ratings():
 
 
 @pytest.mark.parametrize("small, large, verdict", [([3, 3, 3, 3], [0, 0, 0, 0], "by construction"),
-                                                   ([0, 0, 0, 0], [2, 2, 2, 2], "does not hold"),
-                                                   ([0, 1, 0, 0], [4, 5, 6, 7], "does not hold")])
-def test_only_a_fade_with_n_is_by_construction(small, large, verdict):
-    # uniform ratings make UG's relative bonus shrink with N: a fade follows, a growth would not
+                                                   ([0, 0, 0, 0], [2, 2, 2, 2], "by construction"),
+                                                   ([0, 1, 0, 0], [4, 5, 6, 7], "by construction")])
+def test_the_fade_with_n_is_by_construction_in_every_configuration(small, large, verdict):
+    # uniform ratings make UG's relative bonus shrink with N: the label comes from the model, the numbers from the run
     from helpers.replicates.unanimity import summarise_grid
 
     rep = pd.DataFrame({"replicate": np.repeat(np.arange(4), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 4,
                         "tau": 1.0, "discrepancies": [v for a, b in zip(small, large) for v in (a, b)]})
     row = F._n_row(summarise_grid(rep), 5, 80, ())
-    assert row.verdict == verdict and ("by_construction" in row.caveats) == (verdict == "by construction")
+    assert row.verdict == verdict and "by_construction" in row.caveats
+    assert row.numbers["mean"] == np.mean(small) - np.mean(large)   # the run's numbers, whatever they show
 
 
 @pytest.mark.parametrize("measures, p, rows", [(["AP"], 0.18, 1), (["AP", "P@10"], 0.2, 1), (["nG@1"], 0.0, 2),

@@ -3,6 +3,8 @@ print, from literal inputs."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pandas as pd
 
@@ -28,8 +30,16 @@ def test_variant_metrics_and_summary_lines():
     assert m["nG@1"]["Dmax=2"]["N=5"] == {"tau": 0.985, "ci": [0.97, 1.0], "discrepancies": 2,
                                           "significant_RawG": 60, "significant_UG": 61}
     assert T.summary_lines(s, ["nG@1", "AP"], ["AP"]) == [
+        "one draw (no replicates: its Monte Carlo spread is not measured)",
         "nG@1: tau 0.985..1.000, discrepancies 2",
         "AP: tau 1.000..1.000, discrepancies 0 (by construction: it only sees whether a gain is > 0)"]
+    # with replicates, the single draw's count gets their spread beside it (mean, sd, range)
+    rep = pd.DataFrame({"replicate": [0, 0, 1, 1, 2], "measure": ["nG@1", "nG@1", "nG@1", "AP", "nG@1"],
+                        "discrepancies": [1, 2, 5, 0, 0]})
+    lines = T.summary_lines(s, ["nG@1", "AP"], ["AP"], grid=types.SimpleNamespace(rep=rep))
+    assert lines[0] == "one draw (its spread over the replicates beside it)"
+    assert lines[1] == "nG@1: tau 0.985..1.000, discrepancies 2 (over 3 replicates: mean 2.7, sd 2.5, 0 to 5)"
+    assert lines[2].endswith("discrepancies 0 (by construction: it only sees whether a gain is > 0)")
 
 
 def test_fit_line_says_whether_the_fit_tried_the_value():
@@ -69,7 +79,8 @@ def test_control_tau_line_and_the_single_draws_placebo_tau():
     assert "(too few replicates for an interval)" in T.control_tau_line(few, "x") and "40" not in T.control_tau_line(few, "x")
     assert T.control_tau_line(None, "x") == "placebo: no cell tested it, or no graded measure"
     one = {"tau_below_ug": 26, "tau_below_placebo": 22, "tau_pairs": 45}
-    assert T.placebo_tau_line(one).endswith("same draw: τ with RawG's ranking < 1 in 22 of 45 cells; UG: 26")
+    assert T.placebo_tau_line(one).endswith("same draw: τ with RawG's ranking < 1 in 22 of 45 cells; UG: 26 (one draw each, with Monte Carlo "
+                                          "spread: with `replicates` ≥ 2, section 7 compares them)")
     assert T.placebo_tau_line({"tau_pairs": 0}) == "placebo: not tested in this draw"
 
 

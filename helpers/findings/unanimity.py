@@ -27,6 +27,7 @@ from .unanimity_text import (SAME, bracket, cell_view, chance_outside, count_bra
                              effect_sizes, hsd_runs_line, range_text, read_real, table2_lines, table2_view)
 from .unanimity_text import fit_state, placebo_prose, placebo_verdict as _placebo_verdict, tried_text  # noqa: F401
 from .unanimity_text import signed as _signed, signed_count as _signed_count
+from .unanimity_text import answer_sentence  # noqa: F401
 from .unanimity_placebo import PAPER_T3_SHARE, SIG_Q, floor_caveat, hsd_floor, pct  # noqa: F401
 from .unanimity_placebo import few as _few, placebo_tau as _placebo_tau  # noqa: F401
 from .unanimity_placebo import reorder_row as _reorder_row, significance_rows as _significance_rows  # noqa: F401
@@ -42,7 +43,7 @@ CONVENTIONS = ("ntcireval",)
 
 #: The caption of this notebook's appendix table (``unanimity``'s ``appendix_findings``).
 _APPENDIX_TITLE = ("Appendix of notebook 02: checks of the simulation (the stand-in against the paper's Tables 2 and 3, "
-                   "UG against a placebo of its size, what holds by construction), not answers to the paper's questions.")
+                   "what holds by construction), not answers to the paper's questions.")
 
 
 @dataclass
@@ -190,11 +191,11 @@ OWN_CAVEATS = {
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
     "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
-    "placebo_sim": ("On uniform ratings the placebo checks the simulation, not assessors. Its null is not built in: "
-                    "UG's bonus is largest where RawG lies far from its mean (unanimous ratings), and the "
-                    "placebo's shuffle within topics breaks that link."),
+    "placebo_sim": ("The placebo's null is not built into the uniform ratings: UG's bonus is largest where RawG lies "
+                    "far from its mean (unanimous ratings), and the placebo's shuffle within topics breaks that link."),
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
-    "ranges": "Ranges over R draws, fewer than 95% needs (40), hold a new draw with probability (R − 1)/(R + 1) only.",
+    "ranges": ("Ranges over R draws, fewer than the 40 a 95% percentile interval needs (a draw beyond each end), "
+               "hold a new draw with probability (R − 1)/(R + 1) only."),
     "doubled": "Sakai names no effect size: power is against twice the uniform ratings' impact (its bounds: "
                "docs/02-unanimity-methods.md).",
     "rawg_pick": "best_run_by 'rawg' picks each team's run by its mean RawG on the same ratings it then tests: "
@@ -354,24 +355,23 @@ def _table3_row(t3: Mapping, fitted: bool = True, floor: bool = False, spread: s
 
 
 def _n_row(grid, n_lo: int, n_hi: int, cav: tuple, floor: bool = False) -> Finding:
-    """The fade of the discrepancies from the smallest N to the largest, over the replicates;
-    "cannot tell" when the HSD cannot reject (``floor``): no count can differ from 0 then."""
+    """The fade of the discrepancies from the smallest N to the largest, over the replicates. Its
+    verdict is "by construction" in every configuration, derived from the model, not the run: with
+    uniform ratings the spread D reaches Dmax ever more often as N grows, so UG's bonus relative to
+    RawG vanishes. The numbers say how far this run's N went (``floor``: the HSD cannot reject, so
+    every count is 0; its caveat says so)."""
     by_rep = grid.sums.pivot(index="replicate", columns="n", values="discrepancies")
     lo, hi = grid.by_n.loc[n_lo], grid.by_n.loc[n_hi]
     d = (by_rep[n_lo] - by_rep[n_hi]).to_numpy(dtype=float)
     head = f"discrepancies {claims.number(lo['mean'], 1)} at N = {n_lo}, {claims.number(hi['mean'], 1)} at N = {n_hi}"
     question, paper = "Does the effect fade as N grows?", "yes: none at N = 40, 80 (Sec. 4 expects it)"
-    if floor:
-        return Finding(question, paper, head, "cannot tell", ("hsd_floor",) + cav, {"mean": float(d.mean()),
-                                                                                  "differs": False})
-    if not d.any():
-        return Finding(question, paper, f"no discrepancy at N = {n_lo} or N = {n_hi} in any replicate", "not shown",
-                       cav, {"mean": 0.0, "differs": False})
-    if d.std() == 0:   # a fade follows from the uniform ratings; a growth with N would not
-        fades = bool(d[0] > 0)
-        return Finding(question, paper, f"{head}: a difference of {d[0]:+.0f} in every replicate",
-                       "by construction" if fades else "does not hold", (("by_construction",) if fades else ()) + cav,
-                       {"mean": float(d[0]), "differs": True})
+    cav = (("hsd_floor",) if floor else ()) + ("by_construction",) + cav
+    if floor or not d.any():
+        text = head if floor else f"no discrepancy at N = {n_lo} or N = {n_hi} in any replicate"
+        return Finding(question, paper, text, "by construction", cav, {"mean": float(d.mean()), "differs": False})
+    if d.std() == 0:
+        return Finding(question, paper, f"{head}: a difference of {d[0]:+.0f} in every replicate", "by construction",
+                       cav, {"mean": float(d[0]), "differs": True})
     from ..stats.summary import mean_interval
 
     if len(d) < claims.min_draws():   # too few draws for a 95% interval: the range, called so
@@ -381,10 +381,7 @@ def _n_row(grid, n_lo: int, n_hi: int, cav: tuple, floor: bool = False) -> Findi
     else:
         low, high, _ = mean_interval(d)
         text = f"mean difference {claims.mean_ci(float(d.mean()), low, high, len(d), digits=1).text}"
-    fades = bool(low > 0)   # with too few replicates the range governs the verdict: its caveat comes first
-    verdict = "by construction" if fades else "does not hold" if high < 0 else "not shown"
-    return Finding(question, paper, f"{head}; {text}", verdict,
-                   _few(len(d)) + (("by_construction",) if fades else ()) + cav,
+    return Finding(question, paper, f"{head}; {text}", "by construction", _few(len(d)) + cav,
                    {"mean": float(d.mean()), "low": low, "high": high, "differs": bool(low > 0 or high < 0)})
 
 
@@ -613,7 +610,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     else:
         g = counts[counts["measure"].isin(graded)]
         total, decisions = int(g["discrepancies"].sum()), pairs * len(g)
-        rows.append(_ranking_row(tau, grid, graded, cut, alpha, t2_paper, placebo))
+        if grid is None:   # one draw: its rows, which say the placebo comparison needs replicates
+            rows.append(_ranking_row(tau, grid, graded, cut, alpha, t2_paper, placebo))
         if control_tau is None and grid is not None:
             control_tau = _placebo_tau(grid.rep, graded)
         if grid is not None:   # the two placebo comparisons are one family (Holm over 2)
@@ -627,17 +625,15 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         sig = _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
                                  t3_paper, placebo, control if grid is not None else None, placebo_scope,
                                  simulated_ratings, floor)
-        rows.append(sig[0])
+        # the replicates' placebo rows answer both questions; the single draw's rows only without them
+        if grid is None:
+            rows.append(sig[0])
         placebo_rows += sig[1:]
-        if grid is not None and control is not None and not (   # "not shown" twice: Appendix A's rows say it
-                simulated_ratings and {c["verdict"] for c in (control, control_tau) if c is not None} == {"not shown"}):
-            (app_prose if simulated_ratings else prose).append(
-                placebo_prose(control, placebo_scope, placebo_all, control_tau, simulated_ratings))
         if table3_total is not None:
             appendix.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
             appendix.append(_n_row(grid, n_lo, n_hi, cut + pick, floor))
-        (appendix if simulated_ratings else rows).extend(placebo_rows)
+        rows[:0] = placebo_rows   # first: the answer, ranking then significance calls
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
@@ -658,7 +654,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     general = ["uniform"] + (["stand_in"] if cfg.dataset == "stc-like" else [])
     rows, appendix = in_letter_order(rows, general), in_letter_order(appendix, ["stand_in"])
     return UnanimityFindings("02_unanimity_evaluation", rows, prose, caveats=caveats, general=general, footer=footer,
-                             appendix=tuple(appendix), appendix_prose=tuple(app_prose))
+                             appendix=tuple(appendix), appendix_prose=tuple(app_prose),
+                             answer=answer_sentence(rows, reps, control, grid is not None))
 
 
 def in_letter_order(rows: list, general=()) -> list:
@@ -714,6 +711,7 @@ class UnanimityFindings(Findings):
 
     appendix: tuple = ()
     appendix_prose: tuple = ()
+    answer: str = ""
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a findings table of their own, with the caveats they point to."""

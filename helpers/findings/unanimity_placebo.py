@@ -71,12 +71,18 @@ def reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope:
         run += (f". On {scope}, mean τ UG {claims.number(control['ug'], 4)} vs placebo "
                 f"{claims.number(control['placebo'], 4)}" + (
                     f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=4).text}"
-                    if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+                    if np.isfinite(control["low"]) else _too_few(control)))
         p, verdict, more = _placebo_verdict(control, simulated)
         run, cav = run + p, more + cav
         nums["placebo"] = {k: v for k, v in control.items() if k != "verdict"}
     return Finding(f"Over {grid.replicates} replicates: does UG reorder runs more than a placebo of its size?",
                    "— (the paper has no placebo)", run, verdict, few(grid.replicates) + cav, nums)
+
+
+def _too_few(control: Mapping) -> str:
+    """What a placebo row says when its replicates are too few for the comparison's interval."""
+    return (f" (mean of {control['replicates']} replicates: too few for the placebo comparison, which needs "
+            f"{claims.min_draws()})")
 
 
 def pct(k: float, n: float) -> str:
@@ -104,7 +110,8 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
                                                                 f" on {placebo['cells']} cells (UG {placebo['ug']})")
           if placebo and placebo["cells"] else "")
     one = Finding(SIG_Q, paper,
-                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}{pl}", "cannot tell",
+                  f"one draw: {total} of {decisions:,} pair decisions ({pct(total, decisions)}){frag}{pl}; the "
+                  "placebo comparison needs `replicates` ≥ 2", "cannot tell",
                   ("one_draw",) + cav, {"total": total, "fragile": k, "decisions": decisions,
                                         "placebo": (placebo or {}).get("placebo")})
     if grid is None:
@@ -124,14 +131,15 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
     else:
         run += (f". On {scope}, UG {claims.number(control['ug'], 1)} vs placebo {claims.number(control['placebo'], 1)}"
                 + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=1).text}"
-                   if np.isfinite(control["low"]) else f" (mean of {control['replicates']} replicates, no interval)"))
+                   if np.isfinite(control["low"]) else _too_few(control)))
         p, verdict, more = _placebo_verdict(control, simulated)
         run, cav = run + p, more + cav
         nums["placebo"] = {k2: v for k2, v in control.items() if k2 != "verdict"}
     if floor:   # every count is 0 whatever the gains do: nothing to read
         verdict = "cannot tell"
     return [one, Finding(f"Over {replicates} replicates: does UG change more calls than a placebo of its size?",
-                         "— (the paper has no placebo)", run, verdict, few(replicates) + cav, nums)]
+                         "— (the paper has no placebo)", run, verdict,   # fragility: the single draw's count only
+                         few(replicates) + tuple(c for c in cav if c != "fragile"), nums)]
 
 
 def placebo_tau(rep: pd.DataFrame, graded) -> dict | None:

@@ -333,8 +333,9 @@ def discrepancy_figure(grid, measure_names, d_max_list, n_list, replicates: int)
             line = ax.plot(g["n"], g["disc_mean"], "-", lw=0.8)[0]
             plots.mean_and_interval(ax, g["n"], g["disc_mean"], g["disc_low"], g["disc_high"], color=line.get_color(),
                                     label=f"$D_{{\\max}}$ = {d}")
-        ax.set(xlabel="N (ratings per item)", title=f"{m}: mean, {range_name(replicates)}")
+        ax.set(xlabel="N (ratings per item)", title=m)   # the measure only: longer titles collide in print
         plots.log_axis(ax, n_list)  # labels at the grid's N only (log-axis minor labels overlap in print)
+    fig.suptitle(f"discrepancies: mean and {range_name(replicates)}", fontsize="medium")
     axes[0][0].set_ylabel("discrepancies")
     axes[0][-1].legend()
     return fig
@@ -375,14 +376,22 @@ def variant_metrics(summary: pd.DataFrame) -> dict:
             for m, g in summary.groupby("measure", sort=False)}
 
 
-def summary_lines(summary: pd.DataFrame, measure_names, blind) -> list[str]:
-    """Section 8's line per measure: the range of τ and the discrepancies over its cells."""
-    out = []
+def summary_lines(summary: pd.DataFrame, measure_names, blind, grid=None) -> list[str]:
+    """Section 8's line per measure: the range of τ and the discrepancies over its cells in the single
+    draw, one draw of a count whose spread over the replicates (``grid``,
+    :class:`helpers.replicates.unanimity.GridSummary`) is printed beside it: mean, sd and range."""
+    out = ["one draw (its spread over the replicates beside it)" if grid is not None else
+           "one draw (no replicates: its Monte Carlo spread is not measured)"]
     for m in measure_names:
         s = summary[summary.measure == m]
-        out.append(f"{m}: tau {claims.number(s['tau'].min())}..{claims.number(s['tau'].max())}, discrepancies "
-                   f"{int(s['discrepancies'].sum())}" + (" (by construction: it only sees whether a gain is > 0)"
-                                                         if m in blind else ""))
+        k = int(s["discrepancies"].sum())
+        spread = ""
+        if grid is not None and m not in blind:
+            per = grid.rep[grid.rep["measure"] == m].groupby("replicate")["discrepancies"].sum()
+            spread = (f" (over {len(per)} replicates: mean {claims.number(per.mean(), 1)}, sd "
+                      f"{claims.number(per.std(ddof=1), 1)}, {int(per.min())} to {int(per.max())})")
+        out.append(f"{m}: tau {claims.number(s['tau'].min())}..{claims.number(s['tau'].max())}, discrepancies {k}"
+                   + spread + (" (by construction: it only sees whether a gain is > 0)" if m in blind else ""))
     return out
 
 
@@ -446,7 +455,8 @@ def placebo_line(one: Mapping) -> str:
     if not one["cells"]:
         return "placebo: not tested in this draw"
     return (f"placebo of UG's size (UG's bonuses shuffled within topics), same {one['cells']} cells and permutations: "
-            f"{claims.plural(one['placebo'], 'discrepancy', 'discrepancies')}; UG: {one['ug']}")
+            f"{claims.plural(one['placebo'], 'discrepancy', 'discrepancies')}; UG: {one['ug']} (one draw each, with Monte "
+            "Carlo spread: with `replicates` ≥ 2, section 7 compares them)")
 
 
 def control_line(control: Mapping | None, scope: str) -> str:
@@ -466,7 +476,8 @@ def placebo_tau_line(one: Mapping) -> str:
     if not one.get("tau_pairs"):
         return "placebo: not tested in this draw"
     return (f"placebo of UG's size (UG's bonuses shuffled within topics), same draw: τ with RawG's ranking < 1 in "
-            f"{one['tau_below_placebo']} of {one['tau_pairs']} cells; UG: {one['tau_below_ug']}")
+            f"{one['tau_below_placebo']} of {one['tau_pairs']} cells; UG: {one['tau_below_ug']} (one draw each, with Monte "
+            "Carlo spread: with `replicates` ≥ 2, section 7 compares them)")
 
 
 def control_tau_line(control: Mapping | None, scope: str) -> str:
@@ -528,3 +539,24 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
             "does not hold": "UG changes fewer significance calls than a placebo of its size",
             "cannot tell": "Whether UG changes more significance calls than a placebo of its size: cannot tell",
             }[v(control)] + where + "."
+
+
+def answer_sentence(rows, replicates: int, control: Mapping | None, replicated: bool) -> str:
+    """The one-sentence answer printed above the findings table, from its first rows' verdicts:
+    with replicates, UG against a placebo of its size in reordering runs and in significance calls
+    (:data:`_AGAINST`, with the calls per replicate of ``control``,
+    :func:`helpers.replicates.unanimity_placebo.compare`); with one draw, that the comparison needs
+    replicates; otherwise the first row's question and verdict."""
+    if not rows:
+        return ""
+    if replicated and len(rows) >= 2 and "placebo" in rows[0].question and "placebo" in rows[1].question:
+        v = (rows[0].verdict, rows[1].verdict)
+        said = (_AGAINST[v[0]][2] if v[0] == v[1] and v[0] in _AGAINST else
+                "; ".join(_AGAINST[x][i] if x in _AGAINST else x for i, x in enumerate(v)))
+        calls = (f" (calls per replicate: UG {claims.number(control['ug'], 1)}, placebo "
+                 f"{claims.number(control['placebo'], 1)})" if control is not None else "")
+        return f"Answer, over {replicates} replicates against a placebo of UG's size: {said}{calls}."
+    if not replicated and rows[0].question == "Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?":
+        return ("Answer: this run has one draw, so UG cannot be set against a placebo of its size "
+                "(that needs `replicates` ≥ 2); the table gives what one draw shows.")
+    return f"Answer: {rows[0].question} {rows[0].verdict}."
