@@ -40,6 +40,8 @@ def test_variant_metrics_and_summary_lines():
     assert lines[0] == "one draw (its spread over the replicates beside it)"
     assert lines[1] == "nG@1: tau 0.985..1.000, discrepancies 2 (over 3 replicates: mean 2.7, sd 2.5, 0 to 5)"
     assert lines[2].endswith("discrepancies 0 (by construction: it only sees whether a gain is > 0)")
+    two = T.summary_lines(s, ["nG@1", "AP"], [], grid=types.SimpleNamespace(rep=rep))
+    assert two[-1] == "total of the graded measures: discrepancies 2 (over 3 replicates: mean 2.7, sd 2.5, 0 to 5)"
 
 
 def test_fit_line_says_whether_the_fit_tried_the_value():

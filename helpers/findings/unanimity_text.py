@@ -392,6 +392,13 @@ def summary_lines(summary: pd.DataFrame, measure_names, blind, grid=None) -> lis
                       f"{claims.number(per.std(ddof=1), 1)}, {int(per.min())} to {int(per.max())})")
         out.append(f"{m}: tau {claims.number(s['tau'].min())}..{claims.number(s['tau'].max())}, discrepancies {k}"
                    + spread + (" (by construction: it only sees whether a gain is > 0)" if m in blind else ""))
+    graded = [m for m in measure_names if m not in blind]
+    if grid is not None and len(graded) > 1:   # the total the findings table's row reads
+        per = grid.rep[grid.rep["measure"].isin(graded)].groupby("replicate")["discrepancies"].sum()
+        k = int(summary.loc[summary.measure.isin(graded), "discrepancies"].sum())
+        out.append(f"total of the graded measures: discrepancies {k} (over {len(per)} replicates: mean "
+                   f"{claims.number(per.mean(), 1)}, sd {claims.number(per.std(ddof=1), 1)}, "
+                   f"{int(per.min())} to {int(per.max())})")
     return out
 
 
