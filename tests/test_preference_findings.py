@@ -734,7 +734,7 @@ def test_contrast_caveat_says_a_trail_is_no_built_in_contrast(rec):
         cases = {k: {**v, "check_noise_free": None if v["check_noise_free"] is None
                      else {**v["check_noise_free"], "diff": diff, "verdict": "recovered"}}
                  for k, v in rec.cases.items()}
-        return pr_.contrast_caveat(dataclasses.replace(rec, cases=cases))
+        return pf.contrast_caveat(dataclasses.replace(rec, cases=cases))
 
     lead = with_lead(0.01)
     assert lead.startswith("One-study power rests on the simulator's noise (per-pair effect 0.4, ")

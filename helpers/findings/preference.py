@@ -35,11 +35,11 @@ from ..preference import questions as pq
 from ..simulate import users
 from .preference_recovery import COVERAGE_IS
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
-from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery, contrast_caveat,  # noqa: F401
+from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery,  # noqa: F401
                                   coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
                                   recovery_parts, recovery_table, PART_TITLES)
-from .preference_power import ONE_STUDY_PREFIX, appendix_row, power_row, unseparated_text
+from .preference_power import ONE_STUDY_PREFIX, appendix_row, contrast_caveat, power_row, unseparated_text  # noqa: F401
 from .preference_thuir import baseline_row, measures_row, p_text, thuir_view  # noqa: F401
 from .preference_thuir import design_lines as thuir_design_lines
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 
 from ..notebook.findings import Finding
 from ..preference import questions as pq
-from .preference_recovery import POWER_TARGET, power_limits
+from .preference_recovery import CAVEATS, POWER_TARGET, Recovery, power_limits, signed
 
-__all__ = ["ONE_STUDY_PREFIX", "power_row", "power_verdict", "unseparated_text", "appendix_row", "spread_text"]
+__all__ = ["ONE_STUDY_PREFIX", "contrast_caveat", "power_row", "power_verdict", "unseparated_text", "appendix_row", "spread_text"]
 
 #: How the one-study rows of :mod:`helpers.findings.preference_recovery` open their question.
 ONE_STUDY_PREFIX = "In one study, is the family of"
@@ -134,3 +135,32 @@ def spread_text(n: int, level: float = 0.95) -> str:
     if not is_percentile(n, level):
         return f"range of {n}"
     return f"range of about the middle {n - 2 * round((1 - level) / 2 * (n - 1))} of {n}"
+
+
+def contrast_caveat(rec: Recovery, pass_rate: str = "", paper_rate: str = "") -> str:
+    """The one caveat of the one-study rows: their power rests on the simulation's noise model
+    (:data:`NOISE`) and on the contrast between the families built into it, read from the noise-free
+    family checks (each family's best measure minus the best outside it, the largest over the
+    questions), e.g. ``"... and on its built-in contrast: without noise coverage's family leads the best
+    outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast.
+    With ``pass_rate`` (this run's filter pass rate) and ``paper_rate`` a second sentence says the
+    settings are not calibrated to the paper and how far the simulated pairs are from its pairs."""
+    lead: dict[str, float] = {}
+    for (m, _q), c in rec.cases.items():
+        ck = c["check_noise_free"]
+        if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
+            lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
+    noise = CAVEATS["noise_model"].split(" and on its built-in contrast")[0]
+    tail = (f" These settings are not calibrated to the paper: {pass_rate} of candidate pairs pass the filter here, "
+            f"{paper_rate} in the paper." if pass_rate and paper_rate else "")
+    if not lead:
+        return CAVEATS["noise_model"] + tail
+    top = max(lead, key=lead.get)
+    if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
+        how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
+        return (f"{noise}; without noise no planted family leads the best measure outside it ({top}'s {how}), so "
+                "no contrast between the families is built in." + tail)
+    rest = [v for m, v in lead.items() if m != top]
+    others = f", the others by at most {signed(max(rest))}" if rest else ""
+    return (f"{noise} and on its built-in contrast: without noise {top}'s family leads the best outside it by "
+            f"{signed(lead[top])}{others}." + tail)

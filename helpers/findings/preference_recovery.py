@@ -36,7 +36,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "family_table", "USERS_DO", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "contrast_caveat", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
+           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
 
 #: What each planted model's assessors do (:mod:`helpers.simulate.users`), for :func:`family_table`.
 USERS_DO = {"position": "read down with persistence p", "graded": "graded relevance, log rank discount",
@@ -575,35 +575,6 @@ CAVEATS = {
     "families": "Every family check compares all measures, a D♯-measure (half I-rec) in two families.",
     "rates_uncorrected": "Each rate's 95% CI stands alone, uncorrected over the model-question cases.",
 }
-
-
-def contrast_caveat(rec: Recovery, pass_rate: str = "", paper_rate: str = "") -> str:
-    """The one caveat of the one-study rows: their power rests on the simulation's noise model
-    (:data:`NOISE`) and on the contrast between the families built into it, read from the noise-free
-    family checks (each family's best measure minus the best outside it, the largest over the
-    questions), e.g. ``"... and on its built-in contrast: without noise coverage's family leads the best
-    outside it by +0.114, the others by at most +0.031."``; a trail or a tie is said to be no contrast.
-    With ``pass_rate`` (this run's filter pass rate) and ``paper_rate`` a second sentence says the
-    settings are not calibrated to the paper and how far the simulated pairs are from its pairs."""
-    lead: dict[str, float] = {}
-    for (m, _q), c in rec.cases.items():
-        ck = c["check_noise_free"]
-        if ck is not None and ck["verdict"] != "not testable" and np.isfinite(ck["diff"]):
-            lead[m] = max(lead.get(m, -np.inf), float(ck["diff"]))
-    noise = CAVEATS["noise_model"].split(" and on its built-in contrast")[0]
-    tail = (f" These settings are not calibrated to the paper: {pass_rate} of candidate pairs pass the filter here, "
-            f"{paper_rate} in the paper." if pass_rate and paper_rate else "")
-    if not lead:
-        return CAVEATS["noise_model"] + tail
-    top = max(lead, key=lead.get)
-    if lead[top] <= 0:   # a trail (or a tie) is no contrast built in
-        how = f"trails it by {signed(-lead[top])[1:]}" if lead[top] < 0 else "ties with it"
-        return (f"{noise}; without noise no planted family leads the best measure outside it ({top}'s {how}), so "
-                "no contrast between the families is built in." + tail)
-    rest = [v for m, v in lead.items() if m != top]
-    others = f", the others by at most {signed(max(rest))}" if rest else ""
-    return (f"{noise} and on its built-in contrast: without noise {top}'s family leads the best outside it by "
-            f"{signed(lead[top])}{others}." + tail)
 
 
 def _nearest(rec: Recovery, model: str) -> list[str]:
