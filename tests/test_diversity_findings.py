@@ -200,8 +200,8 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
     assert tail[1].startswith("null: means 0.490 to 0.530; Holm over 8 distinct measures at α = 0.05: none departs")
     # fix04b items 1-2: every recovery labelled by construction (none singled out), the verdict follows the
     # test's own criterion (a group missed or in part: does not hold)
-    assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage), by construction; not "
-                        "recovered: first-hit; cannot tell (truths coincide): position/graded (τ = 1.000); null: "
+    assert tail[-1] == ("In sum: 1 of 3 separable groups of truths recovered (coverage), by construction; does "
+                        "not hold: first-hit; cannot tell (truths coincide): position/graded (τ = 1.000); null: "
                         "no departure. Verdict of helpers.simulate.users' test: does not hold; the test needs every truth "
                         "group recovered and a clean null, so family recovery is not yet fit to read real data.")
 
@@ -225,7 +225,7 @@ def test_planted_rows_are_one_fitness_row_counting_separable_groups():
     (row,) = rows
     assert row.question == "Does family recovery pass its planted-user test (A.1)?"
     # position and graded order the runs identically: one group, not two (A.1 names the pair not told apart)
-    assert row.run == ("recovered: coverage; missed: first-hit; position/graded coincide; recoveries by "
+    assert row.run == ("recovered: coverage; does not hold: first-hit; position/graded coincide; recoveries by "
                        "construction; null: clean")
     assert row.verdict == "does not hold" and row.caveats == ("design", "aligned", "family_rule", "holm")
     assert set(caveats) == {"aligned", "holm", "design", "family_rule"} and "5 checks at α = 0.05" in caveats["holm"]
@@ -381,7 +381,7 @@ def test_simulated_findings_keep_only_what_simulated_runs_can_answer():
     assert p["verdict"] == "does not hold (a, b)" and p["this run"] == "0.429 [0.429, 0.448] vs 0.524 [0.514, 0.533] of 105 pairs"
     q = "Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?"
     assert ap.loc[q, "this run"] == "τ = 0.524 [0.333, 0.600], 15 runs (95% bootstrap over topics)"
-    lead = ap.loc["Does one measure lead discriminative power on these topics, beyond Monte Carlo error?"]
+    lead = ap.loc["Does one measure@10 lead discriminative power on these topics, beyond Monte Carlo error?"]
     # strec is I-rec under another name: counted once, so it is not "within noise" of anything
     # fix04b item 6: a lead says by how many pairs (beyond Monte Carlo error); 2 or more give "holds"
     assert lead["this run"] == "D-nDCG@10 (0.629), 9 pairs ahead" and lead["verdict"] == "holds (a)"
@@ -1085,7 +1085,7 @@ def test_power_rows_say_on_these_topics_beyond_monte_carlo_error_and_never_shown
                          (), "x", 100)
     assert exact.verdict == "does not hold"   # several lead, each exactly
     near = fd._lead_row(pd.Series({"a": 0.5, "b": 0.48}), {"a": (0.5, 0.5), "b": (0.47, 0.5)}, (), "x", 100)
-    assert near.verdict == "cannot tell" and near.run == "a (0.500); 1 more measure within Monte Carlo noise"
+    assert near.verdict == "cannot tell" and near.run == "a (0.500); 1 more within Monte Carlo noise"
 
 
 def test_gain_line_states_the_level_to_gain_mapping_and_trec_2012_nav():
@@ -1196,3 +1196,39 @@ def test_the_mean_scores_csv_reproduces_the_printed_tau():
     for key, v in printed.items():
         a, b = key.split(" | ")
         assert round(kendalltau(means[a], means[b]).statistic, 3) == round(v["tau"], 3), key
+
+
+def test_an_exact_tie_at_the_top_settles_the_lead_even_beside_an_inexact_leader():
+    """fix04e item 2: two measures known exactly at the same top power and a third at most one pair above
+    them (not exact): no measure can lead by 2 pairs, so "does not hold" (not "cannot tell")."""
+    n = 190
+    values = {"P@1": 13 / n, "A@1": 13 / n, "B@1": 13 / n, "C@1": 10 / n, "W": 30 / n}
+    mc = {"P@1": (13 / n, 14 / n), "A@1": (13 / n, 13 / n), "B@1": (13 / n, 13 / n), "C@1": (10 / n, 10 / n),
+          "W": (30 / n, 30 / n)}
+    row = fd._lead_row(pd.Series(values), mc, (), "these runs", n)
+    assert row.question.startswith("Does one measure@1 lead")          # fix04e item 5: W has no cutoff, ranked apart
+    assert row.verdict == "does not hold" and row.run == "P@1, A@1 and B@1 (0.068); 0 more within Monte Carlo noise; " \
+        "none can lead by 2 pairs"
+    assert fd.lead_excluded(mc, ["P@1", "A@1", "B@1", "C@1"], n) == ["P@1", "A@1", "B@1", "C@1"]
+    mc["P@1"] = (13 / n, 16 / n)   # P might be 3 pairs ahead: cannot tell
+    assert fd._lead_row(pd.Series(values), mc, (), "these runs", n).verdict == "cannot tell"
+
+
+def test_power_leaders_reads_each_measures_own_interval():
+    """fix04e item 3: a measure printed at the value of one within noise, but outside it, is "without Monte
+    Carlo interval" only when its own interval has no width; otherwise its interval is printed."""
+    values = {"A@10": 0.429, "B@10": 0.429, "R@10": 0.393, "D@10": 0.393, "E@10": 0.393}
+    mc = {"A@10": (0.429, 0.429), "B@10": (0.357, 0.429), "R@10": (0.393, 0.429), "D@10": (0.357, 0.393),
+          "E@10": (0.393, 0.393)}
+    assert fd.power_leaders(values, mc) == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; "
+                                            "D@10 also 0.393 [0.357, 0.393], short of it; E@10 also 0.393 without "
+                                            "Monte Carlo interval, so outside it)")
+
+
+def test_whole_list_measures_are_ranked_apart_from_those_at_the_cutoff():
+    """fix04e item 5: NRBP/nNRBP (whole list) do not lead a ranking of @l measures; they get their own line."""
+    power = pd.Series({"NRBP": 0.105, "nNRBP": 0.1, "A@1": 0.09, "S@1": 0.09, "B@1": 0.05})
+    mc = {"NRBP": (0.1, 0.11), "nNRBP": (0.1, 0.1), "A@1": (0.09, 0.09), "S@1": (0.09, 0.09), "B@1": (0.05, 0.05)}
+    assert fd.leader_lines(power, mc, [["A@1", "S@1"]]) == [
+        "highest discriminative power: A@1 (0.090)", "lowest discriminative power: B@1 (0.050)",
+        "ranked apart (whole list, no cutoff): NRBP 0.105 [0.100, 0.110]; nNRBP 0.100"]

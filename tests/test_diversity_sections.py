@@ -116,3 +116,32 @@ def test_tau_section_draws_nothing_for_the_post_hoc_pair():
                 .loc[:, means.index].to_numpy() for m in (a, b))
         stats.tau_topic_bootstrap(x, y, ref, B=100, level=0.95)
     assert used.random() == ref.random()
+
+
+def _scores(values: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Rows of evaluate's output: per measure a (topics x runs) array."""
+    rows = [(f"r{j}", f"t{i}", m, float(v[i, j])) for m, v in values.items()
+            for i in range(v.shape[0]) for j in range(v.shape[1])]
+    return pd.DataFrame(rows, columns=["run_id", "query_id", "measure", "value"])
+
+
+def test_second_cutoff_groups_measures_at_its_own_cutoff():
+    """fix04e item 1: the measures under several names are found at the second cutoff. At 1 X and Y are
+    one measure (the first cutoff's groups: X@1 = Y@1); at 10 they differ, and Z@10 = 2 Y@10 + 1 is Y's twin:
+    every distinct measure at 10 is counted once, named by its first name."""
+    rng = np.random.default_rng(7)
+    x = rng.random((6, 4)) + np.arange(4)
+    y = rng.random((6, 4))
+    out = ds.second_cutoff_power(_scores({"X@10": x, "Y@10": y, "Z@10": 2 * y + 1}), ["X@10", "Y@10", "Z@10"],
+                                 pd.Series({"X@1": 0.5, "Y@1": 0.5, "Z@1": 0.2}), 1, 10, B=99,
+                                 rng=np.random.default_rng(1), significance=0.05, level=0.95)
+    assert out["twins"] == [["Y@10", "Z@10"]] and out["keep"] == ["X", "Y"]
+    t = out["table"].set_index("measure")
+    assert list(t.columns) == ["power@1", "power@10", "Monte Carlo low @10", "Monte Carlo high @10"]
+    assert t.loc["X", "power@1"] == 0.5 and t.loc["Z", "power@1"] == 0.2
+    assert t.loc["Y", "power@10"] == t.loc["Z", "power@10"]          # twins: the same permutation p-values
+    assert t.loc["X", "power@10"] > t.loc["Y", "power@10"]            # X separates the runs, Y is noise
+    assert set(out["mc"]) == {"X", "Y", "Z"} and all(lo <= hi for lo, hi in out["mc"].values())
+    # the line counts the measures of 10 (2), not those of the first cutoff: X leads at 10
+    line = fd.extra_power_line(out["table"], out["mc"], 1, 10, out["keep"], "f.csv")
+    assert line.startswith("power@10 over 2 measures") and "Highest: X (" in line

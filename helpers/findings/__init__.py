@@ -13,6 +13,7 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.diversity``  notebook 04: diversified search measures
 ``helpers.findings.diversity_planted``  notebook 04: its appendix A.1 (planted truths), one row per user
 ``helpers.findings.diversity_text``  notebook 04: its shared wording (users, the design caveat, levels)
+``helpers.findings.diversity_power``  notebook 04: its reading of discriminative power (leaders, Monte Carlo noise)
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
 ``helpers.findings.preference_thuir``  notebook 05: its THUIR section (design lines, table, rows)
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)

@@ -49,6 +49,8 @@ from .diversity_planted import against_table, family_table, fitness, fitness_pro
     planted_rows, truth_groups, user_table, with_leaders, checks_table
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, label_offsets, pct, short_leaders, twins_line
+from .diversity_power import MC_LEVEL, at_cutoff, count_once, leader_intervals, leader_lines, mc_floor, mc_interval, \
+    mc_text, power_leaders
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "power_leaders", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
@@ -76,9 +78,6 @@ MIN_BOOTSTRAP_TOPICS = 10
 #: it (a correlation without the runs the tests single out, the lowest of many τ), since an interval
 #: computed after that choice does not have its nominal coverage.
 POST_HOC = "post hoc: chosen on these data, so no interval"
-#: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
-#: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
-MC_LEVEL = 0.95
 
 
 def measure_names(cutoff: int) -> list[str]:
@@ -124,95 +123,6 @@ def check_parameters(p: Mapping[str, Any]) -> None:
 
 
 # -- printed values ----------------------------------------------------------------------------
-
-def count_once(names, twins) -> list[str]:
-    """``names`` without the second and later names of each group of ``twins`` (one measure under
-    several names: :func:`helpers.measures.results.affine_measures`), order kept."""
-    later = {x for g in twins for x in list(g)[1:]}
-    return [x for x in names if x not in later]
-
-
-def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
-                     digits: int = 3) -> dict[str, tuple[float, float]]:
-    """The Monte Carlo intervals to read "within Monte Carlo noise" of the LEADING VALUE with
-    :func:`helpers.notebook.claims.leaders`: ``mc`` with each leader's interval (the values tied at
-    the best as printed to ``digits``) replaced by the leaders' common interval, the values every
-    leader's interval holds. A measure is then within noise when its interval overlaps that common
-    interval, not merely one tied leader's wider interval (a leader whose interval reaches down must
-    not pull in measures the exactly known leaders exclude). An empty intersection (leaders tied only
-    as printed) falls back to the best value itself."""
-    clean = {k: float(v) for k, v in values.items() if v is not None and np.isfinite(float(v))}
-    best = (max if higher else min)(clean.values())
-    tied = [k for k in clean if f"{clean[k]:.{digits}f}" == f"{best:.{digits}f}"]
-    lo = max(float(mc[k][0]) for k in tied)
-    hi = min(float(mc[k][1]) for k in tied)
-    common = (lo, hi) if lo <= hi else (best, best)
-    return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
-
-
-def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
-                  limit: int = 6, digits: int = 3) -> str:
-    """The highest (``higher``) or lowest power with the measures within Monte Carlo noise of it
-    (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
-    one within noise but outside it: its power is exact (no p-value near the level), so its interval
-    does not reach the leading value (``"D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619;
-    D-RBP@10 also 0.619 without Monte Carlo interval, so outside it)"``)."""
-    c = claims.leaders(values, higher=higher, intervals=leader_intervals(values, mc, higher=higher, digits=digits),
-                       digits=digits)
-    text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
-    n = c.numbers
-    if not n["within_noise"] or len(n["within_noise"]) > limit:   # none named: no value printed to match
-        return text
-    shown = {f"{values[m]:.{digits}f}" for m in n["within_noise"]}
-    inside = set(n["leaders"]) | set(n["within_noise"])
-    alike = [m for m in values if m not in inside and f"{values[m]:.{digits}f}" in shown]
-    if not alike:
-        return text
-    at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in alike}))
-    note = (f"{claims.listing(alike)} also {at} without Monte Carlo interval, so outside it" if len(alike) <= limit else
-            f"{len(alike)} more at {at} without Monte Carlo interval, so outside it")
-    return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
-
-
-def _no_width(near: int | None) -> str:
-    """What a Monte Carlo interval without width says about the p-values near the level: with
-    ``near`` (:func:`helpers.replicates.diversity.near_level`) the count within 3 Monte Carlo SEs."""
-    if near is None:
-        return "no p-value near the level"
-    if not near:
-        return "no p-value within 3 Monte Carlo SEs of the level"
-    return f"{claims.plural(int(near), 'p-value')} within 3 Monte Carlo SEs of the level, none in the 95% interval"
-
-
-def mc_text(value: float, low: float, high: float, digits: int = 3, near: int | None = None) -> str:
-    """A discriminative power with its Monte Carlo interval, ``"0.457 [0.448, 0.476]"``; when no
-    p-value's Monte Carlo interval holds the level the interval has no width and only the value is
-    printed, with what :func:`_no_width` says (no ``[v, v]`` interval)."""
-    if float(low) == float(high):
-        return f"{claims.number(value, digits)} ({_no_width(near)})"
-    return f"{claims.number(value, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
-
-
-def mc_floor(B: int, significance: float, level: float) -> str:
-    """``""``, or the sentence saying that with ``B`` trials no p-value can lie surely below
-    ``significance`` at ``level`` (:func:`helpers.replicates.diversity.power_interval`: even a p-value
-    from 0 exceedances has an upper bound ``1 - ((1 - level) / 2) ** (1 / B)`` at or above the level),
-    so every power's lower bound is 0."""
-    top = 1 - ((1 - level) / 2) ** (1 / int(B))
-    if top < significance:
-        return ""
-    return (f"With B = {int(B):,}, no p-value is surely below {significance:g} at {pct(level)}: every power "
-            "interval starts at 0.")
-
-
-def mc_interval(low: float, high: float, digits: int = 3, near: int | None = None) -> str:
-    """The Monte Carlo interval column of a power table: ``"[0.448, 0.476]"``, or ``"none: no p-value
-    within 3 Monte Carlo SEs of the level"`` when it has no width (no ``[v, v]``; :func:`_no_width`:
-    with ``near`` the count of p-values within 3 SEs, so the label holds for the run's B)."""
-    if float(low) == float(high):
-        return f"none: {_no_width(near)}"
-    return f"[{claims.number(low, digits)}, {claims.number(high, digits)}]"
-
 
 def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     """Kendall's τ with its bootstrap interval, ``"0.619 [0.448, 0.790]"``, or ``"1.000 in every
@@ -721,30 +631,46 @@ def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
                    numbers={**c.numbers, "pairs_ahead": ahead, "min_lead_pairs": MIN_LEAD_PAIRS})
 
 
+def lead_excluded(mc: Mapping[str, Sequence[float]], keep: Sequence[str], n_pairs: int) -> list[str]:
+    """The measures of ``keep`` that cannot lead by the rule of :func:`power_verdict` even at the top of
+    their Monte Carlo interval: for each, some other measure's lowest power is less than
+    :data:`MIN_LEAD_PAIRS` pairs below its highest (an exact tie: 0 pairs)."""
+    return [m for m in keep if any(pairs_ahead((mc[m][1], mc[m][1]), (mc[o][0], mc[o][0]), n_pairs) < MIN_LEAD_PAIRS
+                                   for o in keep if o != m)]
+
+
 def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
     """One measure leads ``"holds"`` when no other measure ties it or comes within Monte Carlo noise of
     the leading value (:func:`leader_intervals`) and it is ahead of every other by
     :data:`MIN_LEAD_PAIRS` pairs beyond Monte Carlo error (:func:`power_verdict`); ``"does not hold"``
-    when several tie and every leader's power is exact (no p-value near the level); else ``"cannot tell"``."""
-    keep = count_once(list(power.index), twins)
+    when two of the measures at or within noise of the top have exactly equal powers (both known
+    exactly) and no measure could be so far ahead even at the top of its interval
+    (:func:`lead_excluded`; the other leaders need not be exact); else ``"cannot tell"``."""
+    keep = at_cutoff(count_once(list(power.index), twins))
     values = {m: power[m] for m in keep}
     c = claims.leaders(values, intervals=leader_intervals(values, mc))
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
-    run = f"{lead} ({n['best']:.3f}); {claims.plural(len(n['within_noise']), 'more measure')} within Monte Carlo noise"
-    exact_tie = len(n["leaders"]) > 1 and all(mc[m][0] == mc[m][1] for m in n["leaders"])
+    run = f"{lead} ({n['best']:.3f}); {len(n['within_noise'])} more within Monte Carlo noise"
+    top = list(n["leaders"]) + list(n["within_noise"])
+    exact = [m for m in top if float(mc[m][0]) == float(mc[m][1])]
+    tie = any(values[a] == values[b] for i, a in enumerate(exact) for b in exact[i + 1:])   # known equal powers
+    none_can = tie and len(lead_excluded(mc, keep, n_pairs)) == len(keep)
     ahead = 0
     if len(n["leaders"]) == 1 and not n["within_noise"] and len(keep) > 1:   # a lead: by how many pairs
         top = n["leaders"][0]
         ahead = min(pairs_ahead(mc[top], mc[m], n_pairs) for m in keep if m != top)
         run = f"{lead} ({n['best']:.3f}), {claims.plural(ahead, 'pair')} ahead" + (
             f" (holds needs {MIN_LEAD_PAIRS})" if ahead < MIN_LEAD_PAIRS else "")
+    elif none_can:
+        run += f"; none can lead by {MIN_LEAD_PAIRS} pairs"
     verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] and
                (len(keep) == 1 or ahead >= MIN_LEAD_PAIRS) else
-               "does not hold" if exact_tie else "cannot tell")
+               "does not hold" if none_can else "cannot tell")
     # no interval in this row, so no pointer to the intervals' caveat: the question states the scope
-    return Finding(f"Does one measure lead discriminative power {POWER_ON}?", "—", run, verdict,
-                   caveats=_few(n_pairs), numbers={**n, "runs": where, "pairs_ahead": ahead})
+    cut = keep[0].rsplit("@", 1)[1] if "@" in keep[0] else ""
+    return Finding(f"Does one measure{'@' + cut if cut else ''} lead discriminative power {POWER_ON}?", "—", run, verdict,
+                   caveats=_few(n_pairs), numbers={**n, "runs": where, "pairs_ahead": ahead, "none_can_lead": none_can})
 
 
 def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:

@@ -155,7 +155,7 @@ def fitness(a: Mapping) -> dict:
     departs = list(a["null"]["departs"]) if a["null"] is not None else []
     groups = [g for g in truth_groups(a["pairs"]) if any(m in word for m in g)] if len(a["pairs"]) else \
         [[m] for m in word]
-    rec, part, other, failed, same = [], [], [], [], []
+    rec, part, other, failed, same, words = [], [], [], [], [], {}
     for g in groups:
         ws = [word.get(m, "cannot tell") for m in g]
         name = "/".join(g)
@@ -163,10 +163,12 @@ def fitness(a: Mapping) -> dict:
          else other).append(name)
         if any(w not in ("shown", "cannot tell", COINCIDE) for w in ws):   # a check that ran and did not recover it
             failed.append(name)
+            words[name] = ("does not hold" if "does not hold" in ws else
+                           next(w for w in ws if w not in ("shown", "cannot tell", COINCIDE)))
         if all(w == COINCIDE for w in ws):
             same.append(name)
     f = {"groups": ["/".join(g) for g in groups], "recovered": rec, "in_part": part, "other": other,
-         "failed": failed, "coincide": same, "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
+         "failed": failed, "failed_words": words, "coincide": same, "untestable": [m for m, ck in a["checks"].items() if ck["verdict"] == "not testable"],
          "alike": alike, "null_departs": departs, "null_tested": a["null"] is not None and a["null"].get("tested", True),
          "passes": len(rec) == len(groups) > 0 and not departs and a["null"] is not None,
          "too_few": None if a.get("enough", True) else (a["replicates"], a["min_replicates"])}
@@ -225,12 +227,16 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
         return f"no verdict from {n} replicates (verdicts need {need})"
     n, rec, part = len(f["groups"]), f["recovered"], f["in_part"]
     missed = [g for g in f["other"] if g in f.get("failed", f["other"])]
+    by_word = {}   # the failed groups under their own verdict word (:func:`_verdict`), as A.1's table and CSV say it
+    for g in missed:
+        by_word.setdefault(f.get("failed_words", {}).get(g, "not shown"), []).append(g)
+    missed_text = "; ".join(f"{w}: {claims.listing(gs)}" for w, gs in by_word.items())
     null = "; null: " + (f"{claims.listing(f['null_departs'])} depart" if f["null_departs"] else
                          "clean" if short else "no departure")
     if short:   # the findings row (at most 30 words with its question and verdict): the groups named, not counted
         parts = [f"recovered: {claims.listing(rec)}" if rec else "none recovered"]
         parts += [f"in part: {claims.listing(part)}"] if part else []
-        parts += [f"missed: {claims.listing(missed)}"] if missed else []
+        parts += [missed_text] if missed else []
         parts += [f"{claims.listing(f['coincide'])} coincide"] if f.get("coincide") else []
         parts += [f"untestable: {claims.listing(f['untestable'])}"] if f.get("untestable") else []
         parts += ["recoveries by construction"] if rec or part else []
@@ -241,7 +247,7 @@ def _fitness_text(f: Mapping, digits: int = 3, short: bool = False) -> str:
     if rec or part:
         text += ", all by construction" if len(rec) + len(part) > 1 else ", by construction"
     if missed:
-        text += f"; not recovered: {claims.listing(missed)}"
+        text += f"; {missed_text}"
     if f.get("untestable"):
         text += f"; nothing left to compare: {claims.listing(f['untestable'])}"
     if f["alike"]:
@@ -438,7 +444,9 @@ def checks_table(a: Mapping, digits: int = 3) -> pd.DataFrame:
                          if c is ck else ", ".join(c["shared"]),
                          "pair tested": " − ".join(c["picks"][0]) if c.get("picks") else "",
                          "difference": c.get("diff"), "low": c.get("low"), "high": c.get("high"),
-                         "Holm p": c.get("p_holm"), "verdict": c["verdict"],
+                         "Holm p": c.get("p_holm"),
+                         "verdict": ("set aside: rests on members of two families" if c is ck and "without_shared" in ck
+                                     else _VERDICT[c["verdict"]]),
                          "user's verdict": _verdict(ck) if c is ck else "",
                          "leader set of compared": ", ".join(c.get("leader_set", ())) if c is ck else "",
                          "members in it": c.get("family_in_leader_set", "") if c is ck else "",

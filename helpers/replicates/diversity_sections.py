@@ -1,6 +1,7 @@
 """Notebook 04's section computations that are not replicates: Kendall's τ between the measures'
-system rankings with bootstrap intervals over topics (section 4, :func:`tau_section`) and the other
-normaliser's scores, power and ranking (appendix A.3, :func:`normaliser_sensitivity`).
+system rankings with bootstrap intervals over topics (section 4, :func:`tau_section`), the other
+normaliser's scores, power and ranking (appendix A.3, :func:`normaliser_sensitivity`) and the power
+at the second cutoff (appendix A.4, :func:`second_cutoff`).
 
 Split from :mod:`helpers.replicates.diversity` so that the notebook's cells only orchestrate and
 print; the lines they print are worded by :mod:`helpers.findings.diversity`. Randomness only through
@@ -14,7 +15,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["TAU_PAIRS", "tau_matrix", "lowest_pairs", "tau_section", "normaliser_sensitivity"]
+__all__ = ["TAU_PAIRS", "tau_matrix", "lowest_pairs", "tau_section", "normaliser_sensitivity", "second_cutoff",
+           "second_cutoff_power"]
 
 #: The measure pairs of section 4 whose τ gets a bootstrap interval (``{l}``: the cutoff): NTCIR's
 #: against TREC's official measure, against intent-aware nDCG, relevance against diversity, D♯ against
@@ -137,3 +139,56 @@ def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd
                 row += [lo, hi, lo2, hi2, bool(hi2 < lo or hi < lo2)]
             rows.append(row)
     return other, pd.DataFrame(rows, columns=columns)
+
+
+def second_cutoff_power(res2: pd.DataFrame, measures2: Sequence[str], power: pd.Series, l: int, l2: int, *,
+                        B: int, rng: np.random.Generator, significance: float, level: float) -> dict:
+    """Appendix A.4 of notebook 04 on the scores ``res2`` at the second cutoff ``l2`` (rows of
+    :func:`helpers.measures.diversity.evaluate` for ``measures2``, every name ending ``@{l2}``; NaN
+    values dropped): one randomised Tukey HSD per measure (``B`` trials from ``rng``, in the order of
+    ``measures2``) and the share of run pairs with p < ``significance``.
+
+    The measures that are one measure under several names are found AT ``l2``
+    (:func:`helpers.measures.results.affine_measures` on ``res2``), not taken from the first cutoff:
+    two measures equal at cutoff 1 (one document) may differ at 10, and the reverse.
+
+    Returns ``{"table", "mc", "twins", "keep"}``: ``table`` has per measure (cutoff dropped) the
+    power at ``l`` (``power``, indexed by the ``@{l}`` names), at ``l2`` and the Monte Carlo
+    interval at ``l2`` (:func:`helpers.replicates.diversity.power_interval` at ``level``), sorted by
+    the power at ``l2``; ``mc`` maps the cutoff-free name to that interval; ``twins`` are the groups
+    at ``l2`` (``@{l2}`` names); ``keep`` the cutoff-free names counted once (the first of each group).
+    """
+    from .diversity import power_interval
+    from .. import stats
+    from ..measures.results import affine_measures
+
+    base = lambda m: m.rsplit("@", 1)[0]   # noqa: E731
+    mats = {m: res2[res2["measure"] == m].pivot(index="query_id", columns="run_id", values="value").dropna()
+            for m in measures2}
+    p2 = {m: h["p_value"].to_numpy() for m, h in stats.randomised_tukey_hsd_each(mats, B=B, rng=rng).items()}
+    table = pd.DataFrame({"measure": [base(m) for m in measures2],
+                          f"power@{l}": [power.get(f"{base(m)}@{l}", np.nan) for m in measures2],
+                          f"power@{l2}": [float((p2[m] < significance).mean()) for m in measures2]})
+    table = table.sort_values(f"power@{l2}", ascending=False, kind="stable")
+    mc = {base(m): power_interval(p2[m], significance, B, level=level) for m in measures2}
+    table[f"Monte Carlo low @{l2}"] = [mc[m][0] for m in table["measure"]]
+    table[f"Monte Carlo high @{l2}"] = [mc[m][1] for m in table["measure"]]
+    twins = affine_measures(res2[res2["measure"].isin(list(measures2))])
+    later = {x for g in twins for x in g[1:]}
+    keep = [base(m) for m in measures2 if m not in later]
+    return {"table": table, "mc": mc, "twins": twins, "keep": keep}
+
+
+def second_cutoff(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd.DataFrame, measures: Sequence[str],
+                  power: pd.Series, l: int, l2: int, *, B: int, rng: np.random.Generator, significance: float,
+                  level: float, gains=None, normaliser: str = "ideal") -> dict:
+    """Appendix A.4 of notebook 04: every measure of ``measures`` with cutoff ``l`` scored at ``l2``
+    (same gains and normaliser), then :func:`second_cutoff_power`; its dict with ``"measures"``
+    (the ``@{l2}`` names) added."""
+    from ..measures import diversity
+
+    measures2 = [m[: -len(f"@{l}")] + f"@{l2}" for m in measures if m.endswith(f"@{l}")]
+    res2 = diversity.evaluate(dqrels, intents, runs, measures2, gains=gains, normaliser=normaliser)
+    out = second_cutoff_power(res2.dropna(subset=["value"]), measures2, power, l, l2, B=B, rng=rng,
+                              significance=significance, level=level)
+    return {**out, "measures": measures2}

@@ -1,0 +1,147 @@
+"""Notebook 04's reading of discriminative power (split from :mod:`helpers.findings.diversity`, which
+re-exports every name): each measure counted once (:func:`count_once`), measures with a cutoff ranked
+together and whole-list ones apart (:func:`at_cutoff`, :func:`leader_lines`), the leaders with the
+measures within Monte Carlo noise, each read from its own interval (:func:`power_leaders`), and the
+printed form of a power with its Monte Carlo interval (:func:`mc_text`, :func:`mc_interval`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..notebook import claims
+from .diversity_text import pct, short_leaders
+
+__all__ = ["MC_LEVEL", "count_once", "at_cutoff", "leader_intervals", "power_leaders", "leader_lines", "mc_text",
+           "mc_floor", "mc_interval"]
+
+#: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
+#: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
+MC_LEVEL = 0.95
+
+
+def count_once(names, twins) -> list[str]:
+    """``names`` without the second and later names of each group of ``twins`` (one measure under
+    several names: :func:`helpers.measures.results.affine_measures`), order kept."""
+    later = {x for g in twins for x in list(g)[1:]}
+    return [x for x in names if x not in later]
+
+
+def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
+                     digits: int = 3) -> dict[str, tuple[float, float]]:
+    """The Monte Carlo intervals to read "within Monte Carlo noise" of the LEADING VALUE with
+    :func:`helpers.notebook.claims.leaders`: ``mc`` with each leader's interval (the values tied at
+    the best as printed to ``digits``) replaced by the leaders' common interval, the values every
+    leader's interval holds. A measure is then within noise when its interval overlaps that common
+    interval, not merely one tied leader's wider interval (a leader whose interval reaches down must
+    not pull in measures the exactly known leaders exclude). An empty intersection (leaders tied only
+    as printed) falls back to the best value itself."""
+    clean = {k: float(v) for k, v in values.items() if v is not None and np.isfinite(float(v))}
+    best = (max if higher else min)(clean.values())
+    tied = [k for k in clean if f"{clean[k]:.{digits}f}" == f"{best:.{digits}f}"]
+    lo = max(float(mc[k][0]) for k in tied)
+    hi = min(float(mc[k][1]) for k in tied)
+    common = (lo, hi) if lo <= hi else (best, best)
+    return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
+
+
+def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
+                  limit: int = 6, digits: int = 3) -> str:
+    """The highest (``higher``) or lowest power with the measures within Monte Carlo noise of it
+    (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
+    one within noise but outside it, each read from ITS OWN interval in ``mc``: an exact power (an
+    interval without width: no p-value near the level) is "without Monte Carlo interval"; one with an
+    interval that does not reach the leading value is printed with it (``"D-nDCG@10 (0.629; within
+    Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 also 0.619 without Monte Carlo interval, so outside it)"``,
+    ``"...; DIN-nDCG@10 also 0.393 [0.357, 0.393], short of it"``)."""
+    c = claims.leaders(values, higher=higher, intervals=leader_intervals(values, mc, higher=higher, digits=digits),
+                       digits=digits)
+    text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
+    n = c.numbers
+    if not n["within_noise"] or len(n["within_noise"]) > limit:   # none named: no value printed to match
+        return text
+    shown = {f"{values[m]:.{digits}f}" for m in n["within_noise"]}
+    inside = set(n["leaders"]) | set(n["within_noise"])
+    alike = [m for m in values if m not in inside and f"{values[m]:.{digits}f}" in shown]
+    if not alike:
+        return text
+    exact = [m for m in alike if float(mc[m][0]) == float(mc[m][1])]
+    wide = [m for m in alike if m not in exact]
+    notes = []
+    if len(wide) > limit:
+        notes.append(f"{len(wide)} more at the same value, their Monte Carlo intervals short of it")
+    elif wide:
+        notes.append(", ".join(f"{m} also {mc_text(values[m], *mc[m], digits=digits)}" for m in wide) + ", short of it")
+    if exact:
+        at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in exact}))
+        notes.append(f"{claims.listing(exact)} also {at} without Monte Carlo interval, so outside it"
+                     if len(exact) <= limit else f"{len(exact)} more at {at} without Monte Carlo interval, so outside it")
+    note = "; ".join(notes)
+    return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
+
+
+def leader_lines(power: pd.Series, mc: Mapping[str, Sequence[float]], twins=()) -> list[str]:
+    """Section 7's lines: the highest and the lowest discriminative power among the measures with a
+    cutoff (each counted once, :func:`count_once`; :func:`power_leaders`), then the whole-list measures
+    (NRBP, nNRBP: every document counts) apart, since they are not scored at the cutoff."""
+    keep = count_once(list(power.index), twins)
+    cut = at_cutoff(keep)
+    values = {m: power[m] for m in cut}
+    lines = [f"highest discriminative power: {power_leaders(values, mc)}",
+             f"lowest discriminative power: {power_leaders(values, mc, higher=False)}"]
+    whole = [m for m in keep if m not in cut]
+    if whole:
+        lines.append("ranked apart (whole list, no cutoff): " + "; ".join(
+            f"{m} {mc_text(power[m], *mc[m]) if float(mc[m][0]) != float(mc[m][1]) else claims.number(power[m])}"
+            for m in whole))
+    return lines
+
+
+def _no_width(near: int | None) -> str:
+    """What a Monte Carlo interval without width says about the p-values near the level: with
+    ``near`` (:func:`helpers.replicates.diversity.near_level`) the count within 3 Monte Carlo SEs."""
+    if near is None:
+        return "no p-value near the level"
+    if not near:
+        return "no p-value within 3 Monte Carlo SEs of the level"
+    return f"{claims.plural(int(near), 'p-value')} within 3 Monte Carlo SEs of the level, none in the 95% interval"
+
+
+def mc_text(value: float, low: float, high: float, digits: int = 3, near: int | None = None) -> str:
+    """A discriminative power with its Monte Carlo interval, ``"0.457 [0.448, 0.476]"``; when no
+    p-value's Monte Carlo interval holds the level the interval has no width and only the value is
+    printed, with what :func:`_no_width` says (no ``[v, v]`` interval)."""
+    if float(low) == float(high):
+        return f"{claims.number(value, digits)} ({_no_width(near)})"
+    return f"{claims.number(value, digits)} [{claims.number(low, digits)}, {claims.number(high, digits)}]"
+
+
+def mc_floor(B: int, significance: float, level: float) -> str:
+    """``""``, or the sentence saying that with ``B`` trials no p-value can lie surely below
+    ``significance`` at ``level`` (:func:`helpers.replicates.diversity.power_interval`: even a p-value
+    from 0 exceedances has an upper bound ``1 - ((1 - level) / 2) ** (1 / B)`` at or above the level),
+    so every power's lower bound is 0."""
+    top = 1 - ((1 - level) / 2) ** (1 / int(B))
+    if top < significance:
+        return ""
+    return (f"With B = {int(B):,}, no p-value is surely below {significance:g} at {pct(level)}: every power "
+            "interval starts at 0.")
+
+
+def mc_interval(low: float, high: float, digits: int = 3, near: int | None = None) -> str:
+    """The Monte Carlo interval column of a power table: ``"[0.448, 0.476]"``, or ``"none: no p-value
+    within 3 Monte Carlo SEs of the level"`` when it has no width (no ``[v, v]``; :func:`_no_width`:
+    with ``near`` the count of p-values within 3 SEs, so the label holds for the run's B)."""
+    if float(low) == float(high):
+        return f"none: {_no_width(near)}"
+    return f"[{claims.number(low, digits)}, {claims.number(high, digits)}]"
+
+
+def at_cutoff(names: Sequence[str]) -> list[str]:
+    """The measures of ``names`` with a cutoff (``"@l"``), ranked together; the whole-list measures
+    (NRBP, nNRBP) see every document and are ranked apart. All of ``names`` when none has a cutoff."""
+    cut = [m for m in names if "@" in m]
+    return cut or list(names)
