@@ -11,8 +11,9 @@ this order, in one process:
 2. on a new LocalCluster of ``--workers`` workers, as a notebook started by hand runs it: the
    wall time *includes* the cluster's start (which ``run_replicates`` overlaps with cells it
    computes itself meanwhile) and its close;
-3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it; the
-   first start of the process, in step 2, also starts the fork server the workers are forked from);
+3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it: on Linux
+   its workers are forked from this process, elsewhere from a fork server or spawned, whose first
+   start in a process, in step 2, imports numpy, pandas, scipy and distributed once);
 4. on that running cluster, as the notebooks of ``make reproduce`` run it (one cluster per run):
    the wall time *without* the start;
 5. the ceiling: the cells split evenly between ``--workers`` plain processes that have imported
@@ -156,8 +157,8 @@ def main() -> None:
     print(f"| ceiling: {args.workers} plain processes, imports done, cells split evenly, no dask | {ceiling:.1f} | "
           f"{serial / ceiling:.2f} |")
     first = statistics.median(n.get("cluster_start") or 0.0 for n in notes)
-    print(f"cluster start ({args.workers} workers): {first:.1f} s the first time in this process (the fork server "
-          f"that imports numpy, pandas, scipy and distributed once included), {start:.1f} s for a later one; with the "
+    print(f"cluster start ({args.workers} workers, started by {cluster.start_method()}): {first:.2f} s the first time in "
+          f"this process, {start:.2f} s for a later one; with the "
           f"start included, this process computed {notes[0].get('cells_on_client', 0)} cell(s) while the workers "
           f"started, and {notes[0].get('tasks', 0)} dask tasks took the rest (cost-aware batches)")
     print("one cell per grid point, serially: " + ", ".join(f"{k}: {v:.2f} s" for k, v in per_point.items()))
