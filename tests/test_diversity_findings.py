@@ -170,7 +170,7 @@ def test_planted_report_is_a_few_lines_and_one_row_per_user_with_the_holm_verdic
     assert not nf.long_sentences(table.to_string(index=False), lines_break=True)   # each printed row too
     assert head[0].endswith("Each family check picks its pair on 20 replicates and compares it on the other 20; "
                             "intervals are 95%, verdicts Holm-corrected at α = 0.05.")
-    assert head[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved)"
+    assert head[1] == "position: R1 > R2 > R3 (3 of 3 pairs resolved: beyond 2 SEs, a fixed z)"
     assert ("Not claimed separable (τ ≥ 0.8): position/graded (τ = 1.000); no measure can recover one of them and "
             "not the other, so their checks are not tested: cannot tell (truths coincide).") in head
     assert not any("Counted once" in x for x in head)     # section 3 names the aliases, once

@@ -267,10 +267,12 @@ def planted_report(a: Mapping, digits: int = 3) -> tuple[list[str], pd.DataFrame
            else "the other replicates' topics")
     head = [f"{n} replicates; the run orders below pool all {t['topics']:,} topics; each replicate is scored "
             f"against the truth from the {out} (leave-one-out). " + _design_text(a)]
-    for m, tr in a["truth"].items():
+    z = a.get("z", 2.0)   # resolved: the truth's mean paired difference beyond z SEs, z fixed (not `significance`)
+    for i, (m, tr) in enumerate(a["truth"].items()):
         order = [t["runs"][k] for k in np.argsort(-tr["mean"], kind="stable")]
+        how = f": beyond {z:g} SEs, a fixed z" if i == 0 else ""
         head.append(f"{m}: {' > '.join(order)} ({int(np.triu(tr['resolved'], 1).sum())} of "
-                    f"{len(order) * (len(order) - 1) // 2} pairs resolved)")
+                    f"{len(order) * (len(order) - 1) // 2} pairs resolved{how})")
     pairs = a["pairs"]
     apart = [f"{r.a}/{r.b}" for r in pairs.itertuples() if r.told_apart]
     alike = [f"{r.a}/{r.b} (τ = {claims.number(r.tau, digits)})" for r in pairs.itertuples() if not r.told_apart]

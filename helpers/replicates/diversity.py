@@ -538,7 +538,7 @@ def planted_analysis(rep: pd.DataFrame, *, threshold: float = TELL_APART, z: flo
             "recovery": rec, "summary": summary, "wide": wide, "models": models, "leaders": {},
             "checks": checks, "null": _null_check(summary, wide, alpha, enough=n_rep >= needs) if "null" in models
             else None, "threshold": threshold, "replicates": n_rep, "alpha": alpha,
-            "holm_family": family, "twins": twins, "min_replicates": needs, "enough": n_rep >= needs}
+            "holm_family": family, "twins": twins, "min_replicates": needs, "enough": n_rep >= needs, "z": z}
 
 
 def _count_twins_once(rec: pd.DataFrame, twins: Sequence[Sequence[str]]) -> tuple[pd.DataFrame, list[list[str]]]:
