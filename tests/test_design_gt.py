@@ -489,7 +489,7 @@ def test_cheapest_row_names_every_design_within_noise():
     assert _findings(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None).rows[0].verdict == "cannot tell"
     assert r.question.startswith("Up to which topic : judgment cost ratio is one assessor per topic cheapest")
     assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); a 3rd assessor beats a 2nd above 15 "
-                                              "[12, 20]; at this run's 10 : 3 (3.3): cheapest n_a = 1")
+                                              "[12, 20]; at this run's ratio 3.3: cheapest n_a = 1")
     assert rows(break_even=_break_even((2.0, 1.5, 2.5))).verdict == "does not hold"
     assert rows(break_even=_break_even((3.0, 2.0, 4.0))).verdict == "cannot tell"
     tie = rows(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2))
@@ -747,7 +747,7 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
     assert break_even_row(_break_even(), edge_tie, ratio=10 / 3, costs="10 : 3", target=.95, lead="m",
-                          max_assessors=3).run.endswith("n_a = 1, 2 or 3 tied, 3 = max_assessors: more may be cheaper")
+                          max_assessors=3).run.endswith("n_a = 1 to 3 tied, 3 = max_assessors: more may be cheaper")
     assert _findings(cheapest=edge_tie).rows[0].run.startswith(
         "n_a = 1 to 3 (tied; 3 = max_assessors: more may be cheaper)")
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
@@ -978,3 +978,10 @@ def test_printed_numbers_have_separators_one_precision_and_coinciding_curves_are
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
     t = _sizing(f)[0].run
     assert "analytic power at this pilot's Sakai n 0.9001 [0.8800, 0.9500]" in t, t
+
+
+def test_tied_assessor_counts_are_named_as_a_span():
+    """A run of more than two consecutive counts reads '1 to 6' (the fuzz's 6-way tie kept rows under 50 words)."""
+    from helpers.findings.design_cost import span
+    assert span([1, 2, 3, 4, 5, 6]) == "1 to 6" and span([1, 2]) == "1 or 2" and span([1, 3, 4]) == "1, 3 or 4"
+    assert span([2]) == "2"

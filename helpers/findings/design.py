@@ -30,6 +30,7 @@ from ..notebook.findings import Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
+from .design_cost import span as _span
 from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
@@ -260,7 +261,7 @@ def planted_lines(p: Mapping, *, target: float, n_assessors: int) -> list[str]:
     else:
         lines.append("no pilot recommended a reachable number of topics: no power to measure")
     s_k, s_n = pw["sakai_rejections"], pw["sakai_experiments"]
-    lines.append(f"Monte Carlo power at each pilot's Sakai n from 2 V_E1 ({_range(pw['sakai_n_min'], pw['sakai_n_max'])} topics): "
+    lines.append(f"simulated power at each pilot's Sakai n from 2 V_E1 ({_range(pw['sakai_n_min'], pw['sakai_n_max'])} topics): "
                  f"{s_k / s_n:.3f} over {s_n:,} simulated tests")
     return lines
 
@@ -292,7 +293,7 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
         lo, hi = _power_interval(pw)
         rows.append(Finding("Does the n each simulated pilot recommends reach the power asked for?",
                             f"1 − β = {pw['target']:.2f}",
-                            f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; Monte Carlo power at the pilots' Sakai n: {s:.3f}",
+                            f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; simulated power at Sakai's n: {s:.3f}",
                             equality_verdict(lo, hi, pw["target"], inside="by construction"),
                             caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
     return rows, prose
@@ -402,7 +403,7 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             reach = {k: v for k, v in mine.items() if not _unreached(v)}
             never = ({k: c for k, c in _caps(at).items() if k in mine and _unreached(mine[k])}
                      if method == "paired t" else {})
-            nas = claims.listing([str(k) for k in reach], "or")
+            nas = _span(reach)
             parts = ([f"2 V_E2: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
                 [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias cap "
                  f"{claims.listing([beside(c, power) for c in never.values()])}{_within(_lows(at), never, True)})"]

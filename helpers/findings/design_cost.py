@@ -20,7 +20,7 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["answer_row", "cost_verdict", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+__all__ = ["answer_row", "cost_verdict", "span", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
            "break_even_text", "break_even_lines", "break_even_row"]
 
 
@@ -136,6 +136,15 @@ def _ratio(v) -> str:
     return "none" if np.isinf(v) else "0" if v == 0 else f"{v:.2g}" if v < 10 else f"{v:,.0f}"
 
 
+def span(ks) -> str:
+    """Assessor counts as the rows name them: ``"1 or 2"``, ``"1, 3 or 4"``; a run of more than two
+    consecutive counts ``"1 to 6"``."""
+    ks = [int(k) for k in ks]
+    if len(ks) > 2 and ks == list(range(ks[0], ks[-1] + 1)):
+        return f"{ks[0]} to {ks[-1]}"
+    return claims.listing([str(k) for k in ks], "or")
+
+
 def _ordinal(k: int) -> str:
     return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
@@ -219,11 +228,11 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
         ks = [str(int(a)) for a in tied(curve)["n_assessors"]]
         last = int(curve["n_assessors"].max())
         if edge_note(curve) is None:
-            then = f"cheapest n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {claims.listing(ks, 'or')} tied"
+            then = f"cheapest n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {span(ks)} tied"
         else:          # the searched range bounds it: never called the cheapest
             then = (f"cost still falls at n_a = {last} = max_assessors" if len(ks) == 1 else
-                    f"n_a = {claims.listing(ks, 'or')} tied, {last} = max_assessors") + ": more may be cheaper"
-    run += f"; at this run's {costs} ({_ratio(ratio)}): {then}"
+                    f"n_a = {span(ks)} tied, {last} = max_assessors") + ": more may be cheaper"
+    run += f"; at this run's ratio {_ratio(ratio)}: {then}"
     first = be.set_index("n_assessors").loc[1]
     verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
                "does not hold" if one_side and 1 in be.attrs.get("unreachable", ()) else    # 1 cannot reach it at all
