@@ -488,7 +488,7 @@ def test_cheapest_row_names_every_design_within_noise():
     assert _findings(cheapest=_curve([330.0, 290.0, 400.0], [False, True, False], 2)).rows[0].verdict == "does not hold"
     assert _findings(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None).rows[0].verdict == "cannot tell"
     assert r.question.startswith("Up to which topic : judgment cost ratio is one assessor per topic cheapest")
-    assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); a 3rd assessor beats a 2nd above 15 "
+    assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); 3 assessors beat 2 above 15 "
                                               "[12, 20]; at this run's ratio 3.3: cheapest n_a = 1")
     assert rows(break_even=_break_even((2.0, 1.5, 2.5))).verdict == "does not hold"
     assert rows(break_even=_break_even((3.0, 2.0, 4.0))).verdict == "cannot tell"
@@ -498,7 +498,7 @@ def test_cheapest_row_names_every_design_within_noise():
     assert rows(cheapest=None).run.endswith("no design with n_a ≤ 3 reaches the target")
     none = rows(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None)   # undefined: said so, "cannot tell"
     assert none.run.startswith("no break-even (1 vs 2 assessors per topic): neither design reaches the target; "
-                               "a 3rd assessor beats a 2nd above 15 [12, 20]") and none.verdict == "cannot tell"
+                               "3 assessors beat 2 above 15 [12, 20]") and none.verdict == "cannot tell"
     both = rows(break_even=_break_even((np.nan, np.nan, np.nan), (np.nan, np.nan, np.nan)), cheapest=None)
     assert both.run.startswith("no break-even (1 vs 2 and 2 vs 3 assessors per topic): neither design reaches the "
                                "target; at this run's") and both.verdict == "cannot tell"

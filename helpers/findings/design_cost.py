@@ -210,7 +210,7 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     none = f"no break-even ({pairs} assessors per topic): neither design reaches the target"
     def third():         # the 2 -> 3 break-even, or why there is none (one side unreachable)
         side_ = _one_side(be, 2)
-        return f"; {side_}" if side_ else f"; a {_ordinal(3)} assessor beats a 2nd above {break_even_text(be, 2)}"
+        return f"; {side_}" if side_ else f"; 3 assessors beat 2 above {break_even_text(be, 2)}"
     one_side = _one_side(be, 1)
     if 1 in undefined:
         run = none + ("" if len(be) == 1 or 2 in undefined else third())
