@@ -662,8 +662,8 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
         ahead = min(pairs_ahead(mc[top], mc[m], n_pairs) for m in keep if m != top)
         run = f"{lead} ({n['best']:.3f}), {claims.plural(ahead, 'pair')} ahead" + (
             f" (holds needs {MIN_LEAD_PAIRS})" if ahead < MIN_LEAD_PAIRS else "")
-    elif none_can:
-        run += f"; none can lead by {MIN_LEAD_PAIRS} pairs"
+    elif none_can:   # the measures within noise do not change the verdict: not counted (30-word rows)
+        run = f"{lead} ({n['best']:.3f}); none can lead by {MIN_LEAD_PAIRS} pairs"
     verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] and
                (len(keep) == 1 or ahead >= MIN_LEAD_PAIRS) else
                "does not hold" if none_can else "cannot tell")
