@@ -489,7 +489,7 @@ def test_cheapest_row_names_every_design_within_noise():
     assert _findings(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None).rows[0].verdict == "cannot tell"
     assert r.question.startswith("Up to which topic : judgment cost ratio is one assessor per topic cheapest")
     assert r.verdict == "holds" and r.run == ("up to 5 [4, 7] (bootstrap); 3 assessors beat 2 above 15 "
-                                              "[12, 20]; at this run's ratio 3.3: cheapest n_a = 1")
+                                              "[12, 20]. At this run's ratio 3.3: cheapest n_a = 1")
     assert rows(break_even=_break_even((2.0, 1.5, 2.5))).verdict == "does not hold"
     assert rows(break_even=_break_even((3.0, 2.0, 4.0))).verdict == "cannot tell"
     tie = rows(cheapest=_curve([300.0, 290.0, 400.0], [True, True, False], 2))
@@ -501,7 +501,7 @@ def test_cheapest_row_names_every_design_within_noise():
                                "3 assessors beat 2 above 15 [12, 20]") and none.verdict == "cannot tell"
     both = rows(break_even=_break_even((np.nan, np.nan, np.nan), (np.nan, np.nan, np.nan)), cheapest=None)
     assert both.run.startswith("no break-even (1 vs 2 and 2 vs 3 assessors per topic): neither design reaches the "
-                               "target; at this run's") and both.verdict == "cannot tell"
+                               "target. At this run's") and both.verdict == "cannot tell"
     sim = _findings(break_even=_break_even((np.nan, np.nan, np.nan)), planted=_planted())
     assert [r.verdict for r in sim.appendix if r.question.startswith("Up to which topic")] == ["cannot tell"]
     from helpers.findings.design import answer_sentence, cheapest_lines

@@ -232,7 +232,7 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
         else:          # the searched range bounds it: never called the cheapest
             then = (f"cost still falls at n_a = {last} = max_assessors" if len(ks) == 1 else
                     f"n_a = {span(ks)} tied, {last} = max_assessors") + ": more may be cheaper"
-    run += f"; at this run's ratio {_ratio(ratio)}: {then}"
+    run += f". At this run's ratio {_ratio(ratio)}: {then}"   # its own sentence: the row stays under 50 words a sentence
     first = be.set_index("n_assessors").loc[1]
     verdict = ("cannot tell" if 1 in undefined else     # no break-even: nothing to put this run's ratio against
                "does not hold" if one_side and 1 in be.attrs.get("unreachable", ()) else    # 1 cannot reach it at all
