@@ -11,9 +11,9 @@ this order, in one process:
 2. on a new LocalCluster of ``--workers`` workers, as a notebook started by hand runs it: the
    wall time *includes* the cluster's start (which ``run_replicates`` overlaps with cells it
    computes itself meanwhile) and its close;
-3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it: on Linux
-   its workers are forked from this process, elsewhere from a fork server or spawned, whose first
-   start in a process, in step 2, imports numpy, pandas, scipy and distributed once);
+3. the cluster's start alone (a LocalCluster configured as ``run_replicates`` starts it; the
+   first start of the process, in step 2, also starts the fork server the workers are forked from,
+   which imports numpy, pandas, scipy and distributed once);
 4. on that running cluster, as the notebooks of ``make reproduce`` run it (one cluster per run):
    the wall time *without* the start;
 5. the ceiling: the cells split evenly between ``--workers`` plain processes that have imported

@@ -645,7 +645,7 @@ class _RunCluster:
         if self.needed:
             from ..replicates.cluster import Starting
 
-            self.starting = Starting(n_workers=os.cpu_count() or 1, background=True, fork=False)   # a fork server imports numpy & co once
+            self.starting = Starting(n_workers=os.cpu_count() or 1, background=True)
 
     def address_for(self, notebook: Path) -> str | None:
         """The cluster's address for a notebook that uses it (waiting for its start), else ``None``."""

@@ -15,14 +15,19 @@ neither
     A new LocalCluster for this call, started in a background thread (:class:`Starting`) so that
     the caller can compute cells while the workers start, closed at the end of the call.
 
-Starting a LocalCluster costs seconds when its workers are spawned: a new process imports numpy,
-pandas, scipy and distributed (about 1 s of CPU each). On Linux the workers are forked from the
-calling process itself (:func:`start_method`), which has imported all of that and the study's module
-already: two workers start in a fraction of a second instead of the 1.6 s of a fork server that
-imports them once (measured by ``benchmarks/bench_sweep.py``). On macOS, where forking a process with threads is unsafe, they are forked from
-multiprocessing's fork server (:data:`PRELOAD` imported once per process); elsewhere spawned. The
-start is measured on its own (:attr:`Starting.seconds`, ``timings=`` of ``run_replicates``) and
-printed by ``benchmarks/bench_sweep.py`` and by the runner.
+Starting a LocalCluster costs seconds: a worker process imports numpy, pandas, scipy and
+distributed (about 1 s of CPU). Where the platform has it (Linux, macOS) the workers are forked from
+multiprocessing's fork server (:func:`start_method`), which imports them once for the whole process
+(:data:`PRELOAD`, and the study's module); it stays, idle, until the process ends, and later
+clusters start in a fraction of a second. The start is measured on its own
+(:attr:`Starting.seconds`, ``timings=`` of ``run_replicates``) and printed by
+``benchmarks/bench_sweep.py`` and by the runner.
+
+Not forked from the caller itself (``"fork"``), although that starts two workers in 0.25-0.30 s
+instead of the fork server's first 1.6 s (measured by ``bench_sweep.py``): a worker forked from a
+Jupyter kernel inherits the kernel's open sockets, and two such workers were found alive, holding
+the kernel's ports, after their kernel had ended; the speed-up of notebook 02's study did not change
+(1.56-1.65x either way), because the caller computes cells while the workers start.
 """
 
 from __future__ import annotations
@@ -68,37 +73,23 @@ def worker_config() -> Iterator[None]:
         yield
 
 
-#: Modules the fork server imports once (macOS), so that a worker forked from it starts with them loaded
+#: Modules the fork server imports once, so that a worker forked from it starts with them loaded
 #: (numpy, pandas, scipy.stats and distributed take about 1 s of CPU per process to import).
 PRELOAD = ("numpy", "pandas", "scipy.stats", "distributed", f"{__name__.split('.')[0]}.replicates.runner")
 
 
-def start_method(preload: tuple[str, ...] = (), fork: bool = True) -> str:
-    """How the workers of a LocalCluster are started.
-
-    ``"fork"`` on Linux: a worker is a copy of this process, with everything it imported (numpy,
-    pandas, scipy, distributed, this package, the study's module), so it starts in a fraction of a
-    second and imports this very package. The fork happens in distributed's thread while other
-    threads of the process may compute: glibc's allocator and OpenBLAS reset their locks and
-    threads at a fork, and the workers set their BLAS to one thread themselves
-    (:func:`helpers.replicates.runner.single_threaded_blas`, since the ``OMP_NUM_THREADS=1`` the
-    nanny sets cannot reach a library already loaded).
-    ``"forkserver"`` where the platform has it but forking a process with threads is unsafe
-    (macOS): the fork server is one process per Python process, started with the first cluster,
-    that imports :data:`PRELOAD` (and the study's module) once and then forks each worker; it is
-    started with this process's ``sys.path``, so its workers import this very package.
-    ``"spawn"`` elsewhere (Windows).
-
-    ``fork=False`` asks for the fork server on Linux too: for a cluster started by a process that
-    has not imported what the workers need (the notebook runner's), whose forked workers would each
-    import it again."""
+def start_method(preload: tuple[str, ...] = ()) -> str:
+    """How the workers of a LocalCluster are started: ``"forkserver"`` where the platform has it
+    (Linux, macOS), else ``"spawn"``. The fork server is one process per Python process, started
+    with the first cluster: it imports :data:`PRELOAD` (and the study's module) once, then forks
+    each worker, so two workers cost one import instead of two, and later clusters of this process
+    (a notebook that runs several studies) start in a fraction of a second. It is started with this
+    process's ``sys.path``, so its workers import this very package. (Its numpy is loaded before
+    the nanny's ``OMP_NUM_THREADS=1`` reaches a worker: the workers set their BLAS to one thread
+    themselves, :func:`helpers.replicates.runner.single_threaded_blas`.)"""
     import multiprocessing
-    import sys
 
-    methods = multiprocessing.get_all_start_methods()
-    if fork and sys.platform.startswith("linux") and "fork" in methods:
-        return "fork"
-    if "forkserver" not in methods:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
         return "spawn"
     import dask
     from distributed.utils import get_mp_context
@@ -110,19 +101,19 @@ def start_method(preload: tuple[str, ...] = (), fork: bool = True) -> str:
     return "forkserver"
 
 
-def start_local_cluster(n_workers: int, preload: tuple[str, ...] = (), fork: bool = True) -> Any:
+def start_local_cluster(n_workers: int, preload: tuple[str, ...] = ()) -> Any:
     """A :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes, with
     :func:`worker_config`, started as :func:`start_method` says; the caller closes it.
     ``preload``: modules (the study's) for a fork server to import besides :data:`PRELOAD`.
 
-    The workers import this checkout's package: a forked worker is a copy of this process, and
-    multiprocessing gives a spawned child and the fork server the parent's ``sys.path`` (in its order) before anything is unpickled, so they find
+    The workers import this checkout's package: multiprocessing gives a spawned child, and the fork
+    server, the parent's ``sys.path`` (in its order) before anything is unpickled, so they find
     :mod:`helpers` where this process found it. (Nothing is set in ``os.environ``, which a start in a
     background thread would change under the caller's feet.)"""
     import dask
     from distributed import LocalCluster
 
-    method = start_method(tuple(preload), fork)
+    method = start_method(tuple(preload))
     with worker_config(), dask.config.set({"distributed.worker.multiprocessing-method": method}):
         return LocalCluster(
             n_workers=n_workers, threads_per_worker=1, processes=True,
@@ -144,7 +135,7 @@ class Starting:
     """
 
     def __init__(self, client: Any = None, *, n_workers: int | None = None, background: bool = True,
-                 kind: str = "started", preload: tuple[str, ...] = (), fork: bool = True) -> None:
+                 kind: str = "started", preload: tuple[str, ...] = ()) -> None:
         self.client, self.cluster, self.error = client, None, None
         self.seconds: float | None = 0.0 if client is not None else None
         #: ``"started"`` (a LocalCluster of this call), ``"shared"`` (the runner's) or ``"address"``
@@ -156,18 +147,18 @@ class Starting:
         if client is not None:
             self._done.set()
         elif background:
-            self._thread = threading.Thread(target=self._start, args=(n_workers, preload, fork), daemon=True,
+            self._thread = threading.Thread(target=self._start, args=(n_workers, preload), daemon=True,
                                             name="subjeval-cluster-start")
             self._thread.start()
         else:
-            self._start(n_workers, preload, fork)
+            self._start(n_workers, preload)
 
-    def _start(self, n_workers: int, preload: tuple[str, ...], fork: bool) -> None:
+    def _start(self, n_workers: int, preload: tuple[str, ...]) -> None:
         from distributed import Client
 
         begin = time.perf_counter()
         try:
-            self.cluster = start_local_cluster(n_workers, preload, fork)
+            self.cluster = start_local_cluster(n_workers, preload)
             self.client = Client(self.cluster)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread by wait()
             self.error = exc

@@ -37,15 +37,13 @@ Where the tasks run
     :class:`distributed.LocalCluster` of ``n_workers`` single-threaded worker processes (default:
     one per core, at most one per task), started and closed inside the call, also when a task
     fails or the call is interrupted.  The workers import *this* checkout's :mod:`helpers`.
-    Starting a cluster takes a fraction of a second on Linux (the workers are forked from this
-    process, :func:`helpers.replicates.cluster.start_method`) and seconds of the workers' imports
-    elsewhere: the call starts it in a background thread and meanwhile computes cells itself
-    (from the main thread only: a call from another thread finds its process busy), so the start
-    is not lost time; and when the first cell shows that all of them take less than
-    :data:`MIN_CLUSTER_SECONDS` (and ``n_workers`` is not given), it computes them all itself and
-    starts no cluster.  Scripts (not notebooks) that use it must guard their entry point with
-    ``if __name__ == "__main__":``, because where the workers are spawned (macOS, Windows) they
-    re-import ``__main__``.
+    Starting a cluster costs seconds of the workers' imports: the call starts it in a background
+    thread and meanwhile computes cells itself (from the main thread only: a call from another
+    thread finds its process busy), so the start is not lost time; and when the first cell shows
+    that all of them take less than :data:`MIN_CLUSTER_SECONDS` (and ``n_workers`` is not given),
+    it computes them all itself and starts no cluster.  Scripts (not notebooks)
+    that use it must guard their entry point with ``if __name__ == "__main__":``, because worker
+    processes are spawned (or forked from a fork server) and re-import ``__main__``.
 ``scheduler="tcp://host:8786"``
     Connect to a running scheduler (e.g. started with ``dask scheduler`` on one machine and
     ``dask worker tcp://host:8786 --nthreads 1`` on each of the others).  The cluster is left
@@ -413,10 +411,10 @@ def single_threaded_blas() -> None:
     """Set this worker process's BLAS and OpenMP pools to one thread (once per process).
 
     A worker that distributed spawns gets ``OMP_NUM_THREADS=1`` (and the OpenBLAS/MKL variables)
-    before it imports numpy; a worker forked from the caller (:func:`helpers.replicates.cluster.
-    start_method`) inherits a BLAS that is already loaded with the caller's threads, which the
-    variables cannot reach, so each worker's first task limits it with threadpoolctl. With one
-    thread per worker process the workers do not compete for the cores they share."""
+    before it imports numpy; a worker forked from the fork server (:func:`helpers.replicates.
+    cluster.start_method`) inherits a numpy the server loaded with the caller's environment, which
+    the variables cannot reach, so each worker's first task limits its BLAS with threadpoolctl.
+    With one thread per worker process the workers do not compete for the cores they share."""
     if not _BLAS_LIMITED:
         from threadpoolctl import threadpool_limits
 
