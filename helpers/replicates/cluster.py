@@ -24,10 +24,10 @@ clusters start in a fraction of a second. The start is measured on its own
 ``benchmarks/bench_sweep.py`` and by the runner.
 
 Not forked from the caller itself (``"fork"``), although that starts two workers in 0.25-0.30 s
-instead of the fork server's first 1.6 s (measured by ``bench_sweep.py``): a worker forked from a
-Jupyter kernel inherits the kernel's open sockets, and two such workers were found alive, holding
-the kernel's ports, after their kernel had ended; the speed-up of notebook 02's study did not change
-(1.56-1.65x either way), because the caller computes cells while the workers start.
+instead of the fork server's first 1.6-1.8 s and took ``bench_sweep.py``'s speed-up with the start
+from 1.48-1.58x to 1.56-1.65x (2026-11-28, idle 2-core machine): a worker forked from a Jupyter
+kernel inherits the kernel's open sockets, and in one test run two such workers outlived their
+kernel by a quarter of an hour, holding its ports. Until that is understood the fork server stays.
 """
 
 from __future__ import annotations
