@@ -247,3 +247,19 @@ def test_break_even_bootstrap_names_the_designs_that_cannot_reach_the_target():
     from helpers.design.gstudy import g_study_array
     g = g_study_array(x, "s x t x a")
     assert boot.attrs["unreachable"] == [k for k in (1, 2, 3) if not np.isfinite(cost._topics_real(g, .95, "erho2", k))]
+
+
+def test_ties_caveat_says_only_what_the_run_compared_and_the_break_even_row_names_the_headline_verdict():
+    from helpers.findings.design_cost import beside_answer, drop_caveat, ties_caveat
+    from helpers.notebook.findings import Finding
+    none = pd.DataFrame({"n_assessors": [1, 2], "break_even": [np.nan, np.nan]})
+    assert ties_caveat(none, None) is None                      # nothing compared: no caveat
+    some = pd.DataFrame({"n_assessors": [1, 2], "break_even": [5.5, np.nan]})
+    curve = pd.DataFrame({"n_assessors": [1, 2], "within_noise": [True, True]})
+    assert ties_caveat(some, None) == "the 1 defined break-even interval, each against this run's ratio: uncorrected 95% comparisons."
+    assert ties_caveat(none, curve) == "'Within noise': uncorrected 95% comparisons, the cheapest chosen on the same pilot."
+    row = Finding("q?", "p", "up to 5.5 [3.5, 8.8]", "holds", caveats=("ties",))
+    assert drop_caveat([row], "ties")[0].caveats == ()
+    out = beside_answer(row, Finding("q?", "p", "n_a = 1 or 2", "cannot tell"))
+    assert out.verdict == "holds" and out.run.endswith("verdict on Bodoff's claim is 'cannot tell'")
+    assert beside_answer(row, Finding("q?", "p", "x", "not tested")) is row

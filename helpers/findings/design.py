@@ -31,7 +31,7 @@ from .design_split import coefficient_lines, inside as _inside, interval_method,
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
 from .design_cost import span as _span
-from .design_cost import answer_row as _answer_row, break_even_lines, break_even_row as _break_even_row, \
+from .design_cost import answer_row as _answer_row, beside_answer as _beside, ties_caveat as _ties_caveat, drop_caveat as _drop, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
 from .design_pilot import DL19_SCOPE, judgment_sets_note, pilot_note, scored as _scored, truncated as _truncated
@@ -49,8 +49,7 @@ CAVEATS = {
     "conditional": "Splits reuse the pilot's topics: conditional on it.",
     "satterthwaite": "Crossed: the Satterthwaite intervals (Feldt's formula on composite mean squares) are approximate.",
     "same_variance": "Planted checks draw from the variance defining their truth: only estimation noise can fail them.",
-    "ties": "'Within noise' and each break-even against this run's ratio: uncorrected 95% comparisons, the cheapest "
-            "chosen on the same pilot.",
+    "ties": "'Within noise': uncorrected 95% comparisons, the cheapest chosen on the same pilot.",
     "clustered": "Power intervals are clustered by pilot: a pilot's tests share its n.",
     "identity": "m(n−1)·V_E1 = SS_topics + (m−1)(n−1)·V_E2, so V_E1 exceeds V_E2 whenever topics vary more than the "
                 "residual: Sakai's 2 V_E1 is then conservative by definition.",
@@ -713,7 +712,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                             target=s["target"], costs=costs, ties=ties,
                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "",
                             truncated=("truncated",) if unjudged.startswith("DL-19:") else ())]
-        appendix += [] if bodoff is None else [bodoff]      # the break-even detail behind the answer's verdict
+        appendix += [] if bodoff is None else [_beside(bodoff, rows[0])]   # the break-even, naming the answer's verdict
         rows += [r for r in sizing if r.verdict != "by definition"]          # true by an identity: the appendix
         appendix += [r for r in sizing if r.verdict == "by definition"]
     if crossed is not None:    # a sensitivity check of the answer, not an answer: the appendix table
@@ -738,11 +737,12 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                                     else "") + ("the break-even, " if bodoff is not None else "")
             + ("the crossed reading, " if crossed is not None else "") + "split-half detail")
     prose.append(f"The appendix table after the conclusion holds {len(appendix)} more rows ({what}).")
+    tied_text = None if break_even is None else _ties_caveat(break_even, cheapest)   # from what the run compared
+    if break_even is not None and tied_text is None:
+        rows, appendix = _drop(rows, "ties"), _drop(appendix, "ties")
     caveats = {**CAVEATS, "planted_answer": "In a simulation the planted components decide the sizing answer.",
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
-               **({} if break_even is None else {"ties": (
-                   f"'Within noise' and the {len(break_even)} break-even intervals, each against this run's ratio: "
-                   "uncorrected 95% comparisons, the cheapest chosen on the same pilot.")}),
+               **({} if break_even is None or tied_text is None else {"ties": tied_text}),
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else ""),
                "truncated": _truncated(unjudged)}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,

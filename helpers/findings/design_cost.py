@@ -4,6 +4,8 @@ range's edge (:func:`helpers.design.cost.trade_off_bootstrap`'s curve)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -20,7 +22,7 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["answer_row", "cost_verdict", "span", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+__all__ = ["answer_row", "beside_answer", "ties_caveat", "drop_caveat", "cost_verdict", "span", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
            "break_even_text", "break_even_lines", "break_even_row"]
 
 
@@ -272,3 +274,33 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     # unrounded topics (the appendix's row)
     return Finding(question, paper, answer, cost_verdict(bodoff), caveats=("ties", *truncated),
                    numbers=bodoff.numbers)
+
+
+def beside_answer(bodoff: Finding, answer: Finding) -> Finding:
+    """The appendix's break-even row beside the headline row that gives Bodoff's claim its one verdict
+    (:func:`answer_row`): the break-even (unrounded topics, its own rule) answers a different question,
+    so its run cell says so and names the headline's verdict; a headline "not tested" leaves it as is."""
+    if answer.verdict == "not tested":
+        return bodoff
+    return replace(bodoff, run=f"{bodoff.run}. A different question from the headline row's (whole-topic "
+                              f"costs at this ratio), whose verdict on Bodoff's claim is '{answer.verdict}'")
+
+
+def ties_caveat(be: pd.DataFrame, curve: pd.DataFrame | None) -> str | None:
+    """The "ties" caveat from what the run compared: the cost bootstrap's 'within noise' (a curve of two or
+    more designs) and the defined break-even intervals, each against this run's ratio; None when the run
+    compared nothing (every break-even undefined and no design reaching the target, or one design only)."""
+    defined = int(sum(not _missing(v) for v in be["break_even"])) if be is not None and len(be) else 0
+    within = curve is not None and len(curve) > 1
+    parts = ((["'Within noise'"] if within else [])
+             + ([f"the {defined} defined break-even interval{'s' if defined > 1 else ''}, each against this run's ratio"]
+                if defined else []))
+    if not parts:
+        return None
+    return (f"{' and '.join(parts)}: uncorrected 95% comparisons"
+            + (", the cheapest chosen on the same pilot." if within else "."))
+
+
+def drop_caveat(rows, key: str) -> list[Finding]:
+    """``rows`` without caveat ``key`` (a caveat the run has nothing to qualify with)."""
+    return [replace(r, caveats=tuple(k for k in r.caveats if k != key)) for r in rows]
