@@ -28,3 +28,16 @@ def test_crossed_uses_ta_and_none_without_components():
     t = planted_truths(v, "s x t x a", n_a=3, target=0.9, ratio=3.0)
     assert t["conservative"][2] == pytest.approx(0.006 / 3)
     assert planted_truths(None, "s x (a:t)", n_a=3, target=0.9, ratio=3.0) == {}
+
+
+def test_coverage_verdict_reads_the_bonferroni_interval_over_the_runs_checks():
+    from helpers.findings.design import _planted_rows
+    cov = {"covered": 90, "pilots": 100, "level": 0.95, "true_n": 40}
+    power = {"experiments": 0}
+    alone, _ = _planted_rows({"erho2": {**cov, "verdict_level": 0.95}, "t": {**cov, "true_n": None}, "power": power},
+                             0.9, 1, False)
+    assert alone[0].verdict == "does not hold" and alone[0].run.startswith("under-covers")   # Wilson 95% [82.6%, 94.5%]
+    three, _ = _planted_rows({"erho2": {**cov, "verdict_level": 1 - 0.05 / 3}, "t": {**cov, "true_n": None},
+                              "power": power}, 0.9, 1, False)
+    assert three[0].verdict == "by construction" and three[0].run.startswith("covers at 95% within noise")
+    assert "bonferroni" in three[0].caveats

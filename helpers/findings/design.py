@@ -157,11 +157,11 @@ def _pct(x: float, target: float | None = None) -> str:
     return f"{100 * x:.1f}%" if target is None else f"{beside(100 * x, 100 * target, 1)}%"
 
 
-def _proportion_ci(k: int, n: int, method: str) -> tuple[float, float]:
-    """95% interval of a binomial proportion (scipy's ``binomtest``: Wilson, or exact Clopper-Pearson)."""
+def _proportion_ci(k: int, n: int, method: str, level: float = 0.95) -> tuple[float, float]:
+    """``level`` interval of a binomial proportion (scipy's ``binomtest``: Wilson, or exact Clopper-Pearson)."""
     from scipy.stats import binomtest
 
-    ci = binomtest(int(k), int(n)).proportion_ci(0.95, method=method)
+    ci = binomtest(int(k), int(n)).proportion_ci(level, method=method)
     return float(ci.low), float(ci.high)
 
 
@@ -208,16 +208,24 @@ def summarise_planted(rep: pd.DataFrame, *, beta: float, level: float = 0.95) ->
     rate, se, lo, hi = cluster_rate(tested["rejections"].to_numpy(dtype=float),
                                     tested["experiments"].to_numpy(dtype=float), level)
     few = len(tested) < min_draws(level)          # too few pilots for a 95% interval: the SE only
-    return {
+    # the verdicts read Bonferroni intervals over the checks this run makes (coverage x 2, power)
+    checks = int(not pd.isna(truth)) + int(not pd.isna(t_truth)) + int(not tested.empty)
+    adj = 1 - (1 - level) / max(checks, 1)
+    _, _, adj_lo, adj_hi = cluster_rate(tested["rejections"].to_numpy(dtype=float),
+                                        tested["experiments"].to_numpy(dtype=float), adj)
+    return {"checks": checks, "verdict_level": adj,
         "erho2": {"covered": int(rep["covered"].fillna(False).astype(bool).sum()) if reach else None,
-                  "pilots": len(rep), "level": level, "true_n": int(truth) if reach else None},
+                  "pilots": len(rep), "level": level, "verdict_level": adj, "true_n": int(truth) if reach else None},
         "t": {"covered": int(rep["t_covered"].fillna(False).astype(bool).sum()) if not pd.isna(t_truth) else None,
-              "pilots": len(rep), "level": level, "true_n": None if pd.isna(t_truth) else int(t_truth)},
+              "pilots": len(rep), "level": level, "verdict_level": adj,
+              "true_n": None if pd.isna(t_truth) else int(t_truth)},
         "power": {"rejections": int(rep["rejections"].sum()), "wrong_sign": int(rep["wrong_sign"].sum()),
                   "experiments": int(rep["experiments"].sum()), "target": 1 - beta,
                   "pilots_tested": len(tested), "pilots": len(rep),
                   "low": None if few or np.isnan(lo) else lo, "high": None if few or np.isnan(hi) else hi,
-                  "cluster_se": None if np.isnan(se) else se,
+                  "cluster_se": None if np.isnan(se) else se, "verdict_level": adj,
+                  "verdict_low": None if few or np.isnan(adj_lo) else adj_lo,
+                  "verdict_high": None if few or np.isnan(adj_hi) else adj_hi,
                   "n_min": None if tested.empty else int(ns.min()), "n_max": None if tested.empty else int(ns.max()),
                   "sakai_rejections": int(rep["sakai_rejections"].sum()),
                   "sakai_experiments": int(rep["sakai_experiments"].sum()),
@@ -232,12 +240,20 @@ MIN_COVERAGE_PILOTS = 100
 def _coverage_text(cov: Mapping) -> str:
     k, n = int(cov["covered"]), int(cov["pilots"])
     lo, hi = _proportion_ci(k, n, "wilson")
+    v_lo, v_hi = _proportion_ci(k, n, "wilson", cov.get("verdict_level", cov["level"]))   # the verdict's (Bonferroni)
     few = (f"; too few replicates ({n} < {MIN_COVERAGE_PILOTS}) for a verdict"
            if n < MIN_COVERAGE_PILOTS else "")
     way = {"above": "over-covers (conservative)", "below": "under-covers (anti-conservative)"}.get(
-        side(lo, hi, cov["level"]), f"covers at {cov['level']:.0%} within noise")
+        side(v_lo, v_hi, cov["level"]), f"covers at {cov['level']:.0%} within noise")
     return (f"{way}: {k:,} of {n:,} pilots ({_pct(k / n)}); Wilson 95% [{_pct(lo, cov['level'])}, "
             f"{_pct(hi, cov['level'])}]{few}")
+
+
+def _bonferroni(p: Mapping) -> str:
+    """The multiple-testing caveat of the planted checks, with the run's count of checks and level."""
+    return (f"Coverage and power verdicts: one test each over the run's replicates, Bonferroni-corrected over its "
+            f"{p.get('checks', 3)} checks (each verdict reads a {100 * p.get('verdict_level', 0.95):.1f}% interval; "
+            "the printed intervals are 95%).")
 
 
 def _range(lo, hi) -> str:
@@ -276,8 +292,8 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
             never.append("Eρ²" if key == "erho2" else "the t-test")
             continue
         k, n = int(cov["covered"]), int(cov["pilots"])
-        lo, hi = _proportion_ci(k, n, "wilson")
-        cav = ("simulated", "same_variance", *(("satterthwaite",) if crossed and key == "erho2" else ()))
+        lo, hi = _proportion_ci(k, n, "wilson", cov.get("verdict_level", cov["level"]))   # Bonferroni
+        cav = ("simulated", "same_variance", "bonferroni", *(("satterthwaite",) if crossed and key == "erho2" else ()))
         rows.append(Finding(f"{question} ({cov['true_n']})?", f"{cov['level']:.0%} ({interval})", _coverage_text(cov),
                             "cannot tell" if n < MIN_COVERAGE_PILOTS else
                             equality_verdict(lo, hi, cov["level"], inside="by construction"), caveats=cav,
@@ -294,17 +310,17 @@ def _planted_rows(p: Mapping, target: float, n_assessors: int, crossed: bool) ->
                             f"1 − β = {pw['target']:.2f}",
                             f"{_power_text(pw, at)}; {_wrong_sign_text(pw)}; {_tested_text(pw)}; simulated power at Sakai's n: {s:.3f}",
                             equality_verdict(lo, hi, pw["target"], inside="by construction"),
-                            caveats=("simulated", "same_variance", "clustered"), numbers=dict(pw)))
+                            caveats=("simulated", "same_variance", "clustered", "bonferroni"), numbers=dict(pw)))
     return rows, prose
 
 
 def _power_interval(pw: Mapping) -> tuple[float, float]:
     """The interval the power's verdict reads (:mod:`helpers.findings.design_rule`): the pilot-clustered
     95% interval, or over fewer than 40 pilots Student's t about the rate from its SE."""
-    if pw.get("low") is not None and pw.get("high") is not None:
-        return pw["low"], pw["high"]
-    se = pw.get("cluster_se")
-    return t_interval(pw["rejections"] / pw["experiments"], se, pw["pilots_tested"]) if se else (np.nan, np.nan)
+    if pw.get("verdict_low") is not None and pw.get("verdict_high") is not None:
+        return pw["verdict_low"], pw["verdict_high"]
+    se, level = pw.get("cluster_se"), pw.get("verdict_level", 0.95)
+    return t_interval(pw["rejections"] / pw["experiments"], se, pw["pilots_tested"], level) if se else (np.nan, np.nan)
 
 
 def _wrong_sign_text(pw: Mapping) -> str:
@@ -744,7 +760,8 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                "normal": NORMAL_PLANTED if sim else NORMAL_REAL,
                **({} if break_even is None or tied_text is None else {"ties": tied_text}),
                "bootstrap": BOOTSTRAP + (BOOTSTRAP_CROSSED if design == "s x t x a" else ""),
-               "truncated": _truncated(unjudged)}
+               "truncated": _truncated(unjudged),
+               **({} if planted is None else {"bonferroni": _bonferroni(planted)})}
     return DesignFindings(NOTEBOOK, rows, prose, caveats=caveats, general=("normal",), footer=footer,
                           appendix=tuple(appendix))
 
