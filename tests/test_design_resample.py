@@ -222,7 +222,7 @@ def test_printed_tables_join_each_estimate_and_its_interval_in_one_cell():
     v = sizes_view(sizes.astype({c: "Int64" for c in ("n_paired", "n_paired_low", "n_paired_high")}))
     assert v.iloc[0].tolist() == ["m", "paired t", "0.0507", "321", "321 [229, 445]", "0.0161", "103 [92, 115]",
                                   "3.2 [2.2, 4.4]", "0.9987"]
-    assert v.iloc[1]["n exact (2 V_E2)"] == "" and v.iloc[1]["n exact (2 V_E1)"] == "836 [593, 1,161]"
+    assert v.iloc[1]["n exact (2 V_E2)"] == "" and v.iloc[1]["n exact (from V_E1)"] == "836 [593, 1,161]"
     gd = pd.DataFrame({"measure": ["m"], "var_s": [.0083], "var_st": [.0093], "erho2": [.9394], "erho2_low": [.8937],
                        "erho2_high": [.9718], "phi": [.8308], "phi_low": [.6923], "phi_high": [.9216],
                        "topics_needed": [37], "topics_low": [17], "topics_high": [None]})
@@ -263,3 +263,10 @@ def test_ties_caveat_says_only_what_the_run_compared_and_the_break_even_row_name
     out = beside_answer(row, Finding("q?", "p", "n_a = 1 or 2", "cannot tell"))
     assert out.verdict == "holds" and out.run.endswith("verdict on Bodoff's claim is 'cannot tell'")
     assert beside_answer(row, Finding("q?", "p", "x", "not tested")) is row
+
+
+def test_wide_topic_intervals_print_two_significant_figures_with_the_reason():
+    from helpers.findings.design_split import n_ci
+    assert n_ci(242453, 2738, None) == "240,000 [2,700, unbounded] (2 significant figures: the interval spans over ×10)"
+    assert n_ci(37, 17, None) == "37 [17, unbounded]"              # under 100: as computed
+    assert n_ci(143, 109, 185) == "143 [109, 185]"                 # narrow: as computed

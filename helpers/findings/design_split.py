@@ -74,14 +74,18 @@ def missing(v) -> bool:
 
 def n_ci(n, lo, hi) -> str:
     """``"107 [96, 119]"``; ``"unbounded"`` for an end no number of topics reaches; for no n,
-    ``"unreachable"``, or, when the lower end is reachable, :func:`unreachable_text` (the interval)."""
-    def one(v):
-        return "unbounded" if missing(v) else f"{int(v):,}"
+    ``"unreachable"``, or, when the lower end is reachable, :func:`unreachable_text` (the interval).
+    About n >= 100 with an interval over ×:data:`WIDE` (or unbounded), every number to 2 significant
+    figures, saying why (``"240,000 [2,700, unbounded] (2 significant figures: ...)"``)."""
     if missing(n):
         return unreachable_text(lo)
     if missing(lo) and missing(hi):
-        return one(n)
-    return f"{one(n)} [{one(lo)}, {one(hi)}]"
+        return f"{int(n):,}"
+    # an interval wider than x WIDE (or unbounded) about n >= 100: more than 2 significant figures are noise
+    rough = int(n) >= 100 and (missing(lo) or missing(hi) or int(hi) > WIDE * max(int(lo), 1))
+    def one(v):
+        return "unbounded" if missing(v) else f"{int(float(f'{int(v):.2g}')) if rough else int(v):,}"
+    return f"{one(n)} [{one(lo)}, {one(hi)}]" + (" (2 significant figures: the interval spans over ×10)" if rough else "")
 
 
 #: Monte Carlo z: a verdict whose margin to a bound of the prediction is within this many standard

@@ -38,7 +38,7 @@ def sizes_view(sizes: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({
         "measure": sizes["measure"], "method": sizes["method"],
         "V_E1": sizes["V_E1"].map(lambda v: f"{v:.4f}"), "n approx": sizes["n_approx"].map(lambda v: _n_ci(v, None, None)),
-        "n exact (2 V_E1)": [_topics(*r) for r in sizes[["n_exact", "n_exact_low", "n_exact_high"]].itertuples(index=False)],
+        "n exact (from V_E1)": [_topics(*r) for r in sizes[["n_exact", "n_exact_low", "n_exact_high"]].itertuples(index=False)],
         "V_E2": sizes["V_E2"].map(lambda v: f"{v:.4f}"),
         "n exact (2 V_E2)": ["" if m.startswith("ANOVA") else _topics(*r) for m, *r in       # the ANOVA does not pair
                              sizes[["method", "n_paired", "n_paired_low", "n_paired_high"]].itertuples(index=False)],
