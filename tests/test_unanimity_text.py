@@ -121,3 +121,28 @@ def test_replicates_legend_only_when_a_cell_is_marked(capsys):
     assert "cells marked UG = RawG: UG equals RawG on every item of that cell in every replicate" in text
     T.show_replicates(_grid([False, False]), ["nG@1"], [], 40)
     assert "cells marked" not in capsys.readouterr().out
+
+
+def test_answer_sentence_covers_every_row_and_names_a_model_set_direction():
+    from helpers.findings.unanimity_text import BLIND_Q, CONJ_Q, MODEL_SET, answer_sentence, placebo_verdict
+    from helpers.notebook.findings import Finding
+
+    reorder = Finding("Over 40 replicates: does UG reorder runs more than a placebo of its size?", "—", "x",
+                      "not shown", ("placebo_holm", "placebo_sim"))
+    calls = Finding("Over 40 replicates: does UG change more calls than a placebo of its size?", "—", "x", "not shown")
+    spread = Finding("Do the real ratings (N = 3, Dmax = 3) spread less than uniform ones?", "assumed", "x", "holds")
+    conj = Finding(CONJ_Q, "expected", "x", "cannot tell")
+    said = answer_sentence([reorder, calls, spread, conj], 40, {"ug": 9.3, "placebo": 9.25}, True)
+    assert said == ("Answer, over 40 replicates against a placebo of UG's size: no difference shown in reordering "
+                    "or in significance calls (calls per replicate: UG 9.3, placebo 9.2). Real ratings spread less "
+                    "than uniform ones: holds; Sakai's conjecture (real ratings move τ and calls more than uniform "
+                    "ones): cannot tell.")
+    assert all(len(s.split()) <= 50 for s in said.split(". "))
+    less = Finding(reorder.question, "—", "x", "does not hold", ("placebo_holm", "placebo_sim"))
+    assert "(the rating model sets the direction (by construction)" in answer_sentence([less, calls], 40, None, True)
+    p, verdict, _ = placebo_verdict({"p_holm": 1e-4, "verdict": "does not hold"}, simulated=True)
+    assert verdict == "does not hold" and p.endswith(MODEL_SET)
+    assert MODEL_SET not in placebo_verdict({"p_holm": 1e-4, "verdict": "does not hold"}, simulated=False)[0]
+    blind = answer_sentence([Finding(BLIND_Q, "—", "x", "by construction")], 40, None, True)
+    assert blind == ("Answer: the selected measures are gain-blind, so UG changes neither their ranking of runs "
+                     "nor their significance calls (by construction).")

@@ -204,7 +204,7 @@ OWN_CAVEATS = {
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
 PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
 #: The question of the ranking row (the significance rows': :data:`SIG_Q`).
-RANK_Q = "Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?"
+from .unanimity_text import RANK_Q  # noqa: E402,F401
 #: Sakai's Table 2, read as this notebook reads a run's single draw.
 PAPER_T2 = "τ < 1 in 28 of 45 cells; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
 
@@ -303,7 +303,7 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
     return Finding(RANK_Q, paper or PAPER_T2, run, "shown" if tests["holm"] else "not shown", cav, nums)
 
 
-BLIND_Q = "Can UG change the ranking of runs or the significance calls of the selected measures?"
+from .unanimity_text import BLIND_Q  # noqa: E402,F401
 
 
 def _blind_row(blind: Sequence[str], tau: pd.DataFrame, counts: pd.DataFrame) -> Finding:

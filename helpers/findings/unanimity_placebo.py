@@ -25,7 +25,7 @@ __all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat", "few",
 PAPER_T3_SHARE = "24 of 5,400 pair decisions (0.44%)"
 #: The question of the single draw's significance row: what its verdict answers (UG against a
 #: placebo of its size, i.e. against Monte Carlo and reordering noise), not Table 3's raw count.
-SIG_Q = "Does UG change more significance calls between teams than a placebo of its size (Table 3)?"
+from .unanimity_text import SIG_Q  # noqa: E402,F401
 
 
 def few(replicates: int) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from .unanimity_text import signed as _signed
 
 __all__ = ["CONJ_Q", "combine_verdicts", "conjecture_row"]
 
-CONJ_Q = "Do real ratings move τ and significance calls more than uniform ones (Sakai's conjecture)?"
+from .unanimity_text import CONJ_Q  # noqa: E402,F401
 
 
 def combine_verdicts(verdicts: Sequence[str]) -> str:

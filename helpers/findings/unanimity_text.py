@@ -506,8 +506,15 @@ def placebo_verdict(control: Mapping, simulated: bool) -> tuple[str, str, tuple]
     topic's mean RawG; the within-topic shuffle removes that)."""
     p = (f"; Holm p {claims.format_p(control['p_holm'], 0.05)}" if np.isfinite(control.get("p_holm", np.nan)) else "")
     verdict = control["verdict"]
+    if simulated and verdict in ("shown", "does not hold"):   # a direction the uniform ratings set
+        p += f"; {MODEL_SET}"
     cav = (("placebo_holm",) if p else ()) + (("placebo_sim",) if simulated else ())
     return p, verdict, cav
+
+
+#: What a placebo row and the answer say when simulated ratings give UG and its placebo different
+#: means: the direction follows from the rating model (caveat ``placebo_sim``), not from UG.
+MODEL_SET = "the rating model sets its direction (by construction), not a finding about UG"
 
 
 #: What :func:`placebo_prose` says of each comparison with the placebo, by verdict: (reordering,
@@ -549,21 +556,58 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
 
 
 def answer_sentence(rows, replicates: int, control: Mapping | None, replicated: bool) -> str:
-    """The one-sentence answer printed above the findings table, from its first rows' verdicts:
-    with replicates, UG against a placebo of its size in reordering runs and in significance calls
-    (:data:`_AGAINST`, with the calls per replicate of ``control``,
+    """The answer printed above the findings table, from every row's verdict: with replicates, UG
+    against a placebo of its size in reordering runs and in significance calls (:data:`_AGAINST`,
+    with the calls per replicate of ``control``,
     :func:`helpers.replicates.unanimity_placebo.compare`); with one draw, that the comparison needs
-    replicates; otherwise the first row's question and verdict."""
+    replicates; otherwise the first row's answer (:func:`_clause`). Each further row adds its clause
+    (the real ratings' spread, Sakai's conjecture), as a second sentence when one would pass 45 words."""
     if not rows:
         return ""
+    rest = rows[1:]
     if replicated and len(rows) >= 2 and "placebo" in rows[0].question and "placebo" in rows[1].question:
         v = (rows[0].verdict, rows[1].verdict)
         said = (_AGAINST[v[0]][2] if v[0] == v[1] and v[0] in _AGAINST else
                 "; ".join(_AGAINST[x][i] if x in _AGAINST else x for i, x in enumerate(v)))
+        if any(x in ("shown", "does not hold") for x in v) and "placebo_sim" in rows[0].caveats:
+            said += f" ({MODEL_SET.replace('its direction', 'the direction')})"
         calls = (f" (calls per replicate: UG {claims.number(control['ug'], 1)}, placebo "
                  f"{claims.number(control['placebo'], 1)})" if control is not None else "")
-        return f"Answer, over {replicates} replicates against a placebo of UG's size: {said}{calls}."
-    if not replicated and rows[0].question == "Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?":
-        return ("Answer: this run has one draw, so UG cannot be set against a placebo of its size "
-                "(that needs `replicates` ≥ 2); the table gives what one draw shows.")
-    return f"Answer: {rows[0].question} {rows[0].verdict}."
+        head, rest = f"Answer, over {replicates} replicates against a placebo of UG's size: {said}{calls}", rows[2:]
+    elif not replicated and rows[0].question == RANK_Q:
+        head = ("Answer: this run has one draw, so UG cannot be set against a placebo of its size "
+                "(that needs `replicates` ≥ 2); the table gives what one draw shows")
+        rest = [r for r in rows[1:] if r.question not in (RANK_Q, SIG_Q)]
+    else:
+        head = f"Answer: {_clause(rows[0])}"
+    extra = [_clause(r) for r in rest]
+    if not extra:
+        return head + "."
+    if len(f"{head}; {'; '.join(extra)}".split()) <= 45:
+        return f"{head}; {'; '.join(extra)}."
+    tail = "; ".join(extra)
+    return f"{head}. {tail[0].upper()}{tail[1:]}."
+
+
+#: The rows' questions :func:`_clause` shortens (the builders' constants, kept here to avoid a cycle).
+RANK_Q = "Does UG change the ranking of all runs beyond τ's 95% CI (Table 2)?"
+SIG_Q = "Does UG change more significance calls between teams than a placebo of its size (Table 3)?"
+BLIND_Q = "Can UG change the ranking of runs or the significance calls of the selected measures?"
+CONJ_Q = "Do real ratings move τ and significance calls more than uniform ones (Sakai's conjecture)?"
+
+
+def _clause(row) -> str:
+    """One row's question and verdict as a clause of the answer sentence."""
+    q, v = row.question, row.verdict
+    if q == BLIND_Q:
+        return ("the selected measures are gain-blind, so UG changes neither their ranking of runs nor their "
+                "significance calls (by construction)")
+    if q == CONJ_Q:
+        return f"Sakai's conjecture (real ratings move τ and calls more than uniform ones): {v}"
+    if "spread less than uniform ones" in q:
+        return f"real ratings spread less than uniform ones: {v}"
+    if q == RANK_Q:
+        return f"UG changes the ranking beyond τ's 95% CI: {v}"
+    if q == SIG_Q:
+        return f"UG changes more calls than a placebo of its size: {v}"
+    return f"to “{q}” the run says {v}"
