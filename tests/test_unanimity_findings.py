@@ -706,3 +706,12 @@ def test_no_findings_table_without_rows(measures, p, rows):
         assert row.run.endswith(f"τ = 1 in {len(cells)} of {len(cells)} cells, 0 discrepancies")
         assert row.run.startswith("AP sees only" if measures == ["AP"] else "AP and P@10 see only")
         assert not any("cannot differ" in s for s in found.prose)   # said once, in the row
+
+
+def test_no_appendix_gives_the_true_reason():
+    from helpers.findings.unanimity import _no_appendix
+
+    assert _no_appendix([], False, True).startswith("no graded measure")
+    assert _no_appendix(["nERR@10"], True, True).startswith("UG = RawG")
+    assert _no_appendix(["nERR@10"], False, False).endswith("it has one replicate")
+    assert _no_appendix(["nERR@10"], False, True).endswith("it has one N")

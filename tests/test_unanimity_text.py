@@ -146,3 +146,9 @@ def test_answer_sentence_covers_every_row_and_names_a_model_set_direction():
     blind = answer_sentence([Finding(BLIND_Q, "—", "x", "by construction")], 40, None, True)
     assert blind == ("Answer: the selected measures are gain-blind, so UG changes neither their ranking of runs "
                      "nor their significance calls (by construction).")
+
+
+def test_control_lines_give_one_true_reason_when_no_placebo_was_tested():
+    assert T.control_lines(None, None, "", ["AP"]) == "placebo: not tested, no cell tested it"
+    assert T.control_lines(None, None, "", []) == ("placebo: not tested, no graded measure (the selected measures "
+                                                   "cannot see UG's bonus)")

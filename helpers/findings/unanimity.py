@@ -655,7 +655,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     rows, appendix = in_letter_order(rows, general), in_letter_order(appendix, ["stand_in"])
     return UnanimityFindings("02_unanimity_evaluation", rows, prose, caveats=caveats, general=general, footer=footer,
                              appendix=tuple(appendix), appendix_prose=tuple(app_prose),
-                             answer=answer_sentence(rows, reps, control, grid is not None))
+                             answer=answer_sentence(rows, reps, control, grid is not None),
+                             no_appendix=_no_appendix(graded, identical, grid is not None))
 
 
 def in_letter_order(rows: list, general=()) -> list:
@@ -712,6 +713,7 @@ class UnanimityFindings(Findings):
     appendix: tuple = ()
     appendix_prose: tuple = ()
     answer: str = ""
+    no_appendix: str = "nothing of the simulation to check"
 
     def appendix_findings(self) -> Findings:
         """The appendix rows as a findings table of their own, with the caveats they point to."""
@@ -722,8 +724,18 @@ class UnanimityFindings(Findings):
         """Display the appendix table (saved as ``02_findings_appendix.{csv,tex}`` with ``out``), or
         say why there is none."""
         self.appendix_findings().show_or_say(out, empty=(
-            "no check of the simulation in this run (the paper's tables are not set against it, and it has "
-            "one replicate or one N): no appendix table"))
+            f"no check of the simulation in this run ({self.no_appendix}): no appendix table"))
+
+
+def _no_appendix(graded, identical: bool, replicated: bool) -> str:
+    """Why a run has no appendix row (:meth:`UnanimityFindings.show_appendix`): the rows of
+    :func:`findings` need a graded measure with UG ≠ RawG, and then the paper's setting (Tables 2
+    and 3) or replicates over more than one N (the fade)."""
+    if not graded:
+        return "no graded measure: the selected measures cannot see UG's bonus"
+    if identical:
+        return "UG = RawG on every item: nothing to check"
+    return "the paper's tables are not set against it, and it has " + ("one N" if replicated else "one replicate")
 
 
 def _real_rows(rows: list, prose: list, real: tuple, cfg: Settings, n: int, d_max: int, cut: tuple,

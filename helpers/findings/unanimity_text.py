@@ -18,7 +18,7 @@ __all__ = ["bracket", "count_bracket", "range_text", "SAME", "SAME_SHORT", "cell
            "table2_lines", "read_real", "effect_sizes", "hsd_runs_line",
            "signed", "signed_count", "show_replicates", "table3_lines", "discrepancy_figure", "real_lines",
            "real_metrics", "variant_metrics", "summary_lines", "fit_line", "placebo_line", "control_line",
-           "placebo_tau_line", "control_tau_line", "skill_sd_line", "fit_state", "tried_text",
+           "placebo_tau_line", "control_tau_line", "control_lines", "skill_sd_line", "fit_state", "tried_text",
            "placebo_verdict", "placebo_prose", "dropped_topics_line"]
 
 
@@ -475,6 +475,15 @@ def control_line(control: Mapping | None, scope: str) -> str:
             if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (too few replicates for an interval)")
     return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], 1)}, placebo "
             f"{claims.number(control['placebo'], 1)}; UG - placebo {diff}")
+
+
+def control_lines(control: Mapping | None, control_tau: Mapping | None, scope: str, graded) -> str:
+    """Section 7's lines on UG against its placebo (:func:`control_line`, :func:`control_tau_line`),
+    or one line saying why neither was tested: no graded measure, or no cell with a placebo."""
+    if control is None and control_tau is None:
+        return ("placebo: not tested, " + ("no cell tested it" if len(graded) else
+                                           "no graded measure (the selected measures cannot see UG's bonus)"))
+    return control_line(control, scope) + "\n" + control_tau_line(control_tau, scope)
 
 
 def placebo_tau_line(one: Mapping) -> str:
