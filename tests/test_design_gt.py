@@ -791,7 +791,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
     t, ci = _sizing(f)
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
     assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
-    assert "analytic power at this pilot's Sakai n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
+    assert ". Analytic power at this pilot's Sakai n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
     assert ci.verdict == "by definition" and "conservative" in ci.paper   # the bias shifts a CI, not its width
     said = answer_sentence(_crossed_at(), lead="m", target=.95, curve=curve, n_a=4, power=.9, design="s x t x a")
@@ -977,7 +977,7 @@ def test_printed_numbers_have_separators_one_precision_and_coinciding_curves_are
                   settings=settings, cheapest=_curve([300.0, 320.0, 400.0, 450.0], [False, False, False, True], 4),
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
     t = _sizing(f)[0].run
-    assert "analytic power at this pilot's Sakai n 0.9001 [0.8800, 0.9500]" in t, t
+    assert ". Analytic power at this pilot's Sakai n 0.9001 [0.8800, 0.9500]" in t, t
 
 
 def test_tied_assessor_counts_are_named_as_a_span():

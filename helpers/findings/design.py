@@ -432,7 +432,7 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             said = at is not None and n_a is not None and n_a in never
             override, power_text = _sakai_power(r, power, said)
             if power_text:
-                run += f"{own}; {power_text}"
+                run += f"{own}. A{power_text[1:]}"     # its own sentence: the row stays under 50 words a sentence
                 paper = "Sakai: 2 V_E1 (his model has no assessor bias)"
                 row_verdict = override if override is not None and (override == "does not hold" or verdict == "holds") \
                     else verdict
