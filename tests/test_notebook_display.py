@@ -142,6 +142,10 @@ def test_04_committed_key_lines_name_every_tie():
                         key=lambda kv: -kv[1]))
     mc = {m: tuple(v) for m, v in metrics["discriminative_power_mc_interval"].items()}
     from helpers.findings.diversity import power_leaders, short_leaders
+    from helpers.findings.diversity_power import at_cutoff
+
+    # fix04e item 5: the measures with a cutoff are ranked together, the whole-list ones (NRBP) apart
+    power = {m: v for m, v in power.items() if m in at_cutoff(list(power))}
 
     text = _outputs_text(_nb(NB04))
     # every tie is named or counted (short_leaders: more than 6 tied or within noise are counted), none picked
@@ -188,7 +192,12 @@ def test_04_planted_truth_check_can_fail_and_says_its_chance_level():
         rows = table[(table["user"] == model) & (table["pair tested"] == f"{a} − {b}")]
         assert len(rows) == 1, (model, rows)                                     # the pair tested, in its row
         row = rows.iloc[0]
-        assert row["verdict"] == ck["verdict"], (model, row["verdict"])
+        # the table says the verdict in the findings' words ("shown" for a check the metrics call "recovered")
+        from helpers.findings.diversity_planted import _VERDICT
+        if str(row["verdict"]).startswith("set aside"):   # fix04e: a lead resting on members of two families
+            assert "without_shared" in ck, (model, ck)       # is decided by the check without them
+        else:
+            assert row["verdict"] == _VERDICT.get(ck["verdict"], ck["verdict"]), (model, row["verdict"])
         assert 0 <= float(row["chance"]) <= 1 and int(row["members in it"]) >= 0     # the chance level, every model
         for x in ck["leader_set"]:   # the set the row names (the measures compared)
             assert x in row["leader set of compared"], (model, row["leader set of compared"])

@@ -157,10 +157,9 @@ def reversals_table(settings: pd.DataFrame) -> pd.DataFrame:
     each: ``setting``, the pattern of higher RawG and its gain, the pattern of lower RawG and its
     gain (saved beside the notebook's one summary line, section 3)."""
     by = settings.set_index("ratings")
-    rows = [{"setting": name, "higher RawG": a, "RawG a": _raw(a), "gain a": by.at[a, name],
-             "lower RawG": b, "RawG b": _raw(b), "gain b": by.at[b, name]}
-            for name, pairs in rawg_reversals(settings).items() for a, b in pairs]
-    return pd.DataFrame(rows, columns=["setting", "higher RawG", "RawG a", "gain a", "lower RawG", "RawG b", "gain b"])
+    rows = [{"setting": name, "higher RawG": a, "gain a": by.at[a, name], "lower RawG": b, "gain b": by.at[b, name]}
+            for name, pairs in rawg_reversals(settings).items() for a, b in pairs]   # RawG: the sum of a pattern
+    return pd.DataFrame(rows, columns=["setting", "higher RawG", "gain a", "lower RawG", "gain b"])
 
 
 def share_changes(grid: pd.DataFrame, z_limit: float | None = None) -> dict:

@@ -88,7 +88,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "(simulated, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact"}),
     "01_rawg_reversals": (
         "Every pair of rating patterns (three ratings on 0..2) whose RawG order a gain setting reverses: the "
-        "pattern of higher RawG gets the lower gain.", {}),
+        "pattern a of higher RawG (the sum of its ratings) gets a lower gain than the pattern b.",
+        {"higher RawG": "a", "gain a": "gain of a", "lower RawG": "b", "gain b": "gain of b"}),
     "01_real_vs_uniform": (
         "Real ratings against uniform ratings of the same items and numbers of ratings: spread, UG bonus and RawG "
         "ties broken (uniform: mean and interval over the draws).", _UNIFORM),
