@@ -431,3 +431,18 @@ def test_share_exact_numbers():
 def test_summary_validation(call, message):
     with pytest.raises(ValueError, match=message):
         call(_hand_made())
+
+
+def test_a_worker_task_sets_its_blas_to_one_thread():
+    """runner._batch (what a dask worker runs) limits the process's BLAS to one thread, which the
+    nanny's OMP_NUM_THREADS cannot do for a numpy the fork server loaded (checked in a child process)."""
+    import subprocess
+    import sys
+
+    code = ("from threadpoolctl import threadpool_info; from helpers.replicates import runner; "
+            "runner._batch(lambda rng: {'x': 1.0}, [], {}); "
+            "print(sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'}))")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=paths.ROOT, env=env,
+                         check=True).stdout
+    assert out.strip() in ("[1]", "[]"), out   # [] only where numpy has no BLAS pool threadpoolctl can see
