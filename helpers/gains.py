@@ -271,7 +271,7 @@ GAIN_SETTINGS: dict[str, GainSetting] = {
                     "NTCIR-14 STC CECG; NTCIR-14 WWW Chinese (majority vote)",
                     lambda r, d_max, p: majority_vote(r, d_max)),
         GainSetting("majority, exponential", "2ˣ − 1 of the CECG majority label x",
-                    "STC Chinese gain mapping (2ˣ − 1)",
+                    "this notebook's combination: CECG majority rule (NTCIR-14) with STC Chinese's 2ˣ − 1 gains",
                     lambda r, d_max, p: level_gains(majority_vote(r, d_max), "exponential")),
         GainSetting("rigid", "relevant iff mean/Dmax ≥ 2/3", "NTCIR-2 Chinese IR",
                     lambda r, d_max, p: binary_gain(r, d_max, 2 / 3)),
