@@ -1066,11 +1066,16 @@ def test_a_measure_at_the_printed_value_of_one_within_noise_is_named_with_the_ru
     power = {"D-nDCG@10": 0.629, "IA-Q@10": 0.619, "D-RBP@10": 0.619, "IA-nDCG@10": 0.5714, "NRBP": 0.276}
     mc = {"D-nDCG@10": (0.629, 0.629), "IA-Q@10": (0.61, 0.629), "D-RBP@10": (0.619, 0.619),
           "IA-nDCG@10": (0.5714, 0.5714), "NRBP": (0.276, 0.276)}
-    assert fd.power_leaders(power, mc) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 also "
-                                           "0.619 without Monte Carlo interval, so outside it)")
-    assert fd.power_leaders(power, mc, higher=False) == "NRBP (0.276)"
+    # fix04g item 2: D-RBP@10 is 1 of 105 pairs below the leader (65 vs 66), which the rule cannot tell
+    assert fd.power_leaders(power, mc, 105) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; also 1 "
+                                                "pair below: D-RBP@10 0.619 exact (a one-pair gap cannot tell))")
+    # 3 pairs below over 300 pairs: outside it, by the rule
+    assert fd.power_leaders(power, mc, 300) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 "
+                                                "also 0.619 without Monte Carlo interval, so outside it)")
+    assert fd.power_leaders(power, mc, 105, higher=False) == "NRBP (0.276)"
     mc["D-RBP@10"] = (0.61, 0.629)   # both reach the leader: both named within noise, no note
-    assert fd.power_leaders(power, mc) == "D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619, D-RBP@10 0.619)"
+    assert fd.power_leaders(power, mc, 105) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619, D-RBP@10 "
+                                                "0.619)")
 
 
 def test_power_rows_say_on_these_topics_beyond_monte_carlo_error_and_never_shown():
@@ -1173,7 +1178,7 @@ def test_a3_and_a4_print_one_line_each():
         "normaliser 'ideal' -> 'fixed': 0 of 28 measures change score."
     p2 = pd.DataFrame({"measure": ["X", "Y", "Z"], "power@10": [0.5, 0.4, 0.3], "power@20": [0.6, 0.59, 0.2]})
     mc2 = {"X": (0.58, 0.6), "Y": (0.59, 0.59), "Z": (0.2, 0.2)}
-    line = fd.extra_power_line(p2, mc2, 10, 20, {"X", "Y", "Z"}, "t.csv")
+    line = fd.extra_power_line(p2, mc2, 10, 20, {"X", "Y", "Z"}, "t.csv", 100)
     assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only). Highest: X (0.600; "
                     "within Monte Carlo noise: Y 0.590). Lowest: Z (0.200). Per measure, with power@10 and the "
                     "intervals: t.csv.")
@@ -1207,10 +1212,33 @@ def test_an_exact_tie_at_the_top_settles_the_lead_even_beside_an_inexact_leader(
           "W": (30 / n, 30 / n)}
     row = fd._lead_row(pd.Series(values), mc, (), "these runs", n)
     assert row.question.startswith("Does one measure@1 lead")          # fix04e item 5: W has no cutoff, ranked apart
-    assert row.verdict == "does not hold" and row.run == "P@1, A@1 and B@1 (0.068); none can lead by 2 pairs"
-    assert fd.lead_excluded(mc, ["P@1", "A@1", "B@1", "C@1"], n) == ["P@1", "A@1", "B@1", "C@1"]
+    # fix04g item 1: one rule (power_verdict pairwise): P may be 1 pair above A and B, which the rule cannot tell
+    assert row.verdict == "cannot tell" and row.run == "P@1, A@1 and B@1 (0.068); 0 more within Monte Carlo noise"
+    mc["P@1"] = (13 / n, 13 / n)   # all three exact at the top: a tie AT the top
+    row = fd._lead_row(pd.Series(values), mc, (), "these runs", n)
+    assert row.verdict == "does not hold" and row.run == "P@1, A@1 and B@1 (0.068), tied exactly at the top"
     mc["P@1"] = (13 / n, 16 / n)   # P might be 3 pairs ahead: cannot tell
     assert fd._lead_row(pd.Series(values), mc, (), "these runs", n).verdict == "cannot tell"
+
+
+def test_the_lead_row_follows_the_pairwise_rule_only():
+    """fix04g item 1: a tie BELOW the leader says nothing about the lead (cfgA: D-nDCG@7 = IA-RBP@7); a leader one
+    exact pair ahead of the next (default: 66 vs 65 of 105) cannot tell; two pairs ahead holds."""
+    n = 105
+    values = {"L@7": 70 / n, "D@7": 60 / n, "I@7": 60 / n, "Z@7": 10 / n}
+    exact = {k: (v, v) for k, v in values.items()}
+    row = fd._lead_row(pd.Series(values), exact, (), "these runs", n)
+    assert row.verdict == "holds" and row.run == "L@7 (0.667), 10 pairs ahead"
+    values["L@7"] = 61 / n   # one exact pair above the tie below it
+    row = fd._lead_row(pd.Series(values), {k: (v, v) for k, v in values.items()}, (), "these runs", n)
+    assert row.verdict == "cannot tell" and row.run == "L@7 (0.581), 1 pair ahead (holds needs 2)"
+    values = {"D-nDCG@10": 66 / n, "IA-Q@10": 65 / n, "D-RBP@10": 65 / n, "E@10": 39 / n}
+    mc = {"D-nDCG@10": (66 / n, 66 / n), "IA-Q@10": (64 / n, 66 / n), "D-RBP@10": (65 / n, 65 / n), "E@10": (39 / n, 39 / n)}
+    assert fd._lead_row(pd.Series(values), mc, (), "these runs", n).verdict == "cannot tell"
+    assert fd.lead_verdict(mc, list(mc), n) == "cannot tell"
+    mc["IA-Q@10"] = (66 / n, 66 / n)   # IA-Q exactly level with D-nDCG at the top
+    assert fd.lead_verdict(mc, list(mc), n) == "does not hold"
+    assert fd.lead_verdict({"A": (0.2, 0.2)}, ["A"], n) == "holds"
 
 
 def test_power_leaders_reads_each_measures_own_interval():
@@ -1219,15 +1247,34 @@ def test_power_leaders_reads_each_measures_own_interval():
     values = {"A@10": 0.429, "B@10": 0.429, "R@10": 0.393, "D@10": 0.393, "E@10": 0.393}
     mc = {"A@10": (0.429, 0.429), "B@10": (0.357, 0.429), "R@10": (0.393, 0.429), "D@10": (0.357, 0.393),
           "E@10": (0.393, 0.393)}
-    assert fd.power_leaders(values, mc) == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; "
-                                            "D@10 also 0.393 [0.357, 0.393], short of it; E@10 also 0.393 without "
-                                            "Monte Carlo interval, so outside it)")
+    # over 280 pairs D@10 and E@10 are 10 pairs below the leaders: outside it
+    assert fd.power_leaders(values, mc, 280) == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; "
+                                                 "D@10 also 0.393 [0.357, 0.393], short of it; E@10 also 0.393 without "
+                                                 "Monte Carlo interval, so outside it)")
+
+
+def test_a_one_pair_gap_is_never_outside_the_noise():
+    """fix04g item 2: the real run's lines (28 pairs: 0.429 = 12, 0.393 = 11, 0.143 = 4, 0.107 = 3): a measure one
+    pair from the leader, exact or not, is "1 pair below" (or above), not "outside it" (the rule cannot tell)."""
+    values = {"A@10": 12 / 28, "B@10": 12 / 28, "R@10": 11 / 28, "D@10": 11 / 28, "E@10": 11 / 28}
+    mc = {"A@10": (12 / 28, 12 / 28), "B@10": (10 / 28, 12 / 28), "R@10": (11 / 28, 12 / 28), "D@10": (10 / 28, 11 / 28),
+          "E@10": (11 / 28, 11 / 28)}
+    line = fd.power_leaders(values, mc, 28)
+    assert line == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; also 1 pair below: D@10 0.393 "
+                    "[0.357, 0.393] and E@10 0.393 exact (a one-pair gap cannot tell))")
+    low = {"L@10": 2 / 28, "P@10": 3 / 28, "Q@10": 4 / 28, "X@10": 4 / 28, "Y@10": 6 / 28}
+    lmc = {"L@10": (2 / 28, 3 / 28), "P@10": (3 / 28, 3 / 28), "Q@10": (3 / 28, 4 / 28), "X@10": (4 / 28, 4 / 28),
+           "Y@10": (6 / 28, 6 / 28)}
+    assert fd.power_leaders(low, lmc, 28, higher=False) == (
+        "L@10 (0.071; within Monte Carlo noise: P@10 0.107, Q@10 0.143; also 1 pair above: X@10 0.143 exact "
+        "(a one-pair gap cannot tell))")
+    assert "outside" not in line and "short of it" not in line
 
 
 def test_whole_list_measures_are_ranked_apart_from_those_at_the_cutoff():
     """fix04e item 5: NRBP/nNRBP (whole list) do not lead a ranking of @l measures; they get their own line."""
     power = pd.Series({"NRBP": 0.105, "nNRBP": 0.1, "A@1": 0.09, "S@1": 0.09, "B@1": 0.05})
     mc = {"NRBP": (0.1, 0.11), "nNRBP": (0.1, 0.1), "A@1": (0.09, 0.09), "S@1": (0.09, 0.09), "B@1": (0.05, 0.05)}
-    assert fd.leader_lines(power, mc, [["A@1", "S@1"]]) == [
+    assert fd.leader_lines(power, mc, 100, [["A@1", "S@1"]]) == [
         "highest discriminative power: A@1 (0.090)", "lowest discriminative power: B@1 (0.050)",
         "ranked apart (whole list, no cutoff): NRBP 0.105 [0.100, 0.110]; nNRBP 0.100"]

@@ -143,5 +143,5 @@ def test_second_cutoff_groups_measures_at_its_own_cutoff():
     assert t.loc["X", "power@10"] > t.loc["Y", "power@10"]            # X separates the runs, Y is noise
     assert set(out["mc"]) == {"X", "Y", "Z"} and all(lo <= hi for lo, hi in out["mc"].values())
     # the line counts the measures of 10 (2), not those of the first cutoff: X leads at 10
-    line = fd.extra_power_line(out["table"], out["mc"], 1, 10, out["keep"], "f.csv")
+    line = fd.extra_power_line(out["table"], out["mc"], 1, 10, out["keep"], "f.csv", 100)
     assert line.startswith("power@10 over 2 measures") and "Highest: X (" in line

@@ -151,9 +151,11 @@ def test_04_committed_key_lines_name_every_tie():
     # every tie is named or counted (short_leaders: more than 6 tied or within noise are counted), none picked
     noise = "within Monte Carlo noise"   # one name per meaning: section 6 defines it, A.1 says "level with"
     # fix04d item 3: every measure printed at the value of one within noise is named (power_leaders)
-    assert f"highest discriminative power: {power_leaders(power, mc)}\n" in text
-    assert f"lowest discriminative power: {power_leaders(power, mc, higher=False)}\n" in text
-    assert short_leaders(claims.leaders(power, intervals=mc), term=noise)[:-1] in power_leaders(power, mc)
+    n_runs = metrics["parameters"]["n_runs"]
+    pairs = n_runs * (n_runs - 1) // 2
+    assert f"highest discriminative power: {power_leaders(power, mc, pairs)}\n" in text
+    assert f"lowest discriminative power: {power_leaders(power, mc, pairs, higher=False)}\n" in text
+    assert short_leaders(claims.leaders(power, intervals=mc), term=noise)[:-1] in power_leaders(power, mc, pairs)
     markdown = "\n".join("".join(c["source"]) for c in _nb(NB04)["cells"] if c["cell_type"] == "markdown")
     assert markdown.count("**within Monte Carlo noise**") == 1 and markdown.count("**level with**") == 1
     assert "within noise" not in text.replace(noise, "")

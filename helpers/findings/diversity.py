@@ -49,14 +49,14 @@ from .diversity_planted import against_table, family_table, fitness, fitness_pro
     planted_rows, truth_groups, user_table, with_leaders, checks_table
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, label_offsets, pct, short_leaders, twins_line
-from .diversity_power import MC_LEVEL, at_cutoff, count_once, leader_intervals, leader_lines, mc_floor, mc_interval, \
-    mc_text, power_leaders
+from .diversity_power import MC_LEVEL, MIN_LEAD_PAIRS, at_cutoff, count_once, leader_intervals, leader_lines, mc_floor, \
+    mc_interval, mc_text, pairs_ahead, power_leaders, power_verdict
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "power_leaders", "mc_text", "mc_interval",
            "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
-           "tau_metrics", "R_QUESTION", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
+           "tau_metrics", "R_QUESTION", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "lead_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
 
 #: The measures of notebook 04 (cutoff measures get ``@l``; NRBP and nNRBP read the whole list).
 MEASURES = ("I-rec", "D-nDCG", "D-Q", "D-nERR", "D-RBP", "D-EBR", "D#-nDCG", "D#-Q", "D#-nERR", "D#-RBP",
@@ -292,16 +292,17 @@ def _beyond_mc(table: pd.DataFrame, named: Sequence[str]) -> str:
 
 
 def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l: int, l2: int,
-                     keep: Sequence[str], where: str) -> str:
+                     keep: Sequence[str], where: str, n_pairs: int) -> str:
     """Appendix A.4's one printed line (the table goes to the CSV at ``where``, with the Monte Carlo
     intervals and the power at the first cutoff ``l``): the highest and the lowest discriminative power
     at the second cutoff ``l2`` among the
     measures ``keep`` (each counted once), with the measures within Monte Carlo noise of each
-    (:func:`leader_intervals`, as section 7 reads power at the first cutoff)."""
+    (:func:`leader_intervals`, as section 7 reads power at the first cutoff, over ``n_pairs`` run pairs)."""
     values = {m: float(v) for m, v in zip(power2["measure"], power2[f"power@{l2}"]) if m in keep and np.isfinite(v)}
     if not values:
         return f"power@{l2}: no measure has a value. Per measure: {where}."
-    top, low = power_leaders(values, mc2, limit=3), power_leaders(values, mc2, higher=False, limit=3)
+    top = power_leaders(values, mc2, n_pairs, limit=3)
+    low = power_leaders(values, mc2, n_pairs, higher=False, limit=3)
     return (f"power@{l2} over {len(values)} measures ({pct(MC_LEVEL)} Monte Carlo intervals, the B trials' error "
             f"only). Highest: {top}. Lowest: {low}. "
             f"Per measure, with power@{l} and the intervals: {where}.")
@@ -583,32 +584,6 @@ def r_reason(r: Mapping, verdict: str, excl: bool) -> str:
 POWER_ON = "on these topics, beyond Monte Carlo error"
 
 
-#: The fewest run pairs by which a measure must find more significant pairs than another, beyond Monte
-#: Carlo error, for a power verdict "holds": a difference of one pair is the granularity of the share
-#: (one pair more or less on these topics), not a difference in discriminative power.
-MIN_LEAD_PAIRS = 2
-
-
-def pairs_ahead(lead: Sequence[float], other: Sequence[float], n_pairs: int) -> int:
-    """By how many run pairs the lowest power of ``lead``'s Monte Carlo interval exceeds the highest of
-    ``other``'s (``(low, high)`` shares of ``n_pairs``); 0 or less when the intervals meet."""
-    return int(round((float(lead[0]) - float(other[1])) * int(n_pairs)))
-
-
-def power_verdict(a: Sequence[float], b: Sequence[float], n_pairs: int) -> str:
-    """The rule of every power comparison of notebook 04 (``a``, ``b``: Monte Carlo intervals of two
-    powers over ``n_pairs`` run pairs; a power without p-value near the level has an interval without
-    width). ``"holds"`` (a out-discriminates b): a's lowest power is at least :data:`MIN_LEAD_PAIRS`
-    pairs above b's highest; ``"does not hold"``: a's highest is at most b's lowest (a finds no more
-    pairs than b, equal powers known exactly included); else ``"cannot tell"`` (the intervals overlap,
-    or a is ahead by a single pair)."""
-    if pairs_ahead(a, b, n_pairs) >= MIN_LEAD_PAIRS:
-        return "holds"
-    if float(a[1]) * n_pairs <= float(b[0]) * n_pairs + 1e-9:
-        return "does not hold"
-    return "cannot tell"
-
-
 def _one_pair(ahead: int) -> str:
     """The run cell's note when a power leads by one pair only (:data:`MIN_LEAD_PAIRS`)."""
     return f"; {claims.plural(ahead, 'pair')} ahead (holds needs {MIN_LEAD_PAIRS})" if 0 < ahead < MIN_LEAD_PAIRS else ""
@@ -631,46 +606,48 @@ def _power_row(power: pd.Series, mc: Mapping, n_pairs: int) -> Finding:
                    numbers={**c.numbers, "pairs_ahead": ahead, "min_lead_pairs": MIN_LEAD_PAIRS})
 
 
-def lead_excluded(mc: Mapping[str, Sequence[float]], keep: Sequence[str], n_pairs: int) -> list[str]:
-    """The measures of ``keep`` that cannot lead by the rule of :func:`power_verdict` even at the top of
-    their Monte Carlo interval: for each, some other measure's lowest power is less than
-    :data:`MIN_LEAD_PAIRS` pairs below its highest (an exact tie: 0 pairs)."""
-    return [m for m in keep if any(pairs_ahead((mc[m][1], mc[m][1]), (mc[o][0], mc[o][0]), n_pairs) < MIN_LEAD_PAIRS
-                                   for o in keep if o != m)]
+def lead_verdict(mc: Mapping[str, Sequence[float]], keep: Sequence[str], n_pairs: int) -> str:
+    """Whether one measure of ``keep`` leads discriminative power, by the pairwise rule of
+    :func:`power_verdict` and no other: ``"holds"`` when one measure out-discriminates every other
+    (a lead of :data:`MIN_LEAD_PAIRS` pairs beyond Monte Carlo error, or it is the only measure);
+    ``"does not hold"`` when every measure finds no more pairs than some other (an exact tie AT the top:
+    another measure's power equals or exceeds the leader's); else ``"cannot tell"`` (a one-pair gap,
+    overlapping intervals). A tie below the leader says nothing about the lead."""
+    pv = lambda a, b: power_verdict(mc[a], mc[b], n_pairs)  # noqa: E731
+    if len(keep) == 1 or any(all(pv(m, o) == "holds" for o in keep if o != m) for m in keep):
+        return "holds"
+    if all(any(pv(m, o) == "does not hold" for o in keep if o != m) for m in keep):
+        return "does not hold"
+    return "cannot tell"
 
 
 def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) -> Finding:
-    """One measure leads ``"holds"`` when no other measure ties it or comes within Monte Carlo noise of
-    the leading value (:func:`leader_intervals`) and it is ahead of every other by
-    :data:`MIN_LEAD_PAIRS` pairs beyond Monte Carlo error (:func:`power_verdict`); ``"does not hold"``
-    when two of the measures at or within noise of the top have exactly equal powers (both known
-    exactly) and no measure could be so far ahead even at the top of its interval
-    (:func:`lead_excluded`; the other leaders need not be exact); else ``"cannot tell"``."""
+    """Does one measure lead (each counted once, the measures with a cutoff): :func:`lead_verdict`, the
+    rule of :func:`power_verdict`. The run cell names the leaders (:func:`leader_intervals`) with the
+    pairs by which a single leader is ahead of the next, the measures tied exactly at the top, or the
+    count within Monte Carlo noise."""
     keep = at_cutoff(count_once(list(power.index), twins))
     values = {m: power[m] for m in keep}
     c = claims.leaders(values, intervals=leader_intervals(values, mc))
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
     run = f"{lead} ({n['best']:.3f}); {len(n['within_noise'])} more within Monte Carlo noise"
-    top = list(n["leaders"]) + list(n["within_noise"])
-    exact = [m for m in top if float(mc[m][0]) == float(mc[m][1])]
-    tie = any(values[a] == values[b] for i, a in enumerate(exact) for b in exact[i + 1:])   # known equal powers
-    none_can = tie and len(lead_excluded(mc, keep, n_pairs)) == len(keep)
+    verdict = lead_verdict(mc, keep, n_pairs)
     ahead = 0
     if len(n["leaders"]) == 1 and not n["within_noise"] and len(keep) > 1:   # a lead: by how many pairs
         top = n["leaders"][0]
         ahead = min(pairs_ahead(mc[top], mc[m], n_pairs) for m in keep if m != top)
         run = f"{lead} ({n['best']:.3f}), {claims.plural(ahead, 'pair')} ahead" + (
             f" (holds needs {MIN_LEAD_PAIRS})" if ahead < MIN_LEAD_PAIRS else "")
-    elif none_can:   # the measures within noise do not change the verdict: not counted (30-word rows)
-        run = f"{lead} ({n['best']:.3f}); none can lead by {MIN_LEAD_PAIRS} pairs"
-    verdict = ("holds" if len(n["leaders"]) == 1 and not n["within_noise"] and
-               (len(keep) == 1 or ahead >= MIN_LEAD_PAIRS) else
-               "does not hold" if none_can else "cannot tell")
+    elif verdict == "does not hold":   # the measures within noise do not change the verdict: not counted
+        high = max(float(mc[m][1]) for m in keep)
+        tied = [m for m in keep if float(mc[m][0]) == float(mc[m][1]) == high]
+        run = (f"{claims.listing(tied) if len(tied) <= 3 else f'{len(tied)} measures'} ({high:.3f}), "
+               "tied exactly at the top")
     # no interval in this row, so no pointer to the intervals' caveat: the question states the scope
     cut = keep[0].rsplit("@", 1)[1] if "@" in keep[0] else ""
     return Finding(f"Does one measure{'@' + cut if cut else ''} lead discriminative power {POWER_ON}?", "—", run, verdict,
-                   caveats=_few(n_pairs), numbers={**n, "runs": where, "pairs_ahead": ahead, "none_can_lead": none_can})
+                   caveats=_few(n_pairs), numbers={**n, "runs": where, "pairs_ahead": ahead})
 
 
 def _cover_line(data: str, cover: Mapping | None, r: Mapping) -> str:

@@ -15,12 +15,38 @@ import pandas as pd
 from ..notebook import claims
 from .diversity_text import pct, short_leaders
 
-__all__ = ["MC_LEVEL", "count_once", "at_cutoff", "leader_intervals", "power_leaders", "leader_lines", "mc_text",
+__all__ = ["MC_LEVEL", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "count_once", "at_cutoff", "leader_intervals", "power_leaders", "leader_lines", "mc_text",
            "mc_floor", "mc_interval"]
 
 #: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
 #: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
 MC_LEVEL = 0.95
+
+
+#: The fewest run pairs by which a measure must find more significant pairs than another, beyond Monte
+#: Carlo error, for a power verdict "holds": a difference of one pair is the granularity of the share
+#: (one pair more or less on these topics), not a difference in discriminative power.
+MIN_LEAD_PAIRS = 2
+
+
+def pairs_ahead(lead: Sequence[float], other: Sequence[float], n_pairs: int) -> int:
+    """By how many run pairs the lowest power of ``lead``'s Monte Carlo interval exceeds the highest of
+    ``other``'s (``(low, high)`` shares of ``n_pairs``); 0 or less when the intervals meet."""
+    return int(round((float(lead[0]) - float(other[1])) * int(n_pairs)))
+
+
+def power_verdict(a: Sequence[float], b: Sequence[float], n_pairs: int) -> str:
+    """The rule of every power comparison of notebook 04 (``a``, ``b``: Monte Carlo intervals of two
+    powers over ``n_pairs`` run pairs; a power without p-value near the level has an interval without
+    width). ``"holds"`` (a out-discriminates b): a's lowest power is at least :data:`MIN_LEAD_PAIRS`
+    pairs above b's highest; ``"does not hold"``: a's highest is at most b's lowest (a finds no more
+    pairs than b, equal powers known exactly included); else ``"cannot tell"`` (the intervals overlap,
+    or a is ahead by a single pair)."""
+    if pairs_ahead(a, b, n_pairs) >= MIN_LEAD_PAIRS:
+        return "holds"
+    if float(a[1]) * n_pairs <= float(b[0]) * n_pairs + 1e-9:
+        return "does not hold"
+    return "cannot tell"
 
 
 def count_once(names, twins) -> list[str]:
@@ -48,17 +74,19 @@ def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[floa
     return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
 
 
-def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], *, higher: bool = True,
-                  limit: int = 6, digits: int = 3) -> str:
+def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], n_pairs: int, *,
+                  higher: bool = True, limit: int = 6, digits: int = 3) -> str:
     """The highest (``higher``) or lowest power with the measures within Monte Carlo noise of it
     (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
-    one within noise but outside it, each read from ITS OWN interval in ``mc``: an exact power (an
-    interval without width: no p-value near the level) is "without Monte Carlo interval"; one with an
-    interval that does not reach the leading value is printed with it (``"D-nDCG@10 (0.629; within
-    Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 also 0.619 without Monte Carlo interval, so outside it)"``,
-    ``"...; DIN-nDCG@10 also 0.393 [0.357, 0.393], short of it"``)."""
-    c = claims.leaders(values, higher=higher, intervals=leader_intervals(values, mc, higher=higher, digits=digits),
-                       digits=digits)
+    one within noise but not within noise itself, each read from ITS OWN interval in ``mc`` by the rule
+    of :func:`power_verdict` over ``n_pairs`` run pairs: one whose interval is at least
+    :data:`MIN_LEAD_PAIRS` pairs from the leading value's is "outside it" (an exact power, an interval
+    without width, is "without Monte Carlo interval"; another is printed with its interval, "short of
+    it"); one nearer is "1 pair below" (above, for the lowest), which the rule cannot tell from the
+    leader (``"D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; also 1 pair below: D-RBP@10
+    0.619 exact (a one-pair gap cannot tell))"``)."""
+    common = leader_intervals(values, mc, higher=higher, digits=digits)
+    c = claims.leaders(values, higher=higher, intervals=common, digits=digits)
     text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
     n = c.numbers
     if not n["within_noise"] or len(n["within_noise"]) > limit:   # none named: no value printed to match
@@ -68,30 +96,41 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
     alike = [m for m in values if m not in inside and f"{values[m]:.{digits}f}" in shown]
     if not alike:
         return text
-    exact = [m for m in alike if float(mc[m][0]) == float(mc[m][1])]
-    wide = [m for m in alike if m not in exact]
+    lead = common[n["leaders"][0]]
+    gap = {m: pairs_ahead(lead, mc[m], n_pairs) if higher else pairs_ahead(mc[m], lead, n_pairs) for m in alike}
+    exact = lambda m: float(mc[m][0]) == float(mc[m][1])  # noqa: E731
+    near = [m for m in alike if gap[m] < MIN_LEAD_PAIRS]
+    wide = [m for m in alike if m not in near and not exact(m)]
+    far = [m for m in alike if m not in near and exact(m)]
     notes = []
+    if near:
+        side = "below" if higher else "above"
+        how = f"1 pair {side}" if all(gap[m] == 1 for m in near) else f"at most 1 pair {side}"
+        items = [f"{m} {claims.number(values[m], digits)} exact" if exact(m) else
+                 f"{m} {mc_text(values[m], *mc[m], digits=digits)}" for m in near]
+        what = claims.listing(items) if len(items) <= limit else f"{len(items)} more at the same value"
+        notes.append(f"also {how}: {what} (a one-pair gap cannot tell)")
     if len(wide) > limit:
         notes.append(f"{len(wide)} more at the same value, their Monte Carlo intervals short of it")
     elif wide:
         notes.append(", ".join(f"{m} also {mc_text(values[m], *mc[m], digits=digits)}" for m in wide) + ", short of it")
-    if exact:
-        at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in exact}))
-        notes.append(f"{claims.listing(exact)} also {at} without Monte Carlo interval, so outside it"
-                     if len(exact) <= limit else f"{len(exact)} more at {at} without Monte Carlo interval, so outside it")
+    if far:
+        at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in far}))
+        notes.append(f"{claims.listing(far)} also {at} without Monte Carlo interval, so outside it"
+                     if len(far) <= limit else f"{len(far)} more at {at} without Monte Carlo interval, so outside it")
     note = "; ".join(notes)
     return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
 
 
-def leader_lines(power: pd.Series, mc: Mapping[str, Sequence[float]], twins=()) -> list[str]:
+def leader_lines(power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, twins=()) -> list[str]:
     """Section 7's lines: the highest and the lowest discriminative power among the measures with a
-    cutoff (each counted once, :func:`count_once`; :func:`power_leaders`), then the whole-list measures
+    cutoff (each counted once, :func:`count_once`; :func:`power_leaders` over ``n_pairs`` run pairs), then the whole-list measures
     (NRBP, nNRBP: every document counts) apart, since they are not scored at the cutoff."""
     keep = count_once(list(power.index), twins)
     cut = at_cutoff(keep)
     values = {m: power[m] for m in cut}
-    lines = [f"highest discriminative power: {power_leaders(values, mc)}",
-             f"lowest discriminative power: {power_leaders(values, mc, higher=False)}"]
+    lines = [f"highest discriminative power: {power_leaders(values, mc, n_pairs)}",
+             f"lowest discriminative power: {power_leaders(values, mc, n_pairs, higher=False)}"]
     whole = [m for m in keep if m not in cut]
     if whole:
         lines.append("ranked apart (whole list, no cutoff): " + "; ".join(
