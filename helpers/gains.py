@@ -37,6 +37,7 @@ __all__ = [
     "raw_gain",
     "spread",
     "unanimity_summary",
+    "ties_broken_se",
     "comparable_items",
     "n_label",
     "varying_n_note",
@@ -317,6 +318,33 @@ def ties_broken(base, other, *, decimals: int = 9) -> dict:
     still = int((k_both * (k_both - 1) // 2).sum())
     return {"tied_pairs": tied, "still_tied": still,
             "share_broken": (1.0 - still / tied) if tied else float("nan")}
+
+
+def ties_broken_se(base, other, *, decimals: int = 9) -> float:
+    """Monte Carlo standard error of :func:`ties_broken`'s ``share_broken`` when the items are
+    independent draws: the delete-one jackknife over the items with a positive ``base`` gain.
+
+    Leaving out an item of a ``base`` group of ``k`` and a (``base``, ``other``) group of ``j`` removes
+    ``k - 1`` tied pairs and ``j - 1`` still-tied ones, so every leave-one-out share is in closed form
+    (the pairs are not independent, so a binomial error over pairs would be too small).
+    ``var = (n - 1)/n · Σ (θ₋ᵢ − θ̄)²``; NaN when fewer than two tied pairs are left after any deletion.
+    """
+    b = np.round(np.asarray(base, dtype=float), decimals)
+    o = np.round(np.asarray(other, dtype=float), decimals)
+    if b.shape != o.shape or b.ndim != 1:
+        raise ValueError(f"base and other must be 1-D arrays of equal length, got {b.shape} and {o.shape}")
+    keep = b > 0
+    frame = pd.DataFrame({"base": b[keep], "other": o[keep]})
+    k = frame.groupby("base")["base"].transform("size").to_numpy(dtype=float)
+    j = frame.groupby(["base", "other"])["base"].transform("size").to_numpy(dtype=float)
+    n = len(frame)
+    tied = float(frame.groupby("base").size().map(lambda c: c * (c - 1) / 2).sum())
+    still = float(frame.groupby(["base", "other"]).size().map(lambda c: c * (c - 1) / 2).sum())
+    left = tied - (k - 1)
+    if n < 2 or not len(left) or (left <= 0).any():
+        return float("nan")
+    theta = 1.0 - (still - (j - 1)) / left
+    return float(np.sqrt((n - 1) / n * np.sum((theta - theta.mean()) ** 2)))
 
 
 def prob_full_spread(n: int, d_max: int) -> float:

@@ -19,7 +19,7 @@ def _grid(rows, se=0.003):
     """A literal grid: (d_max, n, share_full_spread, share_ties_broken), every share's standard
     error ``se``, the exact tie share equal to the simulated one."""
     grid = pd.DataFrame(rows, columns=["d_max", "n", "share_full_spread", "share_ties_broken"])
-    return grid.assign(se_full_spread=se, p_ties_broken=grid["share_ties_broken"])
+    return grid.assign(se_full_spread=se, se_ties_broken=se, p_ties_broken=grid["share_ties_broken"])
 
 
 def _found(grid, p=0.2):
@@ -62,9 +62,10 @@ def test_tie_shares_are_printed_beside_their_exact_values_and_never_ranked():
     prose = _found(grid).prose
     assert not any("largest share" in s or "smallest share" in s for s in prose)
     lines = gain_findings.ties_lines(grid)
-    assert lines[0] == ("Dmax=1: share of RawG ties broken by UG, simulated (exact)  N=1: 0.000 (exact 0.000), "
-                        "N=5: 0.000 (exact 0.000)")
-    assert lines[1].endswith("N=5: " + f"{grid['share_ties_broken'].iloc[3]:.3f}" + " (exact 0.793)")
+    assert lines[0] == ("Dmax=1: share of RawG ties broken by UG, simulated ± s.e. (exact)  N=1: 0.000 ± 0.000 (exact 0.000), "
+                        "N=5: 0.000 ± 0.000 (exact 0.000)")
+    se = gain_findings.claims.number(grid['se_ties_broken'].iloc[3])
+    assert lines[1].endswith("N=5: " + f"{grid['share_ties_broken'].iloc[3]:.3f} ± {se}" + " (exact 0.793)")
 
 
 def test_simulated_dmax_1_breaks_no_tie():
@@ -112,10 +113,10 @@ def test_the_spread_row_asks_only_about_spread_and_ties_have_their_own_row():
                                    verdicts=gain_findings.premise(table), replicates=200)
     spread = _row(found, "dl19-agreement (N = 8, Dmax = 3): do real ratings spread less")
     assert spread.question.endswith("(share at D = Dmax, mean D)?")
-    assert (spread.verdict, spread.run) == ("holds", "2 of 2 parts hold")
+    assert (spread.verdict, spread.run) == ("holds", "share at D = Dmax: holds; mean D: holds")
     tie = _row(found, "Does UG break more RawG ties")
     assert tie.verdict == "does not hold"
-    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement 0.305 vs 0.438 [0.374, 0.494]"
+    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement 0.305 vs 0.438 [0.374, 0.494], reversed"
     assert "uncorrected" not in tie.caveats   # one set, one comparison
     assert "The premise of Sakai's conjecture holds for dl19-agreement." in found.prose
 
@@ -164,3 +165,84 @@ def test_n_1_cells_have_an_exact_zero_and_standard_error_without_a_warning():
     assert (one["p_full_spread_given_relevant"], one["se_full_spread"], one["p_ties_broken"]) == (0.0, 0.0, 0.0)
     assert np.signbit(one["p_full_spread_given_relevant"]) == False   # noqa: E712 - prints 0.000, not -0.000
     assert sim_ratings.grid_vs_exact(sim)["agrees"]
+
+
+def _two_sets():
+    """Round 9's real numbers: stc-ja breaks more ties than like-for-like uniform, dl19 fewer."""
+    rows = []
+    for name, n, d, real, mean, lo, hi in (("stc-ja", 10, 2, (0.483, 1.478, 1.043, 0.218), (0.551, 1.547, 0.907, 0.169),
+                                            (0.545, 1.541, 0.895, 0.164), (0.557, 1.552, 0.918, 0.173)),
+                                           ("dl19-agreement", 8, 3, (0.147, 1.877, 1.796, 0.305), (0.470, 2.290, 1.136, 0.438),
+                                            (0.399, 2.215, 1.021, 0.374), (0.528, 2.362, 1.257, 0.494))):
+        cols = ["share_full_spread", "mean_spread", "mean_bonus", "share_ties_broken"]
+        r = {"dataset": name, "source": "real", "N": n, "Dmax": d, "items": 100}
+        u = {"dataset": name, "source": "uniform, same RawG", "N": n, "Dmax": d, "items": 100}
+        for k, c in enumerate(cols):
+            r.update({c: real[k], f"{c}_low": real[k], f"{c}_high": real[k]})
+            u.update({c: mean[k], f"{c}_low": lo[k], f"{c}_high": hi[k]})
+        rows += [r, u]
+    return pd.DataFrame(rows)
+
+
+def _real_found(table, replicates):
+    return gain_findings.findings(table1_ok=True, table1_cells=35, stc2=[4.6, 4.0], tie_p=[0.2],
+                                  grid=_grid([(2, 5, 0.747, 0.206)]), exact=EXACT, p=0.2, real_table=table,
+                                  verdicts=gain_findings.premise(table, replicates),
+                                  tie=gain_findings.ties(table, replicates), replicates=replicates)
+
+
+def test_a_split_ties_verdict_names_each_sets_direction():
+    """Round 9, item 2: 'holds in part' over two sets that disagree names each set's direction."""
+    tie = _row(_real_found(_two_sets(), 200), "Does UG break more RawG ties")
+    assert tie.verdict == "holds in part"
+    assert tie.run == ("real vs uniform mean [95% interval]: stc-ja 0.218 vs 0.169 [0.164, 0.173], holds; "
+                       "dl19-agreement 0.305 vs 0.438 [0.374, 0.494], reversed")
+
+
+@pytest.mark.parametrize("replicates, verdict", [(5, "cannot tell"), (39, "cannot tell"), (40, "holds")])
+def test_verdicts_against_the_null_need_40_draws(replicates, verdict):
+    """Round 9, item 1: below 40 draws no verdict and no higher/lower word; the range and 'cannot tell'."""
+    table = _two_sets()
+    found = _real_found(table, replicates)
+    spread = _row(found, "stc-ja (N = 10, Dmax = 2)")
+    assert spread.verdict == verdict
+    tie = _row(found, "Does UG break more RawG ties")
+    assert tie.verdict == ("cannot tell" if replicates < 40 else "holds in part")
+    lines = gain_findings.premise_lines(table, gain_findings.premise(table, replicates), gain_findings.ties(table, replicates))
+    text = "\n".join([*lines, spread.run, tie.run, *found.prose])
+    if replicates < 40:
+        assert f"cannot tell ({replicates} draws; 40 needed)" in text
+        assert spread.run == ("share at D = Dmax 0.483 vs range [0.545, 0.557]; mean D 1.478 vs range [1.541, 1.552] "
+                              f"({replicates} draws; 40 needed)")
+        assert not any(w in text for w in (" is lower than", " is higher than", "holds for", "other way"))
+        assert f"cannot be judged for stc-ja and dl19-agreement ({replicates} draws; 40 needed)" in found.prose[-1]
+    else:
+        assert "stc-ja: the premise holds for every part" in text and "cannot tell" not in text
+
+
+def test_ties_broken_se_is_the_jackknife_of_the_share():
+    """The closed-form leave-one-out equals a brute-force jackknife over the items."""
+    from helpers import gains
+    base = np.array([1, 1, 1, 2, 2, 2, 2, 3, 0.0])
+    other = np.array([1, 1, 2, 2, 2, 3, 4, 3, 0.0])
+    share = lambda b, o: gains.ties_broken(b, o)["share_broken"]
+    keep = np.flatnonzero(base > 0)
+    theta = np.array([share(np.delete(base, i), np.delete(other, i)) for i in keep])
+    n = len(keep)
+    brute = np.sqrt((n - 1) / n * np.sum((theta - theta.mean()) ** 2))
+    assert gains.ties_broken_se(base, other) == pytest.approx(brute, abs=1e-12)
+    assert round(gains.ties_broken_se(base, other), 4) == round(brute, 4) > 0
+    assert np.isnan(gains.ties_broken_se(np.array([1.0, 2.0]), np.array([1.0, 2.0])))
+
+
+def test_figure_helpers_draw_what_the_cells_drew():
+    """Section 4's and 6's figure data moved out of the cells: shares sum to 1 per cell; the real
+    spreads come first and equal gains.spread of the relevant items."""
+    from helpers import gains
+    dist = sim_ratings.spread_distribution([2, 3], [4], 500, np.random.default_rng(1))
+    assert dist.groupby(["d_max", "n"])["share"].sum().round(12).eq(1).all()
+    assert list(dist.query("d_max == 3")["D"]) == [0, 1, 2, 3]
+    values = np.array([[0, 0, 0], [1, 2, 2], [3, 3, 0], [0, 1, 0.0]])
+    shares = sim_ratings.real_vs_uniform_spreads(values, 3, 5)
+    assert list(shares.query("source == 'real'")["D"]) == [1, 3, 1]
+    assert (shares["source"] == "uniform, same RawG").sum() == 3

@@ -19,7 +19,8 @@ from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
 __all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
-           "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings"]
+           "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings", "too_few", "cannot_tell",
+           "premise_lines"]
 
 #: The premise's parts, each a measure of spread: name -> (column, the direction of real against
 #: uniform that it predicts).
@@ -43,38 +44,86 @@ def premise_parts(n) -> dict:
 
 
 #: claims.components' verdict -> the findings table's verdict word.
-_VERDICT = {"holds": "holds", "partly": "holds in part", "fails": "does not hold", "not shown": "not shown"}
+_VERDICT = {"holds": "holds", "partly": "holds in part", "fails": "does not hold", "not shown": "not shown",
+            "cannot tell": "cannot tell"}
+#: A part's state (claims.components) -> the word a row prints for it.
+_STATE = {"holds": "holds", "other way": "reversed", "not shown": "not shown", "cannot tell": "cannot tell"}
 
 
-def _like_for_like(real_table: pd.DataFrame, name: str, col: str) -> claims.Claim:
-    """The real value of ``col`` against the interval of uniform ratings with the same RawG."""
+def too_few(replicates: int | None) -> bool:
+    """Whether ``replicates`` draws are too few for a verdict against a simulated null: a real value
+    outside the range of R null draws has probability 1/(R + 1) per side, so a verdict (and a word
+    "higher" or "lower") needs the draws of a 95% interval (:func:`helpers.notebook.claims.min_draws`)."""
+    return replicates is not None and int(replicates) < claims.min_draws()
+
+
+def cannot_tell(replicates: int) -> str:
+    """``"cannot tell (5 draws; 40 needed)"``."""
+    return f"cannot tell ({claims.plural(int(replicates), 'draw')}; {claims.min_draws()} needed)"
+
+
+def _like_for_like(real_table: pd.DataFrame, name: str, col: str, replicates: int | None = None) -> claims.Claim:
+    """The real value of ``col`` against the interval of uniform ratings with the same RawG; with
+    fewer than 40 draws (:func:`too_few`) no direction: the range of the draws and "cannot tell"."""
     rt = real_table.set_index(["dataset", "source"])
     r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
+    if too_few(replicates):
+        lo, hi = u[f"{col}_low"], u[f"{col}_high"]
+        return claims.Claim(f"real ({claims.number(r[col])}) against uniform with the same RawG ({claims.number(u[col])}, "
+                            f"range [{claims.number(lo)}, {claims.number(hi)}] over {claims.plural(int(replicates), 'draw')}): "
+                            + cannot_tell(replicates), "compare",
+                            {"a": float(r[col]), "b": float(u[col]), "differs": None, "interval_b": (float(lo), float(hi)),
+                             "replicates": int(replicates), "few_draws": True})
     return claims.compare("real", r[col], "uniform with the same RawG", u[col],
                           interval_a=(r[col], r[col]), interval_b=(u[f"{col}_low"], u[f"{col}_high"]))
 
 
-def premise(real_table: pd.DataFrame) -> dict:
+def _judge(parts: Mapping, replicates: int | None, what: str = "the premise") -> claims.Claim:
+    """:func:`~helpers.notebook.claims.components`, or "cannot tell" for every part over too few draws."""
+    if too_few(replicates):
+        return claims.Claim(f"{what}: {cannot_tell(replicates)}", "components",
+                            {"verdict": "cannot tell", "parts": {k: "cannot tell" for k in parts}})
+    return claims.components(parts, what=what)
+
+
+def premise(real_table: pd.DataFrame, replicates: int | None = None) -> dict:
     """Per real set: ``(verdict claim, {part: (compare claim, direction)})`` over the spread parts
     (:data:`PREMISE`, :func:`premise_parts`), each read as the real value against the interval of
     uniform ratings with the same RawG (:func:`helpers.notebook.claims.compare`,
-    :func:`~helpers.notebook.claims.components`)."""
+    :func:`~helpers.notebook.claims.components`). With ``replicates`` below 40 (:func:`too_few`)
+    every part and the verdict are "cannot tell"."""
     n_of = real_table.set_index(["dataset", "source"])["N"]
     out = {}
     for name in dict.fromkeys(real_table["dataset"]):
-        parts = {part: (_like_for_like(real_table, name, col), direction)
+        parts = {part: (_like_for_like(real_table, name, col, replicates), direction)
                  for part, (col, direction) in premise_parts(n_of[(name, "real")]).items()}
-        out[name] = (claims.components(parts), parts)
+        out[name] = (_judge(parts, replicates), parts)
     return out
 
 
-def ties(real_table: pd.DataFrame) -> tuple:
+def ties(real_table: pd.DataFrame, replicates: int | None = None) -> tuple:
     """``(verdict claim, {set: (compare claim, "higher")})``: does UG break a larger share of RawG
     ties in each real set than in uniform ratings with the same RawG (:data:`TIES`)? Each set is a
-    part of :func:`~helpers.notebook.claims.components` ("holds" only when every set shows more)."""
+    part of :func:`~helpers.notebook.claims.components` ("holds" only when every set shows more);
+    "cannot tell" below 40 draws (:func:`too_few`)."""
     col, direction = TIES
-    parts = {name: (_like_for_like(real_table, name, col), direction) for name in dict.fromkeys(real_table["dataset"])}
-    return claims.components(parts, what="more RawG ties broken"), parts
+    parts = {name: (_like_for_like(real_table, name, col, replicates), direction)
+             for name in dict.fromkeys(real_table["dataset"])}
+    return _judge(parts, replicates, what="more RawG ties broken"), parts
+
+
+def premise_lines(real_table: pd.DataFrame, verdicts: Mapping, tie: tuple) -> list[str]:
+    """Section 6's printed reading: per set, each part of the premise like for like and the set's
+    verdict, then the RawG ties broken with each set's direction (:func:`premise`, :func:`ties`)."""
+    lines = []
+    for name, (verdict, parts) in verdicts.items():
+        lines += [f"{name}, like for like, {part}? {c}" for part, (c, _) in parts.items()]
+        lines.append(f"{name}: {verdict}")
+    t_verdict, t_parts = tie
+    lines.append("RawG ties broken, real against uniform with the same RawG: "
+                 + "; ".join(f"{name} {_STATE[t_verdict.numbers['parts'][name]]}" for name in t_parts)
+                 + f" ({t_verdict})")
+    return lines
 
 
 def premise_view(real_table: pd.DataFrame) -> pd.DataFrame:
@@ -216,13 +265,18 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
 
 def ties_lines(grid: pd.DataFrame) -> list[str]:
     """One printed line per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: the simulated
-    share of RawG ties UG breaks per N with its exact value beside (``p_ties_broken``). The shares
-    are properties of the uniform model, so cells are not ranked."""
+    share of RawG ties UG breaks per N with its Monte Carlo standard error (``se_ties_broken``) and
+    its exact value (``p_ties_broken``), so a gap can be read in standard errors as the share at D = Dmax is.
+    The shares are properties of the uniform model, so cells are not ranked."""
     lines = []
     for d, cells in grid.groupby("d_max", sort=False):
-        parts = [f"N={int(n)}: " + ("no tie" if pd.isna(v) else f"{v:.3f}") + f" (exact {e:.3f})"
-                 for n, v, e in zip(cells["n"], cells["share_ties_broken"], cells["p_ties_broken"])]
-        lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG, simulated (exact)  " + ", ".join(parts))
+        parts = []
+        for n, v, se, e in zip(cells["n"], cells["share_ties_broken"], cells["se_ties_broken"], cells["p_ties_broken"]):
+            if pd.isna(v):
+                parts.append(f"N={int(n)}: no tie (exact {e:.3f})")
+                continue
+            parts.append(f"N={int(n)}: {v:.3f}" + ("" if pd.isna(se) else f" ± {claims.number(se)}") + f" (exact {e:.3f})")
+        lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG, simulated ± s.e. (exact)  " + ", ".join(parts))
     return lines
 
 
@@ -239,11 +293,12 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
     for name, (verdict, parts) in verdicts.items():
         r = rt.loc[(name, "real")]
         state = verdict.numbers["parts"]
-        held = [p for p, s in state.items() if s == "holds"]
-        other = [p for p, s in state.items() if s == "other way"]
-        run = f"{len(held)} of {len(state)} parts hold"
-        if other:
-            run += f"; the other way: {claims.listing(other)}"
+        if verdict.numbers["verdict"] == "cannot tell":
+            run = "; ".join(f"{_MEASURE[p]} {claims.number(c.numbers['a'])} vs range [{claims.number(c.numbers['interval_b'][0])}, "
+                            f"{claims.number(c.numbers['interval_b'][1])}]" for p, (c, _) in parts.items()) \
+                + f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)"
+        else:
+            run = "; ".join(f"{_MEASURE[p]}: {_STATE[s]}" for p, s in state.items())
         n = r["N"] if isinstance(r["N"], str) else f"{float(r['N']):g}"
         measures = ", ".join(_MEASURE[p] for p in parts)
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
@@ -259,9 +314,12 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
     verdict, parts = tie
     col = TIES[0]
     rt = real_table.set_index(["dataset", "source"])
+    state = verdict.numbers["parts"]
     run = f"real vs uniform mean [{claims.interval_name(replicates)}]: " + "; ".join(f"{name} {claims.number(rt.loc[(name, 'real'), col])} vs "
                     + claims.bracket(*(rt.loc[(name, 'uniform, same RawG'), c] for c in (col, f"{col}_low", f"{col}_high")))
-                    for name in parts)
+                    + f", {_STATE[state[name]]}" for name in parts)
+    if verdict.numbers["verdict"] == "cannot tell":
+        run += f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)"
     caveats = (("uncorrected",) if len(parts) > 1 else ()) + (("few_draws",) if replicates < claims.min_draws() else ())
     return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
                    "— (our check; either way is possible, see our section 6)", run, _VERDICT[verdict.numbers["verdict"]],
@@ -312,9 +370,11 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
                                "rankings and significance."}
     if real_table is not None and verdicts:
         rows += _premise_rows(verdicts, real_table, replicates)
-        rows.append(_ties_row(tie if tie is not None else ties(real_table), real_table, replicates))
+        rows.append(_ties_row(tie if tie is not None else ties(real_table, replicates), real_table, replicates))
         by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
-        said = [f"{w} for {claims.listing(names)}" for w, names in by.items() if names]
+        said = [f"{'cannot be judged' if w == 'cannot tell' else w} for {claims.listing(names)}"
+                + (f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)" if w == "cannot tell" else "")
+                for w, names in by.items() if names]
         prose.append("The premise of Sakai's conjecture " + "; it ".join(said) + ".")
     else:
         prose.append("The premise of Sakai's conjecture needs real ratings: profile `real` or `ratings_path`.")

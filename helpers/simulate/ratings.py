@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import gains
 
-__all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "grid_vs_exact", "STCLikeCollection",
+__all__ = ["uniform_ratings", "uniform_ratings_like", "uniform_ratings_given_sum", "simulate_ratings", "spread_grid", "grid_vs_exact", "spread_distribution", "real_vs_uniform_spreads", "STCLikeCollection",
            "stc_like_collection", "STC_TEAM_SIZES"]
 
 
@@ -177,14 +177,17 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     share of those items at ``D = d_max`` stands the probability it estimates, like for like:
     ``P(D = d_max | RawG > 0)`` (:func:`helpers.gains.prob_full_spread_given_relevant`), and its
     binomial standard error over ``items`` draws (``se_full_spread``; 0 for a probability of 0 or 1,
-    which the exact value is clipped to). Beside the simulated share of RawG ties UG breaks stands its
-    exact value (``p_ties_broken``, :func:`helpers.gains.prob_ties_broken`). Cells are drawn in grid order
+    which the exact value is clipped to). Beside the simulated share of RawG ties UG breaks stand its
+    jackknife standard error (``se_ties_broken``, :func:`helpers.gains.ties_broken_se`) and its exact
+    value (``p_ties_broken``, :func:`helpers.gains.prob_ties_broken`). Cells are drawn in grid order
     from the one ``rng``, so the table is reproducible per seed.
     """
     rows = []
     for d_max in d_max_list:
         for n in n_list:
-            summary = gains.unanimity_summary(uniform_ratings(n_items, n, d_max, rng), d_max, p)
+            values = uniform_ratings(n_items, n, d_max, rng)
+            summary = gains.unanimity_summary(values, d_max, p)
+            raw = gains.raw_gain(values, d_max)
             exact = gains.prob_full_spread_given_relevant(n, d_max)
             rows.append({"d_max": int(d_max), "n": int(n),
                          "share_full_spread": summary["share_full_spread"],
@@ -193,6 +196,7 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
                          "mean_spread": summary["mean_spread"],
                          "mean_bonus": summary["mean_bonus"],
                          "share_ties_broken": summary["share_broken"],
+                         "se_ties_broken": gains.ties_broken_se(raw, gains.unanimity_aware_gain(values, d_max, p)),
                          "p_ties_broken": gains.prob_ties_broken(n, d_max, p),
                          "items": summary["items"]})
     return pd.DataFrame(rows)
@@ -399,3 +403,32 @@ def stc_like_collection(rng: np.random.Generator, *, n_topics: int = 100,
     teams = {str(r): _TEAM_NAMES[t] for r, t in zip(run_ids, team_of)}
     return STCLikeCollection(qrels=qrels, run=run, teams=teams,
                              quality={str(r): float(q) for r, q in zip(run_ids, quality)})
+
+
+def spread_distribution(d_max_list, n_list, n_items: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Notebook 01's figure of spreads: per ``(d_max, N)`` in grid order, ``n_items`` items of ``N``
+    uniform ratings from ``rng`` and the share of the items with ``RawG > 0`` at each spread ``D``
+    (columns ``d_max, n, D, share``)."""
+    rows = []
+    for d_max in d_max_list:
+        for n in n_list:
+            r = uniform_ratings(n_items, n, d_max, rng)
+            d = gains.spread(r, d_max)[gains.raw_gain(r) > 0]
+            counts = np.bincount(d.astype(int), minlength=int(d_max) + 1)
+            rows += [{"d_max": d_max, "n": n, "D": k, "share": c / len(d)} for k, c in enumerate(counts)]
+    return pd.DataFrame(rows)
+
+
+def real_vs_uniform_spreads(values, d_max: int, seed: int) -> pd.DataFrame:
+    """Notebook 01's figure of a real set: the spread ``D`` of every item with ``RawG > 0`` (column
+    ``source`` = ``"real"``) beside one draw of each uniform model of section 6 (each from
+    ``default_rng(seed)``): Sakai's (relevant items get uniform ratings, zeros stay 0) and the one
+    with the same RawG per item (:func:`uniform_ratings_like`, :func:`uniform_ratings_given_sum`)."""
+    raw, n = gains.raw_gain(values), gains.n_ratings(values)
+    keep = raw > 0
+    d_real = gains.spread(values[keep], d_max)
+    sim = uniform_ratings_like(n[keep], d_max, np.random.default_rng(seed))
+    d_sim = gains.spread(sim[gains.raw_gain(sim) > 0], d_max)
+    d_same = gains.spread(uniform_ratings_given_sum(raw, n, d_max, np.random.default_rng(seed))[keep], d_max)
+    return pd.DataFrame({"D": np.r_[d_real, d_sim, d_same].astype(int),
+                         "source": ["real"] * len(d_real) + ["uniform"] * len(d_sim) + ["uniform, same RawG"] * len(d_same)})
