@@ -561,15 +561,15 @@ def test_split_rows_read_each_part_by_its_interval():
                           "conflicts_predicted_low": [.05, .001], "conflicts_predicted_high": [.2, .05],
                           "tests": [1900, 1900]})
     tau, conflicts, normal = _split(_findings(split=split))
-    # inside both intervals, but above the point prediction beyond noise at both sizes: biased, "does not hold"
-    assert tau.verdict == "does not hold" and "above the point prediction at 2 of 2" in tau.run
-    # the second size's prediction spans a factor 50: not judged; the first is outside; the point is missed
-    # at both sizes and no judged size is inside: the one rule says "does not hold"
-    assert conflicts.verdict == "does not hold" and ("outside the predicted interval at the one size judged (not judged "
+    # inside both intervals, above the point prediction beyond noise at both sizes: the points come from one
+    # pilot (correlated misses), described in the row; the verdict reads the intervals: "holds"
+    assert tau.verdict == "holds" and "above the point prediction at 2 of 2" in tau.run
+    # the second size's prediction spans a factor 50: not judged; the first is outside: one judged size
+    assert conflicts.verdict == "cannot tell" and ("outside the predicted interval at the one size judged (not judged "
                                                     "at 1)") in conflicts.run
     assert "observed below the point prediction at 2 of 2 sizes (by a factor 10)" in conflicts.run
     assert "t-tests" not in conflicts.run and "uncorrected" in conflicts.caveats   # the count: in the header lines
-    assert normal.verdict == "does not hold" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
+    assert normal.verdict == "holds in part" and "τ inside the predicted interval at 1 of 2 sizes" in normal.run
     none = split.assign(conflicts_observed=[np.nan, .002])          # no significant pair at the first size
     conflicts = _split(_findings(split=none))[1]
     assert conflicts.verdict == "cannot tell" and "judged at none of 2 sizes" in conflicts.run
@@ -577,19 +577,19 @@ def test_split_rows_read_each_part_by_its_interval():
     near = split.assign(tau_observed=[.4497, .6], tau_se=[.017, .001])
     tau = _split(_findings(split=near))[0]
     assert "inside the predicted interval at the one size judged (not judged at 1" in tau.run and "τ's MC SE ≤ 0.017" in tau.run
-    assert _split(_findings(split=near.assign(tau_observed=[.4497, .75])))[0].verdict == "does not hold"  # 0 of 1 in
+    assert _split(_findings(split=near.assign(tau_observed=[.4497, .75])))[0].verdict == "cannot tell"  # 0 of 1 in
     assert _split(_findings(split=near.assign(tau_observed=[.05, .75], tau_se=[.001, .001])))[0].verdict == \
         "does not hold"                                                                  # two judged, both outside
     # Greiner's relation is for the correlation of two normal variables, not τ between means over different topic
     # sets: a simulated pilot's row is read by the same rule as real data's (a failing rule is never "by construction")
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).appendix
-    assert sim[8].verdict == "does not hold" and "by_construction" not in sim[8].caveats
-    assert sim[8].run.endswith("(simulated pilot)") and sim[6].run.endswith("(simulated pilot)")
+    assert sim[8].verdict == "holds" and "by_construction" not in sim[8].caveats
+    assert sim[8].run.endswith("not of the planted one)") and sim[6].run.endswith("not of the planted one)")
     assert "observed above the point prediction at 2 of 2 sizes" in sim[8].run and "mean |observed − predicted| 0.050" in sim[8].run
     assert "exact for bivariate-normal pairs only" in sim[8].paper
     within = split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7], tau_normal=[.39, .6], tau_se=[.01, .01])
     assert _split(_findings(split=within))[2].verdict == "holds"   # point within MC noise at both sizes
-    assert _split(_findings(split=split))[2].verdict == "does not hold"   # above the point at both sizes
+    assert _split(_findings(split=split))[2].verdict == "holds in part"   # outside at 1 of 2 judged sizes
 
 
 def test_split_and_coefficient_lines_stay_short_and_say_when_there_is_no_interval():
@@ -811,35 +811,34 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
 
 def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
     """No combined split-half row in the findings table: the three predictions are three appendix rows,
-    each read by split_verdict (the RULE the appendix states).  The referee's cases of round 4: a map whose
-    point is missed beyond noise at 8 of 9 sizes cannot hold, while one missed at 4 of 9 (both inside every
-    interval) holds; a 6-of-6 one-sided miss with no size judged does not hold; 1 of 3 judged inside with the
-    point missed at most sizes does not hold."""
+    each read by split_verdict (the RULE docs/06-split-half-rule.md states).  Round 9: the verdict reads
+    the intervals only; every size's point comes from one pilot, so a one-sided pattern of point misses
+    is described but does not decide (all inside and all below the point: holds)."""
     from helpers.findings.design_split import RULE, split_rows, split_verdict
-    rank = {"does not hold": 0, "holds in part": 1, "cannot tell": 1, "holds": 2}
-    e9, p9 = pd.Series([.01] * 9), pd.Series([.6] * 9)
-    urbano = pd.Series([.5] * 5 + [.7] * 3 + [.6])                 # 8 of 9 missed (5 below, 3 above)
-    arcsin = pd.Series([.7] * 4 + [.6] * 5)                         # 4 of 9 missed, all above
-    assert split_verdict([True] * 9, urbano, p9, e9, False) == "holds in part"
-    assert split_verdict([True] * 9, arcsin, p9, e9, False) == "holds"
-    assert split_verdict([None] * 6, pd.Series([.01] * 6), pd.Series([.04] * 6), pd.Series([.001] * 6), True) == \
-        "does not hold"                                             # factor 4 below at 6 of 6, none judged
-    assert split_verdict([True, False, False, None, None, None], pd.Series([.5] * 6), pd.Series([.6] * 6),
-                         pd.Series([.01] * 6), False) == "does not hold"
+    rank = {"does not hold": 0, "holds in part": 1, "holds": 2}
+    e6, p6 = pd.Series([.01] * 6), pd.Series([.6] * 6)
+    below = pd.Series([.5] * 6)                                     # below the point beyond 1.96 MC SE at 6 of 6
+    assert split_verdict([True] * 6, below, p6, e6, False) == "holds"
+    assert split_verdict([True] * 5 + [None], below, p6, e6, False) == "holds"
+    assert split_verdict([True] * 4 + [False] * 2, below, p6, e6, False) == "holds in part"
+    assert split_verdict([True] * 3 + [False] * 3, below, p6, e6, False) == "holds in part"   # half: not more
+    assert split_verdict([True] * 2 + [False] * 4, below, p6, e6, False) == "does not hold"
+    assert split_verdict([None] * 6, below, p6, e6, True) == "cannot tell"   # nothing judged: the points do not decide
+    assert split_verdict([False, None], pd.Series([.5, .6]), pd.Series([.6, .6]), pd.Series([.01, .01]), False) == \
+        "cannot tell"                                               # one judged size is not a pattern
     assert split_verdict([True], pd.Series([.5]), pd.Series([.6]), pd.Series([.01]), False) == "cannot tell"
-    # monotone: a map with no more point misses and no fewer judged sizes inside never gets a weaker verdict
+    # monotone in the intervals, and blind to the points
     rng = np.random.default_rng(5)
     for _ in range(300):
         n = int(rng.integers(2, 10))
-        miss = rng.random(n) < rng.random()
         ok = [None if u < .3 else bool(u < .7) for u in rng.random(n)]
-        better_miss = miss & (rng.random(n) < .5)
         better_ok = [True if v is False and rng.random() < .5 else v for v in ok]
-        obs = lambda m: pd.Series(np.where(m, .5, .6))              # noqa: E731  (missed: .1 from .6, SE .01)
-        worse = split_verdict(ok, obs(miss), pd.Series([.6] * n), pd.Series([.01] * n), False)
-        better = split_verdict(better_ok, obs(better_miss), pd.Series([.6] * n), pd.Series([.01] * n), False)
-        assert rank[better] >= rank[worse], (ok, miss, better_ok, better_miss)
-    assert "more than half the sizes" in RULE and "1.96" in RULE
+        obs = pd.Series(np.where(rng.random(n) < .5, .5, .6))
+        worse = split_verdict(ok, obs, pd.Series([.6] * n), pd.Series([.01] * n), False)
+        assert worse == split_verdict(ok, pd.Series([.6] * n), pd.Series([.6] * n), pd.Series([.01] * n), False)
+        if len([v for v in ok if v is not None]) >= 2:
+            assert rank[split_verdict(better_ok, obs, pd.Series([.6] * n), pd.Series([.01] * n), False)] >= rank[worse]
+    assert "more than half the judged sizes are outside" in RULE and "1.96" in RULE
     import json
     from pathlib import Path
     nb = json.loads((Path(__file__).parents[1] / "notebooks" / "06_study_design.ipynb").read_text(encoding="utf-8"))
@@ -853,15 +852,12 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
                           "conflicts_observed": [.01, .002], "conflicts_se": [.001, .0005],
                           "conflicts_predicted": [.1, .02], "conflicts_predicted_low": [.05, .001],
                           "conflicts_predicted_high": [.2, .05], "tests": [1900, 1900], "draws": [20, 20], "rest": [9, 9]})
-    # every point missed beyond 1.96 MC SE on one side at both sizes: biased, whatever the intervals say
-    assert [r.verdict for r in split_rows(split, simulated=True)] == ["does not hold"] * 3
-    # no size judged and the point missed at no more than half the sizes: nothing says the interval holds
-    assert split_verdict([None, None], pd.Series([.5, .6]), pd.Series([.6, .6]), pd.Series([.01, .01]), False) == \
-        "cannot tell"
-    assert [r.verdict for r in split_rows(split, simulated=False)] == ["does not hold"] * 3
-    # one judged size, points missed at one of two: the interval part rests on one size, cannot tell
-    assert split_verdict([False, None], pd.Series([.5, .6]), pd.Series([.6, .6]), pd.Series([.01, .01]), False) == \
-        "cannot tell"
+    # every point missed on one side at both sizes; read by the intervals: Urbano's tau inside at both (holds),
+    # the conflicts outside at 4 topics, not judged at 8 (interval over x10): cannot tell; arcsin inside at both
+    rows = split_rows(split, simulated=True)
+    assert [r.verdict for r in rows] == ["holds", "cannot tell", "holds"]
+    assert "not of the planted one" in rows[0].run and "above the point prediction at 2 of 2" in rows[0].run
+    assert [r.verdict for r in split_rows(split, simulated=False)] == ["holds", "cannot tell", "holds"]
     f = _findings(split=split)
     assert not any("disjoint halves" in r.question for r in f.rows)
     assert sum("disjoint halves" in r.question or "major conflicts" in r.question for r in f.appendix) == 3
