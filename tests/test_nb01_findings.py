@@ -179,7 +179,7 @@ def _two_sets():
         u = {"dataset": name, "source": "uniform, same RawG", "N": n, "Dmax": d, "items": 100}
         for k, c in enumerate(cols):
             r.update({c: real[k], f"{c}_low": real[k], f"{c}_high": real[k]})
-            u.update({c: mean[k], f"{c}_low": lo[k], f"{c}_high": hi[k]})
+            u.update({c: mean[k], f"{c}_low": lo[k], f"{c}_high": hi[k], f"{c}_sd": (hi[k] - lo[k]) / 3.92})
         rows += [r, u]
     return pd.DataFrame(rows)
 
@@ -246,3 +246,21 @@ def test_figure_helpers_draw_what_the_cells_drew():
     shares = sim_ratings.real_vs_uniform_spreads(values, 3, 5)
     assert list(shares.query("source == 'real'")["D"]) == [1, 3, 1]
     assert (shares["source"] == "uniform, same RawG").sum() == 3
+
+
+def test_section_6_states_bonferroni_from_the_runs_own_numbers():
+    """Round 9, item 6: the caveat of section 6's rows is computed per run, not a constant."""
+    table = _two_sets()
+    found = _real_found(table, 200)
+    b = gain_findings.bonferroni(table, gain_findings.premise(table, 200), gain_findings.ties(table, 200))
+    assert b["m"] == 6 and round(b["limit"], 4) == 2.6383
+    assert round(b["z"]["stc-ja ties broken"], 2) == round((0.218 - 0.169) / (0.009 / 3.92), 2)
+    assert b["failing"] == [] and len(b["shown"]) == 6
+    assert found.caveats["section6"].startswith("The 6 comparisons of section 6 are read uncorrected; as z against")
+    assert "limit 2.64" in found.caveats["section6"]
+    wide = table.copy()
+    wide.loc[wide["dataset"] == "stc-ja", "share_ties_broken_sd"] = 0.02   # z = 2.45: inside the corrected limit
+    b = gain_findings.bonferroni(wide, gain_findings.premise(wide, 200), gain_findings.ties(wide, 200))
+    assert b["failing"] == ["stc-ja ties broken"]
+    assert "stc-ja ties broken would be not shown" in _real_found(wide, 200).caveats["section6"]
+    assert "section6" not in _real_found(table, 5).caveats

@@ -20,7 +20,7 @@ from ..notebook.findings import Finding, Findings
 
 __all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
            "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings", "too_few", "cannot_tell",
-           "premise_lines"]
+           "premise_lines", "bonferroni"]
 
 #: The premise's parts, each a measure of spread: name -> (column, the direction of real against
 #: uniform that it predicts).
@@ -81,7 +81,7 @@ def _like_for_like(real_table: pd.DataFrame, name: str, col: str, replicates: in
 def _judge(parts: Mapping, replicates: int | None, what: str = "the premise") -> claims.Claim:
     """:func:`~helpers.notebook.claims.components`, or "cannot tell" for every part over too few draws."""
     if too_few(replicates):
-        return claims.Claim(f"{what}: {cannot_tell(replicates)}", "components",
+        return claims.Claim(f"whether {what} holds: {cannot_tell(replicates)}", "components",
                             {"verdict": "cannot tell", "parts": {k: "cannot tell" for k in parts}})
     return claims.components(parts, what=what)
 
@@ -119,10 +119,8 @@ def premise_lines(real_table: pd.DataFrame, verdicts: Mapping, tie: tuple) -> li
     for name, (verdict, parts) in verdicts.items():
         lines += [f"{name}, like for like, {part}? {c}" for part, (c, _) in parts.items()]
         lines.append(f"{name}: {verdict}")
-    t_verdict, t_parts = tie
-    lines.append("RawG ties broken, real against uniform with the same RawG: "
-                 + "; ".join(f"{name} {_STATE[t_verdict.numbers['parts'][name]]}" for name in t_parts)
-                 + f" ({t_verdict})")
+    lines += [f"{name}, like for like, more RawG ties broken? {c}" for name, (c, _) in tie[1].items()]
+    lines.append(f"RawG ties broken, real against uniform with the same RawG: {tie[0]}")
     return lines
 
 
@@ -280,6 +278,44 @@ def ties_lines(grid: pd.DataFrame) -> list[str]:
     return lines
 
 
+def bonferroni(real_table: pd.DataFrame, verdicts: Mapping, tie: tuple, alpha: float = 0.05) -> dict:
+    """Section 6's comparisons (every premise part of every set, and the ties of every set) read as
+    ``z = (real − uniform mean) / s.d. of the draws`` (normal approximation; ``*_sd`` columns of
+    :func:`helpers.replicates.premise.table`) against the two-sided Bonferroni limit over all ``m``
+    of them. Returns ``m``, ``limit``, ``z`` (label -> z), ``shown`` (labels whose part holds or is
+    reversed) and ``failing`` (those of ``shown`` with ``|z|`` at or below the limit)."""
+    from scipy.stats import norm
+
+    rt = real_table.set_index(["dataset", "source"])
+    cases = [(name, part, PREMISE[part][0], v.numbers["parts"][part]) for name, (v, parts) in verdicts.items() for part in parts]
+    cases += [(name, "ties", TIES[0], tie[0].numbers["parts"][name]) for name in tie[1]]
+    z, shown = {}, []
+    for name, part, col, state in cases:
+        r, u = rt.loc[(name, "real")], rt.loc[(name, "uniform, same RawG")]
+        sd = float(u.get(f"{col}_sd", float("nan")))
+        label = f"{name} {_MEASURE.get(part, 'ties broken')}"
+        z[label] = (float(r[col]) - float(u[col])) / sd if sd > 0 else float("nan")
+        if state in ("holds", "other way"):
+            shown.append(label)
+    m = len(cases)
+    limit = float(norm.isf(alpha / (2 * m)))
+    failing = [k for k in shown if not abs(z[k]) > limit]
+    return {"m": m, "limit": limit, "z": z, "shown": shown, "failing": failing}
+
+
+def _bonferroni_caveat(b: Mapping) -> str:
+    """The caveat of section 6's rows, from this run's :func:`bonferroni`."""
+    head = f"The {b['m']} comparisons of section 6 are read uncorrected"
+    if not b["shown"]:
+        return head + "; none shows a difference."
+    zs = [abs(b["z"][k]) for k in b["shown"]]
+    if not b["failing"]:
+        return (f"{head}; as z against the draws' s.d., every difference shown survives Bonferroni over the {b['m']} "
+                f"(|z| {min(zs):.1f} to {max(zs):.1f}, limit {b['limit']:.2f}).")
+    return (f"{head}; after Bonferroni over the {b['m']} (limit |z| > {b['limit']:.2f}), "
+            f"{claims.listing(b['failing'])} would be not shown.")
+
+
 #: A premise part -> the measure the row's question names.
 _MEASURE = {"fewer items at D = Dmax": "share at D = Dmax", "a smaller mean D": "mean D",
             "a larger mean bonus UG − RawG": "mean bonus"}
@@ -304,7 +340,7 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
                             f"than uniform ones with the same RawG ({measures})?",
                             "stated (Sec. 4), not tested", run, _VERDICT[verdict.numbers["verdict"]],
-                            caveats=("premise_only", "uncorrected") + few,
+                            caveats=("premise_only",) + (few or ("section6",)),
                             numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
     return rows
 
@@ -320,7 +356,8 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
                     + f", {_STATE[state[name]]}" for name in parts)
     if verdict.numbers["verdict"] == "cannot tell":
         run += f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)"
-    caveats = (("uncorrected",) if len(parts) > 1 else ()) + (("few_draws",) if replicates < claims.min_draws() else ())
+    few = replicates < claims.min_draws()
+    caveats = ("few_draws",) if few else ("section6",)
     return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
                    "— (our check; either way is possible, see our section 6)", run, _VERDICT[verdict.numbers["verdict"]],
                    caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
@@ -370,7 +407,10 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
                                "rankings and significance."}
     if real_table is not None and verdicts:
         rows += _premise_rows(verdicts, real_table, replicates)
-        rows.append(_ties_row(tie if tie is not None else ties(real_table, replicates), real_table, replicates))
+        tie = tie if tie is not None else ties(real_table, replicates)
+        rows.append(_ties_row(tie, real_table, replicates))
+        if not too_few(replicates):
+            caveats["section6"] = _bonferroni_caveat(bonferroni(real_table, verdicts, tie))
         by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
         said = [f"{'cannot be judged' if w == 'cannot tell' else w} for {claims.listing(names)}"
                 + (f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)" if w == "cannot tell" else "")

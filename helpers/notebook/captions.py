@@ -63,7 +63,9 @@ _GAIN_NAMES = {"prm": "PRM", "binary": "binary"}
 _UNIFORM = {"share_full_spread_low": "share D = Dmax, low", "share_full_spread_high": "share D = Dmax, high",
             "mean_spread_low": "mean D, low", "mean_spread_high": "mean D, high",
             "mean_bonus_low": "mean bonus, low", "mean_bonus_high": "mean bonus, high",
-            "share_ties_broken_low": "ties broken, low", "share_ties_broken_high": "ties broken, high"}
+            "share_ties_broken_low": "ties broken, low", "share_ties_broken_high": "ties broken, high",
+            "share_full_spread_sd": "share D = Dmax, s.d.", "mean_spread_sd": "mean D, s.d.",
+            "mean_bonus_sd": "mean bonus, s.d.", "share_ties_broken_sd": "ties broken, s.d."}
 _HSD_PAIR = {f"{k}_{g}": f"{label} ({g})" for g in ("RawG", "UG") for k, label in
              (("p_value", "p"), ("abs_diff", "|d|"), ("es_hsd", "ES_HSD"), ("es_var", "|d|/V_E"))}
 
@@ -85,14 +87,15 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of items with "
         "RawG > 0 whose spread D reaches Dmax (simulated, with its binomial standard error, and the exact "
         "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks "
-        "(simulated, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact"}),
+        "(simulated with its jackknife standard error, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact",
+                                      "se_ties_broken": "RawG ties broken, s.e."}),
     "01_rawg_reversals": (
         "Every pair of rating patterns (three ratings on 0..2) whose RawG order a gain setting reverses: the "
         "pattern a of higher RawG (the sum of its ratings) gets a lower gain than the pattern b.",
         {"higher RawG": "a", "gain a": "gain of a", "lower RawG": "b", "gain b": "gain of b"}),
     "01_real_vs_uniform": (
         "Real ratings against uniform ratings of the same items and numbers of ratings: spread, UG bonus and RawG "
-        "ties broken (uniform: mean and interval over the draws).", _UNIFORM),
+        "ties broken (uniform: mean, interval and standard deviation over the draws).", _UNIFORM),
     "02_table2_tau": (
         "Kendall's τ between the run rankings under RawG-based and UG-based gains, per measure, Dmax and N, "
         "with asymptotic 95% confidence intervals cut to [−1, 1], τ's range (the paper's Table 2, one draw of "

@@ -93,7 +93,7 @@ def contrast(name: str, tidy: pd.DataFrame, d_max: int, *, p: float, replicates:
         for col in COLUMNS:
             sm = runner.summarise(draws, col)
             row.update({col: float(sm["mean"].iloc[0]), f"{col}_low": float(sm["low"].iloc[0]),
-                        f"{col}_high": float(sm["high"].iloc[0])})
+                        f"{col}_high": float(sm["high"].iloc[0]), f"{col}_sd": float(sm["sd"].iloc[0])})
         rows.append(row)
     notes.append(f"{name}: {len(matrix)} items, {len(full)} with at least 2 ratings (used), N = {n}. "
                  f"Both kinds of uniform ratings are redrawn {replicates} times.")
@@ -101,5 +101,6 @@ def contrast(name: str, tidy: pd.DataFrame, d_max: int, *, p: float, replicates:
 
 
 def table(contrasts) -> pd.DataFrame:
-    """The rows of every :class:`Contrast` as one frame (real values; uniform means, low, high)."""
+    """The rows of every :class:`Contrast` as one frame (real values; uniform means, low, high and the
+    draws' standard deviation ``*_sd``, NaN for the real rows)."""
     return pd.DataFrame([row for c in contrasts for row in c.rows])
