@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from helpers import paths  # noqa: E402
-from helpers.notebook import captions, pipeline, runinfo  # noqa: E402
+from helpers.notebook import captions, outputs, pipeline, runinfo  # noqa: E402
+from helpers.measures.cli import _StoreOnce  # noqa: E402
 from helpers.notebook.latex import pdf_fonts  # noqa: E402
 from helpers.notebook.reports import atomic_write_text, latex_escape  # noqa: E402
 
@@ -777,7 +778,45 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def check_out(out: str | os.PathLike, params: str | None = None) -> Path:
+def check_name(profile: str) -> str:
+    """``profile`` when it names a run, else :class:`UsageError`: a profile (``default``, a folder
+    under ``params/``) or a run's name validated exactly as ``notebooks run --name`` validates it
+    (:func:`helpers.notebook.pipeline.output_name`): a simple name, never a path (``/abs``,
+    ``../x``), whose book folder ``reports/book/<name>/`` stays inside the reports root."""
+    if profile in pipeline.profiles():
+        return profile
+    try:
+        return pipeline.output_name(ROOT, profile)
+    except ValueError as exc:
+        raise UsageError(f"build_book: --profile {profile!r} is not a run's name: "
+                         + str(exc).replace("give one with --name", "give the name of a profile or of a run")
+                         .replace("--name", "--profile")) from None
+
+
+def _check_links(path: Path, flag: str) -> None:
+    """Refuse, before anything is built, a symbolic link on the way to ``path`` (the folder the book
+    replaces): under the reports root a link leading out of it (as the runner refuses them,
+    :func:`helpers.notebook.outputs.check_inside`), anywhere the folder itself being a link, and
+    a file where a folder on the way should be."""
+    root = paths.reports_root()
+    if _inside(path, root):
+        try:
+            outputs.check_inside(root, path)
+        except ValueError as exc:
+            raise UsageError(f"build_book: {flag} {pipeline._show(path)}: {exc}") from None
+    if path.is_symlink():
+        raise UsageError(f"build_book: {flag} {pipeline._show(path)} is a symbolic link (to "
+                         f"{pipeline._show(Path(os.path.realpath(path)))}); the builder never replaces what a link "
+                         "points to: remove the link or give another folder")
+    for up in path.parents:
+        if up.exists():
+            if not up.is_dir():
+                raise UsageError(f"build_book: {flag} {pipeline._show(path)}: {pipeline._show(up)} is a file, "
+                                 "not a folder; the book is a folder of pages")
+            break
+
+
+def check_out(out: str | os.PathLike, params: str | None = None, flag: str = "--out") -> Path:
     """The ``--out`` folder, resolved, or :class:`UsageError` (one line naming it and why) when
     replacing it could remove something that is not a book: ``''`` or ``.``, a file, a folder that
     is or holds the reports root, a run's folder, the checkout, the home folder or the parameter
@@ -785,8 +824,10 @@ def check_out(out: str | os.PathLike, params: str | None = None) -> Path:
     (docs/bad-input.md: a user's file is never removed)."""
     raw = os.fspath(out)
     if raw.strip() in ("", "."):
-        raise UsageError(f"build_book: --out {raw!r} names the current folder; give the book a folder of its own")
-    path = Path(os.path.expanduser(raw)).resolve()
+        raise UsageError(f"build_book: {flag} {raw!r} names the current folder; give the book a folder of its own")
+    given = Path(os.path.abspath(os.path.expanduser(raw)))
+    _check_links(given, flag)
+    path = given.resolve()
     root = paths.reports_root().resolve()
     guarded = [(root, "the reports root"), (ROOT.resolve(), "the checkout"), (Path.home().resolve(), "the home folder"),
                (Path.cwd().resolve(), "the current folder")]
@@ -796,17 +837,17 @@ def check_out(out: str | os.PathLike, params: str | None = None) -> Path:
     for folder, what in guarded:
         if _inside(folder, path):
             why = "is" if folder == path else f"holds {pipeline._show(folder)},"
-            raise UsageError(f"build_book: --out {pipeline._show(path)} {why} {what}; a book is built into a folder of its own")
+            raise UsageError(f"build_book: {flag} {pipeline._show(path)} {why} {what}; a book is built into a folder of its own")
     if _inside(path, root) and not _inside(path, root / "book"):
-        raise UsageError(f"build_book: --out {pipeline._show(path)} is inside a run's outputs under the reports root "
+        raise UsageError(f"build_book: {flag} {pipeline._show(path)} is inside a run's outputs under the reports root "
                          f"{pipeline._show(root)}; use a folder under {pipeline._show(root / 'book')} or outside the reports root")
     if path == root / "book":
-        raise UsageError(f"build_book: --out {pipeline._show(path)} holds every run's book; name one book's folder")
+        raise UsageError(f"build_book: {flag} {pipeline._show(path)} holds every run's book; name one book's folder")
     if path.exists() or path.is_symlink():
         if not path.is_dir() or path.is_symlink():
-            raise UsageError(f"build_book: --out {pipeline._show(path)} is not a folder; the book is a folder of pages")
+            raise UsageError(f"build_book: {flag} {pipeline._show(path)} is not a folder; the book is a folder of pages")
         if any(path.iterdir()) and not (path / MARKER).is_file():
-            raise UsageError(f"build_book: --out {pipeline._show(path)} is not empty and is not a book built here "
+            raise UsageError(f"build_book: {flag} {pipeline._show(path)} is not empty and is not a book built here "
                              f"(no {MARKER}); a user's file is never removed: give an empty or new folder")
     return path
 
@@ -826,12 +867,12 @@ def _swap_in(work: Path, out: Path) -> None:
 def build(profile: str = "default", out: Path | str | None = None, *, pdf: bool = True, twocolumn: bool = True,
           all_tables: bool = False, stream=sys.stdout, params: str | None = None) -> Path:
     """Build the book of run ``profile`` into ``out`` (default ``reports/book/<profile>/``): into a
-    temporary sibling folder first, swapped in when complete. A given ``out`` is checked by
-    :func:`check_out`; the default folder is the builder's own."""
-    if out is None:
-        out = paths.reports_root() / "book" / profile
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"build_book: {pipeline._show(out)} is not a folder; the book is a folder of pages")
+    temporary sibling folder first, swapped in when complete. ``profile`` must be a run's name
+    (:func:`check_name`); ``out``, given or the default, is checked by :func:`check_out` before
+    anything is built."""
+    profile = check_name(profile)
+    if out is None:   # the default folder gets the checks of --out: a name, no link, no user's folder
+        out = check_out(paths.reports_root() / "book" / check_name(profile), params, flag="the book folder")
     else:
         out = check_out(out, params)
     entries = entries_of(profile)
@@ -886,8 +927,23 @@ def _write_book(entries: list[dict], profile: str, out: Path, *, pdf: bool, twoc
     return made_pdf
 
 
+class _TrueOnce(argparse._StoreTrueAction):
+    """A flag given twice (``--no-pdf --no-pdf``) is refused like a repeated option."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, "given twice; give it once")
+        seen[self.dest] = True
+        setattr(namespace, self.dest, True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    # every option once, as `python -m helpers evaluate` and `trec_eval --out-dir` refuse a repeated one
+    parser.register("action", None, _StoreOnce)
+    parser.register("action", "store", _StoreOnce)
+    parser.register("action", "store_true", _TrueOnce)
     parser.add_argument("--profile", default="default", help="a profile run by `make reproduce PROFILE=...`")
     parser.add_argument("--params", metavar="DIR|FILE.yaml", help="the parameter files of a run on your own data "
                         "(`make reproduce PARAMS=DIR`): its book")
@@ -906,6 +962,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except OSError as exc:   # one line naming the path, never a traceback
+        where = exc.filename if exc.filename is not None else "the book folder"
+        print(f"build_book: {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return 0
 
 
