@@ -422,6 +422,9 @@ def test_findings_of_notebook_06_follow_the_numbers():
     assert [r.verdict for r in _sizing(real)] == ["by definition"] * 2 and all("identity" in r.caveats for r in _sizing(real))
     # the answer first (Bodoff's claim its verdict), never repeated in the prose
     assert real.rows[0].question.startswith("How many assessors per topic, and topics, for Eρ² ≥ 0.95")
+    # one question, one verdict: the headline asks about whole-topic costs, the break-even row about unrounded topics
+    assert real.rows[0].question.endswith("Is one assessor alone cheapest in whole topics?")
+    assert "in unrounded topics (the break-even" in next(r.question for r in real.appendix if r.question.startswith("Up to"))
     assert not any(p.startswith("Answer for") for p in real.prose + ok.prose)
 
 
@@ -584,7 +587,7 @@ def test_split_rows_read_each_part_by_its_interval():
     # sets: a simulated pilot's row is read by the same rule as real data's (a failing rule is never "by construction")
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).appendix
     assert sim[8].verdict == "holds" and "by_construction" not in sim[8].caveats
-    assert sim[8].run.endswith("not of the planted one)") and sim[6].run.endswith("not of the planted one)")
+    assert sim[8].run.endswith("(simulated pilot; estimated Eρ²)") and sim[6].run.endswith("(simulated pilot; estimated Eρ²)")
     assert "observed above the point prediction at 2 of 2 sizes" in sim[8].run and "mean |observed − predicted| 0.050" in sim[8].run
     assert "exact for bivariate-normal pairs only" in sim[8].paper
     within = split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7], tau_normal=[.39, .6], tau_se=[.01, .01])
@@ -856,7 +859,10 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
     # the conflicts outside at 4 topics, not judged at 8 (interval over x10): cannot tell; arcsin inside at both
     rows = split_rows(split, simulated=True)
     assert [r.verdict for r in rows] == ["holds", "cannot tell", "holds"]
-    assert "not of the planted one" in rows[0].run and "above the point prediction at 2 of 2" in rows[0].run
+    assert rows[0].run.endswith("(simulated pilot; estimated Eρ²)") and "above the point prediction at 2 of 2" in rows[0].run
+    from helpers.findings.design_split import split_header
+    assert "not with the maps of the planted Erho2" in split_header(split, .05, simulated=True)[0]
+    assert not any("planted" in line for line in split_header(split, .05))
     assert [r.verdict for r in split_rows(split, simulated=False)] == ["holds", "cannot tell", "holds"]
     f = _findings(split=split)
     assert not any("disjoint halves" in r.question for r in f.rows)

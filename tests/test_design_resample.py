@@ -261,8 +261,9 @@ def test_ties_caveat_says_only_what_the_run_compared_and_the_break_even_row_name
     row = Finding("q?", "p", "up to 5.5 [3.5, 8.8]", "holds", caveats=("ties",))
     assert drop_caveat([row], "ties")[0].caveats == ()
     out = beside_answer(row, Finding("q?", "p", "n_a = 1 or 2", "cannot tell"))
-    assert out.verdict == "holds" and out.run.endswith("verdict on Bodoff's claim is 'cannot tell'")
+    assert out.verdict == "holds" and out.run.endswith(". Whole-topic costs (the headline row): 'cannot tell'")
     assert beside_answer(row, Finding("q?", "p", "x", "not tested")) is row
+    assert beside_answer(row, Finding("q?", "p", "n_a = 1", "holds")) is row       # same verdict: nothing to say
 
 
 def test_wide_topic_intervals_print_two_significant_figures_with_the_reason():

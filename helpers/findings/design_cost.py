@@ -203,8 +203,10 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     interval), the next break-even, and, as a consequence, the cheapest design at this run's costs
     (the cost curve's, a tie named whole).  Verdict (:func:`side`): this run's ratio below the
     break-even's interval "holds", above it "does not hold", inside "cannot tell"."""
-    question = f"Up to which topic : judgment cost ratio is one assessor per topic cheapest (Eρ² ≥ {target}, {lead})?"
-    paper = "more topics beat more assessors (Bodoff 2008)"
+    # the question says what it tests (the break-even of unrounded topics), visibly not the headline's
+    question = (f"Up to which topic : judgment cost ratio is one assessor per topic cheapest in unrounded topics "
+                f"(the break-even; Eρ² ≥ {target}, {lead})?")
+    paper = "Bodoff 2008, read as a break-even cost ratio"
     if be is None or not len(be):
         return Finding(question, paper, "no break-even: the design has no assessor facet", "not tested")
     undefined = [a for a in (1, 2)[:len(be)] if _missing(be.set_index("n_assessors").loc[a, "break_even"])]
@@ -266,7 +268,8 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
     the verdict, read by the criterion of the answer itself (:func:`cost_verdict`: the cost bootstrap of whole
     topics); the break-even of 1 -> 2 assessors (unrounded topics) is the appendix's row, not repeated here
     (the cell stays short).  ``truncated``: the caveat key of a truncated pilot (DL-19), or ()."""
-    question = f"How many assessors per topic, and topics, for Eρ² ≥ {target} and a paired t-test at {costs} ({lead}{' ' + scope if scope else ''})?"
+    question = (f"How many assessors per topic, and topics, for Eρ² ≥ {target} and a paired t-test at {costs} "
+                f"({lead}{' ' + scope if scope else ''})? Is one assessor alone cheapest in whole topics?")
     paper = "more topics beat more assessors (Bodoff 2008)"
     if bodoff is None or be is None or not len(be):
         return Finding(question, paper, answer, "not tested", caveats=truncated)
@@ -277,13 +280,12 @@ def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, 
 
 
 def beside_answer(bodoff: Finding, answer: Finding) -> Finding:
-    """The appendix's break-even row beside the headline row that gives Bodoff's claim its one verdict
-    (:func:`answer_row`): the break-even (unrounded topics, its own rule) answers a different question,
-    so its run cell says so and names the headline's verdict; a headline "not tested" leaves it as is."""
-    if answer.verdict == "not tested":
+    """The appendix's break-even row beside the headline row (:func:`answer_row`): the two questions say
+    what each tests (unrounded topics vs whole-topic costs); when their verdicts differ, the break-even's
+    run cell names the headline's, in a few words; a headline "not tested" or the same verdict leaves it as is."""
+    if answer.verdict in ("not tested", bodoff.verdict):
         return bodoff
-    return replace(bodoff, run=f"{bodoff.run}. A different question from the headline row's (whole-topic "
-                              f"costs at this ratio), whose verdict on Bodoff's claim is '{answer.verdict}'")
+    return replace(bodoff, run=f"{bodoff.run}. Whole-topic costs (the headline row): '{answer.verdict}'")
 
 
 def ties_caveat(be: pd.DataFrame, curve: pd.DataFrame | None) -> str | None:

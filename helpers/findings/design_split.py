@@ -237,12 +237,15 @@ def _size(r) -> str:
     return f"{int(r['n_topics'])} topics × {claims.plural(int(r['n_assessors']), 'assessor')}"
 
 
-def split_header(split: pd.DataFrame, alpha: float, design: str | None = None) -> list[str]:
+def split_header(split: pd.DataFrame, alpha: float, design: str | None = None, simulated: bool = False) -> list[str]:
     """What the printed split-half lines hold, with the count of uncorrected t-tests behind the
     conflicts (``alpha``: the level they were counted at, Urbano et al.'s; ``design``: names the
-    interval of Erho2, :func:`interval_method`)."""
+    interval of Erho2, :func:`interval_method`; ``simulated``: a planted pilot, whose rows compare with
+    the map of the estimated Erho2, not of the planted one)."""
     r = split.iloc[0]
-    return [f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from the "
+    sim = (["Simulated pilot: the observed tau and conflicts are compared with the maps of the Erho2 each split's "
+            "G-study estimates from the other topics, not with the maps of the planted Erho2."] if simulated else [])
+    return sim + [f"Per size: τ observed, the mean over {int(r['draws'])} splits; predicted: point [interval from the "
             f"{interval_method(design)} interval of Erho2], averaged over the splits.",
             f"Major conflicts pool {int(r['tests']):,} paired t-tests a size at alpha = {alpha:g}, the paper's level "
             "(Urbano et al.'s fit), whatever the run's alpha; uncorrected for multiple testing.",
@@ -308,7 +311,7 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
     different topic sets, so even planted normal effects need not meet it: no row is "by construction"."""
     sim = ("simulated",) if simulated else ()
     # with a planted truth, say what the row compares: the estimate's map, not the planted Eρ²'s
-    mark = " (simulated pilot: observed vs the map of the estimated Eρ², not of the planted one)" if simulated else ""
+    mark = " (simulated pilot; estimated Eρ²)" if simulated else ""      # split_header says it in full
     parts = _parts(split)
     ok_tau, *tau_rest = parts["tau"]
     tau, _ = _tau_text(split, "tau_predicted")
