@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["DL19_SCOPE", "pilot_note", "judgment_sets_note", "truncated", "scored"]
+import numpy as np
+import pandas as pd
+
+__all__ = ["DL19_SCOPE", "pilot_note", "judgment_sets_note", "truncated", "scored", "crossed_t_test", "crossed_t_text", "t_inside"]
 
 
 #: What a DL-19 answer was scored on, said in the answer (section 1 says it in full, :func:`pilot_note`).
@@ -61,3 +64,42 @@ def scored(note: str) -> str:
     """What was scored (:func:`pilot_note`) for the prose, or a pointer to section 1 when it is long (DL-19's)."""
     from ..notebook.findings import words
     return note if words(note) <= 30 else "Section 1 says which labels were scored and how unjudged items were treated."
+
+
+def crossed_t_test(nested_at, crossed_at) -> dict:
+    """DL-19's paired t-test sizes read both ways (NIST is one assessor over every topic, so a bias it
+    shares across topics is a crossed effect the nested reading leaves out): ``{"nested": {n_a: (n, low,
+    high)}, "crossed": {n_a: (n, low, high, power_cap)}}`` from :func:`helpers.design.study.sizes_at_assessors`
+    of the nested and of the s × t × a G-study (``None``: unreachable or unbounded)."""
+    def num(v):
+        return None if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)) else int(v)
+
+    def rows(at):
+        return at[at["method"] == "paired t"].itertuples()
+    return {"nested": {int(r.n_assessors): (num(r.n_paired), num(r.n_paired_low), num(r.n_paired_high))
+                       for r in rows(nested_at)},
+            "crossed": {int(r.n_assessors): (num(r.n_paired), num(r.n_paired_low), num(r.n_paired_high),
+                                             float(r.power_cap)) for r in rows(crossed_at)}}
+
+
+def crossed_t_text(t: Mapping) -> str:
+    """``"t-test at n_a = 1, 2: crossed 150 [110, 190], 131 [96, 170] (power cap 0.99, 0.99) vs nested 143, 124"``."""
+    ks = list(t["nested"])
+    def n(v):
+        return "unreachable" if v is None else f"{v:,}"
+    def ci(c):
+        return n(c[0]) if c[1] is None or c[2] is None else f"{n(c[0])} [{c[1]:,}, {c[2]:,}]"
+    caps = ", ".join(f"{t['crossed'][k][3]:.2f}" for k in ks)
+    return (f"t-test at n_a = {', '.join(map(str, ks))}: crossed {', '.join(ci(t['crossed'][k]) for k in ks)} "
+            f"(power cap {caps}) vs nested {', '.join(n(t['nested'][k][0]) for k in ks)}")
+
+
+def t_inside(nested, crossed) -> bool | None:
+    """A nested t-test size inside the crossed one's interval (``crossed``: ``(n, low, high, cap)``);
+    False when only the crossed is unreachable; None when nothing is to judge."""
+    from .design_split import inside
+    if nested is None:
+        return None
+    if crossed[0] is None:
+        return False
+    return None if crossed[1] is None or crossed[2] is None else inside(nested, crossed[1], crossed[2])
