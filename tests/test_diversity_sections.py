@@ -78,7 +78,18 @@ def test_normaliser_sensitivity_lists_only_measures_whose_scores_change():
     assert t2.iloc[:, :4].equals(table)                    # the same trials: the intervals draw nothing
     for r in t2.itertuples(index=False):
         assert r[6] <= r[2] <= r[7]                         # the power within its own interval
-        assert r[8] == (r[7] < r[4] or r[5] < r[6])
+        assert r[8] == (round(max(r[4] - r[7], r[6] - r[5]) * 3) >= 2)   # 3 runs, 3 pairs: 2 pairs apart
+
+
+def test_a_change_of_power_needs_two_pairs_between_the_intervals():
+    """fix04g item 2 as a class (A.3): a one-pair gap between the two Monte Carlo intervals is not beyond
+    Monte Carlo error, as section 6's rule cannot tell a one-pair lead."""
+    from helpers.replicates import diversity as rdiv
+
+    assert rdiv.pairs_apart((12 / 28, 12 / 28), (11 / 28, 11 / 28), 28) == 1
+    assert rdiv.pairs_apart((10 / 28, 11 / 28), (13 / 28, 14 / 28), 28) == 2
+    assert rdiv.pairs_apart((10 / 28, 12 / 28), (11 / 28, 14 / 28), 28) == -1
+    assert rdiv.MIN_LEAD_PAIRS == 2
 
 
 def test_the_lowest_tau_line_is_post_hoc_when_a_fixed_pair_is_among_the_tied():

@@ -278,17 +278,19 @@ def normaliser_line(table: pd.DataFrame, normaliser: str, other: str, n_measures
 
 def _beyond_mc(table: pd.DataFrame, named: Sequence[str]) -> str:
     """``""`` without Monte Carlo columns, else whether the largest changes (``named``) exceed Monte
-    Carlo error: their two 95% Monte Carlo intervals, from independent sets of B trials, do not overlap
+    Carlo error: their two 95% Monte Carlo intervals, from independent sets of B trials, lie at least
+    :data:`MIN_LEAD_PAIRS` run pairs apart, the rule of :func:`power_verdict`
     (:func:`helpers.replicates.diversity_sections.normaliser_sensitivity`)."""
     if "beyond MC error" not in table.columns:
         return ""
     beyond = table.set_index("measure").loc[list(named), "beyond MC error"].astype(bool)
+    apart = f"{pct(MC_LEVEL)} Monte Carlo intervals {MIN_LEAD_PAIRS} or more run pairs apart"
     if beyond.all():
-        return f", beyond Monte Carlo error (the two {pct(MC_LEVEL)} Monte Carlo intervals do not overlap)"
+        return f", beyond Monte Carlo error (the two {apart})"
     if not beyond.any():
-        return f", within Monte Carlo error (the two {pct(MC_LEVEL)} Monte Carlo intervals overlap)"
-    return (f", beyond Monte Carlo error for {claims.listing(list(beyond.index[beyond]))} only "
-            f"(their two {pct(MC_LEVEL)} Monte Carlo intervals do not overlap)")
+        return (f", not beyond Monte Carlo error (the two {pct(MC_LEVEL)} Monte Carlo intervals overlap or lie "
+                "at most one pair apart)")
+    return f", beyond Monte Carlo error for {claims.listing(list(beyond.index[beyond]))} only (their two {apart})"
 
 
 def extra_power_line(power2: pd.DataFrame, mc2: Mapping[str, Sequence[float]], l: int, l2: int,

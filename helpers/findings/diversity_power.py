@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..notebook import claims
+from ..replicates.diversity import MIN_LEAD_PAIRS
 from .diversity_text import pct, short_leaders
 
 __all__ = ["MC_LEVEL", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "count_once", "at_cutoff", "leader_intervals", "power_leaders", "leader_lines", "mc_text",
@@ -21,12 +22,6 @@ __all__ = ["MC_LEVEL", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "count_
 #: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
 #: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
 MC_LEVEL = 0.95
-
-
-#: The fewest run pairs by which a measure must find more significant pairs than another, beyond Monte
-#: Carlo error, for a power verdict "holds": a difference of one pair is the granularity of the share
-#: (one pair more or less on these topics), not a difference in discriminative power.
-MIN_LEAD_PAIRS = 2
 
 
 def pairs_ahead(lead: Sequence[float], other: Sequence[float], n_pairs: int) -> int:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..measures import diversity
 
-__all__ = ["discriminative_power", "correlation_without", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
+__all__ = ["MIN_LEAD_PAIRS", "pairs_apart", "discriminative_power", "correlation_without", "diversity_recovery", "planted_truth", "order_agreement", "recovery", "significant_pair_cover",
            "power_interval", "near_level", "NEAR_SE", "reversed_id_order", "tie_order_effect", "relevant_rows", "TELL_APART",
            "truth_order_tau", "told_apart", "planted_analysis", "significant_vs_truth", "load_collection",
            "drop_empty_intents", "outside_exclusions"]
@@ -82,6 +82,20 @@ def power_interval(p_values: np.ndarray, significance: float, B: int, z: float =
         low = np.where(c > 0, beta.ppf(tail, c, B - c + 1), 0.0)
         high = np.where(c < B, beta.ppf(1 - tail, c + 1, B - c), 1.0)
     return float((high < significance).mean()), float((low < significance).mean())
+
+
+#: The fewest run pairs by which a measure must find more significant pairs than another, beyond Monte
+#: Carlo error, for a power verdict "holds" (notebook 04, :func:`helpers.findings.diversity.power_verdict`)
+#: and for a change in power to exceed Monte Carlo error: a difference of one pair is the granularity of
+#: the share (one pair more or less on these topics), not a difference in discriminative power.
+MIN_LEAD_PAIRS = 2
+
+
+def pairs_apart(a, b, n_pairs: int) -> int:
+    """How many run pairs lie between two Monte Carlo intervals of power (``(low, high)`` shares of
+    ``n_pairs``), whichever is higher; 0 or less when they meet or overlap. A change of power counts as
+    beyond Monte Carlo error at :data:`MIN_LEAD_PAIRS` or more."""
+    return int(round(max(float(a[0]) - float(b[1]), float(b[0]) - float(a[1])) * int(n_pairs)))
 
 
 #: How many Monte Carlo standard errors of a p-value at the level, ``sqrt(a (1 - a) / B)``, count as

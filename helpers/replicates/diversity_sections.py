@@ -108,8 +108,9 @@ def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd
     (the 95% Monte Carlo intervals of ``power``, section 6) the table also holds both powers' Monte
     Carlo intervals (the other's from its own B trials, :func:`helpers.replicates.diversity.power_interval`
     at the same level) and whether the change exceeds Monte Carlo error: the two intervals, from
-    independent sets of trials, do not overlap."""
-    from .diversity import power_interval
+    independent sets of trials, lie at least :data:`~helpers.replicates.diversity.MIN_LEAD_PAIRS` run
+    pairs apart (the rule of every power comparison of notebook 04; a one-pair gap cannot tell)."""
+    from .diversity import MIN_LEAD_PAIRS, pairs_apart, power_interval
     from .. import stats
     from ..measures import diversity
 
@@ -136,7 +137,7 @@ def normaliser_sensitivity(dqrels: pd.DataFrame, intents: pd.DataFrame, runs: pd
             if mc is not None:
                 lo, hi = (float(v) for v in mc[m])
                 lo2, hi2 = power_interval(p, significance, B, level=0.95)
-                row += [lo, hi, lo2, hi2, bool(hi2 < lo or hi < lo2)]
+                row += [lo, hi, lo2, hi2, pairs_apart((lo, hi), (lo2, hi2), len(p)) >= MIN_LEAD_PAIRS]
             rows.append(row)
     return other, pd.DataFrame(rows, columns=columns)
 
@@ -158,7 +159,7 @@ def second_cutoff_power(res2: pd.DataFrame, measures2: Sequence[str], power: pd.
     the power at ``l2``; ``mc`` maps the cutoff-free name to that interval; ``twins`` are the groups
     at ``l2`` (``@{l2}`` names); ``keep`` the cutoff-free names counted once (the first of each group).
     """
-    from .diversity import power_interval
+    from .diversity import MIN_LEAD_PAIRS, pairs_apart, power_interval
     from .. import stats
     from ..measures.results import affine_measures
 
