@@ -1240,6 +1240,11 @@ def test_the_lead_row_follows_the_pairwise_rule_only():
     mc["IA-Q@10"] = (66 / n, 66 / n)   # IA-Q exactly level with D-nDCG at the top
     assert fd.lead_verdict(mc, list(mc), n) == "does not hold"
     assert fd.lead_verdict({"A": (0.2, 0.2)}, ["A"], n) == "holds"
+    # the real run: 12 measures printed at 0.429 (12 of 28 pairs), 11 of them known exactly
+    values = {f"M{i}@10": 12 / 28 for i in range(12)} | {"Z@10": 11 / 28}
+    mc = {m: (v, v) for m, v in values.items()} | {"M0@10": (11 / 28, 12 / 28)}
+    row = fd._lead_row(pd.Series(values), mc, (), "these runs", 28)
+    assert row.verdict == "does not hold" and row.run == "12 measures tied (0.429); 11 of them tied exactly at the top"
 
 
 def test_power_leaders_reads_each_measures_own_interval():

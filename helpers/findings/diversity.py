@@ -644,8 +644,9 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
     elif verdict == "does not hold":   # the measures within noise do not change the verdict: not counted
         high = max(float(mc[m][1]) for m in keep)
         tied = [m for m in keep if float(mc[m][0]) == float(mc[m][1]) == high]
-        run = (f"{claims.listing(tied) if len(tied) <= 3 else f'{len(tied)} measures'} ({high:.3f}), "
-               "tied exactly at the top")
+        run = (f"{lead} ({high:.3f}), tied exactly at the top" if len(tied) == len(n["leaders"]) else
+               f"{lead} ({n['best']:.3f}); {claims.listing(tied) if len(tied) <= 3 else f'{len(tied)} of them'} "
+               "tied exactly at the top")   # tied: the leaders known exactly
     # no interval in this row, so no pointer to the intervals' caveat: the question states the scope
     cut = keep[0].rsplit("@", 1)[1] if "@" in keep[0] else ""
     return Finding(f"Does one measure{'@' + cut if cut else ''} lead discriminative power {POWER_ON}?", "—", run, verdict,
