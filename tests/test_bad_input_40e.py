@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+from decimal import Decimal
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from helpers import paths
+from helpers.measures import evaluate
+from helpers.measures.diversity.scoring import evaluate as diversity_evaluate
 
 
 def _book():
@@ -98,3 +104,51 @@ def test_book_repeated_option(book, tmp_path, capsys, argv):
         book.main(argv)
     assert exc.value.code == 2 and "given twice" in capsys.readouterr().err
     assert not (tmp_path / "A").exists() and not (tmp_path / "B").exists()
+
+
+# ---- 2. one coercion of score/rank columns: integers beyond 2**53 and inexact exact values refused ----
+
+BIG = 2 ** 53
+Q = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "relevance": [1, 0, 0]})
+
+
+def _run(column, values):
+    return pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], column: values})
+
+
+@pytest.mark.parametrize("run, row", [
+    (_run("score", pd.Series([BIG + 1, BIG, BIG], dtype=object)), "row 0"),
+    (_run("score", ["9007199254740993", "9007199254740992", "9007199254740992"]), "row 0"),
+    (_run("score", pd.Categorical([BIG + 1, BIG, BIG])), "row 0"),
+    (_run("score", pd.Series([np.int64(7), np.uint64(BIG + 3), np.int64(5)], dtype=object)), "row 1"),
+    (_run("rank", pd.Series([2 ** 60 + 1, 2 ** 60 + 2, 2 ** 60 + 3], dtype=object)), "row 0"),
+    ({"1": {"a": BIG + 1, "b": BIG, "c": BIG}}, "run['1']['a']"),
+    ({"r": {"1": {"a": 3, "b": -BIG - 1, "c": 1}}}, "run['r']['1']['b']"),
+])
+def test_integers_beyond_2_53_refused_in_every_form(run, row):
+    with pytest.raises(ValueError, match=rf"holds integers beyond 2\*\*53 \({re.escape(row)} has"):
+        evaluate(Q, run, ["AP"])
+
+
+def test_decimals_that_become_one_float_refused():
+    run = _run("score", [Decimal("1.00000000000000001"), Decimal(1), Decimal("0.5")])
+    with pytest.raises(ValueError, match=r"row 1 has Decimal\('1'\), which float64 holds as 1.0"):
+        evaluate(Q, run, ["AP"])
+    fine = evaluate(Q, _run("score", [Decimal("1.5"), Decimal(1), Decimal("0.5")]), ["AP"])
+    assert fine["value"].tolist() == [1.0]
+
+
+def test_exact_integers_below_2_53_still_exact():
+    out = evaluate(Q, _run("score", pd.Series([BIG - 1, BIG - 2, BIG - 3], dtype=object)), ["AP"])
+    assert out["value"].tolist() == [1.0]
+
+
+@pytest.mark.parametrize("scores", [np.array([BIG, BIG, BIG + 1], dtype=np.int64),
+                                    pd.Series([BIG, BIG, BIG + 1], dtype=object), ["1", "1", "9007199254740993"]])
+def test_diversity_refuses_integers_beyond_2_53(scores):
+    dq = pd.DataFrame({"query_id": ["1"] * 3, "intent_id": ["i1", "i2", "i2"], "doc_id": ["a", "b", "c"],
+                       "relevance": [1, 2, 1]})
+    intents = pd.DataFrame({"query_id": ["1", "1"], "intent_id": ["i1", "i2"], "prob": [0.5, 0.5]})
+    run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["c", "b", "a"], "score": scores})
+    with pytest.raises(ValueError, match=r"run 'score' holds integers beyond 2\*\*53 \(row [02] has 900719925474099[23]\)"):
+        diversity_evaluate(dq, intents, run, ["alpha-nDCG@3"])

@@ -30,7 +30,9 @@ ranx ``Qrels``/``Run`` objects convert with their ``to_dict()``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 from pathlib import Path
@@ -126,13 +128,15 @@ def _as_run(run) -> pd.DataFrame:
                 q, d, v = _flatten(f"run[{rid!r}]", one, "score")
                 _check_scores(f"run[{rid!r}]", q, d, v)
                 parts.append((rid, q, d, v))
-            frame = _frame([x for _, q, _, _ in parts for x in q], [x for _, _, d, _ in parts for x in d],
-                           "score", np.asarray([x for *_, v in parts for x in v], dtype=float))
+            qs, ds = [x for _, q, _, _ in parts for x in q], [x for _, _, d, _ in parts for x in d]
+            rids = [rid for rid, q, _, _ in parts for _ in q]
+            frame = _frame(qs, ds, "score", order_values([x for *_, v in parts for x in v], "run 'score'",
+                                                         lambda i: f"run[{rids[i]!r}][{qs[i]!r}][{ds[i]!r}]"))
             frame.insert(0, "run_id", pd.Series([rid for rid, q, _, _ in parts for _ in q], dtype=object))
             return frame
         q, d, v = _flatten("run", run, "score")
         _check_scores("run", q, d, v)
-        return _frame(q, d, "score", np.asarray(v, dtype=float))
+        return _frame(q, d, "score", order_values(v, "run 'score'", lambda i: f"run[{q[i]!r}][{d[i]!r}]"))
     if isinstance(run, Iterable) and not isinstance(run, (bytes, bytearray)):
         return _from_tuples("run", run, _RUN_FIELDS, "ir_measures / ir_datasets ScoredDoc")
     raise ValueError(f"run must be a DataFrame, a {{qid: {{docid: score}}}} dict, an iterable of "
@@ -162,6 +166,53 @@ def _check_frame(df: pd.DataFrame, what: str, numeric: tuple[str, ...]) -> None:
                 raise ValueError(f"{what} '{name}' must hold real numbers; row {i} has {complex(values[i])} "
                                  "(a complex number)")
             refuse_booleans(values, f"{what} '{name}'")
+
+
+#: Integers at or beyond this magnitude are not all exact in float64 (2**53 + 1 becomes 2**53).
+EXACT_INT_LIMIT = 2 ** 53
+_INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def order_values(values, what: str, where: Callable[[int], str] | None = None) -> np.ndarray:
+    """A score or rank column as float64, the one coercion every path uses (frames, pytrec_eval
+    dicts and namedtuples, :mod:`helpers.measures.diversity`, ``evaluate``): text is parsed, what is
+    not a number becomes NaN (the caller names it). Refused with the row (``where(i)``, default
+    ``row i``): an integer of magnitude >= 2**53 -- in an integer column of any kind, an object
+    column of Python or numpy ints, integer text (``'9007199254740993'``) or a categorical of
+    them -- and exact values (``Decimal``, ``Fraction``) two of which become one float: float64
+    would tie them and the tie would be broken by doc_id without a word."""
+    series = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object if isinstance(
+        values, list) else None)
+    if isinstance(series.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(series.dtype):
+        series = series.astype(object)
+    where = where or (lambda i: f"row {i}")
+    if pd.api.types.is_integer_dtype(series.dtype):
+        ints = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        big = np.flatnonzero(np.abs(np.nan_to_num(ints)) >= EXACT_INT_LIMIT)
+        if len(big):
+            _refuse_big(what, where(int(big[0])), int(series.iloc[big[0]]))
+        return ints
+    if series.dtype == object:
+        exact: dict[float, object] = {}
+        for i, x in enumerate(series.to_numpy()):
+            if isinstance(x, str) and _INT_TEXT.fullmatch(x):
+                x = int(x)
+            if isinstance(x, (Integral, np.integer)) and not isinstance(x, (bool, np.bool_)):
+                if abs(int(x)) >= EXACT_INT_LIMIT:
+                    _refuse_big(what, where(i), int(x))
+            elif isinstance(x, (Real, Decimal)) and not isinstance(x, (float, np.floating, bool, np.bool_)):
+                f = float(x)
+                if exact.setdefault(f, x) != x:
+                    raise ValueError(f"{what} {where(i)} has {x!r}, which float64 holds as {f!r}, as it holds "
+                                     f"{exact[f]!r}: the two would tie and be reordered by doc_id; rescale the "
+                                     "values (e.g. subtract the smallest) or give floats")
+    return pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _refuse_big(what: str, row: str, value: int) -> None:
+    raise ValueError(f"{what} holds integers beyond 2**53 ({row} has {value}), which float64 cannot order "
+                     "exactly: neighbouring values would tie and be reordered by doc_id; rescale them (e.g. "
+                     "subtract the smallest) or rank them first")
 
 
 _DATES = (np.datetime64, np.timedelta64, pd.Timestamp, pd.Timedelta)
@@ -317,4 +368,5 @@ def _from_tuples(what: str, rows: Iterable, fields: tuple[str, ...], kind: str) 
         return _frame(cols["query_id"], cols["doc_id"], "relevance",
                       np.asarray(cols["relevance"], dtype=np.int64))
     _check_scores("run", cols["query_id"], cols["doc_id"], cols["score"])
-    return _frame(cols["query_id"], cols["doc_id"], "score", np.asarray(cols["score"], dtype=float))
+    return _frame(cols["query_id"], cols["doc_id"], "score", order_values(cols["score"], "run 'score'",
+                                                                          lambda i: f"tuple {i}"))

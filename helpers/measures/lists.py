@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..io.coerce import order_values
 from ..io.ids import check_id_dtype, factorize_ids, number_spelling_twins, require_columns, str_ids
 from .notices import plain, warn_caller
 
@@ -142,21 +143,16 @@ def run_order_keys(run: pd.DataFrame, order_by: str, score_precision: str = "dou
     ``score_precision="single"`` rounds the scores to C ``float``, as trec_eval stores them (so
     scores equal in single precision tie, and the tie is broken by doc_id)."""
     rank = score = None
+    # one coercion (helpers.io.coerce.order_values): integers float64 cannot tell apart would tie
+    # (and reorder) without a word, in whatever form they come
+    values = {col: order_values(run[col], f"run '{col}'") for col in ("rank", "score") if col in run.columns}
     if "rank" in run.columns and order_by == "rank":
-        rank = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
+        rank = values["rank"]
         if np.isnan(rank).any():
             i = int(np.flatnonzero(np.isnan(rank))[0])
             raise ValueError(f"run 'rank' must be numeric; row {i} has {plain(run['rank'].iloc[i])!r}")
-    for col in ("rank", "score"):   # integers float64 cannot tell apart would tie (and reorder) without a word
-        if col in run.columns and pd.api.types.is_integer_dtype(run[col].dtype) and len(run):
-            big = np.abs(run[col].to_numpy().astype(np.float64)) >= 2.0 ** 53
-            if big.any():
-                i = int(np.flatnonzero(big)[0])
-                raise ValueError(f"run '{col}' holds integers beyond 2**53 (row {i} has {int(run[col].iloc[i])}), which "
-                                 "float64 cannot order exactly: neighbouring values would tie and be reordered by "
-                                 "doc_id; rescale them (e.g. subtract the smallest) or rank them first")
     if "score" in run.columns:
-        score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
+        score = values["score"]
         if np.isnan(score).any():
             i = int(np.flatnonzero(np.isnan(score))[0])
             raise ValueError(f"run 'score' must be numeric; row {i} has {plain(run['score'].iloc[i])!r}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...io.coerce import refuse_booleans
+from ...io.coerce import order_values, refuse_booleans
 from ...io.ids import str_ids
 from ..notices import plain, warn_caller
 from ..spec import GAIN_TOTAL_LIMIT
@@ -251,7 +251,7 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
     lst_all = rcode.astype(np.int64) * T + np.maximum(qcode, 0)
     if "rank" in run.columns:
         refuse_booleans(run["rank"].to_numpy(), "run 'rank'")
-        rk = pd.to_numeric(run["rank"], errors="coerce").to_numpy(dtype=float)
+        rk = order_values(run["rank"], "run 'rank'")
         bad = np.isnan(rk)
         if bad.any():
             k = int(np.argmax(bad))
@@ -266,7 +266,7 @@ def _ranked_rows(run: pd.DataFrame, topics: np.ndarray):
                              f"query_id={str(run['query_id'].iloc[k])!r}, rank={plain(run['rank'].iloc[k])!r}")
     else:
         refuse_booleans(run["score"].to_numpy(), "run 'score'")
-        sc = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=float)
+        sc = order_values(run["score"], "run 'score'")
         if not np.isfinite(sc).all():
             raise ValueError("run 'score' must be finite numbers")
         idx = np.nonzero(inq)[0]
