@@ -35,10 +35,12 @@ Multiplicity
     Every table is a family of tests: :func:`holm` adjusts its p-values (Holm's step-down
     procedure, familywise error; ``p_value_holm``, ``p_above_holm``) over the systems of one scope
     in :func:`agreement_table`, and over every setting x measure in :func:`sensitivity`.
-Baselines
-    ``mean relevance`` (the page with the higher mean image relevance), ``relevant share`` (higher
-    share of images at or above the threshold) and ``page length`` (more images); ties of a
-    baseline are EQUAL.
+Baselines and precision
+    Trivial baselines (kind ``"baseline"``, whole page): ``mean relevance`` (the page with the higher
+    mean image relevance) and ``page length`` (more images). Precision (kind ``"count"``): the page
+    with the higher share of images at or above the threshold, a count-based measure that ignores
+    rank, once at the measures' depth (the images the measures score; at the shorter page's length
+    this is the count of relevant images) and once over the whole page. Ties are EQUAL.
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ import scipy.stats
 from .measures import diversity
 from .stats.paired import holm  # re-exported: the THUIR tables adjust with it
 
-__all__ = ["GAIN_MAPS", "page_lists", "page_qrels", "agreement_table", "binomial_row", "holm", "sensitivity"]
+__all__ = ["GAIN_MAPS", "PRECISION_DEPTH", "PRECISION_PAGE", "page_lists", "page_qrels", "agreement_table", "binomial_row", "holm", "sensitivity"]
+
+#: The count-based measure (share of images at or above the threshold), at the measures' depth and
+#: over the whole page: system names of :func:`agreement_table` (kind ``"count"``).
+PRECISION_DEPTH, PRECISION_PAGE = "precision, measures' depth", "precision, whole page"
 
 GAIN_MAPS = {"exponential": 15.0, "linear": 4.0, "binary": 1.0}   # name -> gmax (top of the map)
 
@@ -149,10 +155,15 @@ def agreement_table(img, *, gain_map: str = "exponential", threshold: float = 50
     per_page = pages.assign(rel_ok=pages["relevance"] >= threshold).groupby(["query_id", "engine"]).agg(
         mean_rel=("relevance", "mean"), share=("rel_ok", "mean"), length=("rank", "max")).unstack("engine")
     per_page = per_page.reindex(users.index)
+    # precision at the measures' depth: the share of relevant images among those the measures score
+    at_depth = scored.assign(rel_ok=scored["relevance"] >= threshold).groupby(["query_id", "engine"]).agg(
+        share_depth=("rel_ok", "mean")).unstack("engine").reindex(users.index)
+    per_page = per_page.join(at_depth)
     kinds = dict.fromkeys(measures, "measure")
-    for label, col in (("mean relevance", "mean_rel"), ("relevant share", "share"), ("page length", "length")):
+    for label, col, kind in (("mean relevance", "mean_rel", "baseline"), (PRECISION_DEPTH, "share_depth", "count"),
+                             (PRECISION_PAGE, "share", "count"), ("page length", "length", "baseline")):
         prefs[label] = _side(per_page[(col, "sogou")].to_numpy(float), per_page[(col, "baidu")].to_numpy(float), 1e-12)
-        kinds[label] = "baseline"
+        kinds[label] = kind
     decisive = (users != "EQUAL").to_numpy()
     e = 1.0 - decisive.mean()
     rows = []

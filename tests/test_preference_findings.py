@@ -345,17 +345,7 @@ def test_thuir_row_counts_measures_above_chance_after_holm():
                                                        "chance: 0 of 2 measures")
     assert row.caveats == ("low_power",)
     assert pthuir.measures_row(t.assign(p_above_holm=[0.01, 0.6, 0.1, 0.01, 0.5, 0.5]), None, 0.05).verdict == "shown"
-    base = pthuir.baseline_row(t, 0.05)
-    assert base.verdict == "shown" and base.run == ("relevant share (Holm p 0.010 (decisive), 0.001 (all)); 22 of its "
-                                                    "54 agreements on all queries are ties matching users' EQUAL")
-    assert pthuir.tie_clause(t, "Q") == ""   # no agreement on the users' ties: no clause
-    assert pthuir.baseline_row(t.assign(p_above_holm=0.5), 0.05).verdict == "not shown"
-    # with each system's chance level and ties: the baseline against its own chance, the best measure against its
-    # own in its row (each said once)
     t2 = t.assign(chance=[0.5, 0.5, 0.5, 0.3571, 0.2762, 0.3403], ties=[0, 0, 0, 16, 1, 38])
-    assert pthuir.baseline_row(t2, 0.05).run == (
-        "relevant share (Holm p 0.010 (decisive), 0.001 (all)); decisive: 32 of 56 against its own chance 0.357 "
-        "(16 ties); 22 of its 54 agreements on all queries are ties matching users' EQUAL")
     assert pthuir.measures_row(t2, None, 0.05).run.startswith("best: Q, 35 of 56 decisive queries against chance 0.500 (Holm")
     shown = pf.p_text(pd.DataFrame({"p": [0.0008, 0.0104, 0.5]}), 0.05, ["p"])
     assert shown["p"].tolist() == ["< 0.001", "0.010", "0.500"]   # the rule of the printed lines, not "0.001"
@@ -801,17 +791,54 @@ def test_pass_rate_beside_the_papers():
     assert pf.paper_pass_rate_text() == "11.9% (1,247 of 10,500)"
 
 
-def test_thuir_baseline_row_points_to_its_depth_and_precision_caveat():
+def test_thuir_precision_row_reads_the_measures_depth_and_names_precision():
+    from helpers import thuir
     from helpers.findings import preference_thuir as pt
-    t = pd.DataFrame({"system": ["relevant share", "relevant share"], "kind": ["baseline", "baseline"],
-                      "scope": ["all", "decisive"], "k": [50, 32], "n": [102, 56], "ties": [16, 16],
-                      "chance": [0.4, 0.35714], "p_above_holm": [0.2, 0.0104]})
+    d, w = thuir.PRECISION_DEPTH, thuir.PRECISION_PAGE
+    t = pd.DataFrame({"system": [d, d, w, w, "mean relevance", "page length"],
+                      "kind": ["count", "count", "count", "count", "baseline", "baseline"],
+                      "scope": ["all", "decisive", "all", "decisive", "decisive", "decisive"],
+                      "k": [53, 28, 54, 32, 37, 23], "n": [102, 56, 102, 56, 56, 56], "ties": [46, 28, 38, 16, 0, 8],
+                      "chance": [0.354, 0.3125, 0.340, 0.35714, 0.5, 0.4286],
+                      "p_above_holm": [0.0054, 0.0315, 0.0009, 0.0113, 0.122, 1.0]})
     row = pt.baseline_row(t, 0.05)
-    assert row.verdict == "shown" and row.caveats == ("thuir_baselines",)
-    assert "page-level precision" in pf.CAVEATS["thuir_baselines"]
-    assert "whole page" in pf.CAVEATS["thuir_baselines"]
-    none = pt.baseline_row(t.assign(p_above_holm=0.5), 0.05)
-    assert none.caveats == ("thuir_baselines", "low_power")
+    assert row.question == "THUIR users: does precision (a count-based measure) agree more often than chance (Holm at 0.05)?"
+    assert row.verdict == "shown" and row.caveats == ("thuir_precision",)
+    assert row.run == ("at the measures' depth: 28 of 56 decisive queries against its own chance 0.312 (28 ties; "
+                       "Holm p = 0.032); whole page: 32 of 56 decisive queries against its own chance 0.357 (16 ties; "
+                       "Holm p = 0.011); trivial baselines (mean relevance and page length) above chance: none")
+    assert "baseline" not in row.question and "trivial" not in pf.CAVEATS["thuir_precision"]
+    assert "whole page" in pf.CAVEATS["thuir_precision"] and "rank" in pf.CAVEATS["thuir_precision"]
+    # the verdict is the comparable one: the whole page alone above chance is "not shown"
+    page_only = pt.baseline_row(t.assign(p_above_holm=[0.5, 0.5, 0.0009, 0.0113, 0.122, 1.0]), 0.05)
+    assert page_only.verdict == "not shown" and page_only.caveats == ("thuir_precision", "low_power")
+    assert "Holm p = 0.011" in page_only.run
+    # at another level the verdict follows it: 0.032 is not below 0.01
+    assert pt.baseline_row(t, 0.01).verdict == "not shown" and "Holm at 0.01" in pt.baseline_row(t, 0.01).question
+    base_above = pt.baseline_row(t.assign(p_above_holm=[0.5, 0.5, 0.5, 0.5, 0.001, 1.0]), 0.05)
+    assert base_above.run.endswith("above chance: mean relevance")
+
+
+def test_thuir_section_prints_design_users_and_two_tables():
+    from helpers.findings import preference_thuir as pt
+    from tests.test_thuir import fake
+    sec = pt.section(fake(), gain_map="linear", threshold=50.0, cutoff=0, tie_tolerance=1e-9, normaliser="fixed",
+                     significance=0.05)
+    assert sec.lines[:5] == pf.thuir_design_lines("linear", 50.0, 0, "fixed")
+    assert sec.lines[5] == "3 queries; users prefer Sogou (LEFT) 1, Baidu (RIGHT) 1, tie 1; images per page 2-3"
+    assert sec.lines[6] == "every query has an image at or above the threshold 50 on at least one page"
+    assert sec.lines[7] == "RBU (p=0.85) and iRBU (p=0.85) prefer the same page on 1.000 of the queries"
+    assert [c.split(":")[0] for c in sec.views] == ["all queries", "decisive queries"]
+    allv = next(iter(sec.views.values()))
+    assert len(allv) == sec.table.scope.eq("all").sum() == len(thuir_adhoc()) + 4
+    ks = [int(x.split(" of ")[0]) for x in allv["k of n"]]
+    assert ks == sorted(ks, reverse=True)
+    assert sec.metrics["queries"] == 3 and sec.metrics["user_ties"] == 1 and sec.metrics["agreement"] is sec.table
+
+
+def thuir_adhoc():
+    from helpers import thuir
+    return thuir.ADHOC
 
 
 def test_thuir_design_lines_name_the_run_settings_and_stay_short():

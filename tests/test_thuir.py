@@ -73,6 +73,21 @@ def test_agreement_table_by_hand():
     assert (dec["k"], dec["n"], dec["ties"]) == (1, 2, 1) and dec["chance"] == pytest.approx(0.25)
 
 
+def test_precision_at_the_measures_depth_and_over_the_whole_page():
+    """Threshold 50. q1: Sogou's first two ranks (rel 20, 60) hold 1 of 2 relevant images, Baidu's
+    (90, 40) 1 of 2 -> EQUAL at the measures' depth; over the whole page Sogou has 2 of 3 (80, 20, 60)
+    against Baidu's 1 of 2 -> LEFT (the users' choice). q2: 0 of 2 vs 2 of 2 -> RIGHT; q3: 2 vs 2 -> EQUAL."""
+    table, prefs = thuir.agreement_table(fake(), gain_map="linear", threshold=50.0, cutoff=0,
+                                         measures={"nDCG": "D-nDCG"})
+    assert list(prefs[thuir.PRECISION_DEPTH]) == ["EQUAL", "RIGHT", "EQUAL"]
+    assert list(prefs[thuir.PRECISION_PAGE]) == ["LEFT", "RIGHT", "EQUAL"]
+    kinds = table.drop_duplicates("system").set_index("system")["kind"]
+    assert kinds[thuir.PRECISION_DEPTH] == kinds[thuir.PRECISION_PAGE] == "count"
+    assert kinds["mean relevance"] == kinds["page length"] == "baseline" and kinds["nDCG"] == "measure"
+    k = table[table.scope == "all"].set_index("system")["k"]
+    assert (k[thuir.PRECISION_DEPTH], k[thuir.PRECISION_PAGE]) == (2, 3)
+
+
 def test_bad_cutoff():
     with pytest.raises(ValueError, match="cutoff"):
         thuir.agreement_table(fake(), cutoff=-1)

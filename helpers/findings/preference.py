@@ -41,6 +41,7 @@ from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUES
                                   recovery_parts, recovery_table, PART_TITLES)
 from .preference_power import ONE_STUDY_PREFIX, appendix_row, contrast_caveat, power_row, unseparated_text  # noqa: F401
 from .preference_thuir import baseline_row, measures_row, p_text, thuir_view  # noqa: F401
+from .preference_thuir import section as thuir_section
 from .preference_thuir import design_lines as thuir_design_lines
 
 __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery", "recovery_table", "recovery_parts",
@@ -48,14 +49,14 @@ __all__ = ["Setup", "check_parameters", "measure_names", "Recovery", "recovery",
            "planted_metrics", "mixture_note", "hsd_counts", "mc_text", "findings", "PAPER", "CAVEATS", "alpha_text",
            "filter_line", "same_preference_line", "shift_sentence", "replay_table", "appendix_intro", "involving", "APPENDIX_NAMES", "survive_verdict", "HSD_QUESTION", "assessors_note", "top_lines", "p_text", "PreferenceFindings",
            "consistent_text", "pearson_line", "consistent_line", "APPENDIX_QUESTIONS", "users_caveat", "thuir_view",
-           "thuir_design_lines",
+           "thuir_design_lines", "thuir_section",
            "families_caveat"]
 
 #: The caveats of the rows built here (the planted rows' are :data:`helpers.findings.preference_recovery.CAVEATS`).
 CAVEATS: dict[str, str] = {
-    "thuir_baselines": "The THUIR baselines read the whole page while the measures stop at the cutoff (by default the "
-                       "shorter page). 'Relevant share' is page-level precision, a measure rather than a trivial "
-                       "baseline.",
+    "thuir_precision": "Precision counts relevant images and ignores their rank; over the whole page it also "
+                       "reads images the measures do not score, so only its measures'-depth variant compares "
+                       "with them.",
 }
 
 #: The paper's central claim (the D#-measures lead; Table 3 counts its significant differences): no

@@ -3,20 +3,23 @@ its printed table and its two findings rows.
 
 Xie et al. (SIGIR 2020) collected, for 102 image queries, which of two engines' result pages users
 preferred, or a tie (:mod:`helpers.thuir` documents every choice made to score the pages). The rows
-ask whether a single-intent measure, or a trivial baseline, agrees with the users more often than
-chance (exact binomial tests, Holm); the long description is ``docs/05-thuir.md``.
+ask whether a single-intent measure, or precision (a count-based measure), agrees with the users more
+often than chance (exact binomial tests, Holm); the long description is ``docs/05-thuir.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
+from ..thuir import PRECISION_DEPTH, PRECISION_PAGE, agreement_table, page_lists
 
-__all__ = ["design_lines", "p_text", "thuir_view", "measures_row", "baseline_row", "tie_clause", "p_after"]
+__all__ = ["design_lines", "p_text", "thuir_view", "measures_row", "baseline_row", "tie_clause", "p_after",
+           "Section", "section"]
 
 
 def design_lines(gain_map: str, threshold: float, cutoff: int, normaliser: str) -> list[str]:
@@ -94,24 +97,73 @@ def tie_clause(real_table: pd.DataFrame, system: str) -> str:
 
 
 def baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
-    """The trivial baselines of the THUIR tables above chance after Holm, on all and on decisive
-    queries; the first of them on the decisive queries against its own chance level (a baseline that
-    ties has a lower one; the best measure's is in :func:`measures_row`), and its ties matching users' EQUAL."""
-    base = real_table[real_table.kind == "baseline"]
-    above = base[base.p_above_holm < significance]
-    names = list(dict.fromkeys(above.system))
-    parts = []
-    for x in names:
-        ps = [f"{claims.format_p(r.p_above_holm, significance)} ({r.scope})"
-              for r in above[above.system == x].itertuples()]
-        parts.append(f"{x} (Holm p {', '.join(ps)})")
-    run = f"{'; '.join(parts)}" if names else f"none of the {base.system.nunique()} after Holm"
-    dec = real_table[real_table.scope == "decisive"]
-    if names and (dec.system == names[0]).any() and {"chance", "ties"} <= set(dec.columns):
-        r = dec[dec.system == names[0]].iloc[0]
-        run += (f"; decisive: {int(r['k'])} of {int(r['n'])} against its own chance {r['chance']:.3f} "
-                f"({int(r['ties'])} ties)")
-    run += tie_clause(real_table, names[0]) if names else ""
-    return Finding(f"THUIR users: does a trivial baseline agree more often than chance (Holm at {significance:g})?",
-                   "—", run, "shown" if names else "not shown",
-                   ("thuir_baselines",) if names else ("thuir_baselines", "low_power"), numbers={"above": names})
+    """Does precision (the share of relevant images, a count-based measure that ignores rank) agree
+    with the THUIR users more often than chance (Holm)? The verdict is read at the measures' depth
+    (the images the measures score), the comparable variant; the whole page's and the trivial
+    baselines' results (mean relevance, page length) follow. Each on the decisive queries against
+    its own chance level (a system that ties has a lower one)."""
+    dec = real_table[real_table.scope == "decisive"].set_index("system")
+
+    def one(name: str) -> str:
+        if name not in dec.index:
+            return "not computed"
+        r = dec.loc[name]
+        return (f"{int(r['k'])} of {int(r['n'])} decisive queries against its own chance {r['chance']:.3f} "
+                f"({int(r['ties'])} ties; Holm p {p_after(r['p_above_holm'], significance)})")
+
+    shown = PRECISION_DEPTH in dec.index and bool(dec.loc[PRECISION_DEPTH, "p_above_holm"] < significance)
+    base = dec[dec["kind"] == "baseline"]
+    above = list(base.index[base.p_above_holm < significance])
+    run = (f"at the measures' depth: {one(PRECISION_DEPTH)}; whole page: {one(PRECISION_PAGE)}; trivial baselines "
+           f"({claims.listing(list(base.index))}) above chance: {claims.listing(above) if above else 'none'}")
+    return Finding(f"THUIR users: does precision (a count-based measure) agree more often than chance (Holm at "
+                   f"{significance:g})?", "—", run, "shown" if shown else "not shown",
+                   ("thuir_precision",) if shown else ("thuir_precision", "low_power"),
+                   numbers={"shown": shown, "baselines_above": above})
+
+
+@dataclass
+class Section:
+    """Section 3 of notebook 05 for one setting: the agreement ``table`` and per-query ``prefs`` of
+    :func:`helpers.thuir.agreement_table`, the printed ``lines`` and the printed ``views`` (caption ->
+    :func:`thuir_view` table, all and decisive queries), and the ``metrics`` entry."""
+    table: pd.DataFrame
+    prefs: pd.DataFrame
+    lines: list[str] = field(default_factory=list)
+    views: dict[str, pd.DataFrame] = field(default_factory=dict)
+    metrics: dict = field(default_factory=dict)
+
+
+def section(img, *, gain_map: str, threshold: float, cutoff: int, tie_tolerance: float, normaliser: str,
+            significance: float) -> Section:
+    """Score the THUIR pages (``img``: :func:`helpers.data.datasets.load_image_preferences`) under one
+    setting and build what section 3 prints: the design, the users' labels, the queries without a
+    relevant image, RBU against iRBU, and the two tables (all and decisive queries, most agreements
+    first; at equal ``k`` by kind: baseline, count, measure)."""
+    table, prefs = agreement_table(img, gain_map=gain_map, threshold=threshold, cutoff=int(cutoff),
+                                   tie_tolerance=tie_tolerance, normaliser=normaliser)
+    users = prefs["users"]
+    n = users.value_counts().reindex(["LEFT", "RIGHT", "EQUAL"]).fillna(0).astype(int)
+    lengths = page_lists(img).groupby(["query_id", "engine"]).size()
+    lines = design_lines(gain_map, threshold, cutoff, normaliser)
+    lines.append(f"{len(users)} queries; users prefer Sogou (LEFT) {n['LEFT']}, Baidu (RIGHT) {n['RIGHT']}, "
+                 f"tie {n['EQUAL']}; images per page {lengths.min()}-{lengths.max()}")
+    none = prefs["no_relevant_image"].to_numpy(bool)
+    if none.any():
+        said = users[none].value_counts()
+        lines.append(f"{int(none.sum())} of {len(users)} queries have no image at or above the threshold on either "
+                     "page: every measure says EQUAL there (the users' labels: "
+                     + ", ".join(f"{k} {v}" for k, v in said.items()) + ")")
+    else:
+        lines.append(f"every query has an image at or above the threshold {threshold:g} on at least one page")
+    if {"RBU (p=0.85)", "iRBU (p=0.85)"} <= set(prefs.columns):
+        lines.append(f"RBU (p=0.85) and iRBU (p=0.85) prefer the same page on "
+                     f"{(prefs['RBU (p=0.85)'] == prefs['iRBU (p=0.85)']).mean():.3f} of the queries")
+    views = {}
+    for scope in ("all", "decisive"):
+        t = table[table.scope == scope].sort_values(["k", "kind"], ascending=[False, True], kind="stable")
+        views[f"{scope} queries: agreements k of n, chance, exact binomial p: two-sided uncorrected, one-sided "
+              f"(above chance) after Holm over the {len(t)} systems; 95% CI; every p: 05_real_thuir_agreement"] = (
+            thuir_view(t, significance))
+    return Section(table, prefs, lines, views,
+                   {"queries": len(users), "user_ties": int(n["EQUAL"]), "agreement": table})

@@ -240,8 +240,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "MAR of every measure and assessor over the replicates of the simulation (mean, interval, standard "
         "deviation).", {}),
     "05_real_thuir_agreement": (
-        "Agreement of ad hoc measures and trivial baselines with the users' SERP preferences of the THUIR "
-        "image-search set: queries agreeing (k of n), rate, chance rate, p-value and 95% interval.",
+        "Agreement of ad hoc measures, precision and trivial baselines with the users' SERP preferences of "
+        "the THUIR image-search set: queries agreeing (k of n), rate, chance rate, p-value and 95% interval.",
         {"n": "queries", "k": "agreeing", "rate": "agreement rate", "ties": "ties",
          "p_value": "p (two-sided)", "p_above": "p (above chance)", "p_value_holm": "p (two-sided, Holm)",
          "p_above_holm": "p (above chance, Holm)"}),
