@@ -152,3 +152,37 @@ def test_diversity_refuses_integers_beyond_2_53(scores):
     run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["c", "b", "a"], "score": scores})
     with pytest.raises(ValueError, match=r"run 'score' holds integers beyond 2\*\*53 \(row [02] has 900719925474099[23]\)"):
         diversity_evaluate(dq, intents, run, ["alpha-nDCG@3"])
+
+
+# ---- 3. exponential gains of high levels: the GAIN_TOTAL_LIMIT refusal with the row, no OverflowError ----
+
+DQ = pd.DataFrame({"query_id": ["1"] * 3, "intent_id": ["i1", "i2", "i2"], "doc_id": ["a", "b", "c"],
+                   "relevance": [1, 2, 1]})
+INTENTS = pd.DataFrame({"query_id": ["1", "1"], "intent_id": ["i1", "i2"], "prob": [0.5, 0.5]})
+DRUN = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["c", "b", "a"], "score": [3.0, 2.0, 1.0]})
+
+
+@pytest.mark.parametrize("level", [1100, 1023, 5000])
+def test_diversity_default_gain_of_a_high_level_refused(level):
+    with pytest.raises(ValueError, match=rf"dqrels relevance level {level} makes the default gain 2\^{level} - 1 .* "
+                                         r"row: query_id='1', intent_id='i2', doc_id='b'"):
+        diversity_evaluate(DQ.assign(relevance=[1, level, 1]), INTENTS, DRUN, ["alpha-nDCG@3"])
+    # the same level with linear gains is scored
+    out = diversity_evaluate(DQ.assign(relevance=[1, level, 1]), INTENTS, DRUN, ["alpha-nDCG@3"],
+                             gains={1: 1, level: level})
+    assert np.isfinite(out["value"]).all()
+
+
+def test_diversity_level_beyond_2_53_refused():
+    with pytest.raises(ValueError, match=r"relevance level beyond the integers .* relevance=9007199254740993"):
+        diversity_evaluate(DQ.assign(relevance=pd.Series([1, BIG + 1, 1], dtype=object)), INTENTS, DRUN,
+                           ["alpha-nDCG@3"], gains={1: 1})
+
+
+# ---- 6. diversity messages show Python values ----
+
+@pytest.mark.parametrize("prob, shown", [(np.nan, "prob=nan"), (-0.5, "prob=-0.5")])
+def test_diversity_messages_python_reprs(prob, shown):
+    with pytest.raises(ValueError) as exc:
+        diversity_evaluate(DQ, INTENTS.assign(prob=[prob, 1.0]), DRUN, ["alpha-nDCG@3"])
+    assert shown in str(exc.value) and "np." not in str(exc.value)

@@ -37,7 +37,7 @@ def need_columns(df, cols, what):
 
 def _first(df, mask, cols):
     row = df.loc[mask, cols].iloc[0]
-    return ", ".join(f"{c}={row[c]!r}" for c in cols)
+    return ", ".join(f"{c}={plain(row[c])!r}" for c in cols)   # Python reprs: 'nan', never np.float64(nan)
 
 
 def _gain_table(gains, levels: np.ndarray) -> tuple[np.ndarray, float]:
@@ -45,9 +45,10 @@ def _gain_table(gains, levels: np.ndarray) -> tuple[np.ndarray, float]:
     lv = levels.astype(np.int64)
     pos = np.maximum(lv, 0)
     top = int(pos.max()) if len(pos) else 0
-    if gains is None:
-        out = np.where(lv > 0, 2.0 ** pos - 1.0, 0.0)
-        return out, float(2.0 ** max(top, 1) - 1.0)
+    if gains is None:   # a level past 1023 makes 2^x - 1 infinite: the caller's GAIN_TOTAL_LIMIT refusal names it
+        with np.errstate(over="ignore"):
+            out = np.where(lv > 0, np.exp2(pos.astype(np.float64)) - 1.0, 0.0)
+            return out, float(np.exp2(np.float64(max(top, 1))) - 1.0)
     if isinstance(gains, str):
         try:
             spec = [float(x) for x in gains.split(":")]
@@ -58,7 +59,7 @@ def _gain_table(gains, levels: np.ndarray) -> tuple[np.ndarray, float]:
         table = {}
         for k, g in gains.items():
             if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-                raise ValueError(f"gains dict keys must be integer levels, got {k!r}")
+                raise ValueError(f"gains dict keys must be integer levels, got {plain(k)!r}")
             if not -(2**63) <= int(k) < 2**63:
                 raise ValueError(f"gains: level {int(k)} is beyond the range of relevance levels (a 64-bit integer, "
                                  f"as trec_eval's C long: {-(2**63)} to {2**63 - 1})")
@@ -70,7 +71,7 @@ def _gain_table(gains, levels: np.ndarray) -> tuple[np.ndarray, float]:
         raise ValueError(f"the gains mapping {gains!r} gives no level >= 1 a gain; expected e.g. {{1: 1, 2: 3}}")
     for k, g in table.items():
         if not math.isfinite(g) or g <= 0:
-            raise ValueError(f"gain of level L{k} must be a positive finite number, got {g!r}")
+            raise ValueError(f"gain of level L{k} must be a positive finite number, got {plain(g)!r}")
     missing = sorted(set(np.unique(lv[lv > 0]).tolist()) - set(table))
     if missing:
         raise ValueError(f"dqrels has relevance level(s) {missing} that the gains mapping {gains!r} does not cover")
@@ -167,7 +168,16 @@ def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
         bad = ~np.isfinite(lv) | (lv != np.round(lv))
         if bad.any():
             raise ValueError(f"dqrels 'relevance' must hold integer levels; first bad row: {_first(dq, bad, ['query_id', 'intent_id', 'doc_id', 'relevance'])}")
+        if len(lv) and np.abs(lv).max() >= 2.0 ** 53:   # as the adhoc qrels: a float level would merge neighbours
+            raise ValueError(f"dqrels relevance level beyond the integers a float gain represents exactly (2**53); "
+                             f"first row: {_first(dq, np.abs(lv) >= 2.0 ** 53, ['query_id', 'intent_id', 'doc_id', 'relevance'])}")
         g, gmax_mapping = _gain_table(gains, lv)
+        if gains is None and len(g) and float(np.max(g)) * len(g) > GAIN_TOTAL_LIMIT:
+            top = int(lv.max())
+            raise ValueError(f"dqrels relevance level {top} makes the default gain 2^{top} - 1 "
+                             f"({float(np.max(g)):g}), and the sums of gains of {len(g):,} judged rows would pass "
+                             f"{GAIN_TOTAL_LIMIT:g} (the limit of every measure's gains): give gains= (e.g. the levels "
+                             f"themselves) or lower levels; row: {_first(dq, lv == top, ['query_id', 'intent_id', 'doc_id'])}")
     if len(g) and float(np.max(g)) * len(g) > GAIN_TOTAL_LIMIT:
         raise ValueError(f"dqrels gain {float(np.max(g)):g} with {len(g):,} judged rows: the sums of gains would pass "
                          f"{GAIN_TOTAL_LIMIT:g} and overflow (the limit of every measure's gains); normalised measures "

@@ -16,6 +16,7 @@ from .ndeval import exact_ideal_alpha, greedy_ideal_alpha, ndeval_measure
 from .. import ragged
 from .prepare import DiversityData, check_columns, gain_scale, prepare, sig6
 from ..kernels import evaluate_arrays, geometric_sum, row_sums
+from ..notices import plain
 
 __all__ = ["evaluate", "Evaluation", "global_gains"]
 
@@ -244,7 +245,7 @@ def _parsed(measures, gmax, ideal, normaliser) -> list[DiversityMeasure]:
     if len(set(labels)) != len(labels):
         raise ValueError(f"measure names repeated: {sorted({x for x in labels if labels.count(x) > 1})}")
     if gmax is not None and (not isinstance(gmax, (int, float)) or isinstance(gmax, bool) or not gmax > 0):
-        raise ValueError(f"gmax must be a positive number, got {gmax!r}")
+        raise ValueError(f"gmax must be a positive number, got {plain(gmax)!r}")
     if ideal not in ("greedy", "exact"):
         raise ValueError(f"ideal must be 'greedy' (ndeval) or 'exact', got {ideal!r}")
     if normaliser not in (None, "fixed", "ideal"):
