@@ -3,6 +3,7 @@ naming what is wrong. Cheap: nothing here executes a notebook or builds a book."
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import re
 from decimal import Decimal
@@ -186,3 +187,27 @@ def test_diversity_messages_python_reprs(prob, shown):
     with pytest.raises(ValueError) as exc:
         diversity_evaluate(DQ, INTENTS.assign(prob=[prob, 1.0]), DRUN, ["alpha-nDCG@3"])
     assert shown in str(exc.value) and "np." not in str(exc.value)
+
+
+# ---- 5. standard input is read as a regular file is: a long line with a line end is a line ----
+
+def test_stdin_long_line_with_line_end_is_read():
+    from helpers.io.fields import STDIN_LINE_LIMIT, read_stream
+    data = b"8 Q0 y 1 0.25 s\n" + b"8 Q0 " + b"y" * (2 * STDIN_LINE_LIMIT) + b" 9 1 s\n"
+    assert read_stream(io.BytesIO(data)) == data
+
+
+def test_stdin_without_line_ends_refused_with_a_true_message():
+    from helpers.io.fields import read_stream
+
+    class Endless:
+        def __init__(self, head=b""):
+            self.head = head
+
+        def read(self, n):
+            head, self.head = self.head, b""
+            return head or b"\0" * n
+    with pytest.raises(ValueError, match=r"no line end in the first 1,048,576 bytes"):
+        read_stream(Endless())
+    with pytest.raises(ValueError, match=r"more than 4,096 bytes without a line end after byte 16"):
+        read_stream(Endless(b"8 Q0 y 1 0.25 s\n"), chunk=1024, run_limit=4096)

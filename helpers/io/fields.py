@@ -52,9 +52,12 @@ def malformed(path: os.PathLike | str, line: int | None, expected: str, got: obj
     return ValueError(f"{where}: expected {expected}, got {shown}")
 
 
-#: The longest line read from standard input (``trec_eval q -``): a stream without line ends
-#: (``< /dev/zero``) is refused at this length instead of read whole.
+#: Standard input (``trec_eval q -``) whose first this-many bytes hold no line end (``cat
+#: /dev/zero |``) is refused instead of read whole: it is not a results file.
 STDIN_LINE_LIMIT = 1 << 20
+#: Once a line end has been seen, a later line may be this long (NIST reads any length; the same
+#: bytes in a regular file are read whole): only an endless stream without line ends reaches it.
+STDIN_RUN_LIMIT = 1 << 30
 
 
 def read_bytes(path: os.PathLike | str) -> bytes:
@@ -358,18 +361,25 @@ def select_lines_vectorised(data: bytes, path: os.PathLike | str, n_fields: int,
     return Lines(path, fields, (rows + 1).tolist(), data), set(topics), last
 
 
-def read_stream(stream, what: str = "standard input", chunk: int = 1 << 16) -> bytes:
-    """All of ``stream`` (a binary file object: standard input), read in chunks with a bound on
-    the line length (:data:`STDIN_LINE_LIMIT`): a stream without line ends is refused, not held."""
+def read_stream(stream, what: str = "standard input", chunk: int = 1 << 16, run_limit: int = STDIN_RUN_LIMIT) -> bytes:
+    """All of ``stream`` (a binary file object: standard input), read in chunks to its end, as a
+    regular file is read (memory proportional to the input; a long line with a line end is read
+    like any other). Refused, with a true message: no line end in the first
+    :data:`STDIN_LINE_LIMIT` bytes (a stream of zeros is not a results file), or more than
+    ``run_limit`` bytes without a line end later on."""
     parts: list[bytes] = []
-    since_newline = 0
+    since_newline = total = 0
     while True:
         block = stream.read(chunk)
         if not block:
             return b"".join(parts)
         cut = block.rfind(b"\n")
         since_newline = since_newline + len(block) if cut < 0 else len(block) - cut - 1
-        if since_newline > STDIN_LINE_LIMIT:
-            raise ValueError(f"{what}: a line longer than {STDIN_LINE_LIMIT:,} bytes (no line end); expected lines of "
-                             "a results file")
+        total += len(block)
+        if since_newline == total and total > STDIN_LINE_LIMIT:
+            raise ValueError(f"{what}: a line longer than {STDIN_LINE_LIMIT:,} bytes: no line end in the first "
+                             f"{STDIN_LINE_LIMIT:,} bytes; expected lines of a results file")
+        if since_newline > run_limit:
+            raise ValueError(f"{what}: more than {run_limit:,} bytes without a line end after byte "
+                             f"{total - since_newline:,}; expected lines of a results file")
         parts.append(block)
