@@ -784,3 +784,17 @@ def test_graded_too_note_is_computed_from_the_rows_it_marks():
     adj = fp._families(rob, None, sim=False)["main"]
     k, ref = fp._references(adj, str)["findings table"]
     assert k == 2 and ref.startswith("linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.100")
+
+
+def test_replicate_view_prints_a_0_1_indicator_as_a_count_with_a_binomial_interval():
+    """Referee 9: "marginals differ 0.100 [0.000, 1.000]" was a percentile interval of 0/1 values.
+    The row is a count of replicates, with a Clopper-Pearson 95% interval from 40 replicates on."""
+    from helpers.findings import prm_tests
+
+    s = pd.DataFrame({"table": ["eq", "eq"], "comparison": [prm_tests.INDICATORS[0], "largest gap"],
+                      "mean": [0.1, 0.014], "low": [0.0, 0.004], "high": [1.0, 0.026], "replicates": [40, 40]})
+    v = fp.replicate_view(s, ("eq",))["value"].tolist()
+    # scipy: binomtest(4, 40).proportion_ci() = (0.0279, 0.2366)
+    assert v == ["4 of 40 replicates (95% Clopper-Pearson [0.028, 0.237])", "0.014 [0.004, 0.026]"]
+    assert prm_tests.indicator_text(0.2, 18) == "4 of 18 replicates"          # no interval under 40
+    assert prm_tests.indicator_text(1.0, 40).startswith("40 of 40 replicates (95% Clopper-Pearson [0.912, 1.000]")

@@ -23,7 +23,7 @@ from . import prm_values
 from .prm_values import spread
 
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
-           "robustness_draws", "tests_table", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
+           "robustness_draws", "tests_table", "indicator_text", "INDICATORS", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
            "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label",
            "graded_note"]
 
@@ -258,6 +258,24 @@ def star_label(label: str, starred) -> str:
                                                                      else ""), str(label))
 
 
+#: Comparisons of a replicate summary that are 0/1 per replicate (their mean is a share of replicates).
+INDICATORS = ("marginals differ (Stuart-Maxwell p < 0.05)",)
+
+
+def indicator_text(share: float, n: int, what: str = "replicate") -> str:
+    """A 0/1 indicator over ``n`` replicates as the count that it is: ``"4 of 40 replicates (95%
+    Clopper-Pearson [0.028, 0.237])"``; the binomial interval only from 40 replicates on (no
+    percentile interval of 0/1 values, which can only be [0, 1] or a point)."""
+    from scipy import stats as sps
+
+    k = int(round(share * n))
+    text = f"{k} of {n} {what}{'s' if n != 1 else ''}"
+    if n >= 40:
+        ci = sps.binomtest(k, n).proportion_ci(0.95, method="exact")
+        text += f" (95% Clopper-Pearson {claims.bracket(k / n, ci.low, ci.high).split(' ', 1)[1]})"
+    return text
+
+
 def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs: int = 0,
                    label=None) -> pd.DataFrame:
     """Rows of :class:`helpers.replicates.prm.Simulated`'s ``summary`` for ``tables``, the value
@@ -267,6 +285,8 @@ def replicate_view(summary: pd.DataFrame, tables, what: str = "replicate", runs:
     s = summary[summary["table"].isin(list(tables))]
 
     def text(r):
+        if str(r.comparison) in INDICATORS and np.isfinite(r.mean):
+            return indicator_text(r.mean, int(r.replicates), what)
         if runs and str(r.comparison).startswith("share") and r.low != r.high and np.isfinite(r.low):
             lo, hi = int(np.floor(r.low * runs + 1e-9)), int(np.ceil(r.high * runs - 1e-9))
             return f"{claims.number(r.mean)} [{lo} of {runs}, {hi} of {runs} runs]"
