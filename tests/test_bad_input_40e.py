@@ -211,3 +211,27 @@ def test_stdin_without_line_ends_refused_with_a_true_message():
         read_stream(Endless())
     with pytest.raises(ValueError, match=r"more than 4,096 bytes without a line end after byte 16"):
         read_stream(Endless(b"8 Q0 y 1 0.25 s\n"), chunk=1024, run_limit=4096)
+
+
+# ---- 6. evaluate's messages name what the user wrote ----
+
+@pytest.mark.parametrize("written, shown", [("nDCG(b=0)", "'nDCG(b=0)': the log base b"),
+                                            ("Q(beta=-1)", "'Q(beta=-1)': beta must be"),
+                                            ("nDCG(b=0)@5", "'nDCG(b=0)@5': the log base b")])
+def test_measure_spec_error_names_what_was_written(written, shown):
+    from helpers.measures.cli import expand_measures
+    with pytest.raises(ValueError) as exc:
+        expand_measures([written], None)
+    assert str(exc.value).startswith(shown) and "@1000" not in str(exc.value)
+
+
+def test_measure_cutoff_error_still_names_the_cutoff():
+    from helpers.measures.cli import expand_names
+    assert expand_names(["nDCG"], [5, 10]) == ["nDCG@5", "nDCG@10"]
+
+
+@pytest.mark.parametrize("text", ["2.0", "1e3", "nan", "-1.5"])
+def test_rel_number_gets_the_integer_level_message(text):
+    from helpers.measures.cli import _rel_value
+    with pytest.raises(ValueError, match=rf"--rel must be an integer level >= 1 or a collection name, got {re.escape(repr(text))}"):
+        _rel_value(text)

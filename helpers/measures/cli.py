@@ -234,7 +234,12 @@ def _rel_value(text: str | None) -> int | None:
         if value < 1:
             raise ValueError(f"--rel must be an integer level >= 1 or a collection name, got {text!r}")
         return value
-    return thresholds.relevance_threshold(text)
+    try:   # any other number (2.0, 1e3, nan) is a level written wrongly, never a collection's name
+        float(text)
+    except ValueError:
+        return thresholds.relevance_threshold(text)
+    raise ValueError(f"--rel must be an integer level >= 1 or a collection name, got {text!r} (a level is "
+                     "written as an integer: 2, not 2.0)")
 
 
 def resolve_conventions(args) -> C.Conventions:
@@ -278,12 +283,29 @@ def expand_names(requested: list[str] | None, cutoffs: list[int] | None) -> list
         if "@" in token.rsplit(")", 1)[-1] or "@" in token.split("(", 1)[0] or policy is None:
             out.append(token)  # explicit cutoff, or not an engine name: names.resolve reads or reports it
         elif policy in ("expand", "required"):
-            out.extend(f"{token}@{c}" for c in cuts)
+            out.extend(_as_written(token, [f"{token}@{c}" for c in cuts]))
         elif policy == "one":
-            out.append(f"{token}@1")
+            out.extend(_as_written(token, [f"{token}@1"]))
         else:
             out.append(token)
     return out
+
+
+def _as_written(token: str, expanded: list[str]) -> list[str]:
+    """``expanded`` (``token`` at the cutoffs the CLI adds), each parsed now: an error that the
+    name has at every cutoff (a bad parameter) names ``token`` as the user wrote it, never a
+    cutoff they did not write (``'nDCG(b=0)'``, not ``'nDCG(b=0)@1000'``)."""
+    for name in expanded:
+        try:
+            M.parse_measures([name])
+        except ValueError as exc:
+            try:
+                M.parse_measures([f"{token}@1"])
+            except ValueError as at_one:
+                if str(at_one).replace(f"{token}@1", name) == str(exc):   # not the cutoff's fault
+                    raise ValueError(str(exc).replace(name, token)) from None
+            raise
+    return expanded
 
 
 def expand_measures(requested: list[str] | None, cutoffs: list[int] | None) -> list[M.MeasureSpec]:
