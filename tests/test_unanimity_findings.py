@@ -184,7 +184,7 @@ def test_two_of_45_uncorrected_is_not_shown_after_holm():
     assert row.verdict == "not shown" and row.caveats == ()
     assert "0 after Holm" in row.run
     line = F.tau_holm_line(r)
-    assert "uncorrected" in line and "over the 45 cells rejects τ = 1 in 0" in line
+    assert "uncorrected" in line and "over the 45 pairs at α = 0.05 rejects τ = 1 in 0" in line
 
 
 def _control(diff_low: float, diff_high: float, verdict: str) -> dict:
@@ -208,10 +208,9 @@ def test_significance_rows_rest_on_the_placebo():
     # UG's count in every replicate is > 0, yet the verdict is the placebo comparison's, not "shown"
     assert over.run.startswith("UG: 2 of 120 (1.7%) in every one of 40. On all 1 cells, UG 2.0 vs placebo 1.5: +0.5 "
                                "[-0.2, +1.2] (95% CI of the mean over 40 replicates)")
-    # simulated ratings (the default): the row checks the simulation, but its null is not built in (UG's bonus
-    # follows RawG's distance from its mean, the within-topic shuffle does not): the verdict is the numbers'
+    # the row gives its numbers' verdict; findings() labels it by construction when the bonus is unlinked
     assert over.verdict == "not shown" and over.paper == "— (the paper has no placebo)"
-    assert over.caveats == ("placebo_sim", "hsd_family")   # fragility is the single draw's, not the replicates' mean
+    assert over.caveats == ("hsd_family",)   # fragility is the single draw's, not the replicates' mean
     real = F._significance_rows(grid, 2, 120, 40, ["nG@1"], (), None, control=_control(-0.2, 1.2, "not shown"),
                                 scope="x", simulated=False)[1]
     assert real.verdict == "not shown" and real.caveats == ("hsd_family",)
@@ -378,7 +377,7 @@ def test_the_fade_with_n_is_an_appendix_row():
     assert [("placebo" in r.question, r.question.startswith("Over 4 "), r.verdict) for r in found.rows] == [
         (True, True, "cannot tell")] * 2
     assert found.rows[1].run.endswith("(range over 4 replicates); no placebo tested")
-    assert found.answer.startswith("Answer, over 4 replicates against a placebo of UG's size: cannot tell")
+    assert found.answer.startswith("Answer, over 4 simulated replicates against a placebo of UG's size: cannot tell")
     # the fade comes from the independent uniform ratings (D reaches Dmax as N grows), not from UG's formula
     assert "Appendix A's table checks the simulation: the fade with N." in found.prose
     assert not any("formula" in x for x in found.prose + (found.appendix_findings().table().to_string(),))
@@ -533,7 +532,7 @@ def test_reorder_row_rests_on_the_placebo():
     assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 cells. On all 1 cells, mean τ UG 0.9896 vs "
                        "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
     assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
-    assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ("placebo_sim",)
+    assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ()
     assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "x",
                           simulated=False).verdict == "not shown"
     assert F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.002, -0.001, "shown"), "x").verdict == "shown"
@@ -628,9 +627,9 @@ def test_placebo_rows_answer_the_questions_on_simulated_and_real_ratings():
     assert over(sim.rows) == 2 and over(sim.appendix_findings().rows) == 0 and over(real.rows) == 2
     assert [r.question.startswith("Over ") for r in sim.rows[:2]] == [True, True]   # first: the answer
     assert F.SIG_Q not in [r.question for r in sim.rows]   # the single draw's row: only without replicates
-    assert "placebo_sim" in sim.rows[1].caveats and "placebo_sim" not in real.rows[1].caveats
-    assert sim.answer == ("Answer, over 40 replicates against a placebo of UG's size: cannot tell for reordering; "
-                          "UG changes more significance calls (calls per replicate: UG 2.0, placebo 1.5).")
+    assert "placebo_sim" not in sim.rows[1].caveats and "placebo_sim" not in real.rows[1].caveats   # no link given
+    assert sim.answer == ("Answer, over 40 simulated replicates against a placebo of UG's size: cannot tell for "
+                          "reordering; UG changes more significance calls (calls per replicate: UG 2.0, placebo 1.5).")
 
 
 def test_conjecture_row_sets_the_real_ci_beside_the_uniform_draws():
@@ -658,17 +657,38 @@ def test_cut_caveat_only_on_rows_of_measures_they_count(measures, cut_on_rows):
     assert ("cut to its top 5" in found.limitations()) == cut_on_rows
 
 
-def test_placebo_null_is_not_structural_on_uniform_ratings():
-    # why the placebo rows keep their numbers' verdict: under uniform ratings UG's bonus p*N*(Dmax - D)
-    # is largest for unanimous items, whose RawG lies far from its mean (the referee's check, Dmax 2, N 5)
-    r = np.random.default_rng(1).integers(0, 3, (200000, 5))
-    s, bonus = r.sum(1), 0.2 * 5 * (2 - (r.max(1) - r.min(1)))
-    m = s > 0
-    corr = np.corrcoef(bonus[m], np.abs(s[m] - s[m].mean()))[0, 1]
-    assert round(corr, 2) == 0.56
-    assert "not built in" in F.OWN_CAVEATS["placebo_sim"]
-    assert "by construction" not in str(F.placebo_prose({"verdict": "not shown"}, "all 1 cells", True,
-                                                         {"verdict": "not shown"}, simulated=True))
+def test_placebo_rows_are_by_construction_when_the_bonus_carries_nothing_that_orders_runs():
+    # the referee's point, decided by a number: under uniform ratings UG's bonus is unrelated to the level and
+    # to the runs (bonus_link ~0), so "UG no different from its placebo" is what the simulation predicts
+    unlinked = {"level": 0.012, "level_se": 0.008, "level_pairs": 733, "runs": 0.010, "runs_se": 0.008,
+                "runs_pairs": 757, "linked": False}
+    cav = F.link_caveat(unlinked)["placebo_sim"]
+    assert "r with the official level +0.012" in cav and "runs returning the item +0.010" in cav
+    assert "over 733 (cell, topic) pairs" in cav and "what uniform ratings predict" in cav
+    assert all(len(x.split()) <= 40 for x in cav.split(". "))
+    assert "linked to what orders" in F.link_caveat({**unlinked, "level": 0.3, "linked": True})["placebo_sim"]
+    assert F.link_caveat(None) == {} and "placebo_sim" not in F.OWN_CAVEATS
+    sim = _floor_findings(0.05)
+    row = F.by_construction(sim.rows[1])
+    assert row.verdict == "by construction" and row.caveats[0] == "placebo_sim"
+    assert row.numbers["test_verdict"] == "shown" and row.run.endswith("; the test alone: shown")
+
+
+def test_bonus_link_is_zero_under_uniform_ratings_and_sees_a_planted_link():
+    from helpers.replicates.unanimity_placebo import bonus_link
+
+    rng = np.random.default_rng(3)
+    topics = np.repeat([f"q{i}" for i in range(60)], 40)
+    level = np.tile(np.r_[np.zeros(10), np.ones(15), 2 * np.ones(15)], 60).astype(int)
+    qrels = pd.DataFrame({"query_id": topics, "doc_id": [f"d{i}" for i in range(len(topics))], "relevance": level})
+    run = qrels[qrels["relevance"] > 0].sample(frac=0.5, random_state=1).assign(run_id="r1", rank=1)
+    ratings = rng.integers(0, 3, (len(qrels), 5)).astype(float)
+    ratings[level == 0] = 0
+    link = bonus_link(qrels, run, [ratings], [{"d_max": 2, "n": 5}], 0.2)
+    assert abs(link["level"]) < 0.05 and abs(link["runs"]) < 0.05 and not link["linked"]
+    planted = ratings.copy()
+    planted[level == 2] = 2   # level-2 items unanimous: the bonus follows the level
+    assert bonus_link(qrels, run, [planted], [{"d_max": 2, "n": 5}], 0.2)["linked"]
 
 
 @pytest.mark.parametrize("small, large, verdict", [([3, 3, 3, 3], [0, 0, 0, 0], "by construction"),

@@ -133,13 +133,25 @@ def test_answer_sentence_covers_every_row_and_names_a_model_set_direction():
     spread = Finding("Do the real ratings (N = 3, Dmax = 3) spread less than uniform ones?", "assumed", "x", "holds")
     conj = Finding(CONJ_Q, "expected", "x", "cannot tell")
     said = answer_sentence([reorder, calls, spread, conj], 40, {"ug": 9.3, "placebo": 9.25}, True)
-    assert said == ("Answer, over 40 replicates against a placebo of UG's size: no difference shown in reordering "
+    assert said == ("Answer, over 40 simulated replicates against a placebo of UG's size: no difference shown in reordering "
                     "or in significance calls (calls per replicate: UG 9.3, placebo 9.2). Real ratings spread less "
                     "than uniform ones: holds; Sakai's conjecture (real ratings move τ and calls more than uniform "
                     "ones): cannot tell.")
     assert all(len(s.split()) <= 50 for s in said.split(". "))
-    less = Finding(reorder.question, "—", "x", "does not hold", ("placebo_holm", "placebo_sim"))
+    less = Finding(reorder.question, "—", "x", "by construction", ("placebo_sim",), {"test_verdict": "does not hold"})
     assert "(the rating model sets the direction (by construction)" in answer_sentence([less, calls], 40, None, True)
+    # by construction (the bonus carries nothing that orders runs): said, and the paper's rows follow in a sentence
+    same = [Finding(r.question, "—", "x", "by construction", ("placebo_sim",), {"test_verdict": "not shown"})
+            for r in (reorder, calls)]
+    t2 = Finding("Does the stand-in give Table 2's τ, cell by cell?", "p", "x", "by construction", (),
+                 {"inside": 27, "informative": 28})
+    t3 = Finding("Is the paper's Table 3 total inside the stand-in's range over replicates?", "p", "x", "agrees", (),
+                 {"paper": 24, "low": 17.0, "high": 37.0})
+    assert answer_sentence([t2, t3, *same], 40, {"ug": 22.6, "placebo": 22.5}, True) == (
+        "Answer, over 40 simulated replicates against a placebo of UG's size: no difference shown in reordering or in "
+        "significance calls (calls per replicate: UG 22.6, placebo 22.5), as uniform ratings predict (by "
+        "construction). The stand-in matches Table 2's τ in 27 of 28 informative cells: by calibration; Table 3's total, 24, "
+        "against the stand-in's range 17 to 37: agrees.")
     p, verdict, _ = placebo_verdict({"p_holm": 1e-4, "verdict": "does not hold"}, simulated=True)
     assert verdict == "does not hold" and p.endswith(MODEL_SET)
     assert MODEL_SET not in placebo_verdict({"p_holm": 1e-4, "verdict": "does not hold"}, simulated=False)[0]
@@ -152,3 +164,29 @@ def test_control_lines_give_one_true_reason_when_no_placebo_was_tested():
     assert T.control_lines(None, None, "", ["AP"]) == "placebo: not tested, no cell tested it"
     assert T.control_lines(None, None, "", []) == ("placebo: not tested, no graded measure (the selected measures "
                                                    "cannot see UG's bonus)")
+
+
+def test_every_section_pointer_of_notebook_02_names_a_section_about_it():
+    # a pointer such as "(spread over replicates: section 7)" must lead to the section that holds it
+    import json
+    import re
+    from pathlib import Path
+
+    import helpers.findings.unanimity as F
+    import helpers.findings.unanimity_text as T
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "02_unanimity_evaluation.ipynb").read_text())
+    text = "\n".join("".join(c["source"]) for c in nb["cells"])
+    heads = dict(re.findall(r"^## (\d+)\. (.+)$", text, flags=re.M))
+    apps = set(re.findall(r"^## Appendix ([A-Z])\.", text, flags=re.M))
+    code = text + Path(F.__file__).read_text() + Path(T.__file__).read_text()
+    assert heads and apps
+    for n in re.findall(r"[Ss]ections? (\d+)", text):
+        assert n in heads, n
+    for a in re.findall(r"Appendix ([A-Z])\b", text):
+        assert a in apps, a
+    for n in re.findall(r"(?:spread over replicates: |[Ss]ection )(\d+)(?: compares them| redraws)?\)?", code):
+        assert n in heads or n == "0", n
+    for n in re.findall(r"spread over replicates: section (\d+)|section (\d+) compares them|section (\d+) redraws", code):
+        k = next(x for x in n if x)
+        assert "replicates" in heads[k].lower(), (k, heads[k])

@@ -31,6 +31,7 @@ from .unanimity_text import answer_sentence  # noqa: F401
 from .unanimity_placebo import PAPER_T3_SHARE, SIG_Q, floor_caveat, hsd_floor, pct  # noqa: F401
 from .unanimity_placebo import few as _few, placebo_tau as _placebo_tau  # noqa: F401
 from .unanimity_placebo import reorder_row as _reorder_row, significance_rows as _significance_rows  # noqa: F401
+from .unanimity_placebo import by_construction, link_caveat
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
@@ -187,12 +188,10 @@ def gains_identical(p: float, single_bonus, rep: pd.DataFrame | None = None) -> 
 OWN_CAVEATS = {
     "uniform": "Uniform ratings are Sakai's model of many assessors, not real assessors.",
     "calibrated": "The stand-in's spread of team skills is fitted to Table 2's τ, so agreement there is by calibration.",
-    "shares_fit": "Table 3 is not fitted, but it shares the stand-in's team-skill sd, fitted to Table 2's τ.",
+    "shares_fit": "Table 3 is not fitted, but it shares the stand-in's team-skill sd, which is fitted to Table 2.",
     "hsd_family": "The randomised Tukey HSD controls the familywise error over the team pairs of one cell; the counts "
                   "over cells and measures are not corrected.",
     "placebo_holm": "Both placebo rows are one family: their verdicts rest on Holm's p over the 2.",
-    "placebo_sim": ("The placebo's null is not built into the uniform ratings: UG's bonus is largest where RawG lies "
-                    "far from its mean (unanimous ratings), and the placebo's shuffle within topics breaks that link."),
     "fragile": "Fragile discrepancies lie within two Monte Carlo errors of α: another run of the test could undo them.",
     "ranges": ("Ranges over R draws, fewer than the 40 a 95% percentile interval needs (a draw beyond each end), "
                "hold a new draw with probability (R − 1)/(R + 1) only."),
@@ -279,7 +278,7 @@ def tau_holm_line(tests: Mapping, alpha: float = 0.05) -> str:
     """The printed line of :func:`tau_tests`: the uncorrected count, then Holm's."""
     if not tests["cells"]:
         return "no cell to test"
-    return (f"the count above is uncorrected; Holm over the {tests['cells']} cells rejects τ = 1 in "
+    return (f"the count above is uncorrected; Holm over the {tests['cells']} pairs at α = {alpha:g} rejects τ = 1 in "
             f"{tests['holm']} (smallest adjusted p {claims.format_p(tests['p_holm_min'], alpha)})")
 
 
@@ -548,7 +547,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
              partial=(), identical: bool = False, fit: pd.DataFrame | None = None, real: tuple | None = None,
              real_n: int = 0, real_d_max: int = 0, copies: str = "", footer: str = "",
              placebo: Mapping | None = None, control: Mapping | None = None, placebo_scope: str = "",
-             placebo_all: bool = True, control_tau: Mapping | None = None, simulated_ratings: bool = True) -> Findings:
+             placebo_all: bool = True, control_tau: Mapping | None = None, simulated_ratings: bool = True,
+             link: Mapping | None = None) -> Findings:
     """The findings of notebook 02 (see the module docstring for the questions).
 
     Parameters
@@ -579,9 +579,11 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         Both are read as one family (:func:`helpers.replicates.unanimity_placebo.holm_family`).
     simulated_ratings : whether the replicates' ratings are simulated (uniform, independent of level
         and run; every grid of this notebook so far): the placebo rows then check the simulation and
-        go to Appendix A. Their null is not structural (UG's bonus correlates with an item's distance
-        from its topic's mean RawG, which the within-topic shuffle removes), so they keep the verdict
-        their numbers give.
+        are labelled by the bonus's link to what orders the runs (``link``).
+    link : :func:`helpers.replicates.unanimity_placebo.bonus_link` on the single draw: when the bonus
+        carries nothing that orders the runs (not ``linked``), the simulated placebo rows read
+        "by construction" (their test's verdict stays in the run column) and caveat ``placebo_sim``
+        gives the correlations; without it the rows keep their numbers' verdict.
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
@@ -590,7 +592,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     sens = sensitivity_caveat(cfg, fitted=state) if graded and not identical else {}
     alpha = cfg.metrics.get("alpha", 0.05)
     floor = hsd_floor(cfg.B, alpha) is not None   # no pair can be significant: the HSD's counts say nothing
-    caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens, **floor_caveat(cfg.B, alpha)}
+    caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens, **floor_caveat(cfg.B, alpha), **link_caveat(link)}
+    by_model = simulated_ratings and link is not None and not link["linked"]
     cut = ("cut",) if any(m in graded for m, _ in cfg.too_deep) else ()   # a gain-blind measure counts in no row
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
@@ -616,12 +619,12 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
             control_tau = _placebo_tau(grid.rep, graded)
         if grid is not None:   # the two placebo comparisons are one family (Holm over 2)
             from ..replicates.unanimity_placebo import holm_family
-            control, control_tau = holm_family(control, control_tau)
+            control, control_tau = holm_family(control, control_tau)   # at 0.05, whatever the HSD's α
+            control, control_tau = ({**c, "run_alpha": alpha} if c is not None else None for c in (control, control_tau))
         # against the placebo: on simulated ratings the rows check the simulation (Appendix A), with the
         # verdict their numbers give; on real ratings they would answer the question
         placebo_rows = [_reorder_row(grid, graded, cut, control_tau, placebo_scope, simulated_ratings)] if grid else []
-        if table2 is not None and len(table2):
-            appendix.append(_table2_row(table2, fit, fitted))
+        paper_rows = [_table2_row(table2, fit, fitted)] if table2 is not None and len(table2) else []
         sig = _significance_rows(grid, total, decisions, reps, graded, cut + pick + tuple(sens), fragile,
                                  t3_paper, placebo, control if grid is not None else None, placebo_scope,
                                  simulated_ratings, floor)
@@ -630,10 +633,11 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
             rows.append(sig[0])
         placebo_rows += sig[1:]
         if table3_total is not None:
-            appendix.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
+            paper_rows.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
+        placebo_rows = [by_construction(r) if by_model else r for r in placebo_rows]
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
             appendix.append(_n_row(grid, n_lo, n_hi, cut + pick, floor))
-        rows[:0] = placebo_rows   # first: the answer, ranking then significance calls
+        rows[:0] = paper_rows + placebo_rows   # the paper's tables, then UG against its placebo
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "

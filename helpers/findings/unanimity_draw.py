@@ -39,9 +39,10 @@ def tau_lines(tau: pd.DataFrame, graded: Sequence[str], blind: Sequence[str], ga
     elif graded:
         below = g[g["high"].round(9) < 1]
         lines.append(f"tau = 1 (identical rankings) in "
-                     f"{claims.share_of(identical_cells(tau, graded), len(g), '(measure, Dmax, N) cell')} of "
+                     f"{claims.share_of(identical_cells(tau, graded), len(g), '(cell, measure) pair')} of "
                      f"{claims.listing(list(graded))}; smallest tau {claims.number(g['tau'].min())}")
-        lines.append(f"95% CI excludes 1 in {claims.share_of(len(below), len(g), 'cell')}"
+        level = "" if alpha == 0.05 else f" (Table 2's level; the tests below use α = {alpha:g})"
+        lines.append(f"95% CI{level} excludes 1 in {claims.share_of(len(below), len(g), 'pair')}"
                      + (f", all with N <= {int(below['n'].max())}"
                         if len(below) and int(below["n"].max()) < max(n_list) else ""))
         lines.append(tau_holm_line(tau_tests(tau, graded, alpha), alpha))

@@ -152,3 +152,28 @@ def range_label(replicates: int) -> str:
     from ..replicates.unanimity import range_name
 
     return range_name(replicates)
+
+
+def link_caveat(link: Mapping | None) -> dict:
+    """Caveat ``placebo_sim``: what UG's bonus carries of what orders the runs in the simulated
+    ratings (:func:`helpers.replicates.unanimity_placebo.bonus_link`), with its numbers; empty
+    without a measurement."""
+    if link is None or not (np.isfinite(link["level"]) or np.isfinite(link["runs"])):
+        return {}
+    r = (f"mean within-topic r with the official level {link['level']:+.3f}, with the number of runs returning the "
+         f"item {link['runs']:+.3f}, over {link['level_pairs']} (cell, topic) pairs")
+    if link["linked"]:
+        return {"placebo_sim": f"In the simulated ratings UG's bonus is linked to what orders the runs ({r})."}
+    return {"placebo_sim": f"In the simulated ratings UG's bonus carries nothing that orders the runs ({r}). "
+                           "So UG matching its placebo is what uniform ratings predict; real ratings answer the question."}
+
+
+def by_construction(row):
+    """A simulated placebo row whose answer the uniform ratings predict (:func:`link_caveat`): verdict
+    "by construction", its test's own verdict kept in the run column, caveat ``placebo_sim``."""
+    import dataclasses
+
+    nums = {**row.numbers, "test_verdict": row.verdict}
+    return dataclasses.replace(row, run=f"{row.run}; the test alone: {row.verdict}", verdict="by construction",
+                               caveats=("placebo_sim",) + tuple(c for c in row.caveats if c != "placebo_sim"),
+                               numbers=nums)

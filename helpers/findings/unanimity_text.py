@@ -513,11 +513,12 @@ def placebo_verdict(control: Mapping, simulated: bool) -> tuple[str, str, tuple]
     the row checks the simulation (caveat ``placebo_sim``) but keeps the verdict its numbers give: the
     placebo's null is not structural there (UG's bonus correlates with an item's distance from its
     topic's mean RawG; the within-topic shuffle removes that)."""
-    p = (f"; Holm p {claims.format_p(control['p_holm'], 0.05)}" if np.isfinite(control.get("p_holm", np.nan)) else "")
+    at = "" if control.get("run_alpha", 0.05) == 0.05 else " (α = 0.05; the HSD's α sets the calls only)"
+    p = (f"; Holm p {claims.format_p(control['p_holm'], 0.05)}{at}" if np.isfinite(control.get("p_holm", np.nan)) else "")
     verdict = control["verdict"]
     if simulated and verdict in ("shown", "does not hold"):   # a direction the uniform ratings set
         p += f"; {MODEL_SET}"
-    cav = (("placebo_holm",) if p else ()) + (("placebo_sim",) if simulated else ())
+    cav = ("placebo_holm",) if p else ()   # by the model or not: helpers.findings.unanimity_placebo.by_construction
     return p, verdict, cav
 
 
@@ -567,35 +568,43 @@ def placebo_prose(control: Mapping | None, scope: str, all_cells: bool, control_
 def answer_sentence(rows, replicates: int, control: Mapping | None, replicated: bool) -> str:
     """The answer printed above the findings table, from every row's verdict: with replicates, UG
     against a placebo of its size in reordering runs and in significance calls (:data:`_AGAINST`,
-    with the calls per replicate of ``control``,
-    :func:`helpers.replicates.unanimity_placebo.compare`); with one draw, that the comparison needs
-    replicates; otherwise the first row's answer (:func:`_clause`). Each further row adds its clause
-    (the real ratings' spread, Sakai's conjecture), as a second sentence when one would pass 45 words."""
+    from each test's own verdict, with the calls per replicate of ``control``,
+    :func:`helpers.replicates.unanimity_placebo.compare`), said to be what uniform ratings predict
+    when the rows read "by construction"; with one draw, that the comparison needs replicates;
+    otherwise the first row's answer (:func:`_clause`). The other rows (the stand-in against the
+    paper's tables, the real ratings' spread, Sakai's conjecture) follow, a sentence whenever one
+    would pass 45 words."""
     if not rows:
         return ""
-    rest = rows[1:]
-    if replicated and len(rows) >= 2 and "placebo" in rows[0].question and "placebo" in rows[1].question:
-        v = (rows[0].verdict, rows[1].verdict)
+    placebo = [r for r in rows if r.question.startswith("Over ") and "placebo of its size" in r.question]
+    rest = [r for r in rows if r not in placebo]
+    if replicated and len(placebo) == 2:
+        v = tuple(r.numbers.get("test_verdict", r.verdict) for r in placebo)
         said = (_AGAINST[v[0]][2] if v[0] == v[1] and v[0] in _AGAINST else
                 "; ".join(_AGAINST[x][i] if x in _AGAINST else x for i, x in enumerate(v)))
-        if any(x in ("shown", "does not hold") for x in v) and "placebo_sim" in rows[0].caveats:
-            said += f" ({MODEL_SET.replace('its direction', 'the direction')})"
         calls = (f" (calls per replicate: UG {claims.number(control['ug'], 1)}, placebo "
                  f"{claims.number(control['placebo'], 1)})" if control is not None else "")
-        head, rest = f"Answer, over {replicates} replicates against a placebo of UG's size: {said}{calls}", rows[2:]
+        if placebo[0].verdict == "by construction":
+            calls += (f" ({MODEL_SET.replace('its direction', 'the direction')})"
+                      if any(x in ("shown", "does not hold") for x in v) else ", as uniform ratings predict (by construction)")
+        head = f"Answer, over {replicates} simulated replicates against a placebo of UG's size: {said}{calls}"
     elif not replicated and rows[0].question == RANK_Q:
         head = ("Answer: this run has one draw, so UG cannot be set against a placebo of its size "
                 "(that needs `replicates` ≥ 2); the table gives what one draw shows")
         rest = [r for r in rows[1:] if r.question not in (RANK_Q, SIG_Q)]
     else:
-        head = f"Answer: {_clause(rows[0])}"
-    extra = [_clause(r) for r in rest]
-    if not extra:
-        return head + "."
-    if len(f"{head}; {'; '.join(extra)}".split()) <= 45:
-        return f"{head}; {'; '.join(extra)}."
-    tail = "; ".join(extra)
-    return f"{head}. {tail[0].upper()}{tail[1:]}."
+        head, rest = f"Answer: {_clause(rows[0])}", rows[1:]
+    out = [head]
+    for group in ([r for r in rest if "Table" in r.question], [r for r in rest if "Table" not in r.question]):
+        extra = [_clause(r) for r in group]
+        if not extra:
+            continue
+        tail = "; ".join(extra)
+        if len(tail.split()) <= 45:
+            out.append(f"{tail[0].upper()}{tail[1:]}")
+        else:
+            out += [f"{e[0].upper()}{e[1:]}" for e in extra]
+    return ". ".join(out) + "."
 
 
 #: The rows' questions :func:`_clause` shortens (the builders' constants, kept here to avoid a cycle).
@@ -617,6 +626,13 @@ def _clause(row) -> str:
         return f"real ratings spread less than uniform ones: {v}"
     if q == RANK_Q:
         return f"UG changes the ranking beyond τ's 95% CI: {v}"
+    if "Table 2's τ" in q:
+        n = row.numbers
+        return (f"the stand-in matches Table 2's τ in {n['inside']} of {n['informative']} informative cells: "
+                + ("by calibration" if v == "by construction" else v))
+    if "Table 3 total" in q:
+        n = row.numbers
+        return (f"Table 3's total, {n['paper']}, against the stand-in's range {int(n['low'])} to {int(n['high'])}: {v}")
     if q == SIG_Q:
         return f"UG changes more calls than a placebo of its size: {v}"
     return f"to “{q}” the run says {v}"

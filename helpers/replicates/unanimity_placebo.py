@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau", "holm_family"]
+__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau", "holm_family", "bonus_link", "LINK_BOUND"]
 
 #: Which cells test the placebo: the two smallest N of the grid, or all cells.
 SCOPES = ("small_n", "all")
@@ -178,3 +178,56 @@ def compare_tau(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -
             "low": float(low), "high": float(high), "p": _p(d, min_draws), "every_ug": int(every["ug"].sum()),
             "every_placebo": int(every["pl"].sum()), "pairs": len(every), "replicates": r,
             "cells": int(tested.groupby(["d_max", "n"]).ngroups), "verdict": verdict}
+
+
+
+#: Largest mean per-topic |r| between UG's bonus and what orders the runs that still reads "no link":
+#: under uniform ratings the expectation is 0, and a few hundred (cell, topic) pairs give a standard
+#: error near 0.01.
+LINK_BOUND = 0.1
+
+
+def _topic_r(x: np.ndarray, y: np.ndarray, topics: np.ndarray) -> np.ndarray:
+    """Pearson's r between ``x`` and ``y`` within each topic (topics where either is constant are
+    left out)."""
+    df = pd.DataFrame({"t": topics, "x": x, "y": y})
+    g = df.groupby("t", sort=False)
+    dx, dy = df["x"] - g["x"].transform("mean"), df["y"] - g["y"].transform("mean")
+    sums = pd.DataFrame({"t": topics, "xy": dx * dy, "xx": dx * dx, "yy": dy * dy}).groupby("t", sort=False).sum()
+    ok = (sums["xx"] > 1e-12) & (sums["yy"] > 1e-12)
+    return (sums.loc[ok, "xy"] / np.sqrt(sums.loc[ok, "xx"] * sums.loc[ok, "yy"])).to_numpy(dtype=float)
+
+
+def bonus_link(qrels: pd.DataFrame, run: pd.DataFrame, sims: Sequence[np.ndarray], cells: Sequence[Mapping],
+               p: float) -> dict:
+    """How much UG's bonus p·N·(Dmax − D) (Sakai 2017, Eq. 2) carries of what orders the runs, in
+    simulated ratings: Pearson's r within each topic, over the items with RawG > 0 (the placebo's
+    support), between the bonus and (``level``) the item's official level, and (``runs``) the number
+    of runs that return it in their (cut) lists; the mean over the (cell, topic) pairs where both
+    vary, with its standard error. Under Sakai's uniform ratings both are 0 in expectation (every
+    relevant item draws i.i.d. ratings whatever its level), so UG against its placebo is expected to
+    show no difference.
+
+    Returns ``{"level", "level_se", "runs", "runs_se", "pairs", "linked"}``: ``linked`` when either
+    mean exceeds :data:`LINK_BOUND` in size (NaN and not linked when no pair varies)."""
+    from .. import gains
+
+    counts = run.groupby(["query_id", "doc_id"]).size()
+    key = pd.MultiIndex.from_frame(qrels[["query_id", "doc_id"]])
+    returned = counts.reindex(key, fill_value=0).to_numpy(dtype=float)
+    level, topics = qrels["relevance"].to_numpy(dtype=float), qrels["query_id"].to_numpy()
+    found = {"level": [], "runs": []}
+    for ratings, c in zip(sims, cells):
+        raw = gains.raw_gain(ratings, c["d_max"])
+        bonus = gains.unanimity_aware_gain(ratings, c["d_max"], p) - raw
+        m = raw > 0
+        found["level"].append(_topic_r(bonus[m], level[m], topics[m]))
+        found["runs"].append(_topic_r(bonus[m], returned[m], topics[m]))
+    out = {}
+    for k, v in found.items():
+        v = np.concatenate(v) if v else np.array([])
+        out[k] = float(v.mean()) if len(v) else float("nan")
+        out[f"{k}_se"] = float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
+        out[f"{k}_pairs"] = int(len(v))
+    out["linked"] = any(np.isfinite(out[k]) and abs(out[k]) > LINK_BOUND for k in ("level", "runs"))
+    return out
