@@ -553,9 +553,14 @@ def test_reference_tests_share_the_family_and_the_stated_size_is_the_used_m():
     found = _found(robustness=rob)
     own = next(r for r in found.appendix if "conditioned on U2" in r.question)
     assert "graded_too" not in own.caveats                  # (b) no longer rests on the lighter correction
-    # referee 7: every member of the family named where its size is printed (the 3 references in no row)
-    assert ("over one family of 12 tests. The other 3: linear − binary τ [unadjusted 95% interval], Holm p: "
-            "θ = 3 +0.100 [+0.050, +0.150], p = 0.155;") in found.limitations()
+    # referee 7: every member of the family named where its size is printed; referee 9: the 3 references
+    # are an appendix row (in that family), not a sentence of the Limitations
+    assert ("over one family of 12 tests, the appendix's linear − binary reference included.") in found.limitations()
+    assert "The other 3" not in found.limitations()
+    ref = next(r for r in found.appendix if r.question.startswith("Table 6, the reference"))
+    assert ref.run.startswith("linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.100 [+0.050, +0.150], "
+                              "p = 0.155;") and ref.verdict == "not shown"
+    assert "The reference rows' p-values are in the findings table's family." in found.appendix_findings().limitations()
     # the stated size is the m the correction used, read from the same numbers; two sizes in one table: error
     from helpers.notebook.findings import Finding
 
@@ -780,10 +785,13 @@ def test_graded_too_note_is_computed_from_the_rows_it_marks():
     assert text.startswith("In the rows marked so, linear gains beat binary gains at θ = 3 and θ = 2, where")
     assert "(linear − binary: A.1)" in text
     assert fp._graded_text(rob, [Finding("Table 6: b?", "-", "-", "shown")], str) == ""
-    assert fp._references(rob, str) == {}                     # no family adjusted yet: nothing to print
     adj = fp._families(rob, None, sim=False)["main"]
-    k, ref = fp._references(adj, str)["findings table"]
-    assert k == 2 and ref.startswith("linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.100")
+    # referee 9: the reference is an appendix row of its own, no longer a sentence of the Limitations
+    ref, = fp._reference_rows(adj, str, sim=False)
+    assert ref.question == "Table 6, the reference, in sample: are linear gains more robust than binary gains?"
+    assert ref.run.startswith("linear − binary τ [unadjusted 95% interval], Holm p: θ = 3 +0.100")
+    assert ref.numbers["3"]["family"] == "findings table" and ref.caveats == ("in_sample",)
+    assert fp._reference_rows(fp._only(adj, []), str, sim=False) == []
 
 
 def test_replicate_view_prints_a_0_1_indicator_as_a_count_with_a_binomial_interval():

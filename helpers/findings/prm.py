@@ -679,27 +679,27 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     among += f", θ = {claims.listing([name(v) for v in variants])} variants" if moved else ""
     prose.append(f"Appendix: {claims.plural(len(checks + moved), 'row')} (estimators, Table 7{among}); verdicts: "
                  f"{verdict_counts(checks + moved)}.")
-    rows, checks = _lettered(rows), _lettered(checks + moved)
-    refs = _references(robustness, vname)   # the family's linear − binary tests, in no row: printed with its size
-    holm_note = across_rows(rows + moved, "findings table",   # stated once, in the Limitations
-                            claims.listing([name(v) for v in variants]) if moved else "",
-                            others=refs.get("findings table", (0, "")))
+    refs = _reference_rows(robustness, vname, sim)   # linear − binary, read by caveat graded_too: an appendix row
+    rows, checks = _lettered(rows), _lettered(checks + moved + refs)
+    outside = moved + ([] if sim else refs)   # appendix rows in the findings table's Holm family
+    holm_note = across_rows(rows + outside, "findings table",   # stated once, in the Limitations
+                            claims.listing([name(v) for v in variants]) if moved else "", also=bool(refs) and not sim)
     t6 = [r for r in rows if r.question.startswith("Table 6")]
     brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
     general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \
         (("holm_family",) if holm_note else ())
     app6 = [r for r in checks if r.question.startswith("Table 6")]
     extra = {"brackets_appendix": _brackets(robustness) if app6 else "",
-             "holm_appendix": (("The variant rows' p-values are in the findings table's family. " if moved else "")
-             + across_rows([r for r in checks if not r.question.startswith("Table 6 at the variant")], "appendix table",
-                           others=refs.get("appendix table", (0, "")))
-             .replace("Every p-value in the appendix", "Every other p-value in the appendix" if moved else "Every p-value "
-                      "in the appendix")).strip()}
+             "holm_appendix": ((f"The {'variant' if moved else ''}{' and ' * (len(outside) > len(moved) > 0)}"
+                                f"{'reference' if len(outside) > len(moved) else ''} rows' p-values are in the findings "
+                                "table's family. " if outside else "")
+             + across_rows([r for r in checks if not any(r is o or r.question == o.question for o in outside)],
+                           "appendix table")
+             .replace("Every p-value in the appendix", "Every other p-value in the appendix" if outside else "Every "
+                      "p-value in the appendix")).strip()}
     few_topics = (f"With {topics} topics a topic bootstrap's sd understates the spread by about √((n − 1)/n) "
                   f"= {np.sqrt((topics - 1) / topics):.2f}; the ratio is not corrected.") if topics >= 2 else ""
-    # where the references are printed: beside the size of the family that holds them, else A.1
-    where = ("the findings table's Holm sentence" if " The other " in holm_note else
-             "the appendix's Holm sentence" if " The other " in extra["holm_appendix"] else "A.1")
+    where = "the appendix's reference row" if refs else "A.1"   # where the linear − binary tests are printed
     graded = _graded_text(robustness, rows + checks, name, where)
     return PrmFindings("03_prm_estimation", rows, prose, caveats={**_CAVEATS, "holm_family": holm_note,
                                                                   **({"graded_too": graded} if graded else {}),
@@ -709,16 +709,17 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
                        general=general, footer=footer, appendix=tuple(checks), adjusted=adjusted)
 
 
-def _references(rob: Robustness, name) -> dict:
-    """``{family: (k, text)}``: the ``k`` linear − binary tests of ``rob`` (the references read by
-    caveat ``graded_too``, Holm-adjusted in a table's family but shown in no row) and their text
-    (:func:`_table6_run`), by the family that holds them; ``{}`` without them."""
-    by = rob.claims.get("linear vs binary") or {}
-    fams = {c.numbers.get("family") for c in by.values()} - {None}
-    if len(fams) != 1:
-        return {}
-    k = sum(np.isfinite(c.numbers.get("p_raw", np.nan)) for c in by.values())
-    return {fams.pop(): (k, _table6_run(rob, "linear vs binary", name))}
+def _reference_rows(rob: Robustness, name, sim: bool) -> list:
+    """The linear − binary tests (the reference caveat ``graded_too`` reads, Holm-adjusted in the family
+    of the PRM tests it is read against) as one appendix row, not a Limitations sentence; ``[]`` without."""
+    if not rob.claims.get("linear vs binary"):
+        return []
+    q = ("Table 6 on the simulated assessors (a check of the code), the reference" if sim else "Table 6, the reference")
+    return [Finding(f"{q}, in sample: are linear gains more robust than binary gains?", "not tested (Table 6 prints "
+                    "both τ)", _table6_run(rob, "linear vs binary", name), _table6_verdict(rob, "linear vs binary"),
+                    caveats=("simulated", "shared_order") if sim else ("in_sample",),
+                    numbers={"analysis": "linear vs binary", **{str(th): c.numbers for th, c in
+                                                                 rob.claims["linear vs binary"].items()}})]
 
 
 def _biased_note(coverage, name, sim: bool, eq5_valid: bool) -> dict:

@@ -352,7 +352,7 @@ def survivors(rows, name=str) -> list[str]:
             if str(th).isdigit() and isinstance(v, Mapping) and v.get("differs")]
 
 
-def across_rows(rows, table: str = "table", variants: str = "", others: tuple = (0, "")) -> str:
+def across_rows(rows, table: str = "table", variants: str = "", others: tuple = (0, ""), also: bool = False) -> str:
     """The Limitations' sentence on multiplicity: the p-values of ``rows`` (findings whose
     ``numbers`` hold claims' numbers with ``p_holm``, from :func:`table_holm`) are Holm-adjusted over
     one family of ``m`` tests -- the ``m`` the correction used, read from those same numbers (a
@@ -361,7 +361,8 @@ def across_rows(rows, table: str = "table", variants: str = "", others: tuple = 
     error (one family per table). ``variants`` (``"1"``): the table's rows at those thresholds are
     shown in the appendix, in this same family (the sentence says so). ``others = (k, text)``: the
     family's ``k`` tests no row shows (the linear − binary references), printed here when ``k`` is
-    exactly the number missing, so that every member of the family is named where its size is."""
+    exactly the number missing, so that every member of the family is named where its size is.
+    ``also``: ``rows`` hold the appendix's linear − binary reference row (the sentence says so)."""
     tests = [v for r in rows for v in r.numbers.values() if isinstance(v, Mapping) and "p_holm" in v
              and np.isfinite(v.get("p_raw", np.nan))]
     if not tests:
@@ -376,10 +377,12 @@ def across_rows(rows, table: str = "table", variants: str = "", others: tuple = 
     named = others[1] and others[0] == m - shown > 0   # the rest of the family, printed beside its size
     rest = f" The other {m - shown}: {others[1]}" if named else ""
     if variants:
-        return (f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants (appendix) included."
+        ref = " and the linear − binary reference" if also else ""
+        return (f"Table 6's p-values: Holm over {m} tests, its θ = {variants} variants{ref} (appendix) included."
                 + (rest if named else f" A.1 lists all {m}." if shown != m else ""))
     where = "" if shown == m or named else f" ({shown} shown here, all {m} in A.1)"
-    return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}.{rest}"
+    ref = ", the appendix's linear − binary reference included" if also else ""
+    return f"Every p-value in the {table} is Holm-adjusted over one family of {m} tests{where}{ref}.{rest}"
 
 
 def draws_views(d, vname, label=None) -> list[tuple[pd.DataFrame, str]]:
