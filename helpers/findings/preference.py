@@ -36,9 +36,10 @@ from ..simulate import users
 from .preference_recovery import COVERAGE_IS
 from .preference_recovery import CAVEATS as PLANTED_CAVEATS
 from .preference_recovery import (MIN_REPLICATES, NEAR_FORMULA, NOISE, NULL_QUESTION, Recovery,  # noqa: F401
-                                  coverage_bullet, family_table, miss_bullets, mixture_note, one_study_bullet,
+                                  family_table, mixture_note, one_study_bullet,
                                   planted_metrics, planted_rows, recovery, recovery_lines, recovery_narrow,
                                   recovery_parts, recovery_table, PART_TITLES)
+from .preference_misses import coverage_bullet, miss_bullets  # noqa: F401
 from .preference_power import ONE_STUDY_PREFIX, appendix_row, contrast_caveat, power_row, unseparated_text  # noqa: F401
 from .preference_thuir import baseline_row, measures_row, p_text, thuir_view  # noqa: F401
 from .preference_thuir import section as thuir_section
@@ -578,8 +579,8 @@ def replay_table(counts: Mapping[str, dict], pairs_used: Mapping[str, int]) -> p
 def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, significance: float = 0.05,
            appendix: int = 0, real: bool = False) -> list[str]:
     prose = []
-    if rec is not None:
-        prose += one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec)
+    if rec is not None:   # the misses on average are read in the appendix, beside their row (appendix_prose)
+        prose += one_study_bullet(rec, significance)
     elif simulated:
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if shift:
@@ -596,10 +597,13 @@ class PreferenceFindings(Findings):
     the conclusion by :meth:`show_appendix`, never in the findings table."""
 
     appendix: tuple = ()
+    appendix_prose: tuple = ()
 
     def appendix_findings(self) -> Findings:
-        """The appendix rows as a table of their own, with the caveats they point to."""
-        return AppendixFindings(self.notebook, self.appendix, (), caveats=self.caveats, title=_APPENDIX_TITLE)
+        """The appendix rows as a table of their own, with the caveats they point to and the bullets on
+        the planted families not shown first on average (:mod:`.preference_misses`)."""
+        return AppendixFindings(self.notebook, self.appendix, self.appendix_prose, caveats=self.caveats,
+                                title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``05_findings_appendix.{csv,tex}`` with ``out``)."""
@@ -614,22 +618,34 @@ APPENDIX_NAMES = {ALPHA_QUESTION: "the labels' α, calibrated to its targets",
                                 "the simulated topics"}
 
 
+#: The planted families' check on average: its question starts so (the level follows the run), and
+#: the appendix intro names it so. Every planted model with a family is built near a measure's formula
+#: (:data:`NEAR_FORMULA`), so its recovery is set by the simulation's design: an appendix row.
+AVERAGE_PREFIX = "On average, is each planted family"
+AVERAGE_NAME = ("the planted families' recovery on average, set by users built near RBP, nDCG, I-rec and "
+                "RBU/ERR")
+
+
 def _appendix_name(question: str) -> str:
     """How :func:`appendix_intro` names an appendix row (:data:`APPENDIX_NAMES`)."""
-    return APPENDIX_NAMES.get(question, question)
+    return AVERAGE_NAME if question.startswith(AVERAGE_PREFIX) else APPENDIX_NAMES.get(question, question)
 
 
-def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
+def appendix_intro(found: Findings, tables: Sequence[str], extra: Sequence[str] = (),
+                   lines: str = "") -> list[str]:
     """The appendix's opening sentences, from what this run put there: the rows that hold by
-    construction (named by :data:`APPENDIX_NAMES`, or that none does), how many longer tables
-    follow, and ``extra`` (what later appendix cells show), so no sentence names a result the run
-    did not give (a missed α target stays in the findings table, not here)."""
+    construction (named by :data:`APPENDIX_NAMES`, or that none does), ``lines`` (what printed
+    lines follow them, e.g. section 1's replicates), how many longer tables follow, and ``extra``
+    (what later appendix cells show), so no sentence names a result the run did not give (a missed
+    α target stays in the findings table, not here)."""
     rows = list(getattr(found, "appendix", ()))
     if rows:
         out = ["First what this run's simulation builds in or sets, checks of the machinery rather than findings:"]
         out += [f"  - {_appendix_name(r.question)}" for r in rows]   # one to a line
     else:
         out = ["No result of this run holds by construction of the simulation, so no findings appendix follows."]
+    if lines:
+        out.append(f"Then {lines}.")
     if tables:
         out.append(f"Then {len(tables)} longer {'table' if len(tables) == 1 else 'tables'} of the sections above, each "
                    "under its caption and saved under `reports/tables/05_*`.")
@@ -649,7 +665,8 @@ def involving(sig: pd.DataFrame, top: Sequence[str], significance: float) -> pd.
 def _in_appendix(row: Finding, simulated: bool) -> bool:
     """Whether a row holds by construction of the simulation or is set by it, so belongs to the
     appendix: a reached α target and r set by the question correlation; the null users' chance levels
-    unless a measure departs (null assessors ignore the documents); and, with simulated labels, the
+    unless a measure departs (null assessors ignore the documents); the planted families' check on
+    average (every planted user with a family is built near a measure's formula); and, with simulated labels, the
     share of pair-level differences that survive topic blocking (set by the simulator's within-topic
     dependence, so it says nothing about the paper's Table 3). The one-study power stays in the table,
     one row with the ``by_construction`` caveat (:func:`helpers.findings.preference_power.power_row`)."""
@@ -657,6 +674,8 @@ def _in_appendix(row: Finding, simulated: bool) -> bool:
         return row.verdict == "by construction"
     if row.question == NULL_QUESTION:
         return row.verdict != "does not hold"
+    if row.question.startswith(AVERAGE_PREFIX):   # planted users near formulas: decided by the design
+        return True
     return simulated and row.question == HSD_QUESTION
 
 
@@ -671,8 +690,7 @@ def _by_construction(row: Finding) -> Finding:
 
 #: The order of the findings table: what the data answer and what is no artefact of the simulation first
 #: (real users, the D#/I-rec bound, the method check on average), then the rest in the order built.
-_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "Do the D♯-measures", "On average, is each planted family",
-          "In one study of")
+_FIRST = ("THUIR users:", "Does D♯-RBP", "How often does D♯-RBP", "Do the D♯-measures", "In one study of")
 
 
 def _rank(row: Finding) -> int:
@@ -741,5 +759,6 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
                                          "model-question cases.")
         if any(m in NEAR_FORMULA for m in models):   # the planted users near a formula qualify every planted row
             caveats["planted_users"], general = users_caveat(models), ("planted_users",)
+    misses = tuple(coverage_bullet(rec) + miss_bullets(rec)) if rec is not None else ()
     return PreferenceFindings("05_preference_agreement", rows, prose, caveats=caveats, general=general,
-                              footer=footer, appendix=appendix)
+                              footer=footer, appendix=appendix, appendix_prose=misses)

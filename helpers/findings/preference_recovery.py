@@ -15,7 +15,7 @@ family and in its other half's (:func:`helpers.replicates.preference.study_famil
 verdict depends on which measures are left out. Null assessors must leave every measure at its own
 chance level. The one-study rows follow the exact (Clopper-Pearson) interval of the rate at any
 number of replicates; the held-out and null checks need :data:`MIN_REPLICATES` replicates, and
-with fewer they say "cannot tell" and print means and ranges. The rows are built here (:func:`planted_rows`, :func:`miss_bullets`) and joined
+with fewer they say "cannot tell" and print means and ranges. The rows are built here (:func:`planted_rows`; the bullets on misses in :mod:`.preference_misses`) and joined
 to the rest of the notebook's table by :func:`helpers.findings.preference.findings`.
 """
 
@@ -35,8 +35,8 @@ from ..simulate import users
 from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "family_table", "USERS_DO", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
-           "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows", "miss_bullets",
-           "one_study_bullet", "NULL_QUESTION", "coverage_bullet", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
+           "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows",
+           "one_study_bullet", "NULL_QUESTION", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
 
 #: What each planted model's assessors do (:mod:`helpers.simulate.users`), for :func:`family_table`.
 USERS_DO = {"position": "read down with persistence p", "graded": "graded relevance, log rank discount",
@@ -335,7 +335,7 @@ def recovery_table(rec: Recovery) -> pd.DataFrame:
                         "lead in one study, mean (sd)": f"{signed(one['lead'])} ({one['lead_sd']:.4f})"})
         row.update({"family's best − best outside": f"{ck['best_in']} − {ck['best_out']}",
                     diff_col: _ci(ck, rec.enough),
-                    "verdict": ck["verdict"] if rec.enough else "cannot tell",
+                    "95% CI alone": ck["verdict"] if rec.enough else "cannot tell",
                     "after Holm": ("recovered" if rec.holm[(m, q)] else "not shown") if rec.enough else "cannot tell",
                     "random-set rate": claims.number(ck["chance_random_set"], 3),
                     "nearest without noise": "" if nf is None else ", ".join(nf["closest"]),
@@ -349,7 +349,7 @@ def recovery_table(rec: Recovery) -> pd.DataFrame:
 RECOVERY_PARTS = {
     "planted_recovery": ["first in one study", "significantly ahead in one study", "lead in one study, mean (sd)"],
     "planted_recovery_average": ["family's best − best outside", "held-out mean difference [95% CI]",
-                                 "held-out mean difference (range)", "verdict", "after Holm"],
+                                 "held-out mean difference (range)", "95% CI alone", "after Holm"],
     "planted_recovery_noise_free": ["random-set rate", "nearest without noise", "without noise"]}
 #: The Appendix's caption of each part (the full table cut into parts a two-column page holds).
 PART_TITLES = {"planted_recovery": "first and significantly ahead in one study",
@@ -389,8 +389,8 @@ def _counts_line(rec: Recovery) -> list[str]:
                 "checks below give means and ranges, not tests (cannot tell)"]
     ok = sum(rec.cases[k]["aligned_lead"] for k in keys)
     held = sum(bool(v) for v in rec.holm.values())
-    out = [f"held-out check on average: {ok} of {len(keys)} model-question cases recovered (each on its own); "
-           f"{held} after Holm's correction over the {len(keys)} cases"]
+    out = [f"held-out check on average: the 95% CI alone excludes 0 in the planted direction for {ok} of {len(keys)} "
+           f"model-question cases; {held} recovered after Holm over the {len(keys)} at {rec.level:g}"]
     lost = [f"{m} ({q})" for (m, q) in keys if rec.holm_with_shared.get((m, q)) and not rec.holm.get((m, q))]
     if lost:
         out.append("without the measures shared by two families (RBU, the D#-measures): no longer shown after Holm "
@@ -699,10 +699,6 @@ def planted_rows(rec: Recovery) -> list[Finding]:
     return rows
 
 
-#: Why a planted model's utility can sit nearer a measure outside its family (said when it does).
-UTILITY = {"coverage": "their utility reads graded levels."}
-
-
 def _where(cases: Sequence[tuple[str, str]]) -> str:
     """``"graded and first-hit (relevance and diversity), position (diversity)"``: model-question
     cases, the models with the same questions named together (one bracket for each set of questions)."""
@@ -733,50 +729,3 @@ def one_study_bullet(rec: Recovery, significance: float) -> list[str]:
                     f"{critical_q(int(k), significance):.2f}")
         return [out + "."]
     return []   # which families one study singles out: the one-study rows, one per reading
-
-
-def coverage_bullet(rec: Recovery) -> list[str]:
-    """Coverage users (a smoothed I-rec, :data:`NEAR_FORMULA`): when MAR does not put their family first
-    on average, why (the noise-free check: a measure outside the family nearer the users as modelled,
-    or a miss of power). Nothing when it does (the findings table says so; the D#-measures, half I-rec,
-    are members, :func:`_families`) or below :data:`MIN_REPLICATES`."""
-    by = rec.by_model().get("coverage")
-    if not rec.enough or not by:
-        return []
-    missed = [q for q, v in by.items() if not v]
-    if not missed:   # a recovery is in the findings table, near I-rec by construction: nothing to explain
-        return []
-    free = rec.cases[("coverage", missed[0])]["check_noise_free"]
-    kind = "none" if free is None or free["verdict"] == "not testable" else free["verdict"]
-    out = f"MAR misses coverage users, {COVERAGE_IS} ({claims.listing(missed)})"
-    if kind == "outside ahead":
-        out += f": without noise {free['best_out']} is nearer them than {free['best_in']}, since {UTILITY['coverage']}"
-    elif kind == "recovered":
-        out += ". Without noise their family is nearest, so the miss is one of power at this size."
-    else:
-        out += ". Without noise their family and the best measure outside it are not told apart either."
-    return [out]
-
-
-def miss_bullets(rec: Recovery) -> list[str]:
-    """Why MAR does not single out a planted family on average, for the model-question cases it
-    misses other than the coverage users' (:func:`coverage_bullet`): the same family check on the
-    noise-free agreement says whether a measure outside the family is nearer the planted user as its
-    utility is modelled (:mod:`helpers.simulate.users`), or whether the miss is one of power. One
-    bullet; nothing below :data:`MIN_REPLICATES`."""
-    if not rec.enough:
-        return []
-    missed = [(m, q) for m, by in rec.by_model().items() for q, ok in by.items() if not ok and m != "coverage"]
-    if not missed:
-        return []
-    free = {k: rec.cases[k]["check_noise_free"] for k in missed}
-    kind = {k: "none" if c is None or c["verdict"] == "not testable" else c["verdict"] for k, c in free.items()}
-    why = [f"a miss of power for {_where(power)}" for power in [[k for k in missed if kind[k] == "recovered"]] if power]
-    why += [f"not told apart for {_where(apart)}" for apart in [[k for k in missed if kind[k] in ("not shown", "none")]]
-            if apart]
-    outside = [k for k in missed if kind[k] == "outside ahead"]
-    for m in dict.fromkeys(k[0] for k in outside):
-        q = next(q for m2, q in outside if m2 == m)   # the first question's measure stands for the model
-        why.append(f"{free[(m, q)]['best_out']} nearer for {m} ({q})")
-    also = " also" if coverage_bullet(rec) else ""   # after the coverage users' own bullet
-    return [f"MAR{also} misses {_where(missed)} on average. Without noise: {'; '.join(why)}."]
