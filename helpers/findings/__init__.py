@@ -15,7 +15,8 @@ caveats; the wording comes from :mod:`helpers.notebook.claims`, the rendering fr
 ``helpers.findings.diversity_text``  notebook 04: its shared wording (users, the design caveat, levels)
 ``helpers.findings.diversity_power``  notebook 04: its reading of discriminative power (leaders, Monte Carlo noise)
 ``helpers.findings.preference``  notebook 05: agreement of measures with users' preferences
-``helpers.findings.preference_thuir``  notebook 05: its THUIR section (design lines, table, rows)
+``helpers.findings.preference_thuir``  notebook 05: its THUIR section (design lines, tables, rows)
+``helpers.findings.preference_misses``  notebook 05: its bullets on planted families not shown first on average
 ``helpers.findings.design``  notebook 06: study design (topics and assessors)
 ``helpers.findings.design_split``  notebook 06: its split-half rows (one Monte Carlo rule)
 ``helpers.findings.design_cost``  notebook 06: the cheapest design in words (ties, undecided comparisons)
