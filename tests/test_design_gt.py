@@ -400,8 +400,11 @@ def test_findings_of_notebook_06_follow_the_numbers():
     # simulated: the published values, V_E1 against V_E2, the cheapest design (planted components) and
     # the planted checks are checks of the machinery: the appendix table, not the findings table
     # ... but the sizing answer itself is one row of the findings table, its verdict the planted components'
-    assert [r.verdict for r in ok.rows] == ["by construction"] and ok.rows[0].caveats == ("planted_answer",)
-    assert ok.rows[0].run == "n_a = 1 (the cheapest); topics for Eρ² ≥ 0.95 (Feldt), t-test (bootstrap): 30 [20, 40], 10 [9, 12]" and "planted_answer" in ok.caveats
+    # round 9: the answer is two rows, a design cell and a topics cell, no nested parentheses
+    assert [r.verdict for r in ok.rows] == ["by construction"] * 2 and ok.rows[0].caveats == ("planted_answer",)
+    assert ok.rows[0].run == "n_a = 1: the cheapest" and ok.rows[1].run == "Eρ² 30 [20, 40], t-test 10 [9, 12]"
+    assert ok.rows[1].question == ("How many topics at that design, for Eρ² ≥ 0.95 (Feldt interval) and a paired "
+                                   "t-test (bootstrap)?") and "planted_answer" in ok.caveats
     # the rows whose truth the planted components set keep their rule's verdict (a failing rule is never hidden
     # as "by construction"), marked "(simulated pilot)"; the planted checks say "by construction" only when the
     # interval holds the value construction implies
@@ -418,10 +421,19 @@ def test_findings_of_notebook_06_follow_the_numbers():
     assert not ok.problems() and not bad.problems() and not ok.appendix_findings().problems()
     real = _findings()                                    # no planted truth: the verdicts of the claims
     # V_E1 > V_E2 follows from m(n-1) V_E1 = SS_topics + (m-1)(n-1) V_E2: true by definition, the appendix
-    assert [r.verdict for r in real.rows] == ["holds"] and len(real.appendix) == 6     # + the break-even row
+    assert [r.verdict for r in real.rows] == ["holds", "cannot tell"] and len(real.appendix) == 6   # + the break-even row
+    # the topics row asks whether the pilot's own topics reach them: 40 reach Eρ²'s [20, 40] and the t-test's [9, 12]
+    pilot = _findings(settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3, n_topics=40))
+    assert pilot.rows[1].verdict == "holds" and pilot.rows[1].question.endswith("Does the pilot's 40 reach them?")
+    assert _findings(settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3,
+                                   n_topics=12)).rows[1].verdict == "holds in part"      # below [20, 40], reaches [9, 12]
+    assert _findings(settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3,
+                                   n_topics=8)).rows[1].verdict == "does not hold"
+    assert _findings(settings=dict(min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=3,
+                                   n_topics=30)).rows[1].verdict == "cannot tell"   # inside [20, 40]: undecided
     assert [r.verdict for r in _sizing(real)] == ["by definition"] * 2 and all("identity" in r.caveats for r in _sizing(real))
     # the answer first (Bodoff's claim its verdict), never repeated in the prose
-    assert real.rows[0].question.startswith("How many assessors per topic, and topics, for Eρ² ≥ 0.95")
+    assert real.rows[0].question.startswith("Which assessors per topic are cheapest for Eρ² ≥ 0.95")
     # one question, one verdict: the headline asks about whole-topic costs, the break-even row about unrounded topics
     assert real.rows[0].question.endswith("Is one assessor alone cheapest in whole topics?")
     assert "in unrounded topics (the break-even" in next(r.question for r in real.appendix if r.question.startswith("Up to"))
@@ -447,9 +459,9 @@ def test_findings_rows_and_sentences_stay_short():
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
     # each number beside its n_a (fix06e item 4: the cell of a tie of 1 to 5 names the first and the last)
-    assert f.rows[0].run == ("n_a = 1 to 5 (tied cheapest); topics for Eρ² ≥ 0.95 (Satterthwaite), t-test (bootstrap): "
-                             "30 [20, 40], 10 [9, 12] (n_a = 1); 30 [20, 40], 6 [5, 8] (n_a = 5)")
-    assert words(f.rows[0].run) <= 32
+    assert f.rows[0].run == "n_a = 1 to 5: tied cheapest"
+    assert f.rows[1].run == "n_a = 1: Eρ² 30 [20, 40], t-test 10 [9, 12]; n_a = 5: Eρ² 30 [20, 40], t-test 6 [5, 8]"
+    assert words(f.rows[0].run) <= 35 and words(f.rows[1].run) <= 35
 
 
 def test_sizing_rows_say_whether_v_e1_is_conservative_measure_by_measure():
@@ -482,8 +494,8 @@ def test_cheapest_row_names_every_design_within_noise():
     # topics) follows as a number, named as such, and every break-even comparison points to the uncorrected caveat
     # the break-even is the appendix's row (fix06e item 4: the answer's cell stays short)
     answer = _findings().rows[0]
-    assert answer.verdict == "holds" and answer.run == ("n_a = 1 (the cheapest); topics for Eρ² ≥ 0.95 (Feldt), "
-                                                        "t-test (bootstrap): 30 [20, 40], 10 [9, 12]")
+    assert answer.verdict == "holds" and answer.run == "n_a = 1: the cheapest"
+    assert _findings().rows[1].run == "Eρ² 30 [20, 40], t-test 10 [9, 12]"
     assert any(r.question.startswith("Up to which") for r in _findings().appendix)
     assert "ties" in answer.caveats and "break-even intervals, each against this run's ratio: uncorrected" in \
         _findings().limitations()
@@ -535,8 +547,8 @@ def test_cheapest_row_names_every_design_within_noise():
         "with 2 assessors (bootstrap).")
     # no design within the range: the count that would reach it, from the estimated components (review 4, item 6)
     assert answer_sentence(_at(), lead="m", target=.95, curve=None, n_a=2, max_assessors=4, needed=7, row=True,
-                           t_test=False) == ("No design with at most max_assessors = 4 per topic reaches Eρ² ≥ 0.95 "
-                                             "(n_a ≥ 7 would, from the estimated components)")
+                           t_test=False) == ("No design with at most max_assessors = 4 per topic reaches Eρ² ≥ 0.95; "
+                                             "from the estimated components, n_a ≥ 7 would", "none to give")
     assert cheapest_lines(None, target=.95, measure="m", cost_topic=10, cost_judgment=3, max_assessors=4,
                           needed=7)[0].endswith("From the estimated components, n_a = 7 per topic would reach it.")
     # unreachable at the point estimate, but the pilot's interval reaches: the interval is said (review 3)
@@ -764,14 +776,13 @@ def test_a_cheapest_design_at_the_edge_of_the_searched_range_is_not_named_the_ch
     assert row.run.endswith("cost still falls at n_a = 3 = max_assessors: more may be cheaper")
     edge = "(max_assessors = 3, cost still falling: more may be cheaper)"
     assert edge in answer_sentence(_at(), lead="m", target=.95, curve=falling, n_a=2)
-    assert _findings(cheapest=falling).rows[0].run.startswith("n_a = 3 " + edge)   # the table says it too
+    assert _findings(cheapest=falling).rows[0].run == "n_a = 3: " + edge[1:-1]   # the table says it too
     assert "cheapest" not in _findings(cheapest=falling).rows[0].run.split(";")[0].replace("may be cheaper", "")
     edge_tie = _curve([300.0, 310.0, 305.0], [True, True, True], 1)     # n_a = 1 tied with the edge: cannot tell
     assert edge_note(edge_tie) == "n_a = 3, the most searched, is within noise of the cheapest"
     assert break_even_row(_break_even(), edge_tie, ratio=10 / 3, costs="10 : 3", target=.95, lead="m",
                           max_assessors=3).run.endswith("n_a = 1 to 3 tied, 3 = max_assessors: more may be cheaper")
-    assert _findings(cheapest=edge_tie).rows[0].run.startswith(
-        "n_a = 1 to 3 (tied; 3 = max_assessors: more may be cheaper)")
+    assert _findings(cheapest=edge_tie).rows[0].run == "n_a = 1 to 3: tied; 3 = max_assessors: more may be cheaper"
     inside = _curve([500.0, 290.0, 300.0, 400.0], [False, True, True, False], 2)
     assert edge_note(inside) is None and edge_note(_curve([300.0], [True], 1)) is None
 
@@ -824,7 +835,7 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
         "power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"]
     # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
     assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,
-                     cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[1].verdict == \
+                     cheapest=curve, pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4}).rows[2].verdict == \
         "cannot tell"   # not true by definition: stays in the table
     assert answer_sentence(_crossed_at(), lead="m", target=.95, curve=None, n_a=4, power=.9).endswith(
         "; no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' bias caps it at 0.84.")
@@ -930,8 +941,13 @@ def test_an_unreachable_t_test_with_a_reachable_interval_reads_as_one_sentence()
     assert at_lines(at, "m", power=.7)[0].endswith("caps it at 0.699; within the 95% interval from 62 topics")
     settings = dict(min_diff=.05, beta=.3, ci_width=.1, target=.95, max_assessors=3, design="s x t x a")
     row = _findings(sizes=_crossed_sizes((.621, .552, .695), (.699, .6, .8)), at=at, settings=settings, cheapest=None,
-                    pilot_erho2={"n": None, "low": None, "high": None, "n_a": 2}, break_even=None).rows[1]
+                    pilot_erho2={"n": None, "low": None, "high": None, "n_a": 2}, break_even=None).rows[2]
     assert "no n reaches power 0.70 (bias cap 0.699; 95% interval from 62)" in row.run and row.verdict == "does not hold"
+    cells = _findings(sizes=_crossed_sizes((.621, .552, .695), (.699, .6, .8)), at=at, settings=settings, cheapest=None,
+                      pilot_erho2={"n": None, "low": None, "high": None, "n_a": 2}, break_even=None).rows[:2]
+    assert [c.run for c in cells] == ["No design with at most max_assessors = 3 per topic reaches Eρ² ≥ 0.95",
+                                      "with the pilot's 2 assessors: Eρ² unreachable, t-test none, bias cap 0.699; "
+                                      "95% interval from 62"]
 
 
 def test_a_simulated_sizing_row_keeps_its_rules_verdict():

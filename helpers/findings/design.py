@@ -30,12 +30,12 @@ from ..notebook.findings import Finding, Findings
 from .design_split import coefficient_lines, inside as _inside, interval_method, missing as _missing, n_ci as _n_ci, \
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
-from .design_cost import span as _span
-from .design_cost import answer_row as _answer_row, beside_answer as _beside, ties_caveat as _ties_caveat, drop_caveat as _drop, break_even_lines, break_even_row as _break_even_row, \
+from .design_cost import span as _span, answer_rows as _answer_rows, design_question as _design_q, \
+    topics_question as _topics_q, reach_verdict as _reach, beside_answer as _beside, ties_caveat as _ties_caveat, drop_caveat as _drop, break_even_lines, break_even_row as _break_even_row, \
     break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
 from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
 from .design_pilot import DL19_SCOPE, judgment_sets_note, pilot_note, scored as _scored, truncated as _truncated, \
-    crossed_t_test, crossed_t_text, t_inside as _t_inside
+    crossed_line, crossed_t_test, crossed_t_text, t_inside as _t_inside
 from .design_published import PUBLISHED, SAKAI_CASES, DesignFindings, gt_line, published_lines, published_rows, \
     sakai_published
 
@@ -549,15 +549,12 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
                     power: float | None = None, design: str | None = None, max_assessors: int | None = None,
                     pilot: Mapping | None = None, scope: str = "", row: bool = False, t_test: bool = True,
                     needed: int | None = None) -> str:
-    """The answer in one sentence (``scope``: what was scored, said after the measure, e.g. :data:`DL19_SCOPE`), at the recommended assessors per topic (:func:`recommended_assessors`):
-    topics for the paired t-test (``at``: :func:`helpers.design.study.sizes_at_assessors` of the lead
-    measure at those counts; where no n reaches ``power``, 1 - beta, the cap the crossed assessors'
-    bias sets) and for Eρ² (the cost curve's, its interval named by ``design``'s method), every
-    design of a tie named.  A design at the searched range's edge (:func:`edge_note`) is never called
-    the cheapest: the sentence says the cheapest may have more assessors than ``max_assessors``.
-    ``row``: the findings table's cell (no "Answer for ..." head); ``t_test``: False leaves the t-test out;
-    ``needed``: when no design reaches the target, the assessors per topic that would
-    (:func:`helpers.design.cost.assessors_needed`), said after the range."""
+    """The answer in one sentence (``scope``: what was scored, e.g. :data:`DL19_SCOPE`) at the recommended
+    assessors per topic (:func:`recommended_assessors`, every design of a tie): topics for the paired t-test
+    (``at``: :func:`helpers.design.study.sizes_at_assessors`; where no n reaches ``power``, the crossed bias's
+    cap) and for Eρ² (the cost curve's; a design at the searched range's edge, :func:`edge_note`, is never the
+    cheapest).  ``row``: the findings table's two cells (design, topics: :func:`_cell`) instead; ``t_test``:
+    False leaves the t-test out; ``needed``: the assessors per topic that would reach the target when none does."""
     ks = recommended_assessors(curve, n_a)
     t = _t_clause(at, ks, power, noun=False, short=row)
     head = f"Answer for {lead}{' ' + scope if scope else ''}"
@@ -567,9 +564,12 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
         own = ("" if not pilot else
                f" (the pilot's {pilot['n_a']} assessors: {_unreachable_text(pilot.get('low'))})" if _missing(pilot.get("n"))
                else f"; with the pilot's {pilot['n_a']} it needs {_n_ci(pilot['n'], pilot['low'], pilot['high'])} topics")
+        if row:     # the table's two cells, design and topics, no nested parentheses (the pilot's n_a: ks)
+            return (f"{searched[0].upper()}{searched[1:]} reaches Eρ² ≥ {target}" + ("" if needed is None else
+                    f"; from the estimated components, n_a ≥ {needed} would"), _pilot_cell(at, ks, power, pilot, t_test))
         would = "" if needed is None else f" (n_a ≥ {needed} would, from the estimated components)"
         said = f"{searched} reaches Eρ² ≥ {target}{would}{own}" + (f"; {_t_clause(at, ks, power)}" if t_test else "")
-        return said[0].upper() + said[1:] if row else f"{head}: {said}."     # the t clause names the pilot's assessors
+        return f"{head}: {said}."     # the t clause names the pilot's assessors
     rows = curve.set_index("n_assessors")
     e = _per_k({k: _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"]) for k in ks}, "topics")
     edge = edge_note(curve) is not None
@@ -588,22 +588,33 @@ def answer_sentence(at: pd.DataFrame, *, lead: str, target: float, curve: pd.Dat
 
 
 def _cell(at: pd.DataFrame, ks, rows: pd.DataFrame, *, tie: str, target: float, design: str | None,
-          power: float | None, t_test: bool = True) -> str:
-    """The findings table's answer cell (about 30 words): ``"Tied cheapest: n_a = 1: 26 [15, 39] and 143
-    [109, 185] topics; n_a = 2: ..."``, each number beside the assessors per topic it belongs to (of more
-    than two tied counts the first and the last); a t-test no n powers says its bias cap."""
+          power: float | None, t_test: bool = True) -> tuple[str, str]:
+    """The findings table's two answer cells, no nested parentheses: the design (``"n_a = 1 or 2: tied
+    cheapest"``) and its topics (``"n_a = 1: Eρ² 26 [15, 39], t-test 143 [109, 185]; n_a = 2: ..."``), each
+    number beside the assessors per topic it belongs to (of more than two tied counts the first and the
+    last); a t-test no n powers says its bias cap.  The question names the intervals' methods."""
     reach, never = _reachable(at, ks)
     shown = ks if len(ks) <= 2 else [ks[0], ks[-1]]
-
     def one(k):
         e = _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"])
-        t = reach.get(k) or (f"none (bias cap {beside(never[k], power) if power else f'{never[k]:.2f}'})"
+        t = reach.get(k) or (f"none, bias cap {beside(never[k], power) if power else f'{never[k]:.2f}'}"
                              if k in never else "none")
-        return (f"{e}, {t}" if t_test else e) + (f" (n_a = {k})" if len(ks) > 1 else "")
+        return (f"n_a = {k}: " if len(ks) > 1 else "") + f"Eρ² {e}" + (f", t-test {t}" if t_test else "")
     named = (f"n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {ks[0]} or {ks[1]}" if len(ks) == 2 else
              f"n_a = {ks[0]} to {ks[-1]}")
-    what = f"topics for Eρ² ≥ {target} ({interval_method(design)})" + (", t-test (bootstrap)" if t_test else "")
-    return f"{named} ({tie}); {what}: " + "; ".join(one(k) for k in shown)
+    return f"{named}: {tie}", "; ".join(one(k) for k in shown)
+
+
+def _pilot_cell(at: pd.DataFrame, ks, power: float | None, pilot: Mapping | None, t_test: bool) -> str:
+    """The topics cell when no design reaches the target: Eρ² and the t-test at the pilot's assessors ``ks``."""
+    reach, never = _reachable(at, ks)
+    k = ks[0]
+    e = ("" if not pilot else _unreachable_text(pilot.get("low")) if _missing(pilot.get("n"))
+         else _n_ci(pilot["n"], pilot["low"], pilot["high"]))
+    t = reach.get(k) or (f"none, bias cap {beside(never[k], power) if power else f'{never[k]:.2f}'}"
+                         + _within(_lows(at), [k], short=True) if k in never else "none")
+    said = [x for x in ((f"Eρ² {e}" if e else ""), (f"t-test {t}" if t_test else "")) if x]
+    return f"with the pilot's {claims.plural(k, 'assessor')}: {', '.join(said)}" if said else "none to give"
 
 
 #: Measures linear in the gains (a fixed gmax, no ideal to divide by): GT's mean over assessors is
@@ -639,15 +650,6 @@ def crossed_reading(gd: pd.DataFrame, crossed: Mapping) -> dict:
         return None if _missing(v) else int(v)
     return {"nested": {r.measure: (num(r.topics_needed), num(r.topics_low), num(r.topics_high)) for r in gd.itertuples()},
             "crossed": {m: (num(t.n), num(t.ci[0]), num(t.ci[1])) for m, t in crossed.items()}}
-
-
-def crossed_line(reading: Mapping, *, target: float, n_a: int) -> str:
-    """The printed sensitivity line of :func:`crossed_reading`: topics for Eρ² ≥ ``target`` at ``n_a``
-    sets per topic, crossed (s × t × a) against nested (s × (a:t), the notebook's reading)."""
-    ms = list(reading["nested"])
-    return (f"Sensitivity: read crossed (s × t × a), Eρ² ≥ {target} at {n_a} sets needs "
-            f"{', '.join(_n_ci(*reading['crossed'][m]) for m in ms)} topics against "
-            f"{', '.join(_n(reading['nested'][m][0]) for m in ms)} nested ({', '.join(ms)}).")
 
 
 def _crossed_row(reading: Mapping, target: float) -> Finding:
@@ -721,18 +723,21 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
                   max_assessors=s["max_assessors"], pilot=pilot_erho2, row=True, needed=s.get("assessors_needed"))
     costs = f"topic : judgment costs {s.get('cost_topic', 1):g} : {s.get('cost_judgment', 1):g}"
     ties = ("ties",) if len(ks) > 1 else ()
-    if sim:   # the answer stays in the table, its verdict the planted components' (caveat "planted_answer")
-        rows = [Finding(f"Topics and assessors needed for Eρ² ≥ {s['target']} and a paired t-test at {costs} ({lead})?",
-                        "the pilot's D-study and 2 V_E2", answer_sentence(at, **answer), "by construction",
-                        caveats=("planted_answer", *ties))]
+    cells = answer_sentence(at, **answer)      # two cells: the design, its topics
+    if sim:   # the answer stays in the table, its verdicts the planted components' (caveat "planted_answer")
+        rows = [Finding(_design_q(s["target"], costs, lead), "the pilot's D-study", cells[0], "by construction",
+                        caveats=("planted_answer", *ties)),
+                Finding(_topics_q(s["target"], interval_method(design)), "the pilot's D-study and 2 V_E2", cells[1],
+                        "by construction", caveats=("planted_answer",))]
         truths = planted_truths(components, design, n_a=pilot_erho2["n_a"], target=s["target"],
                                 ratio=None if bodoff is None else bodoff.numbers["ratio"])
         appendix += [_built(r, truths) for r in sizing + ([bodoff] if bodoff is not None else [])]
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
-        rows = [_answer_row(answer_sentence(at, **answer), bodoff, break_even, lead=lead,
-                            target=s["target"], costs=costs, ties=ties,
+        n_t = s.get("n_topics")
+        rows = _answer_rows(cells, bodoff, break_even, lead=lead, target=s["target"], costs=costs,
+                            method=interval_method(design), n_t=n_t, reach=_reach(cheapest, at, ks, pilot_erho2, n_t),
                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "",
-                            truncated=("truncated",) if unjudged.startswith("DL-19:") else ())]
+                            truncated=("truncated",) if unjudged.startswith("DL-19:") else ())
         appendix += [] if bodoff is None else [_beside(bodoff, rows[0])]   # the break-even, naming the answer's verdict
         rows += [r for r in sizing if r.verdict != "by definition"]          # true by an identity: the appendix
         appendix += [r for r in sizing if r.verdict == "by definition"]

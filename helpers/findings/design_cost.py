@@ -4,6 +4,7 @@ range's edge (:func:`helpers.design.cost.trade_off_bootstrap`'s curve)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -261,22 +262,63 @@ def cost_verdict(bodoff: Finding) -> str:
     return "holds" if ks == [1] else "cannot tell" if 1 in ks else "does not hold"
 
 
-def answer_row(answer: str, bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
-               costs: str, ties: tuple, scope: str = "", truncated: tuple = ()) -> Finding:
-    """The answer of real or file data, first in the table: the cheapest assessors per topic and their
-    topics for Eρ² (``answer``: :func:`helpers.findings.design.answer_sentence`'s cell), with Bodoff's claim as
-    the verdict, read by the criterion of the answer itself (:func:`cost_verdict`: the cost bootstrap of whole
-    topics); the break-even of 1 -> 2 assessors (unrounded topics) is the appendix's row, not repeated here
-    (the cell stays short).  ``truncated``: the caveat key of a truncated pilot (DL-19), or ()."""
-    question = (f"How many assessors per topic, and topics, for Eρ² ≥ {target} and a paired t-test at {costs} "
-                f"({lead}{' ' + scope if scope else ''})? Is one assessor alone cheapest in whole topics?")
+def design_question(target: float, costs: str, lead: str, bodoff: bool = False) -> str:
+    """The design row's question (``bodoff``: real or file data, whose verdict is Bodoff's claim read
+    from whole-topic costs, :func:`cost_verdict`; the question says so)."""
+    return (f"Which assessors per topic are cheapest for Eρ² ≥ {target} at {costs} ({lead})?"
+            + (" Is one assessor alone cheapest in whole topics?" if bodoff else ""))
+
+
+def topics_question(target: float, method: str, n_t: int | None = None) -> str:
+    """The topics row's question; ``n_t``: the pilot's topics, asked whether they reach the answer (:func:`reach_verdict`)."""
+    return (f"How many topics at that design, for Eρ² ≥ {target} ({method} interval) and a paired t-test (bootstrap)?"
+            + ("" if n_t is None else f" Does the pilot's {n_t} reach them?"))
+
+
+def reach_verdict(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping, n_t: int | None) -> str:
+    """Does the pilot's own ``n_t`` topics reach the answer's topics (Eρ² and the t-test at each of the
+    assessors ``ks`` shown; ``pilot``: the Eρ² topics at the pilot's n_a when ``curve`` is None)?  Per
+    number: reached when ``n_t`` is at least its interval's upper end, not when below its lower end or
+    unreachable at the point estimate, else undecided.  "holds" when every number is reached; "does not
+    hold" when some are not and none is; "holds in part" when some are and some are not; "cannot tell" when
+    none is short and some are undecided."""
+    if n_t is None:
+        return "cannot tell"
+    shown = list(ks) if len(ks) <= 2 else [ks[0], ks[-1]]
+    cells = []
+    for k in shown:
+        if curve is not None:
+            r = curve.set_index("n_assessors").loc[k]
+            cells.append((r["n_topics"], r["n_low"], r["n_high"]))
+        elif pilot:
+            cells.append((pilot.get("n"), pilot.get("low"), pilot.get("high")))
+        t = at[(at["method"] == "paired t") & (at["n_assessors"] == k)]
+        if len(t):
+            cells.append(tuple(t.iloc[0][["n_paired", "n_paired_low", "n_paired_high"]]))
+    ok = [False if _missing(n) else True if not _missing(hi) and n_t >= float(hi) else
+          False if not _missing(lo) and n_t < float(lo) else None for n, lo, hi in cells]
+    if False in ok:
+        return "holds in part" if True in ok else "does not hold"
+    return "holds" if ok and all(ok) else "cannot tell"
+
+
+def answer_rows(cells: tuple[str, str], bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
+                costs: str, method: str, reach: str, n_t: int | None, scope: str = "",
+                truncated: tuple = ()) -> list[Finding]:
+    """The answer of real or file data, first in the table, as two rows: the design (``cells[0]``, from
+    :func:`helpers.findings.design.answer_sentence`), with Bodoff's claim read by the criterion of the answer
+    itself (:func:`cost_verdict`: the cost bootstrap of whole topics) as its verdict; and its topics
+    (``cells[1]``), with ``reach`` (:func:`reach_verdict`: does the pilot's ``n_t`` reach them?).  The
+    break-even of 1 -> 2 assessors (unrounded topics) is the appendix's row, asking its own question.
+    ``truncated``: the caveat key of a truncated pilot (DL-19), or ()."""
     paper = "more topics beat more assessors (Bodoff 2008)"
-    if bodoff is None or be is None or not len(be):
-        return Finding(question, paper, answer, "not tested", caveats=truncated)
-    # the verdict reads whole-topic costs (the cheapest designs the cell names), not the break-even of
-    # unrounded topics (the appendix's row)
-    return Finding(question, paper, answer, cost_verdict(bodoff), caveats=("ties", *truncated),
-                   numbers=bodoff.numbers)
+    who = f"{lead}{' ' + scope if scope else ''}"
+    tested = not (bodoff is None or be is None or not len(be))
+    first = (Finding(design_question(target, costs, who, bodoff=True), paper, cells[0], cost_verdict(bodoff),
+                     caveats=("ties", *truncated), numbers=bodoff.numbers) if tested else
+             Finding(design_question(target, costs, who), paper, cells[0], "not tested", caveats=truncated))
+    return [first, Finding(topics_question(target, method, n_t), "the pilot's D-study and 2 V_E2", cells[1], reach,
+                           caveats=truncated)]
 
 
 def beside_answer(bodoff: Finding, answer: Finding) -> Finding:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["DL19_SCOPE", "pilot_note", "judgment_sets_note", "truncated", "scored", "crossed_t_test", "crossed_t_text", "t_inside"]
+__all__ = ["DL19_SCOPE", "pilot_note", "judgment_sets_note", "truncated", "scored", "crossed_line", "crossed_t_test", "crossed_t_text", "t_inside"]
 
 
 #: What a DL-19 answer was scored on, said in the answer (section 1 says it in full, :func:`pilot_note`).
@@ -103,3 +103,14 @@ def t_inside(nested, crossed) -> bool | None:
     if crossed[0] is None:
         return False
     return None if crossed[1] is None or crossed[2] is None else inside(nested, crossed[1], crossed[2])
+
+
+def crossed_line(reading: Mapping, *, target: float, n_a: int) -> str:
+    """The printed sensitivity line of :func:`helpers.findings.design.crossed_reading`: topics for Eρ² ≥
+    ``target`` at ``n_a`` sets per topic, crossed (s × t × a) against nested (s × (a:t), the notebook's reading)."""
+    from .design_split import n_ci
+    ms = list(reading["nested"])
+    nested = ["unreachable" if reading["nested"][m][0] is None else f"{reading['nested'][m][0]:,}" for m in ms]
+    return (f"Sensitivity: read crossed (s × t × a), Eρ² ≥ {target} at {n_a} sets needs "
+            f"{', '.join(n_ci(*reading['crossed'][m]) for m in ms)} topics against "
+            f"{', '.join(nested)} nested ({', '.join(ms)}).")
