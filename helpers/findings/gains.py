@@ -256,7 +256,7 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
         Finding("Does the simulated share at D = Dmax match its exact probability?",
                 "— (our check)",
                 f"largest gap {claims.number(exact['worst'])}, {exact['worst_z']:.1f} s.e. (limit "
-                f"{exact['z_limit']:.1f}: Bonferroni over {exact['cells']} cells, family-wise {exact['family_alpha']:g})",
+                f"{exact['z_limit']:.1f}: Bonferroni over {claims.plural(exact['cells'], 'cell')}, family-wise {exact['family_alpha']:g})",
                 "agrees" if exact["agrees"] else "differs", numbers=dict(exact)),
     ]
 
