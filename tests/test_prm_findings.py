@@ -806,3 +806,31 @@ def test_replicate_view_prints_a_0_1_indicator_as_a_count_with_a_binomial_interv
     assert v == ["4 of 40 replicates (95% Clopper-Pearson [0.028, 0.237])", "0.014 [0.004, 0.026]"]
     assert prm_tests.indicator_text(0.2, 18) == "4 of 18 replicates"          # no interval under 40
     assert prm_tests.indicator_text(1.0, 40).startswith("40 of 40 replicates (95% Clopper-Pearson [0.912, 1.000]")
+
+
+def test_key_numbers_lead_with_the_draws_and_label_the_single_draw():
+    """Referee 9: the key numbers printed the one draw of U2 whose p(R|3) lies outside all 50 redraws.
+    They now lead with the mean [spread] over the draws and print the single draw beside, labelled."""
+    from types import SimpleNamespace
+
+    from helpers.findings import prm_sections as ps
+
+    p_table = pd.DataFrame({"theta": [3.0, 3.0], "level": ["3", "2"], "mean": [0.172, 0.129], "low": [0.161, 0.121],
+                            "high": [0.182, 0.139]})
+    table6 = pd.DataFrame({"gains": ["binary, theta=3", "linear"], "tau": [0.778, 0.925]})
+    draws = SimpleNamespace(p_table=p_table, replicates=50,
+                            table6=pd.DataFrame({"gains": ["binary, theta=3"], "mean": [0.824], "low": [0.772],
+                                                 "high": [0.894]}))
+    lines = ps.key_numbers(names=["0", "1", "2", "3"], all_thetas=[3], variants=[], p_gain={3: {3: 0.189}},
+                           table6=table6, mark=str, draws=draws)
+    assert lines[0] == ("p(R|top), over 50 draws of U2: mean [95% percentile interval of single draws], then this "
+                        "draw: theta = 3 0.172 [0.161, 0.182], this draw 0.189")
+    assert lines[1] == "robustness tau (binary, theta=3): 0.824 [0.772, 0.894], this draw 0.778"
+    assert lines[2] == "robustness tau (linear): 0.925 (this draw only)"     # no summary: labelled, not alone
+    alone = ps.key_numbers(names=["0", "1", "2", "3"], all_thetas=[3], variants=[], p_gain={3: {3: 0.189}},
+                           table6=table6, mark=str)
+    assert alone[0] == "p(R|top), this collection: theta = 3 0.189" and alone[2] == "robustness tau (linear): 0.925"
+    assert ps.single_draw_note("dl19", True, 50).startswith("Sections 2-8 print one draw of U2 (one rater per item")
+    assert ps.single_draw_note("files", False, 50) == "" and ps.single_draw_tag("files", False, 50) == ""
+    assert ps.single_draw_tag("dl19", True, 50) == "; this draw of U2 only (every draw: section 9)"
+    assert ps.single_draw_tag("dl19", True, 1) == "" and "rests on it" in ps.single_draw_note("simulated", False, 1)

@@ -672,14 +672,14 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     # Table 7 against the paper's 0.75 on stand-in data: a comparison, the appendix's
     checks.append(_table7_row(table7, name(T), paper_gap + drawn, table7_draws, table7_below))
     checks.append(_udm_row(udm["prm_ratio"], udm["udm_ratio"], udm.get("numbers", {}), drawn))  # coin flips: simulated
+    refs = _reference_rows(robustness, vname, sim)   # linear − binary, read by caveat graded_too: an appendix row
     prose = _prose(robustness, name, sim=sim, method=method, eq5_valid=eq5_valid, nonmono=nonmono, p_top=p_top,
                    nonmono_label=nonmono_label)
     among = ("" if not any(r.question.startswith("Table 6") for r in checks) else
              ", Table 6 on simulated data" if sim else ", own-level gains")
     among += f", θ = {claims.listing([name(v) for v in variants])} variants" if moved else ""
-    prose.append(f"Appendix: {claims.plural(len(checks + moved), 'row')} (estimators, Table 7{among}); verdicts: "
-                 f"{verdict_counts(checks + moved)}.")
-    refs = _reference_rows(robustness, vname, sim)   # linear − binary, read by caveat graded_too: an appendix row
+    prose.append(f"Appendix: {claims.plural(len(checks + moved + refs), 'row')} (estimators, Table 7{among}); verdicts: "
+                 f"{verdict_counts(checks + moved + refs)}.")
     rows, checks = _lettered(rows), _lettered(checks + moved + refs)
     outside = moved + ([] if sim else refs)   # appendix rows in the findings table's Holm family
     holm_note = across_rows(rows + outside, "findings table",   # stated once, in the Limitations

@@ -1,4 +1,4 @@
-"""Notebook 03's section 10 (across draws), moved out of its cells: the replicates of the
+"""Notebook 03's section 9 (across draws), moved out of its cells: the replicates of the
 simulation and the draws of the random second assessor U2, each run, shown and saved.
 
 The computation is :mod:`helpers.replicates.prm`'s (:func:`~helpers.replicates.prm.simulated`,
@@ -116,3 +116,61 @@ def draws_section(replicates: int, seed: int, *, dataset: str, qrels_u1, reannot
                        caption=f"Spread over {replicates} draws of the random second assessor")
         metrics["draws"] = {"R": replicates, "tables": tables}
     return u2_draws, rf_rep
+
+
+def single_draw_note(dataset: str, random_u2: bool, replicates: int) -> str:
+    """Where a single draw's numbers first appear (referee 9): what the sections before the across-draws
+    section print is one draw -- of U2 (one rater per item, at random) on real data, of the whole
+    collection on the simulation -- and where each value is given over every draw. ``""`` when the run
+    has no random draw (U2 given as qrels)."""
+    if dataset == "simulated":
+        what, unit, this = "one simulated collection", "replicates", "this collection"
+    elif random_u2:
+        what, unit, this = "one draw of U2 (one rater per item, at random)", "draws of U2", "this draw"
+    else:
+        return ""
+    if replicates < 2:
+        return f"Sections 2-8 print {what}; replicates 1 redraws nothing, so every number rests on it."
+    return (f"Sections 2-8 print {what}; section 9 and the key numbers give each value over {replicates} {unit} "
+            "first, {this} beside them, and the findings read those.")
+
+
+def single_draw_tag(dataset: str, random_u2: bool, replicates: int) -> str:
+    """A table caption's tail that names its values as one draw's (section 9 gives every draw)."""
+    if replicates < 2 or not (dataset == "simulated" or random_u2):
+        return ""
+    return "; this draw of U2 only (every draw: section 9)" if random_u2 and dataset != "simulated" else \
+        "; this simulated collection only (every replicate: section 9)"
+
+
+def key_numbers(*, names: Sequence[str], all_thetas, variants, p_gain: Mapping, table6: pd.DataFrame, mark: Callable,
+                sim=None, draws=None) -> list[str]:
+    """Section 10's lines on p(R|T) and Table 6's tau: over the replicates (``sim``) or draws of U2
+    (``draws``) first -- mean [spread of single draws] -- and this draw beside them, labelled so
+    (referee 9: a single draw outside every redraw was printed alone); this collection's values alone
+    when the run has neither."""
+    T, name = len(names) - 1, (lambda th: f"{names[th]}{'*' * (th in variants)}")  # noqa: E731
+    over_p, over6, n = {}, pd.DataFrame(), 0
+    if draws is not None:
+        p, this, n = draws.p_table, "this draw", draws.replicates
+        over_p = {th: p[(p["theta"] == th) & (p["level"].astype(str) == str(T))].iloc[0] for th in all_thetas}
+        over6 = draws.table6.set_index("gains")
+    elif sim is not None:
+        s, this, n = sim.summary, "this collection", sim.replicates
+        est = s[s["table"] == "estimate"].set_index("comparison")
+        over_p = {th: est.loc[f"p(R|{names[T]}), theta={names[th]}"] for th in all_thetas
+                  if f"p(R|{names[T]}), theta={names[th]}" in est.index}
+        over6 = s[s["table"] == "6"].set_index("comparison")
+    one = lambda v: f"{claims.number(v)}"  # noqa: E731
+
+    def cell(over, key, v):
+        if key not in (over.index if isinstance(over, pd.DataFrame) else over):
+            return one(v) + (f" ({this} only)" if n else "")
+        r = over.loc[key] if isinstance(over, pd.DataFrame) else over[key]
+        return f"{prm_values.spread(r['mean'], r['low'], r['high'])}, {this} {one(v)}"
+    head = (f"over {n} {'draws of U2' if draws is not None else 'replicates'}: mean [{prm_values.spread_name(n)} of "
+            f"single {'draws' if draws is not None else 'replicates'}], then {this}" if n else "this collection")
+    lines = [f"p(R|top), {head}: " + "; ".join(f"theta = {name(th)} {cell(over_p, th, p_gain[th][T])}"
+                                               for th in all_thetas)]
+    lines += [f"robustness tau ({mark(r.gains)}): {cell(over6, r.gains, r.tau)}" for r in table6.itertuples()]
+    return lines
