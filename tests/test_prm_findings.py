@@ -312,7 +312,7 @@ def test_findings_rows_and_verdicts():
     assert set(t["verdict"].str.split(" (", regex=False).str[0]) <= {"holds", "holds in part", "does not hold", "shown", "not shown",
                                                          "cannot tell", "differs", "agrees", "by construction"}
     p = dict(zip(t["question"].str.split(":").str[0], t["paper"]))
-    assert p["Table 5"] == "yes, at both θ (FedWeb13, top 3)" and p["Table 7"] == "τ = 0.75 (FedWeb13 Results Merging)"
+    assert p["Table 5"] == "yes, by SE itself, at both θ (FedWeb13, top 3)" and p["Table 7"] == "τ = 0.75 (FedWeb13 Results Merging)"
     assert not t["paper"].str.contains("this run").any()
     assert v["Fig. 2"].startswith("holds") and v["Table 5"].startswith("holds in part")   # never "holds": se_floor
     assert v["Table 7"].startswith("differs")   # 0.75 just below Kendall's CI [0.756, 0.962]

@@ -497,9 +497,9 @@ def _table5_row(shares: Mapping, n: int, name, base: tuple, over_what: str = "")
     # its second part never holds: relative SE favours any gain vector with a floor (caveat se_floor),
     # so the PRM's gains are not singled out and the claim holds at most in part
     verdict = ("cannot tell" if held is None else "does not hold" if below or not held else "holds in part")
-    return Finding("Table 5: is the PRM count of relevant results the more precise (smaller SE / mean), "
-                   "and is that due to the PRM alone?",
-                   "yes, at both θ (FedWeb13, top 3)", run, verdict,
+    return Finding("Table 5: is the PRM count of relevant results the more precise by SE / mean (the reading that "
+                   "decides here), and is that due to the PRM alone?",
+                   "yes, by SE itself, at both θ (FedWeb13, top 3)", run, verdict,
                    caveats=base + ("no_test", "se_floor"),
                    numbers={str(th): float(s) for th, s in shares.items()})
 
