@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from helpers import paths  # noqa: E402
 from helpers.notebook import captions, outputs, pipeline, runinfo  # noqa: E402
-from helpers.measures.cli import _StoreOnce  # noqa: E402
+from helpers.measures.cli import StoreOnce  # noqa: E402
 from helpers.notebook.latex import pdf_fonts  # noqa: E402
 from helpers.notebook.reports import atomic_write_text, latex_escape  # noqa: E402
 
@@ -941,8 +941,8 @@ class _TrueOnce(argparse._StoreTrueAction):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     # every option once, as `python -m helpers evaluate` and `trec_eval --out-dir` refuse a repeated one
-    parser.register("action", None, _StoreOnce)
-    parser.register("action", "store", _StoreOnce)
+    parser.register("action", None, StoreOnce)
+    parser.register("action", "store", StoreOnce)
     parser.register("action", "store_true", _TrueOnce)
     parser.add_argument("--profile", default="default", help="a profile run by `make reproduce PROFILE=...`")
     parser.add_argument("--params", metavar="DIR|FILE.yaml", help="the parameter files of a run on your own data "

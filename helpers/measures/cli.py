@@ -112,6 +112,10 @@ class _StoreOnce(argparse._StoreAction):
         setattr(namespace, self.dest, values)
 
 
+#: Public for other commands' parsers (tools/build_book.py).
+StoreOnce = _StoreOnce
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
