@@ -679,8 +679,8 @@ def test_crossed_reading_row_judges_nested_counts_by_the_crossed_interval():
     reading = F.crossed_reading(gd, {"a": Need(22, 14, 34), "b": Need(40, 30, 60)})
     assert reading["crossed"]["a"] == (22, 14, 34) and reading["nested"]["b"] == (28, 17, 43)
     row = F._crossed_row(reading, .95)
-    assert row.verdict == "holds in part" and row.run == ("Eρ²: crossed 22, 40 vs nested 21, 28 (a, b); nested inside the "
-                                                          "crossed 95% interval for 1 of 2")
+    assert row.verdict == "holds in part" and row.run == ("Eρ² crossed 22, 40 vs nested 21, 28 (a, b); nested inside the "
+                                                          "crossed 95% interval: 1 of 2")
     # the t-test read crossed too (round 9): a bias NIST shares across topics caps the power; nested sizes are
     # judged by the crossed interval, an unreachable crossed size against a reachable nested one differs
     nested_at = pd.DataFrame({"n_assessors": [1, 1, 2], "method": ["paired t", "CI width", "paired t"],
@@ -692,12 +692,15 @@ def test_crossed_reading_row_judges_nested_counts_by_the_crossed_interval():
                                   n_paired_high=pd.array([200, 90, pd.NA], dtype="Int64"), power_cap=[.97, np.nan, .67])
     t = F.crossed_t_test(nested_at, crossed_at)
     assert t == {"nested": {1: (143, 109, 185), 2: (124, 95, 161)}, "crossed": {1: (150, 112, 200, .97), 2: (None, None, None, .67)}}
-    assert F.crossed_t_text(t) == ("t-test at n_a = 1, 2: crossed 150 [112, 200], unreachable (power cap 0.97, 0.67) "
-                                   "vs nested 143, 124")
+    assert F.crossed_t_text(t) == ("t-test crossed 150 [112, 200], unreachable vs nested 143, 124 (n_a = 1, 2); "
+                                   "power cap 0.97, 0.67")
+    high = {"nested": {1: (143, 109, 185)}, "crossed": {1: (176, 119, 276, .999)}}
+    assert F.crossed_t_text(high) == "t-test crossed 176 [119, 276] vs nested 143 (n_a = 1)"   # no cap below 0.995
     row = F._crossed_row({**reading, "t_test": t}, .95)
     assert row.question == "Do DL-19's topics for Eρ² ≥ 0.95 and the t-test survive reading its judgment sets as crossed?"
-    assert row.verdict == "holds in part" and row.run.endswith("vs nested 143, 124; nested inside the crossed 95% "
-                                                              "interval for 2 of 4")
+    assert row.verdict == "holds in part" and row.run == (
+        "Eρ² crossed 22, 40 vs nested 21, 28 (a, b); nested inside the crossed 95% interval: 1 of 2. Paired t-test "
+        "crossed 150 [112, 200], unreachable vs nested 143, 124 (n_a = 1, 2); power cap 0.97, 0.67; nested inside: 1 of 2")
     ok = {"nested": {1: (143, 109, 185)}, "crossed": {1: (150, 112, 200, .97)}}
     assert F._crossed_row({"nested": {"a": (21, 13, 32)}, "crossed": {"a": (22, 14, 34)}, "t_test": ok}, .95).verdict == "agrees"
     assert F.crossed_line(reading, target=.95, n_a=3) == ("Sensitivity: read crossed (s × t × a), Eρ² ≥ 0.95 at 3 sets "

@@ -662,10 +662,10 @@ def _crossed_row(reading: Mapping, target: float) -> Finding:
     judged = [v for v in ok + ok_t if v is not None]
     verdict = ("cannot tell" if not judged else "agrees" if all(judged) else "differs" if not any(judged)
                else "holds in part")
-    run = (f"Eρ²: crossed {', '.join(_n(reading['crossed'][m][0]) for m in ms)} vs nested "
+    run = (f"Eρ² crossed {', '.join(_n(reading['crossed'][m][0]) for m in ms)} vs nested "
            f"{', '.join(_n(reading['nested'][m][0]) for m in ms)} ({', '.join(ms)}); "
-           + ("" if t is None else f"{crossed_t_text(t)}; ")
-           + f"nested inside the crossed 95% interval for {sum(v is True for v in ok + ok_t)} of {len(ok + ok_t)}")
+           f"nested inside the crossed 95% interval: {sum(v is True for v in ok)} of {len(ok)}"
+           + ("" if t is None else f". Paired {crossed_t_text(t)}; nested inside: {sum(v is True for v in ok_t)} of {len(ok_t)}"))
     what = f"Eρ² ≥ {target}" + ("" if t is None else " and the t-test")
     return Finding(f"Do DL-19's topics for {what} survive reading its judgment sets as crossed?",
                    "each annotator pair judged its own topics: neither reading is exact", run, verdict, numbers=dict(reading))

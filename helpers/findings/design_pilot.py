@@ -83,15 +83,17 @@ def crossed_t_test(nested_at, crossed_at) -> dict:
 
 
 def crossed_t_text(t: Mapping) -> str:
-    """``"t-test at n_a = 1, 2: crossed 150 [110, 190], 131 [96, 170] (power cap 0.99, 0.99) vs nested 143, 124"``."""
+    """``"t-test crossed 176 [119, 276], 138 [99, 196] vs nested 143, 124 (n_a = 1, 2)"``, and the power caps
+    the crossed bias sets when one is below 0.995 (``"; power cap 0.97, 0.67"``)."""
     ks = list(t["nested"])
     def n(v):
         return "unreachable" if v is None else f"{v:,}"
     def ci(c):
         return n(c[0]) if c[1] is None or c[2] is None else f"{n(c[0])} [{c[1]:,}, {c[2]:,}]"
-    caps = ", ".join(f"{t['crossed'][k][3]:.2f}" for k in ks)
-    return (f"t-test at n_a = {', '.join(map(str, ks))}: crossed {', '.join(ci(t['crossed'][k]) for k in ks)} "
-            f"(power cap {caps}) vs nested {', '.join(n(t['nested'][k][0]) for k in ks)}")
+    caps = [t["crossed"][k][3] for k in ks]
+    return (f"t-test crossed {', '.join(ci(t['crossed'][k]) for k in ks)} vs nested "
+            f"{', '.join(n(t['nested'][k][0]) for k in ks)} (n_a = {', '.join(map(str, ks))})"
+            + (f"; power cap {', '.join(f'{c:.2f}' for c in caps)}" if min(caps) < .995 else ""))
 
 
 def t_inside(nested, crossed) -> bool | None:
