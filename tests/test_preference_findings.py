@@ -579,7 +579,7 @@ def test_miss_bullets_say_power_or_nothing_told_apart(rec):
     # the level is the run's: at 0.01 the bullet says 0.01
     assert "after Holm at 0.01" in pf.miss_bullets(dataclasses.replace(rec, cases=cases, holm=holm, level=0.01))[0]
     # cases with the same questions are named together, one bracket per set of questions
-    assert pr_._where([("position", "relevance"), ("graded", "relevance"), ("graded", "diversity"),
+    assert pr_.where([("position", "relevance"), ("graded", "relevance"), ("graded", "diversity"),
                        ("position", "diversity"), ("coverage", "diversity")]) == \
         "position and graded (relevance and diversity), coverage (diversity)"
 

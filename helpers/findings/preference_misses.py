@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..notebook import claims
-from .preference_recovery import COVERAGE_IS, Recovery, _where
+from .preference_recovery import COVERAGE_IS, Recovery, where
 
 __all__ = ["UTILITY", "coverage_bullet", "miss_bullets"]
 
@@ -53,15 +53,15 @@ def miss_bullets(rec: Recovery) -> list[str]:
         return []
     free = {k: rec.cases[k]["check_noise_free"] for k in missed}
     kind = {k: "none" if c is None or c["verdict"] == "not testable" else c["verdict"] for k, c in free.items()}
-    why = [f"a miss of power for {_where(power)}" for power in [[k for k in missed if kind[k] == "recovered"]] if power]
-    why += [f"not told apart for {_where(apart)}" for apart in [[k for k in missed if kind[k] in ("not shown", "none")]]
+    why = [f"a miss of power for {where(power)}" for power in [[k for k in missed if kind[k] == "recovered"]] if power]
+    why += [f"not told apart for {where(apart)}" for apart in [[k for k in missed if kind[k] in ("not shown", "none")]]
             if apart]
     outside = [k for k in missed if kind[k] == "outside ahead"]
     for m in dict.fromkeys(k[0] for k in outside):
         q = next(q for m2, q in outside if m2 == m)   # the first question's measure stands for the model
         why.append(f"{free[(m, q)]['best_out']} nearer for {m} ({q})")
     head = "Also not shown" if coverage_bullet(rec) else "Not shown"   # after the coverage users' own bullet
-    return [f"{head} first on average after Holm at {rec.level:g}: {_where(missed)}{_ci_alone(rec, missed)}. "
+    return [f"{head} first on average after Holm at {rec.level:g}: {where(missed)}{_ci_alone(rec, missed)}. "
             f"Without noise: {'; '.join(why)}."]
 
 
@@ -73,5 +73,5 @@ def _ci_alone(rec: Recovery, cases: Sequence[tuple[str, str]]) -> str:
     for verdict, said in (("recovered", "its 95% CI alone excludes 0"),
                           ("outside ahead", "a measure outside the family ahead (95% CI)")):
         hit = [k for k in cases if (rec.cases[k]["check"] or {}).get("verdict") == verdict]
-        out += f"; {said} for {_where(hit)}" if hit else ""
+        out += f"; {said} for {where(hit)}" if hit else ""
     return out

@@ -36,7 +36,7 @@ from ..stats import holm
 
 __all__ = ["MIN_REPLICATES", "POWER_TARGET", "family_table", "USERS_DO", "NEAR_FORMULA", "CAVEATS", "Recovery", "recovery",
            "recovery_table", "recovery_lines", "mixture_note", "planted_metrics", "planted_rows",
-           "one_study_bullet", "NULL_QUESTION", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed"]
+           "one_study_bullet", "NULL_QUESTION", "rate_interval", "power_reading", "power_limits", "recovery_parts", "RECOVERY_PARTS", "PART_TITLES", "recovery_narrow", "signed", "where"]
 
 #: What each planted model's assessors do (:mod:`helpers.simulate.users`), for :func:`family_table`.
 USERS_DO = {"position": "read down with persistence p", "graded": "graded relevance, log rank discount",
@@ -635,7 +635,7 @@ def _one_study_rows(rec: Recovery) -> list[Finding]:
         if word == "holds" and all(m in NEAR_FORMULA for m in ms):
             verdict = "by construction"
         caveats = ("families", "rates_uncorrected", "noise_model")   # near a formula: the conclusion's general caveat
-        question = f"In one study, is the family of {_where(cases)} significantly first {rule}?"
+        question = f"In one study, is the family of {where(cases)} significantly first {rule}?"
         rows.append(Finding(question, "—", run, verdict, caveats,
                             {"reading": said, "one_study": {m: {q: one[m][q] for q in qs_of[m]} for m in ms},
                              "power_target": POWER_TARGET, "powered": {m: dict(powered[m]) for m in ms},
@@ -699,7 +699,7 @@ def planted_rows(rec: Recovery) -> list[Finding]:
     return rows
 
 
-def _where(cases: Sequence[tuple[str, str]]) -> str:
+def where(cases: Sequence[tuple[str, str]]) -> str:
     """``"graded and first-hit (relevance and diversity), position (diversity)"``: model-question
     cases, the models with the same questions named together (one bracket for each set of questions)."""
     by: dict[str, list[str]] = {}
