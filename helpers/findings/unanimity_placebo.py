@@ -160,8 +160,11 @@ def link_caveat(link: Mapping | None) -> dict:
     without a measurement."""
     if link is None or not (np.isfinite(link["level"]) or np.isfinite(link["runs"])):
         return {}
-    r = (f"mean within-topic r with the official level {link['level']:+.3f}, with the number of runs returning the "
-         f"item {link['runs']:+.3f}, over {link['level_pairs']} (cell, topic) pairs")
+    live = [(k, what) for k, what in (("level", "with the official level"),
+                                      ("runs", "with the number of runs returning the item"))
+            if np.isfinite(link[k])]   # a single relevant level (θ at the top) leaves no r with the level
+    r = ("mean within-topic r " + ", ".join(f"{what} {link[k]:+.3f}" for k, what in live)
+         + f", over {link[f'{live[0][0]}_pairs']} (cell, topic) pairs")
     if link["linked"]:
         return {"placebo_sim": f"In the simulated ratings UG's bonus is linked to what orders the runs ({r})."}
     return {"placebo_sim": f"In the simulated ratings UG's bonus carries nothing that orders the runs ({r}). "
