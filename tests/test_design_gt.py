@@ -512,10 +512,10 @@ def test_cheapest_row_names_every_design_within_noise():
     assert rows(cheapest=_curve([300.0], [True], 1)).run.endswith("only n_a = 1 searched (set by max_assessors = 1)")
     assert rows(cheapest=None).run.endswith("no design with n_a ≤ 3 reaches the target")
     none = rows(break_even=_break_even((np.nan, np.nan, np.nan)), cheapest=None)   # undefined: said so, "cannot tell"
-    assert none.run.startswith("no break-even (1 vs 2 assessors per topic): neither design reaches the target; "
+    assert none.run.startswith("no break-even (n_a = 1 vs 2): neither design reaches the target; "
                                "3 assessors beat 2 above 15 [12, 20]") and none.verdict == "cannot tell"
     both = rows(break_even=_break_even((np.nan, np.nan, np.nan), (np.nan, np.nan, np.nan)), cheapest=None)
-    assert both.run.startswith("no break-even (1 vs 2 and 2 vs 3 assessors per topic): neither design reaches the "
+    assert both.run.startswith("no break-even (n_a = 1 vs 2 and n_a = 2 vs 3): neither design reaches the "
                                "target. At this run's") and both.verdict == "cannot tell"
     sim = _findings(break_even=_break_even((np.nan, np.nan, np.nan)), planted=_planted())
     assert [r.verdict for r in sim.appendix if r.question.startswith("Up to which topic")] == ["cannot tell"]

@@ -211,8 +211,8 @@ def break_even_row(be: pd.DataFrame | None, curve: pd.DataFrame | None, *, ratio
     if be is None or not len(be):
         return Finding(question, paper, "no break-even: the design has no assessor facet", "not tested")
     undefined = [a for a in (1, 2)[:len(be)] if _missing(be.set_index("n_assessors").loc[a, "break_even"])]
-    pairs = claims.listing([f"{a} vs {a + 1}" for a in undefined])
-    none = f"no break-even ({pairs} assessors per topic): neither design reaches the target"
+    pairs = claims.listing([f"n_a = {a} vs {a + 1}" for a in undefined])   # not "3 assessors": a count, not the pilot's
+    none = f"no break-even ({pairs}): neither design reaches the target"
     def third():         # the 2 -> 3 break-even, or why there is none (one side unreachable)
         side_ = _one_side(be, 2)
         return f"; {side_}" if side_ else f"; 3 assessors beat 2 above {break_even_text(be, 2)}"
