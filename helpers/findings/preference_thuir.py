@@ -104,18 +104,19 @@ def baseline_row(real_table: pd.DataFrame, significance: float) -> Finding:
     its own chance level (a system that ties has a lower one)."""
     dec = real_table[real_table.scope == "decisive"].set_index("system")
 
-    def one(name: str) -> str:
+    def one(name: str, what: str) -> str:
         if name not in dec.index:
             return "not computed"
         r = dec.loc[name]
-        return (f"{int(r['k'])} of {int(r['n'])} decisive queries against its own chance {r['chance']:.3f} "
+        return (f"{int(r['k'])} of {int(r['n'])}{what}, own chance {r['chance']:.3f} "
                 f"({int(r['ties'])} ties; Holm p {p_after(r['p_above_holm'], significance)})")
 
     shown = PRECISION_DEPTH in dec.index and bool(dec.loc[PRECISION_DEPTH, "p_above_holm"] < significance)
     base = dec[dec["kind"] == "baseline"]
     above = list(base.index[base.p_above_holm < significance])
-    run = (f"at the measures' depth: {one(PRECISION_DEPTH)}; whole page: {one(PRECISION_PAGE)}; trivial baselines "
-           f"({claims.listing(list(base.index))}) above chance: {claims.listing(above) if above else 'none'}")
+    # at most 35 words: the trivial baselines are named in the printed tables
+    run = (f"measures' depth: {one(PRECISION_DEPTH, ' decisive')}; whole page: {one(PRECISION_PAGE, '')}; "
+           f"baselines above chance: {claims.listing(above) if above else 'none'}")
     return Finding(f"THUIR users: does precision (a count-based measure) agree more often than chance (Holm at "
                    f"{significance:g})?", "—", run, "shown" if shown else "not shown",
                    ("thuir_precision",) if shown else ("thuir_precision", "low_power"),
