@@ -830,7 +830,7 @@ def test_key_numbers_lead_with_the_draws_and_label_the_single_draw():
     alone = ps.key_numbers(names=["0", "1", "2", "3"], all_thetas=[3], variants=[], p_gain={3: {3: 0.189}},
                            table6=table6, mark=str)
     assert alone[0] == "p(R|top), this collection: theta = 3 0.189" and alone[2] == "robustness tau (linear): 0.925"
-    assert ps.single_draw_note("dl19", True, 50).startswith("Sections 2-8 print one draw of U2 (one rater per item")
+    assert ps.single_draw_note("dl19", True, 50).endswith("over 50 draws of U2 first, this draw beside them, and the findings read those.")
     assert ps.single_draw_note("files", False, 50) == "" and ps.single_draw_tag("files", False, 50) == ""
     assert ps.single_draw_tag("dl19", True, 50) == "; this draw of U2 only (every draw: section 9)"
     assert ps.single_draw_tag("dl19", True, 1) == "" and "rests on it" in ps.single_draw_note("simulated", False, 1)

@@ -132,7 +132,7 @@ def single_draw_note(dataset: str, random_u2: bool, replicates: int) -> str:
     if replicates < 2:
         return f"Sections 2-8 print {what}; replicates 1 redraws nothing, so every number rests on it."
     return (f"Sections 2-8 print {what}; section 9 and the key numbers give each value over {replicates} {unit} "
-            "first, {this} beside them, and the findings read those.")
+            f"first, {this} beside them, and the findings read those.")
 
 
 def single_draw_tag(dataset: str, random_u2: bool, replicates: int) -> str:
