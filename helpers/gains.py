@@ -38,6 +38,8 @@ __all__ = [
     "spread",
     "unanimity_summary",
     "ties_broken_se",
+    "ties_breakers",
+    "RARE_TIES",
     "comparable_items",
     "n_label",
     "varying_n_note",
@@ -293,53 +295,81 @@ def apply_setting(ratings, setting: str, d_max: int, p: float = 0.2) -> np.ndarr
     return GAIN_SETTINGS[setting].function(ratings, d_max, p)
 
 
-def ties_broken(base, other, *, decimals: int = 9) -> dict:
+def _tie_frame(base, other, groups, decimals: int, what: str) -> pd.DataFrame:
+    """The items with a positive ``base`` gain as a frame ``group, base, other`` (gains rounded to
+    ``decimals``; one group for all items when ``groups`` is None)."""
+    b = np.round(np.asarray(base, dtype=float), decimals)
+    o = np.round(np.asarray(other, dtype=float), decimals)
+    if b.shape != o.shape or b.ndim != 1:
+        raise ValueError(f"{what}: base and other must be 1-D arrays of equal length, got {b.shape} and {o.shape}")
+    g = np.zeros(len(b), dtype=int) if groups is None else np.asarray(groups)
+    if g.shape != b.shape:
+        raise ValueError(f"{what}: groups must give one topic per item ({len(b)}), got shape {g.shape}")
+    keep = b > 0
+    return pd.DataFrame({"group": g[keep], "base": b[keep], "other": o[keep]})
+
+
+def ties_broken(base, other, *, groups=None, decimals: int = 9) -> dict:
     """How many pairs of items tied under ``base`` gains are separated by ``other`` gains.
 
     Only pairs with a positive ``base`` gain are counted (non-relevant items stay tied at 0 under
-    every setting). Gains are rounded to ``decimals`` before comparing, so float noise never
-    creates a spurious difference. Counting is done per tie group in closed form
-    (``k*(k-1)/2`` pairs per group of ``k``), not by enumerating pairs.
+    every setting). With ``groups`` (one topic id per item) only pairs *within* a topic count: a
+    gain can reorder items only inside one topic's ranking, so that is the ranking-relevant
+    definition; without it every pair of items counts (Sakai's topic-free simulation). Gains are
+    rounded to ``decimals`` before comparing, so float noise never creates a spurious difference.
+    Counting is done per tie group in closed form (``k*(k-1)/2`` pairs per group of ``k``).
 
     Returns
     -------
     dict with ``tied_pairs`` (pairs tied under ``base``), ``still_tied`` (also tied under
     ``other``) and ``share_broken`` (``1 - still_tied / tied_pairs``; NaN when nothing is tied).
     """
-    b = np.round(np.asarray(base, dtype=float), decimals)
-    o = np.round(np.asarray(other, dtype=float), decimals)
-    if b.shape != o.shape or b.ndim != 1:
-        raise ValueError(f"base and other must be 1-D arrays of equal length, got {b.shape} and {o.shape}")
-    keep = b > 0
-    frame = pd.DataFrame({"base": b[keep], "other": o[keep]})
-    k_base = frame.groupby("base").size().to_numpy()
-    k_both = frame.groupby(["base", "other"]).size().to_numpy()
+    frame = _tie_frame(base, other, groups, decimals, "ties_broken")
+    k_base = frame.groupby(["group", "base"]).size().to_numpy()
+    k_both = frame.groupby(["group", "base", "other"]).size().to_numpy()
     tied = int((k_base * (k_base - 1) // 2).sum())
     still = int((k_both * (k_both - 1) // 2).sum())
     return {"tied_pairs": tied, "still_tied": still,
             "share_broken": (1.0 - still / tied) if tied else float("nan")}
 
 
-def ties_broken_se(base, other, *, decimals: int = 9) -> float:
+#: Below this many items off their tie group's commonest ``other`` value (the items whose ties are
+#: broken) the jackknife of :func:`ties_broken_se` is not shown: it is exactly 0 with none and too
+#: small for rare events.
+RARE_TIES = 30
+
+
+def ties_breakers(base, other, *, groups=None, decimals: int = 9) -> int:
+    """How many items (``base > 0``) differ in ``other`` from the commonest ``other`` value of their
+    ``base`` tie group: the items that break ties, the count a rare share rests on (0 when no tie is
+    broken)."""
+    frame = _tie_frame(base, other, groups, decimals, "ties_breakers")
+    if frame.empty:
+        return 0
+    k_both = frame.groupby(["group", "base", "other"]).size()
+    k_base = frame.groupby(["group", "base"]).size()
+    return int(k_base.sum() - k_both.groupby(level=["group", "base"]).max().sum())
+
+
+def ties_broken_se(base, other, *, groups=None, decimals: int = 9, min_breakers: int = RARE_TIES) -> float:
     """Monte Carlo standard error of :func:`ties_broken`'s ``share_broken`` when the items are
     independent draws: the delete-one jackknife over the items with a positive ``base`` gain.
 
     Leaving out an item of a ``base`` group of ``k`` and a (``base``, ``other``) group of ``j`` removes
     ``k - 1`` tied pairs and ``j - 1`` still-tied ones, so every leave-one-out share is in closed form
     (the pairs are not independent, so a binomial error over pairs would be too small).
-    ``var = (n - 1)/n · Σ (θ₋ᵢ − θ̄)²``; NaN when fewer than two tied pairs are left after any deletion.
+    ``var = (n - 1)/n · Σ (θ₋ᵢ − θ̄)²``; NaN when fewer than two tied pairs are left after any deletion,
+    and NaN when fewer than ``min_breakers`` items break a tie (:func:`ties_breakers`): the
+    jackknife is exactly 0 when none does and too small for rare events, so it is not shown.
     """
-    b = np.round(np.asarray(base, dtype=float), decimals)
-    o = np.round(np.asarray(other, dtype=float), decimals)
-    if b.shape != o.shape or b.ndim != 1:
-        raise ValueError(f"base and other must be 1-D arrays of equal length, got {b.shape} and {o.shape}")
-    keep = b > 0
-    frame = pd.DataFrame({"base": b[keep], "other": o[keep]})
-    k = frame.groupby("base")["base"].transform("size").to_numpy(dtype=float)
-    j = frame.groupby(["base", "other"])["base"].transform("size").to_numpy(dtype=float)
+    frame = _tie_frame(base, other, groups, decimals, "ties_broken_se")
+    if ties_breakers(base, other, groups=groups, decimals=decimals) < min_breakers:
+        return float("nan")
+    k = frame.groupby(["group", "base"])["base"].transform("size").to_numpy(dtype=float)
+    j = frame.groupby(["group", "base", "other"])["base"].transform("size").to_numpy(dtype=float)
     n = len(frame)
-    tied = float(frame.groupby("base").size().map(lambda c: c * (c - 1) / 2).sum())
-    still = float(frame.groupby(["base", "other"]).size().map(lambda c: c * (c - 1) / 2).sum())
+    tied = float((k - 1).sum() / 2)
+    still = float((j - 1).sum() / 2)
     left = tied - (k - 1)
     if n < 2 or not len(left) or (left <= 0).any():
         return float("nan")
@@ -478,17 +508,21 @@ def varying_n_note(n_per_item) -> str:
             "ratings it is compared with are drawn with the same N per item")
 
 
-def unanimity_summary(ratings, d_max, p: float = 0.2) -> dict:
+def unanimity_summary(ratings, d_max, p: float = 0.2, groups=None) -> dict:
     """Key facts about how unanimity-aware gain treats a set of rated items.
 
     Only items with ``RawG > 0`` are summarised (UG leaves the others at 0). Returns a dict with
     ``items``, ``mean_n`` (ratings per item), ``share_full_spread`` (``D = d_max``, where UG equals
     RawG), ``mean_spread``, ``spread_counts`` (``{D: count}``), ``mean_bonus`` (mean ``UG - RawG``)
-    and the :func:`ties_broken` counts of RawG ties that UG separates.
+    and the :func:`ties_broken` counts of RawG ties that UG separates (within each topic of
+    ``groups``, one id per row, when given; over all items otherwise).
     """
     values, _ = _validate(ratings, d_max)
     raw = np.nansum(values, axis=1)
     keep = raw > 0
+    if groups is not None and len(groups) != len(raw):
+        raise ValueError(f"unanimity_summary: groups must give one topic per item ({len(raw)}), got {len(groups)}")
+    groups = None if groups is None else np.asarray(groups)[keep]
     values, raw = values[keep], raw[keep]
     if not len(raw):
         raise ValueError("no item has a positive raw gain; nothing to summarise")
@@ -502,5 +536,5 @@ def unanimity_summary(ratings, d_max, p: float = 0.2) -> dict:
         "mean_spread": float(d.mean()),
         "spread_counts": {int(k): int(v) for k, v in enumerate(counts)},
         "mean_bonus": float((ug - raw).mean()),
-        **ties_broken(raw, ug),
+        **ties_broken(raw, ug, groups=groups),
     }

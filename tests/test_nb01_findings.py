@@ -40,6 +40,7 @@ def test_growth_with_n_is_by_construction_and_says_it_reproduces_the_remark():
     letter = found.letters()["exact_uniform"]
     assert found.table().set_index("question").loc[row.question, "verdict"] == f"by construction ({letter})"
     assert "reproduces Sakai's remark and is no evidence about assessors" in found.limitations()
+    assert "this run shows" not in found.limitations()   # every Dmax rises
 
 
 def test_growth_with_one_n_cannot_tell_and_changes_are_read_against_their_noise():
@@ -51,6 +52,10 @@ def test_growth_with_one_n_cannot_tell_and_changes_are_read_against_their_noise(
     row = _row(_found(_grid(rows, se=0.007)), "Does the share")
     assert row.verdict == "by construction"
     assert row.run == "N = 28 → 36: 1.000 → 1.000 (Dmax = 2, constant); 0.968 → 0.966 (Dmax = 8, within noise, 0.2 s.e.)"
+    limits = _found(_grid(rows, se=0.007)).limitations()   # referee round 10, set B: (a) says what the run shows
+    assert "cannot fall as N grows, by its formula (section 4); this run shows no rise beyond noise" in limits
+    mixed = [(2, 28, 1.0, 0.0), (2, 36, 1.0, 0.0), (8, 5, 0.17, 0.1), (8, 80, 1.0, 0.0)]
+    assert "this run shows a rise only for Dmax = 8:" in _found(_grid(mixed)).limitations()
     fall = gain_findings.share_changes(_grid([(2, 40, 0.999, 0.0), (2, 80, 0.990, 0.0)], se=0.001))
     assert fall[2]["word"] == "falls" and fall[2]["z"] == pytest.approx(-0.009 / np.hypot(0.001, 0.001))
     assert fall[2]["z_limit"] == pytest.approx(1.959964, abs=1e-6)   # one Dmax: no correction
@@ -62,8 +67,8 @@ def test_tie_shares_are_printed_beside_their_exact_values_and_never_ranked():
     prose = _found(grid).prose
     assert not any("largest share" in s or "smallest share" in s for s in prose)
     lines = gain_findings.ties_lines(grid)
-    assert lines[0] == ("Dmax=1: share of RawG ties broken by UG, simulated ± s.e. (exact)  N=1: 0.000 ± 0.000 (exact 0.000), "
-                        "N=5: 0.000 ± 0.000 (exact 0.000)")
+    assert lines[0] == ("Dmax=1: share of RawG ties broken by UG over all pairs of items (no topics), simulated ± s.e. "
+                        "(exact)  N=1: no tie broken (exact 0.000), N=5: no tie broken (exact 0.000)")
     se = gain_findings.claims.number(grid['se_ties_broken'].iloc[3])
     assert lines[1].endswith("N=5: " + f"{grid['share_ties_broken'].iloc[3]:.3f} ± {se}" + " (exact 0.793)")
 
@@ -97,9 +102,9 @@ def _real_table():
     real = dict(zip(cols, [0.147, 1.877, 1.796, 0.305]))
     same = {"share_full_spread": (0.470, 0.399, 0.528), "mean_spread": (2.290, 2.215, 2.362),
             "mean_bonus": (1.136, 1.021, 1.257), "share_ties_broken": (0.438, 0.374, 0.494)}
-    rows = [{"dataset": "dl19-agreement", "source": "real", "N": 8, "Dmax": 3, "items": 163,
+    rows = [{"dataset": "dl19-agreement", "source": "real", "N": 8, "Dmax": 3, "topics": 3, "items": 163,
              **real, **{f"{c}_low": v for c, v in real.items()}, **{f"{c}_high": v for c, v in real.items()}},
-            {"dataset": "dl19-agreement", "source": "uniform, same RawG", "N": 8, "Dmax": 3, "items": 163,
+            {"dataset": "dl19-agreement", "source": "uniform, same RawG", "N": 8, "Dmax": 3, "topics": 3, "items": 163,
              **{c: v[0] for c, v in same.items()}, **{f"{c}_low": v[1] for c, v in same.items()},
              **{f"{c}_high": v[2] for c, v in same.items()}}]
     return pd.DataFrame(rows)
@@ -111,14 +116,16 @@ def test_the_spread_row_asks_only_about_spread_and_ties_have_their_own_row():
     found = gain_findings.findings(table1_ok=True, table1_cells=35, stc2=[4.6, 4.0], tie_p=[0.2],
                                    grid=_grid([(2, 5, 0.747, 0.206)]), exact=EXACT, p=0.2, real_table=table,
                                    verdicts=gain_findings.premise(table), replicates=200)
-    spread = _row(found, "dl19-agreement (N = 8, Dmax = 3): do real ratings spread less")
+    spread = _row(found, "dl19-agreement (N = 8, Dmax = 3, 3 topics): do real ratings spread less")
     assert spread.question.endswith("(share at D = Dmax, mean D)?")
     assert (spread.verdict, spread.run) == ("holds", "share at D = Dmax: holds; mean D: holds")
     tie = _row(found, "Does UG break more RawG ties")
     assert tie.verdict == "does not hold"
-    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement 0.305 vs 0.438 [0.374, 0.494], reversed"
+    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement (3 topics) 0.305 vs 0.438 [0.374, 0.494], reversed"
     assert "uncorrected" not in tie.caveats   # one set, one comparison
-    assert "The premise of Sakai's conjecture holds for dl19-agreement." in found.prose
+    assert "The premise of Sakai's conjecture holds for dl19-agreement (3 topics)." in found.prose
+    assert "dl19-agreement (3 topics): the premise holds" in "\n".join(
+        gain_findings.premise_lines(table, gain_findings.premise(table), gain_findings.ties(table)))
 
 
 def _settings(p):
@@ -230,9 +237,38 @@ def test_ties_broken_se_is_the_jackknife_of_the_share():
     theta = np.array([share(np.delete(base, i), np.delete(other, i)) for i in keep])
     n = len(keep)
     brute = np.sqrt((n - 1) / n * np.sum((theta - theta.mean()) ** 2))
-    assert gains.ties_broken_se(base, other) == pytest.approx(brute, abs=1e-12)
-    assert round(gains.ties_broken_se(base, other), 4) == round(brute, 4) > 0
-    assert np.isnan(gains.ties_broken_se(np.array([1.0, 2.0]), np.array([1.0, 2.0])))
+    assert gains.ties_broken_se(base, other, min_breakers=0) == pytest.approx(brute, abs=1e-12)
+    assert round(gains.ties_broken_se(base, other, min_breakers=0), 4) == round(brute, 4) > 0
+    assert np.isnan(gains.ties_broken_se(np.array([1.0, 2.0]), np.array([1.0, 2.0]), min_breakers=0))
+    assert gains.ties_breakers(base, other) == 3 and np.isnan(gains.ties_broken_se(base, other))   # 3 < RARE_TIES
+
+
+def test_no_tie_broken_prints_no_collapsed_standard_error():
+    """Referee round 10: with no tie broken the jackknife is exactly 0 ('0.000 ± 0.000' beside an exact
+    1.1e-4); with few breakers it is too small. Neither is shown: the line names the count instead."""
+    from helpers import gains
+    base, other = np.array([2.0] * 50 + [3.0] * 50), np.array([5.0] * 50 + [7.0] * 50)
+    assert gains.ties_breakers(base, other) == 0 and gains.ties_broken(base, other)["share_broken"] == 0
+    assert np.isnan(gains.ties_broken_se(base, other))
+    grid = pd.DataFrame({"d_max": [5, 5], "n": [51, 20], "share_ties_broken": [0.0, 4.2e-5],
+                         "se_ties_broken": [float("nan")] * 2, "p_ties_broken": [1.1e-4, 9.5e-5]})
+    line = gain_findings.ties_lines(grid)[0]
+    assert "N=51: no tie broken (exact 0.0001)" in line and "± 0.000" not in line
+    assert f"N=20: 0.00004, rare: under {gains.RARE_TIES} items break a tie, s.e. not shown (exact 0.0001)" in line
+
+
+def test_ties_are_counted_within_topics_when_topics_are_given():
+    """Referee round 10: UG reorders items only within a topic, so with topics only pairs of one topic count."""
+    from helpers import gains
+    raw, ug = np.array([2.0, 2.0, 2.0, 2.0]), np.array([2.0, 2.6, 2.0, 2.6])
+    assert gains.ties_broken(raw, ug) == {"tied_pairs": 6, "still_tied": 2, "share_broken": pytest.approx(4 / 6)}
+    within = gains.ties_broken(raw, ug, groups=["q1", "q1", "q2", "q2"])
+    assert within == {"tied_pairs": 2, "still_tied": 0, "share_broken": 1.0}
+    assert gains.ties_broken(raw, ug, groups=["q1", "q2", "q1", "q2"])["share_broken"] == 0.0
+    ratings = np.array([[2, 0, 0], [1, 1, 0], [2, 0, 0], [1, 1, 0]], dtype=float)
+    assert gains.unanimity_summary(ratings, 2, 0.2, groups=["q1", "q1", "q2", "q2"])["tied_pairs"] == 2
+    with pytest.raises(ValueError, match="one topic per item"):
+        gains.ties_broken(raw, ug, groups=["q1"])
 
 
 def test_figure_helpers_draw_what_the_cells_drew():

@@ -20,7 +20,7 @@ from ..notebook.findings import Finding, Findings
 
 __all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
            "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings", "too_few", "cannot_tell",
-           "premise_lines", "bonferroni"]
+           "premise_lines", "bonferroni", "topics"]
 
 #: The premise's parts, each a measure of spread: name -> (column, the direction of real against
 #: uniform that it predicts).
@@ -112,14 +112,29 @@ def ties(real_table: pd.DataFrame, replicates: int | None = None) -> tuple:
     return _judge(parts, replicates, what="more RawG ties broken"), parts
 
 
+def topics(real_table: pd.DataFrame, name: str) -> str:
+    """``"3 topics"`` for the real set ``name`` of :func:`helpers.replicates.premise.table` (``""``
+    when the table has no ``topics`` column)."""
+    if "topics" not in real_table.columns:
+        return ""
+    k = real_table.loc[real_table["dataset"] == name, "topics"]
+    return claims.plural(int(k.iloc[0]), "topic") if len(k) else ""
+
+
+def _named(real_table: pd.DataFrame, name: str) -> str:
+    """``"dl19-agreement (3 topics)"``: a set's name with its topic count where its verdict appears."""
+    k = topics(real_table, name)
+    return f"{name} ({k})" if k else name
+
+
 def premise_lines(real_table: pd.DataFrame, verdicts: Mapping, tie: tuple) -> list[str]:
     """Section 6's printed reading: per set, each part of the premise like for like and the set's
     verdict, then the RawG ties broken with each set's direction (:func:`premise`, :func:`ties`)."""
     lines = []
     for name, (verdict, parts) in verdicts.items():
         lines += [f"{name}, like for like, {part}? {c}" for part, (c, _) in parts.items()]
-        lines.append(f"{name}: {verdict}")
-    lines += [f"{name}, like for like, more RawG ties broken? {c}" for name, (c, _) in tie[1].items()]
+        lines.append(f"{_named(real_table, name)}: {verdict}")
+    lines += [f"{_named(real_table, name)}, like for like, more RawG ties broken? {c}" for name, (c, _) in tie[1].items()]
     lines.append(f"RawG ties broken, real against uniform with the same RawG: {tie[0]}")
     return lines
 
@@ -265,16 +280,27 @@ def ties_lines(grid: pd.DataFrame) -> list[str]:
     """One printed line per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: the simulated
     share of RawG ties UG breaks per N with its Monte Carlo standard error (``se_ties_broken``) and
     its exact value (``p_ties_broken``), so a gap can be read in standard errors as the share at D = Dmax is.
-    The shares are properties of the uniform model, so cells are not ranked."""
+    Where the standard error is not shown (fewer than :data:`helpers.gains.RARE_TIES` items break a
+    tie, or none does) the cell says so instead of printing a collapsed ``± 0``. The grid has no
+    topics: ties are counted over all pairs of its items. The shares are properties of the uniform
+    model, so cells are not ranked."""
+    from .. import gains
+
     lines = []
     for d, cells in grid.groupby("d_max", sort=False):
         parts = []
         for n, v, se, e in zip(cells["n"], cells["share_ties_broken"], cells["se_ties_broken"], cells["p_ties_broken"]):
             if pd.isna(v):
                 parts.append(f"N={int(n)}: no tie (exact {e:.3f})")
-                continue
-            parts.append(f"N={int(n)}: {v:.3f}" + ("" if pd.isna(se) else f" ± {claims.number(se)}") + f" (exact {e:.3f})")
-        lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG, simulated ± s.e. (exact)  " + ", ".join(parts))
+            elif v == 0:
+                parts.append(f"N={int(n)}: no tie broken (exact {claims.number(e)})")
+            elif pd.isna(se):
+                parts.append(f"N={int(n)}: {claims.number(v)}, rare: under {gains.RARE_TIES} items break a tie, "
+                             f"s.e. not shown (exact {claims.number(e)})")
+            else:
+                parts.append(f"N={int(n)}: {v:.3f} ± {claims.number(se)} (exact {e:.3f})")
+        lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG over all pairs of items (no topics), "
+                     "simulated ± s.e. (exact)  " + ", ".join(parts))
     return lines
 
 
@@ -337,7 +363,8 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
             run = "; ".join(f"{_MEASURE[p]}: {_STATE[s]}" for p, s in state.items())
         n = r["N"] if isinstance(r["N"], str) else f"{float(r['N']):g}"
         measures = ", ".join(_MEASURE[p] for p in parts)
-        rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}): do real ratings spread less "
+        k = topics(real_table, name)
+        rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}{', ' + k if k else ''}): do real ratings spread less "
                             f"than uniform ones with the same RawG ({measures})?",
                             "stated (Sec. 4), not tested", run, _VERDICT[verdict.numbers["verdict"]],
                             caveats=("premise_only",) + (few or ("section6",)),
@@ -351,7 +378,7 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
     col = TIES[0]
     rt = real_table.set_index(["dataset", "source"])
     state = verdict.numbers["parts"]
-    run = f"real vs uniform mean [{claims.interval_name(replicates)}]: " + "; ".join(f"{name} {claims.number(rt.loc[(name, 'real'), col])} vs "
+    run = f"real vs uniform mean [{claims.interval_name(replicates)}]: " + "; ".join(f"{_named(real_table, name)} {claims.number(rt.loc[(name, 'real'), col])} vs "
                     + claims.bracket(*(rt.loc[(name, 'uniform, same RawG'), c] for c in (col, f"{col}_low", f"{col}_high")))
                     + f", {_STATE[state[name]]}" for name in parts)
     if verdict.numbers["verdict"] == "cannot tell":
@@ -361,6 +388,17 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
     return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
                    "— (our check; either way is possible, see our section 6)", run, _VERDICT[verdict.numbers["verdict"]],
                    caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
+
+
+def _exact_caveat(grid: pd.DataFrame) -> str:
+    """Limitation (a), true of this run's row 4: by its formula the share at D = Dmax cannot fall as N
+    grows; the rise is claimed only for the Dmax values whose row prints "rises" (:func:`share_changes`)."""
+    words = {d: c["word"] for d, c in share_changes(grid).items()} if grid["n"].nunique() > 1 else {}
+    rises = [f"{d}" for d, w in words.items() if w == "rises"]
+    shown = ("" if len(rises) == len(words) else
+             "; this run shows a rise only for Dmax = " + ", ".join(rises) if rises else "; this run shows no rise beyond noise")
+    return (f"Under uniform ratings the share at D = Dmax cannot fall as N grows, by its formula (section 4){shown}: "
+            "such a row reproduces Sakai's remark and is no evidence about assessors.")
 
 
 def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p: Sequence[float],
@@ -400,9 +438,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
     if tie_ok:
         prose.append("The choice of p matters: above the paper's p = 0.2 the order of Items 5–7 reverses, and Item 7 "
                      "(one rating of 1) ranks first.")
-    caveats = {"exact_uniform": "Under uniform ratings the share at D = Dmax rises with N by its formula "
-                                "(section 4): such a row reproduces Sakai's remark and is no evidence about "
-                                "assessors.",
+    caveats = {"exact_uniform": _exact_caveat(grid),
                "premise_only": "The premise is not the conjecture: notebook 02 tests the effect of UG on "
                                "rankings and significance."}
     if real_table is not None and verdicts:
@@ -412,7 +448,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
         if not too_few(replicates):
             caveats["section6"] = _bonferroni_caveat(bonferroni(real_table, verdicts, tie))
         by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
-        said = [f"{'cannot be judged' if w == 'cannot tell' else w} for {claims.listing(names)}"
+        said = [f"{'cannot be judged' if w == 'cannot tell' else w} for {claims.listing([_named(real_table, n) for n in names])}"
                 + (f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)" if w == "cannot tell" else "")
                 for w, names in by.items() if names]
         prose.append("The premise of Sakai's conjecture " + "; it ".join(said) + ".")

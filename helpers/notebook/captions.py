@@ -87,7 +87,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Sakai's uniform simulation: per highest rating Dmax and number of ratings N, the share of items with "
         "RawG > 0 whose spread D reaches Dmax (simulated, with its binomial standard error, and the exact "
         "P(D = Dmax | RawG > 0)), the mean spread, the mean UG bonus and the share of RawG ties that UG breaks "
-        "(simulated with its jackknife standard error, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact",
+        "over all pairs of items, as the simulation has no topics (simulated with its jackknife standard error, "
+        "blank where under 30 items break a tie, and its exact value).", {"p_ties_broken": "RawG ties broken by UG, exact",
                                       "se_ties_broken": "RawG ties broken, s.e."}),
     "01_rawg_reversals": (
         "Every pair of rating patterns (three ratings on 0..2) whose RawG order a gain setting reverses: the "
@@ -95,7 +96,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         {"higher RawG": "a", "gain a": "gain of a", "lower RawG": "b", "gain b": "gain of b"}),
     "01_real_vs_uniform": (
         "Real ratings against uniform ratings of the same items and numbers of ratings: spread, UG bonus and RawG "
-        "ties broken (uniform: mean, interval and standard deviation over the draws).", _UNIFORM),
+        "ties broken, counted within topics (uniform: mean, interval and standard deviation over the draws).",
+        {**_UNIFORM, "topics": "topics"}),
     "02_table2_tau": (
         "Kendall's τ between the run rankings under RawG-based and UG-based gains, per measure, Dmax and N, "
         "with asymptotic 95% confidence intervals cut to [−1, 1], τ's range (the paper's Table 2, one draw of "

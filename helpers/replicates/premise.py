@@ -10,7 +10,9 @@ multi-assessor set against two kinds of uniform ratings, each redrawn ``replicat
 * ``"uniform, same RawG"`` -- the like-for-like contrast: the same items, uniform ratings
   conditioned on each item's real raw gain, so only the spread around the same sums differs.
 
-Items nobody rated relevant (RawG = 0) are left out on all sides, as UG leaves them at 0. The
+Items nobody rated relevant (RawG = 0) are left out on all sides, as UG leaves them at 0. RawG ties
+are counted within topics (pairs of items of one query), on all sides: UG can reorder items only
+within a topic's ranking. The
 verdict on the premise is read from these rows by :func:`helpers.findings.gains.premise`.
 """
 
@@ -24,13 +26,17 @@ import pandas as pd
 from .. import gains
 from . import runner, studies
 
-__all__ = ["COLUMNS", "Contrast", "sources", "contrast", "table"]
+__all__ = ["COLUMNS", "TIES_DEFINITION", "Contrast", "sources", "contrast", "table"]
 
 #: The summaries compared, as :func:`helpers.replicates.studies.uniform_contrast` names them.
 COLUMNS = ("share_full_spread", "mean_spread", "mean_bonus", "share_ties_broken")
 
 #: The top of the rating scale of each public multi-assessor set.
 D_MAX = {"stc-ja": 2, "dl19-agreement": 3}
+
+#: How section 6 counts RawG ties (printed once, where the numbers first appear).
+TIES_DEFINITION = ("RawG ties: pairs of items of one topic with equal RawG (UG can reorder items only within a "
+                   "topic's ranking), in the real ratings and in both uniform models alike.")
 
 #: The name of the user's own ratings in tables and text.
 OWN = "your ratings"
@@ -78,24 +84,30 @@ def contrast(name: str, tidy: pd.DataFrame, d_max: int, *, p: float, replicates:
     notes = list(notes)
     if gains.varying_n_note(n_item):
         notes.append(f"{name}: {gains.varying_n_note(n_item)}")
-    s = gains.unanimity_summary(full.to_numpy(), d_max, p)
-    rows = [{"dataset": name, "source": "real", "N": n, "Dmax": d_max, "items": s["items"],
+    topic = full.index.get_level_values("query_id").to_numpy()
+    topics = len(set(topic))
+    s = gains.unanimity_summary(full.to_numpy(), d_max, p, groups=topic)
+    rows = [{"dataset": name, "source": "real", "N": n, "Dmax": d_max, "topics": topics, "items": s["items"],
              "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
              "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}]
     sums = gains.raw_gain(full.to_numpy(), d_max)
     relevant = sums > 0   # Sakai's model: uniform ratings for relevant items only, the rest kept at 0
-    for source, extra in (("uniform", {"n_items": int(relevant.sum()), "n": n_item[relevant].tolist()}),
-                          ("uniform, same RawG", {"n_items": len(full), "n": n_item.tolist(), "sums": sums})):
+    for source, extra in (("uniform", {"n_items": int(relevant.sum()), "n": n_item[relevant].tolist(),
+                                       "groups": topic[relevant]}),
+                          ("uniform, same RawG", {"n_items": len(full), "n": n_item.tolist(), "sums": sums,
+                                                  "groups": topic})):
         draws = runner.run_replicates(studies.uniform_contrast, replicates, seed,
                                       common={"d_max": d_max, "p": p, **extra},
                                       scheduler=None, progress=False)
-        row = {"dataset": name, "source": source, "N": n, "Dmax": d_max, "items": float(draws["items"].mean())}
+        row = {"dataset": name, "source": source, "N": n, "Dmax": d_max, "topics": topics,
+               "items": float(draws["items"].mean())}
         for col in COLUMNS:
             sm = runner.summarise(draws, col)
             row.update({col: float(sm["mean"].iloc[0]), f"{col}_low": float(sm["low"].iloc[0]),
                         f"{col}_high": float(sm["high"].iloc[0]), f"{col}_sd": float(sm["sd"].iloc[0])})
         rows.append(row)
-    notes.append(f"{name}: {len(matrix)} items, {len(full)} with at least 2 ratings (used), N = {n}. "
+    notes.append(f"{name}: {topics} topics, {len(matrix)} items, {len(full)} with at least 2 ratings, {s['items']} of them "
+                 f"with RawG > 0 (used), N = {n}, {s['tied_pairs']} RawG-tied pairs within topics. "
                  f"Both kinds of uniform ratings are redrawn {replicates} times.")
     return Contrast(name, rows, full.to_numpy(), int(d_max), n, notes)
 

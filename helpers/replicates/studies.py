@@ -42,7 +42,7 @@ __all__ = ["unanimity_variant", "unanimity_grid", "unanimity_real_contrast", "un
 
 
 def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p: float,
-                     sums=None) -> dict:
+                     sums=None, groups=None) -> dict:
     """Notebook 01: one draw of uniform ratings (``n_items`` x ``n`` on ``0..d_max``) summarised
     like real ratings (:func:`helpers.gains.unanimity_summary`): ``items, share_full_spread,
     mean_spread, mean_bonus, share_ties_broken``.
@@ -52,7 +52,8 @@ def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p
     (:func:`helpers.simulate.ratings.uniform_ratings_like`). With ``sums`` (one real raw gain per
     item, ``n_items`` of them) the uniform ratings are conditioned on them
     (:func:`helpers.simulate.ratings.uniform_ratings_given_sum`): the same items with the same
-    RawG as the real ratings, differing only in how they spread.
+    RawG as the real ratings, differing only in how they spread. With ``groups`` (one topic id per
+    item) RawG ties are counted within topics, as for the real ratings.
     """
     from .. import gains
     from ..simulate.ratings import uniform_ratings, uniform_ratings_given_sum, uniform_ratings_like
@@ -67,7 +68,7 @@ def uniform_contrast(rng: np.random.Generator, *, n_items: int, n, d_max: int, p
         values = uniform_ratings(int(n_items), int(n), int(d_max), rng)
     else:
         values = uniform_ratings_like(np.asarray(n, dtype=int), int(d_max), rng)
-    s = gains.unanimity_summary(values, int(d_max), p)
+    s = gains.unanimity_summary(values, int(d_max), p, groups=groups)
     return {"items": s["items"], "share_full_spread": s["share_full_spread"], "mean_spread": s["mean_spread"],
             "mean_bonus": s["mean_bonus"], "share_ties_broken": s["share_broken"]}
 

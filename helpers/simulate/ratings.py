@@ -178,8 +178,10 @@ def spread_grid(d_max_list, n_list, n_items: int, p: float, rng: np.random.Gener
     ``P(D = d_max | RawG > 0)`` (:func:`helpers.gains.prob_full_spread_given_relevant`), and its
     binomial standard error over ``items`` draws (``se_full_spread``; 0 for a probability of 0 or 1,
     which the exact value is clipped to). Beside the simulated share of RawG ties UG breaks stand its
-    jackknife standard error (``se_ties_broken``, :func:`helpers.gains.ties_broken_se`) and its exact
-    value (``p_ties_broken``, :func:`helpers.gains.prob_ties_broken`). Cells are drawn in grid order
+    jackknife standard error (``se_ties_broken``, :func:`helpers.gains.ties_broken_se`; NaN when
+    fewer than :data:`helpers.gains.RARE_TIES` items break a tie, where it would collapse) and its exact
+    value (``p_ties_broken``, :func:`helpers.gains.prob_ties_broken`). The simulated items have no
+    topics, so ties are counted over all pairs of items. Cells are drawn in grid order
     from the one ``rng``, so the table is reproducible per seed.
     """
     rows = []
