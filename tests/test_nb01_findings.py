@@ -253,8 +253,8 @@ def test_no_tie_broken_prints_no_collapsed_standard_error():
     grid = pd.DataFrame({"d_max": [5, 5], "n": [51, 20], "share_ties_broken": [0.0, 4.2e-5],
                          "se_ties_broken": [float("nan")] * 2, "p_ties_broken": [1.1e-4, 9.5e-5]})
     line = gain_findings.ties_lines(grid)[0]
-    assert "N=51: no tie broken (exact 0.0001)" in line and "± 0.000" not in line
-    assert f"N=20: 0.00004, rare: under {gains.RARE_TIES} items break a tie, s.e. not shown (exact 0.0001)" in line
+    assert "N=51: no tie broken (exact 1.1e-04)" in line and "± 0.000" not in line
+    assert f"N=20: 4.2e-05, rare: under {gains.RARE_TIES} items break a tie, s.e. not shown (exact 9.5e-05)" in line
 
 
 def test_ties_are_counted_within_topics_when_topics_are_given():

@@ -276,6 +276,11 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
     ]
 
 
+def _small(v: float) -> str:
+    """A share as ``0.206``, or ``4.2e-05`` below 0.001 (a rare share is not printed as 0.000)."""
+    return f"{v:.3f}" if v == 0 or abs(v) >= 0.001 else f"{v:.1e}"
+
+
 def ties_lines(grid: pd.DataFrame) -> list[str]:
     """One printed line per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: the simulated
     share of RawG ties UG breaks per N with its Monte Carlo standard error (``se_ties_broken``) and
@@ -293,10 +298,10 @@ def ties_lines(grid: pd.DataFrame) -> list[str]:
             if pd.isna(v):
                 parts.append(f"N={int(n)}: no tie (exact {e:.3f})")
             elif v == 0:
-                parts.append(f"N={int(n)}: no tie broken (exact {claims.number(e)})")
+                parts.append(f"N={int(n)}: no tie broken (exact {_small(e)})")
             elif pd.isna(se):
-                parts.append(f"N={int(n)}: {claims.number(v)}, rare: under {gains.RARE_TIES} items break a tie, "
-                             f"s.e. not shown (exact {claims.number(e)})")
+                parts.append(f"N={int(n)}: {_small(v)}, rare: under {gains.RARE_TIES} items break a tie, "
+                             f"s.e. not shown (exact {_small(e)})")
             else:
                 parts.append(f"N={int(n)}: {v:.3f} ± {claims.number(se)} (exact {e:.3f})")
         lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG over all pairs of items (no topics), "
