@@ -33,8 +33,7 @@ import time
 from pathlib import Path
 
 from ..io.files import atomic_write_bytes, atomic_write_text
-from ..io.textfiles import refuse_dangling
-from . import batch, outputs
+from . import batch, outputs, param_files
 from .params import RESERVED_NAMES, check_values, load_yaml, parameter_lines
 from ..paths import NOTEBOOKS, PARAMS, ROOT, reports_dir, reports_root
 from ..replicates.cluster import SHARED_SCHEDULER
@@ -184,17 +183,14 @@ def parameter_files(spec: str | os.PathLike, books: list[Path]) -> dict[Path, Pa
     notebook, stop the run: nothing is silently skipped.
     """
     spec = Path(os.path.expanduser(str(spec)))
-    if spec.is_dir():
-        files = sorted(f for f in spec.iterdir() if f.suffix in (".yaml", ".yml"))
-        refuse_dangling(files, what=f"--params {spec}")
-        files = [f for f in files if f.is_file()]
-        if not files:
-            raise ValueError(f"--params {spec}: no .yaml parameter file in this folder")
-    elif spec.is_file():
+    every = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    if spec.is_dir():   # every entry that looks like a parameter file is used or refused by name
+        files = param_files.folder_files(spec, [nb.stem for nb in every])
+    elif spec.exists():
+        param_files.refuse_not_regular(spec, "--params")
         files = [spec]
     else:
         raise ValueError(f"--params {spec}: no such file or folder")
-    every = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     chosen: dict[Path, Path] = {}
     for f in files:
         matches = [nb for nb in every if f.stem == nb.stem
