@@ -372,11 +372,14 @@ def test_simulated_findings_keep_only_what_simulated_runs_can_answer():
     t = f.table().set_index("question")
     # review round 4 (fix04, defect 1): the default table answers the default question, the worked
     # examples and the machinery check; the rows about the measures go to the appendix
-    assert list(t.index) == [fd.EXAMPLES_QUESTION, "Does family recovery pass its planted-user test (A.1)?"]
-    assert t.iloc[0]["verdict"] == "agrees" and t.iloc[1]["verdict"].startswith("does not hold")
-    assert t.iloc[0]["this run"] == "14 of 14 equal to 4 decimals"
+    # fix04h item 2: the planted-user recovery is set by the simulation too: an appendix row
+    assert list(t.index) == [fd.EXAMPLES_QUESTION]
+    assert t.iloc[0]["verdict"] == "agrees" and t.iloc[0]["this run"] == "14 of 14 equal to 4 decimals"
+    assert f.answer == ("The definitions give the hand-derived values of the worked examples (14 of 14 equal to 4 "
+                        "decimals); how the measures rank runs needs real runs (profile `real`).")
     ap = f.appendix_findings().table().set_index("question")
-    assert len(ap) == 4 and all("set by run_design `styles`" in p for p in ap["paper"])
+    assert len(ap) == 5 and all("set by run_design `styles`" in p for p in ap["paper"].iloc[:4])
+    assert ap.loc["Does family recovery pass its planted-user test (A.1)?", "verdict"].startswith("does not hold")
     p = ap.loc["Does D♯-nDCG out-discriminate α-nDCG on these topics, beyond Monte Carlo error?"]
     assert p["verdict"] == "does not hold (a, b)" and p["this run"] == "0.429 [0.429, 0.448] vs 0.524 [0.514, 0.533] of 105 pairs"
     q = "Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?"
@@ -387,9 +390,9 @@ def test_simulated_findings_keep_only_what_simulated_runs_can_answer():
     assert lead["this run"] == "D-nDCG@10 (0.629), 9 pairs ahead" and lead["verdict"] == "holds (a)"
     assert "`styles` runs were built" in f.caveats["design"] and "B = 5,000" in f.caveats["mc_only"]
     assert any("run_design `styles` sets those rows" in s and "(appendix table)" in s for s in f.prose)
-    assert f.prose[1].startswith("*Family recovery* reads which user")
+    assert f.appendix_prose[0].startswith("*Family recovery* reads which user")
     assert "Simulated runs and planted users" in f.appendix_findings().limitations()
-    assert "family's shape, so a recovery is expected by construction" in f.limitations()
+    assert "family's shape, so a recovery is expected by construction" in f.appendix_findings().limitations()
     assert not f.problems() and not f.appendix_findings().problems()
     skill = _findings(run_design="skill").appendix_findings().table()
     assert all("set by run_design `skill`" in p for p in skill["paper"].iloc[:4])
@@ -1029,8 +1032,8 @@ def test_the_family_recovery_row_says_why_its_families_differ_from_notebook_05s(
     assert "family_rule" in row.caveats and caveats["family_rule"] == dp.FAMILY_RULE
     assert "notebook 05" in dp.FAMILY_RULE and nf.words(dp.FAMILY_RULE) <= 50
     assert "D#-nDCG@10" in rp.study_families("coverage", ["I-rec@10", "D#-nDCG@10", "D-nDCG@10"])[0]
-    f = _findings()   # the family row is in the default's main table (fix04, defect 1)
-    assert f.limitations().count("notebook 05") == 1 and "notebook 05" not in f.appendix_findings().limitations()
+    f = _findings()   # the family row is in the default's appendix table (fix04h item 2)
+    assert f.appendix_findings().limitations().count("notebook 05") == 1 and "notebook 05" not in f.limitations()
 
 
 def test_planted_verdicts_need_as_many_replicates_as_notebook_05s():
@@ -1090,7 +1093,7 @@ def test_power_rows_say_on_these_topics_beyond_monte_carlo_error_and_never_shown
                          (), "x", 100)
     assert exact.verdict == "does not hold"   # several lead, each exactly
     near = fd._lead_row(pd.Series({"a": 0.5, "b": 0.48}), {"a": (0.5, 0.5), "b": (0.47, 0.5)}, (), "x", 100)
-    assert near.verdict == "cannot tell" and near.run == "a (0.500); 1 more within Monte Carlo noise"
+    assert near.verdict == "cannot tell" and near.run == "a (0.500); 1 more within noise or 1 pair below"
 
 
 def test_gain_line_states_the_level_to_gain_mapping_and_trec_2012_nav():
@@ -1214,7 +1217,7 @@ def test_an_exact_tie_at_the_top_settles_the_lead_even_beside_an_inexact_leader(
     row = fd._lead_row(pd.Series(values), mc, (), "these runs", n)
     assert row.question.startswith("Does one measure@1 lead")          # fix04e item 5: W has no cutoff, ranked apart
     # fix04g item 1: one rule (power_verdict pairwise): P may be 1 pair above A and B, which the rule cannot tell
-    assert row.verdict == "cannot tell" and row.run == "P@1, A@1 and B@1 (0.068); 0 more within Monte Carlo noise"
+    assert row.verdict == "cannot tell" and row.run == "P@1, A@1 and B@1 (0.068); 0 more within noise or 1 pair below"
     mc["P@1"] = (13 / n, 13 / n)   # all three exact at the top: a tie AT the top
     row = fd._lead_row(pd.Series(values), mc, (), "these runs", n)
     assert row.verdict == "does not hold" and row.run == "P@1, A@1 and B@1 (0.068), tied exactly at the top"
@@ -1284,3 +1287,44 @@ def test_whole_list_measures_are_ranked_apart_from_those_at_the_cutoff():
     assert fd.leader_lines(power, mc, 100, [["A@1", "S@1"]]) == [
         "highest discriminative power: A@1 (0.090)", "lowest discriminative power: B@1 (0.050)",
         "ranked apart (whole list, no cutoff): NRBP 0.105 [0.100, 0.110]; nNRBP 0.100"]
+
+
+def test_the_answer_line_says_what_a_real_run_can_separate():
+    """fix04h item 1: on real runs the line above the table says, from the rows' verdicts, whether the run's
+    pairs separate the measures (8 runs, 28 pairs: nothing shown); a larger run says what it shows."""
+    f = _findings(data="trec-web-2012", planted=None, n_pairs=28,
+                  tau_ci={"runs": 8, "topics": 50, (f"D#-nDCG@{L}", f"alpha-nDCG@{L}"): (0.714, 0.357, 1.0)},
+                  r={"r": 0.951, "low": 0.745, "high": 0.991, "runs": 8},
+                  power=pd.Series({f"D#-nDCG@{L}": 0.429, f"alpha-nDCG@{L}": 0.429, f"D-nDCG@{L}": 0.357}),
+                  mc={f"D#-nDCG@{L}": (0.429, 0.429), f"alpha-nDCG@{L}": (0.429, 0.429), f"D-nDCG@{L}": (0.357, 0.393)})
+    assert f.answer == "8 runs give 28 pairs: no measure leads and no ranking difference is shown."
+    assert f.as_dict()["answer"] == f.answer
+    big = _findings(data="files", planted=None, n_pairs=105,
+                    power=pd.Series({f"D#-nDCG@{L}": 0.6, f"alpha-nDCG@{L}": 0.4}),
+                    mc={f"D#-nDCG@{L}": (0.6, 0.6), f"alpha-nDCG@{L}": (0.4, 0.4)})
+    assert big.answer == ("15 runs give 105 pairs: D#-nDCG@10 leads discriminative power, D♯-nDCG out-discriminates "
+                          "α-nDCG and D♯-nDCG and α-nDCG rank the runs differently.")
+
+
+def test_the_lead_row_counts_every_measure_the_rule_cannot_separate():
+    """fix04h item 4: a measure one pair below the leader is counted with those within noise."""
+    values = {"a": 0.629, "b": 0.619, "c": 0.619, "d": 0.5}
+    mc = {"a": (0.629, 0.629), "b": (0.610, 0.629), "c": (0.619, 0.619), "d": (0.5, 0.5)}
+    row = fd._lead_row(pd.Series(values), mc, (), "x", 105)   # b within noise, c one pair below
+    assert row.verdict == "cannot tell" and row.run == "a (0.629); 2 more within noise or 1 pair below"
+
+
+def test_a3_names_every_change_beyond_monte_carlo_error_first():
+    """fix04h item 3: the A.3 line names the changes beyond Monte Carlo error (or none) before the
+    largest; no change at all says so."""
+    t = pd.DataFrame({"measure": ["X@10", "Y@10"], "power (ideal)": [0.143, 0.393], "power (fixed)": [0.286, 0.286],
+                      "tau between the two rankings": [0.9, 1.0], "beyond MC error": [False, True]})
+    line = fd.normaliser_line(t, "ideal", "fixed", 28, "f.csv")
+    assert ("2 of 28 measures change score; power changes beyond Monte Carlo error: Y@10 0.393 -> 0.286; largest "
+            "change in discriminative power: X@10 (0.143), not beyond") in line
+    assert "beyond Monte Carlo error: none; largest" in fd.normaliser_line(t.assign(**{"beyond MC error": False}),
+                                                                          "ideal", "fixed", 28, "f.csv")
+    same = t.assign(**{"power (fixed)": t["power (ideal)"], "beyond MC error": False})
+    assert fd.normaliser_line(same, "ideal", "fixed", 28, "f.csv") == (
+        "normaliser 'ideal' -> 'fixed': 2 of 28 measures change score; no measure's power changed; τ between the "
+        "two rankings 0.900 to 1.000. Per measure: f.csv.")

@@ -272,8 +272,26 @@ def normaliser_line(table: pd.DataFrame, normaliser: str, other: str, n_measures
     tau = table["tau between the two rankings"].dropna()
     span = (f"; τ between the two rankings {tau.min():.3f} to {tau.max():.3f}" if len(tau) and tau.min() < tau.max()
             else f"; τ between the two rankings {tau.iloc[0]:.3f} for every one" if len(tau) else "")
-    return (f"{text}; largest change in discriminative power: {short_leaders(largest, limit=3)}"
-            f"{_beyond_mc(table, largest.numbers['leaders'])}{span}. Per measure: {where}.")
+    if not (shift > 0).any():
+        return f"{text}; no measure's power changed{span}. Per measure: {where}."
+    return (f"{text}{_changes_beyond(table, normaliser, other)}; largest change in discriminative power: "
+            f"{short_leaders(largest, limit=3)}{_beyond_mc(table, largest.numbers['leaders'])}{span}. Per measure: {where}.")
+
+
+def _changes_beyond(table: pd.DataFrame, normaliser: str, other: str, limit: int = 3) -> str:
+    """``""`` without Monte Carlo columns, else every change in power beyond Monte Carlo error (the rule
+    of :func:`_beyond_mc`), each as ``"IA-RBP@10 0.393 -> 0.286"``, or ``"none"``; more than ``limit``
+    are counted, not named."""
+    if "beyond MC error" not in table.columns:
+        return ""
+    hit = table[table["beyond MC error"].astype(bool)]
+    if not len(hit):
+        return "; power changes beyond Monte Carlo error: none"
+    if len(hit) > limit:
+        return f"; power changes beyond Monte Carlo error: {len(hit)} measures"
+    items = [f"{m} {a:.3f} -> {b:.3f}" for m, a, b in
+             zip(hit["measure"], hit[f"power ({normaliser})"], hit[f"power ({other})"])]
+    return f"; power changes beyond Monte Carlo error: {claims.listing(items)}"
 
 
 def _beyond_mc(table: pd.DataFrame, named: Sequence[str]) -> str:
@@ -412,6 +430,7 @@ class DiversityFindings(Findings):
     appendix: tuple = ()
     appendix_prose: tuple = ()
     appendix_general: tuple = ()
+    answer: str = ""
 
     def appendix_findings(self) -> AppendixFindings:
         """The appendix rows as a table of their own, with the caveats they point to."""
@@ -426,6 +445,8 @@ class DiversityFindings(Findings):
         d = super().as_dict()
         if self.appendix:
             d["appendix"] = self.appendix_findings().as_dict()
+        if self.answer:
+            d["answer"] = self.answer
         return d
 
 
@@ -486,14 +507,15 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
         appendix = [dataclasses.replace(row, caveats=("design",) + row.caveats,
                                         paper=f"{'' if row.paper == '—' else row.paper + '; '}set by run_design "
                                               f"`{run_design}`") for row in measured]
-        prose.append(REAL_ANSWERS + f" Here run_design `{run_design}` sets those rows (appendix table).")
-        if planted is not None:   # the machinery check answers the default question: the main table
+        prose.append(REAL_ANSWERS + f" Here run_design `{run_design}` sets those rows and the simulated users set the "
+                     "family-recovery check (appendix table).")
+        if planted is not None:   # recovery of users built with their family's shape: set by the simulation
             more, own = planted_rows(planted, run_design)
-            rows += more
+            appendix += more
             caveats.update(own)
-            prose.append(fitness_prose(planted))
+            extra.append(fitness_prose(planted))
         else:
-            prose.append("The family-recovery row needs at least 2 replicates.")
+            extra.append("The family-recovery row needs at least 2 replicates.")
     else:   # real runs: the rows about the measures first, the worked examples last
         rows = measured + rows
     both = tau_r_sentence(tau_ci.get((f"D-nDCG@{l}", f"I-rec@{l}")), r)
@@ -502,9 +524,36 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
         prose.append("Planted truths need simulated runs (the default profile).")
     prose.append("No public data set pairs SERP preferences with intent judgments, so no profile here says which "
                  "measure agrees with real users.")
+    answer = answer_sentence(rows[0] if simulated else measured, runs=runs, n_pairs=n_pairs)
     rows, appendix = _sorted_letters(rows), _sorted_letters(appendix)
     return DiversityFindings("04_diversified_measures", rows, prose, caveats=caveats, footer=footer,
-                             appendix=tuple(appendix), appendix_prose=tuple(extra), appendix_general=general)
+                             appendix=tuple(appendix), appendix_prose=tuple(extra), appendix_general=general,
+                             answer=answer)
+
+
+def answer_sentence(rows, *, runs: int, n_pairs: int) -> str:
+    """The answer printed above the findings table, from the rows' verdicts. ``rows``: on simulated runs
+    the worked examples' row (what the default answers); on real runs the rows about the measures
+    (:func:`findings`: τ, r, the D♯-nDCG/α-nDCG power, the lead), read for what the run shows:
+    ``"8 runs give 28 pairs: no measure leads and no ranking difference is shown."``."""
+    if isinstance(rows, Finding):
+        ok = rows.verdict == "agrees"
+        return (("The definitions give the hand-derived values of the worked examples" if ok else
+                 "The definitions do not give every hand-derived value of the worked examples")
+                + f" ({rows.run}); how the measures rank runs needs real runs (profile `real`).")
+    tau, _, power, lead = rows
+    parts = []
+    if lead.verdict == "holds":
+        parts.append(f"{claims.listing(lead.numbers['leaders'])} leads discriminative power")
+    else:
+        parts.append("no measure leads" if lead.verdict == "does not hold" else "no measure is shown to lead")
+    if power.verdict == "holds":
+        parts.append("D♯-nDCG out-discriminates α-nDCG")
+    parts.append("D♯-nDCG and α-nDCG rank the runs differently" if tau.verdict == "shown" else
+                 "no ranking difference is shown")
+    head = claims.plural(runs, "run") + f" give {claims.plural(n_pairs, 'pair')}"
+    body = ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{head}: {body}."
 
 
 def _sorted_letters(rows: list[Finding]) -> list[Finding]:
@@ -633,7 +682,9 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
     c = claims.leaders(values, intervals=leader_intervals(values, mc))
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
-    run = f"{lead} ({n['best']:.3f}); {len(n['within_noise'])} more within Monte Carlo noise"
+    common = leader_intervals(values, mc)[n["leaders"][0]]
+    near = [m for m in keep if m not in n["leaders"] and pairs_ahead(common, mc[m], n_pairs) < MIN_LEAD_PAIRS]
+    run = f"{lead} ({n['best']:.3f}); {len(near)} more within noise or 1 pair below"
     verdict = lead_verdict(mc, keep, n_pairs)
     ahead = 0
     if len(n["leaders"]) == 1 and not n["within_noise"] and len(keep) > 1:   # a lead: by how many pairs
