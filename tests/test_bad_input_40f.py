@@ -66,3 +66,54 @@ def test_params_folder_other_entries_are_left_alone(tmp_path):
     (folder / "notes").mkdir()
     files = pipeline.parameter_files(folder, sorted(pipeline.NOTEBOOKS.glob("01_*.ipynb")))
     assert [f.name for f in files.values()] == ["01_gain_definitions.yaml"]
+
+
+# ---- 2 and 6b. diversity evaluate checks what adhoc evaluate checks, with the same messages ----------
+
+DQRELS = pd.DataFrame({"query_id": ["t1", "t1", "t2"], "intent_id": ["i1", "i2", "i1"],
+                       "doc_id": ["a", "b", "c"], "relevance": [1, 2, 1]})
+INTENTS = pd.DataFrame({"query_id": ["t1", "t1", "t2"], "intent_id": ["i1", "i2", "i1"], "prob": [0.5, 0.5, 1.0]})
+DRUN = pd.DataFrame({"run_id": ["s"] * 3, "query_id": ["t1", "t1", "t2"], "doc_id": ["b", "a", "c"],
+                     "score": [2.0, 1.0, 1.0]})
+
+
+def _both_refuse(adhoc_call, diversity_call, pattern):
+    from helpers import measures
+    from helpers.measures import diversity
+    with pytest.raises(ValueError, match=pattern):
+        adhoc_call(measures)
+    with pytest.raises(ValueError, match=pattern):
+        diversity_call(diversity)
+
+
+def test_diversity_run_with_run_id_but_no_rows_is_refused_as_adhoc_does():
+    empty = DRUN.iloc[:0]
+    qrels = DQRELS.drop(columns="intent_id")
+    _both_refuse(lambda m: m.evaluate(qrels, empty, ["AP"]),
+                 lambda d: d.evaluate(DQRELS, INTENTS, empty, ["alpha-nDCG@5"]),
+                 r"run has no rows \(columns \['run_id', 'query_id', 'doc_id', 'score'\]\)")
+
+
+def test_diversity_gain_column_all_zero_is_refused_as_adhoc_refuses_all_zero_levels():
+    from helpers import measures
+    from helpers.measures import diversity
+    with pytest.raises(ValueError, match=r"^qrels hold no relevant document \(every level is <= 0\), so "):
+        measures.evaluate(DQRELS.drop(columns="intent_id").assign(relevance=0), DRUN, ["AP"])
+    zero = DQRELS.drop(columns="relevance").assign(gain=0.0)
+    with pytest.raises(ValueError, match=r"^dqrels hold no relevant document \(every gain is 0\), so every "
+                                         r"measure of every topic would be NaN"):
+        diversity.evaluate(zero, INTENTS, DRUN, ["D#-nDCG@5", "I-rec@5"])
+
+
+def test_diversity_levels_mapped_to_zero_gain_are_refused():
+    from helpers.measures import diversity
+    with pytest.raises(ValueError, match=r"^dqrels hold no relevant document \(every level's gain is 0\)"):
+        diversity.evaluate(DQRELS.assign(relevance=0), INTENTS, DRUN, ["ERR-IA@5"], gmax=1.0)
+
+
+def test_diversity_run_with_two_rank_columns_is_refused_as_adhoc_does():
+    twice = pd.concat([DRUN.drop(columns="score").assign(rank=[1, 2, 1]), pd.Series([1, 2, 1], name="rank")], axis=1)
+    qrels = DQRELS.drop(columns="intent_id")
+    _both_refuse(lambda m: m.evaluate(qrels, twice, ["AP"]),
+                 lambda d: d.evaluate(DQRELS, INTENTS, twice, ["D-nDCG@5"]),
+                 r"run has 2 columns named 'rank' \(columns \['run_id', 'query_id', 'doc_id', 'rank', 'rank'\]\)")

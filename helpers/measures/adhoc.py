@@ -64,7 +64,7 @@ from . import lists as L
 from . import names as measure_names
 from . import ordering
 from .kernels import evaluate_arrays, geometric_sum
-from .notices import plain, warn_caller
+from .notices import no_relevant_document, plain, warn_caller
 from .ragged import Ragged, blocks
 from .results import aggregate, to_matrix
 from .spec import GAIN_TOTAL_LIMIT
@@ -552,9 +552,8 @@ class Alignment:
             scores.update(main)
         del judged_rows
         if no_relevant == "skip" and not topics.R.any():
-            raise ValueError("qrels hold no relevant document (every level is <= 0), so every topic would "
-                             "be skipped and the result would be empty; pass no_relevant='zero' or 'nan' "
-                             "to score such topics")
+            raise no_relevant_document("qrels", "every level is <= 0", "every topic would be skipped and the "
+                                       "result would be empty; pass no_relevant='zero' or 'nan' to score such topics")
         if self.n_run_rows and not judged_any:
             warn_caller(("no retrieved document is judged in the qrels" if cut is None else
                          f"no retrieved document in the top {cut} of any list is judged in the qrels")

@@ -7,7 +7,7 @@ import sys
 import unicodedata
 import warnings
 
-__all__ = ["warn_caller", "one_line"]
+__all__ = ["warn_caller", "one_line", "no_relevant_document"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -39,3 +39,10 @@ def plain(x):
     """A numpy scalar as its Python value, for messages (``9007199254740992``, not
     ``np.int64(9007199254740992)``); anything else unchanged."""
     return x.item() if type(x).__module__ == "numpy" and hasattr(x, "item") else x
+
+
+def no_relevant_document(what: str, rule: str, outcome: str) -> ValueError:
+    """The one refusal of judgments without a single relevant document, shared by
+    :func:`helpers.measures.evaluate` and :func:`helpers.measures.diversity.evaluate`:
+    ``{what} hold no relevant document ({rule}), so {outcome}``."""
+    return ValueError(f"{what} hold no relevant document ({rule}), so {outcome}")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...io.coerce import order_values, refuse_booleans
+from ...io.coerce import as_run, order_values, refuse_booleans
 from ...io.ids import str_ids
-from ..notices import plain, warn_caller
+from ..notices import no_relevant_document, plain, warn_caller
 from ..spec import GAIN_TOTAL_LIMIT
 
 __all__ = ["DiversityData", "prepare", "need_columns", "check_columns", "sig6", "gain_scale"]
@@ -111,7 +111,10 @@ class DiversityData:
 
 
 def check_columns(dqrels, intents, run) -> None:
-    """The columns every input needs, refused with the missing ones named."""
+    """The columns every input needs, refused with the missing ones named; a run frame passes
+    the checks of the adhoc ``evaluate`` (:func:`helpers.io.coerce.as_run`: rows, each column once)."""
+    if isinstance(run, pd.DataFrame):
+        as_run(run)
     need_columns(intents, ["query_id", "intent_id", "prob"], "intents")
     need_columns(dqrels, ["query_id", "intent_id", "doc_id"], "dqrels")
     need_columns(run, ["query_id", "doc_id"], "run")
@@ -145,8 +148,9 @@ def _checked_intents(intents: pd.DataFrame) -> pd.DataFrame:
     return intents
 
 
-def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
-    """Diversity qrels with string ids and a ``gain`` column, and the gmax of the gain mapping."""
+def _dqrels_gains(dqrels: pd.DataFrame, gains, whole: bool = True) -> tuple[pd.DataFrame, float]:
+    """Diversity qrels with string ids and a ``gain`` column, and the gmax of the gain mapping;
+    ``whole`` (all of the user's dqrels, not a block of topics): refused without a relevant document."""
     dq = dqrels.copy()
     for c in ("query_id", "intent_id", "doc_id"):
         dq[c] = dq[c].astype(str)
@@ -183,6 +187,10 @@ def _dqrels_gains(dqrels: pd.DataFrame, gains) -> tuple[pd.DataFrame, float]:
                          f"{GAIN_TOTAL_LIMIT:g} and overflow (the limit of every measure's gains); normalised measures "
                          "do not depend on the gains' scale, so divide every gain by the same factor; row: "
                          f"{_first(dq, g == np.max(g), ['query_id', 'intent_id', 'doc_id'])}")
+    if whole and not (g > 0).any():
+        raise no_relevant_document("dqrels", "every gain is 0" if "gain" in dq.columns else
+                                   "every level's gain is 0", "every measure of every topic would be NaN "
+                                   "(no ideal list to normalise by); judge at least one document relevant")
     dq["gain"] = g
     return dq, gmax_mapping
 
@@ -322,11 +330,12 @@ def gain_scale(dqrels: pd.DataFrame, gains) -> float:
     return _dqrels_gains(dqrels, gains)[1]
 
 
-def prepare(dqrels, intents, run, depth, gains, prob_sum) -> DiversityData:
-    """Check the inputs and build the arrays of :class:`DiversityData` (lists cut at ``depth``)."""
+def prepare(dqrels, intents, run, depth, gains, prob_sum, whole: bool = True) -> DiversityData:
+    """Check the inputs and build the arrays of :class:`DiversityData` (lists cut at ``depth``;
+    ``whole``: ``dqrels`` is all of the user's, not a block of topics)."""
     check_columns(dqrels, intents, run)
     intents = _checked_intents(intents)
-    dq, gmax_mapping = _dqrels_gains(dqrels, gains)
+    dq, gmax_mapping = _dqrels_gains(dqrels, gains, whole)
     topics = np.array(sorted(dq["query_id"].unique()), dtype=object)
     it = _intent_table(dq, intents, topics, prob_sum)
     T = len(topics)

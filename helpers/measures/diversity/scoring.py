@@ -316,10 +316,11 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
         return _evaluate_topics(dqrels, intents, run, specs, depth, gv_max=gmax, **options)
     # one block of topics at a time (see _topic_groups), with the gain scale of all the qrels
     check_columns(dqrels, intents, run)
-    gv_max = gmax if gmax is not None else gain_scale(dqrels, gains)
+    scale = gain_scale(dqrels, gains)   # also refuses dqrels without a relevant document
+    gv_max = gmax if gmax is not None else scale
     dq_topic, in_topic = dqrels["query_id"].astype(str), intents["query_id"].astype(str)
     parts = [_evaluate_topics(dqrels[dq_topic.isin(g).to_numpy()], intents[in_topic.isin(g).to_numpy()], run,
-                              specs, depth, gv_max=gv_max, **options) for g in groups]
+                              specs, depth, gv_max=gv_max, whole=False, **options) for g in groups]
     out = pd.concat(parts, ignore_index=True)
     topic_order = {t: k for k, t in enumerate(np.sort(np.concatenate(groups)))}
     key = (out["run_id"].map({r: k for k, r in enumerate(sorted(set(out["run_id"])))}).to_numpy() * len(topic_order)
@@ -329,9 +330,9 @@ def evaluate(dqrels: pd.DataFrame, intents: pd.DataFrame, run: pd.DataFrame, mea
 
 
 def _evaluate_topics(dqrels, intents, run, specs, depth, *, gains, prob_sum, ntcireval_rounding, gv_max,
-                     normaliser, exact) -> pd.DataFrame:
+                     normaliser, exact, whole=True) -> pd.DataFrame:
     """:func:`evaluate` on the topics of ``dqrels`` (the whole ``run`` is read: every run is listed)."""
-    data = prepare(dqrels, intents, run, depth, gains, prob_sum)
+    data = prepare(dqrels, intents, run, depth, gains, prob_sum, whole)
     ev = Evaluation(data, ntcireval_rounding=ntcireval_rounding,
                     gv_max=float(gv_max) if gv_max is not None else data.gmax_mapping,
                     normaliser=normaliser, exact=exact)
