@@ -4,6 +4,7 @@ notebook; each test runs in well under a second)."""
 from __future__ import annotations
 
 import os
+import re
 
 import pandas as pd
 import pytest
@@ -117,3 +118,40 @@ def test_diversity_run_with_two_rank_columns_is_refused_as_adhoc_does():
     _both_refuse(lambda m: m.evaluate(qrels, twice, ["AP"]),
                  lambda d: d.evaluate(DQRELS, INTENTS, twice, ["D-nDCG@5"]),
                  r"run has 2 columns named 'rank' \(columns \['run_id', 'query_id', 'doc_id', 'rank', 'rank'\]\)")
+
+
+# ---- 3. every notebook / JSON file the book builder reads: one line naming it, exit 1 ----------------
+
+def _book(tmp_path, monkeypatch):
+    import importlib.util
+    from helpers import paths
+    spec = importlib.util.spec_from_file_location("build_book_40f", paths.ROOT / "tools" / "build_book.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("SUBJEVAL_REPORTS_DIR", str(tmp_path / "rep"))
+    return module
+
+
+@pytest.mark.parametrize("text, got", [("", "got text that is not JSON"),
+                                       ('{"nbformat": 4}', r"got a JSON dict with keys \['nbformat'\]"),
+                                       ('"cells"', "got a JSON str")])
+def test_book_refuses_a_corrupt_executed_notebook_in_one_line(tmp_path, monkeypatch, capsys, text, got):
+    book = _book(tmp_path, monkeypatch)
+    folder = tmp_path / "rep" / "executed" / "mine"
+    folder.mkdir(parents=True)
+    (folder / "03_prm_estimation.ipynb").write_text(text)
+    assert book.main(["--no-pdf", "--profile", "mine"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert re.search(r"03_prm_estimation\.ipynb: expected an executed notebook \(nbformat 4 JSON", err)
+    assert re.search(got, err)
+
+
+def test_book_refuses_runtimes_that_are_not_a_mapping_of_seconds(tmp_path, monkeypatch, capsys):
+    book = _book(tmp_path, monkeypatch)
+    folder = tmp_path / "rep" / "executed" / "mine"
+    folder.mkdir(parents=True)
+    (folder / "runtimes.json").write_text('{"01_gain_definitions": "fast"}')
+    with pytest.raises(book.CorruptFile, match=r"runtimes\.json: expected the runner's runtimes \(a JSON object of "
+                                               r"notebook name -> seconds\), got \{\"01_gain_definitions\": \"fast\"\}"):
+        book.runtimes("mine")

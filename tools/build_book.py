@@ -173,10 +173,8 @@ def findings_of(markdown: str, metrics: Path | None = None) -> dict | None:
         m = re.search(r"\*\*Limitations\.\*\*\s*(.+?)(?:\n\s*\n|\Z)", rest, flags=re.S)
         return {"table": rows, "prose": prose, "limitations": " ".join(m.group(1).split()) if m else ""}
     if metrics is not None and metrics.is_file():
-        try:
-            found = json.loads(metrics.read_text(encoding="utf-8")).get("findings")
-        except (OSError, ValueError):
-            found = None
+        found = _read_json(metrics, "a notebook's metrics (a JSON object with 'findings')")
+        found = found.get("findings") if isinstance(found, dict) else None
         if isinstance(found, dict) and found.get("table"):
             return {"table": [{c: str(r.get(c, "")) for c in FINDINGS_COLUMNS} for r in found["table"]],
                     "prose": [str(p) for p in found.get("prose", [])], "limitations": str(found.get("limitations", ""))}
@@ -215,11 +213,48 @@ def _md_inline_latex(text: str) -> str:
     return "".join(out)
 
 
+class CorruptFile(Exception):
+    """A notebook or JSON file the builder reads is not what the runner writes: one line naming
+    it and what was expected (exit 1), never a traceback."""
+
+
+def _read_json(path: Path, expected: str):
+    """The JSON value of ``path``, or :class:`CorruptFile` naming it and ``expected``."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise CorruptFile(f"build_book: {pipeline._show(path)}: expected {expected}, got text that is not JSON "
+                          f"({exc}); rerun the notebooks (the runner rewrites it) or remove it") from None
+
+
+def read_notebook(path: Path):
+    """An executed notebook (nbformat 4), or :class:`CorruptFile`: a file cut short, emptied or
+    replaced (``{}``, ``not json``) is named, not a jsonschema/nbformat traceback."""
+    import nbformat
+
+    expected = "an executed notebook (nbformat 4 JSON with 'cells', 'metadata')"
+    value = _read_json(path, expected)
+    if not (isinstance(value, dict) and isinstance(value.get("cells"), list) and value.get("nbformat") == 4):
+        shown = f"a JSON {type(value).__name__}" + (f" with keys {sorted(value)[:6]}" if isinstance(value, dict) else "")
+        raise CorruptFile(f"build_book: {pipeline._show(path)}: expected {expected}, got {shown}; rerun the "
+                          "notebook (make reproduce ...) or remove it")
+    return nbformat.from_dict(value)
+
+
 def runtimes(profile: str) -> dict[str, float]:
     path = paths.reports_root() / "executed" / profile / "runtimes.json"
-    if path.is_file():
-        return {k: float(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
-    return {}
+    if not path.is_file():
+        return {}
+    expected = "the runner's runtimes (a JSON object of notebook name -> seconds)"
+    value = _read_json(path, expected)
+    try:
+        if not isinstance(value, dict):
+            raise TypeError
+        return {str(k): float(v) for k, v in value.items()}
+    except (TypeError, ValueError):
+        raise CorruptFile(f"build_book: {pipeline._show(path)}: expected {expected}, got "
+                          f"{json.dumps(value)[:60]}; rerun the notebooks or remove it") from None
 
 
 def _saved_order(nb) -> list[re.Pattern]:
@@ -750,12 +785,10 @@ def pdf_summary(pdf: Path) -> str:
 
 def entries_of(profile: str) -> list[dict]:
     """One entry per executed notebook of the run: intro fields, run information, outputs."""
-    import nbformat
-
     measured = runtimes(profile)
     entries = []
     for path in sources(profile):
-        nb = nbformat.read(str(path), as_version=4)
+        nb = read_notebook(path)
         fields = intro_fields(nb)
         info = runinfo.run_info(nb, profile)
         folder = paths.reports_root() / info.folder if info.folder else paths.reports_root()
@@ -962,6 +995,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except CorruptFile as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except OSError as exc:   # one line naming the path, never a traceback
         where = exc.filename if exc.filename is not None else "the book folder"
         print(f"build_book: {where}: {exc.strerror or exc}", file=sys.stderr)
