@@ -577,8 +577,8 @@ def test_split_rows_read_each_part_by_its_interval():
                           "tests": [1900, 1900]})
     tau, conflicts, normal = _split(_findings(split=split))
     # inside both intervals, above the point prediction beyond noise at both sizes: the points come from one
-    # pilot (correlated misses), described in the row; the verdict reads the intervals: "holds"
-    assert tau.verdict == "holds" and "above the point prediction at 2 of 2" in tau.run
+    # pilot (correlated misses), described in the row; the verdict reads the intervals: not rejected, "cannot tell"
+    assert tau.verdict == "cannot tell" and "above the point prediction at 2 of 2" in tau.run
     # the second size's prediction spans a factor 50: not judged; the first is outside: one judged size
     assert conflicts.verdict == "cannot tell" and ("outside the predicted interval at the one size judged (not judged "
                                                     "at 1)") in conflicts.run
@@ -598,12 +598,12 @@ def test_split_rows_read_each_part_by_its_interval():
     # Greiner's relation is for the correlation of two normal variables, not τ between means over different topic
     # sets: a simulated pilot's row is read by the same rule as real data's (a failing rule is never "by construction")
     sim = _findings(split=split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7]), planted=_planted()).appendix
-    assert sim[8].verdict == "holds" and "by_construction" not in sim[8].caveats
+    assert sim[8].verdict == "cannot tell" and "by_construction" not in sim[8].caveats
     assert sim[8].run.endswith("(simulated pilot; estimated Eρ²)") and sim[6].run.endswith("(simulated pilot; estimated Eρ²)")
     assert "observed above the point prediction at 2 of 2 sizes" in sim[8].run and "mean |observed − predicted| 0.050" in sim[8].run
     assert "exact for bivariate-normal pairs only" in sim[8].paper
     within = split.assign(tau_normal_low=[.3, .5], tau_normal_high=[.45, .7], tau_normal=[.39, .6], tau_se=[.01, .01])
-    assert _split(_findings(split=within))[2].verdict == "holds"   # point within MC noise at both sizes
+    assert _split(_findings(split=within))[2].verdict == "cannot tell"   # point within MC noise at both sizes: not rejected
     assert _split(_findings(split=split))[2].verdict == "holds in part"   # outside at 1 of 2 judged sizes
 
 
@@ -851,11 +851,11 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
     the intervals only; every size's point comes from one pilot, so a one-sided pattern of point misses
     is described but does not decide (all inside and all below the point: holds)."""
     from helpers.findings.design_split import RULE, split_rows, split_verdict
-    rank = {"does not hold": 0, "holds in part": 1, "holds": 2}
+    rank = {"does not hold": 0, "holds in part": 1, "cannot tell": 2}   # with >= 2 judged, "cannot tell" = none outside (not rejected)
     e6, p6 = pd.Series([.01] * 6), pd.Series([.6] * 6)
     below = pd.Series([.5] * 6)                                     # below the point beyond 1.96 MC SE at 6 of 6
-    assert split_verdict([True] * 6, below, p6, e6, False) == "holds"
-    assert split_verdict([True] * 5 + [None], below, p6, e6, False) == "holds"
+    assert split_verdict([True] * 6, below, p6, e6, False) == "cannot tell"   # none outside: not rejected, not shown to hold
+    assert split_verdict([True] * 5 + [None], below, p6, e6, False) == "cannot tell"
     assert split_verdict([True] * 4 + [False] * 2, below, p6, e6, False) == "holds in part"
     assert split_verdict([True] * 3 + [False] * 3, below, p6, e6, False) == "holds in part"   # half: not more
     assert split_verdict([True] * 2 + [False] * 4, below, p6, e6, False) == "does not hold"
@@ -875,6 +875,7 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
         if len([v for v in ok if v is not None]) >= 2:
             assert rank[split_verdict(better_ok, obs, pd.Series([.6] * n), pd.Series([.01] * n), False)] >= rank[worse]
     assert "more than half the judged sizes are outside" in RULE and "1.96" in RULE
+    assert "not rejected" in RULE and "cannot tell" in RULE
     import json
     from pathlib import Path
     nb = json.loads((Path(__file__).parents[1] / "notebooks" / "06_study_design.ipynb").read_text(encoding="utf-8"))

@@ -5,8 +5,10 @@ SIGIR 2013, one row per map; the normal-theory relation)?  One rule for every ro
 (:func:`split_verdict`, stated in docs/06-split-half-rule.md as :data:`RULE`): a size is judged inside or
 outside the predicted interval unless the observed mean lies within :data:`MC_Z` Monte Carlo standard
 errors of a bound or inside an interval that spans more than a factor :data:`WIDE` (or reaches 0).  The
-verdict reads the intervals only: "cannot tell" with fewer than two sizes judged; "holds" when none judged
-is outside; "does not hold" when more than half the judged sizes are outside; "holds in part" between.
+verdict reads the intervals only: "cannot tell" with fewer than two sizes judged, and when none judged is
+outside (an observed mean inside a wide predicted interval does not reject the map, nor does it show it
+holds: the vocabulary has no "not rejected", so the run cell says "inside at k of k sizes"); "does not
+hold" when more than half the judged sizes are outside; "holds in part" between.
 Every size's prediction comes from the same pilot, so a point missed on one side at every size is one
 pilot's estimation error seen several times, not independent evidence: the rows describe it, the
 verdict does not read it.
@@ -202,7 +204,8 @@ def _direction(obs: pd.Series, pred: pd.Series, se: pd.Series | None = None, *, 
 #: The rule every split-half row is read by (:func:`split_verdict`), as docs/06-split-half-rule.md states it.
 RULE = ("A size is judged inside or outside the predicted interval unless the observed mean lies within 1.96 Monte Carlo "
         "standard errors of a bound, or inside an interval wider than a factor 10 (or reaching 0). With fewer than two "
-        "sizes judged we cannot tell. A map holds within its intervals when no judged size is outside. It does not hold "
+        "sizes judged we cannot tell. When no judged size is outside, the map is not rejected, which is not shown to hold: "
+        "the verdict is cannot tell and the row says inside at k of k sizes. It does not hold "
         "when more than half the judged sizes are outside. Between these it holds in part. The verdict reads the "
         "intervals only: every size's prediction comes from one pilot, so a point missed on the same side at every size "
         "is that pilot's estimation error seen several times, not independent evidence; the rows describe it.")
@@ -214,14 +217,15 @@ def split_verdict(ok: list, obs: pd.Series | None = None, pred: pd.Series | None
     predicted interval, True / False / None: not judged, :func:`_judge`).  The point misses
     (``obs``, ``pred``, ``se``, ``factors``: :func:`_sides`) are accepted for the caller's convenience
     and deliberately not read: every size's prediction comes from one pilot's estimate, so a one-sided
-    pattern of points is correlated, not independent evidence.  Monotone: more judged sizes inside or
-    fewer outside never give a weaker verdict (holds > holds in part > does not hold)."""
+    pattern of points is correlated, not independent evidence.  No judged size outside is "cannot tell"
+    (not rejected, the vocabulary's nearest word: inside a wide interval is no evidence the map holds);
+    some outside is "holds in part", more than half "does not hold"."""
     judged = [v for v in ok if v is not None]
     if len(judged) < MIN_JUDGED:                       # one size is one comparison, not a pattern
         return "cannot tell"
     outside = judged.count(False)
-    if outside == 0:
-        return "holds"
+    if outside == 0:                                   # not rejected: no evidence that it holds either
+        return "cannot tell"
     if 2 * outside > len(judged):
         return "does not hold"
     return "holds in part"
