@@ -1165,14 +1165,14 @@ def test_a3_and_a4_print_one_line_each():
     table = pd.DataFrame({"measure": ["X@10", "Y@10"], "power (ideal)": [0.5, 0.4], "power (fixed)": [0.45, 0.4],
                           "tau between the two rankings": [0.9, 1.0]})
     line = fd.normaliser_line(table, "ideal", "fixed", 28, "<reports>/tables/04_normaliser_sensitivity.csv")
-    assert line == ("normaliser 'ideal' -> 'fixed': 2 of 28 measures change score; largest change in discriminative "
+    assert line == ("normaliser 'ideal' -> 'fixed': 2 of 28 measures change score. Largest change in discriminative "
                     "power: X@10 (0.050); τ between the two rankings 0.900 to 1.000. Per measure: "
                     "<reports>/tables/04_normaliser_sensitivity.csv.")
     # fix04d item 5: with the two Monte Carlo intervals (independent sets of B trials) the line says by rule
     # whether the largest change exceeds Monte Carlo error
     mc = table.assign(**{"MC low (ideal)": [0.48, 0.4], "MC high (ideal)": [0.5, 0.4], "MC low (fixed)": [0.45, 0.4],
                          "MC high (fixed)": [0.47, 0.4], "beyond MC error": [True, False]})
-    assert ("largest change in discriminative power: X@10 (0.050), beyond Monte Carlo error (the two 95% Monte Carlo "
+    assert ("Largest change in discriminative power: X@10 (0.050), beyond Monte Carlo error (the two 95% Monte Carlo "
             "intervals 2 or more run pairs apart); τ") in fd.normaliser_line(mc, "ideal", "fixed", 28, "f.csv")
     mc["beyond MC error"] = False
     assert ("X@10 (0.050), not beyond Monte Carlo error (the two 95% Monte Carlo intervals overlap or lie at most "
@@ -1312,6 +1312,10 @@ def test_the_lead_row_counts_every_measure_the_rule_cannot_separate():
     mc = {"a": (0.629, 0.629), "b": (0.610, 0.629), "c": (0.619, 0.619), "d": (0.5, 0.5)}
     row = fd._lead_row(pd.Series(values), mc, (), "x", 105)   # b within noise, c one pair below
     assert row.verdict == "cannot tell" and row.run == "a (0.629); 2 more within noise or 1 pair below"
+    mc["c"] = (0.610, 0.619)   # printed at another value, one pair below all the same: the line names it too
+    values["c"] = 0.610
+    assert fd.power_leaders(values, mc, 105) == ("a (0.629; within Monte Carlo noise: b 0.619; also 1 pair below: "
+                                                 "c 0.610 [0.610, 0.619] (a one-pair gap cannot tell))")
 
 
 def test_a3_names_every_change_beyond_monte_carlo_error_first():
@@ -1320,9 +1324,9 @@ def test_a3_names_every_change_beyond_monte_carlo_error_first():
     t = pd.DataFrame({"measure": ["X@10", "Y@10"], "power (ideal)": [0.143, 0.393], "power (fixed)": [0.286, 0.286],
                       "tau between the two rankings": [0.9, 1.0], "beyond MC error": [False, True]})
     line = fd.normaliser_line(t, "ideal", "fixed", 28, "f.csv")
-    assert ("2 of 28 measures change score; power changes beyond Monte Carlo error: Y@10 0.393 -> 0.286; largest "
+    assert ("2 of 28 measures change score. Power changes beyond Monte Carlo error: Y@10 0.393 -> 0.286. Largest "
             "change in discriminative power: X@10 (0.143), not beyond") in line
-    assert "beyond Monte Carlo error: none; largest" in fd.normaliser_line(t.assign(**{"beyond MC error": False}),
+    assert "beyond Monte Carlo error: none. Largest" in fd.normaliser_line(t.assign(**{"beyond MC error": False}),
                                                                           "ideal", "fixed", 28, "f.csv")
     same = t.assign(**{"power (fixed)": t["power (ideal)"], "beyond MC error": False})
     assert fd.normaliser_line(same, "ideal", "fixed", 28, "f.csv") == (

@@ -274,7 +274,7 @@ def normaliser_line(table: pd.DataFrame, normaliser: str, other: str, n_measures
             else f"; τ between the two rankings {tau.iloc[0]:.3f} for every one" if len(tau) else "")
     if not (shift > 0).any():
         return f"{text}; no measure's power changed{span}. Per measure: {where}."
-    return (f"{text}{_changes_beyond(table, normaliser, other)}; largest change in discriminative power: "
+    return (f"{text}{_changes_beyond(table, normaliser, other)}. Largest change in discriminative power: "
             f"{short_leaders(largest, limit=3)}{_beyond_mc(table, largest.numbers['leaders'])}{span}. Per measure: {where}.")
 
 
@@ -286,12 +286,12 @@ def _changes_beyond(table: pd.DataFrame, normaliser: str, other: str, limit: int
         return ""
     hit = table[table["beyond MC error"].astype(bool)]
     if not len(hit):
-        return "; power changes beyond Monte Carlo error: none"
+        return ". Power changes beyond Monte Carlo error: none"
     if len(hit) > limit:
-        return f"; power changes beyond Monte Carlo error: {len(hit)} measures"
+        return f". Power changes beyond Monte Carlo error: {len(hit)} measures"
     items = [f"{m} {a:.3f} -> {b:.3f}" for m, a, b in
              zip(hit["measure"], hit[f"power ({normaliser})"], hit[f"power ({other})"])]
-    return f"; power changes beyond Monte Carlo error: {claims.listing(items)}"
+    return f". Power changes beyond Monte Carlo error: {claims.listing(items)}"
 
 
 def _beyond_mc(table: pd.DataFrame, named: Sequence[str]) -> str:

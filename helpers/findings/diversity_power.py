@@ -84,15 +84,17 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
     c = claims.leaders(values, higher=higher, intervals=common, digits=digits)
     text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
     n = c.numbers
-    if not n["within_noise"] or len(n["within_noise"]) > limit:   # none named: no value printed to match
+    if len(n["within_noise"]) > limit:   # none named: no value printed to match
         return text
     shown = {f"{values[m]:.{digits}f}" for m in n["within_noise"]}
     inside = set(n["leaders"]) | set(n["within_noise"])
-    alike = [m for m in values if m not in inside and f"{values[m]:.{digits}f}" in shown]
+    lead = common[n["leaders"][0]]
+    gap = {m: pairs_ahead(lead, mc[m], n_pairs) if higher else pairs_ahead(mc[m], lead, n_pairs)
+           for m in values if m not in inside and m in mc}
+    # every measure the rule cannot tell from the leader, and the others printed at a value within noise
+    alike = [m for m in values if m in gap and (gap[m] < MIN_LEAD_PAIRS or f"{values[m]:.{digits}f}" in shown)]
     if not alike:
         return text
-    lead = common[n["leaders"][0]]
-    gap = {m: pairs_ahead(lead, mc[m], n_pairs) if higher else pairs_ahead(mc[m], lead, n_pairs) for m in alike}
     exact = lambda m: float(mc[m][0]) == float(mc[m][1])  # noqa: E731
     near = [m for m in alike if gap[m] < MIN_LEAD_PAIRS]
     wide = [m for m in alike if m not in near and not exact(m)]
