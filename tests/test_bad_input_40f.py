@@ -155,3 +155,26 @@ def test_book_refuses_runtimes_that_are_not_a_mapping_of_seconds(tmp_path, monke
     with pytest.raises(book.CorruptFile, match=r"runtimes\.json: expected the runner's runtimes \(a JSON object of "
                                                r"notebook name -> seconds\), got \{\"01_gain_definitions\": \"fast\"\}"):
         book.runtimes("mine")
+
+
+# ---- 4. a refused measure parameter says what NIST's atof (C strtod) really reads -------------------
+
+@pytest.mark.parametrize("text, read", [("0X1P-2", 0.25), ("-0x.8", -0.5), ("0x", 0.0), ("0x1g", 1.0),
+                                        ("\v 2.5e1x", 25.0), ("InFiNiTy", float("inf")), ("1e999", float("inf")),
+                                        ("0x1p99999", float("inf"))])
+def test_atof_reads_what_c_strtod_reads(text, read):
+    from helpers.measures.treceval.catalog import atof
+    assert atof(text) == read
+    import math
+    assert math.isnan(atof("-nan(chars_1)x")) and atof("infinit") == float("inf")
+
+
+def test_hexadecimal_measure_parameter_refusal_names_the_value_trec_eval_reads(tmp_path, capsysbinary):
+    from helpers.measures.treceval import command
+    (tmp_path / "q").write_bytes(b"u 0 d 1\n")
+    (tmp_path / "r").write_bytes(b"u Q0 d 1 1 t\n")
+    status = command.main(["-m", "ndcg.2=0X1P-2", str(tmp_path / "q"), str(tmp_path / "r")])
+    err = capsysbinary.readouterr().err.decode()
+    assert status == 2 and err.count("\n") == 1
+    assert "value of 2 '0X1P-2' in '2=0X1P-2' is a hexadecimal number, which this command does not read " \
+           "(trec_eval's atof reads it as 0.25); write it in decimal digits" in err

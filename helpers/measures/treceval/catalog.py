@@ -22,6 +22,7 @@ give them the other's gain). Gains that trec_eval 10 sorts wrongly are refused b
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -39,10 +40,30 @@ def atol(text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+_C_SPACE = " \t\n\v\f\r"
+_HEX = re.compile(r"([+-]?)0[xX]((?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)")
+_SPECIAL = re.compile(r"([+-]?)(inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)", re.IGNORECASE)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def atof(text: str) -> float:
-    """C's ``atof`` for decimal numbers: the longest number at the start of ``text``, else 0."""
-    m = re.match(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", text)
-    return float(m.group(1)) if m else 0.0
+    """C's ``atof`` (``strtod``, C99 and glibc): after C blanks, the longest prefix that is a
+    hexadecimal number (``0x10`` is 16, ``0x1p3`` 8), ``inf``/``infinity``/``nan`` (any case,
+    ``nan(...)``) or a decimal number; 0 when there is none. Out of range: +-inf (HUGE_VAL)."""
+    t = text.lstrip(_C_SPACE)
+    m = _HEX.match(t)
+    if m:
+        try:
+            value = float.fromhex("0x" + m.group(2))
+        except OverflowError:
+            value = math.inf
+        return -value if m.group(1) == "-" else value
+    m = _SPECIAL.match(t)
+    if m:
+        value = math.nan if m.group(2)[0] in "nN" else math.inf
+        return -value if m.group(1) == "-" else value
+    m = _DECIMAL.match(t)
+    return float(m.group(0)) if m else 0.0
 
 
 @dataclass(frozen=True)
@@ -187,12 +208,21 @@ def _integer(t: str, what: str, text: str) -> int:
     return value
 
 
+def _shown(x: float) -> str:
+    """A float as its shortest exact text, without a trailing ``.0`` (``16``, ``0.1``, ``inf``)."""
+    text = repr(x)
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _number(t: str, what: str, text: str) -> float:
     if not _NUM.fullmatch(t):
         if t.strip().lstrip("+-").lower() in ("nan", "inf", "infinity"):
             raise ValueError(f"{what} {t!r} in '{text}' is not a finite number")
+        if _HEX.fullmatch(t):
+            raise ValueError(f"{what} {t!r} in '{text}' is a hexadecimal number, which this command does not read "
+                             f"(trec_eval's atof reads it as {_shown(atof(t))}); write it in decimal digits")
         raise ValueError(f"{what} {t!r} in '{text}' is not a number (trec_eval's atof would read it as "
-                         f"{atof(t):g})")
+                         f"{_shown(atof(t))})")
     return float(t)
 
 
