@@ -178,3 +178,44 @@ def test_hexadecimal_measure_parameter_refusal_names_the_value_trec_eval_reads(t
     assert status == 2 and err.count("\n") == 1
     assert "value of 2 '0X1P-2' in '2=0X1P-2' is a hexadecimal number, which this command does not read " \
            "(trec_eval's atof reads it as 0.25); write it in decimal digits" in err
+
+
+# ---- 5. --duplicates keep_first is honoured for run files as for frames --------------------------------
+
+def test_keep_first_reads_run_files_and_ranked_lists_with_a_document_twice(tmp_path):
+    from helpers import measures
+    qrels = pd.DataFrame({"query_id": ["t", "t"], "doc_id": ["x", "y"], "relevance": [1, 1]})
+    (tmp_path / "run.txt").write_text("t Q0 y 4 0.5 sys\nt Q0 x 1 2.0 sys\nt Q0 y 2 1.0 sys\n")
+    frame = pd.DataFrame({"run_id": ["sys"] * 3, "query_id": ["t"] * 3, "doc_id": ["y", "x", "y"],
+                          "rank": [4, 1, 2], "score": [0.5, 2.0, 1.0]})
+    want = measures.evaluate(qrels, frame, ["AP"], duplicates="keep_first")
+    got = measures.evaluate(qrels, str(tmp_path / "run.txt"), ["AP"], duplicates="keep_first")
+    assert got["value"].tolist() == want["value"].tolist() == [1.0]
+    with pytest.raises(ValueError, match=r"run\.txt:3: expected each document at most once per \(run_id, "
+                                         r"query_id\) \(duplicates='keep_first'"):
+        measures.evaluate(qrels, str(tmp_path / "run.txt"), ["AP"])
+    lists = tmp_path / "sysB"
+    lists.mkdir()
+    (lists / "t.res").write_text("x\ny\nx\n")
+    res = measures.evaluate(qrels, str(lists / "*.res"), ["AP"], duplicates="keep_first")
+    assert res["value"].tolist() == [1.0]
+
+
+def test_evaluate_command_keep_first_reads_a_run_file_with_a_document_twice(tmp_path):
+    from helpers.measures import cli
+    (tmp_path / "q").write_text("5 0 a 1\n5 0 b 0\n")
+    (tmp_path / "r").write_text("5 Q0 b 1 9 s\n5 Q0 a 2 8 s\n5 Q0 b 3 7 s\n")
+    assert cli.main(["--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--measures", "AP"]) == 2
+    assert cli.main(["--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--measures", "AP",
+                     "--duplicates", "keep_first"]) == 0
+
+
+# ---- 6a. a value that starts with '-' reaches its option -------------------------------------------------
+
+def test_evaluate_command_negative_looking_gains_reach_the_option(tmp_path, capsys):
+    from helpers.measures import cli
+    (tmp_path / "q").write_text("5 0 a 1\n")
+    (tmp_path / "r").write_text("5 Q0 a 1 9 s\n")
+    assert cli.main(["--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r"), "--gains", "-.5:1"]) == 2
+    err = capsys.readouterr().err
+    assert "expected one argument" not in err and "gain for L1 must be > 0, got -0.5" in err

@@ -87,8 +87,9 @@ def as_qrels(qrels) -> pd.DataFrame:
                      f"Qrel namedtuples or a TREC qrels path; got {type(qrels).__name__}")
 
 
-def as_run(run) -> pd.DataFrame:
-    """A run (or several) in any shape of the module docstring as a DataFrame.
+def as_run(run, *, duplicates: str = "error") -> pd.DataFrame:
+    """A run (or several) in any shape of the module docstring as a DataFrame (``duplicates``:
+    for files, as :func:`read_run_files`).
 
     Raises
     ------
@@ -97,7 +98,7 @@ def as_run(run) -> pd.DataFrame:
         one level deeper), a score that is not a real number (naming run, topic and document),
         namedtuples without ``query_id, doc_id, score``, or a malformed file.
     """
-    frame = _as_run(run)
+    frame = _as_run(run, duplicates)
     if len(frame) == 0:
         # any shape: a DataFrame, {} / {run: {}}, an empty list or an exhausted generator
         given = f"columns {list(frame.columns)}" if isinstance(run, pd.DataFrame) else f"a {type(run).__name__}"
@@ -107,13 +108,13 @@ def as_run(run) -> pd.DataFrame:
     return frame
 
 
-def _as_run(run) -> pd.DataFrame:
+def _as_run(run, duplicates: str = "error") -> pd.DataFrame:
     """:func:`as_run` before its check for a run without rows."""
     if isinstance(run, pd.DataFrame):
         _check_frame(run, "run", ("score", "rank"))
         return run
     if isinstance(run, (str, os.PathLike)) or _is_path_list(run):
-        return read_run_files(run)
+        return read_run_files(run, duplicates=duplicates)
     if isinstance(run, Mapping):
         nested = [isinstance(v, Mapping) and any(isinstance(x, Mapping) for x in v.values())
                   for v in run.values()]
@@ -251,7 +252,8 @@ def is_ranked_list(path: "str | os.PathLike") -> bool:
     return plain_name(Path(path)).lower().endswith(".res")
 
 
-def read_run_files(paths, *, name_by_file: bool = False, what: str = "run") -> pd.DataFrame:
+def read_run_files(paths, *, name_by_file: bool = False, what: str = "run",
+                   duplicates: str = "error") -> pd.DataFrame:
     """TREC run files (and NTCIREVAL ``.res`` ranked lists) as one run table.
 
     Parameters
@@ -263,6 +265,9 @@ def read_run_files(paths, *, name_by_file: bool = False, what: str = "run") -> p
         Name each TREC file's run after the file instead of its tag (sixth column).
     what : str
         The argument's name in messages (``"run"``, ``"--run"``).
+    duplicates : {"error", "keep_first"}
+        A document twice in one ranked list: refused with ``file:line`` (default) or kept, for
+        :func:`helpers.measures.evaluate` to keep the highest-ranked copy (as for frames).
 
     Returns
     -------
@@ -281,11 +286,11 @@ def read_run_files(paths, *, name_by_file: bool = False, what: str = "run") -> p
     frames, source = [], {}
     lists = [p for p in files if is_ranked_list(p)]
     if lists:
-        frames.append((read_runs(lists, what=what), "the ranked lists"))
+        frames.append((read_runs(lists, what=what, duplicates=duplicates), "the ranked lists"))
     trec_files = [p for p in files if not is_ranked_list(p)]
 
     def one(p: Path) -> pd.DataFrame:
-        return trec.read_run(p, run_id=p.name if name_by_file else None)
+        return trec.read_run(p, run_id=p.name if name_by_file else None, duplicates=duplicates)
 
     if len(trec_files) > 1:  # parsing and decompressing release the GIL: a few threads read faster
         with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1, len(trec_files))) as pool:

@@ -19,16 +19,17 @@ def _is_ranked_list(path: Path) -> bool:
     return plain_name(path).lower().endswith(".res")
 
 
-def _read_ranked_list(path: Path, run_id: str) -> pd.DataFrame:
-    """An NTCIREVAL ranked list: one document per line, best first (further fields ignored)."""
+def _read_ranked_list(path: Path, run_id: str, duplicates: str = "error") -> pd.DataFrame:
+    """An NTCIREVAL ranked list: one document per line, best first (further fields ignored);
+    ``duplicates="keep_first"``: a document's later lines are kept (the measures keep the first)."""
     docs: list[str] = []
     seen: dict[str, int] = {}
     for number, text in text_lines(path):
         doc = trec.c_fields(text)[0]
-        if doc in seen:
+        if doc in seen and duplicates != "keep_first":
             raise trec.malformed(path, number, f"each document once in a ranked list (already on "
                                     f"line {seen[doc]})", text)
-        seen[doc] = number
+        seen.setdefault(doc, number)
         docs.append(doc)
     rank = np.arange(1, len(docs) + 1, dtype=np.int64)
     return pd.DataFrame({
@@ -40,12 +41,12 @@ def _read_ranked_list(path: Path, run_id: str) -> pd.DataFrame:
     })
 
 
-def _read_trec_files(files: list[Path]) -> dict[Path, pd.DataFrame]:
+def _read_trec_files(files: list[Path], duplicates: str = "error") -> dict[Path, pd.DataFrame]:
     """TREC run files read and put in trec_eval order, several at once: parsing and decompressing
     release the GIL, so a few threads read a folder of runs faster (the DL-19 runs: 1.3-1.5x on 2
     cores). The first malformed file in file order raises, as a serial loop would."""
     def one(p: Path) -> pd.DataFrame:
-        return _in_trec_eval_order(trec.read_run(p))
+        return _in_trec_eval_order(trec.read_run(p, duplicates=duplicates))
 
     if len(files) < 2:
         return {p: one(p) for p in files}
@@ -84,7 +85,7 @@ def rank_order_note(runs: pd.DataFrame) -> str:
 
 
 def read_runs(path: str | os.PathLike, *, depth: int | None = None,
-              what: str = "runs_glob") -> pd.DataFrame:
+              what: str = "runs_glob", duplicates: str = "error") -> pd.DataFrame:
     """Read retrieval runs: TREC run files or NTCIREVAL ranked lists.
 
     Parameters
@@ -104,6 +105,9 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
         Keep ranks ``1..depth`` of every (run, topic).
     what : str
         Parameter name shown when ``path`` matches no file.
+    duplicates : {"error", "keep_first"}
+        A document twice in one ranked list: refused with ``file:line`` (default), or kept for
+        the measures to keep its highest-ranked copy (:func:`helpers.measures.evaluate`).
 
     Returns
     -------
@@ -123,7 +127,7 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
                               or depth < 1):
         raise ValueError(f"depth: expected an integer >= 1 or None, got {depth!r}")
     files = resolve_paths(path, what=what)
-    trec_runs = _read_trec_files([p for p in files if not _is_ranked_list(p)])
+    trec_runs = _read_trec_files([p for p in files if not _is_ranked_list(p)], duplicates)
     owners: dict[str, Path] = {}
     topics: dict[tuple[Path, str], Path] = {}
     frames = []
@@ -137,7 +141,7 @@ def read_runs(path: str | os.PathLike, *, depth: int | None = None,
             if other != p:
                 raise ValueError(f"{what}: topic {stem(p)!r} of run {run_id!r} is in two ranked "
                                  f"lists: {other} and {p}")
-            owner, run = folder, _read_ranked_list(p, run_id)
+            owner, run = folder, _read_ranked_list(p, run_id, duplicates)
         else:
             owner, run = p, trec_runs[p]
         for run_id in pd.unique(run["run_id"]):

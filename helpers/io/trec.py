@@ -476,7 +476,7 @@ def read_diversity_qrels(path: os.PathLike | str) -> pd.DataFrame:
     return df
 
 
-def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFrame:
+def read_run(path: os.PathLike | str, *, run_id: str | None = None, duplicates: str = "error") -> pd.DataFrame:
     """Read a TREC run file (``query_id Q0 doc_id rank score run_id``), plain or gzipped.
 
     Parameters
@@ -487,6 +487,10 @@ def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFr
         Name to give the run instead of the sixth field (useful when several files share a tag,
         e.g. the TREC Web 2012 baselines are all tagged ``indri``). The sixth field must still
         be present.
+    duplicates : {"error", "keep_first"}
+        A document twice for one (run_id, query_id): refused with its line (default), or kept
+        (every copy; :func:`helpers.measures.evaluate` with ``duplicates="keep_first"`` keeps the
+        highest-ranked one, as it does for frames).
 
     Returns
     -------
@@ -519,8 +523,10 @@ def read_run(path: os.PathLike | str, *, run_id: str | None = None) -> pd.DataFr
     if not single:
         _warn_several_tags(path, df["run_id"])
     key = ["query_id", "doc_id"] if single else ["run_id", "query_id", "doc_id"]
-    _check_rows(path, df.duplicated(key).to_numpy(),
-                "each document at most once per (run_id, query_id)")
+    if duplicates != "keep_first":
+        _check_rows(path, df.duplicated(key).to_numpy(),
+                    "each document at most once per (run_id, query_id) (duplicates='keep_first', "
+                    "--duplicates keep_first, keeps the highest-ranked copy)")
     return df[["run_id", "query_id", "doc_id", "rank", "score"]]
 
 

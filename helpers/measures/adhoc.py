@@ -711,7 +711,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures, *,
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
     if not isinstance(condensed, (bool, np.bool_)):
         raise ValueError(f"condensed must be True or False, got {condensed!r}")
-    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run)
+    qrels, run = coerce.as_qrels(qrels), coerce.as_run(run, duplicates=duplicates)
     res = evaluate_frames(qrels, run, parse_measures([s for _, s in labels]), gains=gains, gmax=gmax,
                           condensed=condensed, order_by=conv.order_by, score_precision=conv.score_precision,
                           duplicates=duplicates, no_relevant=conv.no_relevant, missing=conv.missing,

@@ -125,10 +125,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print usage and exit(2); keep exit(2), no usage spam
         raise _UsageError(message)
 
-    def parse_args(self, *args, **kwargs):
-        ns = super().parse_args(*args, **kwargs)
+    def parse_args(self, args=None, namespace=None):
+        ns = super().parse_args(self._negative_values(sys.argv[1:] if args is None else list(args)), namespace)
         ns.__dict__.pop("_given_once", None)
         return ns
+
+    def _negative_values(self, args: list[str]) -> list[str]:
+        """``--gains -1:2:3:4`` as ``--gains=-1:2:3:4``: argparse takes a value that starts with
+        ``-`` for an option unless it is a plain negative number (``--rel -1``), and says
+        'expected one argument'. A value starting with ``-`` and a digit, ``.`` or ``:`` after an
+        option that takes one value is that option's value (no option is spelled so)."""
+        single = {s for a in self._actions if a.option_strings and a.nargs is None for s in a.option_strings}
+        out: list[str] = []
+        for k, a in enumerate(args):
+            if out and out[-1] in single and k and args[k - 1] == out[-1] and re.match(r"-[0-9.:]", a):
+                out[-1] = f"{out[-1]}={a}"
+                continue
+            out.append(a)
+        return out
 
 
 class _UsageError(Exception):
@@ -375,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             named = resolve_measures(args, conv)
             specs = M.parse_measures([s for _, s in named])
             qrels = read_qrels_any(args.qrels, args.gain_values)
-            run = coerce.read_run_files(args.run, name_by_file=args.name_by_file, what="--run")
+            run = coerce.read_run_files(args.run, name_by_file=args.name_by_file, what="--run",
+                                        duplicates=args.duplicates)
             if args.order == "file":  # rows are in file order (files in --run order): rank = row number
                 run = run.assign(rank=np.arange(len(run), dtype=np.int64))
             res = M.evaluate(qrels, run, (specs + M.parse_measures(["r1", "rp"])
