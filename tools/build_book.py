@@ -218,9 +218,10 @@ class CorruptFile(Exception):
     it and what was expected (exit 1), never a traceback."""
 
 
-def _read_json(path: Path, expected: str):
-    """The JSON value of ``path``, or :class:`CorruptFile` naming it and ``expected``."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+def _read_json(path: Path, expected: str, text: str | None = None):
+    """The JSON value of ``path`` (of its ``text`` when given), or :class:`CorruptFile` naming it
+    and ``expected``."""
+    text = path.read_text(encoding="utf-8", errors="replace") if text is None else text
     try:
         return json.loads(text)
     except ValueError as exc:
@@ -234,12 +235,18 @@ def read_notebook(path: Path):
     import nbformat
 
     expected = "an executed notebook (nbformat 4 JSON with 'cells', 'metadata')"
-    value = _read_json(path, expected)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    value = _read_json(path, expected, text)
     if not (isinstance(value, dict) and isinstance(value.get("cells"), list) and value.get("nbformat") == 4):
         shown = f"a JSON {type(value).__name__}" + (f" with keys {sorted(value)[:6]}" if isinstance(value, dict) else "")
         raise CorruptFile(f"build_book: {pipeline._show(path)}: expected {expected}, got {shown}; rerun the "
                           "notebook (make reproduce ...) or remove it")
-    return nbformat.from_dict(value)
+    try:
+        return nbformat.reads(text, as_version=4)
+    except Exception as exc:   # nbformat's ValidationError and its kin: one line naming the file
+        first = (str(exc).splitlines() or [""])[0]
+        raise CorruptFile(f"build_book: {pipeline._show(path)}: expected {expected}, got one nbformat cannot read "
+                          f"({type(exc).__name__}: {first}); rerun the notebook or remove it") from None
 
 
 def runtimes(profile: str) -> dict[str, float]:
