@@ -31,8 +31,8 @@ from .design_split import coefficient_lines, inside as _inside, interval_method,
     never_text as _never, unreachable_text as _unreachable_text, split_header, split_lines, split_rows as _split_rows, \
     who_text as _who
 from .design_cost import span as _span, answer_rows as _answer_rows, design_question as _design_q, \
-    topics_question as _topics_q, reach_verdict as _reach, beside_answer as _beside, ties_caveat as _ties_caveat, drop_caveat as _drop, break_even_lines, break_even_row as _break_even_row, \
-    break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable
+    topics_question as _topics_q, reach_verdict as _reach, reach_part as _part, beside_answer as _beside, ties_caveat as _ties_caveat, drop_caveat as _drop, break_even_lines, break_even_row as _break_even_row, \
+    break_even_text, cheapest_lines, edge_note, tied, undecided, unreachable, every_design as _every, paired_label, topics_paper
 from .design_rule import beside, equality_verdict, planted_truths, ses_from, side, t_interval
 from .design_pilot import DL19_SCOPE, judgment_sets_note, pilot_note, scored as _scored, truncated as _truncated, \
     crossed_line, crossed_t_test, crossed_t_text, t_inside as _t_inside
@@ -244,7 +244,8 @@ def _coverage_text(cov: Mapping) -> str:
     v_lo, v_hi = _proportion_ci(k, n, "wilson", cov.get("verdict_level", cov["level"]))   # the verdict's (Bonferroni)
     few = (f"; too few replicates ({n} < {MIN_COVERAGE_PILOTS}) for a verdict"
            if n < MIN_COVERAGE_PILOTS else "")
-    way = {"above": "over-covers (conservative)", "below": "under-covers (anti-conservative)"}.get(
+    way = {"above": "over-covers (conservative; its whole-topic ends, rounded outward, widen it)",
+           "below": "under-covers (anti-conservative)"}.get(
         side(v_lo, v_hi, cov["level"]), f"covers at {cov['level']:.0%} within noise")
     return (f"{way}: {k:,} of {n:,} pilots ({_pct(k / n)}); Wilson 95% [{_pct(lo, cov['level'])}, "
             f"{_pct(hi, cov['level'])}]{few}")
@@ -397,21 +398,22 @@ def _sakai_power(r, power: float, said: bool = False) -> tuple[str | None, str]:
 
 
 def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float, ci_width: float,
-                 at: pd.DataFrame | None = None, n_a: int | None = None, ks=()) -> list[Finding]:
+                 at: pd.DataFrame | None = None, n_a: int | None = None, ks=(), crossed: bool = False) -> list[Finding]:
     """Topics for the t-test and the CI: 2 V_E2 at the recommended assessors (``at``), then Sakai's
     2 V_E1 (and 2 V_E2 when the pilot's ``n_a`` is not among the recommended ``ks``).  With crossed
     assessors the t-test row states the power reached at Sakai's n and, when the assessors' bias
     caps the power below 1 - beta, that no n reaches it: Sakai's n is then not conservative (the
     verdict follows the power, and the paper column does not call it so)."""
     verdict, ratio, nums = _conservative(sizes, lead)
-    rows, power = [], 1 - beta
+    rows, power = [], 1 - beta     # crossed: the t-test's n adds the assessors' bias, and its label says so
     # asked as Sakai's claim, so that the verdict answers the question; the topics are the run's cell
     for method, question in (("paired t", f"Is Sakai's 2 V_E1 conservative for a paired t-test (minD = {min_diff:g}, "
                                           f"power {power:.2f}; {lead})?"),
                              ("CI width", f"Is Sakai's 2 V_E1 conservative for a CI of width ≤ {ci_width:g} on a mean "
                                           f"difference ({lead})?")):
         r = sizes[(sizes["measure"] == lead) & (sizes["method"] == method)].iloc[0]
-        paired = f"2 V_E2: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
+        v2 = paired_label(crossed and method == "paired t")
+        paired = f"{v2}: {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
         run, own = f"2 V_E1: {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}; {paired}", ""
         never = {}
         if at is not None and n_a is not None:
@@ -420,14 +422,14 @@ def _sizing_rows(sizes: pd.DataFrame, *, lead: str, min_diff: float, beta: float
             never = ({k: c for k, c in _caps(at).items() if k in mine and _unreached(mine[k])}
                      if method == "paired t" else {})
             nas = _span(reach)
-            parts = ([f"2 V_E2: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
-                [f"2 V_E2 with {_who(never)}: no n reaches power {power:.2f} (bias cap "
+            parts = ([f"{v2}: {_per_k(reach, 'topics', short=True)} (n_a = {nas})"] if reach else []) + (
+                [f"{v2} with {_who(never)}: no n reaches power {power:.2f} (bias cap "
                  f"{claims.listing([beside(c, power) for c in never.values()])}{_within(_lows(at), never, True)})"]
                 if never else [])
             run = "; ".join(parts) + f"; pilot's {n_a} sets: 2 V_E1 {_n_ci(r.n_exact, r.n_exact_low, r.n_exact_high)}"
             # the pilot's own 2 V_E2, unless the t-test's power text below says no n reaches it (the cap)
             own = "" if n_a in mine or (method == "paired t" and pd.isna(r.n_paired)) else \
-                f", 2 V_E2 {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
+                f", {v2} {_n_ci(r.n_paired, r.n_paired_low, r.n_paired_high)}"
         row_verdict, paper = verdict, "Sakai: 2 V_E1, conservative"
         if method == "paired t":
             said = at is not None and n_a is not None and n_a in never
@@ -513,14 +515,15 @@ def _per_k(texts: Mapping[int, str], noun: str = "", short: bool = False) -> str
     return f"from {parts[0]} to {parts[1]}" if noun else f"from {ends[0][1]} to {ends[1][1]}"
 
 
-def at_lines(at: pd.DataFrame, lead: str, power: float | None = None) -> list[str]:
+def at_lines(at: pd.DataFrame, lead: str, power: float | None = None, crossed: bool = False) -> list[str]:
     """One printed line per number of assessors of ``at`` (:func:`helpers.design.study.sizes_at_assessors`):
     topics for the paired t-test and the CI width from 2 V_E2 at that many assessors per topic; a
-    t-test no n powers (``power``: 1 - beta) is said so, with the cap the assessors' bias sets."""
+    t-test no n powers (``power``: 1 - beta) is said so, with the cap the assessors' bias sets (``crossed``:
+    the label says the t-test's n adds that bias, :func:`paired_label`)."""
     t, ci, caps = _at_k(at, "paired t"), _at_k(at, "CI width"), _caps(at)
     out = []
     for k in t:
-        head = f"{lead}, n_a = {k} per topic (2 V_E2): "     # not "3 assessors": read as the pilot's count
+        head = f"{lead}, n_a = {k} per topic ({'2 V_E2; t-test: + assessor bias' if crossed else '2 V_E2'}): "     # not "3 assessors": read as the pilot's count
         if _unreached(t[k]):
             out.append(f"{head}CI width {ci[k]} topics; "
                        + _never({k: caps.get(k, np.nan)}, power, "gives the paired t-test") + _within(_lows(at), [k]))
@@ -591,10 +594,10 @@ def _cell(at: pd.DataFrame, ks, rows: pd.DataFrame, *, tie: str, target: float, 
           power: float | None, t_test: bool = True) -> tuple[str, str]:
     """The findings table's two answer cells, no nested parentheses: the design (``"n_a = 1 or 2: tied
     cheapest"``) and its topics (``"n_a = 1: Eρ² 26 [15, 39], t-test 143 [109, 185]; n_a = 2: ..."``), each
-    number beside the assessors per topic it belongs to (of more than two tied counts the first and the
-    last); a t-test no n powers says its bias cap.  The question names the intervals' methods."""
+    number beside the assessors per topic it belongs to (every tied design, :func:`every_design`: the
+    point-cheapest first and the others compactly past 35 words); a t-test no n powers says its bias cap.
+    The question names the intervals' methods."""
     reach, never = _reachable(at, ks)
-    shown = ks if len(ks) <= 2 else [ks[0], ks[-1]]
     def one(k):
         e = _n_ci(rows.loc[k, "n_topics"], rows.loc[k, "n_low"], rows.loc[k, "n_high"])
         t = reach.get(k) or (f"none, bias cap {beside(never[k], power) if power else f'{never[k]:.2f}'}"
@@ -602,7 +605,7 @@ def _cell(at: pd.DataFrame, ks, rows: pd.DataFrame, *, tie: str, target: float, 
         return (f"n_a = {k}: " if len(ks) > 1 else "") + f"Eρ² {e}" + (f", t-test {t}" if t_test else "")
     named = (f"n_a = {ks[0]}" if len(ks) == 1 else f"n_a = {ks[0]} or {ks[1]}" if len(ks) == 2 else
              f"n_a = {ks[0]} to {ks[-1]}")
-    return f"{named}: {tie}", "; ".join(one(k) for k in shown)
+    return f"{named}: {tie}", _every(rows, at, ks, {k: one(k) for k in ks}, t_test)
 
 
 def _pilot_cell(at: pd.DataFrame, ks, power: float | None, pilot: Mapping | None, t_test: bool) -> str:
@@ -712,7 +715,7 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     design, power = s.get("design"), 1 - s["beta"]
     ks = recommended_assessors(cheapest, pilot_erho2["n_a"])
     sizing = _sizing_rows(sizes, lead=lead, min_diff=s["min_diff"], beta=s["beta"], ci_width=s["ci_width"], at=at,
-                          n_a=pilot_erho2["n_a"], ks=ks)
+                          n_a=pilot_erho2["n_a"], ks=ks, crossed=design == "s x t x a")
     bodoff = None
     if break_even is not None:     # Bodoff's claim at equal cost, answered as a break-even cost ratio
         ratio = s["cost_topic"] / s["cost_judgment"] if s["cost_judgment"] else np.inf
@@ -727,15 +730,16 @@ def findings(*, published: Mapping[str, int], anova_m2: tuple[int, int], gt: pd.
     if sim:   # the answer stays in the table, its verdicts the planted components' (caveat "planted_answer")
         rows = [Finding(_design_q(s["target"], costs, lead), "the pilot's D-study", cells[0], "by construction",
                         caveats=("planted_answer", *ties)),
-                Finding(_topics_q(s["target"], interval_method(design)), "the pilot's D-study and 2 V_E2", cells[1],
+                Finding(_topics_q(s["target"], interval_method(design)), topics_paper(design == "s x t x a"), cells[1],
                         "by construction", caveats=("planted_answer",))]
         truths = planted_truths(components, design, n_a=pilot_erho2["n_a"], target=s["target"],
                                 ratio=None if bodoff is None else bodoff.numbers["ratio"])
         appendix += [_built(r, truths) for r in sizing + ([bodoff] if bodoff is not None else [])]
     else:     # the answer first, with Bodoff's claim (one assessor per topic is cheapest) as its verdict
         n_t = s.get("n_topics")
-        rows = _answer_rows(cells, bodoff, break_even, lead=lead, target=s["target"], costs=costs,
+        rows = _answer_rows(cells, bodoff, break_even, lead=lead, target=s["target"], costs=costs, crossed=design == "s x t x a",
                             method=interval_method(design), n_t=n_t, reach=_reach(cheapest, at, ks, pilot_erho2, n_t),
+                            part=_part(cheapest, at, ks, pilot_erho2, n_t),
                             scope=DL19_SCOPE if unjudged.startswith("DL-19:") else "",
                             truncated=("truncated",) if unjudged.startswith("DL-19:") else ())
         appendix += [] if bodoff is None else [_beside(bodoff, rows[0])]   # the break-even, naming the answer's verdict

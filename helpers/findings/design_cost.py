@@ -23,7 +23,7 @@ def _end(v) -> str:
     return "unbounded" if _missing(v) else f"{int(v):,}"
 
 
-__all__ = ["answer_row", "beside_answer", "ties_caveat", "drop_caveat", "cost_verdict", "span", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
+__all__ = ["answer_row", "paired_label", "topics_paper", "every_design", "reach_part", "beside_answer", "ties_caveat", "drop_caveat", "cost_verdict", "span", "tied", "unreachable", "undecided", "undecided_lines", "edge_note", "cheapest_lines", "design_text", "money",
            "break_even_text", "break_even_lines", "break_even_row"]
 
 
@@ -275,40 +275,91 @@ def topics_question(target: float, method: str, n_t: int | None = None) -> str:
             + ("" if n_t is None else f" Does the pilot's {n_t} reach them?"))
 
 
+def paired_label(bias: bool) -> str:
+    """What a paired size is computed from: ``"2 V_E2"``, or with crossed assessors' t-test (``bias``)
+    ``"2 V_E2 + assessor bias"`` (2 σ²_sa / n_a enters its n: :func:`helpers.design.study.sizes_by_measure`)."""
+    return "2 V_E2 + assessor bias" if bias else "2 V_E2"
+
+
+def topics_paper(crossed: bool) -> str:
+    """The topics row's paper cell: what its numbers come from (crossed: the t-test adds the assessors' bias)."""
+    return f"the pilot's D-study and {paired_label(crossed)}"
+
+
+def every_design(rows: pd.DataFrame, at: pd.DataFrame, ks, texts: Mapping[int, str], t_test: bool = True,
+                 words: int = 35) -> str:
+    """The topics cell of every tied design ``ks`` (``texts``: k -> its part), in order; past ``words``
+    words, the point-cheapest design (``rows``: the cost curve by n_a) in full, then ``"others: n_a = 2,
+    4: Eρ² 18 to 26, t-test 427 to 643"`` (the others' ranges of point values)."""
+    full = "; ".join(texts[k] for k in ks)
+    if len(full.split()) <= words:
+        return full
+    best = min(ks, key=lambda k: float(rows.loc[k, "cost"]))
+    rest = [k for k in ks if k != best]
+    def span_of(values):
+        v = sorted(int(x) for x in values if not _missing(x))
+        return "none" if not v else f"{v[0]:,}" if v[0] == v[-1] else f"{v[0]:,} to {v[-1]:,}"
+    t = at[(at["method"] == "paired t") & at["n_assessors"].isin(rest)]["n_paired"]
+    return (f"{texts[best]}; others: n_a = {', '.join(map(str, rest))}: Eρ² {span_of(rows.loc[rest, 'n_topics'])}"
+            + (f", t-test {span_of(t)}" + (" (some none)" if t.isna().any() else "") if t_test else ""))
+
+
+def _reach_cells(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping, n_t: int) -> list[tuple]:
+    """(kind "Eρ²" or "t-test", point, reached: True / False / None) of every number of the topics cell."""
+    cells = []
+    for k in ks:
+        if curve is not None:
+            r = curve.set_index("n_assessors").loc[k]
+            cells.append(("Eρ²", r["n_topics"], r["n_low"], r["n_high"]))
+        elif pilot:
+            cells.append(("Eρ²", pilot.get("n"), pilot.get("low"), pilot.get("high")))
+        t = at[(at["method"] == "paired t") & (at["n_assessors"] == k)]
+        if len(t):
+            cells.append(("t-test", *t.iloc[0][["n_paired", "n_paired_low", "n_paired_high"]]))
+    return [(kind, n, False if _missing(n) else True if not _missing(hi) and n_t >= float(hi) else
+             False if not _missing(lo) and n_t < float(lo) else None) for kind, n, lo, hi in cells]
+
+
 def reach_verdict(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping, n_t: int | None) -> str:
     """Does the pilot's own ``n_t`` topics reach the answer's topics (Eρ² and the t-test at each of the
-    assessors ``ks`` shown; ``pilot``: the Eρ² topics at the pilot's n_a when ``curve`` is None)?  Per
-    number: reached when ``n_t`` is at least its interval's upper end, not when below its lower end or
+    assessors ``ks``, every tied design; ``pilot``: the Eρ² topics at the pilot's n_a when ``curve`` is None)?
+    Per number: reached when ``n_t`` is at least its interval's upper end, not when below its lower end or
     unreachable at the point estimate, else undecided.  "holds" when every number is reached; "does not
     hold" when some are not and none is; "holds in part" when some are and some are not; "cannot tell" when
     none is short and some are undecided."""
     if n_t is None:
         return "cannot tell"
-    shown = list(ks) if len(ks) <= 2 else [ks[0], ks[-1]]
-    cells = []
-    for k in shown:
-        if curve is not None:
-            r = curve.set_index("n_assessors").loc[k]
-            cells.append((r["n_topics"], r["n_low"], r["n_high"]))
-        elif pilot:
-            cells.append((pilot.get("n"), pilot.get("low"), pilot.get("high")))
-        t = at[(at["method"] == "paired t") & (at["n_assessors"] == k)]
-        if len(t):
-            cells.append(tuple(t.iloc[0][["n_paired", "n_paired_low", "n_paired_high"]]))
-    ok = [False if _missing(n) else True if not _missing(hi) and n_t >= float(hi) else
-          False if not _missing(lo) and n_t < float(lo) else None for n, lo, hi in cells]
+    ok = [c[2] for c in _reach_cells(curve, at, ks, pilot, n_t)]
     if False in ok:
         return "holds in part" if True in ok else "does not hold"
     return "holds" if ok and all(ok) else "cannot tell"
 
 
+def reach_part(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping, n_t: int | None) -> str:
+    """Which part holds, for a "holds in part" of :func:`reach_verdict`: ``"the pilot's 43 topics reach
+    Eρ²'s 26 and 22, not the t-test's 143 and 124"`` (each kind's numbers reached, then those not; undecided
+    ones are left out); "" for any other verdict."""
+    if reach_verdict(curve, at, ks, pilot, n_t) != "holds in part":
+        return ""
+    cells = _reach_cells(curve, at, ks, pilot, n_t)
+    def said(flag):
+        parts = []
+        for kind in ("Eρ²", "t-test"):
+            ns = ["none" if _missing(n) else f"{int(n):,}" for k_, n, ok in cells if k_ == kind and ok is flag]
+            if ns:
+                parts.append(f"{kind}'s {claims.listing(ns)}" if kind == "Eρ²" else f"the t-test's {claims.listing(ns)}")
+        return claims.listing(parts)
+    return f"the pilot's {n_t} topics reach {said(True)}, not {said(False)}"
+
+
 def answer_rows(cells: tuple[str, str], bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
                 costs: str, method: str, reach: str, n_t: int | None, scope: str = "",
-                truncated: tuple = ()) -> list[Finding]:
+                truncated: tuple = (), crossed: bool = False, part: str = "") -> list[Finding]:
     """The answer of real or file data, first in the table, as two rows: the design (``cells[0]``, from
     :func:`helpers.findings.design.answer_sentence`), with Bodoff's claim read by the criterion of the answer
     itself (:func:`cost_verdict`: the cost bootstrap of whole topics) as its verdict; and its topics
-    (``cells[1]``), with ``reach`` (:func:`reach_verdict`: does the pilot's ``n_t`` reach them?).  The
+    (``cells[1]``), with ``reach`` (:func:`reach_verdict`: does the pilot's ``n_t`` reach them?; ``part``:
+    :func:`reach_part`, which part holds, added to the cell; ``crossed``: the paper cell says the bias).  The
     break-even of 1 -> 2 assessors (unrounded topics) is the appendix's row, asking its own question.
     ``truncated``: the caveat key of a truncated pilot (DL-19), or ()."""
     paper = "more topics beat more assessors (Bodoff 2008)"
@@ -317,8 +368,8 @@ def answer_rows(cells: tuple[str, str], bodoff: Finding | None, be: pd.DataFrame
     first = (Finding(design_question(target, costs, who, bodoff=True), paper, cells[0], cost_verdict(bodoff),
                      caveats=("ties", *truncated), numbers=bodoff.numbers) if tested else
              Finding(design_question(target, costs, who), paper, cells[0], "not tested", caveats=truncated))
-    return [first, Finding(topics_question(target, method, n_t), "the pilot's D-study and 2 V_E2", cells[1], reach,
-                           caveats=truncated)]
+    return [first, Finding(topics_question(target, method, n_t), topics_paper(crossed),
+                           cells[1] + (f"; {part}" if part else ""), reach, caveats=truncated)]
 
 
 def beside_answer(bodoff: Finding, answer: Finding) -> Finding:

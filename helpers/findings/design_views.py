@@ -32,15 +32,20 @@ def _topics(value, low, high) -> str:
     return _n_ci(value, low, high)
 
 
-def sizes_view(sizes: pd.DataFrame) -> pd.DataFrame:
+#: The sizes table's column of paired sizes: crossed assessors add their bias to the t-test's n.
+PAIRED_COLUMN = {False: "n exact (2 V_E2)", True: "n exact (2 V_E2; t-test: + assessor bias)"}
+
+
+def sizes_view(sizes: pd.DataFrame, crossed: bool = False) -> pd.DataFrame:
     """:func:`helpers.design.study.sizes_by_measure` as printed: Sakai's approximate n, the exact n from
-    2 V_E1 and from 2 V_E2 with their bootstrap intervals, V_E1 / V_E2 and the power at Sakai's n."""
+    2 V_E1 and from 2 V_E2 with their bootstrap intervals, V_E1 / V_E2 and the power at Sakai's n.
+    ``crossed`` (s x t x a): the t-test's n adds the assessors' bias, and the column's name says so."""
     out = pd.DataFrame({
         "measure": sizes["measure"], "method": sizes["method"],
         "V_E1": sizes["V_E1"].map(lambda v: f"{v:.4f}"), "n approx": sizes["n_approx"].map(lambda v: _n_ci(v, None, None)),
         "n exact (from V_E1)": [_topics(*r) for r in sizes[["n_exact", "n_exact_low", "n_exact_high"]].itertuples(index=False)],
         "V_E2": sizes["V_E2"].map(lambda v: f"{v:.4f}"),
-        "n exact (2 V_E2)": ["" if m.startswith("ANOVA") else _topics(*r) for m, *r in       # the ANOVA does not pair
+        PAIRED_COLUMN[crossed]: ["" if m.startswith("ANOVA") else _topics(*r) for m, *r in       # the ANOVA does not pair
                              sizes[["method", "n_paired", "n_paired_low", "n_paired_high"]].itertuples(index=False)],
         "V_E1 / V_E2": [with_interval(*r, fmt="{:.1f}") for r in sizes[["ratio", "ratio_low", "ratio_high"]].itertuples(index=False)]})
     if "power_sakai" in sizes:
