@@ -458,9 +458,9 @@ def test_findings_rows_and_sentences_stay_short():
     worst = _findings(split=split, planted=unreachable, cheapest=many, settings=dict(
         min_diff=.05, beta=.2, ci_width=.1, target=.95, max_assessors=6, design="s x t x a"))
     assert not worst.problems(), worst.problems()          # at most 250 words of prose, whatever is said
-    # each number beside its n_a (fix06e item 4: the cell of a tie of 1 to 5 names the first and the last)
+    # each number beside its n_a (fix06h item 2: a tie of 1 to 5 past 35 words: the point-cheapest, then the others)
     assert f.rows[0].run == "n_a = 1 to 5: tied cheapest"
-    assert f.rows[1].run == "n_a = 1: Eρ² 30 [20, 40], t-test 10 [9, 12]; n_a = 5: Eρ² 30 [20, 40], t-test 6 [5, 8]"
+    assert f.rows[1].run == "n_a = 1: Eρ² 30 [20, 40], t-test 10 [9, 12]; others: n_a = 2, 3, 4, 5: Eρ² 30, t-test 6 to 9"
     assert words(f.rows[0].run) <= 35 and words(f.rows[1].run) <= 35
 
 
@@ -826,15 +826,15 @@ def test_crossed_bias_caps_the_power_sakais_n_is_not_called_conservative_and_sen
                   pilot_erho2={"n": 20, "low": 12, "high": 30, "n_a": 4})
     t, ci = _sizing(f)
     assert "conservative" not in t.paper and t.paper == "Sakai: 2 V_E1 (his model has no assessor bias)"
-    assert t.run.startswith("2 V_E2 with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
+    assert t.run.startswith("2 V_E2 + assessor bias with 4 assessors: no n reaches power 0.90 (bias cap 0.84)")
     assert ". Analytic power at this pilot's Sakai n 0.714 [0.600, 0.800]" in t.run and "unreachable" not in t.run
     assert t.verdict == "does not hold"               # the power's interval lies below 0.90: not conservative
     assert ci.verdict == "by definition" and "conservative" in ci.paper   # the bias shifts a CI, not its width
     said = answer_sentence(_crossed_at(), lead="m", target=.95, curve=curve, n_a=4, power=.9, design="s x t x a")
     assert said.endswith("no number of topics gives a paired t-test power 0.90 with 4 assessors: the assessors' "
                          "bias caps it at 0.84.") and "(Satterthwaite)" in said and "unreachable" not in said
-    assert at_lines(_crossed_at(), "m", power=.9) == [
-        "m, n_a = 4 per topic (2 V_E2): CI width 49 [44, 53] topics; no number of topics gives the paired t-test "
+    assert at_lines(_crossed_at(), "m", power=.9, crossed=True) == [
+        "m, n_a = 4 per topic (2 V_E2; t-test: + assessor bias): CI width 49 [44, 53] topics; no number of topics gives the paired t-test "
         "power 0.90 with 4 assessors: the assessors' bias caps it at 0.84"]
     # the power at Sakai's n straddles the target: cannot tell; above it: the ratio's verdict
     assert _findings(sizes=_crossed_sizes((.88, .8, .95), (.97, .9, .99)), at=_crossed_at(cap=.97), settings=settings,
