@@ -331,7 +331,7 @@ def split_rows(split: pd.DataFrame, *, simulated: bool) -> list[Finding]:
                         numbers={"cells": split.to_dict(orient="records")}))
     ok_n, *n_rest = parts["normal"]
     normal, _ = _tau_text(split, "tau_normal")
-    rows.append(Finding("Does the D-study's Eρ² predict τ between disjoint halves as (2/π)·arcsin Eρ²?", ARCSIN,
+    rows.append(Finding("Does the D-study's Eρ² predict split-half τ as (2/π)·arcsin Eρ²?", ARCSIN,
                         f"{normal}; {_miss_text(*n_rest[:3])}", split_verdict(ok_n, *n_rest),
                         caveats=("conditional", *sim)))
     return [replace(r, run=r.run + mark) for r in rows]
