@@ -579,9 +579,7 @@ def replay_table(counts: Mapping[str, dict], pairs_used: Mapping[str, int]) -> p
 def _prose(*, rec: Recovery | None, simulated: bool, shift: Mapping | None, significance: float = 0.05,
            appendix: int = 0, real: bool = False) -> list[str]:
     prose = []
-    if rec is not None:   # the misses on average are read in the appendix, beside their row (appendix_prose)
-        prose += one_study_bullet(rec, significance)
-    elif simulated:
+    if rec is None and simulated:   # the one-study power and the misses are read in the appendix (appendix_prose)
         prose.append(f"The planted-truth check did not run: it needs 2 replicates, and {MIN_REPLICATES} for a verdict.")
     if shift:
         prose.append(shift_sentence(shift["max_move"], shift["gap"], shift.get("other")))
@@ -600,10 +598,12 @@ class PreferenceFindings(Findings):
     appendix_prose: tuple = ()
 
     def appendix_findings(self) -> Findings:
-        """The appendix rows as a table of their own, with the caveats they point to and the bullets on
-        the planted families not shown first on average (:mod:`.preference_misses`)."""
+        """The appendix rows as a table of their own, with the caveats they point to, the planted users'
+        general caveat (when a planted model is near a formula) and the bullets on the one-study power
+        and the planted families not shown first on average (:mod:`.preference_misses`)."""
+        general = ("planted_users",) if "planted_users" in self.caveats else ()
         return AppendixFindings(self.notebook, self.appendix, self.appendix_prose, caveats=self.caveats,
-                                title=_APPENDIX_TITLE)
+                                general=general, title=_APPENDIX_TITLE)
 
     def show_appendix(self, out=None) -> None:
         """Display the appendix (saved as ``05_findings_appendix.{csv,tex}`` with ``out``)."""
@@ -626,8 +626,17 @@ AVERAGE_NAME = ("the planted families' recovery on average, set by users built n
                 "RBU/ERR")
 
 
+#: The one-study power row (:func:`helpers.findings.preference_power.power_row`): its question starts so,
+#: and the appendix intro names it so (set by the simulator's noise constants and built-in contrast).
+POWER_PREFIX = "In one study of"
+POWER_NAME = ("each planted family's power in one study, set by the simulator's noise constants and built-in "
+              "contrast (not calibrated to the paper)")
+
+
 def _appendix_name(question: str) -> str:
     """How :func:`appendix_intro` names an appendix row (:data:`APPENDIX_NAMES`)."""
+    if question.startswith(POWER_PREFIX):
+        return POWER_NAME
     return AVERAGE_NAME if question.startswith(AVERAGE_PREFIX) else APPENDIX_NAMES.get(question, question)
 
 
@@ -668,13 +677,14 @@ def _in_appendix(row: Finding, simulated: bool) -> bool:
     unless a measure departs (null assessors ignore the documents); the planted families' check on
     average (every planted user with a family is built near a measure's formula); and, with simulated labels, the
     share of pair-level differences that survive topic blocking (set by the simulator's within-topic
-    dependence, so it says nothing about the paper's Table 3). The one-study power stays in the table,
-    one row with the ``by_construction`` caveat (:func:`helpers.findings.preference_power.power_row`)."""
+    dependence, so it says nothing about the paper's Table 3). The one-study power goes there too
+    (:func:`helpers.findings.preference_power.power_row`): it is decided by the simulator's fixed noise
+    constants and built-in contrast, which are not calibrated to the paper's pairs."""
     if row.question in APPENDIX_QUESTIONS:
         return row.verdict == "by construction"
     if row.question == NULL_QUESTION:
         return row.verdict != "does not hold"
-    if row.question.startswith(AVERAGE_PREFIX):   # planted users near formulas: decided by the design
+    if row.question.startswith((AVERAGE_PREFIX, POWER_PREFIX)):   # planted users near formulas: decided by the design
         return True
     return simulated and row.question == HSD_QUESTION
 
@@ -759,7 +769,8 @@ def findings(*, simulated: bool, alphas: Mapping[str, float], alpha_target: Mapp
                        rates_uncorrected=f"Each rate's 95% CI stands alone, uncorrected over the {cases} "
                                          "model-question cases.")
         if any(m in NEAR_FORMULA for m in models):   # the planted users near a formula qualify every planted row
-            caveats["planted_users"], general = users_caveat(models), ("planted_users",)
-    misses = tuple(coverage_bullet(rec) + miss_bullets(rec)) if rec is not None else ()
+            caveats["planted_users"] = users_caveat(models)   # said in the appendix, where the planted rows are
+    misses = (tuple(one_study_bullet(rec, significance) + coverage_bullet(rec) + miss_bullets(rec))
+              if rec is not None else ())
     return PreferenceFindings("05_preference_agreement", rows, prose, caveats=caveats, general=general,
                               footer=footer, appendix=appendix, appendix_prose=misses)
