@@ -52,9 +52,9 @@ def test_holds_in_part_says_which_part_holds():
     curve = _curve(ks, [26, 22], [15, 13], [39, 34], [350, 350])
     at = _at(ks, [(143, 109, 185), (124, 95, 161)], [(20, 18, 22), (18, 16, 20)])
     assert reach_verdict(curve, at, ks, {}, 43) == "holds in part"
-    assert reach_part(curve, at, ks, {}, 43) == "the pilot's 43 topics reach Eρ²'s 26 and 22, not the t-test's 143 and 124"
+    assert reach_part(curve, at, ks, {}, 43) == "43 topics reach Eρ²'s 26 and 22, not the t-test's 143 and 124"
     assert reach_part(curve, at, ks, {}, 200) == ""                      # "holds": nothing to split
     three = _curve([1, 2, 3], [26, 22, 20], [15, 13, 12], [39, 34, 30], [350, 350, 360])
     at3 = _at([1, 2, 3], [(143, 109, 185), (124, 95, 161), (30, 25, 36)], [(20, 18, 22)] * 3)
     assert reach_part(three, at3, [1, 2, 3], {}, 43) == \
-        "the pilot's 43 topics reach Eρ²'s 26, 22 and 20 and the t-test's 30, not the t-test's 143 and 124"
+        "43 topics reach Eρ²'s 26, 22 and 20 and the t-test's 30, not the t-test's 143 and 124"

@@ -336,7 +336,7 @@ def reach_verdict(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mappi
 
 
 def reach_part(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping, n_t: int | None) -> str:
-    """Which part holds, for a "holds in part" of :func:`reach_verdict`: ``"the pilot's 43 topics reach
+    """Which part holds, for a "holds in part" of :func:`reach_verdict`: ``"43 topics reach
     Eρ²'s 26 and 22, not the t-test's 143 and 124"`` (each kind's numbers reached, then those not; undecided
     ones are left out); "" for any other verdict."""
     if reach_verdict(curve, at, ks, pilot, n_t) != "holds in part":
@@ -349,7 +349,7 @@ def reach_part(curve: pd.DataFrame | None, at: pd.DataFrame, ks, pilot: Mapping,
             if ns:
                 parts.append(f"{kind}'s {claims.listing(ns)}" if kind == "Eρ²" else f"the t-test's {claims.listing(ns)}")
         return claims.listing(parts)
-    return f"the pilot's {n_t} topics reach {said(True)}, not {said(False)}"
+    return f"{n_t} topics reach {said(True)}, not {said(False)}"
 
 
 def answer_rows(cells: tuple[str, str], bodoff: Finding | None, be: pd.DataFrame | None, *, lead: str, target: float,
