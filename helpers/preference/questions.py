@@ -233,3 +233,76 @@ def top_group(mar: pd.Series, result: pd.DataFrame, twins: Sequence[Sequence[str
 
 
 __all__ += ["never_equal_chance", "top_group"]
+
+
+#: How a role that does not replicate out of sample is named wherever a comparison with it is listed.
+UNSTABLE = " (unstable)"
+
+
+def unstable_roles(roles: Mapping) -> list[str]:
+    """The cross-fitted assessor roles (:func:`helpers.preference.cross_fitted_roles`) that are
+    unstable: choosing the role in sample moves its MAR (``|optimism|``, in-sample minus
+    cross-fitted) by more than its in-sample gap to the nearest other role, so which assessor holds
+    the role is not settled by the data and a comparison with it says little. In order best,
+    median, worst; ``roles``: a dict with ``mar_in_sample`` and ``optimism`` (``{role: value}``)."""
+    ins, opt = roles["mar_in_sample"], roles["optimism"]
+    out = []
+    for k in ins:
+        gap = min(abs(ins[k] - ins[o]) for o in ins if o != k)
+        if abs(round(opt[k], 4)) > round(gap, 4):   # compared as printed (4 decimals)
+            out.append(k)
+    return out
+
+
+def flag_unstable(table: pd.DataFrame, unstable: Sequence[str], columns: Sequence[str] = ("higher", "lower")
+                  ) -> pd.DataFrame:
+    """``table`` with each unstable role (:func:`unstable_roles`, e.g. ``"median"``) renamed
+    ``"median assessor (unstable)"`` in ``columns``, so no listing of a significant difference with
+    it goes without the flag."""
+    names = {f"{k} assessor": f"{k} assessor{UNSTABLE}" for k in unstable}
+    return table.assign(**{c: table[c].replace(names) for c in columns if c in table.columns}) if names else table
+
+
+def role_lines(q: str, r: Mapping, candidates: int) -> list[str]:
+    """The Appendix lines on one question's cross-fitted roles: each role's MAR cross-fitted, in
+    sample and the optimism; then the roles out of order and the unstable roles
+    (:func:`unstable_roles`, with the rule), when there are any."""
+    lines = [f"{q:9s}: roles cross-fitted over {r['topics'][0]} + {r['topics'][1]} topics; MAR cross-fitted (in sample, "
+             "in-sample minus cross-fitted): "
+             + ", ".join(f"{k} {r['mar'][k]:.4f} ({r['mar_in_sample'][k]:.4f}, {r['optimism'][k]:+.4f})"
+                         for k in ("best", "median", "worst"))]
+    if r.get("out_of_order"):
+        lines.append("           out of sample the roles do not keep their order (best < median or median < worst)")
+    unstable = r.get("unstable") or []
+    if unstable:
+        lines.append(f"           unstable (in-sample minus cross-fitted MAR larger than the in-sample gap to the "
+                     f"nearest role): {', '.join(unstable)}")
+        lines.append(f"           with {candidates} candidate assessors, each comparison with an unstable role is "
+                     f"listed as '<role> assessor{UNSTABLE}' and says little")
+    return lines
+
+
+__all__ += ["UNSTABLE", "unstable_roles", "flag_unstable", "role_lines"]
+
+
+def top_table(question: str, mar: pd.Series, result: pd.DataFrame, twins: Sequence[Sequence[str]],
+              significance: float) -> pd.DataFrame:
+    """One question's measures with their MAR and whether the HSD (topics as blocks, ``result``)
+    leaves them in the top group (:func:`top_group`), by MAR descending; a group of ``twins`` (the
+    same preference on every pair) is one row under its first name, the others in ``same as``."""
+    g = top_group(mar, result, twins, significance)
+    same = {grp[0]: [x for x in grp[1:] if x in mar.index] for grp in twins}
+    return pd.DataFrame([{"question": question, "measure": x, "same preference": ", ".join(same.get(x, [])),
+                          "MAR": float(mar[x]), "top group": x in g["group"]} for x in g["group"] + g["outside"]])
+
+
+def top_line(question: str, table: pd.DataFrame) -> str:
+    """The one Appendix line of :func:`top_table`: how many distinct measures the HSD leaves in the top group."""
+    k, n = int(table["top group"].sum()), len(table)
+    if k == n:
+        return f"{question}: the HSD with topics as blocks separates none of the {n} distinct measures from the highest MAR"
+    return (f"{question}: {k} of {n} distinct measures in the top group (not separated from the highest MAR by the "
+            f"HSD with topics as blocks), {n - k} separated")
+
+
+__all__ += ["top_table", "top_line"]
