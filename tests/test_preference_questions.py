@@ -128,3 +128,47 @@ def test_top_group_names_the_measures_the_hsd_does_not_separate():
     # b (= b2) and d are not separated from a (p 0.40, 0.06); c is (p 0.001)
     assert g == {"top": "a", "group": ["a", "b", "d"], "distinct": 4, "outside": ["c"]}   # exactly the rest
     assert pq.top_group(mar, res.assign(p_value=0.0), [["b", "b2"]], 0.05)["group"] == ["a"]
+
+
+def test_a_role_is_unstable_when_its_optimism_exceeds_its_gap_to_the_nearest_role():
+    # rand2's 'both': the median falls from 0.6734 in sample to 0.5379 cross-fitted (+0.1355), far more than its
+    # gap to the best or the worst role; the best and worst move less than their gaps
+    r = {"mar_in_sample": {"best": 0.7000, "median": 0.6734, "worst": 0.6000},
+         "optimism": {"best": 0.0200, "median": 0.1355, "worst": -0.0100}}
+    assert pq.unstable_roles(r) == ["median"]
+    # the default run's 'both': best +0.0230 against a gap of 0.0263 to the median: stable
+    d = {"mar_in_sample": {"best": 0.7080, "median": 0.6817, "worst": 0.5976},
+         "optimism": {"best": 0.0230, "median": 0.0, "worst": -0.0211}}
+    assert pq.unstable_roles(d) == []
+    # a fall of exactly the gap (as printed) is not over it; a negative optimism counts by its size
+    e = {"mar_in_sample": {"best": 0.70, "median": 0.68, "worst": 0.60},
+         "optimism": {"best": 0.02, "median": -0.03, "worst": 0.0}}
+    assert pq.unstable_roles(e) == ["median"]
+
+
+def test_every_listing_of_an_unstable_role_carries_the_flag():
+    t = pd.DataFrame({"higher": ["D-Q", "median assessor", "best assessor"],
+                      "lower": ["median assessor", "worst assessor", "median assessor"], "p_value": [0.01] * 3})
+    f = pq.flag_unstable(t, ["median"])
+    assert f.higher.tolist() == ["D-Q", "median assessor (unstable)", "best assessor"]
+    assert f.lower.tolist() == ["median assessor (unstable)", "worst assessor", "median assessor (unstable)"]
+    assert pq.flag_unstable(t, []) is t
+    r = {"topics": (10, 11), "mar": {"best": 0.70, "median": 0.5379, "worst": 0.60},
+         "mar_in_sample": {"best": 0.72, "median": 0.6734, "worst": 0.59},
+         "optimism": {"best": 0.02, "median": 0.1355, "worst": -0.01}, "out_of_order": True, "unstable": ["median"]}
+    lines = pq.role_lines("both", r, 16)
+    assert lines[0].startswith("both     : roles cross-fitted over 10 + 11 topics;") and "median 0.5379 (0.6734, +0.1355)" in lines[0]
+    assert "nearest role): median" in lines[2] and "'<role> assessor (unstable)'" in lines[3]
+    assert len(pq.role_lines("both", {**r, "out_of_order": False, "unstable": []}, 16)) == 1
+
+
+def test_top_table_and_line_name_the_group_not_a_leader():
+    mar = pd.Series({"A": 0.70, "B": 0.69, "C": 0.60, "A2": 0.70})
+    res = pd.DataFrame({"higher": ["A", "A", "B"], "lower": ["B", "C", "C"], "p_value": [0.40, 0.001, 0.01]})
+    t = pq.top_table("both", mar, res, [["A", "A2"]], 0.05)
+    assert t.measure.tolist() == ["A", "B", "C"] and t["top group"].tolist() == [True, True, False]
+    assert t["same preference"].tolist() == ["A2", "", ""]
+    assert pq.top_line("both", t) == ("both: 2 of 3 distinct measures in the top group (not separated from the "
+                                      "highest MAR by the HSD with topics as blocks), 1 separated")
+    none = pq.top_table("both", mar, res.assign(p_value=0.5), [["A", "A2"]], 0.05)
+    assert pq.top_line("both", none).startswith("both: the HSD with topics as blocks separates none of the 3")
