@@ -440,6 +440,8 @@ def _first_lines(s: pd.DataFrame) -> list[str]:
     k = int(s["measures"].max()) if np.isfinite(s["measures"]).all() else None
     lines = [f"  first by MAR ({qs}), with the random-order rate in brackets"
              + (f", all {n} measures compared ({k} distinct)" if n and k else "") + ": " + ", ".join(parts)]
+    lines.append("  random-order rate: the family's distinct members over the distinct measures (measures with the same "
+                 "preference on every pair counted once), in each study, averaged over the studies")
     if own:   # the family's best was a measure it shares (a D#-measure, RBU) in some studies
         lines.append("  of which by a measure of no other family (not a D#-measure or RBU): " + ", ".join(own))
     return lines
