@@ -483,13 +483,22 @@ def test_table2_row_states_the_marginals_test():
     assert "marginals" not in row.run and "U2 to" not in row.run   # A.4's table prints the shares and the marginals
 
 
-@pytest.mark.parametrize("inside, verdict", [(12, "holds"), (11, "holds"), (10, "holds"), (8, "does not hold")])
-def test_calibration_reads_the_share_scale(inside, verdict):
-    """"most" of the exact values (claims.share_word) inside the CIs of the mean agrees ('nearly all' is 11 of 12:
-    a random strict-U2 set printed 'differs' for it)."""
-    cal = {"gap": 0.011, "inside": inside, "n": 12, "label": "95% CI of the mean", "replicates": 40}
+@pytest.mark.parametrize("inside, verdict, p", [(12, "holds", 1.0), (11, "holds", 0.4596), (10, "holds", 0.1184),
+                                                (9, "does not hold", 0.0196), (8, "does not hold", 0.0022)])
+def test_calibration_judges_misses_against_binomial_chance(inside, verdict, p):
+    """Referee (round 10, rA): "holds" for 9 of 12 inside 95% CIs, yet 0.6 misses are expected and
+    P(>= 3 of 12) = 0.0196: the misses are tested against Binomial(12, 0.05), one-sided at 0.05."""
+    cal = {"gap": 0.011, "inside": inside, "n": 12, "label": "95% CI of the mean", "replicates": 45}
     row = fp._calibration_row(cal, "eq4")
     assert row.verdict == verdict and f"{inside} of 12 exact values inside the 95% CI of the mean" in row.run
+    assert round(row.numbers["p_misses"], 4) == p and "0.6 expected at 95% coverage" in row.run
+    assert ("binomial P(≥ 3) = 0.020 < 0.05" in row.run) == (inside == 9)
+
+
+def test_coverage_test_two_sigma_band():
+    """Within 2 sigma: 95.45% coverage; 10 of 12 gives P(>= 2 misses) = 0.1010."""
+    verdict, p, text = fp.coverage_test(10, 12, 0.9545)
+    assert verdict == "holds" and round(p, 4) == 0.1010 and "95.45% coverage" in text
 
 
 def test_holm_runs_over_every_test_of_the_findings_table():

@@ -40,7 +40,7 @@ from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
                         draws_views, holm_claims, over, p_text, replicate_view, star_label, robustness_draws, robustness_replicates,
                         robustness_single, signed, table_holm, tests_table, wins_line)
-from .prm_tests import graded_note as _graded_text
+from .prm_tests import coverage_test, graded_note as _graded_text
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
@@ -564,14 +564,11 @@ def _calibration_row(cal: Mapping, method: str) -> Finding:
                + (f" ({off} with σ = 0 off the exact value, counted outside)" if off else "")
                + f"; largest finite |z| {cal['max']:.1f} ({cal['where']})")
     inside, n = (cal["inside"], cal["n"]) if "inside" in cal else (cal["within_2"], cal["n"])
-    if few(int(cal.get("replicates", 0))):
-        verdict = "cannot tell"
-    else:   # "most" of the exact values inside (claims' share rule) is expected of 95% intervals
-        word = claims.share_word(inside, n)
-        verdict = "holds" if word in ("all", "nearly all", "most") else "does not hold"
+    verdict, p, text = coverage_test(inside, n, 0.95 if "inside" in cal else 0.9545)   # misses vs chance
+    run, verdict = f"{run}: {text}", ("cannot tell" if few(int(cal.get("replicates", 0))) else verdict)
     return Finding("Do the estimates recover the simulation's exact p(R|i)?",
                    f"Table 3 (the model lies within {cal['gap']:.3f} of it)", run, verdict,
-                   caveats=("by_construction",) if verdict in _HOLDING else ("simulated",), numbers=dict(cal))
+                   caveats=("by_construction",) if verdict in _HOLDING else ("simulated",), numbers={**cal, "p_misses": p})
 
 
 def _prose(rob: Robustness, name, *, sim: bool, method: str, eq5_valid: bool, nonmono, p_top: str,

@@ -25,7 +25,7 @@ from .prm_values import spread
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
            "robustness_draws", "tests_table", "indicator_text", "INDICATORS", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
            "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label",
-           "graded_note"]
+           "graded_note", "coverage_test"]
 
 
 def over(values, what: str) -> tuple:
@@ -411,3 +411,20 @@ def graded_note(rob: Robustness, rows, name, where: str = "A.1") -> str:
     at = claims.listing([f"θ = {name(th)}" for th in ths])
     return (f"In the rows marked so, linear gains beat binary gains at {at}, where the PRM's do, and the PRM's "
             f"do not beat linear ones there (linear − binary: {where}): that gain is not the PRM's own.")
+
+
+def coverage_test(inside: int, n: int, level: float = 0.95, alpha: float = 0.05) -> tuple[str, float, str]:
+    """Whether ``inside`` of ``n`` intervals of nominal coverage ``level`` covering their exact values
+    is consistent with that coverage: the one-sided binomial probability of at least ``n - inside``
+    misses when each interval misses with probability ``1 - level``. ``"holds"`` unless that
+    probability is below ``alpha`` (too many misses), then ``"does not hold"``. Returns (verdict,
+    p, text); the intervals are taken as independent (they are not quite: one simulation)."""
+    from scipy.stats import binom
+
+    misses = int(n) - int(inside)
+    p = float(binom.sf(misses - 1, int(n), 1 - level)) if misses > 0 else 1.0
+    expected = f"{n * (1 - level):.1f} expected at {level * 100:g}% coverage"
+    text = (f"no miss ({expected})" if not misses else
+            f"{claims.plural(misses, 'miss', 'misses')} ({expected}), binomial P(≥ {misses}) = "
+            f"{claims.format_p(p, alpha)} {'<' if p < alpha else '≥'} {alpha:g}")
+    return ("does not hold" if p < alpha else "holds"), p, text
