@@ -412,7 +412,9 @@ def test_one_replicate_count_rule_for_every_row():
     assert fp._udm_row("1.00", "0.37", {**udm, "n": 5}).verdict == "cannot tell"
     built = fp._udm_row("1.00", "0.37", {**udm, "n": 40})
     assert built.verdict == "by construction" and "a check of the code" in built.question   # PRM ratio 1 is built in
-    assert fp._udm_row("1.10", "0.37", {**udm, "prm_low": 1.05, "prm_high": 1.15, "n": 40}).verdict == "holds in part"
+    # referee round 10 (rB): PRM ratio 1.021 [1.002, 1.041] is the ratio-of-means bias, still settled by construction
+    biased = fp._udm_row("1.021 [1.002, 1.041]", "0.37", {**udm, "prm_low": 1.002, "prm_high": 1.041, "n": 25})
+    assert biased.verdict == "by construction" and "biased upward" in biased.run and "biased" not in built.run
 
 
 def test_table6_variants_go_to_the_appendix_in_the_same_holm_family():
