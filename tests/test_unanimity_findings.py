@@ -663,7 +663,8 @@ def test_placebo_rows_are_by_construction_when_the_bonus_carries_nothing_that_or
     unlinked = {"level": 0.012, "level_se": 0.008, "level_pairs": 733, "runs": 0.010, "runs_se": 0.008,
                 "runs_pairs": 757, "linked": False}
     cav = F.link_caveat(unlinked)["placebo_sim"]
-    assert "r with the official level +0.012, with the number of runs returning the item +0.010, over 733 (cell, " in cav
+    assert ("r ± standard error over 733 (cell, topic) pairs: with the official level +0.012 ± 0.008, "
+            "with the number of runs returning the item +0.010 ± 0.008" in cav)
     assert "what uniform ratings predict" in cav and "nan" not in F.link_caveat({**unlinked, "level": np.nan})["placebo_sim"]
     assert all(len(x.split()) <= 40 for x in cav.split(". "))
     assert "linked to what orders" in F.link_caveat({**unlinked, "level": 0.3, "linked": True})["placebo_sim"]
@@ -672,6 +673,39 @@ def test_placebo_rows_are_by_construction_when_the_bonus_carries_nothing_that_or
     row = F.by_construction(sim.rows[1])
     assert row.verdict == "by construction" and row.caveats[0] == "placebo_sim"
     assert row.numbers["test_verdict"] == "shown" and row.run.endswith("; the test alone: shown")
+
+
+def _link_findings(link):
+    # differing replicates (the placebo rows exist) with a given single-draw link
+    from helpers.replicates.unanimity import summarise_grid
+
+    cfg = F.check_parameters({**_defaults(), "B": 100, "replicates": 40, "d_max_list": [2], "n_list": [5, 80],
+                              "measure_names": ["nG@1"]})
+    rep = pd.DataFrame({"replicate": np.repeat(np.arange(40), 2), "measure": "nG@1", "d_max": 2, "n": [5, 80] * 40,
+                        "tau": 0.99, "discrepancies": np.tile([1, 0], 40) * (np.arange(80) % 3)})
+    tau = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "tau": [1.0, 1.0], "low": 1.0, "high": 1.0})
+    counts = pd.DataFrame({"measure": "nG@1", "d_max": 2, "n": [5, 80], "discrepancies": [0, 0]})
+    return F.findings(cfg, collection={"topics": 100, "runs": 44, "teams": 16, "near_duplicates_across_teams": 0},
+                      pairs=120, tau=tau, counts=counts, fragile=None, grid=summarise_grid(rep), off_paper=["x"],
+                      fit=None, control=_control(0.3, 1.2, "shown"), link=link)
+
+
+@pytest.mark.parametrize("level, pairs, state", [(np.nan, 0, "none"), (0.012, 7, "few"), (0.3, 7, "few"),
+                                                 (0.012, 30, "unlinked"), (0.3, 30, "linked")])
+def test_every_attached_link_caveat_has_its_sentence(level, pairs, state):
+    # the r1 crash: a single draw with UG = RawG everywhere (NaN link) but differing replicates attached
+    # 'placebo_sim' without a sentence; with too few (cell, topic) pairs the link cannot be judged either
+    link = {"level": level, "level_se": np.nan if pairs < 2 else 0.05, "level_pairs": pairs, "runs": level,
+            "runs_se": np.nan if pairs < 2 else 0.05, "runs_pairs": pairs, "linked": state == "linked"}
+    assert F.link_state(link) == state
+    found = _link_findings(link)
+    placebo = [r for r in found.rows if r.question.startswith("Over ") and "placebo" in r.question]
+    assert len(placebo) == 2 and all(k in found.caveats for r in found.rows for k in r.caveats)
+    assert all(("placebo_sim" in r.caveats) == (state != "linked") for r in placebo)
+    assert all((r.verdict == "by construction") == (state == "unlinked") for r in placebo)
+    cav = found.caveats["placebo_sim"]
+    assert ("cannot be" in cav) == (state in ("none", "few")) and "nan" not in cav
+    assert ("needs 30 pairs" in cav) == (state == "few")
 
 
 def test_bonus_link_is_zero_under_uniform_ratings_and_sees_a_planted_link():
@@ -685,10 +719,15 @@ def test_bonus_link_is_zero_under_uniform_ratings_and_sees_a_planted_link():
     ratings = rng.integers(0, 3, (len(qrels), 5)).astype(float)
     ratings[level == 0] = 0
     link = bonus_link(qrels, run, [ratings], [{"d_max": 2, "n": 5}], 0.2)
-    assert abs(link["level"]) < 0.05 and abs(link["runs"]) < 0.05 and not link["linked"]
+    assert abs(link["level"]) < 0.05 and abs(link["runs"]) < 0.05 and not link["linked"] and link["judged"]
+    assert link["level_pairs"] == 60 and 0 < link["level_se"] < 0.05
     planted = ratings.copy()
     planted[level == 2] = 2   # level-2 items unanimous: the bonus follows the level
     assert bonus_link(qrels, run, [planted], [{"d_max": 2, "n": 5}], 0.2)["linked"]
+    few = bonus_link(qrels[qrels["query_id"].isin(["q1", "q2"])], run, [planted[:80]], [{"d_max": 2, "n": 5}], 0.2)
+    assert few["level_pairs"] == 2 and not few["judged"] and not few["linked"]   # a large r over 2 pairs is not read
+    none = bonus_link(qrels, run, [np.full_like(ratings, 2.0)], [{"d_max": 2, "n": 5}], 0.2)   # no bonus anywhere
+    assert np.isnan(none["level"]) and none["level_pairs"] == 0 and not none["judged"]
 
 
 @pytest.mark.parametrize("small, large, verdict", [([3, 3, 3, 3], [0, 0, 0, 0], "by construction"),

@@ -31,7 +31,7 @@ from .unanimity_text import answer_sentence  # noqa: F401
 from .unanimity_placebo import PAPER_T3_SHARE, SIG_Q, floor_caveat, hsd_floor, pct  # noqa: F401
 from .unanimity_placebo import few as _few, placebo_tau as _placebo_tau  # noqa: F401
 from .unanimity_placebo import reorder_row as _reorder_row, significance_rows as _significance_rows  # noqa: F401
-from .unanimity_placebo import by_construction, link_caveat
+from .unanimity_placebo import by_construction, link_caveat, link_state, with_link_caveat
 
 __all__ = ["Settings", "check_parameters", "CONVENTIONS", "findings", "chance_outside", "bracket", "count_bracket",
            "UnanimityFindings", "calibrated", "sensitivity_caveat", "pct", "clip_tau", "tau_tests", "tau_holm_line", "hsd_runs_line",
@@ -583,7 +583,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     link : :func:`helpers.replicates.unanimity_placebo.bonus_link` on the single draw: when the bonus
         carries nothing that orders the runs (not ``linked``), the simulated placebo rows read
         "by construction" (their test's verdict stays in the run column) and caveat ``placebo_sim``
-        gives the correlations; without it the rows keep their numbers' verdict.
+        gives the correlations; without it the rows keep their numbers' verdict (with ``placebo_sim``
+        saying the link cannot be judged when the draw has no bonus or too few pairs: :func:`link_state`).
     """
     graded, reps = cfg.graded, cfg.replicates
     n_lo, n_hi = min(cfg.n_list), max(cfg.n_list)
@@ -593,7 +594,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
     alpha = cfg.metrics.get("alpha", 0.05)
     floor = hsd_floor(cfg.B, alpha) is not None   # no pair can be significant: the HSD's counts say nothing
     caveats = {**OWN_CAVEATS, **_cut_caveat(cfg), **sens, **floor_caveat(cfg.B, alpha), **link_caveat(link)}
-    by_model = simulated_ratings and link is not None and not link["linked"]
+    state = link_state(link) if simulated_ratings else None
+    by_model = state == "unlinked"   # "none" / "few": the link cannot be judged, the rows say so (placebo_sim)
     cut = ("cut",) if any(m in graded for m, _ in cfg.too_deep) else ()   # a gain-blind measure counts in no row
     pick = ("rawg_pick",) if cfg.metrics.get("best_run_by") == "rawg" else ()   # rows on the HSD's team runs
     rows, prose = [], []
@@ -634,7 +636,8 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         placebo_rows += sig[1:]
         if table3_total is not None:
             paper_rows.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
-        placebo_rows = [by_construction(r) if by_model else r for r in placebo_rows]
+        placebo_rows = [by_construction(r) if by_model else with_link_caveat(r) if state in ("none", "few") else r
+                        for r in placebo_rows]
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
             appendix.append(_n_row(grid, n_lo, n_hi, cut + pick, floor))
         rows[:0] = paper_rows + placebo_rows   # the paper's tables, then UG against its placebo

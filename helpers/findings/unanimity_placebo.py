@@ -154,21 +154,61 @@ def range_label(replicates: int) -> str:
     return range_name(replicates)
 
 
+def link_state(link: Mapping | None) -> str | None:
+    """What :func:`helpers.replicates.unanimity_placebo.bonus_link` lets the placebo rows say: None
+    (no measurement given), ``"none"`` (no finite r: the draw has no bonus), ``"few"`` (a finite r
+    over fewer than :data:`~helpers.replicates.unanimity_placebo.LINK_MIN_PAIRS` (cell, topic)
+    pairs: the link cannot be judged), ``"linked"`` or ``"unlinked"``."""
+    from ..replicates.unanimity_placebo import LINK_BOUND, LINK_MIN_PAIRS
+
+    if link is None:
+        return None
+    live = [k for k in ("level", "runs") if np.isfinite(link[k])]
+    if not live:
+        return "none"
+    if min(link[f"{k}_pairs"] for k in live) < LINK_MIN_PAIRS:
+        return "few"
+    return "linked" if any(abs(link[k]) > LINK_BOUND for k in live) else "unlinked"
+
+
 def link_caveat(link: Mapping | None) -> dict:
     """Caveat ``placebo_sim``: what UG's bonus carries of what orders the runs in the simulated
-    ratings (:func:`helpers.replicates.unanimity_placebo.bonus_link`), with its numbers; empty
-    without a measurement."""
-    if link is None or not (np.isfinite(link["level"]) or np.isfinite(link["runs"])):
+    ratings (:func:`helpers.replicates.unanimity_placebo.bonus_link`), each mean r with its standard
+    error; when the draw has no bonus, or too few (cell, topic) pairs, it says the link cannot be
+    judged (:func:`link_state`). Empty without a measurement."""
+    from ..replicates.unanimity_placebo import LINK_MIN_PAIRS
+
+    state = link_state(link)
+    if state is None:
         return {}
+    if state == "none":
+        return {"placebo_sim": "The single draw has no bonus (UG = RawG on every item), so its link to what orders "
+                               "the runs cannot be measured: the placebo rows keep their test's verdict."}
     live = [(k, what) for k, what in (("level", "with the official level"),
                                       ("runs", "with the number of runs returning the item"))
             if np.isfinite(link[k])]   # a single relevant level (θ at the top) leaves no r with the level
-    r = ("mean within-topic r " + ", ".join(f"{what} {link[k]:+.3f}" for k, what in live)
-         + f", over {link[f'{live[0][0]}_pairs']} (cell, topic) pairs")
-    if link["linked"]:
-        return {"placebo_sim": f"In the simulated ratings UG's bonus is linked to what orders the runs ({r})."}
-    return {"placebo_sim": f"In the simulated ratings UG's bonus carries nothing that orders the runs ({r}). "
+    pairs = min(link[f"{k}_pairs"] for k, _ in live)
+    r = (f"Its mean within-topic r ± standard error over {pairs} (cell, topic) pairs: "
+         + ", ".join(f"{what} {link[k]:+.3f} ± {_se(link.get(f'{k}_se'))}" for k, what in live) + ".")
+    if state == "few":
+        return {"placebo_sim": f"Whether UG's bonus carries what orders the runs cannot be judged. {r} "
+                               f"That needs {LINK_MIN_PAIRS} pairs: the placebo rows keep their test's verdict."}
+    if state == "linked":
+        return {"placebo_sim": f"In the simulated ratings UG's bonus is linked to what orders the runs. {r}"}
+    return {"placebo_sim": f"In the simulated ratings UG's bonus carries nothing that orders the runs. {r} "
                            "So UG matching its placebo is what uniform ratings predict; real ratings answer the question."}
+
+
+def _se(se) -> str:
+    return f"{se:.3f}" if se is not None and np.isfinite(se) else "n/a"
+
+
+def with_link_caveat(row):
+    """A simulated placebo row whose reading the link cannot decide (:func:`link_state` ``"none"`` or
+    ``"few"``): its test's verdict kept, caveat ``placebo_sim`` saying why it is not "by construction"."""
+    import dataclasses
+
+    return dataclasses.replace(row, caveats=("placebo_sim",) + tuple(c for c in row.caveats if c != "placebo_sim"))
 
 
 def by_construction(row):

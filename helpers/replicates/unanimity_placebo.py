@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau", "holm_family", "bonus_link", "LINK_BOUND"]
+__all__ = ["SCOPES", "placebo_cells", "scope_text", "single_draw", "compare", "compare_tau", "holm_family", "bonus_link", "LINK_BOUND", "LINK_MIN_PAIRS"]
 
 #: Which cells test the placebo: the two smallest N of the grid, or all cells.
 SCOPES = ("small_n", "all")
@@ -186,6 +186,10 @@ def compare_tau(rep: pd.DataFrame, graded: Sequence[str], min_draws: int = 40) -
 #: error near 0.01.
 LINK_BOUND = 0.1
 
+#: Fewest (cell, topic) pairs over which a mean r of :func:`bonus_link` is read at all: below it (a
+#: standard error of 0.2 / sqrt(30) ~ 0.04 or more against :data:`LINK_BOUND`) the link cannot be judged.
+LINK_MIN_PAIRS = 30
+
 
 def _topic_r(x: np.ndarray, y: np.ndarray, topics: np.ndarray) -> np.ndarray:
     """Pearson's r between ``x`` and ``y`` within each topic (topics where either is constant are
@@ -208,8 +212,10 @@ def bonus_link(qrels: pd.DataFrame, run: pd.DataFrame, sims: Sequence[np.ndarray
     relevant item draws i.i.d. ratings whatever its level), so UG against its placebo is expected to
     show no difference.
 
-    Returns ``{"level", "level_se", "runs", "runs_se", "pairs", "linked"}``: ``linked`` when either
-    mean exceeds :data:`LINK_BOUND` in size (NaN and not linked when no pair varies)."""
+    Returns ``{"level", "level_se", "level_pairs", "runs", "runs_se", "runs_pairs", "judged", "linked"}``:
+    ``judged`` when some mean is finite and every finite one rests on at least :data:`LINK_MIN_PAIRS`
+    pairs; ``linked`` when judged and either mean exceeds :data:`LINK_BOUND` in size (NaN, not judged
+    and not linked when no pair varies, e.g. a draw where UG = RawG on every item)."""
     from .. import gains
 
     counts = run.groupby(["query_id", "doc_id"]).size()
@@ -229,5 +235,7 @@ def bonus_link(qrels: pd.DataFrame, run: pd.DataFrame, sims: Sequence[np.ndarray
         out[k] = float(v.mean()) if len(v) else float("nan")
         out[f"{k}_se"] = float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
         out[f"{k}_pairs"] = int(len(v))
-    out["linked"] = any(np.isfinite(out[k]) and abs(out[k]) > LINK_BOUND for k in ("level", "runs"))
+    live = [k for k in ("level", "runs") if np.isfinite(out[k])]
+    out["judged"] = bool(live) and all(out[f"{k}_pairs"] >= LINK_MIN_PAIRS for k in live)
+    out["linked"] = out["judged"] and any(abs(out[k]) > LINK_BOUND for k in live)
     return out
