@@ -524,7 +524,12 @@ def test_holm_runs_over_every_test_of_the_findings_table():
     assert {n["m"] for n in own_level} == {3} and {n["family"] for n in own_level} == {"appendix table"}
     assert round(adj.claims["in sample"][3].numbers["p_holm"], 3) == round(0.009 * 9, 3)
     assert adj.supported("in sample") == [] and adj.supported("own level") == [3]
+    # referee round 10 (real): the own-level family is named beside the main one, with its survivor's joint p
+    note = fp.joint_note(adj)
+    assert note == ("The own-level rows (appendix) are a Holm family of their own (3 tests); in one family of 12 "
+                    "with this table's, θ = 3 p = 0.024 (significant).")
     found = _found(robustness=rob)
+    assert note in found.caveats["holm_family"]
     v = dict(zip(found.table()["question"].str.split(":").str[0], found.table()["verdict"]))
     assert v["Table 6, gains estimated on the same topics (the paper's way)"] == "not shown (a)"
     assert not found.table()["question"].str.contains("conditioned on U2").any()    # in sample, criterion-tailored

@@ -40,7 +40,7 @@ from .prm_values import Value, bootstrap_ratio, sim_mean, spread, tau_text
 from .prm_tests import (HOLM, PAIRS, SUMMARIES, Robustness, across_rows, all_tests, diff_text,  # noqa: F401
                         draws_views, holm_claims, over, p_text, replicate_view, star_label, robustness_draws, robustness_replicates,
                         robustness_single, signed, table_holm, tests_table, wins_line)
-from .prm_tests import coverage_test, graded_note as _graded_text
+from .prm_tests import coverage_test, joint_note, graded_note as _graded_text
 
 __all__ = ["Setup", "check_parameters", "HOLM", "holm_claims", "calibration", "ratio_reading", "bootstrap_ratio",
            "Robustness", "Value", "spread", "tau_text", "MIN_RESAMPLES", "MIN_RANGE", "run_values",
@@ -677,6 +677,7 @@ def findings(*, dataset: str, method: str, level_names, table1_ok: bool, eq_gap:
     outside = moved + ([] if sim else refs)   # appendix rows in the findings table's Holm family
     holm_note = across_rows(rows + outside, "findings table",   # stated once, in the Limitations
                             claims.listing([name(v) for v in variants]) if moved else "", also=bool(refs) and not sim)
+    holm_note = f"{holm_note} {joint_note(robustness, vname)}".strip() if holm_note else ""   # own level beside it
     t6 = [r for r in rows if r.question.startswith("Table 6")]
     brackets = _brackets(adjusted.get("stress") if stressed and sim else robustness) if t6 else ""
     general = (("sim_design",) if sim else ()) + (("brackets",) if brackets else ()) + \

@@ -25,7 +25,7 @@ from .prm_values import spread
 __all__ = ["HOLM", "PAIRS", "Robustness", "holm_claims", "robustness_single", "robustness_replicates",
            "robustness_draws", "tests_table", "indicator_text", "INDICATORS", "all_tests", "replicate_view", "wins_line", "SUMMARIES",
            "p_text", "signed", "diff_text", "across_rows", "draws_views", "table_holm", "survivors", "star_label",
-           "graded_note", "coverage_test"]
+           "graded_note", "coverage_test", "joint_note"]
 
 
 def over(values, what: str) -> tuple:
@@ -428,3 +428,24 @@ def coverage_test(inside: int, n: int, level: float = 0.95, alpha: float = 0.05)
             f"{claims.plural(misses, 'miss', 'misses')} ({expected}), binomial P(≥ {misses}) = "
             f"{claims.format_p(p, alpha)} {'<' if p < alpha else '≥'} {alpha:g}")
     return ("does not hold" if p < alpha else "holds"), p, text
+
+
+def joint_note(rob: Robustness, name=str, own: str = "own level") -> str:
+    """One clause for the Limitations beside the findings table's Holm family (real data): the
+    own-level tests (appendix) form a family of their own; for each that is significant there, its
+    Holm p in one joint family with the findings table's tests. ``rob``: Table 6's tests after
+    :func:`table_holm` (their ``numbers["family"]`` name the family). ``""`` without both families."""
+    table = [a for a, by in rob.claims.items() if a != own and any(c.numbers.get("family") == "findings table"
+                                                                    for c in by.values())]
+    sep = rob.claims.get(own) or {}
+    if not table or not sep or not all(c.numbers.get("family") for c in sep.values()):
+        return ""
+    joint = table_holm({"main": rob}, {"joint": [("main", a) for a in table + [own]]})["main"].claims[own]
+    m = next(iter(joint.values())).numbers["m"]
+    sig = [th for th, c in sep.items() if c.numbers.get("differs")]
+    head = f"The own-level rows (appendix) are a Holm family of their own ({claims.plural(len(sep), 'test')})"
+    if not sig:
+        return f"{head}; none is significant."
+    parts = [f"θ = {name(th)} p = {claims.format_p(joint[th].numbers['p_holm'])} "
+             f"({'significant' if joint[th].numbers.get('differs') else 'not significant'})" for th in sig]
+    return f"{head}; in one family of {m} with this table's, {claims.listing(parts)}."
