@@ -666,7 +666,7 @@ def test_atypical_draw_is_said():
     s = pd.DataFrame({"theta": [3, 3], "level": ["3", "2"], "this_run": [0.189, 0.121], "vmin": [0.154, 0.120],
                       "vmax": [0.188, 0.140], "replicates": [50, 50], "z": [2.4, -1.6]})
     line = pv.atypical_line(s)
-    assert "p(R|3) at theta = 3 (0.189 vs [0.154, 0.188]) lies outside all 50 redraws" in line and "p(R|2)" not in line
+    assert "p(R|3) at theta = 3 (0.189 vs range [0.154, 0.188]) lies outside all 50 redraws" in line and "p(R|2)" not in line
     assert pv.atypical_line(s.iloc[1:]) == ""
     assert pv.draw_position(next(s.itertuples())) == "+2.4 sd, outside all 50 draws"
 
@@ -841,7 +841,8 @@ def test_key_numbers_lead_with_the_draws_and_label_the_single_draw():
                            table6=table6, mark=str, draws=draws)
     assert lines[0] == ("p(R|top), over 50 draws of U2: mean [95% percentile interval of single draws], then this "
                         "draw: theta = 3 0.172 [0.161, 0.182], this draw 0.189")
-    assert lines[1] == "robustness tau (binary, theta=3): 0.824 [0.772, 0.894], this draw 0.778"
+    assert lines[1] == ("robustness tau (binary, theta=3), mean [95% percentile interval]: 0.824 [0.772, 0.894], "
+                        "this draw 0.778")
     assert lines[2] == "robustness tau (linear): 0.925 (this draw only)"     # no summary: labelled, not alone
     alone = ps.key_numbers(names=["0", "1", "2", "3"], all_thetas=[3], variants=[], p_gain={3: {3: 0.189}},
                            table6=table6, mark=str)

@@ -68,11 +68,11 @@ def replicates_section(replicates: int, seed: int, *, dataset: str, level_names:
 
 def _p_lines(src: str, s: pd.DataFrame, replicates: int, method: str, variants) -> None:
     """U2's p(R|i) over the draws: mean, sd, [min, max], this notebook's draw and its distance."""
-    print(f"{src}: p(R|i) ({method}) over {replicates} draws -- mean, sd, "
-          "[min, max]; this notebook's draw and its distance from the mean in sd")
+    print(f"{src}: p(R|i) ({method}) over {replicates} draws -- mean, sd, range [min, max] of the draws; "
+          "this notebook's draw and its distance from the mean in sd")
     for t, g in s.groupby("theta", sort=False):
         print(f"  theta = {t}{'*' if t in variants else ''}: " + "; ".join(
-            f"p(R|{r.level}) {claims.number(r.mean)} sd {claims.number(r.sd)} [{claims.number(r.vmin)}, "
+            f"p(R|{r.level}) {claims.number(r.mean)} sd {claims.number(r.sd)} range [{claims.number(r.vmin)}, "
             f"{claims.number(r.vmax)}] this {claims.number(r.this_run)} ({prm_values.draw_position(r)})"
             for r in g.sort_values("level", ascending=False).itertuples()))
 
@@ -172,5 +172,7 @@ def key_numbers(*, names: Sequence[str], all_thetas, variants, p_gain: Mapping, 
             f"single {'draws' if draws is not None else 'replicates'}], then {this}" if n else "this collection")
     lines = [f"p(R|top), {head}: " + "; ".join(f"theta = {name(th)} {cell(over_p, th, p_gain[th][T])}"
                                                for th in all_thetas)]
-    lines += [f"robustness tau ({mark(r.gains)}): {cell(over6, r.gains, r.tau)}" for r in table6.itertuples()]
+    label = lambda g: f", mean [{prm_values.spread_name(n)}]" if n and g in over6.index else ""  # noqa: E731
+    lines += [f"robustness tau ({mark(r.gains)}){label(r.gains)}: {cell(over6, r.gains, r.tau)}"
+              for r in table6.itertuples()]
     return lines

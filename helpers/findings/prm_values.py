@@ -369,7 +369,7 @@ def atypical_line(s: pd.DataFrame, star=lambda t: "") -> str:
     if not len(out):
         return ""
     where = ", ".join(f"p(R|{r.level}) at theta = {r.theta}{star(r.theta)} ({r.this_run:.3f} vs "
-                      f"[{r.vmin:.3f}, {r.vmax:.3f}])" for r in out.itertuples())
+                      f"range [{r.vmin:.3f}, {r.vmax:.3f}])" for r in out.itertuples())
     return (f"This draw of U2 is atypical: {where} lies outside all {int(out['replicates'].iloc[0])} redraws. "
             "No finding rests on it alone: Tables 5–6 read the redraws, and Table 7 compares the median and "
             "range of its τ over them with the paper's 0.75.")
