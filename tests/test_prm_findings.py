@@ -851,3 +851,12 @@ def test_key_numbers_lead_with_the_draws_and_label_the_single_draw():
     assert ps.single_draw_note("files", False, 50) == "" and ps.single_draw_tag("files", False, 50) == ""
     assert ps.single_draw_tag("dl19", True, 50) == "; this draw of U2 only (every draw: section 9)"
     assert ps.single_draw_tag("dl19", True, 1) == "" and "rests on it" in ps.single_draw_note("simulated", False, 1)
+
+
+def test_section2_prints_only_the_runs_own_collection():
+    """Referee round 10 (real): section 2's simulation paragraph was printed on dl19 too."""
+    from helpers.findings import prm_sections as ps
+
+    assert "latent-relevance model" in ps.data_note("simulated") and "NIST" not in ps.data_note("simulated")
+    assert "NIST qrels" in ps.data_note("dl19") and "latent" not in ps.data_note("dl19")
+    assert ps.data_note("files") == "" and max(map(len, ps.data_note("simulated").splitlines())) <= 100
