@@ -216,6 +216,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "and p-value over topics.",
         {"higher": "higher MAR", "lower": "lower MAR", "p_value": "p (pairs as blocks)",
          "p_topics": "p (topics as blocks)"}),
+    "05_significant_involving_{question}": (
+        "Differences in MAR significant with topics as blocks that involve an assessor role (cross-fitted) or the "
+        "highest MAR ({question}); a role whose MAR moves more out of sample than its gap to the nearest role is "
+        "named '(unstable)'.",
+        {"higher": "higher MAR", "lower": "lower MAR", "p_value": "p (pairs as blocks)",
+         "p_topics": "p (topics as blocks)"}),
+    "05_top_group": (
+        "Each measure's MAR per question and whether the randomised Tukey HSD with topics as blocks leaves it in the "
+        "top group (not separated from the highest MAR); measures with the same preference on every pair are one row.",
+        {"same preference": "same preference on every pair", "top group": "in the top group"}),
     "05_planted_truth_mar": (
         "Planted-truth experiment: MAR of every measure and of the cross-fitted best, median and worst assessors "
         "against panels of simulated assessors of each planted user model (mean and interval over the "
