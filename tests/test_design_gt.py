@@ -381,7 +381,7 @@ def _sizing(f):
 
 def _split(f):
     """The three split-half rows (Urbano et al.'s τ, major conflicts, the arcsin τ)."""
-    return [r for r in f.appendix if "disjoint halves" in r.question or "major conflicts" in r.question]
+    return [r for r in f.appendix if "disjoint halves" in r.question or "split-half" in r.question or "major conflicts" in r.question]
 
 
 def _planted(covered=95, t_covered=94, rejections=800, true_n=3):
@@ -899,8 +899,8 @@ def test_split_halves_are_three_appendix_rows_read_by_one_monotone_rule():
     assert not any("planted" in line for line in split_header(split, .05))
     assert [r.verdict for r in split_rows(split, simulated=False)] == ["cannot tell", "cannot tell", "cannot tell"]
     f = _findings(split=split)
-    assert not any("disjoint halves" in r.question for r in f.rows)
-    assert sum("disjoint halves" in r.question or "major conflicts" in r.question for r in f.appendix) == 3
+    assert not any("disjoint halves" in r.question or "split-half" in r.question for r in f.rows)
+    assert sum("disjoint halves" in r.question or "split-half" in r.question or "major conflicts" in r.question for r in f.appendix) == 3
 
 
 def test_a_long_note_on_what_was_scored_points_to_section_1_keeping_the_prose_short():
