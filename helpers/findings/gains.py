@@ -18,7 +18,7 @@ import pandas as pd
 from ..notebook import claims
 from ..notebook.findings import Finding, Findings
 
-__all__ = ["PREMISE", "TIES", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
+__all__ = ["PREMISE", "TIES", "EXACT_FLOOR", "FEW_TOPICS", "exact_share", "draws_name", "flat_tail", "premise_parts", "premise", "ties", "premise_view", "order_with_ties", "rawg_reversals",
            "settings_reading", "reversals_table", "share_changes", "ties_lines", "findings", "too_few", "cannot_tell",
            "premise_lines", "bonferroni", "topics"]
 
@@ -110,6 +110,13 @@ def ties(real_table: pd.DataFrame, replicates: int | None = None) -> tuple:
     parts = {name: (_like_for_like(real_table, name, col, replicates), direction)
              for name in dict.fromkeys(real_table["dataset"])}
     return _judge(parts, replicates, what="more RawG ties broken"), parts
+
+
+def draws_name(replicates: int) -> str:
+    """What the brackets beside a uniform mean hold: ``"middle 95% of draws"`` (the percentile
+    interval of the draws, not a confidence interval of their mean) from
+    :func:`helpers.notebook.claims.min_draws` draws on, else ``"range of draws"``."""
+    return "middle 95% of draws" if claims.interval_name(int(replicates)).endswith("interval") else "range of draws"
 
 
 def topics(real_table: pd.DataFrame, name: str) -> str:
@@ -247,6 +254,23 @@ def share_changes(grid: pd.DataFrame, z_limit: float | None = None) -> dict:
     return out
 
 
+def flat_tail(grid: pd.DataFrame, d_max: int) -> tuple[str, int] | None:
+    """``("1.000", 40)`` when the share at D = Dmax of ``d_max``'s cells, as printed (3 decimals),
+    is the same from N = 40 to the largest N (at least two cells); ``None`` otherwise."""
+    cells = grid[grid["d_max"] == d_max].sort_values("n", kind="stable")
+    shown, ns = [f"{v:.3f}" for v in cells["share_full_spread"]], cells["n"].tolist()
+    k = len(shown) - 1
+    while k > 0 and shown[k - 1] == shown[-1]:
+        k -= 1
+    return (shown[-1], int(ns[k])) if k < len(shown) - 1 else None
+
+
+def _change_word(grid: pd.DataFrame, d: int, c: Mapping) -> str:
+    """Row 4's word for one Dmax: ``rises``, or ``rises, then flat at 1.000 from N = 40``."""
+    flat = flat_tail(grid, d) if c["word"] == "rises" else None
+    return c["word"] + (f", then flat at {flat[0]} from N = {flat[1]}" if flat else "")
+
+
 def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
     """Rows 4-5. Under uniform ratings the share at D = Dmax rises with N by its formula
     (:func:`helpers.gains.prob_full_spread_given_relevant`), so row 4 reproduces Sakai's Sec. 4
@@ -257,7 +281,7 @@ def _grid_rows(grid: pd.DataFrame, exact: Mapping) -> list[Finding]:
     if len(ns) > 1:
         changes = share_changes(grid)
         run = f"N = {ns[0]} → {ns[-1]}: " + "; ".join(
-            f"{c['first']:.3f} → {c['last']:.3f} (Dmax = {d}, {c['word']}"
+            f"{c['first']:.3f} → {c['last']:.3f} (Dmax = {d}, {_change_word(grid, d, c)}"
             + (f", {abs(c['z']):.1f} s.e." if c["word"] == "within noise" else "") + ")" for d, c in changes.items())
     else:
         changes = {}
@@ -281,6 +305,18 @@ def _small(v: float) -> str:
     return f"{v:.3f}" if v == 0 or abs(v) >= 0.001 else f"{v:.1e}"
 
 
+#: Below this an exact share is printed as ``< 1e-12``: :func:`helpers.gains.prob_ties_broken` is
+#: ``1 - ratio`` in double precision, so a share under it (e.g. Dmax = 2, N = 80: about 3e-18) is
+#: computed as 0 or as rounding noise.
+EXACT_FLOOR = 1e-12
+
+
+def exact_share(v: float) -> str:
+    """One rule for every exact share printed: ``0.212``, ``1.8e-09`` below 0.001, ``< 1e-12`` below
+    :data:`EXACT_FLOOR` (never ``0.000`` beside neighbours in scientific notation)."""
+    return f"< {EXACT_FLOOR:.0e}" if abs(v) < EXACT_FLOOR else _small(v)
+
+
 def ties_lines(grid: pd.DataFrame) -> list[str]:
     """One printed line per Dmax of a :func:`helpers.simulate.ratings.spread_grid`: the simulated
     share of RawG ties UG breaks per N with its Monte Carlo standard error (``se_ties_broken``) and
@@ -296,14 +332,14 @@ def ties_lines(grid: pd.DataFrame) -> list[str]:
         parts = []
         for n, v, se, e in zip(cells["n"], cells["share_ties_broken"], cells["se_ties_broken"], cells["p_ties_broken"]):
             if pd.isna(v):
-                parts.append(f"N={int(n)}: no tie (exact {e:.3f})")
+                parts.append(f"N={int(n)}: no tie (exact {exact_share(e)})")
             elif v == 0:
-                parts.append(f"N={int(n)}: no tie broken (exact {_small(e)})")
+                parts.append(f"N={int(n)}: no tie broken (exact {exact_share(e)})")
             elif pd.isna(se):
                 parts.append(f"N={int(n)}: {_small(v)}, rare: under {gains.RARE_TIES} items break a tie, "
-                             f"s.e. not shown (exact {_small(e)})")
+                             f"s.e. not shown (exact {exact_share(e)})")
             else:
-                parts.append(f"N={int(n)}: {v:.3f} ± {claims.number(se)} (exact {e:.3f})")
+                parts.append(f"N={int(n)}: {v:.3f} ± {claims.number(se)} (exact {exact_share(e)})")
         lines.append(f"Dmax={int(d)}: share of RawG ties broken by UG over all pairs of items (no topics), "
                      "simulated ± s.e. (exact)  " + ", ".join(parts))
     return lines
@@ -352,6 +388,21 @@ _MEASURE = {"fewer items at D = Dmax": "share at D = Dmax", "a smaller mean D": 
             "a larger mean bonus UG − RawG": "mean bonus"}
 
 
+#: A real set with fewer topics than this is named in the sampling caveat (:func:`_sampling_caveat`).
+FEW_TOPICS = 10
+
+
+def _sampling_caveat(real_table: pd.DataFrame) -> str:
+    """Limitation of section 6's rows, from this run's sets: the intervals cover only the uniform
+    redraws; the sets with under :data:`FEW_TOPICS` topics are named with their topics and items."""
+    rt = real_table[real_table["source"] == "real"]
+    few = [f"{r['dataset']} ({claims.plural(int(r['topics']), 'topic')}, {int(r['items'])} items)"
+           for _, r in rt.iterrows() if "topics" in rt.columns and int(r["topics"]) < FEW_TOPICS]
+    head = "Section 6's verdicts weigh only the uniform redraws, not the sampling of items, topics or assessors"
+    return head + (f"; {claims.listing(few)} {'rests' if len(few) == 1 else 'rest'} on under {FEW_TOPICS} topics."
+                   if few else ".")
+
+
 def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) -> list[Finding]:
     """One row per real set on its spread parts; its question names each part's measure."""
     rt = real_table.set_index(["dataset", "source"])
@@ -372,7 +423,7 @@ def _premise_rows(verdicts: Mapping, real_table: pd.DataFrame, replicates: int) 
         rows.append(Finding(f"{name} (N = {n}, Dmax = {int(r['Dmax'])}{', ' + k if k else ''}): do real ratings spread less "
                             f"than uniform ones with the same RawG ({measures})?",
                             "stated (Sec. 4), not tested", run, _VERDICT[verdict.numbers["verdict"]],
-                            caveats=("premise_only",) + (few or ("section6",)),
+                            caveats=("premise_only",) + (few or ("section6",)) + ("sampling",),
                             numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}}))
     return rows
 
@@ -383,13 +434,13 @@ def _ties_row(tie: tuple, real_table: pd.DataFrame, replicates: int) -> Finding:
     col = TIES[0]
     rt = real_table.set_index(["dataset", "source"])
     state = verdict.numbers["parts"]
-    run = f"real vs uniform mean [{claims.interval_name(replicates)}]: " + "; ".join(f"{_named(real_table, name)} {claims.number(rt.loc[(name, 'real'), col])} vs "
+    run = f"real vs uniform mean [{draws_name(replicates)}]: " + "; ".join(f"{_named(real_table, name)} {claims.number(rt.loc[(name, 'real'), col])} vs "
                     + claims.bracket(*(rt.loc[(name, 'uniform, same RawG'), c] for c in (col, f"{col}_low", f"{col}_high")))
                     + f", {_STATE[state[name]]}" for name in parts)
     if verdict.numbers["verdict"] == "cannot tell":
         run += f" ({claims.plural(replicates, 'draw')}; {claims.min_draws()} needed)"
     few = replicates < claims.min_draws()
-    caveats = ("few_draws",) if few else ("section6",)
+    caveats = (("few_draws",) if few else ("section6",)) + ("sampling",)
     return Finding("Does UG break more RawG ties in real ratings than in uniform ones with the same RawG?",
                    "— (our check; either way is possible, see our section 6)", run, _VERDICT[verdict.numbers["verdict"]],
                    caveats=caveats, numbers={"verdict": verdict.numbers, "parts": {p: c.numbers for p, (c, _) in parts.items()}})
@@ -450,6 +501,7 @@ def findings(*, table1_ok: bool, table1_cells: int, stc2: Sequence[float], tie_p
         rows += _premise_rows(verdicts, real_table, replicates)
         tie = tie if tie is not None else ties(real_table, replicates)
         rows.append(_ties_row(tie, real_table, replicates))
+        caveats["sampling"] = _sampling_caveat(real_table)
         if not too_few(replicates):
             caveats["section6"] = _bonferroni_caveat(bonferroni(real_table, verdicts, tie))
         by = {w: [n for n, (v, _) in verdicts.items() if _VERDICT[v.numbers["verdict"]] == w] for w in _VERDICT.values()}
