@@ -68,7 +68,7 @@ def test_tie_shares_are_printed_beside_their_exact_values_and_never_ranked():
     assert not any("largest share" in s or "smallest share" in s for s in prose)
     lines = gain_findings.ties_lines(grid)
     assert lines[0] == ("Dmax=1: share of RawG ties broken by UG over all pairs of items (no topics), simulated ± s.e. "
-                        "(exact)  N=1: no tie broken (exact 0.000), N=5: no tie broken (exact 0.000)")
+                        "(exact)  N=1: no tie broken (exact < 1e-12), N=5: no tie broken (exact < 1e-12)")
     se = gain_findings.claims.number(grid['se_ties_broken'].iloc[3])
     assert lines[1].endswith("N=5: " + f"{grid['share_ties_broken'].iloc[3]:.3f} ± {se}" + " (exact 0.793)")
 
@@ -121,7 +121,7 @@ def test_the_spread_row_asks_only_about_spread_and_ties_have_their_own_row():
     assert (spread.verdict, spread.run) == ("holds", "share at D = Dmax: holds; mean D: holds")
     tie = _row(found, "Does UG break more RawG ties")
     assert tie.verdict == "does not hold"
-    assert tie.run == "real vs uniform mean [95% interval]: dl19-agreement (3 topics) 0.305 vs 0.438 [0.374, 0.494], reversed"
+    assert tie.run == "real vs uniform mean [middle 95% of draws]: dl19-agreement (3 topics) 0.305 vs 0.438 [0.374, 0.494], reversed"
     assert "uncorrected" not in tie.caveats   # one set, one comparison
     assert "The premise of Sakai's conjecture holds for dl19-agreement (3 topics)." in found.prose
     assert "dl19-agreement (3 topics): the premise holds" in "\n".join(
@@ -202,7 +202,7 @@ def test_a_split_ties_verdict_names_each_sets_direction():
     """Round 9, item 2: 'holds in part' over two sets that disagree names each set's direction."""
     tie = _row(_real_found(_two_sets(), 200), "Does UG break more RawG ties")
     assert tie.verdict == "holds in part"
-    assert tie.run == ("real vs uniform mean [95% interval]: stc-ja 0.218 vs 0.169 [0.164, 0.173], holds; "
+    assert tie.run == ("real vs uniform mean [middle 95% of draws]: stc-ja 0.218 vs 0.169 [0.164, 0.173], holds; "
                        "dl19-agreement 0.305 vs 0.438 [0.374, 0.494], reversed")
 
 
@@ -300,3 +300,40 @@ def test_section_6_states_bonferroni_from_the_runs_own_numbers():
     assert b["failing"] == ["stc-ja ties broken"]
     assert "stc-ja ties broken would be not shown" in _real_found(wide, 200).caveats["section6"]
     assert "section6" not in _real_found(table, 5).caveats
+
+
+def test_sampling_caveat_names_the_sets_under_10_topics_once():
+    """Round 11, item 1: the verdicts weigh only the uniform redraws; a set under 10 topics is named
+    with its topics and items, once, in the Limitations (rows point to it by letter)."""
+    found = _real_found(_real_table(), 200)
+    text = found.caveats["sampling"]
+    assert text == ("Section 6's verdicts weigh only the uniform redraws, not the sampling of items, topics or "
+                    "assessors; dl19-agreement (3 topics, 163 items) rests on under 10 topics.")
+    assert all("sampling" in r.caveats for r in found.rows if "RawG" in r.question and "uniform ones" in r.question)
+    many = _real_table().assign(topics=204)
+    assert _real_found(many, 200).caveats["sampling"].endswith("topics or assessors.")
+
+
+def test_brackets_are_named_the_middle_95_percent_of_the_draws():
+    """Round 11, item 2: the brackets are the spread of the draws, not a confidence interval of the mean."""
+    assert gain_findings.draws_name(200) == gain_findings.draws_name(40) == "middle 95% of draws"
+    assert gain_findings.draws_name(39) == "range of draws"
+
+
+def test_row_4_says_where_the_series_turns_flat():
+    """Round 11, item 4: 'rises' for a series flat at 1.000 from N = 40 says so, from the series."""
+    grid = _grid([(2, 5, 0.747, 0.2), (2, 10, 0.966, 0.02), (2, 40, 1.0, 0.0), (2, 80, 1.0, 0.0),
+                  (8, 5, 0.174, 0.8), (8, 40, 0.982, 0.02), (8, 80, 0.9996, 0.0)])
+    assert gain_findings.flat_tail(grid, 2) == ("1.000", 40)
+    assert gain_findings.flat_tail(grid, 8) is None     # 0.982 -> 1.000: only the last cell
+    run = _row(_found(grid), "Does the share of items at D = Dmax grow").run
+    assert "(Dmax = 2, rises, then flat at 1.000 from N = 40)" in run and "(Dmax = 8, rises)" in run
+
+
+def test_exact_shares_follow_one_format():
+    """Round 11, item 5: no '0.000' beside neighbours in scientific notation."""
+    assert [gain_findings.exact_share(v) for v in (0.212, 1.8e-9, 0.0, 3e-18)] == ["0.212", "1.8e-09", "< 1e-12", "< 1e-12"]
+    grid = pd.DataFrame({"d_max": [2, 2], "n": [40, 80], "share_ties_broken": [0.0, 0.0],
+                         "se_ties_broken": [float("nan")] * 2, "p_ties_broken": [1.76e-9, 0.0]})
+    line = gain_findings.ties_lines(grid)[0]
+    assert "N=40: no tie broken (exact 1.8e-09), N=80: no tie broken (exact < 1e-12)" in line
