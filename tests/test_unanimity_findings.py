@@ -72,18 +72,18 @@ def test_table2_row_against_chance(inside, fitted, verdict):
     row = F._table2_row(_t2(inside), fit_sd=0.5, fitted=fitted)
     assert F.chance_outside(45, 39 / 41) == 5       # the 95th percentile of Binomial(45, 2/41)
     assert row.verdict == verdict and row.caveats == (("calibrated",) if fitted else ())
-    assert row.run.startswith(f"inside in {inside} of 45 informative cells")
+    assert row.run.startswith(f"inside in {inside} of 45 informative (cell, measure) pairs")
     # the allowance assumes independent cells (they share collection and runs): the row says so where it prints it
-    assert "chance allows 5 outside if cells were independent;" in row.run and "coverage" not in row.run
+    assert "chance allows 5 outside if they were independent;" in row.run and "coverage" not in row.run
 
 
 def test_cells_where_ug_equals_rawg_have_nothing_to_test():
     t2 = _t2(45, same=5)
     row = F._table2_row(t2, fit_sd=None)
-    assert row.run.startswith("inside in 40 of 40 informative cells") and row.run.endswith(", 5 with UG = RawG")
+    assert row.run.startswith("inside in 40 of 40 informative (cell, measure) pairs") and row.run.endswith(", 5 with UG = RawG")
     lines = F.table2_lines(t2)
-    assert lines[0] == "5 of 45 cells have UG = RawG on every item in every replicate: nothing to test"
-    assert lines[1].startswith("0 of 45 cells are not informative")
+    assert lines[0] == "5 of 45 (cell, measure) pairs have UG = RawG on every item in every replicate: nothing to test"
+    assert lines[1].startswith("0 of 45 (cell, measure) pairs are not informative")
     assert "(the smallest and largest of 40 draws: 39/41)" in lines[3]
     assert lines[-1].endswith("a τ within 0.0005 of a range (its rounding) counts as inside")
     view = F.table2_view(t2.assign(d_max=np.arange(45)), "nG@1", ranges=True)
@@ -131,7 +131,7 @@ def test_findings_of_one_draw_keep_the_length_rules():
                        fit=None)
     t = found.table()
     assert list(t["verdict"]) == ["not shown", "cannot tell (a, b, c, d)"]   # d: the team-skill sd record
-    assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 cells; CI excludes 1 in 0, 0 after Holm"
+    assert t["this run"].iloc[0] == "one draw: τ < 1 in 2 of 3 (cell, measure) pairs; CI excludes 1 in 0, 0 after Holm"
     assert t["this run"].iloc[1] == ("one draw: 3 of 360 pair decisions (0.83%); 1 of them fragile (33%); the placebo "
                                      "comparison needs `replicates` ≥ 2")
     assert found.answer.startswith("Answer: this run has one draw, so UG cannot be set against a placebo")
@@ -529,7 +529,7 @@ def test_reorder_row_rests_on_the_placebo():
     # τ < 1 in every replicate, yet the verdict is the placebo comparison's, not "shown"
     row = F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "all 1 cells")
     assert row.question == "Over 40 replicates: does UG reorder runs more than a placebo of its size?"
-    assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 cells. On all 1 cells, mean τ UG 0.9896 vs "
+    assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 (cell, measure) pairs. On all 1 cells, mean τ UG 0.9896 vs "
                        "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
     assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
     assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ()
@@ -548,7 +548,7 @@ def test_ranking_row_sets_the_placebos_count_beside_ugs():
                         "high": [1.0, 1.0]})
     one = {"tau_below_ug": 1, "tau_below_placebo": 2, "tau_pairs": 2}
     row = F._ranking_row(tau, None, ["nG@1"], (), placebo=one)
-    assert row.run.startswith("one draw: τ < 1 in 1 of 2 cells (a placebo of UG's size: 2); CI excludes 1 in 0")
+    assert row.run.startswith("one draw: τ < 1 in 1 of 2 (cell, measure) pairs (a placebo of UG's size: 2); CI excludes 1 in 0")
     part = F._ranking_row(tau, None, ["nG@1"], (), placebo={**one, "tau_pairs": 1, "tau_below_placebo": 0})
     assert "(a placebo of UG's size: 0 of 1, UG 1)" in part.run
     assert "placebo" not in F._ranking_row(tau, None, ["nG@1"], ()).run
@@ -762,7 +762,7 @@ def test_no_findings_table_without_rows(measures, p, rows):
     if not cfg.graded:
         row = found.rows[0]
         assert row.verdict == "by construction" and row.caveats == ("by_construction",)
-        assert row.run.endswith(f"τ = 1 in {len(cells)} of {len(cells)} cells, 0 discrepancies")
+        assert row.run.endswith(f"τ = 1 in {len(cells)} of {len(cells)} (cell, measure) pairs, 0 discrepancies")
         assert row.run.startswith("AP sees only" if measures == ["AP"] else "AP and P@10 see only")
         assert not any("cannot differ" in s for s in found.prose)   # said once, in the row
 

@@ -90,6 +90,8 @@ def test_placebo_cells_and_their_words():
     assert len(P.placebo_cells(cells, "all")) == 8
     assert P.scope_text(P.placebo_cells(cells, "small_n"), cells) == "the 4 cells with N ≤ 10"
     assert P.scope_text(P.placebo_cells(cells, "all"), cells) == "all 8 cells"
+    one = [{"d_max": 2, "n": 5}]
+    assert P.scope_text(P.placebo_cells(one, "all"), one) == "the one cell"   # never "all 1 cells"
     with pytest.raises(ValueError, match="placebo_cells"):
         P.placebo_cells(cells, "some")
 

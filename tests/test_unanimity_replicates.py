@@ -61,8 +61,8 @@ def test_table2_comparison_cell_by_cell():
     assert narrow.loc[2].tolist() == [".987 | 0.985 in", ".950 | 0.980 below"]
     assert table2_view(out.reset_index(), "P+").loc[4, "N = 5"] == "1 | 0.995 (in)"
     lines = table2_lines(out.reset_index())
-    assert lines[0].startswith("1 of 4 cells are not informative")
-    assert lines[1] == ("informative cells with the paper's τ inside: 1 of 3; outside: nG@1 Dmax=2 N=10 (below), "
+    assert lines[0].startswith("1 of 4 (cell, measure) pairs are not informative")
+    assert lines[1] == ("informative (cell, measure) pairs with the paper's τ inside: 1 of 3; outside: nG@1 Dmax=2 N=10 (below), "
                         "P+ Dmax=2 N=5 (above)")
 
 

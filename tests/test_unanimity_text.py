@@ -15,10 +15,10 @@ def test_table3_lines_name_the_range_and_the_cells_that_cannot_fail():
     total = {"cells": 45, "paper": 24, "mean": 26.4, "low": 17.0, "high": 37.0, "inside": True, "replicates": 40}
     cells = pd.DataFrame({"disc_low": [0, 0, 1], "inside": [True, True, False]})
     lines = T.table3_lines(total, cells)
-    assert lines[0] == ("Table 3 total over the 45 shared cells: paper 24; stand-in 26.4 [17, 37] (range over 40 "
+    assert lines[0] == ("Table 3 total over the 45 shared (cell, measure) pairs: paper 24; stand-in 26.4 [17, 37] (range over 40 "
                         "replicates): inside")
     assert lines[1].endswith("; 2 of the 3 ranges start at 0 (little power there)")
-    assert T.table3_lines(None, None) == ["none of the paper's Table 3 cells is in this run's grid: nothing to set "
+    assert T.table3_lines(None, None) == ["none of the paper's Table 3 (cell, measure) pairs is in this run's grid: nothing to set "
                                           "against it"]
 
 
@@ -81,7 +81,7 @@ def test_control_tau_line_and_the_single_draws_placebo_tau():
     assert "(too few replicates for an interval)" in T.control_tau_line(few, "x") and "40" not in T.control_tau_line(few, "x")
     assert T.control_tau_line(None, "x") == "placebo: no cell tested it, or no graded measure"
     one = {"tau_below_ug": 26, "tau_below_placebo": 22, "tau_pairs": 45}
-    assert T.placebo_tau_line(one).endswith("same draw: τ with RawG's ranking < 1 in 22 of 45 cells; UG: 26 (one draw each, with Monte Carlo "
+    assert T.placebo_tau_line(one).endswith("same draw: τ with RawG's ranking < 1 in 22 of 45 (cell, measure) pairs; UG: 26 (one draw each, with Monte Carlo "
                                           "spread: with `replicates` ≥ 2, section 7 compares them)")
     assert T.placebo_tau_line({"tau_pairs": 0}) == "placebo: not tested in this draw"
 
@@ -118,9 +118,9 @@ def _grid(same: list[bool]):
 def test_replicates_legend_only_when_a_cell_is_marked(capsys):
     T.show_replicates(_grid([False, True]), ["nG@1"], [], 40)
     text = capsys.readouterr().out
-    assert "cells marked UG = RawG: UG equals RawG on every item of that cell in every replicate" in text
+    assert "entries marked UG = RawG: UG equals RawG on every item of that (cell, measure) pair in every replicate" in text
     T.show_replicates(_grid([False, False]), ["nG@1"], [], 40)
-    assert "cells marked" not in capsys.readouterr().out
+    assert "entries marked" not in capsys.readouterr().out
 
 
 def test_answer_sentence_covers_every_row_and_names_a_model_set_direction():
@@ -150,7 +150,7 @@ def test_answer_sentence_covers_every_row_and_names_a_model_set_direction():
     assert answer_sentence([t2, t3, *same], 40, {"ug": 22.6, "placebo": 22.5}, True) == (
         "Answer, over 40 simulated replicates against a placebo of UG's size: no difference shown in reordering or in "
         "significance calls (calls per replicate: UG 22.6, placebo 22.5), as uniform ratings predict (by "
-        "construction). The stand-in matches Table 2's τ in 27 of 28 informative cells: by calibration; Table 3's total, 24, "
+        "construction). The stand-in matches Table 2's τ in 27 of 28 informative (cell, measure) pairs: by calibration; Table 3's total, 24, "
         "against the stand-in's range 17 to 37: agrees.")
     p, verdict, _ = placebo_verdict({"p_holm": 1e-4, "verdict": "does not hold"}, simulated=True)
     assert verdict == "does not hold" and p.endswith(MODEL_SET)

@@ -90,7 +90,7 @@ def _measures(given, cutoff: int) -> tuple[list, list, list, list]:
     if blind:
         notes.append(f"{claims.listing(blind)} only see{'s' if len(blind) == 1 else ''} whether a gain is > 0, and "
                      "UG > 0 exactly when RawG > 0. RawG and UG cannot differ there (τ = 1, no discrepancy), so the "
-                     "counts of cells leave " + ("it" if len(blind) == 1 else "them") + " out.")
+                     "counts of (cell, measure) pairs leave " + ("it" if len(blind) == 1 else "them") + " out.")
     return names, blind, too_deep, notes
 
 
@@ -201,11 +201,11 @@ OWN_CAVEATS = {
                  "this favours RawG.",
 }
 #: Sakai's Table 3: discrepancies over his 45 cells, and per N.
-PAPER_T3 = "24 over 45 cells (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
+PAPER_T3 = "24 over 45 (cell, measure) pairs (N = 5: 16, 10: 6, 20: 2, 40 and 80: 0)"
 #: The question of the ranking row (the significance rows': :data:`SIG_Q`).
 from .unanimity_text import RANK_Q  # noqa: E402,F401
 #: Sakai's Table 2, read as this notebook reads a run's single draw.
-PAPER_T2 = "τ < 1 in 28 of 45 cells; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
+PAPER_T2 = "τ < 1 in 28 of 45 (cell, measure) pairs; 95% CI of τ excludes 1 in 0 of 45 ('statistically equivalent')"
 
 
 #: The paper's setting (Sakai 2017, Sec. 4-5), in the keys of :func:`check_parameters`' metrics.
@@ -294,7 +294,7 @@ def _ranking_row(tau: pd.DataFrame, grid, graded, cav: tuple, alpha: float = 0.0
     if placebo and placebo.get("tau_pairs"):
         pl = f" (a placebo of UG's size: {placebo['tau_below_placebo']}" + (
             ")" if placebo["tau_pairs"] == len(t) else f" of {placebo['tau_pairs']}, UG {placebo['tau_below_ug']})")
-    run = (f"one draw: τ < 1 in {changed} of {len(t)} cells{pl}; CI excludes 1 in {tests['excludes']}, "
+    run = (f"one draw: τ < 1 in {changed} of {len(t)} (cell, measure) pairs{pl}; CI excludes 1 in {tests['excludes']}, "
            f"{tests['holm']} after Holm")
     nums = {"changed": changed, "ci_excludes_1": tests["excludes"], "holm_rejects": tests["holm"],
             "p_holm_min": tests["p_holm_min"], "cells": len(t),
@@ -312,7 +312,7 @@ def _blind_row(blind: Sequence[str], tau: pd.DataFrame, counts: pd.DataFrame) ->
     ones, total = int((tau["tau"] >= 1.0).sum()), int(counts["discrepancies"].sum())
     run = (f"{claims.listing(list(blind))} {'sees' if len(blind) == 1 else 'see'} only whether a gain is > 0, "
            "and UG > 0 exactly when RawG > 0: "
-           f"τ = 1 in {ones} of {len(tau)} cells, {total} discrepancies")
+           f"τ = 1 in {ones} of {len(tau)} (cell, measure) pairs, {total} discrepancies")
     return Finding(BLIND_Q, "— (the paper's measures are graded)", run, "by construction", ("by_construction",),
                    {"tau_one": ones, "cells": len(tau), "discrepancies": total})
 
@@ -326,9 +326,9 @@ def _table2_row(t2: pd.DataFrame, fit_sd, fitted: bool = True) -> Finding:
     allowed = chance_outside(len(inf), cov)
     sides = ", ".join(f"{int((out['side'] == s).sum())} {s}" for s in ("above", "below") if (out["side"] == s).any())
     same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
-    run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative cells" + (f" ({sides})" if len(out) else "")
-           + f"; chance allows {allowed} outside if cells were independent; not counted: "
-           f"{len(t2) - len(inf) - same} cells with τ = 1 in both" + (f", {same} with UG = RawG" if same else ""))
+    run = (f"inside in {int(inf['inside'].sum())} of {len(inf)} informative (cell, measure) pairs" + (f" ({sides})" if len(out) else "")
+           + f"; chance allows {allowed} outside if they were independent; not counted: "
+           f"{len(t2) - len(inf) - same} with τ = 1 in both" + (f", {same} with UG = RawG" if same else ""))
     draws = int(t2["draws"].iloc[0])
     # no informative cell, or chance allows every one outside: the check cannot fail
     verdict = "cannot tell" if allowed >= len(inf) else "agrees" if len(out) <= allowed else "differs"
@@ -344,11 +344,11 @@ def _table3_row(t3: Mapping, fitted: bool = True, floor: bool = False, spread: s
     """The paper's Table 3 total against the replicates' range; "cannot tell" when the HSD cannot
     reject (``floor``, :func:`helpers.findings.unanimity_placebo.hsd_floor`): every count is 0 then.
     ``spread``: :func:`table3_spread`, whether the other team-skill spreads' ranges hold it too."""
-    run = (f"total over the same {t3['cells']} cells: "
+    run = (f"total over the same {t3['cells']} (cell, measure) pairs: "
            + range_text(t3["mean"], t3["low"], t3["high"], t3["replicates"]) + spread)
     verdict = "cannot tell" if floor else "agrees" if t3["inside"] else "differs"
     return Finding("Is the paper's Table 3 total inside the stand-in's range over replicates?",
-                   PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} cells", run,
+                   PAPER_T3 if t3["cells"] == 45 else f"{t3['paper']} over these {t3['cells']} (cell, measure) pairs", run,
                    verdict, (("hsd_floor",) if floor else ()) + _few(t3["replicates"]) + (("shares_fit",) if fitted else ()),
                    dict(t3))
 
@@ -643,7 +643,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
         rows[:0] = paper_rows + placebo_rows   # the paper's tables, then UG against its placebo
         if table3_cells is not None and len(table3_cells):
             zero = int((table3_cells["disc_low"] <= 0).sum())
-            app_prose.append(f"Per cell, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
+            app_prose.append(f"Per (cell, measure) pair, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
                              f"{len(table3_cells)} ranges, but {zero} of them start at 0: that check has little power.")
     if appendix:
         prose.append("Appendix A's table checks the simulation: " + claims.listing(_checked(appendix)) + ".")
@@ -701,7 +701,7 @@ def _fit_prose(cfg: Settings, fit: pd.DataFrame | None) -> list[str]:
     best, sd = fit[fit["best"]].iloc[0], cfg.metrics.get("team_skill_sd", float("nan"))
     state = fit_state(fit, sd)
     if state == "picked":
-        return [f"The stand-in's team-skill sd, {sd:g}, is fitted to Table 2: RMS gap {best['rmse']:.4f} over 45 cells, "
+        return [f"The stand-in's team-skill sd, {sd:g}, is fitted to Table 2: RMS gap {best['rmse']:.4f} over 45 (cell, measure) pairs, "
                 f"within one draw's noise ({best['noise_floor']:.4f})."]
     if state == "tried":
         return [f"This run's team-skill sd, {sd:g}, is one of the spreads the fit to Table 2 tried "

@@ -62,7 +62,7 @@ def reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope:
     rep = grid.rep[grid.rep["measure"].isin(graded)]
     below = rep.groupby(["measure", "d_max", "n"])["tau"].max() < 1 - 1e-12
     every, same = int(below.sum()), int(grid.cells.loc[grid.cells["measure"].isin(graded), "ug_equals_rawg"].sum())
-    run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} cells" + (
+    run = f"τ < 1 in every one of {grid.replicates} replicates: {every} of {len(below)} (cell, measure) pairs" + (
         f"; UG = RawG in {same}" if same else "")
     nums = {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same}
     if control is None:

@@ -144,14 +144,14 @@ def table2_lines(t2: pd.DataFrame) -> list[str]:
     same = int(t2["ug_equals_rawg"].sum()) if "ug_equals_rawg" in t2.columns else 0
     trivial = len(t2) - len(inf) - same
     where = ", ".join(f"{r.measure} Dmax={r.d_max} N={r.n} ({r.side})" for r in out.itertuples()) or "none"
-    lines = [f"{same} of {len(t2)} cells have UG = RawG on every item in every replicate: nothing to test"] if same else []
+    lines = [f"{same} of {len(t2)} (cell, measure) pairs have UG = RawG on every item in every replicate: nothing to test"] if same else []
     return lines + [
-        f"{trivial} of {len(t2)} cells are not informative, marked (in): the paper's τ is 1 and the stand-in's "
+        f"{trivial} of {len(t2)} (cell, measure) pairs are not informative, marked (in): the paper's τ is 1 and the stand-in's "
         "range ends at 1, so it lies inside whatever the stand-in gives",
-        f"informative cells with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
+        f"informative (cell, measure) pairs with the paper's τ inside: {int(inf['inside'].sum())} of {len(inf)}; outside: {where}",
         f"each range holds a new draw with probability {cov:.1%} ({_cover(t2)}): chance allows "
-        f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, cells taken as independent)",
-        f"mean gap, paper - stand-in, over all {len(t2)} cells: {_signed((t2['paper'] - t2['mean']).mean(), 4)}",
+        f"{chance_outside(len(inf), cov)} of {len(inf)} outside (95th percentile, taken as independent)",
+        f"mean gap, paper - stand-in, over all {len(t2)} (cell, measure) pairs: {_signed((t2['paper'] - t2['mean']).mean(), 4)}",
         "the paper prints τ to 3 digits: a τ within 0.0005 of a range (its rounding) counts as inside"]
 
 
@@ -274,7 +274,7 @@ def show_replicates(grid, measure_names, blind, replicates: int) -> None:
     print(f"per cell: mean tau | mean discrepancies over {replicates} replicates (their ranges: the saved "
           "02_replicates_cells.csv)")
     if "ug_equals_rawg" in grid.cells.columns and grid.cells["ug_equals_rawg"].any():
-        print(f"cells marked {SAME_SHORT}: UG equals RawG on every item of that cell in every replicate, nothing to test")
+        print(f"entries marked {SAME_SHORT}: UG equals RawG on every item of that (cell, measure) pair in every replicate, nothing to test")
     for m in measure_names:
         if m in blind:
             print(f"({m}) it cannot tell RawG from UG (only sees whether a gain is > 0)")
@@ -308,12 +308,12 @@ def table3_lines(total: Mapping | None, cells: pd.DataFrame | None) -> list[str]
     from ..replicates.unanimity import range_name
 
     if total is None:
-        return ["none of the paper's Table 3 cells is in this run's grid: nothing to set against it"]
+        return ["none of the paper's Table 3 (cell, measure) pairs is in this run's grid: nothing to set against it"]
     zero = int((cells["disc_low"] <= 0).sum())
-    return [f"Table 3 total over the {total['cells']} shared cells: paper {total['paper']}; stand-in "
+    return [f"Table 3 total over the {total['cells']} shared (cell, measure) pairs: paper {total['paper']}; stand-in "
             f"{count_bracket(total['mean'], total['low'], total['high'])} ({range_name(total['replicates'])}): "
             + ("inside" if total["inside"] else "OUTSIDE"),
-            f"per cell: the paper's count inside {claims.share_of(int(cells['inside'].sum()), len(cells), 'cell')}; "
+            f"per (cell, measure) pair: the paper's count inside {claims.share_of(int(cells['inside'].sum()), len(cells), '(cell, measure) pair')}; "
             f"{zero} of the {len(cells)} ranges start at 0 (little power there)"]
 
 
@@ -492,7 +492,7 @@ def placebo_tau_line(one: Mapping) -> str:
     if not one.get("tau_pairs"):
         return "placebo: not tested in this draw"
     return (f"placebo of UG's size (UG's bonuses shuffled within topics), same draw: τ with RawG's ranking < 1 in "
-            f"{one['tau_below_placebo']} of {one['tau_pairs']} cells; UG: {one['tau_below_ug']} (one draw each, with Monte "
+            f"{one['tau_below_placebo']} of {one['tau_pairs']} (cell, measure) pairs; UG: {one['tau_below_ug']} (one draw each, with Monte "
             "Carlo spread: with `replicates` ≥ 2, section 7 compares them)")
 
 
@@ -628,7 +628,7 @@ def _clause(row) -> str:
         return f"UG changes the ranking beyond τ's 95% CI: {v}"
     if "Table 2's τ" in q:
         n = row.numbers
-        return (f"the stand-in matches Table 2's τ in {n['inside']} of {n['informative']} informative cells: "
+        return (f"the stand-in matches Table 2's τ in {n['inside']} of {n['informative']} informative (cell, measure) pairs: "
                 + ("by calibration" if v == "by construction" else v))
     if "Table 3 total" in q:
         n = row.numbers

@@ -43,7 +43,7 @@ def placebo_cells(cells: Sequence[Mapping], scope: str) -> list[tuple[int, int]]
 def scope_text(chosen: Sequence[tuple[int, int]], cells: Sequence[Mapping]) -> str:
     """The placebo's cells in words: ``"all 15 cells"`` or ``"the 6 cells with N ≤ 10"``."""
     if len(chosen) == len(cells):
-        return f"all {len(cells)} cells"
+        return f"all {len(cells)} cells" if len(cells) > 1 else "the one cell"
     return f"the {len(chosen)} cells with N ≤ {max(n for _, n in chosen)}"
 
 
