@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..notebook import claims
 from ..notebook.findings import Finding
-from .unanimity_text import placebo_verdict as _placebo_verdict
+from .unanimity_text import count_digits, mean_count, placebo_verdict as _placebo_verdict
 
 __all__ = ["SIG_Q", "PAPER_T3_SHARE", "pct", "hsd_floor", "floor_caveat", "few", "placebo_tau", "range_label",
            "reorder_row", "significance_rows"]
@@ -122,15 +122,16 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
     iv = order_interval(per)
     lo, hi = int(round(iv["low"])), int(round(iv["high"]))
     run = (f"UG: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
-           f"UG: mean {claims.number(per.mean(), 1)} of {decisions:,} ({pct(per.mean(), decisions)}), "
+           f"UG: mean {mean_count(per.mean())} of {decisions:,} ({pct(per.mean(), decisions)}), "
            f"{lo} to {hi} ({range_label(replicates)})")
     nums = {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": int((per == 0).sum()),
             "fragile": k, "total": total, "decisions": decisions}
     if control is None:
         run, verdict = run + "; no placebo tested", "cannot tell"
     else:
-        run += (f". On {scope}, UG {claims.number(control['ug'], 1)} vs placebo {claims.number(control['placebo'], 1)}"
-                + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=1).text}"
+        d = count_digits(control["ug"], control["placebo"], control["diff"])
+        run += (f". On {scope}, UG {claims.number(control['ug'], d)} vs placebo {claims.number(control['placebo'], d)}"
+                + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=d).text}"
                    if np.isfinite(control["low"]) else _too_few(control)))
         p, verdict, more = _placebo_verdict(control, simulated)
         run, cav = run + p, more + cav

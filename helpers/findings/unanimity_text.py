@@ -33,12 +33,25 @@ def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool
     return claims.bracket(mean, low, high, digits)
 
 
+def count_digits(*values: float) -> int:
+    """Decimals for mean counts (and their differences) printed together: one while every non-zero
+    value is 0.1 or more, else two significant digits of the smallest (at most 4), so that parts and
+    totals agree ("0.025" and "0.025" beside a total "0.050", never "0.03", "0.03" and "0.1")."""
+    v = [abs(float(x)) for x in values if np.isfinite(x) and 0 < abs(float(x)) < 0.1]
+    return min(4, 1 - int(np.floor(np.log10(min(v))))) if v else 1
+
+
+def mean_count(v: float, digits: int | None = None) -> str:
+    """A mean count to :func:`count_digits` decimals (``digits`` when given: a shared rule)."""
+    return claims.number(v, count_digits(v) if digits is None else digits)
+
+
 def count_bracket(mean: float, low: float, high: float) -> str:
     """A mean count with the interval of its draws, whose bounds are counts (order statistics):
     ``"1.9 [0, 5]"``; the count alone (``"0"``) when every draw gave it."""
     if low == high and abs(float(mean) - float(low)) < 1e-12:
         return f"{int(round(low))}"
-    return f"{claims.number(mean, 1)} [{int(round(low))}, {int(round(high))}]"
+    return f"{mean_count(mean)} [{int(round(low))}, {int(round(high))}]"
 
 
 def range_text(mean: float, low: float, high: float, draws: int, unit: str = "replicates", digits: int | None = None,
@@ -52,7 +65,7 @@ def range_text(mean: float, low: float, high: float, draws: int, unit: str = "re
 
     if digits is None:
         bound, avg = (lambda v: _signed_count(v) if signed else f"{int(round(v))}"), (
-            lambda v: _signed(v, 2) if signed else claims.number(v, 1))
+            lambda v: _signed(v, 2) if signed else mean_count(v))
     else:
         bound = avg = (lambda v: _signed(v, digits)) if signed else (lambda v: claims.number(v, digits))
     if low == high and abs(float(mean) - float(low)) <= 1e-12 * max(1.0, abs(float(low))):
@@ -80,8 +93,8 @@ SAME_SHORT = "UG = RawG"
 
 
 def _mean_count(mean: float, low: float, high: float) -> str:
-    """A mean count to 1 decimal, or the count alone (``"0"``) when every draw gave it."""
-    return count_bracket(mean, low, high) if low == high else claims.number(mean, 1)
+    """A mean count (:func:`mean_count`), or the count alone (``"0"``) when every draw gave it."""
+    return count_bracket(mean, low, high) if low == high else mean_count(mean)
 
 
 def cell_view(cells: pd.DataFrame, measure: str, ranges: bool = False) -> tuple[pd.DataFrame, bool]:
@@ -388,7 +401,7 @@ def summary_lines(summary: pd.DataFrame, measure_names, blind, grid=None) -> lis
         spread = ""
         if grid is not None and m not in blind:
             per = grid.rep[grid.rep["measure"] == m].groupby("replicate")["discrepancies"].sum()
-            spread = (f" (over {len(per)} replicates: mean {claims.number(per.mean(), 1)}, sd "
+            spread = (f" (over {len(per)} replicates: mean {mean_count(per.mean())}, sd "
                       f"{claims.number(per.std(ddof=1), 1)}, {int(per.min())} to {int(per.max())})")
         out.append(f"{m}: tau {claims.number(s['tau'].min())}..{claims.number(s['tau'].max())}, discrepancies {k}"
                    + spread + (" (by construction: it only sees whether a gain is > 0)" if m in blind else ""))
@@ -397,7 +410,7 @@ def summary_lines(summary: pd.DataFrame, measure_names, blind, grid=None) -> lis
         per = grid.rep[grid.rep["measure"].isin(graded)].groupby("replicate")["discrepancies"].sum()
         k = int(summary.loc[summary.measure.isin(graded), "discrepancies"].sum())
         out.append(f"total of the graded measures: discrepancies {k} (over {len(per)} replicates: mean "
-                   f"{claims.number(per.mean(), 1)}, sd {claims.number(per.std(ddof=1), 1)}, "
+                   f"{mean_count(per.mean())}, sd {claims.number(per.std(ddof=1), 1)}, "
                    f"{int(per.min())} to {int(per.max())})")
     return out
 
@@ -471,10 +484,11 @@ def control_line(control: Mapping | None, scope: str) -> str:
     (:func:`helpers.replicates.unanimity_placebo.compare`)."""
     if control is None:
         return "placebo: no cell tested it, or no graded measure"
-    diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=1).text
-            if np.isfinite(control["low"]) else f"{_signed(control['diff'], 1)} (too few replicates for an interval)")
-    return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], 1)}, placebo "
-            f"{claims.number(control['placebo'], 1)}; UG - placebo {diff}")
+    d = count_digits(control["ug"], control["placebo"], control["diff"])
+    diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=d).text
+            if np.isfinite(control["low"]) else f"{_signed(control['diff'], d)} (too few replicates for an interval)")
+    return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], d)}, placebo "
+            f"{claims.number(control['placebo'], d)}; UG - placebo {diff}")
 
 
 def control_lines(control: Mapping | None, control_tau: Mapping | None, scope: str, graded) -> str:
@@ -582,8 +596,9 @@ def answer_sentence(rows, replicates: int, control: Mapping | None, replicated: 
         v = tuple(r.numbers.get("test_verdict", r.verdict) for r in placebo)
         said = (_AGAINST[v[0]][2] if v[0] == v[1] and v[0] in _AGAINST else
                 "; ".join(_AGAINST[x][i] if x in _AGAINST else x for i, x in enumerate(v)))
-        calls = (f" (calls per replicate: UG {claims.number(control['ug'], 1)}, placebo "
-                 f"{claims.number(control['placebo'], 1)})" if control is not None else "")
+        d = count_digits(control["ug"], control["placebo"], control.get("diff", np.nan)) if control is not None else 1
+        calls = (f" (calls per replicate: UG {claims.number(control['ug'], d)}, placebo "
+                 f"{claims.number(control['placebo'], d)})" if control is not None else "")
         if placebo[0].verdict == "by construction":
             calls += (f" ({MODEL_SET.replace('its direction', 'the direction')})"
                       if any(x in ("shown", "does not hold") for x in v) else ", as uniform ratings predict (by construction)")
