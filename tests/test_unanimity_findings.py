@@ -466,8 +466,14 @@ def test_sensitivity_caveat_reads_the_record():
     rec = pd.DataFrame({"skill_sd": [1.05, 0.65], "mean": [19.1, 26.4], "low": [9, 17], "high": [31, 37],
                         "replicates": 40, "seed": 20170901, "B": 5000})
     text = F.sensitivity_caveat(cfg, rec)["skill_sd"]
-    assert text.endswith("per replicate, mean 26.4 at 0.65 and 19.1 at 1.05 (seed 20170901, 40 replicates each).")
+    assert text.endswith("not to Table 3: Appendix A gives the counts at other spreads.")   # the numbers: Appendix A
     assert F.sensitivity_caveat(F.check_parameters({**_defaults(), "dataset": "dl19"}), rec) == {}
+    t3 = {"paper": 24, "mean": 26.375, "low": 17.0, "high": 37.0, "inside": True, "cells": 45, "replicates": 40}
+    assert F.sensitivity_prose(cfg, t3, rec) == [
+        "Discrepancies per replicate by team-skill sd: mean 26.4 at 0.65 and 19.1 at 1.05 (seed 20170901, "
+        "40 replicates each). The ranges at sd 1.05 (9 to 31) hold 24 too: this check cannot tell these team-skill "
+        "spreads apart."]
+    assert F.sensitivity_prose(F.check_parameters({**_defaults(), "seed": 1}), t3, rec) == []   # another run's numbers
 
 
 def test_table3_row_says_when_it_cannot_tell_team_skill_spreads_apart():
@@ -529,7 +535,7 @@ def test_reorder_row_rests_on_the_placebo():
     # τ < 1 in every replicate, yet the verdict is the placebo comparison's, not "shown"
     row = F._reorder_row(grid, ["nG@1"], (), _control_tau(-0.0001, 0.0009, "not shown"), "all 1 cells")
     assert row.question == "Over 40 replicates: does UG reorder runs more than a placebo of its size?"
-    assert row.run == ("τ < 1 in every one of 40 replicates: 1 of 1 (cell, measure) pairs. On all 1 cells, mean τ UG 0.9896 vs "
+    assert row.run == ("On all 1 cells, mean τ UG 0.9896 vs "
                        "placebo 0.9892: +0.0004 [-0.0001, +0.0009] (95% CI of the mean over 40 replicates)")
     assert row.verdict == "not shown" and row.paper == "— (the paper has no placebo)"
     assert row.numbers["placebo"]["every_placebo"] == 0 and row.caveats == ()

@@ -487,10 +487,24 @@ def sensitivity_caveat(cfg: Settings, record: pd.DataFrame | None = None, *, fit
         return {"skill_sd": head + "."}
     if not _is_record_run(cfg, record):
         return {"skill_sd": f"{head}; data/raw/{sens.SENSITIVITY_FILE} records the default configuration's."}
+    return {"skill_sd": f"{head}: Appendix A gives the counts at other spreads."}
+
+
+def sensitivity_prose(cfg: Settings, t3: Mapping | None, record: pd.DataFrame | None = None) -> list[str]:
+    """Appendix A's bullet behind caveat ``skill_sd`` (:func:`sensitivity_caveat`): the record's mean
+    discrepancy count per team-skill sd, and (:func:`table3_spread`) whether the other spreads'
+    ranges hold the paper's Table 3 total too. Empty unless this run is the record's configuration."""
+    from ..replicates import unanimity_sensitivity as sens
+
+    if record is None and cfg.dataset == "stc-like" and (sens.paths.DATA_RAW / sens.SENSITIVITY_FILE).is_file():
+        record = sens.read_sensitivity()
+    if cfg.dataset != "stc-like" or record is None or not _is_record_run(cfg, record):
+        return []
     r = record.sort_values("skill_sd")
     at = claims.listing([f"{claims.number(m, 1)} at {v:g}" for v, m in zip(r["skill_sd"], r["mean"])])
-    return {"skill_sd": f"{head}: per replicate, mean {at} (seed {int(r['seed'].iloc[0])}, "
-                        f"{int(r['replicates'].iloc[0])} replicates each)."}
+    spread = table3_spread(cfg, t3, record) if t3 is not None else ""
+    return [f"Discrepancies per replicate by team-skill sd: mean {at} (seed {int(r['seed'].iloc[0])}, "
+            f"{int(r['replicates'].iloc[0])} replicates each){spread}."]
 
 
 def table3_spread(cfg: Settings, t3: Mapping, record: pd.DataFrame | None = None) -> str:
@@ -635,7 +649,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
             rows.append(sig[0])
         placebo_rows += sig[1:]
         if table3_total is not None:
-            paper_rows.append(_table3_row(table3_total, fitted, floor, table3_spread(cfg, table3_total)))
+            paper_rows.append(_table3_row(table3_total, fitted, floor))
         placebo_rows = [by_construction(r) if by_model else with_link_caveat(r) if state in ("none", "few") else r
                         for r in placebo_rows]
         if grid is not None and n_lo != n_hi:   # the fade with N follows from the uniform ratings: a check, not a finding
@@ -645,6 +659,7 @@ def findings(cfg: Settings, *, collection: Mapping, pairs: int, tau: pd.DataFram
             zero = int((table3_cells["disc_low"] <= 0).sum())
             app_prose.append(f"Per (cell, measure) pair, Table 3's counts lie inside {int(table3_cells['inside'].sum())} of "
                              f"{len(table3_cells)} ranges, but {zero} of them start at 0: that check has little power.")
+    app_prose += sensitivity_prose(cfg, table3_total) if graded and not identical else []
     if appendix:
         prose.append("Appendix A's table checks the simulation: " + claims.listing(_checked(appendix)) + ".")
     if off_paper:

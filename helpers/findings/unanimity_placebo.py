@@ -67,8 +67,8 @@ def reorder_row(grid, graded, cav: tuple, control: Mapping | None = None, scope:
     nums = {"tau_below_1_every_replicate": every, "cells": len(below), "ug_equals_rawg": same}
     if control is None:
         run, verdict = run + "; no placebo tested", "cannot tell"
-    else:
-        run += (f". On {scope}, mean τ UG {claims.number(control['ug'], 4)} vs placebo "
+    else:   # the answer only: the τ < 1 counts are section 7's (control_tau_line)
+        run = (f"On {scope}, mean τ UG {claims.number(control['ug'], 4)} vs placebo "
                 f"{claims.number(control['placebo'], 4)}" + (
                     f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=4).text}"
                     if np.isfinite(control["low"]) else _too_few(control)))
@@ -122,8 +122,8 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
     iv = order_interval(per)
     lo, hi = int(round(iv["low"])), int(round(iv["high"]))
     run = (f"UG: {lo} of {decisions:,} ({pct(lo, decisions)}) in every one of {replicates}" if lo == hi else
-           f"UG: mean {mean_count(per.mean())} of {decisions:,} ({pct(per.mean(), decisions)}), "
-           f"{lo} to {hi} ({range_label(replicates)})")
+           f"UG: mean {mean_count(per.mean())} of {decisions:,} ({pct(per.mean(), decisions)})" + (
+               "" if control is not None else f", {lo} to {hi} ({range_label(replicates)})"))   # the range: Table 3's row, section 7
     nums = {"mean": float(per.mean()), "low": iv["low"], "high": iv["high"], "zero": int((per == 0).sum()),
             "fragile": k, "total": total, "decisions": decisions}
     if control is None:
