@@ -209,6 +209,16 @@ def test_bracket_prints_bounds_honestly_and_flags_a_mean_outside():
     assert not claims.audit(text)
 
 
+def test_bracket_of_a_full_data_estimate_says_the_bootstrap_is_biased_not_the_mean():
+    text = claims.bracket(0.964, 0.673, 0.927, estimate=True)
+    assert text == ("0.964 [0.673, 0.927] (the estimate lies outside its bootstrap percentile interval: "
+                    "the bootstrap is biased here)")
+    assert claims.bracket(0.8, 0.673, 0.927, estimate=True) == "0.800 [0.673, 0.927]"
+    assert claims.outside(0.964, 0.673, 0.927) and not claims.outside(0.9, 0.673, 0.927)
+    assert not claims.outside(float("nan"), 0.1, 0.2)
+    assert not claims.audit(text)
+
+
 def test_compare_holm_words_by_the_adjusted_p_and_names_the_family():
     tests = {3: dict(a_name="PRM", a=0.929, b_name="binary", b=0.824, p=0.009),
              2: dict(a_name="PRM", a=0.938, b_name="binary", b=0.905, p=0.098),

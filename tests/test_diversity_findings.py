@@ -40,6 +40,20 @@ def test_printed_intervals_have_width_or_say_why_not():
     assert fd.tau_text(1.0, 0.924, 1.0) == "1.000 [0.924, 1.000]"
 
 
+def test_a_tau_near_1_outside_its_bootstrap_interval_is_called_biased_and_gets_no_verdict():
+    """Round 11, item 1: τ is the full-data estimate, not the resamples' mean; near 1 resampling topics
+    biases τ down, so the interval can lie below it: said so, and no "shown" rests on that interval."""
+    assert fd.tau_text(0.964, 0.673, 0.927) == ("0.964 [0.673, 0.927] (the estimate lies outside its bootstrap "
+                                                "percentile interval: the bootstrap is biased here)")
+    assert fd.tau_verdict(0.964, 0.673, 0.927) == "cannot tell"
+    assert fd.tau_verdict(0.524, 0.333, 0.6) == "shown"
+    assert fd.tau_verdict(1.0, 0.924, 1.0) == "not shown"
+    key = (f"D#-nDCG@{L}", f"alpha-nDCG@{L}")
+    f = _findings(tau_ci={"runs": 11, "topics": 79, key: (0.964, 0.673, 0.927)}, data="real")
+    row = next(r for r in f.rows + f.appendix_findings().rows if "rank these runs differently" in r.question)
+    assert row.verdict == "cannot tell" and "the bootstrap is biased here" in row.run
+
+
 GOOD = {"replicates": 40, "scheduler": "local", "data": "simulated", "run_design": "styles", "diversity_qrels_path": "",
         "intents_path": "", "intent_types_path": "", "runs_glob": "", "cutoff": 10, "n_topics": 100, "n_runs": 15,
         "depth": 100, "B": 5000, "tau_bootstrap": 1000, "extra_cutoff": 20, "normaliser": "ideal", "significance": 0.05}

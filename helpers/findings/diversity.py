@@ -53,7 +53,7 @@ from .diversity_power import MC_LEVEL, MIN_LEAD_PAIRS, at_cutoff, count_once, le
     mc_interval, mc_text, pairs_ahead, power_leaders, power_verdict
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "power_leaders", "mc_text", "mc_interval",
-           "tau_text", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
+           "tau_text", "tau_verdict", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
            "findings", "DiversityFindings", "MIN_BOOTSTRAP_TOPICS", "tau_interval_note", "lowest_pairs", "hand_values",
            "measured_values", "examples_row", "EXAMPLES_QUESTION", "APPENDIX_TITLE", "REAL_ANSWERS", "r_reason", "tau_lines",
            "tau_metrics", "R_QUESTION", "leader_intervals", "POWER_ON", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "lead_verdict", "normaliser_line", "extra_power_line", "gain_line", "TREC_2012_GRADES", "label_offsets"]
@@ -126,10 +126,12 @@ def check_parameters(p: Mapping[str, Any]) -> None:
 
 def tau_text(tau: float, low: float, high: float, digits: int = 3) -> str:
     """Kendall's τ with its bootstrap interval, ``"0.619 [0.448, 0.790]"``, or ``"1.000 in every
-    resample"`` when every resample gives the same τ (no ``[v, v]`` interval)."""
+    resample"`` when every resample gives the same τ (no ``[v, v]`` interval). τ is the full-data
+    estimate, not the resamples' mean: outside its interval (τ near 1, which resampling topics biases
+    downward) the text says the bootstrap is biased there (:func:`helpers.notebook.claims.bracket`)."""
     if float(low) == float(high) == float(tau):
         return f"{claims.number(tau, digits)} in every resample"
-    return claims.bracket(tau, low, high, digits)
+    return claims.bracket(tau, low, high, digits, estimate=True)
 
 
 def tau_line(a: str, b: str, t, *, picked_from: int = 0, tied: Sequence[str] = (), digits: int = 3) -> str:
@@ -580,13 +582,23 @@ def _few(n_pairs: int) -> tuple[str, ...]:
     return ("few_runs",) if n_pairs < 50 else ()
 
 
+def tau_verdict(tau: float, low: float, high: float) -> str:
+    """The verdict on "do the two measures rank these runs differently?": ``"shown"`` when the
+    bootstrap interval stays below 1, ``"not shown"`` when it reaches 1, and ``"cannot tell"`` when τ
+    lies outside its own percentile interval: the bootstrap is biased there (resampling topics pulls
+    τ near 1 down), so an interval below 1 shows nothing about τ."""
+    if claims.outside(tau, low, high):
+        return "cannot tell"
+    return "shown" if high < 1 else "not shown"
+
+
 def _tau_row(tau_ci: Mapping, l: int, level: float) -> Finding:
     key = (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")
     tau, lo, hi = tau_ci[key]
     n = tau_ci.get("runs", 0)
     return Finding("Do NTCIR's D♯-nDCG and TREC's α-nDCG rank these runs differently?",
                    "—", f"τ = {tau_text(tau, lo, hi)}, {n} runs ({pct(level)} bootstrap over topics)",
-                   "shown" if hi < 1 else "not shown", caveats=_few(n * (n - 1) // 2) if n else (),
+                   tau_verdict(tau, lo, hi), caveats=_few(n * (n - 1) // 2) if n else (),
                    numbers={"tau": tau, "low": lo, "high": hi, "level": level, "topics": tau_ci.get("topics")})
 
 

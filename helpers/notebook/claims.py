@@ -168,6 +168,15 @@ def _fmt(v: float, digits: int) -> str:
 
 #: Said beside a percentile interval that does not hold the mean it is printed with (skewed draws).
 _MEAN_OUTSIDE = "the mean lies outside the interval: a few draws are far from the rest"
+#: Said beside a bootstrap percentile interval that does not hold the full-data estimate it is printed
+#: with: the resamples sit to one side of the estimate (e.g. τ near 1, which resampling biases downward).
+_ESTIMATE_OUTSIDE = "the estimate lies outside its bootstrap percentile interval: the bootstrap is biased here"
+
+
+def outside(value: float, low: float, high: float) -> bool:
+    """True when ``value`` and its bounds are finite and ``value`` lies outside ``[low, high]``."""
+    v, lo, hi = (float(x) if x is not None else math.nan for x in (value, low, high))
+    return all(math.isfinite(x) for x in (v, lo, hi)) and not lo <= v <= hi
 
 
 def number(v: float, digits: int = 3, *, marks: Sequence[float] = (0.0, 1.0), max_digits: int = 6) -> str:
@@ -456,16 +465,17 @@ def audit(text: str, alpha: float = 0.05) -> list[str]:
 # compact intervals, families of tests, claims with several parts
 # --------------------------------------------------------------------------------------------
 
-def bracket(mean: float, low: float, high: float, digits: int = 3) -> str:
+def bracket(mean: float, low: float, high: float, digits: int = 3, *, estimate: bool = False) -> str:
     """``"0.520 [0.410, 0.630]"``: a value and its interval, for lists whose header already names
     the interval ("mean [95% interval] over 50 draws"). Numbers are printed by :func:`number` (a
     bound is never shown as 0 or 1 when it is not), and a mean outside its interval says so, as
     :func:`interval` does: ``"0.999 [1.000, 1.000] (the mean lies outside the interval: a few draws
-    are far from the rest)"``."""
+    are far from the rest)"``. ``estimate=True``: ``mean`` is a full-data estimate and ``low, high``
+    its bootstrap percentile interval (not the mean of the resamples), so a value outside says
+    ``"(the estimate lies outside its bootstrap percentile interval: the bootstrap is biased here)"``."""
     text = f"{_fmt(mean, digits)} [{_fmt(low, digits)}, {_fmt(high, digits)}]"
-    m, lo, hi = (float(v) if v is not None else math.nan for v in (mean, low, high))
-    if all(math.isfinite(v) for v in (m, lo, hi)) and not lo <= m <= hi:
-        text += f" ({_MEAN_OUTSIDE})"
+    if outside(mean, low, high):
+        text += f" ({_ESTIMATE_OUTSIDE if estimate else _MEAN_OUTSIDE})"
     return text
 
 
@@ -561,7 +571,7 @@ def share_of(k: int, n: int, noun: str, nouns: str | None = None, *, nothing: st
     return share(k, n, noun if int(n) == 1 else many)
 
 
-__all__ += ["bracket", "compare_holm", "components", "share_of"]
+__all__ += ["bracket", "outside", "compare_holm", "components", "share_of"]
 
 
 def _signed(v: float, digits: int, max_digits: int = 6) -> str:
