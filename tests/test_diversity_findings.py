@@ -1346,3 +1346,15 @@ def test_a3_names_every_change_beyond_monte_carlo_error_first():
     assert fd.normaliser_line(same, "ideal", "fixed", 28, "f.csv") == (
         "normaliser 'ideal' -> 'fixed': 2 of 28 measures change score; no measure's power changed; τ between the "
         "two rankings 0.900 to 1.000. Per measure: f.csv.")
+
+
+def test_the_uncorrected_comparisons_are_said_once_in_the_limitations():
+    """Round 11, item 2: power is compared across many measures and every row stands alone, uncorrected:
+    one sentence in the Limitations (main table on real runs, appendix on simulated ones), no letter."""
+    real = _findings(data="real")
+    assert real.limitations().count("nothing is corrected for multiple comparisons") == 1
+    assert f"across {len(POWER)} measures" in real.limitations()
+    assert all("multiple" not in r.caveats for r in real.rows)
+    sim = _findings()
+    assert "multiple comparisons" not in sim.limitations()
+    assert sim.appendix_findings().limitations().count("multiple comparisons") == 1

@@ -486,6 +486,9 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
                 _lead_row(power, mc, twins, where, n_pairs)]
     caveats = {"mc_only": f"Power intervals are {pct(MC_LEVEL)} Monte Carlo intervals of the B = {B:,} trials only; "
                           "another topic set could change the power verdicts."}
+    # stated once, without a letter: every measured row (and section 7's ranking) is uncorrected
+    caveats["multiple"] = (f"Power is compared across {len(power)} measures and each row is tested on its own: "
+                           "nothing is corrected for multiple comparisons.")
     if any(mc[m][0] == mc[m][1] for m in (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")):
         caveats["mc_exact"] = "A power printed without interval has no p-value whose Monte Carlo interval holds the level."
     floor = mc_floor(B, significance, MC_LEVEL)
@@ -501,11 +504,11 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
                                  "interval's coverage is unreliable.")
         measured[0] = dataclasses.replace(measured[0], caveats=measured[0].caveats + ("few_topics",))
     rows, prose = [examples_row(examples["measured"], examples["hand"])], []
-    appendix, extra, general = [], [], ()
+    appendix, extra, general = [], [], ("multiple",)
     if simulated:   # the run design sets the rows about the measures: the appendix, each row marked so
         caveats["design"] = DESIGN_CAVEAT[run_design]
         caveats["simulated_runs"] = "Simulated runs and planted users say nothing about real systems or users."
-        general = ("simulated_runs",)
+        general = ("simulated_runs", "multiple")
         appendix = [dataclasses.replace(row, caveats=("design",) + row.caveats,
                                         paper=f"{'' if row.paper == '—' else row.paper + '; '}set by run_design "
                                               f"`{run_design}`") for row in measured]
@@ -528,8 +531,9 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
                  "measure agrees with real users.")
     answer = answer_sentence(rows[0] if simulated else measured, runs=runs, n_pairs=n_pairs)
     rows, appendix = _sorted_letters(rows), _sorted_letters(appendix)
-    return DiversityFindings("04_diversified_measures", rows, prose, caveats=caveats, footer=footer,
-                             appendix=tuple(appendix), appendix_prose=tuple(extra), appendix_general=general,
+    main_general = () if simulated else general   # simulated: the measured rows (and the caveat) are in the appendix
+    return DiversityFindings("04_diversified_measures", rows, prose, caveats=caveats, footer=footer, general=main_general,
+                             appendix=tuple(appendix), appendix_prose=tuple(extra), appendix_general=general if simulated else (),
                              answer=answer)
 
 
