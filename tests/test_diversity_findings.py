@@ -1084,15 +1084,19 @@ def test_a_measure_at_the_printed_value_of_one_within_noise_is_named_with_the_ru
     mc = {"D-nDCG@10": (0.629, 0.629), "IA-Q@10": (0.61, 0.629), "D-RBP@10": (0.619, 0.619),
           "IA-nDCG@10": (0.5714, 0.5714), "NRBP": (0.276, 0.276)}
     # fix04g item 2: D-RBP@10 is 1 of 105 pairs below the leader (65 vs 66), which the rule cannot tell
-    assert fd.power_leaders(power, mc, 105) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; also 1 "
-                                                "pair below: D-RBP@10 0.619 exact (a one-pair gap cannot tell))")
+    # fix04i item 3: others within noise or one pair: no single name, the count the lead row prints
+    assert fd.power_leaders(power, mc, 105) == ("tied within Monte Carlo noise: D-nDCG@10 (0.629) and 2 more within "
+                                                "noise or 1 pair below: IA-Q@10 0.619 [0.610, 0.629] and D-RBP@10 0.619 "
+                                                "exact")
     # 3 pairs below over 300 pairs: outside it, by the rule
-    assert fd.power_leaders(power, mc, 300) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; D-RBP@10 "
-                                                "also 0.619 without Monte Carlo interval, so outside it)")
+    assert fd.power_leaders(power, mc, 300) == ("tied within Monte Carlo noise: D-nDCG@10 (0.629) and 1 more within "
+                                                "noise or 1 pair below: IA-Q@10 0.619 [0.610, 0.629] (D-RBP@10 also "
+                                                "0.619 without Monte Carlo interval, so outside it)")
     assert fd.power_leaders(power, mc, 105, higher=False) == "NRBP (0.276)"
     mc["D-RBP@10"] = (0.61, 0.629)   # both reach the leader: both named within noise, no note
-    assert fd.power_leaders(power, mc, 105) == ("D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619, D-RBP@10 "
-                                                "0.619)")
+    assert fd.power_leaders(power, mc, 105) == ("tied within Monte Carlo noise: D-nDCG@10 (0.629) and 2 more within "
+                                                "noise or 1 pair below: IA-Q@10 0.619 [0.610, 0.629] and D-RBP@10 0.619 "
+                                                "[0.610, 0.629]")
 
 
 def test_power_rows_say_on_these_topics_beyond_monte_carlo_error_and_never_shown():
@@ -1197,8 +1201,8 @@ def test_a3_and_a4_print_one_line_each():
     p2 = pd.DataFrame({"measure": ["X", "Y", "Z"], "power@10": [0.5, 0.4, 0.3], "power@20": [0.6, 0.59, 0.2]})
     mc2 = {"X": (0.58, 0.6), "Y": (0.59, 0.59), "Z": (0.2, 0.2)}
     line = fd.extra_power_line(p2, mc2, 10, 20, {"X", "Y", "Z"}, "t.csv", 100)
-    assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only). Highest: X (0.600; "
-                    "within Monte Carlo noise: Y 0.590). Lowest: Z (0.200). Per measure, with power@10 and the "
+    assert line == ("power@20 over 3 measures (95% Monte Carlo intervals, the B trials' error only). Highest: tied within "
+                    "Monte Carlo noise: X (0.600) and 1 more within noise or 1 pair below: Y 0.590 exact. Lowest: Z (0.200). Per measure, with power@10 and the "
                     "intervals: t.csv.")
     assert not nf.long_sentences(line)
 
@@ -1271,9 +1275,10 @@ def test_power_leaders_reads_each_measures_own_interval():
     mc = {"A@10": (0.429, 0.429), "B@10": (0.357, 0.429), "R@10": (0.393, 0.429), "D@10": (0.357, 0.393),
           "E@10": (0.393, 0.393)}
     # over 280 pairs D@10 and E@10 are 10 pairs below the leaders: outside it
-    assert fd.power_leaders(values, mc, 280) == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; "
-                                                 "D@10 also 0.393 [0.357, 0.393], short of it; E@10 also 0.393 without "
-                                                 "Monte Carlo interval, so outside it)")
+    assert fd.power_leaders(values, mc, 280) == ("tied within Monte Carlo noise: A@10 and B@10 (0.429) and 1 more "
+                                                 "within noise or 1 pair below: R@10 0.393 [0.393, 0.429] (D@10 also "
+                                                 "0.393 [0.357, 0.393], short of it; E@10 also 0.393 without Monte Carlo "
+                                                 "interval, so outside it)")
 
 
 def test_a_one_pair_gap_is_never_outside_the_noise():
@@ -1283,14 +1288,14 @@ def test_a_one_pair_gap_is_never_outside_the_noise():
     mc = {"A@10": (12 / 28, 12 / 28), "B@10": (10 / 28, 12 / 28), "R@10": (11 / 28, 12 / 28), "D@10": (10 / 28, 11 / 28),
           "E@10": (11 / 28, 11 / 28)}
     line = fd.power_leaders(values, mc, 28)
-    assert line == ("A@10 and B@10 (tied at 0.429; within Monte Carlo noise: R@10 0.393; also 1 pair below: D@10 0.393 "
-                    "[0.357, 0.393] and E@10 0.393 exact (a one-pair gap cannot tell))")
+    assert line == ("tied within Monte Carlo noise: A@10 and B@10 (0.429) and 3 more within noise or 1 pair below: "
+                    "R@10 0.393 [0.393, 0.429], D@10 0.393 [0.357, 0.393] and E@10 0.393 exact")
     low = {"L@10": 2 / 28, "P@10": 3 / 28, "Q@10": 4 / 28, "X@10": 4 / 28, "Y@10": 6 / 28}
     lmc = {"L@10": (2 / 28, 3 / 28), "P@10": (3 / 28, 3 / 28), "Q@10": (3 / 28, 4 / 28), "X@10": (4 / 28, 4 / 28),
            "Y@10": (6 / 28, 6 / 28)}
     assert fd.power_leaders(low, lmc, 28, higher=False) == (
-        "L@10 (0.071; within Monte Carlo noise: P@10 0.107, Q@10 0.143; also 1 pair above: X@10 0.143 exact "
-        "(a one-pair gap cannot tell))")
+        "tied within Monte Carlo noise: L@10 (0.071) and 3 more within noise or 1 pair above: P@10 0.107 exact, "
+        "Q@10 0.143 [0.107, 0.143] and X@10 0.143 exact")
     assert "outside" not in line and "short of it" not in line
 
 
@@ -1328,8 +1333,11 @@ def test_the_lead_row_counts_every_measure_the_rule_cannot_separate():
     assert row.verdict == "cannot tell" and row.run == "a (0.629); 2 more within noise or 1 pair below"
     mc["c"] = (0.610, 0.619)   # printed at another value, one pair below all the same: the line names it too
     values["c"] = 0.610
-    assert fd.power_leaders(values, mc, 105) == ("a (0.629; within Monte Carlo noise: b 0.619; also 1 pair below: "
-                                                 "c 0.610 [0.610, 0.619] (a one-pair gap cannot tell))")
+    line = fd.power_leaders(values, mc, 105)
+    assert line == ("tied within Monte Carlo noise: a (0.629) and 2 more within noise or 1 pair below: "
+                    "b 0.619 [0.610, 0.629] and c 0.610 [0.610, 0.619]")
+    # fix04i item 3: section 7 and the lead row count the same set the same way
+    assert fd._lead_row(pd.Series(values), mc, (), "x", 105).run.split("; ")[1] in line
 
 
 def test_a3_names_every_change_beyond_monte_carlo_error_first():

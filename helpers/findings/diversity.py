@@ -50,7 +50,7 @@ from .diversity_planted import against_table, family_table, fitness, fitness_pro
 from .diversity_examples import EXAMPLES_QUESTION, examples_row, hand_values, measured_values
 from .diversity_text import DESIGN_CAVEAT, USERS, draws_interval, label_offsets, pct, short_leaders, twins_line
 from .diversity_power import MC_LEVEL, MIN_LEAD_PAIRS, at_cutoff, count_once, leader_intervals, leader_lines, mc_floor, \
-    mc_interval, mc_text, pairs_ahead, power_leaders, power_verdict
+    mc_interval, mc_text, near_extreme, leaders_head, pairs_ahead, power_leaders, power_verdict
 
 __all__ = ["MEASURES", "DATA", "USERS", "MC_LEVEL", "DESIGN_CAVEAT", "tau_r_sentence", "measure_names", "check_parameters", "pct", "draws_interval", "count_once", "mc_floor", "power_leaders", "mc_text", "mc_interval",
            "tau_text", "tau_verdict", "short_leaders", "measure_family", "asl_curves", "power_table", "power_lines", "power_metrics", "depth_note", "best_runs_line", "planted_result", "truth_groups", "collection_lines", "family_table", "with_leaders", "planted_report", "user_table", "checks_table", "against_table", "tau_line", "POST_HOC", "planted_rows", "fitness_prose", "fitness", "fitness_verdict", "planted_metrics",
@@ -695,12 +695,10 @@ def _lead_row(power: pd.Series, mc: Mapping, twins, where: str, n_pairs: int) ->
     count within Monte Carlo noise."""
     keep = at_cutoff(count_once(list(power.index), twins))
     values = {m: power[m] for m in keep}
-    c = claims.leaders(values, intervals=leader_intervals(values, mc))
+    c, _, near = near_extreme(values, mc, n_pairs)   # the set section 7 counts (power_leaders)
     n = c.numbers
     lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
-    common = leader_intervals(values, mc)[n["leaders"][0]]
-    near = [m for m in keep if m not in n["leaders"] and pairs_ahead(common, mc[m], n_pairs) < MIN_LEAD_PAIRS]
-    run = f"{lead} ({n['best']:.3f}); {len(near)} more within noise or 1 pair below"
+    run = f"{leaders_head(c)}; {len(near)} more within noise or 1 pair below"
     verdict = lead_verdict(mc, keep, n_pairs)
     ahead = 0
     if len(n["leaders"]) == 1 and not n["within_noise"] and len(keep) > 1:   # a lead: by how many pairs

@@ -17,7 +17,7 @@ from ..replicates.diversity import MIN_LEAD_PAIRS
 from .diversity_text import pct, short_leaders
 
 __all__ = ["MC_LEVEL", "MIN_LEAD_PAIRS", "pairs_ahead", "power_verdict", "count_once", "at_cutoff", "leader_intervals", "power_leaders", "leader_lines", "mc_text",
-           "mc_floor", "mc_interval"]
+           "mc_floor", "mc_interval", "near_extreme", "leaders_head"]
 
 #: The level of every Monte Carlo interval of discriminative power (:func:`helpers.replicates.diversity.power_interval`):
 #: 95% whatever the tests' ``significance``, since it measures the error of the B trials, not a test.
@@ -69,44 +69,58 @@ def leader_intervals(values: Mapping[str, float], mc: Mapping[str, Sequence[floa
     return {k: (common if k in tied else (float(mc[k][0]), float(mc[k][1]))) for k in clean if k in mc}
 
 
-def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], n_pairs: int, *,
-                  higher: bool = True, limit: int = 6, digits: int = 3) -> str:
-    """The highest (``higher``) or lowest power with the measures within Monte Carlo noise of it
-    (:func:`leader_intervals`, :func:`short_leaders`), and every measure printed at the same value as
-    one within noise but not within noise itself, each read from ITS OWN interval in ``mc`` by the rule
-    of :func:`power_verdict` over ``n_pairs`` run pairs: one whose interval is at least
-    :data:`MIN_LEAD_PAIRS` pairs from the leading value's is "outside it" (an exact power, an interval
-    without width, is "without Monte Carlo interval"; another is printed with its interval, "short of
-    it"); one nearer is "1 pair below" (above, for the lowest), which the rule cannot tell from the
-    leader (``"D-nDCG@10 (0.629; within Monte Carlo noise: IA-Q@10 0.619; also 1 pair below: D-RBP@10
-    0.619 exact (a one-pair gap cannot tell))"``)."""
+def near_extreme(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], n_pairs: int, *,
+                 higher: bool = True, digits: int = 3) -> tuple[claims.Claim, dict[str, int], list[str]]:
+    """The measures the rule of :func:`power_verdict` cannot tell from the highest (``higher``) or
+    lowest power: ``(c, gap, near)`` with ``c`` the :func:`helpers.notebook.claims.leaders` claim read
+    with :func:`leader_intervals`, ``gap`` each other measure's distance in run pairs from the
+    leaders' common interval, and ``near`` those fewer than :data:`MIN_LEAD_PAIRS` pairs from it
+    (overlapping intervals, or one pair apart), in ``values`` order. Section 7 and the findings' lead
+    row count this one set ("N more within noise or 1 pair below")."""
     common = leader_intervals(values, mc, higher=higher, digits=digits)
     c = claims.leaders(values, higher=higher, intervals=common, digits=digits)
-    text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
-    n = c.numbers
-    if len(n["within_noise"]) > limit:   # none named: no value printed to match
-        return text
-    shown = {f"{values[m]:.{digits}f}" for m in n["within_noise"]}
-    inside = set(n["leaders"]) | set(n["within_noise"])
-    lead = common[n["leaders"][0]]
+    lead = common[c.numbers["leaders"][0]]
     gap = {m: pairs_ahead(lead, mc[m], n_pairs) if higher else pairs_ahead(mc[m], lead, n_pairs)
-           for m in values if m not in inside and m in mc}
-    # every measure the rule cannot tell from the leader, and the others printed at a value within noise
-    alike = [m for m in values if m in gap and (gap[m] < MIN_LEAD_PAIRS or f"{values[m]:.{digits}f}" in shown)]
+           for m in values if m not in c.numbers["leaders"] and m in mc}
+    return c, gap, [m for m in values if m in gap and gap[m] < MIN_LEAD_PAIRS]
+
+
+def leaders_head(c: claims.Claim, digits: int = 3) -> str:
+    """The leaders of ``c`` as the findings' lead row and section 7 name them: up to 3 names, else a count."""
+    n = c.numbers
+    lead = claims.listing(n["leaders"]) if len(n["leaders"]) <= 3 else f"{len(n['leaders'])} measures tied"
+    return f"{lead} ({n['best']:.{digits}f})"
+
+
+def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]], n_pairs: int, *,
+                  higher: bool = True, limit: int = 6, digits: int = 3) -> str:
+    """The highest (``higher``) or lowest power. When no other measure is within
+    :data:`MIN_LEAD_PAIRS` pairs of it (:func:`near_extreme`), the leaders (``"ERR-IA@10 (0.371)"``);
+    else no single name: ``"tied within Monte Carlo noise: D-nDCG@10 (0.629) and 3 more within noise
+    or 1 pair below: IA-Q@10 0.619 [...], D-RBP@10 0.619 exact, ..."`` (named up to ``limit``), the
+    count the findings' lead row prints. Measures printed at the same value as one of those but read
+    from ITS OWN interval as outside (at least :data:`MIN_LEAD_PAIRS` pairs away) are noted: "short
+    of it" (an interval) or "without Monte Carlo interval, so outside it" (an exact power)."""
+    c, gap, near = near_extreme(values, mc, n_pairs, higher=higher, digits=digits)
+    if not near:
+        text = short_leaders(c, limit=limit, digits=digits, term="within Monte Carlo noise")
+        shown = set()
+    else:
+        exact = lambda m: float(mc[m][0]) == float(mc[m][1])  # noqa: E731
+        side = "below" if higher else "above"
+        text = (f"tied within Monte Carlo noise: {leaders_head(c, digits)} and {len(near)} more within noise or "
+                f"1 pair {side}")
+        if len(near) <= limit:
+            text += ": " + claims.listing([f"{m} {claims.number(values[m], digits)} exact" if exact(m) else
+                                           f"{m} {mc_text(values[m], *mc[m], digits=digits)}" for m in near])
+        shown = {f"{values[m]:.{digits}f}" for m in near}
+    alike = [m for m in values if m in gap and m not in near and f"{values[m]:.{digits}f}" in shown]
     if not alike:
         return text
     exact = lambda m: float(mc[m][0]) == float(mc[m][1])  # noqa: E731
-    near = [m for m in alike if gap[m] < MIN_LEAD_PAIRS]
-    wide = [m for m in alike if m not in near and not exact(m)]
-    far = [m for m in alike if m not in near and exact(m)]
+    wide = [m for m in alike if not exact(m)]
+    far = [m for m in alike if exact(m)]
     notes = []
-    if near:
-        side = "below" if higher else "above"
-        how = f"1 pair {side}" if all(gap[m] == 1 for m in near) else f"at most 1 pair {side}"
-        items = [f"{m} {claims.number(values[m], digits)} exact" if exact(m) else
-                 f"{m} {mc_text(values[m], *mc[m], digits=digits)}" for m in near]
-        what = claims.listing(items) if len(items) <= limit else f"{len(items)} more at the same value"
-        notes.append(f"also {how}: {what} (a one-pair gap cannot tell)")
     if len(wide) > limit:
         notes.append(f"{len(wide)} more at the same value, their Monte Carlo intervals short of it")
     elif wide:
@@ -115,8 +129,7 @@ def power_leaders(values: Mapping[str, float], mc: Mapping[str, Sequence[float]]
         at = claims.listing(sorted({f"{values[m]:.{digits}f}" for m in far}))
         notes.append(f"{claims.listing(far)} also {at} without Monte Carlo interval, so outside it"
                      if len(far) <= limit else f"{len(far)} more at {at} without Monte Carlo interval, so outside it")
-    note = "; ".join(notes)
-    return text[:-1] + f"; {note})" if text.endswith(")") else f"{text} ({note})"
+    return f"{text} ({'; '.join(notes)})"
 
 
 def leader_lines(power: pd.Series, mc: Mapping[str, Sequence[float]], n_pairs: int, twins=()) -> list[str]:
