@@ -195,9 +195,11 @@ def test_every_section_pointer_of_notebook_02_names_a_section_about_it():
 def test_mean_counts_share_one_rounding_rule_so_parts_and_totals_agree():
     # fix02h item 5: per-cell means 0.025 + 0.025 printed "0.03" each beside a total "0.1"
     assert T.count_digits(22.6, 22.5, 0.11) == 1 and T.count_digits(0.5, 0.0) == 1
-    assert T.count_digits(0.05, 0.075, -0.025) == 3 and T.count_digits(0.0004) == 4
+    assert T.count_digits(0.05, 0.075) == 3 and T.count_digits(0.0004) == 4
     assert [T.mean_count(v) for v in (0.025, 0.05, 26.4, 0.0)] == ["0.025", "0.050", "26.4", "0.0"]
     assert T.count_bracket(0.025, 0, 1) == "0.025 [0, 1]"
+    assert "UG 22.6, placebo 22.5; UG - placebo +0.1 [" in T.control_line(   # the default: as before
+        {"ug": 22.55, "placebo": 22.475, "diff": 0.075, "low": -1.75, "high": 1.9, "replicates": 40}, "x")
     line = T.control_line({"ug": 0.05, "placebo": 0.075, "diff": -0.025, "low": -0.07, "high": 0.02,
                            "replicates": 40}, "all 2 cells")
     assert "UG 0.050, placebo 0.075; UG - placebo -0.025 [" in line

@@ -129,7 +129,7 @@ def significance_rows(grid, total: int, decisions: int, replicates: int, graded,
     if control is None:
         run, verdict = run + "; no placebo tested", "cannot tell"
     else:
-        d = count_digits(control["ug"], control["placebo"], control["diff"])
+        d = count_digits(control["ug"], control["placebo"])
         run += (f". On {scope}, UG {claims.number(control['ug'], d)} vs placebo {claims.number(control['placebo'], d)}"
                 + (f": {claims.mean_ci(control['diff'], control['low'], control['high'], control['replicates'], digits=d).text}"
                    if np.isfinite(control["low"]) else _too_few(control)))

@@ -34,7 +34,7 @@ def bracket(mean: float, low: float, high: float, digits: int = 3, *, note: bool
 
 
 def count_digits(*values: float) -> int:
-    """Decimals for mean counts (and their differences) printed together: one while every non-zero
+    """Decimals for mean counts printed together (a difference of two takes theirs): one while every non-zero
     value is 0.1 or more, else two significant digits of the smallest (at most 4), so that parts and
     totals agree ("0.025" and "0.025" beside a total "0.050", never "0.03", "0.03" and "0.1")."""
     v = [abs(float(x)) for x in values if np.isfinite(x) and 0 < abs(float(x)) < 0.1]
@@ -484,7 +484,7 @@ def control_line(control: Mapping | None, scope: str) -> str:
     (:func:`helpers.replicates.unanimity_placebo.compare`)."""
     if control is None:
         return "placebo: no cell tested it, or no graded measure"
-    d = count_digits(control["ug"], control["placebo"], control["diff"])
+    d = count_digits(control["ug"], control["placebo"])
     diff = (claims.mean_ci(control["diff"], control["low"], control["high"], control["replicates"], digits=d).text
             if np.isfinite(control["low"]) else f"{_signed(control['diff'], d)} (too few replicates for an interval)")
     return (f"placebo on {scope}: discrepancies per replicate, UG {claims.number(control['ug'], d)}, placebo "
@@ -596,7 +596,7 @@ def answer_sentence(rows, replicates: int, control: Mapping | None, replicated: 
         v = tuple(r.numbers.get("test_verdict", r.verdict) for r in placebo)
         said = (_AGAINST[v[0]][2] if v[0] == v[1] and v[0] in _AGAINST else
                 "; ".join(_AGAINST[x][i] if x in _AGAINST else x for i, x in enumerate(v)))
-        d = count_digits(control["ug"], control["placebo"], control.get("diff", np.nan)) if control is not None else 1
+        d = count_digits(control["ug"], control["placebo"]) if control is not None else 1
         calls = (f" (calls per replicate: UG {claims.number(control['ug'], d)}, placebo "
                  f"{claims.number(control['placebo'], d)})" if control is not None else "")
         if placebo[0].verdict == "by construction":
