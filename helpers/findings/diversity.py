@@ -487,7 +487,8 @@ def findings(*, data: str, run_design: str = "styles", examples: Mapping[str, Ma
     caveats = {"mc_only": f"Power intervals are {pct(MC_LEVEL)} Monte Carlo intervals of the B = {B:,} trials only; "
                           "another topic set could change the power verdicts."}
     # stated once, without a letter: every measured row (and section 7's ranking) is uncorrected
-    caveats["multiple"] = (f"Power is compared across {len(power)} measures and each row is tested on its own: "
+    caveats["multiple"] = (f"Power is compared across {len(count_once(list(power.index), twins))} measures and each "
+                           "row is tested on its own: "
                            "nothing is corrected for multiple comparisons.")
     if any(mc[m][0] == mc[m][1] for m in (f"D#-nDCG@{l}", f"alpha-nDCG@{l}")):
         caveats["mc_exact"] = "A power printed without interval has no p-value whose Monte Carlo interval holds the level."
