@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
 import papermill as pm
 import pytest
 
@@ -31,8 +32,13 @@ PA = {"seed": 197704, "n_topics": 51, "n_runs": 7, "n_pairs": 751, "n_assessors"
 
 
 @pytest.fixture(scope="module")
-def run_pa(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("nb05pA")
+def pa_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("nb05pA")
+
+
+@pytest.fixture(scope="module")
+def run_pa(pa_dir):
+    tmp = pa_dir
     mp = pytest.MonkeyPatch()
     mp.setenv("SUBJEVAL_REPORTS_DIR", str(tmp))
     mp.setenv("PYTHONPATH", str(paths.ROOT))
@@ -82,10 +88,14 @@ def test_each_measures_own_chance_level(run_pa):
     assert row["verdict"].startswith("cannot tell (") and "CI" not in row["this run"]
     lo, hi = min(r["mean"] for r in null), max(r["mean"] for r in null)
     assert row["this run"].startswith(f"MAR − own chance, mean over 20 replicates: {lo:+.4f} to {hi:+.4f}; own chance ")
-    for q in ("relevance", "diversity"):   # each question's own chance levels, in the row and the printed cell
+    # section 1's replicate lines are printed in the Appendix (say.show("recovery")): the null panel's line
+    (printed,) = [ln for ln in texts["appendix"].splitlines() if ln.startswith("null panel: own chance levels ")]
+    assert printed.endswith(f"{lo:+.4f} to {hi:+.4f} across the {len(null)} measure-question cases "
+                            "(too few replicates for a test)")
+    for q in ("relevance", "diversity"):   # each question's own chance levels, in the row and the printed line
         lo, hi = (f(r["chance"] for r in null if r["question"] == q) for f in (min, max))
         level = f"{lo:.3f}" if round(lo, 3) == round(hi, 3) else f"{lo:.3f}-{hi:.3f}"
-        assert f"{level} ({q})" in row["this run"] and f"{level} ({q})" in texts["planted-truth"]
+        assert f"{level} ({q})" in row["this run"] and f"{level} ({q})" in printed
 
 
 def test_no_planted_verdict_below_forty_replicates(run_pa):
@@ -116,10 +126,18 @@ def test_no_planted_verdict_below_forty_replicates(run_pa):
             readings.append(pr_.power_reading(x["ahead"], x["replicates"]))
             assert f"{said[readings[-1]]}: " in row["this run"].lower(), (m, readings[-1])
     assert row["verdict"].startswith(pp.power_verdict(readings) + " (")
-    # the filter's pass rate closes the row (the paper's beside it): 44 words with it
-    assert "Of 20 studies" in row["this run"] and findings.words(row["this run"]) <= 44
+    # the cell holds only the power reading (40 words at most); the filter's pass rate, this run's beside the
+    # paper's, is said once, in the row's noise-model limitation
+    assert "Of 20 studies" in row["this run"] and findings.words(row["this run"]) <= 40
+    assert "pass rate" not in row["this run"].lower() and row["paper"] == "—"
     passed = metrics["pairs"]["passed"] / metrics["pairs"]["candidates"]
-    assert row["this run"].endswith(f"Filter pass rate {passed:.1%}") and row["paper"] == "filter pass rate 11.9% (1,247 of 10,500)"
+    rate = (f"These settings are not calibrated to the paper: {passed:.1%} of candidate pairs pass the filter here, "
+            "11.9% (1,247 of 10,500) in the paper.")
+    found = re.search(r"\(([a-z])\) One-study power rests on ", md)
+    lim = found.group(1)
+    end = md.find(f" ({chr(ord(lim) + 1)}) ", found.end())
+    assert rate in md[found.end():end if end >= 0 else len(md)]   # in that limitation, not another
+    assert lim in row["verdict"][row["verdict"].index("(") + 1:-1].split(", ")   # the row points to it
     assert "95% CI" not in texts["planted-truth"].split("80% power is read")[0] and "cannot tell" in texts["planted-truth"]
 
 
@@ -177,33 +195,32 @@ def test_alpha_is_a_calibration(run_pa):
         assert ("calibrated to the target" in line) == ok and ("missed by" in line) == (not ok)
 
 
-def test_top_group_and_bottom_name_every_tie(run_pa):
+def test_top_group_and_bottom_name_every_tie(run_pa, pa_dir):
     _, texts, metrics = run_pa
     lines = texts["a-mar"].splitlines()
+    # the listings are in 05_top_group.csv (one row per distinct measure, its twins in 'same preference');
+    # A.4 prints one count line per question
+    (csv,) = pa_dir.rglob("05_top_group.csv")
+    top = pd.read_csv(csv, keep_default_na=False)
     for q, mar in metrics["mar_measures"].items():
-        k = lines.index(next(ln for ln in lines if ln.startswith(f"{q}: top group")
-                             or (ln.startswith(f"{q}: ") and "separates none of the" in ln)))
-        if "separates none of the" in lines[k]:   # every measure in the top group: nothing separated
-            assert not any(ln.startswith("  separated from") for ln in lines[k + 1:k + 6])
-            continue
-        group, outside = [], []
-        for ln in lines[k + 1:]:
-            if ln.startswith("  separated from the highest MAR"):
-                outside.append(ln)
-            elif outside and ln.startswith("  ") and not ln.startswith("  assessors"):
-                outside.append(ln)   # a continuation line of the separated measures
-            elif outside or ln.startswith("  assessors"):
-                break
-            else:
-                group.append(ln)
-        text, sep = " ".join(group), " ".join(outside)
+        t = top[top["question"] == q]
+        names = [m for x, same in zip(t["measure"], t["same preference"]) for m in [x, *filter(None, same.split(", "))]]
+        assert sorted(names) == sorted(mar), q   # every measure once, as a row or as a row's twin
+        for x, v in zip(t["measure"], t["MAR"]):
+            assert abs(v - mar[x]) < 5e-5, (q, x)
         best = max(round(v, 4) for v in mar.values())
-        assert all(m in text for m, v in mar.items() if round(v, 4) == best), (text, q)   # ties at the top named
-        n, d = map(int, re.search(r": (\d+) of (\d+) distinct measures", lines[k]).groups())
-        assert text.count(" 0.") + text.count(" 1.0000") == n
-        # the separated line names exactly the distinct measures outside the top group, each once
-        assert int(re.search(r"separated from the highest MAR \((\d+)\)", sep).group(1)) == d - n
-        assert sep.count(" 0.") + sep.count(" 1.0000") == d - n
-        assert all((f" {m} " in text) != (f" {m} " in sep) for m in mar if f" {m} " in text + sep), q
+        group = set(t.loc[t["top group"].astype(str) == "True", "measure"])
+        tops = [m for m, v in mar.items() if round(v, 4) == best]   # ties at the top: in the group, as row or twin
+        assert all(any(m == x or m in t.loc[t["measure"] == x, "same preference"].iloc[0].split(", ") for x in group)
+                   for m in tops), (q, tops)
+        assert all(round(mar[x], 4) < best for x in set(t["measure"]) - group), q   # nothing at the top left out
+        n, d = len(group), len(t)
+        (line,) = [ln for ln in lines if ln.startswith(f"{q}: ") and "distinct measures" in ln]
+        if n == d:   # every measure in the top group: nothing separated
+            assert line == f"{q}: the HSD with topics as blocks separates none of the {d} distinct measures from the highest MAR"
+        else:
+            assert line.startswith(f"{q}: {n} of {d} distinct measures in the top group (") and line.endswith(
+                f"), {d - n} separated"), line
+    assert "each measure's MAR and whether the HSD separates it from the highest MAR: " in texts["a-mar"]
     assert "the simulation sets the assessors' user models (" in texts["a-mar"]
     assert "not which measure leads" in texts["a-mar"] and "by construction" not in texts["a-mar"]
