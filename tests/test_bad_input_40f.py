@@ -38,8 +38,7 @@ def test_params_folder_entry_that_is_a_folder_is_refused(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
 def test_params_folder_fifo_is_refused_not_reported_missing(tmp_path):
-    folder = tmp_path / "mine"
-    folder.mkdir()
+    folder = _params_folder(tmp_path)
     os.mkfifo(folder / "06_pipe.yaml")
     with pytest.raises(ValueError, match=r"06_pipe\.yaml' is a named pipe \(FIFO\), not a regular file"):
         pipeline.parameter_files(folder, [])
